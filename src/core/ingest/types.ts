@@ -1,0 +1,29 @@
+import type { InputError } from "../errors.js";
+import type { AttemptInput, SourceFormat } from "../model/attempt.js";
+
+/** Settings every importer receives. */
+export interface IngestOptions {
+  /** Reward at or above which a verifier result counts as a pass. */
+  passThreshold: number;
+  /** Max characters kept of any event output (full length goes to outputBytes). */
+  outputCap: number;
+  signal?: AbortSignal;
+}
+
+/** What an importer yields: attempts, and errors that never stop the rest from loading. */
+export type IngestItem =
+  | { type: "attempt"; attempt: AttemptInput }
+  | { type: "error"; error: InputError };
+
+/**
+ * One input format. `detect` decides by content (and, as a hint, by name);
+ * `read` streams items and never throws for bad input: it yields errors instead.
+ */
+export interface Importer {
+  readonly format: SourceFormat;
+  /** `path` is a file or directory; `head` is the first ≤64 KiB of a file (empty for dirs). */
+  detect(path: string, head: string, isDirectory: boolean): boolean | Promise<boolean>;
+  read(path: string, options: IngestOptions): AsyncIterable<IngestItem>;
+}
+
+export const DEFAULT_INGEST_OPTIONS: IngestOptions = { passThreshold: 1.0, outputCap: 8_000 };

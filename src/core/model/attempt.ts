@@ -1,0 +1,106 @@
+import { z } from "zod";
+
+/** Kinds of normalized events, in the order a harness sees them. */
+export const EventKind = z.enum([
+  "prompt",
+  "message",
+  "reasoning",
+  "tool_call",
+  "tool_result",
+  "stop",
+  "hook",
+]);
+export type EventKind = z.infer<typeof EventKind>;
+
+/** A hook decision recorded in a trace (Stop block, PreToolUse deny, added context). */
+export const HookInfo = z.strictObject({
+  event: z.string(),
+  decision: z.enum(["allow", "deny", "instruct", "block", "log"]).optional(),
+  text: z.string().optional(),
+});
+export type HookInfo = z.infer<typeof HookInfo>;
+
+/**
+ * One normalized event. Every importer maps its format to this shape, and the
+ * live hook maps harness stdin to it too, so one evaluator serves both.
+ */
+export const Event = z.strictObject({
+  index: z.number().int().nonnegative(),
+  ts: z.string().optional(),
+  kind: EventKind,
+  /** Speaker for prompt/message rows: user, agent, system. */
+  role: z.enum(["user", "agent", "system"]).optional(),
+  /** Tool name as the harness reports it (Bash, exec_command, apply_patch, …). */
+  tool: z.string().optional(),
+  /** The shell string for shell tools (arrays joined with spaces). */
+  command: z.string().optional(),
+  /** Tool input (JSON-serialised when structured) or message/prompt text. */
+  input: z.string().optional(),
+  /** Output text, capped by the workspace's output cap; full length in outputBytes. */
+  output: z.string().optional(),
+  outputBytes: z.number().int().nonnegative().optional(),
+  exitCode: z.number().int().optional(),
+  isError: z.boolean().optional(),
+  /** File paths an edit tool touched. */
+  writes: z.array(z.string()).optional(),
+  /** Pairs a tool_call with its tool_result. */
+  callId: z.string().optional(),
+  hook: HookInfo.optional(),
+});
+export type Event = z.infer<typeof Event>;
+
+export const Outcome = z.enum(["pass", "fail", "error", "timeout", "unknown"]);
+export type Outcome = z.infer<typeof Outcome>;
+
+export const SourceFormat = z.enum([
+  "harbor-trial",
+  "harbor-job",
+  "atif",
+  "claude-transcript",
+  "codex-rollout",
+  "tb1-run",
+  "fire-jsonl",
+  "hook-log",
+  "screen-results",
+]);
+export type SourceFormat = z.infer<typeof SourceFormat>;
+
+/** Links kept from ATIF continuation / sub-agent trajectories. */
+export const TrajectoryLink = z.strictObject({
+  kind: z.enum(["continuation", "subagent", "parent"]),
+  ref: z.string(),
+});
+
+/** One run of an agent on one task. */
+export const Attempt = z.strictObject({
+  /** Stable across re-imports: derived from the source identity, never random. */
+  id: z.string().min(1),
+  source: z.strictObject({ format: SourceFormat, path: z.string() }),
+  taskId: z.string(),
+  taskText: z.string(),
+  agent: z.string().optional(),
+  model: z.string().optional(),
+  arm: z.string().default("baseline"),
+  replicate: z.number().int().optional(),
+  attemptNo: z.number().int().optional(),
+  outcome: Outcome,
+  reward: z.number().nullable().optional(),
+  exception: z.strictObject({ type: z.string(), message: z.string().optional() }).optional(),
+  costUsd: z.number().nullable().optional(),
+  tokens: z
+    .strictObject({
+      input: z.number().nonnegative().optional(),
+      output: z.number().nonnegative().optional(),
+      cached: z.number().nonnegative().optional(),
+    })
+    .optional(),
+  startedAt: z.string().optional(),
+  durationS: z.number().nonnegative().optional(),
+  /** Verifier output tail (test stdout), capped. */
+  verifierOutput: z.string().optional(),
+  links: z.array(TrajectoryLink).optional(),
+  events: z.array(Event),
+});
+export type Attempt = z.infer<typeof Attempt>;
+/** Input type (before defaults are applied), for importers building attempts. */
+export type AttemptInput = z.input<typeof Attempt>;
