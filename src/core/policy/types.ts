@@ -1,0 +1,72 @@
+import type { Event } from "../model/attempt.js";
+
+/**
+ * The contract between the policy language, the evaluator, offline replay and the live
+ * hook. One evaluator (`step` in evaluator.ts) consumes normalized Events from both paths.
+ */
+
+/** Harness points at which rules run. `tool` = before a tool call; `tool_result` = after. */
+export type RulePoint = "prompt" | "tool" | "tool_result" | "stop";
+
+/** Maps a normalized event kind to the rule point it triggers (others only update tracking). */
+export function pointOf(event: Pick<Event, "kind">): RulePoint | undefined {
+  switch (event.kind) {
+    case "prompt":
+      return "prompt";
+    case "tool_call":
+      return "tool";
+    case "tool_result":
+      return "tool_result";
+    case "stop":
+      return "stop";
+    default:
+      return undefined;
+  }
+}
+
+/** One rule firing (co-firings on one event are all kept). */
+export interface Firing {
+  policyId: string;
+  policyVersion: number;
+  ruleId: string;
+  point: RulePoint;
+  eventIndex: number;
+  action: "instruct" | "deny";
+  message: string;
+}
+
+/** What the harness should do with the event after every firing is combined. */
+export type Verdict =
+  | { action: "allow" }
+  | { action: "instruct"; message: string }
+  | { action: "deny"; message: string };
+
+/** Per-policy session state: JSON-serialisable (the hook keeps it in a file per session). */
+export interface PolicyState {
+  /** undefined until the task text is known; then fixed for the session. */
+  eligible?: boolean;
+  /** The eligibility phrase that matched (for audits and logs). */
+  matched?: string;
+  flags: Record<string, boolean>;
+  /** Step numbers recorded by tracking rules (event index at the time). */
+  steps: Record<string, number>;
+  counters: Record<string, number>;
+  /** Nudges used per rule id. */
+  nudges: Record<string, number>;
+}
+
+export interface SessionState {
+  /** Task text, once known (first prompt event, or read from the transcript). */
+  taskText?: string;
+  /** Number of events seen: the next event's step number. */
+  step: number;
+  policies: Record<string, PolicyState>;
+}
+
+export interface StepResult {
+  state: SessionState;
+  firings: Firing[];
+  verdict: Verdict;
+  /** Tracking rules that changed state on this event ("policyId/trackId"). */
+  tracked: string[];
+}
