@@ -1,0 +1,28 @@
+import { commandOf, toolCalls } from "./shell.js";
+import type { Detector } from "./types.js";
+
+const BINARY_TASK =
+  /\b(re-?implement|reimplementation|drop-in replacement|identical (?:output|behaviou?r)|same output as|byte[- ]for[- ]byte|bit[- ]exact|behave exactly like)\b/i;
+const COMPARE = /\b(cmp|diff|sha256sum|md5sum|sha1sum|xxd|hexdump|od)\b|==\s*\$\(|filecmp/;
+
+/** Re-implementing an existing binary: outputs never compared byte for byte with the original's. */
+export const binaryNeverCompared: Detector = {
+  id: "binary.never-compared",
+  description:
+    "re-implementation of an existing binary whose output was never compared byte for byte",
+  family: "binary-equivalence",
+  detect(attempt) {
+    if (!BINARY_TASK.test(attempt.taskText)) return [];
+    const calls = toolCalls(attempt);
+    if (calls.length === 0 || calls.some((c) => COMPARE.test(commandOf(c) ?? ""))) return [];
+    const last = calls.at(-1);
+    return last
+      ? [
+          {
+            eventIndices: [last.index],
+            reason: "no byte-for-byte comparison against the original binary",
+          },
+        ]
+      : [];
+  },
+};

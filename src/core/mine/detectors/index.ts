@@ -1,0 +1,87 @@
+import type { Attempt } from "../../model/attempt.js";
+import { attachedServer } from "./attached-server.js";
+import { binaryNeverCompared } from "./binary-compare.js";
+import { destructiveAfterProbe } from "./destructive-after-probe.js";
+import { earlierSuccess } from "./earlier-success.js";
+import { evidenceMutated } from "./evidence-mutated.js";
+import { gaveUp } from "./gave-up.js";
+import { latexLogUnchecked } from "./latex-log.js";
+import { noDiffAfterReplace } from "./no-diff-after-replace.js";
+import { outputNeverWritten } from "./output-never-written.js";
+import { passingSibling } from "./passing-sibling.js";
+import { repeatedFailure } from "./repeated-failure.js";
+import { rewriteAfterEdit } from "./rewrite-after-edit.js";
+import { stopFailedCheck } from "./stop-failed-check.js";
+import { stopNoCheck } from "./stop-no-check.js";
+import { timeout } from "./timeout.js";
+import type { Detector, DetectorContext, DetectorHit } from "./types.js";
+
+export type { Detector, DetectorContext, DetectorHit } from "./types.js";
+
+/** Every detector, in a fixed order (hits come out in this order). */
+export const DETECTORS: readonly Detector[] = [
+  passingSibling,
+  earlierSuccess,
+  attachedServer,
+  evidenceMutated,
+  rewriteAfterEdit,
+  noDiffAfterReplace,
+  destructiveAfterProbe,
+  latexLogUnchecked,
+  binaryNeverCompared,
+  outputNeverWritten,
+  stopNoCheck,
+  stopFailedCheck,
+  repeatedFailure,
+  timeout,
+  gaveUp,
+];
+
+export function detectorById(id: string): Detector | undefined {
+  return DETECTORS.find((d) => d.id === id);
+}
+
+/**
+ * Runs every detector over one attempt. Pure and deterministic: the same attempt and
+ * siblings give the same hits in the same order. A detector that throws is skipped
+ * (its failure must never stop mining).
+ */
+export function runDetectors(attempt: Attempt, ctx: DetectorContext): DetectorHit[] {
+  const hits: DetectorHit[] = [];
+  for (const d of DETECTORS) {
+    let found: Omit<DetectorHit, "detectorId" | "family">[];
+    try {
+      found = d.detect(attempt, ctx);
+    } catch {
+      continue;
+    }
+    for (const h of found) {
+      const hit: DetectorHit = {
+        detectorId: d.id,
+        eventIndices: [...h.eventIndices],
+        reason: h.reason,
+      };
+      if (d.family) hit.family = d.family;
+      hits.push(hit);
+    }
+  }
+  return hits;
+}
+
+/** Siblings of each attempt (same task id), for `runDetectors`' context. */
+export function siblingsByTask(attempts: readonly Attempt[]): Map<string, Attempt[]> {
+  const m = new Map<string, Attempt[]>();
+  for (const a of attempts) m.set(a.taskId, [...(m.get(a.taskId) ?? []), a]);
+  return m;
+}
+
+/** Runs detectors over a whole corpus: attempt id → hits. */
+export function runDetectorsAll(attempts: readonly Attempt[]): Map<string, DetectorHit[]> {
+  const byTask = siblingsByTask(attempts);
+  const out = new Map<string, DetectorHit[]>();
+  for (const a of attempts) {
+    const siblings = (byTask.get(a.taskId) ?? []).filter((s) => s.id !== a.id);
+    out.set(a.id, runDetectors(a, { siblings }));
+  }
+  return out;
+}

@@ -1,0 +1,27 @@
+import { commandOf, isWrite, toolCalls } from "./shell.js";
+import type { Detector } from "./types.js";
+
+const REPLACE_TASK_RE =
+  /\b(replace|substitut|rename every|change every|mapping)\b[\s\S]{0,200}\b(exact(ly)?|only|nothing else|byte|unchanged|verbatim)\b|\b(exact(ly)?|only)\b[\s\S]{0,120}\breplace/i;
+const DIFF_RE = /\b(diff|cmp|git\s+diff|comm|sha256sum|md5sum)\b/;
+
+/** Closed replacement task: files written, but no mechanical diff after the last write. */
+export const noDiffAfterReplace: Detector = {
+  id: "exact.no-diff-after-replace",
+  description: "a closed replacement task stopped after writing without a mechanical diff",
+  family: "exact-replacement",
+  detect(attempt) {
+    if (!REPLACE_TASK_RE.test(attempt.taskText)) return [];
+    const calls = toolCalls(attempt);
+    const lastWrite = calls.filter(isWrite).at(-1);
+    if (!lastWrite) return [];
+    const diffed = calls.some((c) => c.index > lastWrite.index && DIFF_RE.test(commandOf(c) ?? ""));
+    if (diffed) return [];
+    return [
+      {
+        eventIndices: [lastWrite.index],
+        reason: "no diff/cmp of the replaced files after the last write",
+      },
+    ];
+  },
+};

@@ -1,0 +1,58 @@
+import type { Event } from "../../model/attempt.js";
+import { commandOf, toolCalls, writtenPaths } from "./shell.js";
+import type { Detector } from "./types.js";
+
+const FORMATTER_RE =
+  /\b(prettier|black|gofmt|rustfmt|autopep8|yapf|isort|clang-format|eslint\s+--fix|ruff\s+format|dos2unix|unix2dos|iconv|perl\s+-pi)\b/;
+const EXACT_TOOL = /^(edit|multiedit|str_replace|apply_patch|edit_file)$/i;
+const FULL_WRITE_TOOL = /^(write|create|write_file)$/i;
+
+function isExactEdit(ev: Event): boolean {
+  const cmd = commandOf(ev) ?? "";
+  return (!!ev.tool && EXACT_TOOL.test(ev.tool)) || /\bsed\s+-i\S*\s+['"]?s(.).+\1.*\1/.test(cmd);
+}
+
+function isRewrite(ev: Event): boolean {
+  const cmd = commandOf(ev) ?? "";
+  return (
+    (!!ev.tool && FULL_WRITE_TOOL.test(ev.tool)) ||
+    FORMATTER_RE.test(cmd) ||
+    /\bcat\s*>|>\s*\S+\s*<<|\bsed\s+-i\S*\s+['"]?s\/\.\*/.test(cmd)
+  );
+}
+
+const base = (p: string): string => p.split("/").pop() ?? p;
+
+/** A whole-file rewrite or formatter run over a file that had received exact edits. */
+export const rewriteAfterEdit: Detector = {
+  id: "exact.rewrite-after-edit",
+  description: "a rewrite or formatter run after exact edits on protected content",
+  family: "exact-replacement",
+  detect(attempt) {
+    const edited = new Map<string, number>();
+    for (const call of toolCalls(attempt)) {
+      const paths = writtenPaths(call).map(base);
+      const cmd = commandOf(call) ?? "";
+      if (isExactEdit(call)) {
+        for (const p of paths) if (!edited.has(p)) edited.set(p, call.index);
+        continue;
+      }
+      if (edited.size === 0 || !isRewrite(call)) continue;
+      const formatterTargets = FORMATTER_RE.test(cmd)
+        ? [...edited.keys()].filter((p) => cmd.includes(p) || /\s\.(\s|$)/.test(cmd))
+        : [];
+      const targets = [...new Set([...paths.filter((p) => edited.has(p)), ...formatterTargets])];
+      const first = targets[0];
+      if (first !== undefined) {
+        const editIdx = edited.get(first) ?? call.index;
+        return [
+          {
+            eventIndices: [editIdx, call.index],
+            reason: `${FORMATTER_RE.test(cmd) ? "formatter" : "whole-file rewrite"} of ${first} after exact edit`,
+          },
+        ];
+      }
+    }
+    return [];
+  },
+};

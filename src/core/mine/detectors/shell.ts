@@ -1,0 +1,159 @@
+import type { Attempt, Event } from "../../model/attempt.js";
+
+/** Shell-ish tool names across harnesses (Claude Code, Codex, OpenClaw, Terminus). */
+const SHELL_TOOLS =
+  /^(bash|shell|exec|exec_command|run|terminal|sh|local_shell|execute|run_command)$/i;
+const WRITE_TOOLS =
+  /^(write|edit|multiedit|apply_patch|str_replace|create|notebookedit|write_file|edit_file)$/i;
+const READ_TOOLS = /^(read|view|cat|read_file|open|glob|grep|ls)$/i;
+
+function parseInput(ev: Event): Record<string, unknown> | undefined {
+  if (!ev.input?.trimStart().startsWith("{")) return undefined;
+  try {
+    const v: unknown = JSON.parse(ev.input);
+    return v && typeof v === "object" && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The shell string of a tool call, when it is a shell call. */
+export function commandOf(ev: Event): string | undefined {
+  if (ev.kind !== "tool_call") return undefined;
+  if (ev.command) return ev.command;
+  if (ev.tool && SHELL_TOOLS.test(ev.tool)) {
+    const j = parseInput(ev);
+    const c = j?.command ?? j?.cmd;
+    if (typeof c === "string") return c;
+    if (Array.isArray(c)) return c.map(String).join(" ");
+    return ev.input;
+  }
+  return undefined;
+}
+
+/** All tool calls of an attempt, in order. */
+export function toolCalls(a: Attempt): Event[] {
+  return a.events.filter((e) => e.kind === "tool_call");
+}
+
+/** The tool_result belonging to a call (by callId, else the next result before another call). */
+export function resultOf(a: Attempt, call: Event): Event | undefined {
+  const pos = a.events.indexOf(call);
+  for (let i = pos + 1; i < a.events.length; i++) {
+    const e = a.events[i];
+    if (!e) continue;
+    if (e.kind === "tool_result" && (call.callId === undefined || e.callId === call.callId))
+      return e;
+    if (call.callId === undefined && e.kind === "tool_call") return undefined;
+  }
+  return undefined;
+}
+
+const FAIL_TEXT =
+  /(\b\d+ failed\b|\bFAILED\b|Traceback \(most recent call last\)|command not found|No such file or directory|Connection refused|Failed to connect|\bError:|\berror:|Permission denied|Segmentation fault|\bFAIL\b)/;
+
+/** Whether a call's result shows failure (exit code first, then error flag, then text). */
+export function callFailed(a: Attempt, call: Event): boolean {
+  const r = resultOf(a, call);
+  const src = r ?? call;
+  if (src.exitCode !== undefined) return src.exitCode !== 0;
+  if (src.isError) return true;
+  return FAIL_TEXT.test(src.output ?? "");
+}
+
+/** Whether a call's result shows success. A call without any result is not a success. */
+export function callSucceeded(a: Attempt, call: Event): boolean {
+  const r = resultOf(a, call);
+  if (!r && call.exitCode === undefined && call.output === undefined) return false;
+  return !callFailed(a, call);
+}
+
+/** Output text of a call (its result's output, else its own). */
+export function outputOf(a: Attempt, call: Event): string {
+  return resultOf(a, call)?.output ?? call.output ?? "";
+}
+
+const REDIRECT = /(?:^|[^0-9&<>])>>?\s*(['"]?)([^\s'";&|<>]+)\1/g;
+const SED_I = /\bsed\s+(?:-[a-zA-Z]*i[a-zA-Z]*|--in-place)\S*\s+.*?(\S+)\s*$/;
+const TEE = /\btee\s+(?:-a\s+)?(\S+)/g;
+const CP_MV = /\b(?:cp|mv|install)\s+(?:-\S+\s+)*\S+\s+(\S+)\s*(?:$|[;&|])/g;
+
+/** File paths a tool call writes: recorded `writes`, edit-tool inputs, shell redirections. */
+export function writtenPaths(ev: Event): string[] {
+  if (ev.kind !== "tool_call") return [];
+  const out = new Set<string>(ev.writes ?? []);
+  if (ev.tool && WRITE_TOOLS.test(ev.tool)) {
+    const j = parseInput(ev);
+    for (const k of ["path", "file_path", "file", "filename", "target"]) {
+      const v = j?.[k];
+      if (typeof v === "string") out.add(v);
+    }
+    const patch =
+      typeof j?.input === "string" ? j.input : typeof j?.patch === "string" ? j.patch : ev.input;
+    for (const m of (patch ?? "").matchAll(/\*\*\* (?:Add|Update) File: (\S+)/g))
+      if (m[1]) out.add(m[1]);
+  }
+  const cmd = commandOf(ev);
+  if (cmd) {
+    for (const m of cmd.matchAll(REDIRECT)) {
+      const p = m[2];
+      if (p && p !== "/dev/null" && !p.startsWith("&")) out.add(p);
+    }
+    for (const m of cmd.matchAll(TEE)) if (m[1]) out.add(m[1]);
+    for (const m of cmd.matchAll(CP_MV)) if (m[1]) out.add(m[1]);
+    for (const part of cmd.split(/&&|;|\|\|/)) {
+      const s = SED_I.exec(part.trim());
+      if (s?.[1]) out.add(s[1]);
+    }
+  }
+  return [...out];
+}
+
+/** A call that changes files (edit tools, or shell writes). */
+export function isWrite(ev: Event): boolean {
+  if (ev.kind !== "tool_call") return false;
+  if (ev.tool && WRITE_TOOLS.test(ev.tool)) return true;
+  return writtenPaths(ev).length > 0;
+}
+
+export const TEST_RE =
+  /\b(pytest|py\.test|unittest|npm (?:run )?test|yarn test|pnpm test|go test|cargo test|make (?:test|check)|ctest|jest|vitest|mocha|mvn test|gradle test|tox|bats|phpunit|rspec)\b|\btests?\.(?:sh|py)\b/;
+export const PROBE_RE =
+  /\b(curl|wget|http(?:ie)?|nc\s+-z|ncat|ss\s+-[a-z]*l|netstat|lsof\s+-i|telnet|openssl s_client|grpcurl)\b|requests\.get\(|urlopen\(/;
+export const BUILD_RE =
+  /\b(make|gcc|g\+\+|clang|cc|cargo build|go build|npm run build|tsc|cmake|javac|mvn (?:package|compile)|pdflatex|xelatex|lualatex|latexmk|rustc|ninja)\b/;
+const CHECK_RE =
+  /\b(cat|head|tail|less|grep|rg|diff|cmp|ls|stat|wc|test|file|jq|sha256sum|md5sum|sha1sum|xxd|hexdump|od|sqlite3|python3?|node|ruby|bash|sh)\b/;
+
+/** A call that looks at state: reads, tests, probes, builds, runs. Writes are not checks. */
+export function isCheck(ev: Event): boolean {
+  if (ev.kind !== "tool_call") return false;
+  if (ev.tool && READ_TOOLS.test(ev.tool)) return true;
+  const cmd = commandOf(ev);
+  if (!cmd) return false;
+  if (TEST_RE.test(cmd) || PROBE_RE.test(cmd)) return true;
+  if (isWrite(ev)) return false;
+  return CHECK_RE.test(cmd) || BUILD_RE.test(cmd);
+}
+
+/** A call that verifies (test run, probe, build) — narrower than `isCheck`. */
+export function isVerification(ev: Event): boolean {
+  const cmd = commandOf(ev);
+  return !!cmd && (TEST_RE.test(cmd) || PROBE_RE.test(cmd) || BUILD_RE.test(cmd));
+}
+
+/** Index of the stop event, else the last event's index (+1 when there are none). */
+export function stopIndex(a: Attempt): number {
+  const stop = [...a.events].reverse().find((e) => e.kind === "stop");
+  return stop?.index ?? a.events.at(-1)?.index ?? 0;
+}
+
+/** Normalise a command for repetition checks (whitespace, trailing comments). */
+export function normaliseCommand(cmd: string): string {
+  return cmd
+    .replace(/\s+/g, " ")
+    .replace(/\s+#.*$/, "")
+    .trim();
+}

@@ -1,0 +1,19 @@
+import { callFailed, commandOf, isVerification, toolCalls } from "./shell.js";
+import type { Detector } from "./types.js";
+
+/** The agent stopped while its last verification (test, probe, build) was failing. */
+export const stopFailedCheck: Detector = {
+  id: "stop.last-check-failed",
+  description: "stop while the last check (test run, probe, build) failed",
+  family: "stop-without-check",
+  detect(attempt) {
+    const last = toolCalls(attempt).filter(isVerification).at(-1);
+    if (!last || !callFailed(attempt, last)) return [];
+    return [
+      {
+        eventIndices: [last.index],
+        reason: `last check failed: ${(commandOf(last) ?? "").slice(0, 80)}`,
+      },
+    ];
+  },
+};

@@ -1,0 +1,18 @@
+import { isCheck, isWrite, toolCalls } from "./shell.js";
+import type { Detector } from "./types.js";
+
+/** The agent stopped without any check after its last write. */
+export const stopNoCheck: Detector = {
+  id: "stop.no-check-after-write",
+  description: "stop without any check (read, test, probe, run) after the last write",
+  family: "stop-without-check",
+  detect(attempt) {
+    const calls = toolCalls(attempt);
+    const lastWrite = calls.filter(isWrite).at(-1);
+    if (!lastWrite) return [];
+    if (calls.some((c) => c.index > lastWrite.index && isCheck(c))) return [];
+    return [
+      { eventIndices: [lastWrite.index], reason: "no check of any kind after the last write" },
+    ];
+  },
+};

@@ -1,0 +1,29 @@
+import type { FamilyId } from "../../families.js";
+import type { Attempt } from "../../model/attempt.js";
+
+/** One piece of detector evidence: which events, and why. Stable shape shared with the LLM labeller. */
+export interface DetectorHit {
+  detectorId: string;
+  family?: FamilyId;
+  /** Indices into `attempt.events` (the `index` field of each event). */
+  eventIndices: number[];
+  reason: string;
+}
+
+/** What a detector may look at besides the attempt itself. */
+export interface DetectorContext {
+  /** Other attempts of the same task (any arm), excluding the attempt itself. */
+  siblings: Attempt[];
+}
+
+/** A deterministic procedural-loss detector: one module, one purpose. */
+export interface Detector {
+  id: string;
+  /** One line, shown in `fire mine` and in the TUI. */
+  description: string;
+  /** The mechanism family a hit suggests, when one fits. */
+  family?: FamilyId;
+  /** True for detectors that show the agent *can* solve the task (capability evidence). */
+  capability?: boolean;
+  detect(attempt: Attempt, ctx: DetectorContext): Omit<DetectorHit, "detectorId" | "family">[];
+}
