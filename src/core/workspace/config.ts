@@ -1,0 +1,158 @@
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { lock } from "proper-lockfile";
+import writeFileAtomic from "write-file-atomic";
+import { z } from "zod";
+import { InputError } from "../errors.js";
+import { workspacePaths } from "./paths.js";
+
+/** LLM labelling settings (no secrets here: the key comes from the environment). */
+export const LlmConfig = z.strictObject({
+  model: z.string().min(1).default("gpt-4o-mini"),
+  baseUrl: z.string().url().optional(),
+  concurrency: z.number().int().positive().default(4),
+  timeoutMs: z.number().int().positive().default(60_000),
+  maxRequests: z.number().int().nonnegative().default(500),
+  maxTokens: z.number().int().nonnegative().default(2_000_000),
+  maxDollars: z.number().nonnegative().default(5),
+});
+
+/** Failure mining settings. */
+export const MiningConfig = z.strictObject({
+  /** Output substrings that mark a verifier (not agent) fault; such failures are excluded. */
+  verifierFaultMarkers: z.array(z.string().min(1)).default([]),
+  /** Similarity at or above which two labelled mechanisms join one cluster. */
+  clusterThreshold: z.number().min(0).max(1).default(0.6),
+});
+
+/** Thresholds that turn screen results into inert / over-broad / harmful verdicts. */
+export const VerdictsConfig = z.strictObject({
+  /** Below this firing rate on positive tasks a candidate is inert. */
+  inertMinFiringRate: z.number().min(0).max(1).default(0.5),
+  /** Above this firing rate on nearby-negative tasks a candidate is over-broad. */
+  overBroadMaxNegativeRate: z.number().min(0).max(1).default(0.25),
+  /** More pass→fail task transitions than this make a candidate harmful. */
+  harmfulMaxPassToFail: z.number().int().nonnegative().default(0),
+});
+
+/** Screening and attribution-panel settings. */
+export const ScreenConfig = z.strictObject({
+  replicates: z.number().int().positive().default(2),
+  seed: z.number().int().default(1),
+  bootstrapResamples: z.number().int().positive().default(10_000),
+  permutationFlips: z.number().int().positive().default(100_000),
+});
+
+/** `fire.config.json`: strict, every key optional with a default. */
+export const FireConfig = z.strictObject({
+  $schema: z.string().optional(),
+  /** Paths or globs, relative to the workspace (absolute allowed). */
+  sources: z.array(z.string().min(1)).default(["traces/"]),
+  /** Reward at or above which a verifier result counts as a pass. */
+  passThreshold: z.number().min(0).default(1.0),
+  /** Max characters kept of any event output. */
+  outputCap: z.number().int().positive().default(8_000),
+  llm: LlmConfig.prefault({}),
+  mining: MiningConfig.prefault({}),
+  verdicts: VerdictsConfig.prefault({}),
+  screen: ScreenConfig.prefault({}),
+});
+export type FireConfig = z.infer<typeof FireConfig>;
+export type FireConfigInput = z.input<typeof FireConfig>;
+
+/** The configuration of a workspace without a config file. */
+export function defaultConfig(): FireConfig {
+  return FireConfig.parse({});
+}
+
+/** 1-based line of the first occurrence of `"key"` in the text, if any. */
+function lineOfKey(text: string, key: string): number | undefined {
+  const at = text.indexOf(`"${key}"`);
+  if (at < 0) return undefined;
+  let line = 1;
+  for (let i = 0; i < at; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** Validates config text; throws InputError naming the file, line and key. */
+export function parseConfig(text: string, file: string): FireConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(file, undefined, `invalid JSON: ${(err as Error).message}`);
+  }
+  const r = FireConfig.safeParse(raw);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  const path = issue.path.map(String);
+  if (issue.code === "unrecognized_keys") {
+    const keys = issue.keys.map((k) => [...path, k].join("."));
+    const line = lineOfKey(text, issue.keys[0]!);
+    const s = keys.length > 1 ? "s" : "";
+    return failWith(file, line, `unknown key${s} ${keys.map((k) => `"${k}"`).join(", ")}`);
+  }
+  const last = path[path.length - 1];
+  const line = last === undefined ? undefined : lineOfKey(text, last);
+  const where = path.length ? `"${path.join(".")}"` : "the config";
+  return failWith(file, line, `${where}: ${issue.message}`);
+}
+
+function failWith(file: string, line: number | undefined, message: string): never {
+  throw new InputError(file, line, message);
+}
+
+/** Reads `<dir>/fire.config.json`; a missing file gives the defaults. */
+export async function loadConfig(dir: string): Promise<FireConfig> {
+  const file = workspacePaths(dir).config;
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return defaultConfig();
+    throw new InputError(file, undefined, `cannot read: ${(err as Error).message}`);
+  }
+  return parseConfig(text, file);
+}
+
+/**
+ * Writes the config atomically. It is validated first, so a bad config never reaches
+ * disk; the object is written as given (defaults are not expanded into the file).
+ */
+export async function saveConfig(dir: string, cfg: FireConfigInput): Promise<void> {
+  const file = workspacePaths(dir).config;
+  const text = `${JSON.stringify(cfg, null, 2)}\n`;
+  parseConfig(text, file);
+  await writeFileAtomic(file, text);
+}
+
+/**
+ * Read-modify-write of the raw config object under a lock, so keys the user wrote are
+ * kept as written and two concurrent updates do not lose each other's change.
+ */
+export async function updateConfig(
+  dir: string,
+  change: (raw: FireConfigInput) => FireConfigInput,
+): Promise<FireConfig> {
+  const paths = workspacePaths(dir);
+  await mkdir(paths.state, { recursive: true });
+  const release = await lock(paths.state, {
+    lockfilePath: join(paths.state, "config.lock"),
+    retries: { retries: 20, minTimeout: 20, maxTimeout: 200 },
+  });
+  try {
+    let raw: FireConfigInput = {};
+    try {
+      const text = await readFile(paths.config, "utf8");
+      parseConfig(text, paths.config);
+      raw = JSON.parse(text) as FireConfigInput;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+    const next = change(raw);
+    await saveConfig(dir, next);
+    return FireConfig.parse(next);
+  } finally {
+    await release();
+  }
+}

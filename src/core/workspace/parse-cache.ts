@@ -1,0 +1,102 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import { z } from "zod";
+import { InputError } from "../errors.js";
+import { Attempt } from "../model/attempt.js";
+
+/** Bump when the entry layout or the normalized model changes: old entries then miss. */
+export const PARSE_CACHE_VERSION = 1;
+
+/** What one source unit produced: validated attempts and the errors reported for it. */
+export interface UnitResult {
+  attempts: Attempt[];
+  errors: InputError[];
+}
+
+/** Identifies a cache entry: a unit (path + stamp) read with particular options. */
+export interface CacheKey {
+  path: string;
+  stamp: string;
+  /** Ingest options that change the output (pass threshold, output cap). */
+  options: string;
+}
+
+const Header = z.strictObject({
+  v: z.literal(PARSE_CACHE_VERSION),
+  path: z.string(),
+  stamp: z.string(),
+  options: z.string(),
+  attempts: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+});
+const ErrorLine = z.strictObject({
+  e: z.strictObject({ file: z.string(), line: z.number().int().nullable(), message: z.string() }),
+});
+
+/** The entry file of a unit: one file per unit path, overwritten when the stamp changes. */
+export function cacheFile(cacheDir: string, unitPath: string): string {
+  return join(
+    cacheDir,
+    `${createHash("sha256").update(unitPath).digest("hex").slice(0, 32)}.jsonl`,
+  );
+}
+
+/**
+ * Reads the entry of a unit. Returns undefined on a miss: no entry, another stamp or
+ * options, or an entry that is corrupt in any way (it is then rebuilt by the caller).
+ */
+export async function readCacheEntry(
+  cacheDir: string,
+  key: CacheKey,
+): Promise<UnitResult | undefined> {
+  let text: string;
+  try {
+    text = await readFile(cacheFile(cacheDir, key.path), "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    const header = Header.parse(JSON.parse(lines[0] ?? ""));
+    if (header.path !== key.path || header.stamp !== key.stamp || header.options !== key.options)
+      return undefined;
+    if (lines.length !== 1 + header.attempts + header.errors) return undefined;
+    const attempts: Attempt[] = [];
+    const errors: InputError[] = [];
+    for (let i = 1; i < lines.length; i++) {
+      const row = JSON.parse(lines[i]!) as Record<string, unknown>;
+      if (i <= header.attempts) {
+        attempts.push(Attempt.parse(row.a));
+      } else {
+        const { e } = ErrorLine.parse(row);
+        errors.push(new InputError(e.file, e.line ?? undefined, e.message));
+      }
+    }
+    return { attempts, errors };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the entry of a unit atomically (temp file + rename). */
+export async function writeCacheEntry(
+  cacheDir: string,
+  key: CacheKey,
+  result: UnitResult,
+): Promise<void> {
+  await mkdir(cacheDir, { recursive: true });
+  const header = {
+    v: PARSE_CACHE_VERSION,
+    ...key,
+    attempts: result.attempts.length,
+    errors: result.errors.length,
+  };
+  const lines = [JSON.stringify(header)];
+  for (const a of result.attempts) lines.push(JSON.stringify({ a }));
+  for (const e of result.errors) lines.push(JSON.stringify({ e: e.toJSON() }));
+  lines.push("");
+  await writeFileAtomic(cacheFile(cacheDir, key.path), lines.join("\n"));
+}
