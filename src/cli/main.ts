@@ -1,10 +1,26 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from "commander";
-import { InputError, UsageError } from "../core/errors.js";
-import { registerAll } from "./commands/index.js";
+import type { Command } from "commander";
+
+/**
+ * `fire hook` runs inside the agent harness on every event, so it is dispatched here before
+ * commander and the other commands are loaded (`hook install|uninstall` go through commander).
+ */
+function isHookRun(argv: string[]): boolean {
+  return (
+    argv[2] === "hook" &&
+    argv[3] !== "install" &&
+    argv[3] !== "uninstall" &&
+    argv[3] !== "--help" &&
+    argv[3] !== "-h"
+  );
+}
 
 /** Builds the `fire` program; every command lives in its own file under commands/. */
-export function buildProgram(): Command {
+export async function buildProgram(): Promise<Command> {
+  const [{ Command }, { registerAll }] = await Promise.all([
+    import("commander"),
+    import("./commands/index.js"),
+  ]);
   const program = new Command("fire")
     .description(
       "fire: turn failed coding-agent attempts into screened, frozen runtime policies (hooks).",
@@ -17,7 +33,15 @@ export function buildProgram(): Command {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  if (isHookRun(argv)) {
+    const { runHookCli } = await import("../runtime/main.js");
+    return runHookCli(argv.slice(3));
+  }
+  const program = await buildProgram();
+  const [{ CommanderError }, { InputError, UsageError }] = await Promise.all([
+    import("commander"),
+    import("../core/errors.js"),
+  ]);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : 0;

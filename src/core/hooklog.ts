@@ -1,0 +1,96 @@
+import { z } from "zod";
+import { describeZodIssues, InputError } from "./errors.js";
+
+/**
+ * The hook log: one JSON line per `fire hook` call, appended by the live hook
+ * (`<workspace>/.fire/hook-log.jsonl` unless `--log`). Screens and importers read it back
+ * with `parseHookLog` to count firings per session. Never holds raw tool input: only the
+ * shell command, capped, and never the tool output.
+ */
+
+export const HOOK_LOG_COMMAND_CAP = 500;
+
+export const HookHarness = z.enum(["claude", "codex", "unknown"]);
+export type HookHarness = z.infer<typeof HookHarness>;
+
+export const HookFiring = z.strictObject({
+  policyId: z.string(),
+  policyVersion: z.number(),
+  ruleId: z.string(),
+  point: z.enum(["prompt", "tool", "tool_result", "stop"]),
+  eventIndex: z.number().int(),
+  action: z.enum(["instruct", "deny"]),
+  message: z.string(),
+});
+
+export const HookVerdict = z.discriminatedUnion("action", [
+  z.strictObject({ action: z.literal("allow") }),
+  z.strictObject({ action: z.literal("instruct"), message: z.string() }),
+  z.strictObject({ action: z.literal("deny"), message: z.string() }),
+]);
+
+export const HookLogEntry = z.strictObject({
+  ts: z.string(),
+  /** Harness session id ("" when the event could not be read). */
+  session: z.string(),
+  harness: HookHarness,
+  /** hook_event_name as the harness sent it ("" when stdin was unreadable). */
+  event: z.string(),
+  /** Step number of the normalized event in the session (null: no evaluator step ran). */
+  eventIndex: z.number().int().nonnegative().nullable(),
+  tool: z.string().optional(),
+  /** Shell command of a tool call, capped at HOOK_LOG_COMMAND_CAP characters. */
+  command: z.string().optional(),
+  firings: z.array(HookFiring),
+  verdict: HookVerdict,
+  /** What the harness was told: the exact stdout object, or null for "nothing to say". */
+  output: z.record(z.string(), z.unknown()).nullable().optional(),
+  tracked: z.array(z.string()),
+  /** Set on faults: the hook answered nothing (or denied under --fail-closed). */
+  error: z.string().optional(),
+  /** Wall time inside the hook, milliseconds. */
+  ms: z.number().nonnegative().optional(),
+});
+export type HookLogEntry = z.infer<typeof HookLogEntry>;
+
+export interface HookLogRead {
+  entries: HookLogEntry[];
+  /** Bad lines (file:line: reason); good lines around them still load. */
+  errors: InputError[];
+}
+
+/** Parses hook-log text; `file` names the source in errors. */
+export function parseHookLog(text: string, file: string): HookLogRead {
+  const entries: HookLogEntry[] = [];
+  const errors: InputError[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]?.trim();
+    if (!line) continue;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      errors.push(new InputError(file, i + 1, "expected one JSON object per line"));
+      continue;
+    }
+    const parsed = HookLogEntry.safeParse(raw);
+    if (parsed.success) entries.push(parsed.data);
+    else
+      errors.push(
+        new InputError(
+          file,
+          i + 1,
+          `bad hook-log entry: ${describeZodIssues(parsed.error.issues)}`,
+        ),
+      );
+  }
+  return { entries, errors };
+}
+
+/** Firing counts per session (screens count firings per attempt from these). */
+export function firingsBySession(entries: readonly HookLogEntry[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of entries) counts.set(e.session, (counts.get(e.session) ?? 0) + e.firings.length);
+  return counts;
+}

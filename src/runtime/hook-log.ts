@@ -1,0 +1,23 @@
+import { appendFileSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { HOOK_LOG_COMMAND_CAP, type HookLogEntry } from "../core/hooklog.js";
+import { redact } from "../core/redact.js";
+
+/** Appends one entry (one write with O_APPEND: concurrent hooks never interleave lines). */
+export function appendHookLog(file: string, entry: HookLogEntry): void {
+  const line = `${JSON.stringify(entry)}\n`;
+  try {
+    appendFileSync(file, line);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    mkdirSync(dirname(file), { recursive: true });
+    appendFileSync(file, line);
+  }
+}
+
+/** The command as the log may keep it: secrets redacted, capped. */
+export function logCommand(command: string | undefined): string | undefined {
+  if (command === undefined) return undefined;
+  const safe = redact(command);
+  return safe.length > HOOK_LOG_COMMAND_CAP ? `${safe.slice(0, HOOK_LOG_COMMAND_CAP)}…` : safe;
+}

@@ -1,0 +1,81 @@
+import { readSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { defaultLogFile, defaultStateDir, runHook, STDIN_CAP, type StdinRead } from "./run-hook.js";
+
+/**
+ * `fire hook [--portfolio FILE|DIR] [--state-dir DIR] [--log FILE] [--fail-closed]
+ * [--workspace DIR]`: one harness event on stdin → one answer on stdout, exit 0.
+ * Loaded by the CLI's fast path before commander; imports nothing from ui/ or llm/.
+ */
+export async function runHookCli(args: string[]): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args,
+      options: {
+        portfolio: { type: "string" },
+        "state-dir": { type: "string" },
+        log: { type: "string" },
+        workspace: { type: "string" },
+        "fail-closed": { type: "boolean", default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    // A bad hook command line must not break the agent either: say why, answer nothing.
+    process.stderr.write(`fire hook: ${(err as Error).message}\n`);
+    return 0;
+  }
+  const env = process.env;
+  const workspace = resolve(str(values.workspace) ?? env.FIRE_WORKSPACE ?? process.cwd());
+  const stateDir = resolve(
+    env.FIRE_STATE_DIR || str(values["state-dir"]) || defaultStateDir(workspace),
+  );
+  const logFile = resolve(str(values.log) ?? defaultLogFile(workspace));
+  const answer = await runHook(readStdin(), {
+    portfolio: str(values.portfolio),
+    stateDir,
+    logFile,
+    failClosed: values["fail-closed"] === true,
+    env,
+  });
+  if (answer.output) process.stdout.write(`${JSON.stringify(answer.output)}\n`);
+  return 0;
+}
+
+/** Reads fd 0 synchronously, stopping one byte past the cap. */
+export function readStdin(cap = STDIN_CAP): StdinRead {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buf = Buffer.allocUnsafe(64 * 1024);
+  try {
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(0, buf, 0, buf.length, null);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === "EAGAIN") {
+          Atomics.wait(SLEEP, 0, 0, 2); // non-blocking stdin without data yet
+          continue;
+        }
+        if (code === "EOF") break;
+        throw err;
+      }
+      if (n === 0) break;
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+      total += n;
+      if (total > cap) return { error: `stdin exceeds ${cap} bytes` };
+    }
+  } catch (err) {
+    return { error: `cannot read stdin: ${(err as Error).message}` };
+  }
+  return { text: Buffer.concat(chunks, total).toString("utf8") };
+}
+
+const SLEEP = new Int32Array(new SharedArrayBuffer(4));
+
+function str(v: string | boolean | undefined): string | undefined {
+  return typeof v === "string" && v.length > 0 ? v : undefined;
+}

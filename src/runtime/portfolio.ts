@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { CompiledPolicy } from "../core/policy/types.js";
+import { ensureDir } from "./state-store.js";
+
+/** A portfolio that cannot be used: the hook reports a fault and answers nothing. */
+export class PortfolioError extends Error {}
+
+interface CacheFile {
+  key: string;
+  policies: { file?: string; candidate: CompiledPolicy["candidate"] }[];
+}
+
+/**
+ * Loads the portfolio for the hook. The first call validates and safety-checks the candidate
+ * files with the policy loader (zod, yaml, regex-safety: ~200 ms) and stores the validated
+ * candidates under `<stateDir>/portfolio-cache/`, keyed by every source file's path, size and
+ * mtime; later calls only recompile the cached candidates' patterns (no zod, no yaml).
+ */
+export async function loadPortfolio(path: string, stateDir: string): Promise<CompiledPolicy[]> {
+  const abs = resolve(path);
+  const key = sourceKey(abs);
+  const cacheDir = join(stateDir, "portfolio-cache");
+  const cacheFile = join(cacheDir, `${fnv1a(key)}.json`);
+  const cached = readCache(cacheFile, key);
+  if (cached) {
+    const { compilePolicy } = await import("../core/policy/compile.js");
+    return cached.policies.map((p) => compilePolicy(p.candidate, p.file));
+  }
+  const { loadPolicies } = await import("../core/policy/load.js");
+  const { policies, errors } = loadPolicies([abs]);
+  if (errors.length > 0) {
+    const why = errors[0]?.format() ?? "";
+    throw new PortfolioError(`invalid portfolio (${errors.length} error(s)): ${why}`);
+  }
+  if (policies.length === 0) throw new PortfolioError(`no candidate policies in ${abs}`);
+  writeCache(cacheDir, cacheFile, {
+    key,
+    policies: policies.map((p) => ({ file: p.file, candidate: p.candidate })),
+  });
+  return policies;
+}
+
+/** Identity of the portfolio sources: each file's path, size and mtime, sorted. */
+export function sourceKey(abs: string): string {
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(abs);
+  } catch {
+    throw new PortfolioError(`portfolio not found: ${abs}`);
+  }
+  if (!st.isDirectory()) return `${abs}:${st.size}:${st.mtimeMs}`;
+  const names = readdirSync(abs, { recursive: true, encoding: "utf8" })
+    .filter((n) => /\.(json|ya?ml)$/i.test(n))
+    .sort();
+  return names
+    .map((n) => {
+      const f = join(abs, n);
+      const s = statSync(f);
+      return `${f}:${s.size}:${s.mtimeMs}`;
+    })
+    .join("\n");
+}
+
+function readCache(file: string, key: string): CacheFile | undefined {
+  try {
+    const c = JSON.parse(readFileSync(file, "utf8")) as CacheFile;
+    return c && c.key === key && Array.isArray(c.policies) ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(dir: string, file: string, content: CacheFile): void {
+  try {
+    ensureDir(dir);
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(content));
+    renameSync(tmp, file);
+  } catch {
+    // a cache that cannot be written only costs speed
+  }
+}
+
+/** 32-bit FNV-1a, hex (node:crypto costs ~5 ms to load; the full key is checked anyway). */
+export function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, "0");
+}

@@ -1,0 +1,168 @@
+import { join } from "node:path";
+import type { HookHarness, HookLogEntry } from "../core/hooklog.js";
+import type { StepResult } from "../core/policy/types.js";
+import { checkHookInput } from "./guard.js";
+import type { HookEventName, HookInput } from "./hook-events.js";
+import { appendHookLog, logCommand } from "./hook-log.js";
+import { withFileLock } from "./lock.js";
+import { commandOf, detectHarness, toEvent } from "./map-event.js";
+import { loadPortfolio } from "./portfolio.js";
+import { denyOutput, type HookOutput, toHookOutput } from "./respond.js";
+import { ensureDir, readState, sessionFile, writeState } from "./state-store.js";
+import { firstPromptOf } from "./transcript.js";
+
+export const STDIN_CAP = 4 * 1024 * 1024;
+
+export interface HookOptions {
+  portfolio?: string;
+  stateDir: string;
+  logFile: string;
+  failClosed: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Stdin as read: its text, or why it could not be used. */
+export type StdinRead = { text: string } | { error: string };
+
+export interface HookAnswer {
+  /** What to print (null: nothing). The hook always exits 0. */
+  output: HookOutput;
+  entry: HookLogEntry;
+}
+
+/** A fault: the hook answers nothing (or denies a tool call under --fail-closed). */
+class Fault extends Error {}
+
+/** Handles one hook call end to end; never throws (every fault becomes a logged answer). */
+export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<HookAnswer> {
+  const t0 = performance.now();
+  const base: HookLogEntry = {
+    ts: new Date().toISOString(),
+    session: "",
+    harness: "unknown",
+    event: "",
+    eventIndex: null,
+    firings: [],
+    verdict: { action: "allow" },
+    tracked: [],
+  };
+  let eventName: string | undefined;
+  try {
+    const input = await readInput(stdin, (name) => {
+      eventName = name;
+    });
+    const harness = detectHarness(input, opts.env);
+    Object.assign(base, { session: input.session_id, harness, event: input.hook_event_name });
+    if (input.tool_name !== undefined) base.tool = input.tool_name;
+    const command = logCommand(commandOf(input.tool_input));
+    if (command !== undefined) base.command = command;
+    const result = await evaluate(input, opts);
+    const output = result ? toHookOutput(input.hook_event_name, result.verdict) : null;
+    const entry = finish(base, t0, output, result);
+    log(opts.logFile, entry);
+    return { output, entry };
+  } catch (err) {
+    const message = err instanceof Fault ? err.message : `internal error: ${errText(err)}`;
+    const output =
+      opts.failClosed && eventName === "PreToolUse"
+        ? denyOutput(
+            `fire hook failed (${message}); --fail-closed denies tool calls until it is fixed.`,
+          )
+        : null;
+    const entry = finish(base, t0, output, undefined, message);
+    log(opts.logFile, entry);
+    return { output, entry };
+  }
+}
+
+async function readInput(stdin: StdinRead, seen: (name: string) => void): Promise<HookInput> {
+  if ("error" in stdin) throw new Fault(stdin.error);
+  if (stdin.text.length > STDIN_CAP) throw new Fault(`stdin exceeds ${STDIN_CAP} bytes`);
+  let value: unknown;
+  try {
+    value = JSON.parse(stdin.text);
+  } catch {
+    throw new Fault(stdin.text.trim() ? "stdin is not valid JSON" : "stdin is empty");
+  }
+  const name = (value as { hook_event_name?: unknown } | null)?.hook_event_name;
+  if (typeof name === "string") seen(name);
+  const input = checkHookInput(value);
+  if (input) return input;
+  const { explainHookInput } = await import("./hook-input.js");
+  throw new Fault(`bad hook event: ${explainHookInput(value) ?? "rejected"}`);
+}
+
+/** Runs the evaluator on the session's state; undefined for events it does not see. */
+type Evaluated = StepResult & { index: number };
+
+async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated | undefined> {
+  const ev = toEvent(input);
+  if (!ev) return undefined;
+  if (!opts.portfolio) throw new Fault("no portfolio: pass --portfolio FILE|DIR");
+  let policies: Awaited<ReturnType<typeof loadPortfolio>>;
+  try {
+    policies = await loadPortfolio(opts.portfolio, opts.stateDir);
+  } catch (err) {
+    throw new Fault(errText(err));
+  }
+  const { initState, step, withTaskText } = await import("../core/policy/evaluator.js");
+  try {
+    ensureDir(opts.stateDir);
+  } catch (err) {
+    throw new Fault(`state directory unusable: ${errText(err)}`);
+  }
+  const file = sessionFile(opts.stateDir, input.session_id);
+  try {
+    return await withFileLock(file, () => {
+      let state = readState(file) ?? initState();
+      if (state.taskText === undefined && ev.kind !== "prompt" && input.transcript_path) {
+        const task = firstPromptOf(input.transcript_path);
+        if (task !== undefined) state = withTaskText(state, task);
+      }
+      const index = state.step;
+      const result = step(policies, state, { ...ev, index });
+      writeState(file, result.state);
+      return { ...result, index };
+    });
+  } catch (err) {
+    throw new Fault(`state: ${errText(err)}`);
+  }
+}
+
+function finish(
+  base: HookLogEntry,
+  t0: number,
+  output: HookOutput,
+  result: Evaluated | undefined,
+  error?: string,
+): HookLogEntry {
+  const entry: HookLogEntry = { ...base, output };
+  if (result) {
+    entry.eventIndex = result.index;
+    entry.firings = result.firings;
+    entry.verdict = result.verdict;
+    entry.tracked = result.tracked;
+  }
+  if (error !== undefined) entry.error = error;
+  entry.ms = Math.round((performance.now() - t0) * 100) / 100;
+  return entry;
+}
+
+function log(file: string, entry: HookLogEntry): void {
+  try {
+    appendHookLog(file, entry);
+  } catch (err) {
+    process.stderr.write(`fire hook: cannot write the hook log ${file}: ${errText(err)}\n`);
+  }
+}
+
+function errText(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  const msg = err instanceof Error ? err.message : String(err);
+  return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
+}
+
+export type { HookEventName, HookHarness };
+export const defaultLogFile = (workspace: string): string =>
+  join(workspace, ".fire", "hook-log.jsonl");
+export const defaultStateDir = (workspace: string): string => join(workspace, ".fire", "state");
