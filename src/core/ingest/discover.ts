@@ -1,0 +1,173 @@
+import type { Stats } from "node:fs";
+import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
+import { basename, extname, join } from "node:path";
+import { InputError } from "../errors.js";
+import type { SourceFormat } from "../model/attempt.js";
+import { ioReason } from "./json-file.js";
+import { detectFormat } from "./registry.js";
+import { dirStamp, fileStamp } from "./stamp.js";
+
+export interface SourceUnit {
+  path: string;
+  format: SourceFormat;
+  isDirectory: boolean;
+  /** changes whenever any file the unit reads changes (sizes + mtimes) */
+  stamp: string;
+}
+
+export type DiscoverItem =
+  | { type: "unit"; unit: SourceUnit }
+  | { type: "error"; error: InputError };
+
+export const HEAD_BYTES = 64 * 1024;
+
+/** Files that are never traces: skipped quietly while walking a folder. */
+const QUIET_EXT = new Set([
+  ".md",
+  ".markdown",
+  ".txt",
+  ".log",
+  ".rst",
+  ".html",
+  ".htm",
+  ".css",
+  ".csv",
+  ".tsv",
+  ".yaml",
+  ".yml",
+  ".toml",
+  ".ini",
+  ".cfg",
+  ".py",
+  ".ts",
+  ".tsx",
+  ".js",
+  ".mjs",
+  ".cjs",
+  ".sh",
+  ".png",
+  ".jpg",
+  ".jpeg",
+  ".gif",
+  ".svg",
+  ".webp",
+  ".pdf",
+  ".cast",
+  ".lock",
+  ".gz",
+  ".zip",
+  ".tar",
+  ".tgz",
+]);
+const QUIET_NAME = /^(readme|license|licence|changelog|notice|makefile|dockerfile)(\..*)?$/i;
+
+export function isQuietName(name: string): boolean {
+  return (
+    name.startsWith(".") || QUIET_NAME.test(name) || QUIET_EXT.has(extname(name).toLowerCase())
+  );
+}
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/** The first ≤64 KiB of a file, as text. */
+export async function readHead(path: string): Promise<Buffer> {
+  const fh = await open(path, "r");
+  try {
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+const err = (path: string, message: string): DiscoverItem => ({
+  type: "error",
+  error: new InputError(path, undefined, message),
+});
+
+async function* visitFile(
+  path: string,
+  st: Stats,
+  explicit: boolean,
+): AsyncGenerator<DiscoverItem> {
+  if (!st.isFile()) return yield err(path, `unreadable: ${kindOf(st)}, not a regular file`);
+  if (!explicit && isQuietName(basename(path))) return;
+  if (st.size === 0) return yield err(path, "empty file");
+  let head: Buffer;
+  try {
+    head = await readHead(path);
+  } catch (e) {
+    return yield err(path, ioReason(e));
+  }
+  if (head.includes(0)) return yield err(path, "binary file (not a trace)");
+  const text = head.toString("utf8");
+  if (!text.trim()) return yield err(path, "empty file (whitespace only)");
+  const format = await detectFormat(path, text, false);
+  if (format)
+    return yield { type: "unit", unit: { path, format, isDirectory: false, stamp: fileStamp(st) } };
+  const t = text.trimStart();
+  if (explicit || t.startsWith("{") || t.startsWith("[")) {
+    const jsonl = /\.(jsonl|ndjson)$/i.test(path);
+    yield err(
+      path,
+      `unknown ${jsonl ? "JSONL" : t.startsWith("{") || t.startsWith("[") ? "JSON" : "file"} format (expected a Harbor trial, ATIF, Claude Code transcript, Codex rollout, Terminal-Bench run or fire JSONL)`,
+    );
+  }
+}
+
+async function* visit(
+  path: string,
+  explicit: boolean,
+  ancestors: Set<string>,
+  signal?: AbortSignal,
+): AsyncGenerator<DiscoverItem> {
+  if (signal?.aborted) return;
+  let st: Stats;
+  try {
+    const l = await lstat(path);
+    st = l.isSymbolicLink() ? await stat(path) : l;
+  } catch (e) {
+    return yield err(path, ioReason(e));
+  }
+  if (!st.isDirectory()) return yield* visitFile(path, st, explicit);
+  if (!explicit && basename(path).startsWith(".")) return;
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch (e) {
+    return yield err(path, ioReason(e));
+  }
+  if (ancestors.has(real))
+    return yield err(path, "symlink loop (directory links back to an ancestor)");
+  const format = await detectFormat(path, "", true);
+  if (format) {
+    const stamp = await dirStamp(path);
+    return yield { type: "unit", unit: { path, format, isDirectory: true, stamp } };
+  }
+  let names: string[];
+  try {
+    names = (await readdir(path)).sort();
+  } catch (e) {
+    return yield err(path, ioReason(e));
+  }
+  const next = new Set(ancestors).add(real);
+  for (const name of names) yield* visit(join(path, name), false, next, signal);
+}
+
+/**
+ * Walk the given paths and yield one unit per trace source (a Harbor trial or
+ * job folder, a TB1 run folder, or a trace file), detected by content. Files
+ * inside a folder unit are not yielded again. Problems are yielded once each.
+ */
+export async function* discoverUnits(
+  paths: string[],
+  opts: { signal?: AbortSignal } = {},
+): AsyncIterable<DiscoverItem> {
+  for (const p of paths) yield* visit(p, true, new Set(), opts.signal);
+}

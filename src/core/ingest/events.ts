@@ -1,0 +1,105 @@
+import type { Event, HookInfo } from "../model/attempt.js";
+import { shellCommand, writtenPaths } from "./shell.js";
+import { capText, inputText } from "./text.js";
+
+type Role = "user" | "agent" | "system";
+
+/**
+ * Builds the normalized event list of one attempt: numbers events, caps
+ * outputs early, pairs results with calls and remembers each call's tool.
+ */
+export class EventLog {
+  readonly events: Event[] = [];
+  private readonly tools = new Map<string, string>();
+  private readonly inputCap: number;
+
+  constructor(private readonly outputCap: number) {
+    this.inputCap = Math.max(outputCap * 4, 32_000);
+  }
+
+  get length(): number {
+    return this.events.length;
+  }
+
+  toolOf(callId: string | undefined): string | undefined {
+    return callId === undefined ? undefined : this.tools.get(callId);
+  }
+
+  private push(e: Omit<Event, "index">): Event {
+    const ev = { index: this.events.length, ...e } as Event;
+    for (const k of Object.keys(ev) as (keyof Event)[]) if (ev[k] === undefined) delete ev[k];
+    this.events.push(ev);
+    return ev;
+  }
+
+  text(
+    kind: "prompt" | "message" | "reasoning",
+    role: Role | undefined,
+    text: string,
+    ts?: string,
+  ): void {
+    if (!text) return;
+    this.push({ kind, role, input: text, ts });
+  }
+
+  call(p: { tool: string; args: unknown; callId?: string; ts?: string; command?: string }): void {
+    const raw = inputText(p.args);
+    if (p.callId) this.tools.set(p.callId, p.tool);
+    this.push({
+      kind: "tool_call",
+      ts: p.ts,
+      tool: p.tool,
+      command: p.command ?? shellCommand(p.tool, p.args),
+      input: raw && raw.length > this.inputCap ? raw.slice(0, this.inputCap) : raw,
+      writes: writtenPaths(p.tool, p.args),
+      callId: p.callId,
+    });
+  }
+
+  result(p: {
+    output: string;
+    callId?: string;
+    tool?: string;
+    ts?: string;
+    exitCode?: number;
+    isError?: boolean;
+  }): void {
+    const { output, outputBytes } = capText(p.output, this.outputCap);
+    this.push({
+      kind: "tool_result",
+      ts: p.ts,
+      tool: p.tool ?? this.toolOf(p.callId),
+      output,
+      outputBytes,
+      exitCode: p.exitCode,
+      isError: p.isError,
+      callId: p.callId,
+    });
+  }
+
+  hook(hook: HookInfo, p: { ts?: string; callId?: string; tool?: string } = {}): void {
+    const text =
+      hook.text && hook.text.length > this.outputCap
+        ? hook.text.slice(0, this.outputCap)
+        : hook.text;
+    this.push({ kind: "hook", ts: p.ts, tool: p.tool, callId: p.callId, hook: { ...hook, text } });
+  }
+
+  stop(ts?: string): void {
+    this.push({ kind: "stop", ts });
+  }
+
+  /** Count of events of one kind (used to pick the richer of two sources). */
+  count(kind: Event["kind"]): number {
+    let n = 0;
+    for (const e of this.events) if (e.kind === kind) n++;
+    return n;
+  }
+}
+
+/** Exit code from common tool-output conventions ("Process exited with code N", "Exit code N"). */
+export function exitCodeFromOutput(output: string): number | undefined {
+  const head = output.length > 400 ? output.slice(0, 400) : output;
+  const m = /(?:Process exited with code|^Exit code:?|exit_code["']?:)\s*(-?\d+)/m.exec(head);
+  return m ? Number(m[1]) : undefined;
+}

@@ -1,0 +1,74 @@
+import { readFile } from "node:fs/promises";
+import type { z } from "zod";
+import { describeZodIssues, InputError } from "../errors.js";
+import { jsonErrorReason, lineOfOffset } from "./text.js";
+
+export type Loaded<T> = { ok: true; value: T } | { ok: false; error: InputError };
+
+/** Why a file could not be read, in words (no stack). */
+export function ioReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  switch (code) {
+    case "EISDIR":
+      return "unreadable: expected a file, found a directory";
+    case "EACCES":
+    case "EPERM":
+      return "unreadable: permission denied";
+    case "ENOENT":
+      return "unreadable: file not found";
+    case "ELOOP":
+      return "symlink loop";
+    default:
+      return `unreadable: ${code ?? (err instanceof Error ? err.message : String(err))}`;
+  }
+}
+
+/** Parse JSON text; a syntax error names the line it is on. */
+export function parseJsonText(file: string, text: string): Loaded<unknown> {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    const m = /position (\d+)/.exec(err instanceof Error ? err.message : "");
+    const line = m ? lineOfOffset(text, Number(m[1])) : undefined;
+    return { ok: false, error: new InputError(file, line, jsonErrorReason(err)) };
+  }
+}
+
+/** Read and parse a whole JSON file (JSON documents are small enough; JSONL streams). */
+export async function readJsonFile(file: string): Promise<Loaded<unknown>> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    return { ok: false, error: new InputError(file, undefined, ioReason(err)) };
+  }
+  if (!text.trim()) return { ok: false, error: new InputError(file, undefined, "empty file") };
+  return parseJsonText(file, text);
+}
+
+/** Read, parse and validate a JSON file against a zod schema. */
+export async function readJsonAs<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  what: string,
+): Promise<Loaded<z.infer<S>>> {
+  const loaded = await readJsonFile(file);
+  if (!loaded.ok) return loaded;
+  return validate(file, loaded.value, schema, what);
+}
+
+/** Validate a parsed value; the error says what was expected and which fields failed. */
+export function validate<S extends z.ZodType>(
+  file: string,
+  value: unknown,
+  schema: S,
+  what: string,
+  line?: number,
+): Loaded<z.infer<S>> {
+  const r = schema.safeParse(value);
+  if (r.success) return { ok: true, value: r.data };
+  return {
+    ok: false,
+    error: new InputError(file, line, `expected ${what}: ${describeZodIssues(r.error.issues)}`),
+  };
+}

@@ -1,0 +1,73 @@
+import { createReadStream } from "node:fs";
+
+/** Longest JSONL line we parse; longer lines are reported and skipped without buffering. */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+export type LineItem =
+  | { type: "line"; line: number; text: string }
+  | { type: "too-long"; line: number; bytes: number };
+
+/**
+ * Stream a file line by line (1-based line numbers, blank lines skipped).
+ * Memory stays bounded by the longest accepted line: an over-long line is
+ * counted and reported, never held in memory.
+ */
+export async function* readLines(
+  path: string,
+  opts: { signal?: AbortSignal; maxLineBytes?: number } = {},
+): AsyncGenerator<LineItem> {
+  const max = opts.maxLineBytes ?? MAX_LINE_BYTES;
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  let skipping = false;
+  let skippedBytes = 0;
+  let lineNo = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (opts.signal?.aborted) return;
+      let start = 0;
+      for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+        lineNo++;
+        const piece = chunk.subarray(start, nl);
+        start = nl + 1;
+        if (skipping) {
+          yield { type: "too-long", line: lineNo, bytes: skippedBytes + piece.length };
+          skipping = false;
+          skippedBytes = 0;
+          continue;
+        }
+        if (partBytes + piece.length > max) {
+          yield { type: "too-long", line: lineNo, bytes: partBytes + piece.length };
+          parts = [];
+          partBytes = 0;
+          continue;
+        }
+        const buf = partBytes ? Buffer.concat([...parts, piece]) : piece;
+        parts = [];
+        partBytes = 0;
+        const text = buf.toString("utf8");
+        if (text.trim()) yield { type: "line", line: lineNo, text };
+      }
+      const rest = chunk.subarray(start);
+      if (!rest.length) continue;
+      if (skipping) skippedBytes += rest.length;
+      else if (partBytes + rest.length > max) {
+        skipping = true;
+        skippedBytes = partBytes + rest.length;
+        parts = [];
+        partBytes = 0;
+      } else {
+        parts.push(rest);
+        partBytes += rest.length;
+      }
+    }
+    if (skipping) yield { type: "too-long", line: lineNo + 1, bytes: skippedBytes };
+    else if (partBytes) {
+      const text = Buffer.concat(parts).toString("utf8");
+      if (text.trim()) yield { type: "line", line: lineNo + 1, text };
+    }
+  } finally {
+    stream.destroy();
+  }
+}

@@ -1,0 +1,66 @@
+import { InputError } from "../errors.js";
+import type { SourceFormat } from "../model/attempt.js";
+import { atifImporter } from "./atif.js";
+import type { SourceUnit } from "./discover.js";
+import { fireJsonlImporter } from "./fire-jsonl.js";
+import type { Importer, IngestItem, IngestOptions } from "./types.js";
+
+/**
+ * Every importer, in detection order. Directory importers first (a Harbor job
+ * before a Harbor trial), then file importers from the most specific head.
+ */
+export const IMPORTERS: readonly Importer[] = [fireJsonlImporter, atifImporter];
+
+export const DIRECTORY_FORMATS: ReadonlySet<SourceFormat> = new Set([
+  "harbor-job",
+  "harbor-trial",
+  "tb1-run",
+]);
+
+export function importerFor(format: SourceFormat): Importer | undefined {
+  return IMPORTERS.find((i) => i.format === format);
+}
+
+/** First importer that recognises this file head or directory, if any. */
+export async function detectFormat(
+  path: string,
+  head: string,
+  isDirectory: boolean,
+): Promise<SourceFormat | undefined> {
+  for (const imp of IMPORTERS) {
+    if (isDirectory !== DIRECTORY_FORMATS.has(imp.format)) continue;
+    if (await imp.detect(path, head, isDirectory)) return imp.format;
+  }
+  return undefined;
+}
+
+/**
+ * Read one discovered unit. Never throws for bad input: an importer failure
+ * becomes an error item naming the unit's path.
+ */
+export async function* readUnit(
+  unit: SourceUnit,
+  options: IngestOptions,
+): AsyncIterable<IngestItem> {
+  const imp = importerFor(unit.format);
+  if (!imp) {
+    yield {
+      type: "error",
+      error: new InputError(unit.path, undefined, `no importer for format ${unit.format}`),
+    };
+    return;
+  }
+  try {
+    yield* imp.read(unit.path, options);
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    const msg =
+      err instanceof InputError
+        ? err.message
+        : `could not be read: ${(err as Error)?.message ?? String(err)}`;
+    yield {
+      type: "error",
+      error: err instanceof InputError ? err : new InputError(unit.path, undefined, msg),
+    };
+  }
+}

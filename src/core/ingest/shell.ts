@@ -1,0 +1,72 @@
+/**
+ * Shell-command and written-path extraction shared by every importer, so a
+ * `command` means the same thing whatever harness produced the trace.
+ */
+
+const WRAPPERS = new Set([
+  "bash",
+  "/bin/bash",
+  "/usr/bin/bash",
+  "sh",
+  "/bin/sh",
+  "zsh",
+  "/bin/zsh",
+]);
+
+/** `["bash","-lc","x"]` → `x`; other arrays are joined with spaces. */
+export function joinArgv(argv: readonly unknown[]): string {
+  const parts = argv.map((a) => String(a));
+  if (parts.length === 3 && WRAPPERS.has(parts[0]!) && /^-l?c$/.test(parts[1]!)) return parts[2]!;
+  return parts.join(" ");
+}
+
+/** Tool names whose `command`-like argument is a shell string. */
+const SHELL_TOOLS =
+  /^(bash|bash_command|shell|exec|exec_command|execute|execute_command|run|run_command|run_shell_command|terminal|local_shell|container\.exec|shell_command|Bash)$/i;
+
+/**
+ * The shell string of a tool call, or undefined when the tool is not a shell.
+ * Understands `command` (string or argv), `cmd`, and Terminus `keystrokes`.
+ */
+export function shellCommand(tool: string, args: unknown): string | undefined {
+  if (!args || typeof args !== "object" || Array.isArray(args)) return undefined;
+  const a = args as Record<string, unknown>;
+  // Non-shell tools only count when they carry terminal keystrokes (Terminus style).
+  const raw = SHELL_TOOLS.test(tool)
+    ? (a.command ?? a.cmd ?? a.keystrokes ?? a.script)
+    : a.keystrokes;
+  if (raw === undefined) return undefined;
+  if (typeof raw === "string") return raw.replace(/\n+$/, "");
+  if (Array.isArray(raw)) return joinArgv(raw);
+  return undefined;
+}
+
+const PATH_KEYS = ["file_path", "path", "notebook_path", "filePath", "target_file"];
+const WRITE_TOOLS =
+  /^(write|edit|multiedit|notebookedit|create|str_replace|str_replace_editor|write_file|edit_file|apply_patch|patch)$/i;
+
+/** File paths an edit tool touched (Claude Write/Edit, OpenClaw write/edit, apply_patch). */
+export function writtenPaths(tool: string, args: unknown): string[] | undefined {
+  if (typeof args === "string") {
+    return /apply_patch|patch/i.test(tool) ? patchPaths(args) : undefined;
+  }
+  if (!WRITE_TOOLS.test(tool) || !args || typeof args !== "object") return undefined;
+  const a = args as Record<string, unknown>;
+  if (typeof a.input === "string" && /apply_patch|patch/i.test(tool)) return patchPaths(a.input);
+  for (const k of PATH_KEYS) {
+    const v = a[k];
+    if (typeof v === "string" && v) return [v];
+  }
+  return undefined;
+}
+
+/** Paths named by `*** Add/Update/Delete File:` headers of an apply_patch body. */
+export function patchPaths(patch: string): string[] | undefined {
+  const out: string[] = [];
+  const re = /^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
+  for (let m = re.exec(patch); m; m = re.exec(patch)) {
+    const p = (m[1] ?? m[2] ?? "").trim();
+    if (p && !out.includes(p)) out.push(p);
+  }
+  return out.length ? out : undefined;
+}

@@ -1,0 +1,81 @@
+import { createHash } from "node:crypto";
+
+/** Cap a text at `cap` characters; `bytes` is the full UTF-8 length. */
+export function capText(text: string, cap: number): { output: string; outputBytes: number } {
+  const outputBytes = Buffer.byteLength(text, "utf8");
+  return { output: text.length > cap ? text.slice(0, cap) : text, outputBytes };
+}
+
+/** Short stable hash (hex) of the given parts. */
+export function shortHash(...parts: string[]): string {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p).update("\0");
+  return h.digest("hex").slice(0, 12);
+}
+
+/**
+ * A stable attempt id: a readable slug of the identity plus a hash of
+ * format family + identity, so re-importing the same source gives the same id.
+ */
+export function attemptId(family: string, identity: string, label = identity): string {
+  const slug = label
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[-.]+|[-.]+$/g, "")
+    .slice(0, 40);
+  const hash = shortHash(family, identity);
+  return slug ? `${slug}-${hash.slice(0, 8)}` : `${family}-${hash}`;
+}
+
+/** Task id for a bare session: a hash of the task text, so equal prompts group together. */
+export function taskIdFromText(text: string): string {
+  return `task-${shortHash(text.trim()).slice(0, 10)}`;
+}
+
+/** Text of a message that is a string or a list of parts ({type:"text", text}). */
+export function partsText(message: unknown): string {
+  if (typeof message === "string") return message;
+  if (!Array.isArray(message)) return "";
+  const out: string[] = [];
+  for (const part of message) {
+    if (typeof part === "string") out.push(part);
+    else if (part && typeof part === "object") {
+      const p = part as Record<string, unknown>;
+      if (typeof p.text === "string") out.push(p.text);
+      else if (typeof p.content === "string") out.push(p.content);
+    }
+  }
+  return out.join("\n");
+}
+
+/** JSON text of a structured tool input (strings pass through). */
+export function inputText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return value;
+  return JSON.stringify(value);
+}
+
+/** Seconds between two ISO timestamps, when both parse. */
+export function secondsBetween(start?: string | null, end?: string | null): number | undefined {
+  if (!start || !end) return undefined;
+  const a = Date.parse(start);
+  const b = Date.parse(end);
+  if (Number.isNaN(a) || Number.isNaN(b) || b < a) return undefined;
+  return (b - a) / 1000;
+}
+
+/** 1-based line number of a character offset in a text. */
+export function lineOfOffset(text: string, offset: number): number {
+  let line = 1;
+  let i = text.indexOf("\n");
+  while (i !== -1 && i < offset) {
+    line++;
+    i = text.indexOf("\n", i + 1);
+  }
+  return line;
+}
+
+/** Short, single-line reason from a JSON.parse error. */
+export function jsonErrorReason(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return `invalid JSON (${msg.split("\n")[0]!.slice(0, 160)})`;
+}
