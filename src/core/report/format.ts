@@ -1,0 +1,51 @@
+/** Number formats shared by every report renderer. */
+
+export const isNum = (x: number | null | undefined): x is number =>
+  typeof x === "number" && Number.isFinite(x);
+
+export function fmtRate(x: number | null | undefined): string {
+  return isNum(x) ? x.toFixed(3) : "–";
+}
+
+export function fmtDelta(x: number | null | undefined): string {
+  if (!isNum(x)) return "–";
+  const r = Math.abs(x) < 5e-4 ? 0 : x;
+  return `${r >= 0 ? "+" : "−"}${Math.abs(r).toFixed(3)}`;
+}
+
+export function fmtCi(ci: readonly [number, number]): string {
+  return `[${fmtDelta(ci[0])}, ${fmtDelta(ci[1])}]`;
+}
+
+export function fmtP(p: number | null | undefined): string {
+  if (!isNum(p)) return "–";
+  if (p < 0.0001) return "<0.0001";
+  return p >= 0.1 ? p.toFixed(3).replace(/0+$/, "").replace(/\.$/, "") : p.toPrecision(3);
+}
+
+export function fmtMoney(x: number | null | undefined): string {
+  return isNum(x) ? `$${x.toFixed(2)}` : "–";
+}
+
+export function fmtSeconds(x: number | null | undefined): string {
+  return isNum(x) ? `${x.toFixed(1)}s` : "–";
+}
+
+/** Pads cells into aligned columns (first column left, others right). */
+export function alignTable(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const r of rows) {
+    r.forEach((c, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, [...c].length);
+    });
+  }
+  return rows.map((r) =>
+    r
+      .map((c, i) => {
+        const pad = " ".repeat((widths[i] ?? 0) - [...c].length);
+        return i === 0 ? c + pad : pad + c;
+      })
+      .join("  ")
+      .trimEnd(),
+  );
+}

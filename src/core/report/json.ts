@@ -1,0 +1,57 @@
+import type { ScreenAnalysis } from "../stats/analyze.js";
+
+/** The machine-readable report: `{arms, contrasts, funnel, transitions, …}` (NaN → null). */
+export interface ReportJson {
+  screen: string;
+  seed: string | number;
+  cohorts: string[];
+  arms: ScreenAnalysis["arms"];
+  contrasts: Array<{
+    arm: string;
+    comparator: string;
+    cohort: string;
+    nTasks: number;
+    delta: number | null;
+    ci: [number | null, number | null];
+    p: number | null;
+    test: "exact" | "random";
+    passToFail: string[];
+    failToPass: string[];
+    unpaired: string[];
+  }>;
+  funnel: ScreenAnalysis["funnel"];
+  transitions: ScreenAnalysis["transitions"];
+  unscorable: ScreenAnalysis["unscorable"];
+  verdicts: ScreenAnalysis["verdicts"];
+}
+
+const num = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+export function toReportJson(screen: string, a: ScreenAnalysis): ReportJson {
+  const arms = JSON.parse(
+    JSON.stringify(a.arms, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)),
+  ) as ScreenAnalysis["arms"];
+  return {
+    screen,
+    seed: a.seed,
+    cohorts: a.cohorts,
+    arms,
+    contrasts: a.contrasts.map((c) => ({
+      arm: c.arm,
+      comparator: c.comparator,
+      cohort: c.cohort,
+      nTasks: c.nTasks,
+      delta: num(c.delta),
+      ci: [num(c.ci[0]), num(c.ci[1])],
+      p: num(c.p),
+      test: c.test,
+      passToFail: c.tasks.filter((t) => t.passToFail).map((t) => t.task),
+      failToPass: c.tasks.filter((t) => t.failToPass).map((t) => t.task),
+      unpaired: c.unpaired,
+    })),
+    funnel: a.funnel,
+    transitions: a.transitions,
+    unscorable: a.unscorable,
+    verdicts: a.verdicts,
+  };
+}

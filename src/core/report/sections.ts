@@ -1,0 +1,129 @@
+import type { ScreenAnalysis } from "../stats/analyze.js";
+import { FUNNEL_STAGES } from "../stats/funnel.js";
+import { fmtCi, fmtDelta, fmtMoney, fmtP, fmtRate, fmtSeconds } from "./format.js";
+
+/** A titled table (header row first) or list of lines: the renderer-neutral report body. */
+export interface Section {
+  title: string;
+  table?: string[][];
+  lines?: string[];
+}
+
+export function armSection(a: ScreenAnalysis): Section {
+  const table = [
+    [
+      "arm",
+      "cohort",
+      "tasks",
+      "attempts",
+      "k",
+      "pass@1",
+      "pass@k",
+      "pass^k",
+      "cost",
+      "mean time",
+      "unscorable",
+    ],
+  ];
+  for (const [arm, byCohort] of Object.entries(a.arms)) {
+    for (const s of Object.values(byCohort)) {
+      table.push([
+        arm,
+        s.cohort,
+        String(s.tasks),
+        String(s.attempts),
+        String(s.k),
+        fmtRate(s.passAt1),
+        fmtRate(s.passAtK),
+        fmtRate(s.passHatK),
+        fmtMoney(s.costUsd),
+        fmtSeconds(s.meanDurationS),
+        String(s.unscorable),
+      ]);
+    }
+  }
+  return { title: "Arms (the task is the unit)", table };
+}
+
+export function contrastSection(a: ScreenAnalysis): Section {
+  const table = [["arm", "comparator", "cohort", "tasks", "Δ", "95% CI", "p", "test", "pass→fail"]];
+  for (const c of a.contrasts) {
+    table.push([
+      c.arm,
+      c.comparator,
+      c.cohort,
+      String(c.nTasks),
+      fmtDelta(c.delta),
+      fmtCi(c.ci),
+      fmtP(c.p),
+      c.test,
+      String(c.tasks.filter((t) => t.passToFail).length),
+    ]);
+  }
+  return {
+    title: "Contrasts (mean per-task difference; bootstrap CI; paired sign-flip p)",
+    table,
+  };
+}
+
+export function funnelSection(a: ScreenAnalysis): Section {
+  const table = [["arm", "attempts", ...FUNNEL_STAGES.map((s) => `→ ${s}`)]];
+  for (const f of Object.values(a.funnel)) {
+    table.push([
+      f.arm,
+      String(f.attempts),
+      ...FUNNEL_STAGES.map((s) => {
+        const v = f.stages[s];
+        const m = f.marginal[s];
+        return v === null ? "–" : m !== null && m !== v ? `${v} (${m})` : String(v);
+      }),
+    ]);
+  }
+  return {
+    title: "Funnel (risky state → fired → behaviour marker → pass; marginal count in brackets)",
+    table,
+  };
+}
+
+export function transitionSections(a: ScreenAnalysis): Section[] {
+  return Object.values(a.transitions).map((t) => {
+    const header = [`${t.comparator} \\ ${t.arm}`, ...t.counts.map((_, j) => String(j))];
+    const rows = t.counts.map((row, i) => [String(i), ...row.map(String)]);
+    return {
+      title: `Transitions: ${t.comparator} successes (rows) × ${t.arm} successes (columns), tasks`,
+      table: [header, ...rows],
+    };
+  });
+}
+
+export function movementSection(a: ScreenAnalysis): Section {
+  const lines: string[] = [];
+  for (const c of a.contrasts) {
+    if (c.cohort !== "all") continue;
+    for (const t of c.tasks) {
+      if (!t.passToFail) continue;
+      lines.push(
+        `PASS→FAIL ${t.task} (${t.cohort}): ${c.comparator} ${t.comparator.successes}/${t.comparator.n} → ${c.arm} ${t.arm.successes}/${t.arm.n}`,
+      );
+    }
+  }
+  return { title: "Pass→fail tasks", lines: lines.length ? lines : ["none"] };
+}
+
+export function unscorableSection(a: ScreenAnalysis): Section {
+  return {
+    title: "Unscorable attempts (excluded)",
+    lines: a.unscorable.length
+      ? a.unscorable.map((u) => `${u.arm} ${u.task} #${u.attempt}: ${u.reason}`)
+      : ["none"],
+  };
+}
+
+export function verdictSection(a: ScreenAnalysis): Section {
+  return {
+    title: "Verdicts this evidence supports (suggestions)",
+    lines: a.verdicts.length
+      ? a.verdicts.map((v) => `${v.verdict}: ${v.reason}`)
+      : ["none (no policy-vs-baseline contrast)"],
+  };
+}

@@ -1,0 +1,46 @@
+import { readFile } from "node:fs/promises";
+import { InputError } from "../errors.js";
+import { analyzeScreen, type ScreenAnalysis } from "../stats/analyze.js";
+import type { ContrastOptions } from "../stats/contrast.js";
+import { screenPaths } from "./paths.js";
+import { toObservations } from "./row.js";
+import { readResults } from "./store.js";
+
+export interface LoadedAnalysis {
+  analysis: ScreenAnalysis;
+  errors: InputError[];
+  rows: number;
+}
+
+/** The seed a screen's statistics use: the plan's seed when a plan exists, else 1. */
+async function planSeed(planFile: string): Promise<string | number | undefined> {
+  try {
+    const plan = JSON.parse(await readFile(planFile, "utf8")) as { seed?: unknown };
+    return typeof plan.seed === "number" || typeof plan.seed === "string" ? plan.seed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads `screens/<name>/results.jsonl` and computes every statistic. */
+export async function loadScreenAnalysis(
+  workspace: string,
+  name: string,
+  opts: ContrastOptions = {},
+): Promise<LoadedAnalysis> {
+  const paths = screenPaths(workspace, name);
+  const { rows, errors } = await readResults(paths.results);
+  if (rows.length === 0 && errors.length === 0) {
+    throw new InputError(
+      paths.results,
+      undefined,
+      `no results for screen "${name}" (run \`fire screen import ${name} FILE\` first)`,
+    );
+  }
+  const seed = opts.seed ?? (await planSeed(paths.plan)) ?? 1;
+  return {
+    analysis: analyzeScreen(toObservations(rows), { ...opts, seed }),
+    errors,
+    rows: rows.length,
+  };
+}

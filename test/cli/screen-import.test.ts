@@ -1,0 +1,135 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runFire } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/paths.js";
+
+const screens = join(REPO_ROOT, "test/fixtures/screens");
+const ws = (): string => mkdtempSync(join(tmpdir(), "fire-screen-"));
+
+interface Json {
+  contrasts: Array<{
+    arm: string;
+    comparator: string;
+    cohort: string;
+    nTasks: number;
+    delta: number;
+    ci: [number, number];
+    p: number;
+  }>;
+  arms: Record<
+    string,
+    Record<string, { passAt1: number; passAtK: number; passHatK: number; tasks: number }>
+  >;
+  transitions: Record<string, { counts: number[][] }>;
+  funnel: Record<string, { attempts: number }>;
+}
+
+function reportJson(dir: string, name: string): Json {
+  const r = runFire(["report", name, "--json", "--workspace", dir]);
+  expect(r.stderr).toBe("");
+  expect(r.status).toBe(0);
+  return JSON.parse(r.stdout) as Json;
+}
+
+describe("fire screen import + fire report (Table 9 acceptance)", () => {
+  it("reproduces p = 0.0625 (Sol) and p = 0.125 (Luna) from CSV", () => {
+    const dir = ws();
+    for (const [name, file] of [
+      ["sol", "table9-sol.csv"],
+      ["luna", "table9-luna.csv"],
+    ]) {
+      const r = runFire([
+        "screen",
+        "import",
+        name as string,
+        join(screens, file as string),
+        "--workspace",
+        dir,
+      ]);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain("42 new");
+    }
+    const sol = reportJson(dir, "sol").contrasts.find((c) => c.cohort === "all");
+    expect(sol).toMatchObject({ arm: "policy", comparator: "baseline", nTasks: 7 });
+    expect(sol?.p).toBeCloseTo(0.0625, 12);
+    expect(sol?.delta).toBeCloseTo(4 / 7, 12);
+    expect(sol?.ci[0]).toBeGreaterThan(0);
+    const luna = reportJson(dir, "luna");
+    const c = luna.contrasts.find((x) => x.cohort === "all");
+    expect(c?.p).toBeCloseTo(0.125, 12);
+    expect(c?.nTasks).toBe(7);
+    expect(luna.arms.baseline?.all?.passAt1).toBeCloseTo(11 / 21, 12); // (0+3+2+0+0+3+3) / 21
+    expect(luna.arms.policy?.all?.passHatK).toBeCloseTo(5 / 7, 12);
+    expect(luna.transitions.policy?.counts).toEqual([
+      [0, 0, 2, 1],
+      [0, 0, 0, 0],
+      [0, 0, 0, 1],
+      [0, 0, 0, 3],
+    ]);
+    expect(luna.funnel.policy?.attempts).toBe(21);
+  });
+
+  it("reports bad rows as file:line: reason and still loads the good ones", () => {
+    const dir = ws();
+    const file = join(screens, "with-bad-rows.csv");
+    const r = runFire(["screen", "import", "mixed", file, "--workspace", dir]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("with-bad-rows.csv:4: pass: expected true/false");
+    expect(r.stderr).toContain("with-bad-rows.csv:5: attempt: expected a number");
+    expect(r.stderr).toContain("with-bad-rows.csv:7: task:");
+    expect(r.stdout).toContain("imported 4 row(s)");
+    const stored = readFileSync(join(dir, "screens/mixed/results.jsonl"), "utf8")
+      .trim()
+      .split("\n");
+    expect(stored).toHaveLength(4);
+    expect(JSON.parse(stored[1] as string)).toMatchObject({
+      task: "a",
+      arm: "policy",
+      attempt: 1,
+      pass: true,
+      cost: 0.12,
+      durationS: 31,
+      fired: true,
+      behavior: true,
+    });
+    // a re-import replaces the same cells instead of duplicating them
+    const again = runFire(["screen", "import", "mixed", file, "--workspace", dir]);
+    expect(again.stdout).toContain("0 new, 4 replaced, 4 stored");
+  });
+
+  it("renders Markdown and an HTML file with an SVG forest plot", () => {
+    const dir = ws();
+    runFire(["screen", "import", "sol", join(screens, "table9-sol.csv"), "--workspace", dir]);
+    const md = runFire(["report", "sol", "--md", "--workspace", dir]);
+    expect(md.status).toBe(0);
+    expect(md.stdout).toContain("| policy | baseline | all | 7 | +0.571 |");
+    expect(md.stdout).toContain("0.0625");
+    const html = runFire(["report", "sol", "--html", "--workspace", dir]);
+    expect(html.status).toBe(0);
+    const page = readFileSync(join(dir, "screens/sol/report.html"), "utf8");
+    expect(page).toContain("<svg");
+    expect(page).toContain("p=0.0625 n=7");
+    const text = runFire(["report", "sol", "--workspace", dir]);
+    expect(text.stdout).toContain("●");
+    expect(text.stdout).toContain("Δ +0.571 [+0.238, +0.857] p=0.0625 n=7");
+  });
+
+  it("refuses unsafe screen names (exit 2) and explains a missing screen (exit 1)", () => {
+    const dir = ws();
+    const bad = runFire([
+      "screen",
+      "import",
+      "../x",
+      join(screens, "table9-sol.csv"),
+      "--workspace",
+      dir,
+    ]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("screen name");
+    const missing = runFire(["report", "nope", "--workspace", dir]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain("fire screen import nope");
+  });
+});
