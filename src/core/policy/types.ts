@@ -56,6 +56,7 @@ export interface PolicyState {
 }
 
 export interface SessionState {
+  // `policies` is keyed by CompiledPolicy.key (`id@version`).
   /** Task text, once known (first prompt event, or read from the transcript). */
   taskText?: string;
   /** Number of events seen: the next event's step number. */
@@ -67,6 +68,53 @@ export interface StepResult {
   state: SessionState;
   firings: Firing[];
   verdict: Verdict;
-  /** Tracking rules that changed state on this event ("policyId/trackId"). */
+  /** Tracking rules that changed state on this event ("policyId@version/trackId"). */
   tracked: string[];
+}
+
+/** A compiled predicate over the current event and one policy's state (see condition.ts). */
+export type CompiledPredicate = (ctx: { ev: Event; ps: PolicyState; now: number }) => boolean;
+
+export interface CompiledTrack {
+  id: string;
+  /** undefined = every event. */
+  at?: ReadonlySet<RulePoint>;
+  when: CompiledPredicate;
+  set: string[];
+  clear: string[];
+  record: string[];
+  recordFirst: string[];
+  increment: string[];
+}
+
+export interface CompiledRule {
+  id: string;
+  at: RulePoint;
+  when: CompiledPredicate;
+  action: "instruct" | "deny";
+  message: string;
+  /** Effective limit: the rule's nudgeLimit, else 1, else unlimited when it has a release. */
+  limit: number;
+  release?: CompiledPredicate;
+}
+
+/**
+ * A policy ready for `step()`: every pattern compiled once. `candidate` is the validated
+ * source (typed loosely here so this contract file stays free of zod).
+ */
+export interface CompiledPolicy {
+  id: string;
+  /** `id@version`: the key of this policy's entry in SessionState.policies. */
+  key: string;
+  version: number;
+  family: string;
+  /** File it was loaded from, when loaded from disk. */
+  file?: string;
+  eligibility: { allOf: RegExp[]; anyOf: RegExp[]; noneOf: RegExp[] };
+  track: CompiledTrack[];
+  rules: Record<RulePoint, CompiledRule[]>;
+  behavior: CompiledPredicate;
+  /** Every compiled pattern (benchmarks and audits). */
+  patterns: RegExp[];
+  candidate: import("./schema.js").Candidate;
 }

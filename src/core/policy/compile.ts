@@ -1,0 +1,65 @@
+import { CompileError, compileCondition, compileRegex } from "./condition.js";
+import { collectPatterns } from "./patterns.js";
+import type { Candidate } from "./schema.js";
+import type { CompiledPolicy, CompiledRule, CompiledTrack, RulePoint } from "./types.js";
+
+export { CompileError };
+
+const names = (v: string | string[] | undefined): string[] =>
+  v === undefined ? [] : typeof v === "string" ? [v] : v;
+
+/**
+ * Compiles a validated candidate: every pattern compiled once (a bad one throws CompileError
+ * with its field path). Pattern SAFETY is checked separately (safety.ts) so a hash-verified
+ * frozen portfolio can skip it on the hook's hot path.
+ */
+export function compilePolicy(c: Candidate, file?: string): CompiledPolicy {
+  const re = compileRegex;
+  const eligibility = {
+    allOf: c.eligibility.allOf.map((p, i) => re(p, ["eligibility", "allOf", i])),
+    anyOf: c.eligibility.anyOf.map((p, i) => re(p, ["eligibility", "anyOf", i])),
+    noneOf: c.eligibility.noneOf.map((p, i) => re(p, ["eligibility", "noneOf", i])),
+  };
+  const track: CompiledTrack[] = c.track.map((t, i) => ({
+    id: t.id,
+    at:
+      t.at === undefined ? undefined : new Set<RulePoint>(typeof t.at === "string" ? [t.at] : t.at),
+    when: compileCondition(t.when, ["track", i, "when"]),
+    set: names(t.set),
+    clear: names(t.clear),
+    record: names(t.record),
+    recordFirst: names(t.recordFirst),
+    increment: names(t.increment),
+  }));
+  const rules: Record<RulePoint, CompiledRule[]> = {
+    prompt: [],
+    tool: [],
+    tool_result: [],
+    stop: [],
+  };
+  c.rules.forEach((r, i) => {
+    rules[r.at].push({
+      id: r.id,
+      at: r.at,
+      when: compileCondition(r.when, ["rules", i, "when"]),
+      action: r.action,
+      message: r.message,
+      limit: r.nudgeLimit ?? (r.release ? Number.POSITIVE_INFINITY : 1),
+      release: r.release ? compileCondition(r.release, ["rules", i, "release"]) : undefined,
+    });
+  });
+  const policy: CompiledPolicy = {
+    id: c.id,
+    key: `${c.id}@${c.version}`,
+    version: c.version,
+    family: c.family,
+    file,
+    eligibility,
+    track,
+    rules,
+    behavior: compileCondition(c.behavior, ["behavior"]),
+    patterns: collectPatterns(c).map((s) => new RegExp(s.source, s.flags)),
+    candidate: c,
+  };
+  return policy;
+}

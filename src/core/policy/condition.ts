@@ -1,0 +1,168 @@
+import type { Event } from "../model/attempt.js";
+import { patternParts } from "./patterns.js";
+import { COUNT_CMP, type Condition, type Pattern, STEP_ORDER } from "./schema.js";
+import type { PolicyState } from "./types.js";
+
+/** What a compiled condition sees: the (length-capped) event, the policy's state, the step. */
+export interface CondCtx {
+  ev: Event;
+  ps: PolicyState;
+  now: number;
+}
+export type Pred = (c: CondCtx) => boolean;
+
+/** Thrown when a condition cannot be compiled; `path` is the field path inside the condition. */
+export class CompileError extends Error {
+  constructor(
+    readonly path: (string | number)[],
+    message: string,
+  ) {
+    super(message);
+    this.name = "CompileError";
+  }
+}
+
+export function compileRegex(p: Pattern, path: (string | number)[]): RegExp {
+  const { source, flags } = patternParts(p);
+  try {
+    return new RegExp(source, flags);
+  } catch (e) {
+    throw new CompileError(
+      path,
+      `pattern /${source}/${flags} does not compile: ${(e as Error).message}`,
+    );
+  }
+}
+
+const TRUE: Pred = () => true;
+const list = (v: string | string[]): string[] => (typeof v === "string" ? [v] : v);
+
+function cmp(a: number, op: string, b: number): boolean {
+  switch (op) {
+    case ">":
+      return a > b;
+    case ">=":
+      return a >= b;
+    case "<":
+      return a < b;
+    case "<=":
+      return a <= b;
+    case "==":
+      return a === b;
+    default:
+      return a !== b;
+  }
+}
+
+function fieldPred(field: "tool" | "command" | "input" | "output", re: RegExp): Pred {
+  return (c) => {
+    const s = c.ev[field];
+    return s !== undefined && re.test(s);
+  };
+}
+
+function atoms(c: Condition, path: (string | number)[]): Pred[] {
+  // Cheap state/kind tests first, regexes and sub-trees after: the conjunction short-circuits.
+  const out: Pred[] = [];
+  const costly: Pred[] = [];
+  if (c.kind !== undefined) {
+    const kinds = new Set<string>(list(c.kind));
+    out.push((x) => kinds.has(x.ev.kind));
+  }
+  if (c.role !== undefined) {
+    const role = c.role;
+    out.push((x) => x.ev.role === role);
+  }
+  for (const f of ["tool", "command", "input", "output"] as const) {
+    const p = c[f];
+    if (p !== undefined) costly.push(fieldPred(f, compileRegex(p, [...path, f])));
+  }
+  if (c.text !== undefined) {
+    const re = compileRegex(c.text, [...path, "text"]);
+    costly.push(
+      ({ ev }) =>
+        (ev.command !== undefined && re.test(ev.command)) ||
+        (ev.input !== undefined && re.test(ev.input)) ||
+        (ev.output !== undefined && re.test(ev.output)),
+    );
+  }
+  if (c.writes !== undefined) {
+    const re = compileRegex(c.writes, [...path, "writes"]);
+    costly.push(({ ev }) => ev.writes?.some((w) => re.test(w)) === true);
+  }
+  if (c.exitCode !== undefined) {
+    const t = c.exitCode;
+    const tests: [string, number][] =
+      typeof t === "number"
+        ? [["==", t]]
+        : (
+            [
+              ["==", t.eq],
+              ["!=", t.ne],
+              ["<", t.lt],
+              ["<=", t.le],
+              [">", t.gt],
+              [">=", t.ge],
+            ] as [string, number | undefined][]
+          ).filter((e): e is [string, number] => e[1] !== undefined);
+    out.push(
+      ({ ev }) => ev.exitCode !== undefined && tests.every(([op, v]) => cmp(ev.exitCode!, op, v)),
+    );
+  }
+  if (c.isError !== undefined) {
+    const want = c.isError;
+    out.push(({ ev }) => (ev.isError ?? false) === want);
+  }
+  if (c.flag !== undefined) {
+    const names = list(c.flag);
+    out.push(({ ps }) => names.every((n) => ps.flags[n] === true));
+  }
+  if (c.unset !== undefined) {
+    const names = list(c.unset);
+    out.push(({ ps }) => names.every((n) => ps.flags[n] !== true));
+  }
+  if (c.steps !== undefined) {
+    const m = STEP_ORDER.exec(c.steps)!;
+    const [, a, op, b] = m as unknown as [string, string, string, string];
+    const val = (x: CondCtx, n: string): number | undefined =>
+      n === "now" ? x.now : x.ps.steps[n];
+    out.push((x) => {
+      const va = val(x, a);
+      const vb = val(x, b);
+      return va !== undefined && vb !== undefined && cmp(va, op, vb);
+    });
+  }
+  if (c.count !== undefined) {
+    const [, name, op, n] = COUNT_CMP.exec(c.count)! as unknown as [string, string, string, string];
+    const v = Number(n);
+    out.push(({ ps }) => cmp(ps.counters[name] ?? 0, op, v));
+  }
+  if (c.all !== undefined) {
+    costly.push(...c.all.map((s, i) => compileCondition(s, [...path, "all", i])));
+  }
+  if (c.any !== undefined) {
+    const subs = c.any.map((s, i) => compileCondition(s, [...path, "any", i]));
+    costly.push((x) => subs.some((p) => p(x)));
+  }
+  if (c.not !== undefined) {
+    const sub = compileCondition(c.not, [...path, "not"]);
+    costly.push((x) => !sub(x));
+  }
+  return out.concat(costly);
+}
+
+/** Compiles a condition tree into one predicate; every pattern compiled once, here. */
+export function compileCondition(c: Condition | undefined, path: (string | number)[]): Pred {
+  if (c === undefined) return TRUE;
+  const ps = atoms(c, path);
+  if (ps.length === 0) return TRUE;
+  if (ps.length === 1) return ps[0]!;
+  if (ps.length === 2) {
+    const [a, b] = ps as [Pred, Pred];
+    return (x) => a(x) && b(x);
+  }
+  return (x) => {
+    for (const p of ps) if (!p(x)) return false;
+    return true;
+  };
+}

@@ -1,0 +1,208 @@
+import type { Event } from "../model/attempt.js";
+import { capText, MATCH_CAP } from "./patterns.js";
+import type {
+  CompiledPolicy,
+  Firing,
+  PolicyState,
+  SessionState,
+  StepResult,
+  Verdict,
+} from "./types.js";
+import { pointOf } from "./types.js";
+
+/**
+ * The ONE evaluator: offline replay and the live hook both call `step` with normalized
+ * events. Pure and synchronous: the input state is never mutated (copy-on-write per policy).
+ *
+ * Order within one event:
+ *  1. the first user prompt sets the task text (unless already known); eligibility of every
+ *     policy is decided once, as soon as the task text is known;
+ *  2. tracking rules run (every policy, eligible or not, in file order, each seeing the
+ *     previous one's updates) — so behaviour markers are coded the same in every arm;
+ *  3. rules at the event's point fire for eligible policies when their condition holds, their
+ *     release does not hold and their nudge limit is not used up; all firings are kept;
+ *  4. verdict: any deny wins (deny messages joined), else instruct messages joined.
+ *     A denied tool call does not happen, so the tracking updates of that event are undone.
+ * Steps recorded by tracking rules and `now` in `steps` conditions are `state.step`
+ * (the count of events seen before this one); firings carry `event.index`.
+ */
+
+const EMPTY: PolicyState = Object.freeze({
+  flags: Object.freeze({}),
+  steps: Object.freeze({}),
+  counters: Object.freeze({}),
+  nudges: Object.freeze({}),
+}) as PolicyState;
+
+export function initState(): SessionState {
+  return { step: 0, policies: {} };
+}
+
+/** Sets the task text when it is not known yet (the hook reading it from a transcript). */
+export function withTaskText(state: SessionState, text: string): SessionState {
+  return state.taskText === undefined ? { ...state, taskText: text } : state;
+}
+
+function copyPs(ps: PolicyState): PolicyState {
+  return {
+    ...ps,
+    flags: { ...ps.flags },
+    steps: { ...ps.steps },
+    counters: { ...ps.counters },
+    nudges: { ...ps.nudges },
+  };
+}
+
+/** Eligibility of one policy for a task text (E): all-of, any-of (if any), none-of. */
+export function eligibilityOf(
+  p: CompiledPolicy,
+  taskText: string,
+): { eligible: boolean; matched?: string } {
+  const text = capText(taskText);
+  const e = p.eligibility;
+  let matched: string | undefined;
+  for (const re of e.allOf) {
+    const m = re.exec(text);
+    if (!m) return { eligible: false };
+    matched ??= m[0];
+  }
+  if (e.anyOf.length > 0) {
+    let hit: RegExpExecArray | null = null;
+    for (const re of e.anyOf) {
+      hit = re.exec(text);
+      if (hit) break;
+    }
+    if (!hit) return { eligible: false };
+    matched = hit[0];
+  }
+  for (const re of e.noneOf) if (re.test(text)) return { eligible: false };
+  return matched === undefined ? { eligible: true } : { eligible: true, matched };
+}
+
+function capped(ev: Event): Event {
+  const long = (s: string | undefined) => s !== undefined && s.length > MATCH_CAP;
+  if (!long(ev.command) && !long(ev.input) && !long(ev.output)) return ev;
+  return {
+    ...ev,
+    command: ev.command === undefined ? undefined : capText(ev.command),
+    input: ev.input === undefined ? undefined : capText(ev.input),
+    output: ev.output === undefined ? undefined : capText(ev.output),
+  };
+}
+
+const ALLOW: Verdict = Object.freeze({ action: "allow" }) as Verdict;
+
+export function step(policies: CompiledPolicy[], state: SessionState, event: Event): StepResult {
+  const ev = capped(event);
+  const now = state.step;
+  const point = pointOf(ev);
+  let taskText = state.taskText;
+  if (
+    taskText === undefined &&
+    ev.kind === "prompt" &&
+    ev.role !== "agent" &&
+    ev.role !== "system"
+  ) {
+    taskText = event.input ?? "";
+  }
+  const before = state.policies;
+  const after: Record<string, PolicyState> = { ...before };
+  const tracked: string[] = [];
+  const ctx = { ev, ps: EMPTY, now };
+
+  for (const p of policies) {
+    let ps = before[p.key] ?? EMPTY;
+    let own = false;
+    if (ps.eligible === undefined && taskText !== undefined) {
+      const r = eligibilityOf(p, taskText);
+      ps = {
+        ...copyPs(ps),
+        eligible: r.eligible,
+        ...(r.matched === undefined ? {} : { matched: r.matched }),
+      };
+      own = true;
+    }
+    for (const t of p.track) {
+      if (t.at !== undefined && (point === undefined || !t.at.has(point))) continue;
+      ctx.ps = ps;
+      if (!t.when(ctx)) continue;
+      if (!own) {
+        ps = copyPs(ps);
+        own = true;
+      }
+      for (const n of t.set) ps.flags[n] = true;
+      for (const n of t.clear) delete ps.flags[n];
+      for (const n of t.record) ps.steps[n] = now;
+      for (const n of t.recordFirst) if (ps.steps[n] === undefined) ps.steps[n] = now;
+      for (const n of t.increment) ps.counters[n] = (ps.counters[n] ?? 0) + 1;
+      tracked.push(`${p.key}/${t.id}`);
+    }
+    if (own) after[p.key] = ps;
+  }
+
+  const firings: Firing[] = [];
+  if (point !== undefined) {
+    for (const p of policies) {
+      const rules = p.rules[point];
+      if (rules.length === 0) continue;
+      let ps = after[p.key] ?? EMPTY;
+      if (ps.eligible !== true) continue;
+      let own = ps !== before[p.key] && ps !== EMPTY;
+      for (const r of rules) {
+        if ((ps.nudges[r.id] ?? 0) >= r.limit) continue;
+        ctx.ps = ps;
+        if (r.release?.(ctx)) continue;
+        if (!r.when(ctx)) continue;
+        if (!own) {
+          ps = copyPs(ps);
+          own = true;
+        }
+        ps.nudges[r.id] = (ps.nudges[r.id] ?? 0) + 1;
+        firings.push({
+          policyId: p.id,
+          policyVersion: p.version,
+          ruleId: r.id,
+          point,
+          eventIndex: event.index,
+          action: r.action,
+          message: r.message,
+        });
+      }
+      after[p.key] = ps;
+    }
+  }
+
+  let verdict: Verdict = ALLOW;
+  if (firings.length > 0) {
+    const denies = firings.filter((f) => f.action === "deny");
+    if (denies.length > 0) {
+      verdict = { action: "deny", message: denies.map((f) => f.message).join("\n\n") };
+      // The denied call never runs: keep eligibility and nudges, drop this event's tracking.
+      for (const p of policies) {
+        const a = after[p.key];
+        const b = before[p.key];
+        if (a === undefined || a === b || tracked.length === 0) continue;
+        if (!tracked.some((t) => t.startsWith(`${p.key}/`))) continue;
+        const base = b ?? EMPTY;
+        after[p.key] = {
+          ...copyPs(base),
+          eligible: a.eligible,
+          ...(a.matched === undefined ? {} : { matched: a.matched }),
+          nudges: a.nudges,
+        };
+      }
+      tracked.length = 0;
+    } else {
+      verdict = { action: "instruct", message: firings.map((f) => f.message).join("\n\n") };
+    }
+  }
+
+  const next: SessionState = { step: now + 1, policies: after };
+  if (taskText !== undefined) next.taskText = taskText;
+  return { state: next, firings, verdict, tracked };
+}
+
+/** Whether a policy's behaviour marker (B) holds at this event, given the state after it. */
+export function behaviorAt(p: CompiledPolicy, state: SessionState, event: Event): boolean {
+  return p.behavior({ ev: capped(event), ps: state.policies[p.key] ?? EMPTY, now: state.step - 1 });
+}

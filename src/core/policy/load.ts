@@ -1,0 +1,168 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { extname, join } from "node:path";
+import { InputError } from "../errors.js";
+import { CompileError, compilePolicy } from "./compile.js";
+import { unsafePatterns } from "./safety.js";
+import { Candidate } from "./schema.js";
+import type { CompiledPolicy } from "./types.js";
+
+const EXTS = new Set([".json", ".yaml", ".yml"]);
+type YamlModule = typeof import("yaml");
+let yamlMod: YamlModule | undefined;
+/** yaml is loaded only when a YAML file (or an error location) needs it. */
+function yaml(): YamlModule {
+  yamlMod ??= createRequire(import.meta.url)("yaml") as YamlModule;
+  return yamlMod;
+}
+
+export interface LoadOptions {
+  /** Skip the pattern-safety check (only for a hash-verified frozen portfolio). */
+  skipSafety?: boolean;
+}
+
+export interface LoadResult {
+  policies: CompiledPolicy[];
+  errors: InputError[];
+}
+
+/** 1-based line of the node at `path` (or its nearest present ancestor), if findable. */
+export function lineOf(text: string, path: ReadonlyArray<PropertyKey>): number | undefined {
+  try {
+    const { parseDocument, LineCounter } = yaml();
+    const lc = new LineCounter();
+    const doc = parseDocument(text, { lineCounter: lc });
+    for (let n = path.length; n >= 0; n--) {
+      const node = doc.getIn(path.slice(0, n) as (string | number)[], true) as
+        | { range?: [number, number, number] }
+        | undefined;
+      if (node?.range) return lc.linePos(node.range[0]).line;
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+const fieldName = (path: ReadonlyArray<PropertyKey>): string =>
+  path.length === 0 ? "(top level)" : path.map(String).join(".");
+
+function parse(text: string, file: string): unknown {
+  if (extname(file) === ".json") {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      const msg = (e as Error).message;
+      const pos = /position (\d+)/.exec(msg);
+      const line = pos ? text.slice(0, Number(pos[1])).split("\n").length : undefined;
+      throw new InputError(file, line, `not valid JSON: ${msg}`);
+    }
+  }
+  const doc = yaml().parseDocument(text, { prettyErrors: true });
+  const err = doc.errors[0];
+  if (err)
+    throw new InputError(
+      file,
+      err.linePos?.[0]?.line,
+      `not valid YAML: ${err.message.split("\n")[0]}`,
+    );
+  return doc.toJS();
+}
+
+/** Validates, safety-checks and compiles one candidate file's text. */
+export function compileCandidateText(
+  text: string,
+  file: string,
+  opts: LoadOptions = {},
+): { policy?: CompiledPolicy; errors: InputError[] } {
+  let raw: unknown;
+  try {
+    raw = parse(text, file);
+  } catch (e) {
+    return { errors: [e as InputError] };
+  }
+  const r = Candidate.safeParse(raw);
+  if (!r.success) {
+    return {
+      errors: r.error.issues
+        .slice(0, 10)
+        .map(
+          (i) => new InputError(file, lineOf(text, i.path), `${fieldName(i.path)}: ${i.message}`),
+        ),
+    };
+  }
+  if (!opts.skipSafety) {
+    const bad = unsafePatterns(r.data);
+    if (bad.length > 0) {
+      return {
+        errors: bad.map(
+          (b) => new InputError(file, lineOf(text, b.path), `${fieldName(b.path)}: ${b.reason}`),
+        ),
+      };
+    }
+  }
+  try {
+    return { policy: compilePolicy(r.data, file), errors: [] };
+  } catch (e) {
+    if (!(e instanceof CompileError)) throw e;
+    return {
+      errors: [new InputError(file, lineOf(text, e.path), `${fieldName(e.path)}: ${e.message}`)],
+    };
+  }
+}
+
+/** Candidate files under a path (a file, or a directory searched recursively), sorted. */
+export function candidateFiles(path: string): string[] {
+  if (!statSync(path).isDirectory()) return [path];
+  const out: string[] = [];
+  for (const ent of readdirSync(path, { withFileTypes: true })) {
+    if (ent.name.startsWith(".")) continue;
+    const full = join(path, ent.name);
+    if (ent.isDirectory()) out.push(...candidateFiles(full));
+    else if (EXTS.has(extname(ent.name))) out.push(full);
+  }
+  return out.sort();
+}
+
+/**
+ * Loads every candidate under the given files/directories. Bad files become errors
+ * (file:line: field: expected …); good files around them still load. A second policy with
+ * an id@version already loaded is an error.
+ */
+export function loadPolicies(paths: string[], opts: LoadOptions = {}): LoadResult {
+  const policies: CompiledPolicy[] = [];
+  const errors: InputError[] = [];
+  const seen = new Map<string, string>();
+  for (const root of paths) {
+    let files: string[];
+    try {
+      files = candidateFiles(root);
+    } catch (e) {
+      errors.push(new InputError(root, undefined, `cannot read: ${(e as Error).message}`));
+      continue;
+    }
+    for (const file of files) {
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (e) {
+        errors.push(new InputError(file, undefined, `cannot read: ${(e as Error).message}`));
+        continue;
+      }
+      const r = compileCandidateText(text, file, opts);
+      errors.push(...r.errors);
+      if (!r.policy) continue;
+      const key = `${r.policy.id}@${r.policy.version}`;
+      const prev = seen.get(key);
+      if (prev !== undefined) {
+        errors.push(
+          new InputError(file, lineOf(text, ["id"]), `id: ${key} is already defined in ${prev}`),
+        );
+        continue;
+      }
+      seen.set(key, file);
+      policies.push(r.policy);
+    }
+  }
+  return { policies, errors };
+}
