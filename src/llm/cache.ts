@@ -1,0 +1,61 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import { z } from "zod";
+import type { ChatMessage } from "./prompt.js";
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** Hash of exactly what would be sent (already redacted messages). */
+export function promptHash(messages: ChatMessage[]): string {
+  return sha256(JSON.stringify(messages.map((m) => [m.role, m.content])));
+}
+
+/** Cache key: model + prompt hash + schema version. The API key is never part of it. */
+export function cacheKey(model: string, hash: string, schemaVersion: string): string {
+  return sha256(`${model}\u0000${schemaVersion}\u0000${hash}`);
+}
+
+const CacheEntry = z.strictObject({
+  key: z.string(),
+  model: z.string(),
+  schemaVersion: z.string(),
+  promptHash: z.string(),
+  createdAt: z.string(),
+  usage: z.strictObject({ promptTokens: z.number(), completionTokens: z.number() }),
+  /** The validated answer (JSON value). */
+  answer: z.unknown(),
+});
+export type CacheEntry = z.infer<typeof CacheEntry>;
+
+/** A content-addressed answer cache on disk: one JSON file per key, written atomically. */
+export class AnswerCache {
+  constructor(readonly dir: string) {}
+
+  private file(key: string): string {
+    return join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    let text: string;
+    try {
+      text = await readFile(this.file(key), "utf8");
+    } catch {
+      return undefined;
+    }
+    try {
+      const entry = CacheEntry.parse(JSON.parse(text));
+      return entry.key === key ? entry : undefined;
+    } catch {
+      return undefined; // a corrupt entry is a miss; the next good answer overwrites it
+    }
+  }
+
+  async put(entry: CacheEntry): Promise<void> {
+    await mkdir(join(this.dir, entry.key.slice(0, 2)), { recursive: true });
+    await writeFileAtomic(this.file(entry.key), `${JSON.stringify(entry)}\n`);
+  }
+}

@@ -1,0 +1,90 @@
+import OpenAI from "openai";
+import pLimit, { type LimitFunction } from "p-limit";
+import { Budget } from "./budget.js";
+import { AnswerCache } from "./cache.js";
+import {
+  type LlmConfig,
+  type LlmConfigInput,
+  LlmConfig as LlmConfigSchema,
+  pricingFor,
+} from "./config.js";
+import { emptyReport, type RunReport } from "./report.js";
+
+/** Raised when no endpoint can be reached: no API key and no base URL. */
+export class LlmUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "LlmUnavailableError";
+  }
+}
+
+export interface RetryEvent {
+  id: string;
+  retry: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface SessionOptions {
+  cacheDir: string;
+  apiKey?: string;
+  baseURL?: string;
+  signal?: AbortSignal;
+  onRetry?: (e: RetryEvent) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Everything calls share in one run: client, cache, budget, concurrency, report. */
+export interface LlmSession {
+  readonly openai: OpenAI;
+  readonly config: LlmConfig;
+  readonly cache: AnswerCache;
+  readonly budget: Budget;
+  readonly limit: LimitFunction;
+  readonly report: RunReport;
+  readonly signal?: AbortSignal;
+  readonly onRetry?: (e: RetryEvent) => void;
+  /** Starts as json_schema; switches once to json_object if the server rejects schemas. */
+  outputMode: "json_schema" | "json_object";
+}
+
+export function createSession(
+  configInput: LlmConfigInput | LlmConfig,
+  opts: SessionOptions,
+): LlmSession {
+  const config = LlmConfigSchema.parse(configInput);
+  const env = opts.env ?? process.env;
+  const baseURL = opts.baseURL ?? config.baseUrl ?? (env.OPENAI_BASE_URL || undefined);
+  let apiKey = opts.apiKey ?? (env.OPENAI_API_KEY || undefined);
+  if (!apiKey) {
+    if (!baseURL)
+      throw new LlmUnavailableError(
+        "no OPENAI_API_KEY and no OPENAI_BASE_URL: set one, or use the heuristic labeller",
+      );
+    apiKey = "no-key"; // local OpenAI-compatible servers often need none
+  }
+  const openai = new OpenAI({
+    apiKey,
+    baseURL,
+    timeout: config.timeoutMs,
+    maxRetries: 0, // retries are ours: budget-aware, configurable backoff
+  });
+  return {
+    openai,
+    config,
+    cache: new AnswerCache(opts.cacheDir),
+    budget: new Budget(
+      {
+        maxRequests: config.maxRequests,
+        maxTokens: config.maxTokens,
+        maxDollars: config.maxDollars,
+      },
+      pricingFor(config),
+    ),
+    limit: pLimit(config.concurrency),
+    report: emptyReport(config.model),
+    signal: opts.signal,
+    onRetry: opts.onRetry,
+    outputMode: "json_schema",
+  };
+}

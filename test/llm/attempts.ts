@@ -1,0 +1,121 @@
+import type { LabelAnswer } from "../../src/core/mine/label.js";
+import { Attempt } from "../../src/core/model/attempt.js";
+import type { DetectorHit } from "../../src/llm/index.js";
+
+/** Secrets planted in traces; none may ever reach the server, the cache or a report. */
+export const PLANTED = {
+  openai: "sk-proj-Zx81kd0QmP2vLr7Tn4Wy9cBf",
+  github: "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+  aws: "AKIAIOSFODNN7EXAMPLE",
+  password: "hunter2-Sup3rSecret",
+  urlPass: "s3cr3tPass",
+};
+
+/** A failed attempt shaped like an imported Harbor trial: build, a passing check, then a destructive stop. */
+export function makeAttempt(id: string, extraEvents = 0): Attempt {
+  const events: unknown[] = [
+    {
+      index: 0,
+      kind: "prompt",
+      role: "user",
+      input: `Deploy the app on port 8080. Use token ${PLANTED.github}.`,
+    },
+    {
+      index: 1,
+      kind: "tool_call",
+      tool: "Bash",
+      command: `export OPENAI_API_KEY=${PLANTED.openai}`,
+      callId: "c1",
+    },
+    { index: 2, kind: "tool_result", callId: "c1", output: "", exitCode: 0 },
+    {
+      index: 3,
+      kind: "tool_call",
+      tool: "Bash",
+      command: "npm run build && node server.js &",
+      callId: "c2",
+    },
+    { index: 4, kind: "tool_result", callId: "c2", output: "listening on 8080", exitCode: 0 },
+    {
+      index: 5,
+      kind: "tool_call",
+      tool: "Bash",
+      command: "curl -s localhost:8080/health",
+      callId: "c3",
+    },
+    { index: 6, kind: "tool_result", callId: "c3", output: '{"ok":true}', exitCode: 0 },
+  ];
+  for (let k = 0; k < extraEvents; k++) {
+    const i = events.length;
+    events.push({
+      index: i,
+      kind: "tool_call",
+      tool: "Bash",
+      command: `ls -la /app/dir${k} # ${"x".repeat(200)}`,
+      callId: `e${k}`,
+    });
+    events.push({
+      index: i + 1,
+      kind: "tool_result",
+      callId: `e${k}`,
+      output: "file\n".repeat(120),
+      exitCode: 0,
+    });
+  }
+  const n = events.length;
+  events.push(
+    {
+      index: n,
+      kind: "tool_call",
+      tool: "Bash",
+      command: `git clone https://deploy:${PLANTED.urlPass}@git.example.com/app.git && rm -rf /app/dist`,
+      callId: "c9",
+    },
+    {
+      index: n + 1,
+      kind: "tool_result",
+      callId: "c9",
+      output: `AWS_ACCESS_KEY_ID=${PLANTED.aws}\nDB_PASSWORD=${PLANTED.password}`,
+      exitCode: 0,
+    },
+    { index: n + 2, kind: "message", role: "agent", input: "Done, the app is deployed." },
+    { index: n + 3, kind: "stop" },
+  );
+  return Attempt.parse({
+    id,
+    source: { format: "harbor-trial", path: `/trials/${id}` },
+    taskId: "deploy-app",
+    taskText: `Deploy the app so GET /health answers on port 8080. Credentials: password=${PLANTED.password}`,
+    outcome: "fail",
+    reward: 0,
+    verifierOutput: "FAILED test_health - ConnectionRefusedError: [Errno 111]",
+    events,
+  });
+}
+
+export function hitsFor(a: Attempt): DetectorHit[] {
+  const last = a.events.length - 1;
+  return [
+    { detectorId: "earlier-success", eventIndices: [6], reason: "health probe returned 2xx" },
+    {
+      detectorId: "destructive-after-probe",
+      family: "deployment-preservation",
+      eventIndices: [last - 3],
+      reason: "rm -rf after a good probe",
+    },
+  ];
+}
+
+export function goodAnswer(overrides: Partial<LabelAnswer> = {}): LabelAnswer {
+  return {
+    isProceduralLoss: true,
+    capabilityEvidence: [{ eventIndex: 6, why: "health check answered ok" }],
+    preFailureState: { eventIndex: 6, description: "service up and probed" },
+    mechanism: "destructive cleanup after a successful deployment probe",
+    interventionPoint: "tool",
+    exclusion: "none",
+    confidence: 0.8,
+    rationale: "The agent had a working deployment and then removed it.",
+    ...overrides,
+  };
+}
