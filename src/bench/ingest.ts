@@ -1,0 +1,138 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadWorkspace } from "../core/workspace/load.js";
+import { writeCorpus } from "../gen/corpus.js";
+import type { Benchmark, BenchResult } from "./types.js";
+
+/** Corpus size; `FIRE_BENCH_INGEST_MB` overrides the issue's ~200 MB for quick runs. */
+const TARGET_MB = Number(process.env.FIRE_BENCH_INGEST_MB ?? 200);
+
+interface ChildReport {
+  bytes: number;
+  seconds: number;
+  maxRssBytes: number;
+  attempts?: number;
+  errors?: number;
+  units?: number;
+}
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const e of entries) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) yield* walk(p);
+    else if (e.isFile()) yield p;
+  }
+}
+
+/** Baseline: read every JSON / JSONL file and JSON.parse it (line by line for JSONL). */
+async function parseBaseline(dir: string): Promise<ChildReport> {
+  const t0 = performance.now();
+  let bytes = 0;
+  for await (const file of walk(dir)) {
+    if (file.endsWith(".jsonl")) {
+      const text = await readFile(file, "utf8");
+      bytes += Buffer.byteLength(text);
+      for (const line of text.split("\n")) if (line.trim()) JSON.parse(line);
+    } else if (file.endsWith(".json")) {
+      const text = await readFile(file, "utf8");
+      bytes += Buffer.byteLength(text);
+      JSON.parse(text);
+    }
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  return { bytes, seconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 };
+}
+
+/** The measured path: opening a fresh workspace whose sources are the corpus. */
+async function ingest(workspace: string): Promise<ChildReport> {
+  const t0 = performance.now();
+  const ws = await loadWorkspace(workspace);
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    bytes: 0,
+    seconds,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    attempts: ws.attempts.length,
+    errors: ws.errors.length,
+    units: ws.stats.units,
+  };
+}
+
+/** Runs a measurement in its own process, so its peak RSS is its own. */
+function child(mode: "parse" | "ingest", dir: string): Promise<ChildReport> {
+  return new Promise((resolvePromise, reject) => {
+    const p = spawn(process.execPath, [fileURLToPath(import.meta.url), "--child", mode, dir], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    p.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    p.on("error", reject);
+    p.on("close", (code) => {
+      if (code !== 0) reject(new Error(`${mode} child exited ${code}`));
+      else resolvePromise(JSON.parse(out) as ChildReport);
+    });
+  });
+}
+
+export const ingestBenchmark: Benchmark = {
+  name: "ingest",
+  description: `ingest a ~${TARGET_MB} MB mixed corpus (Harbor/ATIF, Claude Code, Codex)`,
+  async run(log) {
+    const root = await mkdtemp(join(tmpdir(), "fire-bench-ingest-"));
+    try {
+      const traces = join(root, "traces");
+      const corpus = await writeCorpus({
+        outDir: traces,
+        seed: 1,
+        targetBytes: TARGET_MB * 1024 * 1024,
+        formats: ["harbor", "claude", "codex"],
+      });
+      log(
+        `corpus: ${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(1)} MB, ${corpus.attempts} attempts`,
+      );
+      const base = await child("parse", traces);
+      log(`JSON.parse: ${(base.bytes / 1e6 / base.seconds).toFixed(1)} MB/s`);
+      const run = await child("ingest", root);
+      const mbps = corpus.bytes / 1e6 / run.seconds;
+      log(
+        `ingest: ${mbps.toFixed(1)} MB/s, ${run.attempts} attempts, ${run.errors} errors, ${run.units} units, peak RSS ${(run.maxRssBytes / 1e6).toFixed(0)} MB`,
+      );
+      const throughput = corpus.bytes / run.seconds / (base.bytes / base.seconds);
+      const results: BenchResult[] = [
+        {
+          target: "ingest throughput ÷ JSON.parse throughput",
+          measured: throughput,
+          limit: 0.5,
+          kind: "min",
+          note: `${mbps.toFixed(0)} vs ${(base.bytes / 1e6 / base.seconds).toFixed(0)} MB/s`,
+        },
+        {
+          target: "ingest peak RSS ÷ corpus bytes",
+          measured: run.maxRssBytes / corpus.bytes,
+          limit: 2.5,
+          kind: "max",
+          note: `${(run.maxRssBytes / 1e6).toFixed(0)} MB for ${(corpus.bytes / 1e6).toFixed(0)} MB`,
+        },
+      ];
+      return results;
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  },
+};
+
+if (
+  process.argv[2] === "--child" &&
+  import.meta.url === pathToFileURL(process.argv[1] ?? "").href
+) {
+  const [mode, dir] = [process.argv[3], process.argv[4] ?? ""];
+  const report = mode === "parse" ? await parseBaseline(dir) : await ingest(dir);
+  process.stdout.write(JSON.stringify(report));
+}

@@ -1,0 +1,62 @@
+import type { Command } from "commander";
+import { InputError } from "../../core/errors.js";
+import type { Attempt, Event } from "../../core/model/attempt.js";
+import { clip } from "../util/table.js";
+import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+
+/** Exact id first, else a unique id prefix. */
+export function findAttempt(attempts: Attempt[], id: string): Attempt {
+  const exact = attempts.find((a) => a.id === id);
+  if (exact) return exact;
+  const prefixed = attempts.filter((a) => a.id.startsWith(id));
+  if (prefixed.length === 1) return prefixed[0]!;
+  const why =
+    prefixed.length > 1
+      ? `id prefix matches ${prefixed.length} attempts`
+      : "no attempt with this id";
+  throw new InputError(id, undefined, `${why} (see \`fire attempts\`)`);
+}
+
+function eventLine(e: Event): string {
+  const head = `#${e.index} ${e.kind}${e.tool ? ` ${e.tool}` : ""}`;
+  const body = e.command ?? e.input ?? e.hook?.text ?? "";
+  const tail: string[] = [];
+  if (e.exitCode !== undefined) tail.push(`exit ${e.exitCode}`);
+  if (e.isError) tail.push("error");
+  if (e.hook) tail.push(`hook ${e.hook.event}${e.hook.decision ? ` ${e.hook.decision}` : ""}`);
+  const out = e.output ? `\n      → ${clip(e.output, 100)}` : "";
+  return `  ${head}${body ? `: ${clip(body, 100)}` : ""}${tail.length ? ` [${tail.join(", ")}]` : ""}${out}`;
+}
+
+/** Readable rendering of one attempt: identity, outcome, then every event on a line. */
+export function renderAttempt(a: Attempt): string {
+  const lines = [
+    `attempt  ${a.id}`,
+    `task     ${a.taskId}`,
+    `outcome  ${a.outcome}${a.reward === undefined || a.reward === null ? "" : ` (reward ${a.reward})`}`,
+    `agent    ${a.agent ?? "-"} / ${a.model ?? "-"}  arm ${a.arm}`,
+    `source   ${a.source.format} ${a.source.path}`,
+  ];
+  if (a.exception)
+    lines.push(`exception ${a.exception.type}: ${clip(a.exception.message ?? "", 100)}`);
+  if (a.costUsd !== undefined && a.costUsd !== null) lines.push(`cost     $${a.costUsd}`);
+  lines.push("", `task text: ${clip(a.taskText, 300)}`, "", `events (${a.events.length}):`);
+  lines.push(...a.events.map(eventLine));
+  return `${lines.join("\n")}\n`;
+}
+
+/** `fire show <attempt-id>`: the whole normalized attempt. */
+export function registerShow(program: Command): void {
+  withWorkspace(
+    program
+      .command("show")
+      .description("show one normalized attempt in full")
+      .argument("<attempt-id>", "attempt id (or a unique prefix of one)")
+      .option("--json", "print the attempt as JSON"),
+  ).action(async (id: string, opts: { workspace?: string; json?: boolean }) => {
+    const ws = await openWorkspace(opts);
+    const attempt = findAttempt(ws.attempts, id);
+    if (opts.json) printJson(attempt);
+    else process.stdout.write(renderAttempt(attempt));
+  });
+}
