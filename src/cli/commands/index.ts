@@ -1,12 +1,30 @@
 import type { Command } from "commander";
+import { registerAttempts } from "./attempts.js";
+import { registerExport } from "./export.js";
+import { registerImport } from "./import.js";
 import { registerReport } from "./report.js";
 import { registerScreen } from "./screen.js";
+import { registerShow } from "./show.js";
+import { registerSummary } from "./summary.js";
+import { registerCluster } from "./cluster.js";
+import { registerClusters } from "./clusters.js";
+import { registerMine } from "./mine.js";
+import { registerTriage } from "./triage.js";
 
 /**
  * Every CLI command registers itself here: one import and one call per command
  * file. Keep this list the only place that knows all commands.
  */
 export function registerAll(program: Command): void {
+  registerSummary(program);
+  registerImport(program);
+  registerAttempts(program);
+  registerShow(program);
+  registerExport(program);
   registerScreen(program);
   registerReport(program);
+  registerTriage(program);
+  registerMine(program);
+  registerClusters(program);
+  registerCluster(program);
 }
