@@ -6,10 +6,6 @@ import { registerReport } from "./report.js";
 import { registerScreen } from "./screen.js";
 import { registerShow } from "./show.js";
 import { registerSummary } from "./summary.js";
-import { registerCluster } from "./cluster.js";
-import { registerClusters } from "./clusters.js";
-import { registerMine } from "./mine.js";
-import { registerTriage } from "./triage.js";
 
 /**
  * Every CLI command registers itself here: one import and one call per command
@@ -23,8 +19,4 @@ export function registerAll(program: Command): void {
   registerExport(program);
   registerScreen(program);
   registerReport(program);
-  registerTriage(program);
-  registerMine(program);
-  registerClusters(program);
-  registerCluster(program);
 }
