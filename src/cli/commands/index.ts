@@ -1,11 +1,15 @@
 import type { Command } from "commander";
 import { registerAttempts } from "./attempts.js";
+import { registerCluster } from "./cluster.js";
+import { registerClusters } from "./clusters.js";
 import { registerExport } from "./export.js";
 import { registerImport } from "./import.js";
+import { registerMine } from "./mine.js";
 import { registerReport } from "./report.js";
 import { registerScreen } from "./screen.js";
 import { registerShow } from "./show.js";
 import { registerSummary } from "./summary.js";
+import { registerTriage } from "./triage.js";
 
 /**
  * Every CLI command registers itself here: one import and one call per command
@@ -19,4 +23,8 @@ export function registerAll(program: Command): void {
   registerExport(program);
   registerScreen(program);
   registerReport(program);
+  registerTriage(program);
+  registerMine(program);
+  registerClusters(program);
+  registerCluster(program);
 }

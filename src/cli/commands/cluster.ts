@@ -1,0 +1,105 @@
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.js";
+import { resolveCluster } from "../../core/mine/apply-decisions.js";
+import type { Cluster } from "../../core/mine/cluster.js";
+import { appendDecision, type Decision } from "../../core/mine/decisions.js";
+import { renderCluster } from "../../core/mine/render.js";
+import { currentClusters } from "../../core/mine/session.js";
+import { openWorkspace, withWorkspace } from "../util/workspace.js";
+
+type Opts = { workspace?: string };
+
+async function clustersOf(
+  opts: Opts,
+): Promise<{ dir: string; clusters: Cluster[]; known: Set<string> }> {
+  const ws = await openWorkspace(opts);
+  const r = await currentClusters(ws);
+  if (!r) throw new UsageError("nothing mined yet: run `fire mine` first");
+  return { dir: ws.dir, clusters: r.clusters, known: new Set(r.labels.map((l) => l.attemptId)) };
+}
+
+function find(clusters: Cluster[], ref: string): Cluster {
+  const c = resolveCluster(clusters, ref);
+  if (!c)
+    throw new UsageError(
+      `no single cluster matches "${ref}" (use an id from \`fire clusters\`, an id prefix or an exact name)`,
+    );
+  return c;
+}
+
+async function record(dir: string, d: Decision, what: string): Promise<void> {
+  await appendDecision(dir, { ...d, at: new Date().toISOString() });
+  process.stdout.write(`${what}\nrecorded in mining/decisions.json (re-clustering keeps it)\n`);
+}
+
+/** `fire cluster rename|merge|split|exclude`: user decisions, persisted in the workspace. */
+export function registerCluster(program: Command): void {
+  const cluster = program
+    .command("cluster")
+    .description("change clusters: rename, merge, split, exclude (kept across re-clustering)");
+  withWorkspace(cluster.command("rename <cluster> <name>").description("rename a cluster")).action(
+    async (ref: string, name: string, opts: Opts) => {
+      const { dir, clusters } = await clustersOf(opts);
+      const c = find(clusters, ref);
+      await record(
+        dir,
+        { op: "rename", members: c.attemptIds, name },
+        `renamed ${c.id} to "${name}"`,
+      );
+    },
+  );
+  withWorkspace(
+    cluster
+      .command("merge <clusters...>")
+      .description("merge two or more clusters")
+      .option("--name <name>", "name of the merged cluster"),
+  ).action(async (refs: string[], opts: Opts & { name?: string }) => {
+    if (refs.length < 2) throw new UsageError("merge needs at least two clusters");
+    const { dir, clusters } = await clustersOf(opts);
+    const cs = [...new Set(refs.map((r) => find(clusters, r)))];
+    if (cs.length < 2) throw new UsageError("merge needs two different clusters");
+    await record(
+      dir,
+      {
+        op: "merge",
+        groups: cs.map((c) => c.attemptIds),
+        ...(opts.name ? { name: opts.name } : {}),
+      },
+      `merged ${cs.map((c) => c.id).join(" + ")}`,
+    );
+  });
+  withWorkspace(
+    cluster
+      .command("split <cluster> <attemptIds...>")
+      .description("move attempts out of a cluster into a new one")
+      .option("--name <name>", "name of the new cluster"),
+  ).action(async (ref: string, ids: string[], opts: Opts & { name?: string }) => {
+    const { dir, clusters } = await clustersOf(opts);
+    const c = find(clusters, ref);
+    const outside = ids.filter((id) => !c.attemptIds.includes(id));
+    if (outside.length) throw new UsageError(`not in cluster ${c.id}: ${outside.join(", ")}`);
+    if (ids.length === c.attemptIds.length)
+      throw new UsageError("split must leave at least one attempt behind");
+    await record(
+      dir,
+      { op: "split", attemptIds: ids, ...(opts.name ? { name: opts.name } : {}) },
+      `split ${ids.length} attempt(s) out of ${c.id}`,
+    );
+  });
+  withWorkspace(
+    cluster
+      .command("exclude <target>")
+      .description("exclude a cluster (or one attempt id) from mining, with a reason")
+      .requiredOption("--reason <text>", "why it is out of scope"),
+  ).action(async (target: string, opts: Opts & { reason: string }) => {
+    const { dir, clusters, known } = await clustersOf(opts);
+    const c = known.has(target) ? undefined : find(clusters, target);
+    const ids = c ? c.attemptIds : [target];
+    await record(
+      dir,
+      { op: "exclude", attemptIds: ids, reason: opts.reason },
+      `excluded ${c ? `cluster ${c.id}` : target}: ${opts.reason}`,
+    );
+    if (c) process.stdout.write(`${renderCluster(c)}\n`);
+  });
+}

@@ -1,0 +1,104 @@
+import { join } from "node:path";
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.js";
+import type { ExternalLabeler, MineResult } from "../../core/mine/mine.js";
+import { renderMine, renderValidation } from "../../core/mine/render.js";
+import { runMining } from "../../core/mine/session.js";
+import { loadValidationSet, type ValidationReport, validate } from "../../core/mine/validation.js";
+import type { Workspace } from "../../core/workspace/load.js";
+import { workspacePaths } from "../../core/workspace/paths.js";
+import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+
+interface MineOptions {
+  workspace?: string;
+  labeler: string;
+  batch?: boolean;
+  json?: boolean;
+  validate?: string;
+}
+
+/** The LLM labeller (src/llm), loaded only when asked for so the offline path never imports it. */
+async function llmLabeler(ws: Workspace, batch: boolean): Promise<ExternalLabeler> {
+  let mod: typeof import("../../llm/index.js");
+  try {
+    mod = await import("../../llm/index.js");
+  } catch (err) {
+    throw new Error(`the LLM labeller (src/llm) is not available: ${(err as Error).message}`);
+  }
+  return async (attempts, o) =>
+    mod.labelAttempts(attempts, {
+      evidence: o.evidence,
+      config: ws.config.llm,
+      cacheDir: join(workspacePaths(ws.dir).cache, "llm"),
+      batch,
+      ...(o.signal ? { signal: o.signal } : {}),
+      onProgress: (p) => o.onProgress?.(p.done, p.total),
+    });
+}
+
+/** JSON of `fire mine --json` / `fire clusters --json`. */
+export function mineJson(r: MineResult, validation?: ValidationReport): unknown {
+  return {
+    labeler: r.labeler,
+    labelled: r.labelled,
+    reused: r.reused,
+    triage: r.finalTriage,
+    labels: r.labels,
+    hits: Object.fromEntries(
+      [...r.hits.entries()].filter(([id]) => r.labels.some((l) => l.attemptId === id)),
+    ),
+    clusters: r.clusters,
+    userExcluded: r.userExcluded,
+    ...(validation ? { validation } : {}),
+    ...(r.report !== undefined ? { report: r.report } : {}),
+  };
+}
+
+/** `fire mine`: label failed attempts in scope and cluster them by mechanism. */
+export function registerMine(program: Command): void {
+  withWorkspace(
+    program
+      .command("mine")
+      .description(
+        "label the failed attempts in scope (heuristic or LLM) and cluster them by mechanism",
+      )
+      .option("--labeler <name>", "llm | heuristic", "heuristic")
+      .option("--batch", "with --labeler llm: use the OpenAI Batch API")
+      .option("--json", "print labels, clusters and triage as JSON")
+      .option(
+        "--validate <file>",
+        "compare labels with a validation set and print agreement per family",
+      ),
+  ).action(async (opts: MineOptions) => {
+    if (opts.labeler !== "llm" && opts.labeler !== "heuristic") {
+      throw new UsageError(`--labeler must be llm or heuristic, not "${opts.labeler}"`);
+    }
+    if (opts.batch && opts.labeler !== "llm") throw new UsageError("--batch needs --labeler llm");
+    const set = opts.validate ? await loadValidationSet(opts.validate) : undefined;
+    const ws = await openWorkspace(opts);
+    const tty = process.stderr.isTTY === true;
+    const external = opts.labeler === "llm" ? await llmLabeler(ws, opts.batch === true) : undefined;
+    const r = await runMining(ws, {
+      labeler: opts.labeler,
+      ...(external ? { external } : {}),
+      ...(tty
+        ? { onProgress: (p) => process.stderr.write(`\r${p.phase} ${p.done}/${p.total}\x1b[K`) }
+        : {}),
+    });
+    if (tty) process.stderr.write("\r\x1b[K");
+    const validation = set
+      ? validate(
+          set,
+          ws.attempts,
+          new Map(r.labels.map((l) => [l.attemptId, l])),
+          new Map(r.triage.exclusions.map((e) => [e.attemptId, e.reason])),
+        )
+      : undefined;
+    if (opts.json) {
+      printJson(mineJson(r, validation));
+      return;
+    }
+    process.stdout.write(renderMine(r));
+    if (validation) process.stdout.write(`\n${renderValidation(validation)}`);
+  });
+}

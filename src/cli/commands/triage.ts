@@ -1,0 +1,21 @@
+import type { Command } from "commander";
+import { renderTriage } from "../../core/mine/render.js";
+import { triage } from "../../core/mine/triage.js";
+import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+
+/** `fire triage`: k/n passes per task and arm, reachable tasks first, exclusions with reasons. */
+export function registerTriage(program: Command): void {
+  withWorkspace(
+    program
+      .command("triage")
+      .description(
+        "group attempts by task and arm (k/n passes), reachable-but-undelivered first; list exclusions",
+      )
+      .option("--json", "print {tasks, exclusions, inScope} as JSON"),
+  ).action(async (opts: { workspace?: string; json?: boolean }) => {
+    const ws = await openWorkspace(opts);
+    const t = triage(ws.attempts, { verifierFaultMarkers: ws.config.mining.verifierFaultMarkers });
+    if (opts.json) printJson(t);
+    else process.stdout.write(renderTriage(t));
+  });
+}

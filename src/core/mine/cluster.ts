@@ -1,0 +1,146 @@
+import { createHash } from "node:crypto";
+import { FAMILY_TITLES, type FamilyId, isFamilyId } from "../families.js";
+import type { Attempt } from "../model/attempt.js";
+import { detectorById } from "./detectors/index.js";
+import type { DetectorHit } from "./detectors/types.js";
+import type { InterventionPoint, Label } from "./label.js";
+import { agglomerate, tfidf, words } from "./tfidf.js";
+
+export interface EvidenceExcerpt {
+  attemptId: string;
+  eventIndex: number;
+  excerpt: string;
+}
+
+export interface Cluster {
+  /** `c-` + 10 hex of sha256 over the sorted member ids: same members, same id. */
+  id: string;
+  name: string;
+  /** True when the name comes from a user rename. */
+  named: boolean;
+  family?: FamilyId;
+  mechanism: string;
+  interventionPoint: InterventionPoint;
+  attemptIds: string[];
+  taskIds: string[];
+  detectors: { id: string; count: number }[];
+  evidence: EvidenceExcerpt[];
+}
+
+export interface ClusterInput {
+  labels: readonly Label[];
+  attempts: ReadonlyMap<string, Attempt>;
+  hits: ReadonlyMap<string, readonly DetectorHit[]>;
+  threshold: number;
+}
+
+export function clusterId(memberIds: readonly string[]): string {
+  const h = createHash("sha256")
+    .update([...memberIds].sort().join("\n"))
+    .digest("hex");
+  return `c-${h.slice(0, 10)}`;
+}
+
+/** The tokens a label contributes to its mechanism vector. */
+export function labelTokens(l: Label): string[] {
+  const mechanismDetectors = l.detectorIds.filter((d) => detectorById(d)?.capability !== true);
+  return [
+    ...words(l.mechanism),
+    ...mechanismDetectors.map((d) => `det:${d}`),
+    `point:${l.interventionPoint}`,
+    ...(l.family ? [`fam:${l.family}`, `fam:${l.family}`] : []),
+  ];
+}
+
+function majority<T extends string>(values: readonly T[]): T | undefined {
+  const c = new Map<T, number>();
+  for (const v of values) c.set(v, (c.get(v) ?? 0) + 1);
+  return [...c.entries()].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]?.[0];
+}
+
+function excerptOf(a: Attempt | undefined, idx: number): string {
+  const e = a?.events.find((x) => x.index === idx);
+  if (!e) return "";
+  const text = e.command ?? e.input ?? e.output ?? "";
+  return `[${e.kind}${e.tool ? ` ${e.tool}` : ""}] ${text.replace(/\s+/g, " ").trim()}`.slice(
+    0,
+    200,
+  );
+}
+
+/** Builds the shown shape of one cluster from its member labels. */
+export function describeCluster(
+  members: readonly Label[],
+  input: Omit<ClusterInput, "labels" | "threshold">,
+  name?: string,
+): Cluster {
+  const ids = members.map((l) => l.attemptId).sort();
+  const famRaw = majority(members.flatMap((l) => (l.family ? [l.family] : [])));
+  const family = famRaw && isFamilyId(famRaw) ? famRaw : undefined;
+  const mechanism = majority(members.map((l) => l.mechanism)) ?? "";
+  const det = new Map<string, number>();
+  for (const l of members) for (const d of l.detectorIds) det.set(d, (det.get(d) ?? 0) + 1);
+  const evidence: EvidenceExcerpt[] = [];
+  for (const l of [...members].sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1))) {
+    if (evidence.length >= 3) break;
+    const idx =
+      l.preFailureState?.eventIndex ??
+      input.hits
+        .get(l.attemptId)
+        ?.find((h) => h.family)
+        ?.eventIndices.at(-1);
+    if (idx === undefined) continue;
+    const excerpt = excerptOf(input.attempts.get(l.attemptId), idx);
+    if (excerpt) evidence.push({ attemptId: l.attemptId, eventIndex: idx, excerpt });
+  }
+  const taskIds = [...new Set(ids.map((id) => input.attempts.get(id)?.taskId ?? "?"))].sort();
+  const cluster: Cluster = {
+    id: clusterId(ids),
+    name: name ?? (family ? FAMILY_TITLES[family] : mechanism || "unnamed mechanism"),
+    named: name !== undefined,
+    mechanism,
+    interventionPoint: majority(members.map((l) => l.interventionPoint)) ?? "none",
+    attemptIds: ids,
+    taskIds,
+    detectors: [...det.entries()]
+      .map(([id, count]) => ({ id, count }))
+      .sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1)),
+    evidence,
+  };
+  if (family) cluster.family = family;
+  return cluster;
+}
+
+/**
+ * Clusters procedural-loss labels by mechanism (not by task): TF-IDF over mechanism
+ * words + detector ids + intervention point (+ family), cosine similarity,
+ * average-linkage agglomeration at `threshold`. Identical token lists fold into one
+ * weighted item first. Deterministic for the same input.
+ */
+export function clusterLabels(input: ClusterInput): Cluster[] {
+  const labels = input.labels
+    .filter((l) => l.isProceduralLoss && l.exclusion === "none" && !l.unlabelledReason)
+    .sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
+  const folded = new Map<string, Label[]>();
+  for (const l of labels) {
+    const key = [...labelTokens(l)].sort().join(" ");
+    folded.set(key, [...(folded.get(key) ?? []), l]);
+  }
+  const keys = [...folded.keys()].sort();
+  const vectors = tfidf(keys.map((k) => k.split(" ")));
+  const weights = keys.map((k) => folded.get(k)?.length ?? 1);
+  const groups = agglomerate(vectors, input.threshold, weights);
+  return sortClusters(
+    groups.map((g) =>
+      describeCluster(
+        g.flatMap((i) => folded.get(keys[i] as string) ?? []),
+        input,
+      ),
+    ),
+  );
+}
+
+/** Largest first, then by id. */
+export function sortClusters(cs: Cluster[]): Cluster[] {
+  return cs.sort((a, b) => b.attemptIds.length - a.attemptIds.length || (a.id < b.id ? -1 : 1));
+}

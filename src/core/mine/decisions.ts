@@ -1,0 +1,117 @@
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { lock } from "proper-lockfile";
+import writeFileAtomic from "write-file-atomic";
+import { z } from "zod";
+import { describeZodIssues, InputError } from "../errors.js";
+
+const Ids = z.array(z.string().min(1)).min(1);
+const At = z.string().optional();
+
+/**
+ * User decisions over clusters. They name attempts (never cluster ids, which change
+ * with membership), so a re-clustering can apply them again in order.
+ */
+export const Decision = z.discriminatedUnion("op", [
+  z.strictObject({
+    op: z.literal("rename"),
+    at: At,
+    members: Ids,
+    name: z.string().min(1).max(200),
+  }),
+  z.strictObject({
+    op: z.literal("merge"),
+    at: At,
+    groups: z.array(Ids).min(2),
+    name: z.string().min(1).max(200).optional(),
+  }),
+  z.strictObject({
+    op: z.literal("split"),
+    at: At,
+    attemptIds: Ids,
+    name: z.string().min(1).max(200).optional(),
+  }),
+  z.strictObject({
+    op: z.literal("exclude"),
+    at: At,
+    attemptIds: Ids,
+    reason: z.string().min(1).max(500),
+  }),
+]);
+export type Decision = z.infer<typeof Decision>;
+
+export const DecisionsFile = z.strictObject({
+  version: z.literal(1),
+  decisions: z.array(Decision),
+});
+export type DecisionsFile = z.infer<typeof DecisionsFile>;
+
+/** `<workspace>/mining/decisions.json` (plain, diffable, committed by users). */
+export function decisionsPath(workspaceDir: string): string {
+  return join(workspaceDir, "mining", "decisions.json");
+}
+
+function lineAt(text: string, pos: number): number {
+  let line = 1;
+  for (let i = 0; i < pos && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** Parses decisions text; errors name the file and (for syntax errors or a bad entry) the line. */
+export function parseDecisions(text: string, file: string): DecisionsFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    const msg = (err as Error).message;
+    const pos = /position (\d+)/.exec(msg)?.[1];
+    throw new InputError(file, pos ? lineAt(text, Number(pos)) : undefined, `invalid JSON: ${msg}`);
+  }
+  const r = DecisionsFile.safeParse(raw);
+  if (r.success) return r.data;
+  const entry = r.error.issues[0]?.path[1];
+  let line: number | undefined;
+  if (typeof entry === "number") {
+    let seen = -1;
+    const re = /"op"\s*:/g;
+    for (let m = re.exec(text); m; m = re.exec(text))
+      if (++seen === entry) line = lineAt(text, m.index);
+  }
+  throw new InputError(
+    file,
+    line,
+    `expected {version: 1, decisions: [...]}: ${describeZodIssues(r.error.issues)}`,
+  );
+}
+
+/** Reads the decisions of a workspace; a missing file means none. */
+export async function loadDecisions(workspaceDir: string): Promise<DecisionsFile> {
+  const file = decisionsPath(workspaceDir);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, decisions: [] };
+    throw new InputError(file, undefined, `cannot read: ${(err as Error).message}`);
+  }
+  return parseDecisions(text, file);
+}
+
+/** Appends one decision under a lock (read-modify-write, atomic replace). */
+export async function appendDecision(workspaceDir: string, d: Decision): Promise<DecisionsFile> {
+  const file = decisionsPath(workspaceDir);
+  const dir = join(workspaceDir, "mining");
+  await mkdir(dir, { recursive: true });
+  const release = await lock(dir, {
+    lockfilePath: join(dir, ".decisions.lock"),
+    retries: { retries: 20, minTimeout: 20, maxTimeout: 200 },
+  });
+  try {
+    const cur = await loadDecisions(workspaceDir);
+    const next: DecisionsFile = { version: 1, decisions: [...cur.decisions, Decision.parse(d)] };
+    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
+    return next;
+  } finally {
+    await release();
+  }
+}

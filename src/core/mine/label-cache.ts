@@ -1,0 +1,71 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import writeFileAtomic from "write-file-atomic";
+import { z } from "zod";
+import type { Attempt } from "../model/attempt.js";
+import { workspacePaths } from "../workspace/paths.js";
+import type { DetectorHit } from "./detectors/types.js";
+import { Label } from "./label.js";
+
+/** Bumped when detectors or the heuristic labeller change what they say. */
+export const HEURISTIC_VERSION = 1;
+
+const Entry = z.strictObject({ hash: z.string(), label: Label });
+export const LabelStore = z.strictObject({
+  version: z.literal(1),
+  labeler: z.enum(["llm", "heuristic"]),
+  /** Attempt ids of the last mining run, in triage order. */
+  lastRun: z.array(z.string()),
+  entries: z.record(z.string(), Entry),
+});
+export type LabelStore = z.infer<typeof LabelStore>;
+
+/** `.fire/cache/labels/<labeler>.json` (a cache: safe to delete). */
+export function labelStorePath(workspaceDir: string, labeler: "llm" | "heuristic"): string {
+  return join(workspacePaths(workspaceDir).cache, "labels", `${labeler}.json`);
+}
+
+/** `.fire/cache/labels/last.json`: which labeller the last `fire mine` used. */
+function lastPath(workspaceDir: string): string {
+  return join(workspacePaths(workspaceDir).cache, "labels", "last.json");
+}
+
+/** Content hash of what a label depends on: the attempt, its detector hits, the labeller version. */
+export function labelKey(attempt: Attempt, hits: readonly DetectorHit[], extra = ""): string {
+  return createHash("sha256")
+    .update(JSON.stringify({ v: HEURISTIC_VERSION, attempt, hits, extra }))
+    .digest("hex");
+}
+
+/** Reads a label store; a missing or unreadable cache is an empty one (it is only a cache). */
+export async function readLabelStore(
+  workspaceDir: string,
+  labeler: "llm" | "heuristic",
+): Promise<LabelStore> {
+  try {
+    const raw: unknown = JSON.parse(await readFile(labelStorePath(workspaceDir, labeler), "utf8"));
+    const r = LabelStore.safeParse(raw);
+    if (r.success) return r.data;
+  } catch {
+    // fall through: an absent or broken cache is rebuilt
+  }
+  return { version: 1, labeler, lastRun: [], entries: {} };
+}
+
+export async function writeLabelStore(workspaceDir: string, store: LabelStore): Promise<void> {
+  const file = labelStorePath(workspaceDir, store.labeler);
+  await mkdir(join(file, ".."), { recursive: true });
+  await writeFileAtomic(file, JSON.stringify(store));
+  await writeFileAtomic(lastPath(workspaceDir), JSON.stringify({ labeler: store.labeler }));
+}
+
+/** The labeller of the last mining run, if any. */
+export async function lastLabeler(workspaceDir: string): Promise<"llm" | "heuristic" | undefined> {
+  try {
+    const raw = JSON.parse(await readFile(lastPath(workspaceDir), "utf8")) as { labeler?: unknown };
+    return raw.labeler === "llm" || raw.labeler === "heuristic" ? raw.labeler : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,144 @@
+import type { Attempt } from "../model/attempt.js";
+import type { FireConfig } from "../workspace/config.js";
+import { applyDecisions, type UserExcluded } from "./apply-decisions.js";
+import { type Cluster, clusterLabels } from "./cluster.js";
+import type { Decision } from "./decisions.js";
+import { runDetectorsAll } from "./detectors/index.js";
+import type { DetectorHit } from "./detectors/types.js";
+import { heuristicLabel } from "./heuristic.js";
+import type { Label } from "./label.js";
+import { type LabelStore, labelKey } from "./label-cache.js";
+import { type TriageResult, triage } from "./triage.js";
+
+export type LabelerName = "llm" | "heuristic";
+
+export interface MineProgress {
+  phase: "detect" | "label" | "cluster";
+  done: number;
+  total: number;
+}
+
+/** A labeller other than the built-in heuristic one (the LLM labeller, injected by the CLI). */
+export type ExternalLabeler = (
+  attempts: Attempt[],
+  opts: {
+    evidence: Map<string, DetectorHit[]>;
+    onProgress?: (done: number, total: number) => void;
+    signal?: AbortSignal;
+  },
+) => Promise<{ labels: Label[]; report?: unknown }>;
+
+export interface MineOptions {
+  labeler: LabelerName;
+  config: FireConfig;
+  /** Required when `labeler` is "llm". */
+  external?: ExternalLabeler;
+  /** Previous labels of this labeller; unchanged attempts reuse them. */
+  store?: LabelStore;
+  decisions?: readonly Decision[];
+  /** Only reuse stored labels (for `fire clusters`): attempts without one stay unlabelled. */
+  reuseOnly?: boolean;
+  onProgress?: (p: MineProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface MineResult {
+  labeler: LabelerName;
+  /** Triage before labels (outside faults only). */
+  triage: TriageResult;
+  /** Triage after labels (capability_gap / no_intervention_point excluded too). */
+  finalTriage: TriageResult;
+  labels: Label[];
+  hits: Map<string, DetectorHit[]>;
+  clusters: Cluster[];
+  userExcluded: UserExcluded[];
+  /** Labels newly computed in this run (the rest came from the store). */
+  labelled: number;
+  reused: number;
+  report?: unknown;
+  /** The store to persist (this run's labels merged in). */
+  store: LabelStore;
+}
+
+/**
+ * The mining workflow over loaded attempts: triage → detectors → labels (heuristic or
+ * injected) → triage with labels → clustering → the user's decisions replayed.
+ */
+export async function mine(attempts: readonly Attempt[], opts: MineOptions): Promise<MineResult> {
+  const { config, signal } = opts;
+  const markers = config.mining.verifierFaultMarkers;
+  const first = triage(attempts, { verifierFaultMarkers: markers });
+  const byId = new Map(attempts.map((a) => [a.id, a]));
+  const scope = first.inScope.map((id) => byId.get(id)).filter((a): a is Attempt => !!a);
+  opts.onProgress?.({ phase: "detect", done: 0, total: attempts.length });
+  const hits = runDetectorsAll(attempts);
+  opts.onProgress?.({ phase: "detect", done: attempts.length, total: attempts.length });
+  signal?.throwIfAborted();
+
+  const store: LabelStore = {
+    version: 1,
+    labeler: opts.labeler,
+    lastRun: scope.map((a) => a.id),
+    entries: { ...(opts.store?.labeler === opts.labeler ? opts.store.entries : {}) },
+  };
+  const labels: Label[] = [];
+  const todo: Attempt[] = [];
+  const keys = new Map<string, string>();
+  for (const a of scope) {
+    const key = labelKey(a, hits.get(a.id) ?? [], opts.labeler === "llm" ? config.llm.model : "");
+    keys.set(a.id, key);
+    const cached = store.entries[a.id];
+    if (cached && cached.hash === key) labels.push(cached.label);
+    else todo.push(a);
+  }
+  const reused = labels.length;
+  let report: unknown;
+  if (opts.reuseOnly) todo.length = 0;
+  if (todo.length > 0) {
+    let fresh: Label[];
+    if (opts.labeler === "heuristic") {
+      fresh = todo.map((a, i) => {
+        opts.onProgress?.({ phase: "label", done: i + 1, total: todo.length });
+        return heuristicLabel(a, hits.get(a.id) ?? [], markers);
+      });
+    } else {
+      if (!opts.external) throw new Error("the llm labeller is not available");
+      const evidence = new Map(todo.map((a) => [a.id, hits.get(a.id) ?? []]));
+      const r = await opts.external(todo, {
+        evidence,
+        onProgress: (done, total) => opts.onProgress?.({ phase: "label", done, total }),
+        ...(signal ? { signal } : {}),
+      });
+      fresh = r.labels;
+      report = r.report;
+    }
+    for (const l of fresh) {
+      labels.push(l);
+      const key = keys.get(l.attemptId);
+      if (key && !l.unlabelledReason) store.entries[l.attemptId] = { hash: key, label: l };
+    }
+  }
+  signal?.throwIfAborted();
+  labels.sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
+  const labelMap = new Map(labels.map((l) => [l.attemptId, l]));
+  const finalTriage = triage(attempts, { verifierFaultMarkers: markers, labels: labelMap });
+  opts.onProgress?.({ phase: "cluster", done: 0, total: 1 });
+  const input = { labels, attempts: byId, hits };
+  const auto = clusterLabels({ ...input, threshold: config.mining.clusterThreshold });
+  const applied = applyDecisions(auto, opts.decisions ?? [], input);
+  opts.onProgress?.({ phase: "cluster", done: 1, total: 1 });
+  const result: MineResult = {
+    labeler: opts.labeler,
+    triage: first,
+    finalTriage,
+    labels,
+    hits,
+    clusters: applied.clusters,
+    userExcluded: applied.excluded,
+    labelled: labels.length - reused,
+    reused,
+    store,
+  };
+  if (report !== undefined) result.report = report;
+  return result;
+}

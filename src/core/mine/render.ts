@@ -1,0 +1,86 @@
+import type { Cluster } from "./cluster.js";
+import type { MineResult } from "./mine.js";
+import type { TriageResult } from "./triage.js";
+import type { ValidationReport } from "./validation.js";
+
+const pad = (s: string, n: number): string => (s.length >= n ? s : s + " ".repeat(n - s.length));
+const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+
+/** Text of `fire triage`: tasks by status with k/n, then exclusions with reasons. */
+export function renderTriage(t: TriageResult): string {
+  const out: string[] = [];
+  const titles = {
+    reachable: "Reachable but undelivered (pass sometimes)",
+    unsolved: "Never passed (0/n)",
+    solved: "Always passed",
+    excluded: "Every attempt excluded",
+  };
+  for (const status of ["reachable", "unsolved", "solved", "excluded"] as const) {
+    const rows = t.tasks.filter((x) => x.status === status);
+    if (rows.length === 0) continue;
+    out.push(`${titles[status]}: ${rows.length} task(s)`);
+    for (const r of rows) {
+      out.push(
+        `  ${pad(clip(r.taskId, 50), 50)}  ${pad(r.arm, 10)}  ${r.passes}/${r.n}  failed: ${r.failedIds.length}`,
+      );
+    }
+    out.push("");
+  }
+  out.push(`In scope for mining: ${t.inScope.length} failed attempt(s)`);
+  if (t.exclusions.length > 0) {
+    out.push("", `Excluded: ${t.exclusions.length} attempt(s)`);
+    for (const e of t.exclusions)
+      out.push(`  ${pad(clip(e.attemptId, 56), 56)}  ${pad(e.reason, 22)}  ${clip(e.detail, 80)}`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+/** Text of one cluster: name, id, family, tasks, attempts, point, detectors, evidence. */
+export function renderCluster(c: Cluster): string {
+  const out = [
+    `${c.id}  ${c.name}${c.named ? " (renamed)" : ""}`,
+    `  family: ${c.family ?? "-"}   intervention: ${c.interventionPoint}   tasks: ${c.taskIds.length}   attempts: ${c.attemptIds.length}`,
+    `  mechanism: ${c.mechanism}`,
+    `  tasks: ${c.taskIds.join(", ")}`,
+    `  detectors: ${c.detectors.map((d) => `${d.id}×${d.count}`).join(", ") || "-"}`,
+  ];
+  for (const e of c.evidence)
+    out.push(`  evidence ${clip(e.attemptId, 40)} #${e.eventIndex}: ${clip(e.excerpt, 110)}`);
+  return out.join("\n");
+}
+
+/** Text of `fire mine` / `fire clusters`. */
+export function renderMine(r: MineResult): string {
+  const procedural = r.labels.filter((l) => l.isProceduralLoss && l.exclusion === "none").length;
+  const labelExcl = r.finalTriage.exclusions.length - r.triage.exclusions.length;
+  const out = [
+    `labeller ${r.labeler}: ${r.labels.length} label(s) (${r.labelled} new, ${r.reused} cached); ${procedural} procedural loss(es); ` +
+      `${r.triage.exclusions.length} excluded by triage, ${labelExcl} by the labeller`,
+    "",
+    `${r.clusters.length} cluster(s):`,
+    "",
+  ];
+  for (const c of r.clusters) out.push(renderCluster(c), "");
+  if (r.userExcluded.length > 0) {
+    out.push(`Excluded by you: ${r.userExcluded.length}`);
+    for (const e of r.userExcluded) out.push(`  ${e.attemptId}: ${e.reason}`);
+  }
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
+/** Text of `--validate`: agreement per family / exclusion, then disagreements. */
+export function renderValidation(v: ValidationReport): string {
+  const out = ["Validation: expected → agreement"];
+  for (const r of v.rows) {
+    const pct = r.total ? Math.round((100 * r.agreed) / r.total) : 0;
+    out.push(`  ${pad(r.expected, 40)} ${r.agreed}/${r.total} (${pct}%)`);
+    for (const m of r.misses.slice(0, 5)) out.push(`      ✗ ${clip(m.attemptId, 60)} → ${m.got}`);
+  }
+  const pct = v.total ? Math.round((100 * v.agreed) / v.total) : 0;
+  out.push(`  ${pad("overall", 40)} ${v.agreed}/${v.total} (${pct}%)`);
+  if (v.unmatched.length)
+    out.push(
+      `  ${v.unmatched.length} entr(ies) matched no attempt: ${v.unmatched.slice(0, 3).join(", ")}`,
+    );
+  return `${out.join("\n")}\n`;
+}
