@@ -55,7 +55,11 @@ export function renderSummary(ws: Workspace): string {
     .join(", ");
   out.push(`  tasks      ${tasks.length}${distText ? ` (passed k/n → tasks: ${distText})` : ""}`);
   out.push(`  errors     ${ws.errors.length}`);
-  for (const e of ws.errors.slice(0, MAX_ERROR_ROWS)) out.push(`    ${clip(e.format(), 110)}`);
+  const prefix = `${ws.dir}/`;
+  for (const e of ws.errors.slice(0, MAX_ERROR_ROWS)) {
+    const text = e.format();
+    out.push(`    ${clip(text.startsWith(prefix) ? text.slice(prefix.length) : text, 110)}`);
+  }
   if (ws.errors.length > MAX_ERROR_ROWS) {
     out.push(`    … ${ws.errors.length - MAX_ERROR_ROWS} more (fire import --json lists them all)`);
   }
