@@ -1,7 +1,10 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { HOOK_LOG_COMMAND_CAP, type HookLogEntry } from "../core/hooklog.js";
+import type { HookLogEntry } from "../core/hooklog.js";
 import { redact } from "../core/redact.js";
+
+/** Commands in the log are capped at this many characters (see HookLogEntry.command). */
+export const COMMAND_CAP = 500;
 
 /** Appends one entry (one write with O_APPEND: concurrent hooks never interleave lines). */
 export function appendHookLog(file: string, entry: HookLogEntry): void {
@@ -19,5 +22,5 @@ export function appendHookLog(file: string, entry: HookLogEntry): void {
 export function logCommand(command: string | undefined): string | undefined {
   if (command === undefined) return undefined;
   const safe = redact(command);
-  return safe.length > HOOK_LOG_COMMAND_CAP ? `${safe.slice(0, HOOK_LOG_COMMAND_CAP)}…` : safe;
+  return safe.length > COMMAND_CAP ? `${safe.slice(0, COMMAND_CAP)}…` : safe;
 }

@@ -1,0 +1,96 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Benchmark, BenchResult } from "./types.js";
+
+const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
+const RUNS = Number(process.env.FIRE_BENCH_HOOK_RUNS ?? 40);
+
+/** A PreToolUse event exactly as Claude Code 2.1.332 sends it (real-clients fixture shape). */
+function preToolUse(session: string, cwd: string): string {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: join(cwd, "transcript.jsonl"),
+    cwd,
+    permission_mode: "bypassPermissions",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "python3 -m http.server 8765 &", description: "start server" },
+    tool_use_id: "toolu_bench",
+  });
+}
+
+function prompt(session: string, cwd: string): string {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: join(cwd, "transcript.jsonl"),
+    cwd,
+    hook_event_name: "UserPromptSubmit",
+    prompt: "Start a web server on port 8765 that keeps running after you finish, then verify it.",
+  });
+}
+
+function timeRun(args: string[], input?: string): number {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { input, encoding: "utf8" });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+}
+
+/** The reference portfolio; the hook test fixture when the reference is not there yet. */
+function portfolio(): { path: string; note: string } {
+  const ref = join(ROOT, "candidates/reference");
+  if (existsSync(ref) && readdirSync(ref).some((f) => /\.(json|ya?ml)$/.test(f)))
+    return { path: ref, note: "reference portfolio" };
+  return {
+    path: join(ROOT, "test/runtime/fixtures/portfolio"),
+    note: "TEST portfolio (reference missing)",
+  };
+}
+
+export const hookBenchmark: Benchmark = {
+  name: "hook",
+  description:
+    "fire hook wall time per event ÷ node -e 0 (interleaved, warm state and portfolio cache)",
+  async run(log): Promise<BenchResult[]> {
+    const ws = mkdtempSync(join(tmpdir(), "fire-bench-hook-"));
+    const { path, note } = portfolio();
+    const cli = join(ROOT, "dist/cli/main.js");
+    const args = [cli, "hook", "--portfolio", path, "--workspace", ws];
+    try {
+      timeRun(args, prompt("bench", ws)); // warm: portfolio cache + session state file
+      timeRun(args, preToolUse("bench", ws));
+      const hook: number[] = [];
+      const bare: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        bare.push(timeRun(["-e", "0"]));
+        hook.push(timeRun(args, preToolUse("bench", ws)));
+      }
+      const h = median(hook);
+      const b = median(bare);
+      log(
+        `${RUNS} runs each; median fire hook ${h.toFixed(1)} ms, node -e 0 ${b.toFixed(1)} ms (${note})`,
+      );
+      return [
+        {
+          target: "fire hook per event ÷ node -e 0 (median)",
+          measured: h / b,
+          limit: 1.3,
+          kind: "max",
+          note: `${h.toFixed(1)} / ${b.toFixed(1)} ms, ${note}`,
+        },
+      ];
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,128 @@
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fixture } from "../helpers/paths.js";
+import {
+  clientEvents,
+  clientOutputs,
+  hook,
+  logEntries,
+  parsedStdout,
+  stateOf,
+  tempWorkspace,
+} from "./hook-helpers.js";
+
+/**
+ * The built `fire hook` fed the exact stdin of real Claude Code 2.1.332 and Codex 0.171.0
+ * sessions. The test portfolio's messages equal the recorded deny-hook's, so every answer
+ * must equal what that hook answered (and the real clients accepted).
+ */
+describe.each([
+  ["claude-rm-deny", "claude"],
+  ["codex-rm-deny", "codex"],
+])("fire hook on %s", (client, harness) => {
+  it("answers every event exactly as the recorded hook did", () => {
+    const ws = tempWorkspace();
+    const events = clientEvents(client);
+    const expected = clientOutputs(client);
+    const outputs = events.map((e) => {
+      const r = hook(ws, e);
+      expect(r.status).toBe(0);
+      expect(r.stderr).toBe("");
+      return parsedStdout(r);
+    });
+    expect(outputs).toEqual(expected);
+    expect(outputs.filter((o) => o !== null)).toHaveLength(2);
+
+    const session = events[0]?.session_id as string;
+    const state = stateOf(ws, session) as {
+      step: number;
+      taskText: string;
+      policies: Record<
+        string,
+        { eligible: boolean; counters: Record<string, number>; flags: Record<string, boolean> }
+      >;
+    };
+    // 10 events, of which SessionStart/SessionEnd do not reach the evaluator.
+    expect(state.step).toBe(8);
+    expect(state.taskText).toBe("Clean the build directory, then finish.");
+    const ps = state.policies["test.rm-guard@1"];
+    expect(ps?.eligible).toBe(true);
+    // 3 tool calls; the denied rm -rf did not happen, so its tracking update is undone.
+    expect(ps?.counters.calls).toBe(2);
+    expect(ps?.flags.listed).toBe(true);
+
+    const log = logEntries(ws);
+    expect(log).toHaveLength(10);
+    expect(new Set(log.map((l) => l.harness))).toEqual(new Set([harness]));
+    expect(log.map((l) => l.event)).toEqual(events.map((e) => e.hook_event_name));
+    expect(log.map((l) => l.eventIndex)).toEqual([null, 0, 1, 2, 3, 4, 5, 6, 7, null]);
+    expect(log.map((l) => l.verdict.action)).toEqual([
+      "allow",
+      "allow",
+      "allow",
+      "allow",
+      "deny",
+      "instruct",
+      "allow",
+      "allow",
+      "allow",
+      "allow",
+    ]);
+    const deny = log[4];
+    expect(deny?.command).toBe("rm -rf build");
+    expect(deny?.firings.map((f) => `${f.ruleId}@${f.eventIndex}`)).toEqual(["no-rm-rf@3"]);
+    expect(log[5]?.firings.map((f) => f.ruleId)).toEqual(["list-before-stop"]);
+    expect(log[2]?.tracked).toEqual(["test.rm-guard@1/count-calls"]);
+    expect(log.every((l) => l.error === undefined)).toBe(true);
+  });
+});
+
+describe.each([
+  ["claude-http-log", "claude"],
+  ["codex-http-log", "codex"],
+])("fire hook on %s (task not eligible)", (client) => {
+  it("says nothing but still tracks and logs every event", () => {
+    const ws = tempWorkspace();
+    const events = clientEvents(client);
+    for (const e of events) {
+      const r = hook(ws, e);
+      expect([r.status, r.stdout]).toEqual([0, ""]);
+    }
+    const log = logEntries(ws);
+    expect(log).toHaveLength(events.length);
+    expect(log.flatMap((l) => l.firings)).toEqual([]);
+    const state = stateOf(ws, events[0]?.session_id as string) as {
+      policies: Record<string, { eligible: boolean; counters: Record<string, number> }>;
+    };
+    expect(state.policies["test.rm-guard@1"]?.eligible).toBe(false);
+    expect(state.policies["test.rm-guard@1"]?.counters.calls).toBe(3);
+  });
+});
+
+describe("a session first seen mid-way", () => {
+  it.each([["claude-rm-deny"], ["codex-rm-deny"]])(
+    "reads the task text from the %s transcript and still denies",
+    (client) => {
+      const ws = tempWorkspace();
+      const transcript = join(ws, "transcript.jsonl");
+      copyFileSync(fixture("real-clients", client, "session.jsonl"), transcript);
+      const rm = clientEvents(client)[4] as Record<string, unknown>;
+      expect(rm.hook_event_name).toBe("PreToolUse");
+      const r = hook(ws, { ...rm, transcript_path: transcript });
+      expect(parsedStdout(r)).toEqual(clientOutputs(client)[4]);
+      const state = stateOf(ws, rm.session_id as string);
+      expect(state.taskText).toBe("Clean the build directory, then finish.");
+      expect(state.step).toBe(1);
+    },
+  );
+
+  it("without a readable transcript the task is unknown and nothing fires", () => {
+    const ws = tempWorkspace();
+    const rm = clientEvents("claude-rm-deny")[4] as Record<string, unknown>;
+    const r = hook(ws, { ...rm, transcript_path: join(ws, "missing.jsonl") });
+    expect([r.status, r.stdout]).toEqual([0, ""]);
+    expect(stateOf(ws, rm.session_id as string).taskText).toBeUndefined();
+    expect(logEntries(ws)[0]?.verdict).toEqual({ action: "allow" });
+  });
+});
