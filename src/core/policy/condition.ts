@@ -121,6 +121,10 @@ function atoms(c: Condition, path: (string | number)[]): Pred[] {
     const names = list(c.unset);
     out.push(({ ps }) => names.every((n) => ps.flags[n] !== true));
   }
+  if (c.recorded !== undefined) {
+    const names = list(c.recorded);
+    out.push(({ ps }) => names.every((n) => ps.steps[n] !== undefined));
+  }
   if (c.steps !== undefined) {
     const m = STEP_ORDER.exec(c.steps)!;
     const [, a, op, b] = m as unknown as [string, string, string, string];

@@ -22,7 +22,8 @@ import { pointOf } from "./types.js";
  *  3. rules at the event's point fire for eligible policies when their condition holds, their
  *     release does not hold and their nudge limit is not used up; all firings are kept;
  *  4. verdict: any deny wins (deny messages joined), else instruct messages joined.
- *     A denied tool call does not happen, so the tracking updates of that event are undone.
+ *     A denied tool call does not happen, so the tracking updates of that event are undone
+ *     (unless `opts.executed` says the call ran anyway, as in a replayed baseline trace).
  * Steps recorded by tracking rules and `now` in `steps` conditions are `state.step`
  * (the count of events seen before this one); firings carry `event.index`.
  */
@@ -92,7 +93,20 @@ function capped(ev: Event): Event {
 
 const ALLOW: Verdict = Object.freeze({ action: "allow" }) as Verdict;
 
-export function step(policies: CompiledPolicy[], state: SessionState, event: Event): StepResult {
+export interface StepOptions {
+  /**
+   * The tool call is known to have run (replaying a trace in which it was not denied): a
+   * deny verdict then keeps the event's tracking, so behaviour markers describe what happened.
+   */
+  executed?: boolean;
+}
+
+export function step(
+  policies: CompiledPolicy[],
+  state: SessionState,
+  event: Event,
+  opts: StepOptions = {},
+): StepResult {
   const ev = capped(event);
   const now = state.step;
   const point = pointOf(ev);
@@ -178,7 +192,7 @@ export function step(policies: CompiledPolicy[], state: SessionState, event: Eve
     if (denies.length > 0) {
       verdict = { action: "deny", message: denies.map((f) => f.message).join("\n\n") };
       // The denied call never runs: keep eligibility and nudges, drop this event's tracking.
-      for (const p of policies) {
+      for (const p of opts.executed ? [] : policies) {
         const a = after[p.key];
         const b = before[p.key];
         if (a === undefined || a === b || tracked.length === 0) continue;
@@ -191,7 +205,7 @@ export function step(policies: CompiledPolicy[], state: SessionState, event: Eve
           nudges: a.nudges,
         };
       }
-      tracked.length = 0;
+      if (!opts.executed) tracked.length = 0;
     } else {
       verdict = { action: "instruct", message: firings.map((f) => f.message).join("\n\n") };
     }

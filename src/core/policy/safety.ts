@@ -9,6 +9,13 @@ import type { Candidate } from "./schema.js";
  * overlapping alternations under a star and polynomial cases) but measured 0.1–1.4 s per
  * pattern here, i.e. seconds per portfolio load. Residual risk is bounded by MATCH_CAP.
  */
+/**
+ * safe-regex2 also rejects patterns with more than `limit` quantifiers in total (default 25);
+ * long alternations of command names legitimately have more, and matched text is capped, so
+ * we allow 60.
+ */
+export const REPETITION_LIMIT = 60;
+
 export interface UnsafePattern {
   path: (string | number)[];
   source: string;
@@ -22,7 +29,7 @@ export function unsafePatterns(c: Candidate): UnsafePattern[] {
   for (const site of collectPatterns(c)) {
     let ok: boolean;
     try {
-      ok = safeRegex(new RegExp(site.source, site.flags));
+      ok = safeRegex(new RegExp(site.source, site.flags), { limit: REPETITION_LIMIT });
     } catch {
       continue; // compile errors are reported by compilePolicy
     }

@@ -63,6 +63,8 @@ export interface Condition {
   flag?: string | string[];
   /** Every named flag is unset. */
   unset?: string | string[];
+  /** Every named step has been recorded. */
+  recorded?: string | string[];
   /** Ordering of recorded steps, `probe > launch`; `now` is the current step. */
   steps?: string;
   /** Counter comparison, `edits >= 2` (a counter never incremented is 0). */
@@ -87,6 +89,7 @@ export const Condition: z.ZodType<Condition> = z.lazy(() =>
       isError: z.boolean().optional(),
       flag: Names.optional(),
       unset: Names.optional(),
+      recorded: Names.optional(),
       steps: z
         .string()
         .regex(STEP_ORDER, "expected a step ordering such as `probe > launch` or `now > launch`")
