@@ -9,57 +9,58 @@ import {
 } from "../../core/report/index.js";
 import { loadScreenAnalysis } from "../../core/screen/analysis.js";
 import { screenPaths } from "../../core/screen/paths.js";
+import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface ReportOpts {
   json?: boolean;
   md?: boolean;
   html?: boolean | string;
-  workspace: string;
+  workspace?: string;
   seed?: string;
 }
 
 /** `fire report NAME [--json|--md|--html [FILE]]`: a screen's statistics. */
 export function registerReport(program: Command): void {
-  program
-    .command("report")
-    .description(
-      "report a screen: arms, contrasts (Δ, 95% CI, p, tasks), forest plot, funnel, transitions",
-    )
-    .argument("<name>", "screen name (screens/<name>/)")
-    .option("--json", "machine-readable JSON on stdout")
-    .option("--md", "Markdown on stdout")
-    .option("--html [file]", "write an HTML report (default screens/<name>/report.html)")
-    .option("--seed <seed>", "override the seed of bootstrap and random flips")
-    .option("--workspace <dir>", "workspace directory", process.cwd())
-    .action(async (name: string, opts: ReportOpts) => {
-      const formats = [opts.json, opts.md, opts.html].filter(Boolean).length;
-      if (formats > 1) throw new UsageError("choose one of --json, --md, --html");
-      const seed =
-        opts.seed === undefined
-          ? undefined
-          : /^-?\d+$/.test(opts.seed)
-            ? Number(opts.seed)
-            : opts.seed;
-      const { analysis, errors } = await loadScreenAnalysis(
-        opts.workspace,
-        name,
-        seed === undefined ? {} : { seed },
-      );
-      for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
-      if (opts.json) {
-        process.stdout.write(`${JSON.stringify(toReportJson(name, analysis), null, 2)}\n`);
-      } else if (opts.md) {
-        process.stdout.write(renderReportMarkdown(name, analysis));
-      } else if (opts.html) {
-        const file =
-          typeof opts.html === "string"
-            ? opts.html
-            : `${screenPaths(opts.workspace, name).dir}/report.html`;
-        await writeFileAtomic(file, renderReportHtml(name, analysis));
-        process.stdout.write(`wrote ${file}\n`);
-      } else {
-        process.stdout.write(renderReportText(name, analysis));
-      }
-      if (errors.length) process.exitCode = 1;
-    });
+  withWorkspace(
+    program
+      .command("report")
+      .description(
+        "report a screen: arms, contrasts (Δ, 95% CI, p, tasks), forest plot, funnel, transitions",
+      )
+      .argument("<name>", "screen name (screens/<name>/)")
+      .option("--json", "machine-readable JSON on stdout")
+      .option("--md", "Markdown on stdout")
+      .option("--html [file]", "write an HTML report (default screens/<name>/report.html)")
+      .option("--seed <seed>", "override the seed of bootstrap and random flips"),
+  ).action(async (name: string, opts: ReportOpts) => {
+    const formats = [opts.json, opts.md, opts.html].filter(Boolean).length;
+    if (formats > 1) throw new UsageError("choose one of --json, --md, --html");
+    const seed =
+      opts.seed === undefined
+        ? undefined
+        : /^-?\d+$/.test(opts.seed)
+          ? Number(opts.seed)
+          : opts.seed;
+    const { analysis, errors } = await loadScreenAnalysis(
+      workspaceDir(opts),
+      name,
+      seed === undefined ? {} : { seed },
+    );
+    for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(toReportJson(name, analysis), null, 2)}\n`);
+    } else if (opts.md) {
+      process.stdout.write(renderReportMarkdown(name, analysis));
+    } else if (opts.html) {
+      const file =
+        typeof opts.html === "string"
+          ? opts.html
+          : `${screenPaths(workspaceDir(opts), name).dir}/report.html`;
+      await writeFileAtomic(file, renderReportHtml(name, analysis));
+      process.stdout.write(`wrote ${file}\n`);
+    } else {
+      process.stdout.write(renderReportText(name, analysis));
+    }
+    if (errors.length) process.exitCode = 1;
+  });
 }

@@ -2,9 +2,12 @@ import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { importScreenResults } from "../../core/screen/import.js";
 import { cohortLookup } from "../../core/screen/plan-read.js";
+import { loadWorkspace } from "../../core/workspace/load.js";
+import { withWorkspace, workspaceDir } from "../util/workspace.js";
+import { registerScreenPlan } from "./screen-plan.js";
 
 interface ImportOpts {
-  workspace: string;
+  workspace?: string;
   arm?: string;
   replicate?: string;
 }
@@ -12,42 +15,42 @@ interface ImportOpts {
 /** `fire screen …`: import results, plan and run screens. */
 export function registerScreen(program: Command): void {
   const screen = program.command("screen").description("plan, run and import policy screens");
+  registerScreenPlan(screen);
 
-  screen
-    .command("import")
-    .description(
-      "import results (CSV/JSONL of task,arm,attempt,pass or Harbor job dirs) into a screen",
-    )
-    .argument("<name>", "screen name (screens/<name>/)")
-    .argument("<input>", "a CSV or JSONL file, or a directory of Harbor jobs/trials")
-    .option("--arm <arm>", "tag every imported attempt with this arm")
-    .option("--replicate <n>", "tag every imported attempt with this replicate")
-    .option("--workspace <dir>", "workspace directory", process.cwd())
-    .action(async (name: string, input: string, opts: ImportOpts) => {
-      let replicate: number | undefined;
-      if (opts.replicate !== undefined) {
-        if (!/^\d+$/.test(opts.replicate))
-          throw new UsageError("--replicate must be a whole number");
-        replicate = Number(opts.replicate);
-      }
-      const cohortOf = await cohortLookup(opts.workspace, name);
-      const result = await importScreenResults(opts.workspace, name, input, {
-        ...(opts.arm ? { arm: opts.arm } : {}),
-        ...(replicate !== undefined ? { replicate } : {}),
-        ...(cohortOf ? { cohortOf } : {}),
-        loadAttempts: async (dir) => {
-          const { loadWorkspace } = await import("../../core/workspace/load.js");
-          const ws = await loadWorkspace(opts.workspace, { sources: [dir] });
-          return { attempts: ws.attempts, errors: ws.errors };
-        },
-      });
-      for (const e of result.errors) process.stderr.write(`fire: ${e.format()}\n`);
-      process.stdout.write(
-        `imported ${result.read} row(s) into ${result.resultsFile}: ${result.added} new, ${result.replaced} replaced, ${result.total} stored` +
-          (result.unscorable ? `; ${result.unscorable} unscorable` : "") +
-          (result.errors.length ? `; ${result.errors.length} bad row(s) skipped` : "") +
-          "\n",
-      );
-      if (result.errors.length) process.exitCode = 1;
+  withWorkspace(
+    screen
+      .command("import")
+      .description(
+        "import results (CSV/JSONL of task,arm,attempt,pass or Harbor job dirs) into a screen",
+      )
+      .argument("<name>", "screen name (screens/<name>/)")
+      .argument("<input>", "a CSV or JSONL file, or a directory of Harbor jobs/trials")
+      .option("--arm <arm>", "tag every imported attempt with this arm")
+      .option("--replicate <n>", "tag every imported attempt with this replicate"),
+  ).action(async (name: string, input: string, opts: ImportOpts) => {
+    let replicate: number | undefined;
+    if (opts.replicate !== undefined) {
+      if (!/^\d+$/.test(opts.replicate)) throw new UsageError("--replicate must be a whole number");
+      replicate = Number(opts.replicate);
+    }
+    const workspace = workspaceDir(opts);
+    const cohortOf = await cohortLookup(workspace, name);
+    const result = await importScreenResults(workspace, name, input, {
+      ...(opts.arm ? { arm: opts.arm } : {}),
+      ...(replicate !== undefined ? { replicate } : {}),
+      ...(cohortOf ? { cohortOf } : {}),
+      loadAttempts: async (dir) => {
+        const ws = await loadWorkspace(workspace, { sources: [dir] });
+        return { attempts: ws.attempts, errors: ws.errors };
+      },
     });
+    for (const e of result.errors) process.stderr.write(`fire: ${e.format()}\n`);
+    process.stdout.write(
+      `imported ${result.read} row(s) into ${result.resultsFile}: ${result.added} new, ${result.replaced} replaced, ${result.total} stored` +
+        (result.unscorable ? `; ${result.unscorable} unscorable` : "") +
+        (result.errors.length ? `; ${result.errors.length} bad row(s) skipped` : "") +
+        "\n",
+    );
+    if (result.errors.length) process.exitCode = 1;
+  });
 }

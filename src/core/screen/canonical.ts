@@ -1,0 +1,24 @@
+import { createHash } from "node:crypto";
+
+/** JSON with object keys sorted at every level: the same data always gives the same text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) {
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== undefined) out[k] = sortKeys(x);
+    }
+    return out;
+  }
+  return v;
+}
+
+/** SHA-256 (hex) of the canonical JSON of a value. */
+export function sha256Json(value: unknown): string {
+  return createHash("sha256").update(canonicalJson(value)).digest("hex");
+}

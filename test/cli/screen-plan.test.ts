@@ -1,0 +1,94 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runFire } from "../helpers/cli.js";
+import { fixture, REPO_ROOT } from "../helpers/paths.js";
+
+const CANDIDATE = join(REPO_ROOT, "test/fixtures/screens/candidates/report-check.yaml");
+
+function workspace(): string {
+  const ws = mkdtempSync(join(tmpdir(), "fire-plan-cli-"));
+  mkdirSync(join(ws, "traces"));
+  cpSync(fixture("harbor-openclaw"), join(ws, "traces/harbor-openclaw"), { recursive: true });
+  return ws;
+}
+
+describe("fire screen plan", () => {
+  it("routes the real traces' tasks into eligible/silent and writes a hashed plan once", () => {
+    const ws = workspace();
+    const args = [
+      "screen",
+      "plan",
+      "--candidate",
+      CANDIDATE,
+      "--cohort",
+      "eligible,silent",
+      "--attempts",
+      "2",
+      "--seed",
+      "7",
+      "-w",
+      ws,
+    ];
+    const r = runFire(args);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("14 task(s) (silent 8, eligible 6)");
+    expect(r.stdout).toContain("140 cell(s)");
+    const plan = JSON.parse(readFileSync(join(ws, "screens/report-check/plan.json"), "utf8"));
+    expect(plan.seed).toBe(7);
+    expect(plan.tasks.find((t: { id: string }) => t.id === "pinchbench/task-email-triage")).toEqual(
+      {
+        id: "pinchbench/task-email-triage",
+        cohort: "eligible",
+        matched: "report",
+      },
+    );
+    expect(plan.hashes.plan).toMatch(/^[0-9a-f]{64}$/);
+    const again = runFire(args);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain("already has a plan");
+  });
+
+  it("takes a task list with cohorts and rejects unknown arms", () => {
+    const ws = workspace();
+    const list = join(ws, "tasks.txt");
+    cpSync(join(REPO_ROOT, "test/fixtures/screens/tasks.txt"), list);
+    const r = runFire([
+      "screen",
+      "plan",
+      "--candidate",
+      CANDIDATE,
+      "--tasks",
+      list,
+      "--arms",
+      "baseline,policy",
+      "--name",
+      "small",
+      "-w",
+      ws,
+    ]);
+    expect(r.status).toBe(0);
+    const plan = JSON.parse(readFileSync(join(ws, "screens/small/plan.json"), "utf8"));
+    expect(plan.tasks).toEqual([
+      { id: "pinchbench/task-calendar", cohort: "nearby-negative" },
+      { id: "pinchbench/task-email-triage", cohort: "eligible", matched: "report" },
+    ]);
+    expect(plan.schedule).toHaveLength(8);
+    const bad = runFire([
+      "screen",
+      "plan",
+      "--candidate",
+      CANDIDATE,
+      "--tasks",
+      list,
+      "--arms",
+      "baseline,placebo",
+      "-w",
+      ws,
+    ]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("not placebo");
+  });
+});
