@@ -1,15 +1,26 @@
 import { InputError } from "../errors.js";
 import type { SourceFormat } from "../model/attempt.js";
 import { atifImporter } from "./atif.js";
+import { claudeImporter } from "./claude.js";
+import { codexImporter } from "./codex.js";
 import type { SourceUnit } from "./discover.js";
 import { fireJsonlImporter } from "./fire-jsonl.js";
+import { harborTrialImporter } from "./harbor.js";
+import { harborJobImporter } from "./harbor-job.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
 /**
  * Every importer, in detection order. Directory importers first (a Harbor job
  * before a Harbor trial), then file importers from the most specific head.
  */
-export const IMPORTERS: readonly Importer[] = [fireJsonlImporter, atifImporter];
+export const IMPORTERS: readonly Importer[] = [
+  harborJobImporter,
+  harborTrialImporter,
+  fireJsonlImporter,
+  atifImporter,
+  claudeImporter,
+  codexImporter,
+];
 
 export const DIRECTORY_FORMATS: ReadonlySet<SourceFormat> = new Set([
   "harbor-job",

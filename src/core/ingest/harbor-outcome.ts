@@ -1,0 +1,78 @@
+import type { AttemptInput, Outcome } from "../model/attempt.js";
+import type { AgentResult, HarborTrialResult } from "./harbor-schema.js";
+
+/** Reward of a trial: `verifier_result.rewards.reward`, else the last step's. */
+export function harborReward(r: HarborTrialResult): number | undefined {
+  const top = r.verifier_result?.rewards?.reward;
+  if (typeof top === "number") return top;
+  const steps = r.step_results ?? [];
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const v = steps[i]?.verifier_result?.rewards?.reward;
+    if (typeof v === "number") return v;
+  }
+  return undefined;
+}
+
+/** The trial's exception: top-level, else the last step that raised one. */
+export function harborException(r: HarborTrialResult): AttemptInput["exception"] {
+  const steps = r.step_results ?? [];
+  const info =
+    r.exception_info ?? [...steps].reverse().find((s) => s.exception_info)?.exception_info;
+  return info
+    ? { type: info.exception_type, message: info.exception_message ?? undefined }
+    : undefined;
+}
+
+export const isTimeoutType = (type: string): boolean => /timeout|timed ?out/i.test(type);
+
+/**
+ * Outcome rules: a reward at or above the threshold passes (the verifier is the
+ * ground truth even after an exception); otherwise an exception is `timeout`
+ * for timeout types, else `error`; a reward below threshold fails; no verdict
+ * at all is `unknown`.
+ */
+export function decideOutcome(
+  reward: number | undefined,
+  exception: AttemptInput["exception"],
+  threshold: number,
+): Outcome {
+  if (reward !== undefined && reward >= threshold) return "pass";
+  if (exception) return isTimeoutType(exception.type) ? "timeout" : "error";
+  if (reward !== undefined) return "fail";
+  return "unknown";
+}
+
+function add(a: AgentResult): { input: number; output: number; cached: number; cost?: number } {
+  return {
+    input: a.n_input_tokens ?? 0,
+    output: a.n_output_tokens ?? 0,
+    cached: a.n_cache_tokens ?? 0,
+    cost: a.cost_usd ?? undefined,
+  };
+}
+
+/** Tokens and cost from `agent_result`, else summed over `step_results`. */
+export function harborUsage(r: HarborTrialResult): {
+  tokens?: AttemptInput["tokens"];
+  costUsd?: number;
+} {
+  const parts: AgentResult[] = r.agent_result
+    ? [r.agent_result]
+    : (r.step_results ?? []).flatMap((s) => (s.agent_result ? [s.agent_result] : []));
+  const known = parts.filter(
+    (p) => p.n_input_tokens != null || p.n_output_tokens != null || p.cost_usd != null,
+  );
+  if (!known.length) return {};
+  let input = 0;
+  let output = 0;
+  let cached = 0;
+  let cost: number | undefined;
+  for (const p of known) {
+    const x = add(p);
+    input += x.input;
+    output += x.output;
+    cached += x.cached;
+    if (x.cost !== undefined) cost = (cost ?? 0) + x.cost;
+  }
+  return { tokens: { input, output, cached }, costUsd: cost };
+}

@@ -1,0 +1,196 @@
+import { dirname, join, resolve } from "node:path";
+import type { AttemptInput } from "../model/attempt.js";
+import { type AtifParts, atifParts, taskFromPrompt } from "./atif.js";
+import { Atif } from "./atif-schema.js";
+import { type ClaudeSession, readClaudeSession } from "./claude.js";
+import { type CodexSession, readCodexSession } from "./codex.js";
+import { findFiles, isDir, isFile, peek, readSmall, readTail, subdirs } from "./fs-util.js";
+import { decideOutcome, harborException, harborReward, harborUsage } from "./harbor-outcome.js";
+import { HarborTrialResult } from "./harbor-schema.js";
+import { readJsonAs } from "./json-file.js";
+import { attemptId, secondsBetween } from "./text.js";
+import type { Importer, IngestItem, IngestOptions } from "./types.js";
+
+/** A folder is a Harbor trial when its `result.json` names a trial (or it has `agent/` beside it). */
+export async function looksLikeTrial(dir: string): Promise<boolean> {
+  const result = join(dir, "result.json");
+  if (!(await isFile(result))) return false;
+  return /"trial_name"\s*:/.test(await peek(result)) || (await isDir(join(dir, "agent")));
+}
+
+/** Trajectory files of a trial: `agent/trajectory.json`, else one per `steps/<name>/agent/`. */
+async function trajectoryFiles(dir: string, r: HarborTrialResult): Promise<string[]> {
+  const top = join(dir, "agent", "trajectory.json");
+  if (await isFile(top)) return [top];
+  const order = (r.step_results ?? []).map((s) => s.step_name).filter((s): s is string => !!s);
+  const names = await subdirs(join(dir, "steps"));
+  names.sort((a, b) => (order.indexOf(a) + 1 || 1e9) - (order.indexOf(b) + 1 || 1e9));
+  const out: string[] = [];
+  for (const n of names) {
+    const f = join(dir, "steps", n, "agent", "trajectory.json");
+    if (await isFile(f)) out.push(f);
+  }
+  return out;
+}
+
+/**
+ * Harbor's multi-step aggregate lists steps by step name, not by run order;
+ * put them back in `step_results` order (stable within a step).
+ */
+function inRunOrder(traj: Atif, r: HarborTrialResult): Atif {
+  const order = (r.step_results ?? []).map((s) => s.step_name ?? "");
+  if (order.length < 2) return traj;
+  const rank = (s: Atif["steps"][number]) => {
+    const i = order.indexOf(String(s.extra?.harbor_step_name ?? ""));
+    return i === -1 ? order.length : i;
+  };
+  const steps = traj.steps.map((s, i) => ({ s, i, k: rank(s) }));
+  steps.sort((a, b) => a.k - b.k || a.i - b.i);
+  return { ...traj, steps: steps.map((x) => x.s) };
+}
+
+async function verifierTail(
+  dir: string,
+  r: HarborTrialResult,
+  cap: number,
+): Promise<string | undefined> {
+  const candidates = [join(dir, "verifier", "test-stdout.txt")];
+  const steps = (r.step_results ?? []).map((s) => s.step_name).filter((s): s is string => !!s);
+  for (const s of steps.reverse())
+    candidates.push(join(dir, "steps", s, "verifier", "test-stdout.txt"));
+  for (const c of candidates) {
+    const t = await readTail(c, cap);
+    if (t !== undefined) return t;
+  }
+  return undefined;
+}
+
+async function rewardFile(dir: string): Promise<number | undefined> {
+  const txt = await readSmall(join(dir, "verifier", "reward.txt"), 4096);
+  if (txt !== undefined && Number.isFinite(Number(txt.trim())) && txt.trim())
+    return Number(txt.trim());
+  const json = await readSmall(join(dir, "verifier", "reward.json"), 1 << 16);
+  try {
+    const v = json ? (JSON.parse(json) as { reward?: unknown }).reward : undefined;
+    return typeof v === "number" ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The task's instruction.md when reachable (in the trial, or the task path from its config). */
+async function instruction(dir: string, taskPath: string | undefined): Promise<string> {
+  const tries = [join(dir, "instruction.md"), join(dir, "task", "instruction.md")];
+  if (taskPath)
+    for (const base of [dirname(dir), dirname(dirname(dir))])
+      tries.push(resolve(base, taskPath, "instruction.md"));
+  for (const t of tries) {
+    const s = await readSmall(t);
+    if (s?.trim()) return s.trim();
+  }
+  return "";
+}
+
+/** Raw harness session under `agent/sessions/`, read for events when richer than ATIF. */
+async function* rawSession(
+  dir: string,
+  options: IngestOptions,
+  out: { claude?: ClaudeSession; codex?: CodexSession },
+): AsyncGenerator<IngestItem> {
+  const sessions = join(dir, "agent", "sessions");
+  if (!(await isDir(sessions))) return;
+  const claude = await findFiles(sessions, (r) => /^projects\/[^/]+\/[^/]+\.jsonl$/.test(r));
+  if (claude[0]) {
+    const holder: { session?: ClaudeSession } = {};
+    yield* readClaudeSession(claude[0], options, holder);
+    out.claude = holder.session;
+    return;
+  }
+  const codex = await findFiles(sessions, (r) => /(^|\/)rollout-[^/]*\.jsonl$/.test(r));
+  if (codex[0]) {
+    const holder: { session?: CodexSession } = {};
+    yield* readCodexSession(codex[0], options, holder);
+    out.codex = holder.session;
+  }
+}
+
+/** Read one Harbor trial folder into one attempt (plus any errors of its parts). */
+export async function* readHarborTrial(
+  dir: string,
+  options: IngestOptions,
+): AsyncGenerator<IngestItem> {
+  const res = await readJsonAs(
+    join(dir, "result.json"),
+    HarborTrialResult,
+    "a Harbor trial result (task_name, trial_name)",
+  );
+  if (!res.ok) {
+    yield { type: "error", error: res.error };
+    return;
+  }
+  const r = res.value;
+  const exception = harborException(r);
+  const timedOut = exception !== undefined && /timeout/i.test(exception.type);
+  let parts: AtifParts | undefined;
+  for (const f of await trajectoryFiles(dir, r)) {
+    const t = await readJsonAs(f, Atif, "an ATIF trajectory (schema_version, steps[])");
+    if (!t.ok) {
+      yield { type: "error", error: t.error };
+      continue;
+    }
+    const p = atifParts(inRunOrder(t.value, r), options, !timedOut);
+    if (!parts) parts = p;
+    else {
+      for (const e of p.events.events)
+        parts.events.events.push({ ...e, index: parts.events.length });
+      parts.links.push(...p.links);
+    }
+  }
+  const raw: { claude?: ClaudeSession; codex?: CodexSession } = {};
+  yield* rawSession(dir, options, raw);
+  const session = raw.claude ?? raw.codex;
+  let events = parts?.events.events ?? [];
+  if (
+    session &&
+    session.log.count("tool_call") + session.log.count("hook") >
+      (parts?.events.count("tool_call") ?? -1)
+  )
+    events = session.log.events;
+  const reward = harborReward(r) ?? (await rewardFile(dir));
+  const usage = harborUsage(r);
+  const taskText =
+    parts?.taskText ||
+    (raw.claude?.taskText ?? "") ||
+    (raw.codex ? taskFromPrompt(raw.codex.taskText || raw.codex.firstPrompt) : "") ||
+    (await instruction(
+      dir,
+      r.config && typeof r.config.task === "object"
+        ? String((r.config.task as { path?: unknown }).path ?? "")
+        : undefined,
+    ));
+  const attempt: AttemptInput = {
+    id: attemptId("harbor", r.id ?? r.trial_name, r.trial_name),
+    source: { format: "harbor-trial", path: dir },
+    taskId: r.task_name,
+    taskText,
+    agent: r.agent_info?.name ?? parts?.agent,
+    model: r.agent_info?.model_info?.name ?? r.config?.agent?.model_name ?? parts?.model,
+    outcome: decideOutcome(reward, exception, options.passThreshold),
+    reward: reward ?? null,
+    exception,
+    costUsd: usage.costUsd ?? parts?.costUsd,
+    tokens: usage.tokens ?? parts?.tokens,
+    startedAt: r.started_at ?? parts?.startedAt,
+    durationS: secondsBetween(r.started_at, r.finished_at),
+    verifierOutput: await verifierTail(dir, r, options.outputCap),
+    links: parts?.links.length ? parts.links : undefined,
+    events,
+  };
+  yield { type: "attempt", attempt };
+}
+
+export const harborTrialImporter: Importer = {
+  format: "harbor-trial",
+  detect: (path, _head, isDirectory) => isDirectory && looksLikeTrial(path),
+  read: (path, options) => readHarborTrial(path, options),
+};
