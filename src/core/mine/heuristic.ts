@@ -102,7 +102,9 @@ export function heuristicLabel(
   const struggled = hits.some((h) =>
     ["loop.repeated-failure", "agent.gave-up", "run.timeout"].includes(h.detectorId),
   );
-  const gap = capabilityEvidence.length === 0;
+  // Without a family mechanism, in-trace successes (builds, probes) do not show the task
+  // was within reach; only a passing sibling does.
+  const gap = !hits.some((h) => h.detectorId === "capability.passing-sibling");
   return {
     ...base,
     isProceduralLoss: false,

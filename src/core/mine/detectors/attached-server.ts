@@ -2,9 +2,20 @@ import { commandOf, PROBE_RE, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
 export const SERVER_LAUNCH_RE =
-  /(python3?\s+-m\s+http\.server|\bflask\s+run\b|\buvicorn\b|\bgunicorn\b|\bnode\s+\S*(?:server|app|index)\S*|\bnpm\s+(?:run\s+)?(?:start|serve|dev)\b|\bhttp-server\b|\bnginx\b|\bhttpd\b|\bapache2ctl\b|\bredis-server\b|\bmongod\b|\bpostgres\b|\bpg_ctl\s+start|\bqemu-system|\bjava\s+-jar\b|\brails\s+s(?:erver)?\b|\bphp\s+-S\b|\.\/\S*server\S*|\bserver\.(?:py|js)\b|\bsshd\b|\bmysqld\b|\bvirsh\s+start\b)/;
-const DETACHED_RE =
-  /\b(nohup|setsid|disown|tmux\s+new|screen\s+-d|start-stop-daemon|systemctl\s+start|service\s+\S+\s+start|daemonize)\b|\bdocker\s+run\b[^|;]*\s-d\b|(?<!&)&\s*(?:$|;|\n|\bsleep\b|disown)|--daemon\b|\s-daemonize\b|-D\b.*\bsshd/;
+  /(python3?\s+-m\s+http\.server|\bflask\b[^|;&]*\brun\b|\buvicorn\b|\bgunicorn\b|\bnode\s+\S*(?:server|app|index)\S*|\bnpm\s+(?:run\s+)?(?:start|serve|dev)\b|\bhttp-server\b|\bnginx\b|\bhttpd\b|\bapache2ctl\b|\bredis-server\b|\bmongod\b|\bpostgres\b|\bpg_ctl\s+start|\bqemu-system|\bjava\s+-jar\b|\brails\s+s(?:erver)?\b|\bphp\s+-S\b|\.\/\S*server\S*|\bserver\.(?:py|js)\b|\bsshd\b|\bmysqld\b|\bvirsh\s+start\b)/;
+/** Starts the process in a new session / under a supervisor, not as a child of the agent's shell. */
+const NEW_SESSION_RE =
+  /\b(setsid|tmux\s+new|screen\s+-d|start-stop-daemon|systemctl\s+(?:re)?start|service\s+\S+\s+(?:re)?start|daemonize|supervisorctl\s+start|pm2\s+start)\b|\bdocker\s+(?:run|compose\s+up)\b[^|;]*\s-d\b|--daemon\b|\s-daemonize\b/;
+const SUPERVISED_RE =
+  /\b(tmux|screen|systemctl|service|start-stop-daemon|docker|supervisorctl|pm2)\b|--daemon\b|-daemonize\b/;
+const REDIRECTED_RE = />\s*\S+|&>/;
+const BACKGROUND_RE = /(?<![&|])&\s*(?:$|;|\n|disown)/m;
+
+function isDetached(cmd: string): boolean {
+  if (!NEW_SESSION_RE.test(cmd)) return false;
+  return SUPERVISED_RE.test(cmd) || REDIRECTED_RE.test(cmd);
+}
+
 const SERVICE_TASK_RE =
   /\b(server|service|daemon|keep (?:it )?running|stays? (?:up|running|reachable)|reachable|listen(?:s|ing)? on|port \d+|\bVM\b|virtual machine|background)\b/i;
 
@@ -17,18 +28,23 @@ export const attachedServer: Detector = {
   detect(attempt) {
     if (!SERVICE_TASK_RE.test(attempt.taskText)) return [];
     const calls = toolCalls(attempt);
-    const launches = calls.filter((c) => SERVER_LAUNCH_RE.test(commandOf(c) ?? ""));
+    const launches = calls.filter((c) => {
+      const cmd = commandOf(c) ?? "";
+      return (
+        SERVER_LAUNCH_RE.test(cmd) || BACKGROUND_RE.test(cmd) || /\b(nohup|setsid)\b/.test(cmd)
+      );
+    });
     if (launches.length === 0) return [];
     const last = launches.at(-1);
     if (!last) return [];
     const cmd = commandOf(last) ?? "";
-    const detached = DETACHED_RE.test(cmd);
+    const detached = isDetached(cmd);
     const probedLater = calls.some(
       (c) => c.index > last.index && PROBE_RE.test(commandOf(c) ?? ""),
     );
     if (detached && probedLater) return [];
     const why = !detached
-      ? "last server launch runs attached to the agent's session (no nohup/setsid/&)"
+      ? "last server launch stays in the agent's session (no setsid/supervisor with redirected streams)"
       : "detached server launch never probed from a later call";
     return [{ eventIndices: [last.index], reason: `${why}: ${cmd.slice(0, 80)}` }];
   },

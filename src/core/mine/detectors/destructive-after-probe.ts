@@ -1,4 +1,4 @@
-import { callSucceeded, commandOf, outputOf, PROBE_RE, toolCalls } from "./shell.js";
+import { commandOf, outputOf, PROBE_RE, probeOk, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
 const DESTRUCTIVE_RE =
@@ -18,11 +18,7 @@ export const destructiveAfterProbe: Detector = {
       const cmd = commandOf(call) ?? "";
       if (probe === undefined) {
         const isDeployProbe = PROBE_RE.test(cmd) || /\bgit\s+push\b/.test(cmd);
-        if (
-          isDeployProbe &&
-          callSucceeded(attempt, call) &&
-          DEPLOY_OK.test(outputOf(attempt, call))
-        )
+        if (isDeployProbe && (DEPLOY_OK.test(outputOf(attempt, call)) || probeOk(attempt, call)))
           probe = call.index;
         continue;
       }

@@ -4,6 +4,7 @@ import {
   commandOf,
   outputOf,
   PROBE_RE,
+  probeOk,
   TEST_RE,
   toolCalls,
 } from "./shell.js";
@@ -27,7 +28,7 @@ export const earlierSuccess: Detector = {
       let what: string | undefined;
       if (TEST_RE.test(cmd) && TESTS_PASSED.test(out) && !/\b\d+ failed\b/.test(out))
         what = "test run passed";
-      else if (PROBE_RE.test(cmd) && (HTTP_OK.test(out) || /\bsucceeded\b|\bopen\b/i.test(out)))
+      else if (PROBE_RE.test(cmd) && (HTTP_OK.test(out) || probeOk(attempt, call)))
         what = "probe succeeded";
       else if (BUILD_RE.test(cmd) && !/\berror\b/i.test(out)) what = "build succeeded";
       if (what) hits.push({ eventIndices: [call.index], reason: `${what}: ${cmd.slice(0, 80)}` });

@@ -11,9 +11,11 @@ import { outputNeverWritten } from "./output-never-written.js";
 import { passingSibling } from "./passing-sibling.js";
 import { repeatedFailure } from "./repeated-failure.js";
 import { rewriteAfterEdit } from "./rewrite-after-edit.js";
+import { singleAnswer } from "./single-answer.js";
 import { stopFailedCheck } from "./stop-failed-check.js";
 import { stopNoCheck } from "./stop-no-check.js";
 import { timeout } from "./timeout.js";
+import { tokenFieldsUnreconciled } from "./token-accounting.js";
 import type { Detector, DetectorContext, DetectorHit } from "./types.js";
 
 export type { Detector, DetectorContext, DetectorHit } from "./types.js";
@@ -29,6 +31,8 @@ export const DETECTORS: readonly Detector[] = [
   destructiveAfterProbe,
   latexLogUnchecked,
   binaryNeverCompared,
+  tokenFieldsUnreconciled,
+  singleAnswer,
   outputNeverWritten,
   stopNoCheck,
   stopFailedCheck,

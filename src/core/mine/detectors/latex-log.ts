@@ -1,4 +1,4 @@
-import { commandOf, toolCalls } from "./shell.js";
+import { commandOf, segments, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
 const LATEX_BUILD = /\b(pdflatex|xelatex|lualatex|latexmk|tectonic)\b/;
@@ -17,7 +17,13 @@ export const latexLogUnchecked: Detector = {
     const lastBuild = calls.filter((c) => LATEX_BUILD.test(commandOf(c) ?? "")).at(-1);
     if (!lastBuild) return [];
     const buildCmd = commandOf(lastBuild) ?? "";
-    if (LOG_CHECK.test(buildCmd.split(LATEX_BUILD)[1] ?? "")) return [];
+    const after = buildCmd.slice(buildCmd.search(LATEX_BUILD));
+    if (
+      segments(after)
+        .slice(1)
+        .some((seg) => LOG_CHECK.test(seg) && /\.log\b/.test(seg))
+    )
+      return [];
     if (calls.some((c) => c.index > lastBuild.index && LOG_CHECK.test(commandOf(c) ?? "")))
       return [];
     return [

@@ -3,7 +3,7 @@ import { commandOf, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
 const FORMATTER_RE =
-  /\b(prettier|black|gofmt|rustfmt|autopep8|yapf|isort|clang-format|eslint\s+--fix|ruff\s+format|dos2unix|unix2dos|iconv|perl\s+-pi)\b/;
+  /\b(prettier|black|gofmt|rustfmt|autopep8|yapf|isort|clang-format|eslint\s+--fix|ruff\s+format|dos2unix|unix2dos|iconv|perl\s+-pi|pre-commit\s+run|trailing-whitespace|end-of-file-fixer)\b/;
 const EXACT_TOOL = /^(edit|multiedit|str_replace|apply_patch|edit_file)$/i;
 const FULL_WRITE_TOOL = /^(write|create|write_file)$/i;
 

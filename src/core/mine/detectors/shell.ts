@@ -58,6 +58,9 @@ const FAIL_TEXT =
 export function callFailed(a: Attempt, call: Event): boolean {
   const r = resultOf(a, call);
   const src = r ?? call;
+  const lastSeg = segments(commandOf(call) ?? "").at(-1) ?? "";
+  // grep exits 1 when nothing matched: a negative search ("no Overfull") is not a failure.
+  if (src.exitCode === 1 && /^grep\b/.test(lastSeg) && !/[|]/.test(lastSeg)) return false;
   if (src.exitCode !== undefined) return src.exitCode !== 0;
   if (src.isError) return true;
   return FAIL_TEXT.test(src.output ?? "");
@@ -76,7 +79,10 @@ export function outputOf(a: Attempt, call: Event): string {
 }
 
 const REDIRECT = /(?:^|[^0-9&<>])>>?\s*(['"]?)([^\s'";&|<>]+)\1/g;
-const SED_I = /\bsed\s+(?:-[a-zA-Z]*i[a-zA-Z]*|--in-place)\S*\s+.*?(\S+)\s*$/;
+const SED_I = /\bsed\s+((?:-[a-zA-Z-]+\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/g;
+/** Code that writes files without a visible path (python open(..., 'w'), write_text, …). */
+const WRITE_CODE_RE =
+  /open\([^)]*,\s*['"][wa]b?\+?['"]|\.write_text\(|\.write_bytes\(|\.to_csv\(|\.to_json\(|json\.dump\(/;
 const TEE = /\btee\s+(?:-a\s+)?(\S+)/g;
 const CP_MV = /\b(?:cp|mv|install)\s+(?:-\S+\s+)*\S+\s+(\S+)\s*(?:$|[;&|])/g;
 
@@ -103,9 +109,9 @@ export function writtenPaths(ev: Event): string[] {
     }
     for (const m of cmd.matchAll(TEE)) if (m[1]) out.add(m[1]);
     for (const m of cmd.matchAll(CP_MV)) if (m[1]) out.add(m[1]);
-    for (const part of cmd.split(/&&|;|\|\|/)) {
-      const s = SED_I.exec(part.trim());
-      if (s?.[1]) out.add(s[1]);
+    for (const m of cmd.matchAll(SED_I)) {
+      if (!/(^|\s)-[a-zA-Z]*i|--in-place/.test(m[1] ?? "")) continue;
+      for (const f of (m[3] ?? "").trim().split(/\s+/)) if (f) out.add(f);
     }
   }
   return [...out];
@@ -115,7 +121,8 @@ export function writtenPaths(ev: Event): string[] {
 export function isWrite(ev: Event): boolean {
   if (ev.kind !== "tool_call") return false;
   if (ev.tool && WRITE_TOOLS.test(ev.tool)) return true;
-  return writtenPaths(ev).length > 0;
+  if (writtenPaths(ev).length > 0) return true;
+  return WRITE_CODE_RE.test(commandOf(ev) ?? "");
 }
 
 export const TEST_RE =
@@ -125,17 +132,41 @@ export const PROBE_RE =
 export const BUILD_RE =
   /\b(make|gcc|g\+\+|clang|cc|cargo build|go build|npm run build|tsc|cmake|javac|mvn (?:package|compile)|pdflatex|xelatex|lualatex|latexmk|rustc|ninja)\b/;
 const CHECK_RE =
-  /\b(cat|head|tail|less|grep|rg|diff|cmp|ls|stat|wc|test|file|jq|sha256sum|md5sum|sha1sum|xxd|hexdump|od|sqlite3|python3?|node|ruby|bash|sh)\b/;
+  /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b|\b(cat|head|tail|less|grep|rg|diff|cmp|ls|stat|wc|test|file|jq|sha256sum|md5sum|sha1sum|xxd|hexdump|od|sqlite3|python3?|node|ruby|bash|sh)\b/;
 
-/** A call that looks at state: reads, tests, probes, builds, runs. Writes are not checks. */
+/** Replaces heredoc bodies with a marker, so the text inside is not read as commands. */
+export function stripHeredocs(cmd: string): string {
+  return cmd.replace(/<<-?\s*(['"]?)(\w+)\1[\s\S]*?\n\2(?=\s|$)/g, "<<HEREDOC");
+}
+
+/** Shell segments of a command (split on &&, ||, ;, newlines outside heredocs is good enough). */
+export function segments(cmd: string): string[] {
+  return stripHeredocs(cmd)
+    .split(/&&|\|\||;|\n/)
+    .map((x) => x.trim())
+    .filter(Boolean);
+}
+
+function segmentChecks(seg: string): boolean {
+  if (TEST_RE.test(seg) || PROBE_RE.test(seg)) return true;
+  if (
+    /(^|[^0-9&<>])>>?\s*[^\s&]/.test(seg.replace(/2>&1|>\s*\/dev\/null/g, "")) ||
+    /\bsed\s+(-\S+\s+)*-[a-z]*i/.test(seg)
+  )
+    return false;
+  return CHECK_RE.test(seg) || BUILD_RE.test(seg);
+}
+
+/**
+ * A call that looks at state: reads, tests, probes, builds, runs. A write counts only
+ * when the same command also checks (`sed -i … && pytest`, `> f && cat f`).
+ */
 export function isCheck(ev: Event): boolean {
   if (ev.kind !== "tool_call") return false;
   if (ev.tool && READ_TOOLS.test(ev.tool)) return true;
   const cmd = commandOf(ev);
   if (!cmd) return false;
-  if (TEST_RE.test(cmd) || PROBE_RE.test(cmd)) return true;
-  if (isWrite(ev)) return false;
-  return CHECK_RE.test(cmd) || BUILD_RE.test(cmd);
+  return segments(cmd).some(segmentChecks);
 }
 
 /** A call that verifies (test run, probe, build) — narrower than `isCheck`. */
@@ -156,4 +187,15 @@ export function normaliseCommand(cmd: string): string {
     .replace(/\s+/g, " ")
     .replace(/\s+#.*$/, "")
     .trim();
+}
+
+const PROBE_BAD =
+  /refused|failed|error|not found|couldn't|could not|timed out|\b[45]\d\d\b|^\s*000\s*$|bad gateway|unavailable/im;
+
+/** A probe (curl, wget, nc …) that succeeded and printed something that is not an error. */
+export function probeOk(a: Attempt, call: Event): boolean {
+  const cmd = commandOf(call) ?? "";
+  if (!PROBE_RE.test(cmd) || !callSucceeded(a, call)) return false;
+  const out = outputOf(a, call);
+  return out.trim().length > 0 && !PROBE_BAD.test(out);
 }

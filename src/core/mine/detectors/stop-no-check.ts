@@ -10,7 +10,7 @@ export const stopNoCheck: Detector = {
     const calls = toolCalls(attempt);
     const lastWrite = calls.filter(isWrite).at(-1);
     if (!lastWrite) return [];
-    if (calls.some((c) => c.index > lastWrite.index && isCheck(c))) return [];
+    if (calls.some((c) => c.index >= lastWrite.index && isCheck(c))) return [];
     return [
       { eventIndices: [lastWrite.index], reason: "no check of any kind after the last write" },
     ];

@@ -1,0 +1,39 @@
+import { commandOf, isWrite, outputOf, toolCalls } from "./shell.js";
+import type { Detector } from "./types.js";
+
+const MULTI_TASK =
+  /\ball (?:the )?valid (?:answers|solutions)\b|\bevery valid\b|\ball (?:possible|valid) \w+,? one per line\b|\bone per line\b[\s\S]{0,80}\ball\b|\ball\b[\s\S]{0,80}\bone per line\b/i;
+const FIRST_ONLY = /\bhead\s+-(?:n\s*)?1\b|\bbreak\b|\[0\]|\bnext\(|\bhead\s+-n1\b/;
+
+/** How many answer lines a write shows: a `wc -l` count, the echoed/catted lines, or 1 for a single echo. */
+function shownLines(cmd: string, out: string): number | undefined {
+  if (/\|\s*wc\s+-l\s*$/.test(cmd.trim())) {
+    const n = Number.parseInt(out.trim().split(/\s+/)[0] ?? "", 10);
+    return Number.isNaN(n) ? undefined : n;
+  }
+  if (/\b(cat|tee)\b/.test(cmd)) return out.split("\n").filter((l) => l.trim()).length;
+  if (/\becho\s+[^|>]*>/.test(cmd)) return 1;
+  return undefined;
+}
+
+/** "All valid answers, one per line" task whose final answer file holds a single answer. */
+export const singleAnswer: Detector = {
+  id: "answers.single-emitted",
+  description:
+    "an all-valid-answers task answered with one line (enumeration stopped at the first answer)",
+  family: "multi-answer-enumeration",
+  detect(attempt) {
+    if (!MULTI_TASK.test(attempt.taskText)) return [];
+    const last = toolCalls(attempt).filter(isWrite).at(-1);
+    if (!last) return [];
+    const cmd = commandOf(last) ?? "";
+    const lines = shownLines(cmd, outputOf(attempt, last));
+    if (FIRST_ONLY.test(cmd))
+      return [
+        { eventIndices: [last.index], reason: "answer file written from the first result only" },
+      ];
+    if (lines === 1)
+      return [{ eventIndices: [last.index], reason: "answer file holds a single answer" }];
+    return [];
+  },
+};
