@@ -5,6 +5,7 @@ import { registerClusters } from "./clusters.js";
 import { registerExport } from "./export.js";
 import { registerImport } from "./import.js";
 import { registerMine } from "./mine.js";
+import { registerReplay } from "./replay.js";
 import { registerReport } from "./report.js";
 import { registerScreen } from "./screen.js";
 import { registerShow } from "./show.js";
@@ -27,4 +28,5 @@ export function registerAll(program: Command): void {
   registerMine(program);
   registerClusters(program);
   registerCluster(program);
+  registerReplay(program);
 }
