@@ -35,7 +35,7 @@ function isPlainValue(value: string): boolean {
   return (
     value.startsWith("[REDACTED") ||
     value.startsWith("$") ||
-    /^(?:\d+(?:\.\d+)?|true|false|null|none|undefined|\*+|<[^>]*>)$/i.test(value)
+    /^(?:\d+(?:\.\d+)?|true|false|null|none|undefined|bearer|basic|token|\*+|<[^>]*>)$/i.test(value)
   );
 }
 
@@ -84,7 +84,7 @@ const RULES: readonly Rule[] = [
     // KEY=value, key: value, --password value (shell, env files, YAML)
     kind: "assigned-secret",
     pattern: new RegExp(
-      String.raw`(\b${SECRET_NAME}\b['"]?\s*(?:=|:(?!//))\s*)(['"]?)([^\s'"\`,;&|]{4,})\2`,
+      String.raw`(\b${SECRET_NAME}\b['"]?\s*(?:=|:(?!//))\s*)(['"]?)([^\s'"\`,;&|}\])]{4,})\2`,
       "gi",
     ),
     replace: (m, prefix, quote, value) =>

@@ -35,11 +35,14 @@ export const LlmConfig = z.strictObject({
   /** First backoff delay; doubles per retry (with jitter), capped by maxBackoffMs. */
   backoffMs: z.number().int().nonnegative().default(1_000),
   maxBackoffMs: z.number().int().nonnegative().default(30_000),
-  /** Hard cap on prompt tokens per attempt (estimated, see llm/tokens.ts). */
-  maxPromptTokens: z.number().int().min(400).default(3_000),
-  /** Prompt tokens may not exceed this share of the attempt's full trace (floor: minPromptTokens). */
+  /**
+   * Hard budget for the attempt-specific prompt (estimated tokens, see llm/tokens.ts):
+   * min(maxPromptTokens, max(minPromptTokens, promptShare × full attempt tokens)).
+   * The fixed instructions (same for every attempt) come on top.
+   */
+  maxPromptTokens: z.number().int().min(100).default(3_000),
   promptShare: z.number().positive().max(1).default(0.2),
-  minPromptTokens: z.number().int().min(200).default(800),
+  minPromptTokens: z.number().int().min(100).default(160),
   maxOutputTokens: z.number().int().positive().default(1_200),
   pricing: LlmPricing.optional(),
   /** Batch mode: how often to poll the batch status. */

@@ -118,6 +118,7 @@ export async function labelAttempts(
     const p = buildLabelPrompt(a, opts.evidence.get(a.id) ?? [], session.config);
     report.estimatedPromptTokens += p.promptTokens;
     report.fullTraceTokens += p.fullTokens;
+    report.fixedPromptTokens = p.fixedTokens;
     return p;
   });
   let done = 0;

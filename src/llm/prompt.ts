@@ -17,9 +17,11 @@ export interface PromptLimits {
 
 export interface BuiltPrompt {
   messages: ChatMessage[];
-  /** Estimated tokens of all messages (see tokens.ts). */
+  /** Estimated tokens of the attempt-specific message (always ≤ budgetTokens). */
   promptTokens: number;
-  /** Estimated tokens of the full trace text (task, verifier output, every event). */
+  /** Estimated tokens of the fixed instructions, identical for every attempt. */
+  fixedTokens: number;
+  /** Estimated tokens of the full attempt text: the normalized attempt as fire stores it (JSON). */
   fullTokens: number;
   budgetTokens: number;
   /** Event indices shown to the model, ascending. */
@@ -44,9 +46,19 @@ export const LABEL_SYSTEM_PROMPT = [
 export function headTail(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   if (maxChars < 40) return `${text.slice(0, Math.max(0, maxChars - 1))}…`;
-  const head = Math.floor(maxChars * 0.4);
-  const tail = maxChars - head - 24;
-  return `${text.slice(0, head)}…[${text.length - head - tail} chars cut]…${text.slice(-tail)}`;
+  const room = maxChars - 24;
+  let head = Math.floor(maxChars * 0.4);
+  let tailStart = text.length - (room - head);
+  // never cut a redaction marker in half: keep a marker the tail would split whole
+  const markerAt = text.lastIndexOf("[REDACTED:", tailStart);
+  if (markerAt >= 0 && text.indexOf("]", markerAt) >= tailStart) {
+    tailStart = markerAt;
+    head = Math.max(0, room - (text.length - tailStart));
+  }
+  const openAt = text.lastIndexOf("[REDACTED:", head);
+  if (openAt >= 0 && text.indexOf("]", openAt) >= head) head = openAt;
+  if (tailStart < head) tailStart = head;
+  return `${text.slice(0, head)}…[${tailStart - head} chars cut]…${text.slice(tailStart)}`;
 }
 
 function oneLine(s: string): string {
@@ -69,13 +81,12 @@ export function renderEvent(ev: Event, cap: number): string {
   return line;
 }
 
-/** The whole attempt as text: the denominator of the prompt-compression ratio. */
+/**
+ * The full trace text: the normalized attempt as fire stores it (one fire JSONL line),
+ * i.e. what would be sent without a prompt builder. Denominator of the compression ratio.
+ */
 export function fullTraceText(attempt: Attempt): string {
-  return [
-    attempt.taskText,
-    attempt.verifierOutput ?? "",
-    ...attempt.events.map((ev) => renderEvent(ev, Number.POSITIVE_INFINITY)),
-  ].join("\n");
+  return JSON.stringify(attempt);
 }
 
 export function promptBudget(fullTokens: number, limits: PromptLimits): number {
@@ -107,8 +118,9 @@ function section(title: string, body: string): string {
 }
 
 /**
- * The compact labelling prompt for one failed attempt. Never exceeds the budget
- * (by the chars/4 estimate): min(maxPromptTokens, max(minPromptTokens, share × full trace)).
+ * The compact labelling prompt for one failed attempt. Its attempt-specific part never
+ * exceeds the budget (by the chars/4 estimate):
+ * min(maxPromptTokens, max(minPromptTokens, share × full trace tokens)).
  */
 export function buildLabelPrompt(
   attempt: Attempt,
@@ -121,53 +133,82 @@ export function buildLabelPrompt(
   const header = `Attempt ${attempt.id} · task ${attempt.taskId} · outcome ${attempt.outcome}${
     attempt.reward != null ? ` · reward ${attempt.reward}` : ""
   }${attempt.exception ? ` · exception ${attempt.exception.type}` : ""} · ${n} events\n`;
-  const fixed = estimateTokens(LABEL_SYSTEM_PROMPT) + estimateTokens(header) + 40;
-  let left = Math.max(0, budgetTokens - fixed);
-
+  // Work in characters: the estimate is ceil(chars / 4), so chars ≤ 4 × budget is exact.
+  const maxChars = charsForTokens(budgetTokens);
+  let left = maxChars - header.length - 60;
   const take = (text: string, share: number): string => {
-    const chars = charsForTokens(Math.floor(left * share));
-    const out = headTail(redact(text), chars);
-    left -= estimateTokens(out) + 8;
+    const out = headTail(text, Math.max(0, Math.floor(left * share)));
+    left -= out.length + 30;
     return out;
   };
-  const task = section("Task", take(attempt.taskText, 0.2));
-  const verifier = attempt.verifierOutput
-    ? section("Verifier output (tail)", take(attempt.verifierOutput.slice(-4000), 0.15))
-    : "";
-  const hitLines = hits.map(
-    (h) =>
-      `- ${h.detectorId}${h.family ? ` (${h.family})` : ""}: ${redact(h.reason)} @ events ${h.eventIndices.join(", ")}`,
-  );
-  const evidence = hits.length ? section("Detector evidence", take(hitLines.join("\n"), 0.15)) : "";
+  const task = section("Task", take(redact(attempt.taskText), 0.3));
+  const verifierText = redact(attempt.verifierOutput?.slice(-4000) ?? "").trim();
+  let verifier = "";
+  if (verifierText) {
+    const keep = Math.max(0, Math.floor(left * 0.15));
+    const tail = verifierText.length <= keep ? verifierText : `…${verifierText.slice(-keep)}`;
+    left -= tail.length + 30;
+    verifier = section("Verifier output (tail)", tail);
+  }
+  let evidence = "";
+  if (hits.length) {
+    const perHit = Math.max(50, Math.floor((left * 0.2) / hits.length));
+    const lines = hits.map((h) => {
+      const head = `- ${h.detectorId}${h.family ? ` (${h.family})` : ""} @ events ${h.eventIndices.join(", ")}: `;
+      const reason = redact(h.reason);
+      const room = Math.max(24, perHit - head.length);
+      return head + (reason.length <= room ? reason : `${reason.slice(0, room - 1)}…`);
+    });
+    const text = lines.join("\n");
+    left -= text.length + 30;
+    evidence = section("Detector evidence", text);
+  }
+  const eventsTitle = "Events ([index] kind …; … = omitted)";
+  const before = header + task + verifier + evidence;
+  const eventChars = maxChars - before.length - eventsTitle.length - 5;
 
-  // Events: add by priority while the budget allows; each gets a per-event text cap.
+  // Events by priority; a candidate stays only if the whole section still fits.
   const chosen = new Map<number, string>();
+  // Per-text caps (a line has up to two texts) leave room for several events even when small.
+  const evidenceCap = Math.min(
+    480,
+    Math.max(120, Math.floor(budgetTokens * 0.6)),
+    Math.floor(eventChars / 6),
+  );
+  const otherCap = Math.min(
+    240,
+    Math.max(80, Math.floor(budgetTokens * 0.3)),
+    Math.floor(eventChars / 8),
+  );
   const evidenceSet = new Set(hits.flatMap((h) => h.eventIndices));
+  const render = (): string => {
+    const gap = (k: number): string => `… ${k} event${k === 1 ? "" : "s"} omitted`;
+    const lines: string[] = [];
+    let prev = -1;
+    for (const p of [...chosen.keys()].sort((a, b) => a - b)) {
+      if (p > prev + 1) lines.push(gap(p - prev - 1));
+      lines.push(chosen.get(p) ?? "");
+      prev = p;
+    }
+    if (prev < n - 1) lines.push(gap(n - 1 - prev));
+    return lines.join("\n");
+  };
+  let body = render();
   for (const p of priorityOrder(attempt, hits)) {
+    if (eventChars - body.length < 24) break;
     const ev = attempt.events[p];
     if (!ev) continue;
-    const cap = evidenceSet.has(ev.index) ? 480 : 240;
-    let line = renderEvent(ev, cap);
-    let cost = estimateTokens(line) + 1;
-    if (cost > left && left > 30) {
-      line = headTail(line, charsForTokens(left - 2));
-      cost = estimateTokens(line) + 1;
-    }
-    if (cost > left) continue;
+    const line = renderEvent(ev, evidenceSet.has(ev.index) ? evidenceCap : otherCap);
     chosen.set(p, line);
-    left -= cost + 6; // room for a possible "… k events omitted" gap line
+    let next = render();
+    if (next.length > eventChars) {
+      chosen.set(p, headTail(line, line.length - (next.length - eventChars)));
+      next = render();
+    }
+    if (next.length > eventChars) chosen.delete(p);
+    else body = next;
   }
-  const gap = (k: number): string => `… ${k} event${k === 1 ? "" : "s"} omitted`;
-  const positions = [...chosen.keys()].sort((a, b) => a - b);
-  const lines: string[] = [];
-  let prev = -1;
-  for (const p of positions) {
-    if (p > prev + 1) lines.push(gap(p - prev - 1));
-    lines.push(chosen.get(p) ?? "");
-    prev = p;
-  }
-  if (prev < n - 1) lines.push(gap(n - 1 - prev));
-  const events = section("Events ([index] kind …; … = omitted)", lines.join("\n"));
+  const events = section(eventsTitle, body);
 
   const user = header + task + verifier + evidence + events;
   const messages: ChatMessage[] = [
@@ -176,9 +217,10 @@ export function buildLabelPrompt(
   ];
   return {
     messages,
-    promptTokens: messages.reduce((s, m) => s + estimateTokens(m.content), 0),
+    promptTokens: estimateTokens(user),
+    fixedTokens: estimateTokens(LABEL_SYSTEM_PROMPT),
     fullTokens,
     budgetTokens,
-    shownEvents: positions.map((p) => attempt.events[p]?.index ?? p),
+    shownEvents: [...chosen.keys()].sort((a, b) => a - b).map((p) => attempt.events[p]?.index ?? p),
   };
 }

@@ -16,8 +16,10 @@ export interface RunReport {
   failures: { id: string; reason: string }[];
   /** Set when a budget limit or an abort ended the run early. */
   stoppedBy?: "maxRequests" | "maxTokens" | "maxDollars" | "aborted";
-  /** Prompt compression on this run: estimated prompt tokens ÷ full trace tokens. */
+  /** Prompt compression on this run: estimated attempt-specific prompt tokens ÷ full trace tokens. */
   estimatedPromptTokens: number;
+  /** Fixed instruction tokens sent with every request (not attempt-specific). */
+  fixedPromptTokens: number;
   fullTraceTokens: number;
   batch?: { id: string; status: string; resumed: boolean };
 }
@@ -37,6 +39,7 @@ export function emptyReport(model: string): RunReport {
     unlabelled: 0,
     failures: [],
     estimatedPromptTokens: 0,
+    fixedPromptTokens: 0,
     fullTraceTokens: 0,
   };
 }

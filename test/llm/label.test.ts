@@ -95,11 +95,19 @@ describe("labelAttempts against a local OpenAI-compatible server", () => {
 
   it("never sends planted secrets, and keeps the API key out of cache and report", async () => {
     fake.respond = () => good;
-    const { report } = await run([makeAttempt("s1", 3)]);
+    // a budget large enough that every event (and every planted secret) is in the prompt
+    const { report } = await run([makeAttempt("s1", 3)], { minPromptTokens: 3_000 });
     const received = fake.allReceived();
     for (const secret of Object.values(PLANTED)) expect(received).not.toContain(secret);
-    expect(received).toContain("[REDACTED:aws-access-key]");
-    expect(received).toContain("[REDACTED:url-credentials]");
+    expect(received).toContain("[REDACTED:assigned-secret]");
+    for (const kind of [
+      "openai-key",
+      "github-token",
+      "aws-access-key",
+      "url-credentials",
+      "assigned-secret",
+    ])
+      expect(received).toContain(`[REDACTED:${kind}]`);
     expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
     const cached = await cacheText(cacheDir);
     expect(cached).toContain('"promptHash"');

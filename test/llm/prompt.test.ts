@@ -1,0 +1,143 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDetectors } from "../../src/core/mine/detectors/index.js";
+import { Attempt } from "../../src/core/model/attempt.js";
+import { loadWorkspace } from "../../src/core/workspace/load.js";
+import { writeDemo } from "../../src/gen/demo.js";
+import { LlmConfig } from "../../src/llm/config.js";
+import { buildLabelPrompt, fullTraceText } from "../../src/llm/prompt.js";
+import { estimateTokens } from "../../src/llm/tokens.js";
+import { FIXTURES } from "../helpers/paths.js";
+import { hitsFor, makeAttempt, PLANTED } from "./attempts.js";
+
+const limits = LlmConfig.parse({});
+
+function randomAttempt(sizes: number[], text: string): Attempt {
+  return Attempt.parse({
+    id: "rand",
+    source: { format: "fire-jsonl", path: "x.jsonl" },
+    taskId: "t",
+    taskText: text.repeat(20),
+    outcome: "fail",
+    verifierOutput: "E".repeat(sizes[0] ?? 0),
+    events: sizes.map((size, index) =>
+      index % 2 === 0
+        ? {
+            index,
+            kind: "tool_call",
+            tool: "Bash",
+            command: `run ${index} ${"c".repeat(size % 300)}`,
+          }
+        : {
+            index,
+            kind: "tool_result",
+            output: `out ${index}\n${"o".repeat(size)}`,
+            exitCode: size % 3,
+          },
+    ),
+  });
+}
+
+describe("buildLabelPrompt", () => {
+  it("tags events with their index, keeps evidence and the last events, and marks gaps", () => {
+    const a = makeAttempt("p1", 40);
+    const hits = hitsFor(a);
+    const p = buildLabelPrompt(a, hits, limits);
+    const user = p.messages[1]?.content ?? "";
+    const last = a.events.length - 1;
+    expect(p.shownEvents).toContain(6);
+    expect(p.shownEvents).toContain(last - 3);
+    expect(p.shownEvents).toContain(last);
+    for (const i of p.shownEvents) expect(user).toMatch(new RegExp(`^\\[${i}\\] `, "m"));
+    const omitted = [...user.matchAll(/^… (\d+) events? omitted$/gm)].reduce(
+      (s, m) => s + Number(m[1]),
+      0,
+    );
+    expect(omitted + p.shownEvents.length).toBe(a.events.length);
+    expect(user).toContain("## Task\nDeploy the app so GET /health answers on port 8080.");
+    expect(user).toContain("## Verifier output (tail)\nFAILED test_health");
+    expect(user).toContain(
+      "- destructive-after-probe (deployment-preservation) @ events 87: rm -rf after a good probe",
+    );
+    for (const s of Object.values(PLANTED)) expect(user).not.toContain(s);
+  });
+
+  it("never exceeds the per-attempt budget and always shows the first evidence event and the stop", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 20_000 }), { minLength: 1, maxLength: 120 }),
+        fc.string({ maxLength: 40 }),
+        fc.integer({ min: 300, max: 4_000 }),
+        (sizes, text, maxPromptTokens) => {
+          const a = randomAttempt(sizes, text);
+          const ev = Math.floor(sizes.length / 2);
+          const hits = [{ detectorId: "d", eventIndices: [ev], reason: "r".repeat(500) }];
+          const cfg = { ...limits, maxPromptTokens, minPromptTokens: 160 };
+          const p = buildLabelPrompt(a, hits, cfg);
+          expect(p.promptTokens).toBeLessThanOrEqual(p.budgetTokens);
+          expect(p.budgetTokens).toBeLessThanOrEqual(maxPromptTokens);
+          expect(estimateTokens(p.messages[1]?.content ?? "")).toBe(p.promptTokens);
+          expect(p.shownEvents).toContain(ev);
+          expect(p.shownEvents).toContain(sizes.length - 1);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe("prompt tokens ÷ full trace tokens (chars/4 estimate)", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "fire-prompt-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function ratioOf(sources: string[]): Promise<{ ratio: number; failed: number }> {
+    await writeFile(join(dir, "fire.config.json"), JSON.stringify({ sources }));
+    const ws = await loadWorkspace(dir);
+    const failed = ws.attempts.filter((a) => a.outcome !== "pass");
+    let prompt = 0;
+    let full = 0;
+    for (const a of failed) {
+      const siblings = ws.attempts.filter((b) => b.taskId === a.taskId && b.id !== a.id);
+      const p = buildLabelPrompt(a, runDetectors(a, { siblings }), limits);
+      prompt += p.promptTokens;
+      full += estimateTokens(fullTraceText(a));
+    }
+    return { ratio: prompt / full, failed: failed.length };
+  }
+
+  it("is at most 0.25 on the demo corpus", async () => {
+    await writeDemo({ outDir: join(dir, "traces"), seed: 7 });
+    const { ratio, failed } = await ratioOf(["traces/"]);
+    expect(failed).toBeGreaterThan(10);
+    expect(ratio).toBeLessThanOrEqual(0.25);
+  });
+
+  it("is at most 0.25 on the real Harbor/OpenClaw failures", async () => {
+    const { ratio, failed } = await ratioOf([join(FIXTURES, "harbor-openclaw")]);
+    expect(failed).toBeGreaterThan(10);
+    expect(ratio).toBeLessThanOrEqual(0.25);
+  });
+});
+
+describe("headTail", () => {
+  it("keeps head and tail, and never splits a redaction marker", async () => {
+    const { headTail } = await import("../../src/llm/prompt.js");
+    expect(headTail("abcdef", 10)).toBe("abcdef");
+    const text = `${"a".repeat(30)}[REDACTED:openai-key]${"b".repeat(100)}[REDACTED:aws-access-key]${"c".repeat(10)}`;
+    const cut = headTail(text, 100);
+    expect(cut.length).toBeLessThanOrEqual(100);
+    expect(cut.startsWith("a".repeat(30))).toBe(true);
+    expect(cut.match(/\[REDACTED/g)?.length ?? 0).toBe(
+      (cut.match(/\[REDACTED:[a-z-]+\]/g) ?? []).length,
+    );
+    expect(cut.endsWith("c".repeat(10))).toBe(true);
+  });
+});
