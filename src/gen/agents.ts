@@ -27,6 +27,17 @@ export const AGENTS: readonly AgentProfile[] = [
     priceCached: 0.3,
   },
   {
+    style: "terminus",
+    name: "terminus-2",
+    version: "2.0.0",
+    modelName: "openai/gpt-5",
+    provider: "openai",
+    model: "gpt-5",
+    priceIn: 1.25,
+    priceOut: 10,
+    priceCached: 0.125,
+  },
+  {
     style: "claude",
     name: "claude-code",
     version: "2.1.332",

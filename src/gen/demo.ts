@@ -118,17 +118,18 @@ export async function writeDemo(
       let path: string;
       let stepIds: number[] | null = null;
       if (format === "harbor") {
-        let job = jobs.get(agent.name);
+        const key = `${agent.name}__${agent.model}`;
+        let job = jobs.get(key);
         if (!job) {
-          const name = `2026-10-12__08-00-00__${agent.name}`;
+          const name = `2026-10-12__08-00-00__${key}`;
           job = {
             dir: join(opts.outDir, name),
             name,
-            id: root.fork(agent.name).uuid(),
+            id: root.fork(key).uuid(),
             agent,
             trials: [],
           };
-          jobs.set(agent.name, job);
+          jobs.set(key, job);
         }
         const info = await writeTrial(
           job.dir,
