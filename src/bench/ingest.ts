@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadWorkspace } from "../core/workspace/load.js";
-import { writeCorpus } from "../gen/corpus.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
 /** Corpus size; `FIRE_BENCH_INGEST_MB` overrides the issue's ~200 MB for quick runs. */
@@ -88,6 +87,8 @@ export const ingestBenchmark: Benchmark = {
     const root = await mkdtemp(join(tmpdir(), "fire-bench-ingest-"));
     try {
       const traces = join(root, "traces");
+      // Imported here so the measuring child processes load only the ingest code.
+      const { writeCorpus } = await import("../gen/corpus.js");
       const corpus = await writeCorpus({
         outDir: traces,
         seed: 1,

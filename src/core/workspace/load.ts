@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import pLimit from "p-limit";
 import { describeZodIssues, InputError } from "../errors.js";
@@ -46,7 +47,7 @@ export interface Workspace {
 }
 
 /** Units read at once: enough to overlap I/O with parsing, few enough to bound memory. */
-const UNIT_CONCURRENCY = 2;
+const UNIT_CONCURRENCY = 4;
 
 /**
  * Opens a workspace: reads its config, discovers the units of its sources, reads each
@@ -60,8 +61,6 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   const config = await loadConfig(root);
   const resolved = await resolveSources(root, opts.sources ?? config.sources);
   const errors: InputError[] = [...resolved.errors];
-  const units = await discover(resolved.paths, errors, signal);
-
   const options: IngestOptions = {
     passThreshold: config.passThreshold,
     outputCap: config.outputCap,
@@ -69,33 +68,54 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   };
   const optionsKey = JSON.stringify({ p: config.passThreshold, c: config.outputCap });
   const cacheDir = workspacePaths(root).parseCache;
-  const results: UnitResult[] = new Array(units.length);
-  const stats: LoadStats = { units: units.length, parsed: 0, cached: 0, duplicates: 0 };
-  let done = 0;
+  const stats: LoadStats = { units: 0, parsed: 0, cached: 0, duplicates: 0 };
+  const results: UnitResult[] = [];
   const limit = pLimit(UNIT_CONCURRENCY);
-  await Promise.all(
-    units.map((unit, i) =>
-      limit(async () => {
-        signal?.throwIfAborted();
-        const key = { path: unit.path, stamp: unit.stamp, options: optionsKey };
-        let result = await readCacheEntry(cacheDir, key);
-        if (result) {
-          stats.cached++;
-        } else {
-          result = await parseUnit(unit, options);
-          stats.parsed++;
-          // A unit that gave nothing but errors may be a transient failure
-          // (permissions): it is read again next time instead of cached.
-          if (result.attempts.length > 0 || result.errors.length === 0) {
-            await writeCacheEntry(cacheDir, key, result).catch(() => undefined);
-          }
-        }
-        results[i] = result;
-        done++;
-        onProgress?.({ done, total: units.length, path: unit.path });
-      }),
-    ),
-  );
+  let done = 0;
+  let total: number | undefined;
+  let cacheDirReady: Promise<unknown> | undefined;
+
+  const readOne = async (unit: SourceUnit, i: number): Promise<void> => {
+    signal?.throwIfAborted();
+    const key = { path: unit.path, stamp: unit.stamp, options: optionsKey };
+    let result = await readCacheEntry(cacheDir, key);
+    if (result) {
+      stats.cached++;
+    } else {
+      result = await parseUnit(unit, options);
+      stats.parsed++;
+      // A unit that gave nothing but errors may be a transient failure
+      // (permissions): it is read again next time instead of cached.
+      if (result.attempts.length > 0 || result.errors.length === 0) {
+        cacheDirReady ??= mkdir(cacheDir, { recursive: true }).catch(() => undefined);
+        await cacheDirReady;
+        await writeCacheEntry(cacheDir, key, result).catch(() => undefined);
+      }
+    }
+    results[i] = result;
+    done++;
+    onProgress?.({ done, ...(total === undefined ? {} : { total }), path: unit.path });
+  };
+
+  // Units are read while discovery goes on, so walking folders overlaps parsing;
+  // the total is known (and reported) once discovery has finished.
+  const pending: Promise<void>[] = [];
+  const seen = new Set<string>();
+  if (resolved.paths.length > 0) {
+    for await (const item of discoverUnits(resolved.paths, signal ? { signal } : {})) {
+      if (item.type === "error") {
+        errors.push(item.error);
+      } else if (!seen.has(item.unit.path)) {
+        seen.add(item.unit.path);
+        const i = stats.units++;
+        const job = limit(() => readOne(item.unit, i));
+        job.catch(() => undefined); // rejections surface in Promise.all below
+        pending.push(job);
+      }
+    }
+  }
+  total = stats.units;
+  await Promise.all(pending);
   signal?.throwIfAborted();
 
   const attempts: Attempt[] = [];
@@ -122,25 +142,6 @@ export function compareAttempts(a: Attempt, b: Attempt): number {
   if (a.taskId !== b.taskId) return a.taskId < b.taskId ? -1 : 1;
   if (a.id !== b.id) return a.id < b.id ? -1 : 1;
   return 0;
-}
-
-async function discover(
-  paths: string[],
-  errors: InputError[],
-  signal: AbortSignal | undefined,
-): Promise<SourceUnit[]> {
-  const units: SourceUnit[] = [];
-  if (paths.length === 0) return units;
-  const seen = new Set<string>();
-  for await (const item of discoverUnits(paths, signal ? { signal } : {})) {
-    if (item.type === "error") {
-      errors.push(item.error);
-    } else if (!seen.has(item.unit.path)) {
-      seen.add(item.unit.path);
-      units.push(item.unit);
-    }
-  }
-  return units;
 }
 
 /** Reads one unit through its importer; invalid attempts become errors naming the field. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
@@ -81,13 +81,12 @@ export async function readCacheEntry(
   }
 }
 
-/** Writes the entry of a unit atomically (temp file + rename). */
+/** Writes the entry of a unit atomically (temp file + rename); `cacheDir` must exist. */
 export async function writeCacheEntry(
   cacheDir: string,
   key: CacheKey,
   result: UnitResult,
 ): Promise<void> {
-  await mkdir(cacheDir, { recursive: true });
   const header = {
     v: PARSE_CACHE_VERSION,
     ...key,
@@ -98,5 +97,6 @@ export async function writeCacheEntry(
   for (const a of result.attempts) lines.push(JSON.stringify({ a }));
   for (const e of result.errors) lines.push(JSON.stringify({ e: e.toJSON() }));
   lines.push("");
-  await writeFileAtomic(cacheFile(cacheDir, key.path), lines.join("\n"));
+  // No fsync: the rename keeps the entry whole, and a lost entry is only re-parsed.
+  await writeFileAtomic(cacheFile(cacheDir, key.path), lines.join("\n"), { fsync: false });
 }
