@@ -77,12 +77,16 @@ export class EventLog {
     });
   }
 
+  /** A hook decision; a Stop block implies the agent tried to stop, so a `stop` precedes it. */
   hook(hook: HookInfo, p: { ts?: string; callId?: string; tool?: string } = {}): void {
+    if (hook.event === "Stop" && this.events[this.events.length - 1]?.kind !== "stop")
+      this.stop(p.ts);
     const text =
       hook.text && hook.text.length > this.outputCap
         ? hook.text.slice(0, this.outputCap)
         : hook.text;
-    this.push({ kind: "hook", ts: p.ts, tool: p.tool, callId: p.callId, hook: { ...hook, text } });
+    const tool = p.tool ?? this.toolOf(p.callId);
+    this.push({ kind: "hook", ts: p.ts, tool, callId: p.callId, hook: { ...hook, text } });
   }
 
   stop(ts?: string): void {

@@ -7,6 +7,7 @@ import type { SourceUnit } from "./discover.js";
 import { fireJsonlImporter } from "./fire-jsonl.js";
 import { harborTrialImporter } from "./harbor.js";
 import { harborJobImporter } from "./harbor-job.js";
+import { tb1Importer } from "./tb1.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
 /**
@@ -16,6 +17,7 @@ import type { Importer, IngestItem, IngestOptions } from "./types.js";
 export const IMPORTERS: readonly Importer[] = [
   harborJobImporter,
   harborTrialImporter,
+  tb1Importer,
   fireJsonlImporter,
   atifImporter,
   claudeImporter,

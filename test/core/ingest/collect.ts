@@ -1,0 +1,35 @@
+import { discoverUnits, type SourceUnit } from "../../../src/core/ingest/discover.js";
+import { readUnit } from "../../../src/core/ingest/registry.js";
+import { DEFAULT_INGEST_OPTIONS, type IngestOptions } from "../../../src/core/ingest/types.js";
+import { Attempt } from "../../../src/core/model/attempt.js";
+
+export interface Collected {
+  units: SourceUnit[];
+  attempts: Attempt[];
+  /** `file:line: reason` strings, discovery and read errors together. */
+  errors: string[];
+}
+
+/** Discover and read everything under `paths`, validating every attempt with the Attempt schema. */
+export async function collect(
+  paths: string[],
+  options: Partial<IngestOptions> = {},
+): Promise<Collected> {
+  const opts = { ...DEFAULT_INGEST_OPTIONS, ...options };
+  const out: Collected = { units: [], attempts: [], errors: [] };
+  for await (const item of discoverUnits(paths)) {
+    if (item.type === "error") {
+      out.errors.push(item.error.format());
+      continue;
+    }
+    out.units.push(item.unit);
+    for await (const x of readUnit(item.unit, opts)) {
+      if (x.type === "error") out.errors.push(x.error.format());
+      else out.attempts.push(Attempt.parse(x.attempt));
+    }
+  }
+  return out;
+}
+
+export const byTask = (attempts: Attempt[], taskId: string): Attempt =>
+  attempts.find((a) => a.taskId === taskId) ?? (undefined as never);
