@@ -1,9 +1,11 @@
 import { hookBenchmark } from "./hook.js";
 import { ingestBenchmark } from "./ingest.js";
+import { mineBenchmark } from "./mine.js";
+import { replayBenchmark } from "./replay.js";
 import type { Benchmark } from "./types.js";
 
 /**
  * Every benchmark `npm run bench [-- name…]` knows. Add one import and one entry
  * per benchmark (hook, replay, mine, tui, …).
  */
-export const benchmarks: Benchmark[] = [ingestBenchmark, hookBenchmark];
+export const benchmarks: Benchmark[] = [ingestBenchmark, hookBenchmark, replayBenchmark, mineBenchmark];
