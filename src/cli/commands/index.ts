@@ -3,6 +3,7 @@ import { registerAttempts } from "./attempts.js";
 import { registerCluster } from "./cluster.js";
 import { registerClusters } from "./clusters.js";
 import { registerExport } from "./export.js";
+import { registerHook } from "./hook.js";
 import { registerImport } from "./import.js";
 import { registerMine } from "./mine.js";
 import { registerReplay } from "./replay.js";
@@ -28,5 +29,6 @@ export function registerAll(program: Command): void {
   registerMine(program);
   registerClusters(program);
   registerCluster(program);
+  registerHook(program);
   registerReplay(program);
 }
