@@ -11,13 +11,15 @@ export const ValidationEntry = z
     attemptId: z.string().min(1).optional(),
     path: z.string().min(1).optional(),
     family: z.enum(FAMILIES).optional(),
-    exclusion: Exclusion.optional(),
+    exclusion: Exclusion.exclude(["none"]).optional(),
+    /** `false`: a failure that is not a procedural loss (any exclusion agrees). */
+    procedural: z.literal(false).optional(),
     note: z.string().optional(),
   })
   .refine((e) => e.attemptId !== undefined || e.path !== undefined, "needs attemptId or path")
   .refine(
-    (e) => (e.family === undefined) !== (e.exclusion === undefined || e.exclusion === "none"),
-    "needs exactly one of family or exclusion",
+    (e) => [e.family, e.exclusion, e.procedural].filter((x) => x !== undefined).length === 1,
+    "needs exactly one of family, exclusion or procedural: false",
   );
 export type ValidationEntry = z.infer<typeof ValidationEntry>;
 
@@ -63,7 +65,7 @@ export function verdictOf(label: Label | undefined, triageExclusion?: string): s
 }
 
 export interface ValidationRow {
-  /** `family:<id>` or `exclusion:<kind>`. */
+  /** `family:<id>`, `exclusion:<kind>` or `not-procedural`. */
   expected: string;
   total: number;
   agreed: number;
@@ -106,12 +108,20 @@ export function validate(
       unmatched.push(e.attemptId ?? e.path ?? "?");
       continue;
     }
-    const expected = e.family ? `family:${e.family}` : `exclusion:${e.exclusion}`;
+    const expected = e.family
+      ? `family:${e.family}`
+      : e.exclusion
+        ? `exclusion:${e.exclusion}`
+        : "not-procedural";
     const got = verdictOf(labels.get(a.id), triageExclusions.get(a.id));
     const row = rows.get(expected) ?? { expected, total: 0, agreed: 0, misses: [] };
     rows.set(expected, row);
     row.total++;
-    if (got === expected) row.agreed++;
+    const agrees =
+      expected === "not-procedural"
+        ? got.startsWith("exclusion:") || got === "other"
+        : got === expected;
+    if (agrees) row.agreed++;
     else row.misses.push({ attemptId: a.id, got });
   }
   const sorted = [...rows.values()].sort((x, y) => (x.expected < y.expected ? -1 : 1));
@@ -120,5 +130,45 @@ export function validate(
     total: sorted.reduce((s, r) => s + r.total, 0),
     agreed: sorted.reduce((s, r) => s + r.agreed, 0),
     unmatched,
+  };
+}
+
+/** The demo generator's manifest, as far as a validation set needs it. */
+export const DemoManifest = z.object({
+  seed: z.number().optional(),
+  tasks: z.array(
+    z.object({
+      taskId: z.string(),
+      attemptDetails: z.array(
+        z.object({ path: z.string(), outcome: z.string(), planted: z.string().nullable() }),
+      ),
+    }),
+  ),
+});
+export type DemoManifest = z.infer<typeof DemoManifest>;
+
+/**
+ * A validation set from the demo manifest: every failed attempt with its planted family,
+ * capability_gap / provider_fault exclusion, or "not procedural" (planted null).
+ * Attempts are named by path (relative to the corpus root), which ids are derived from.
+ */
+export function validationFromManifest(m: DemoManifest, prefix = ""): ValidationSet {
+  const entries: ValidationEntry[] = [];
+  for (const t of m.tasks) {
+    for (const a of t.attemptDetails) {
+      if (a.outcome === "pass") continue;
+      const path = `${prefix}${a.path}`;
+      const p = a.planted;
+      if (p === null) entries.push({ path, procedural: false, note: t.taskId });
+      else if (p === "capability_gap" || p === "provider_fault")
+        entries.push({ path, exclusion: p, note: t.taskId });
+      else if ((FAMILIES as readonly string[]).includes(p))
+        entries.push({ path, family: p as ValidationEntry["family"], note: t.taskId });
+    }
+  }
+  return {
+    version: 1,
+    description: `Derived from the demo manifest (seed ${m.seed ?? "?"}): expected family or exclusion per failed attempt.`,
+    entries,
   };
 }

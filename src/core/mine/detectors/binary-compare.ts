@@ -2,7 +2,7 @@ import { commandOf, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
 const BINARY_TASK =
-  /\b(re-?implement|reimplementation|drop-in replacement|identical (?:output|behaviou?r)|same output as|byte[- ]for[- ]byte|bit[- ]exact|behave exactly like)\b/i;
+  /\b(re-?implement\w*|drop-in replacement|clone)\b[\s\S]{0,200}\b(binary|executable|tool|program|command)\b|\b(binary|executable)\b[\s\S]{0,200}\b(re-?implement\w*|identical output|same output)\b/i;
 const COMPARE = /\b(cmp|diff|sha256sum|md5sum|sha1sum|xxd|hexdump|od)\b|==\s*\$\(|filecmp/;
 
 /** Re-implementing an existing binary: outputs never compared byte for byte with the original's. */

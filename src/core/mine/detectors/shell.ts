@@ -63,7 +63,7 @@ export function callFailed(a: Attempt, call: Event): boolean {
   if (src.exitCode === 1 && /^grep\b/.test(lastSeg) && !/[|]/.test(lastSeg)) return false;
   if (src.exitCode !== undefined) return src.exitCode !== 0;
   if (src.isError) return true;
-  return FAIL_TEXT.test(src.output ?? "");
+  return FAIL_TEXT.test(cleanOutput(src.output ?? ""));
 }
 
 /** Whether a call's result shows success. A call without any result is not a success. */
@@ -73,9 +73,29 @@ export function callSucceeded(a: Attempt, call: Event): boolean {
   return !callFailed(a, call);
 }
 
-/** Output text of a call (its result's output, else its own). */
+const TERMINAL_HEADER = /^(?:New Terminal Output|Current Terminal Screen):\s*$/;
+const SHELL_PROMPT = /^[\w.-]+@[\w.-]+:[^\n]*?[#$](?: |$)/;
+
+/**
+ * Drops terminal chrome from tmux-style harness output (Terminus: "New Terminal Output:",
+ * echoed `user@host:/dir# command` prompt lines), leaving what the command printed.
+ */
+export function cleanOutput(text: string): string {
+  if (
+    !/Terminal (?:Output|Screen):/.test(text) &&
+    !SHELL_PROMPT.test(text.split("\n", 3).join("\n").trim())
+  )
+    return text;
+  return text
+    .split("\n")
+    .filter((l) => !TERMINAL_HEADER.test(l) && !SHELL_PROMPT.test(l))
+    .join("\n")
+    .trim();
+}
+
+/** Output text of a call (its result's output, else its own), without terminal chrome. */
 export function outputOf(a: Attempt, call: Event): string {
-  return resultOf(a, call)?.output ?? call.output ?? "";
+  return cleanOutput(resultOf(a, call)?.output ?? call.output ?? "");
 }
 
 const REDIRECT = /(?:^|[^0-9&<>])>>?\s*(['"]?)([^\s'";&|<>]+)\1/g;
