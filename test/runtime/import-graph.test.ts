@@ -1,0 +1,56 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/paths.js";
+
+/** Modules reachable from a compiled entry: relative files (absolute paths) and packages. */
+function graph(entry: string, opts: { dynamic: boolean }): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const src = readFileSync(file, "utf8");
+    const specs = [
+      ...src.matchAll(/^\s*(?:import|export)\s(?:[^'";]*?\sfrom\s)?\s*["']([^"']+)["']/gm),
+      ...(opts.dynamic ? src.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g) : []),
+    ].map((m) => m[1] as string);
+    for (const spec of specs) {
+      if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
+      else seen.add(spec);
+    }
+  };
+  visit(entry);
+  return seen;
+}
+
+const dist = (p: string) => resolve(REPO_ROOT, "dist", p);
+
+describe("the hook entry's import graph (compiled dist/runtime)", () => {
+  it.each(["runtime/main.js", "runtime/bin.js"])(
+    "%s reaches nothing in ui/ or llm/, and no ink, react or openai, even lazily",
+    (entry) => {
+      const all = [...graph(dist(entry), { dynamic: true })];
+      expect(all.length).toBeGreaterThan(10);
+      expect(all.every((m) => !m.startsWith("/") || existsSync(m))).toBe(true);
+      expect(all.filter((m) => /[\\/]dist[\\/](ui|llm)[\\/]/.test(m))).toEqual([]);
+      expect(all.filter((m) => /^(ink|react|openai|ink-[\w-]+)(\/|$)/.test(m))).toEqual([]);
+      // the evaluator really is on the path
+      expect(all).toContain(dist("core/policy/evaluator.js"));
+    },
+  );
+
+  it("loads no heavy package up front: zod, yaml, commander, proper-lockfile are lazy or absent", () => {
+    const eager = [...graph(dist("runtime/main.js"), { dynamic: false })];
+    expect(
+      eager.filter((m) =>
+        /^(zod|yaml|commander|proper-lockfile|write-file-atomic|recheck)(\/|$)/.test(m),
+      ),
+    ).toEqual([]);
+  });
+
+  it("the CLI entry loads commander only when the command is not the hook", () => {
+    const eager = [...graph(dist("cli/main.js"), { dynamic: false })];
+    expect(eager).not.toContain("commander");
+    expect(eager.filter((m) => m.startsWith("/"))).toEqual([dist("cli/main.js")]);
+  });
+});
