@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { fixture } from "../../helpers/paths.js";
+import { collect } from "./collect.js";
+
+const golden = (name: string) => fixture("atif-golden", `${name}.trajectory.json`);
+
+describe("ATIF importer (atif-golden)", () => {
+  it("imports the three golden trajectories as one attempt each, with no errors", async () => {
+    const got = await collect([fixture("atif-golden")]);
+    expect(got.errors).toEqual([]);
+    expect(got.units.map((u) => u.format)).toEqual(["atif", "atif", "atif"]);
+    expect(got.attempts.map((a) => a.taskId).sort()).toEqual([
+      "hello-world-context-summarization",
+      "hello-world-invalid-json",
+      "hello-world-timeout",
+    ]);
+  });
+
+  it("keeps the task itself (not the Terminus wrapper) as task text, and the agent and model", async () => {
+    const [a] = (await collect([golden("hello-world-timeout")])).attempts;
+    expect(a!.taskText).toBe('Create a file called hello.txt with "Hello, world!" as the content.');
+    expect(a!.agent).toBe("terminus-2");
+    expect(a!.model).toBe("openai/gpt-4o");
+    expect(a!.outcome).toBe("unknown");
+    expect(a!.tokens).toEqual({ input: 982, output: 145, cached: 0 });
+    expect(a!.costUsd).toBeCloseTo(0.003905, 6);
+  });
+
+  it("extracts Terminus keystrokes as shell commands and pairs results with calls", async () => {
+    const [a] = (await collect([golden("hello-world-timeout")])).attempts;
+    const calls = a!.events.filter((e) => e.kind === "tool_call");
+    expect(calls.map((c) => c.command)).toEqual(["echo 'Hello, world!'", "sleep 5", "sleep 5"]);
+    expect(calls.map((c) => c.tool)).toEqual(["bash_command", "bash_command", "bash_command"]);
+    const results = a!.events.filter((e) => e.kind === "tool_result");
+    expect(results.map((r) => r.callId)).toEqual(["call_0_1", "call_1_1", "call_2_1"]);
+    expect(results[0]!.output).toContain("Hello, world!");
+    expect(results[0]!.tool).toBe("bash_command");
+  });
+
+  it("keeps the sub-agent trajectory references of a context summarisation as links", async () => {
+    const [a] = (await collect([golden("hello-world-context-summarization")])).attempts;
+    expect(a!.links).toEqual([
+      { kind: "subagent", ref: "trajectory.summarization-1-summary.json" },
+      { kind: "subagent", ref: "trajectory.summarization-1-questions.json" },
+      { kind: "subagent", ref: "trajectory.summarization-1-answers.json" },
+    ]);
+    expect(a!.events.filter((e) => e.kind === "tool_call")).toHaveLength(7);
+    expect(a!.events.filter((e) => e.kind === "prompt")).toHaveLength(2);
+    const system = a!.events.find((e) => e.role === "system");
+    expect(system?.input).toBe("Performed context summarization and handoff to continue task.");
+    expect(a!.events.at(-1)!.kind).toBe("stop");
+  });
+
+  it("records reasoning and a step whose observation has no tool call (parse error feedback)", async () => {
+    const [a] = (await collect([golden("hello-world-invalid-json")])).attempts;
+    expect(a!.events.filter((e) => e.kind === "reasoning")).toHaveLength(4);
+    const firstResult = a!.events.find((e) => e.kind === "tool_result")!;
+    expect(firstResult.callId).toBeUndefined();
+    expect(firstResult.output).toMatch(/^Previous response had parsing errors/);
+    expect(a!.events.filter((e) => e.command).map((e) => e.command)).toEqual([
+      "printf 'Hello, world!\\n' > hello.txt",
+    ]);
+  });
+
+  it("caps outputs at the output cap and keeps the full byte length", async () => {
+    const [a] = (await collect([golden("hello-world-timeout")], { outputCap: 10 })).attempts;
+    const r = a!.events.find((e) => e.kind === "tool_result")!;
+    expect(r.output).toHaveLength(10);
+    expect(r.outputBytes).toBe(
+      Buffer.byteLength(
+        "New Terminal Output:\n\nroot@CONTAINER_ID:/app# echo 'Hello, world!'\nHello, world!\n\n",
+      ),
+    );
+  });
+});

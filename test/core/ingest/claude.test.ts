@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { fixture } from "../../helpers/paths.js";
+import { collect } from "./collect.js";
+
+const session = (name: string) => fixture("real-clients", name, "session.jsonl");
+
+describe("Claude Code transcript importer (real-clients)", () => {
+  it("reads the rm-deny session: prompt, Bash commands, the deny and the Stop block as hook events", async () => {
+    const got = await collect([session("claude-rm-deny")]);
+    expect(got.errors).toEqual([]); // 49 lines, bookkeeping rows skipped silently
+    expect(got.units.map((u) => u.format)).toEqual(["claude-transcript"]);
+    const a = got.attempts[0]!;
+    expect(a.taskText).toBe("Clean the build directory, then finish.");
+    expect(a.agent).toBe("claude-code");
+    expect(a.model).toBe("claude-opus-5-5");
+    expect(a.outcome).toBe("unknown");
+    expect(a.costUsd).toBe(0.004);
+    expect(a.tokens).toEqual({ input: 500, output: 100, cached: 0 });
+    expect(a.events.map((e) => e.kind)).toEqual([
+      "prompt",
+      "message",
+      "tool_call",
+      "tool_result",
+      "message",
+      "tool_call",
+      "tool_result",
+      "hook",
+      "message",
+      "stop",
+      "hook",
+      "message",
+      "tool_call",
+      "tool_result",
+      "message",
+      "stop",
+    ]);
+    const calls = a.events.filter((e) => e.kind === "tool_call");
+    expect(calls.map((c) => c.command)).toEqual([
+      "mkdir -p build && touch build/out.o && echo made build",
+      "rm -rf build",
+      "ls -la",
+    ]);
+    expect(calls.map((c) => c.callId)).toEqual(["toolu_fake_1", "toolu_fake_2", "toolu_fake_3"]);
+    const denied = a.events[6]!;
+    expect(denied).toMatchObject({
+      kind: "tool_result",
+      callId: "toolu_fake_2",
+      isError: true,
+      tool: "Bash",
+    });
+    const hooks = a.events.filter((e) => e.kind === "hook");
+    expect(hooks[0]).toMatchObject({
+      callId: "toolu_fake_2",
+      tool: "Bash",
+      hook: {
+        event: "PreToolUse",
+        decision: "deny",
+        text: 'deny-hook: destructive command "rm -rf" is not allowed in this workspace. Do not retry it.',
+      },
+    });
+    // the Stop block appears once although the transcript records it as a meta row and an attachment
+    expect(hooks[1]!.hook).toEqual({
+      event: "Stop",
+      decision: "block",
+      text: "deny-hook: before stopping, run `ls -la` and report what is in the working directory.",
+    });
+  });
+
+  it("reads the http-log session: the detached setsid launch, the probe and the kill", async () => {
+    const [a] = (await collect([session("claude-http-log")])).attempts;
+    const cmds = a!.events.filter((e) => e.kind === "tool_call").map((e) => e.command);
+    expect(cmds[0]).toMatch(/^setsid nohup python3 -m http\.server 8765/);
+    expect(cmds[1]).toBe("curl -s --max-time 5 http://127.0.0.1:8765/ | head -n 5");
+    expect(cmds[2]).toBe("kill $(cat server.pid) && echo server-stopped");
+    expect(a!.events.filter((e) => e.kind === "hook")).toHaveLength(0);
+    expect(a!.events.at(-1)!.kind).toBe("stop");
+  });
+
+  it("detects a transcript by content whatever its name, with a stable id", async () => {
+    const one = await collect([session("claude-rm-deny")]);
+    const two = await collect([session("claude-rm-deny")]);
+    expect(one.attempts[0]!.id).toBe(two.attempts[0]!.id);
+    expect(one.attempts[0]!.id).toMatch(/^9a976fe8-5228-4521-b5b0-4f9081dc151e-[0-9a-f]{8}$/);
+  });
+});

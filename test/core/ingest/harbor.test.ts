@@ -1,0 +1,178 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Attempt } from "../../../src/core/model/attempt.js";
+import { fixture } from "../../helpers/paths.js";
+import { byTask, type Collected, collect } from "./collect.js";
+
+const OPENCLAW = fixture("harbor-openclaw");
+const calls = (a: Attempt) => a.events.filter((e) => e.kind === "tool_call");
+
+describe("Harbor importer (harbor-openclaw)", () => {
+  let got: Collected;
+  beforeAll(async () => {
+    got = await collect([OPENCLAW]);
+  });
+
+  it("yields 15 attempts and 0 errors, one harbor-trial unit per trial", () => {
+    expect(got.errors).toEqual([]);
+    expect(got.attempts).toHaveLength(15);
+    expect(got.units).toHaveLength(15);
+    expect(new Set(got.units.map((u) => u.format))).toEqual(new Set(["harbor-trial"]));
+    expect(new Set(got.attempts.map((a) => a.id)).size).toBe(15);
+  });
+
+  it("reads task names, agent, model and outcomes from result.json", () => {
+    const outcomes = got.attempts.map((a) => a.outcome).sort();
+    expect(outcomes.filter((o) => o === "timeout")).toHaveLength(2);
+    expect(outcomes.filter((o) => o === "fail")).toHaveLength(13);
+    const hdfs = byTask(got.attempts, "pinchbench/task-log-hdfs-block-ops");
+    expect(hdfs.outcome).toBe("timeout");
+    expect(hdfs.reward).toBe(0.25);
+    expect(hdfs.exception).toEqual({
+      type: "AgentTimeoutError",
+      message: "Agent execution timed out after 540.0 seconds",
+    });
+    expect(hdfs.tokens).toEqual({ input: 124664, output: 10129, cached: 4633344 });
+    expect(hdfs.durationS).toBeCloseTo(580.872, 3);
+    expect(hdfs.events.some((e) => e.kind === "stop")).toBe(false);
+    const t2 = byTask(got.attempts, "clawbench/t2-add-tests-normalizer");
+    expect(t2.agent).toBe("openclaw");
+    expect(t2.model).toBe("kimi-k2.6");
+    expect(t2.reward).toBe(0.5556);
+    expect(t2.outcome).toBe("fail");
+    // a multi-step trial whose last step raised a TimeoutError
+    expect(byTask(got.attempts, "clawbench/t5-hallucination-resistant-evidence").outcome).toBe(
+      "timeout",
+    );
+  });
+
+  it("extracts exec commands, exit codes and written paths, and pairs every result with its call", () => {
+    const t2 = byTask(got.attempts, "clawbench/t2-add-tests-normalizer");
+    expect(calls(t2).map((c) => c.tool)).toEqual(["exec", "read", "write", "exec", "edit", "exec"]);
+    expect(
+      calls(t2)
+        .filter((c) => c.command)
+        .map((c) => c.command),
+    ).toEqual([
+      'find /workspace -type f -name "*.py" | head -20',
+      "pytest test_normalizer.py -v",
+      "pytest test_normalizer.py -v",
+    ]);
+    const pytest = t2.events
+      .filter((e) => e.kind === "tool_result" && e.tool === "exec")
+      .map((e) => e.exitCode);
+    expect(pytest).toEqual([0, 1, 0]);
+    expect(calls(t2)[2]!.writes).toEqual(["/workspace/test_normalizer.py"]);
+    let total = 0;
+    for (const a of got.attempts) {
+      const ids = new Set(calls(a).map((c) => c.callId));
+      for (const r of a.events.filter((e) => e.kind === "tool_result"))
+        expect(ids.has(r.callId)).toBe(true);
+      total += calls(a).length;
+    }
+    expect(total).toBe(579);
+  });
+
+  it("takes the task text from the first user step, in run order for multi-step trials", () => {
+    expect(byTask(got.attempts, "pinchbench/task-calendar").taskText).toMatch(
+      /^You do not have access to real calendars/,
+    );
+    const chain = byTask(got.attempts, "pinchbench/task-session-chain-analysis");
+    expect(chain.taskText).toMatch(/^你在做一次会话链路接手/);
+    expect(chain.events.filter((e) => e.kind === "prompt")).toHaveLength(4);
+  });
+
+  it("keeps the verifier output tail and the trial with no tool calls", () => {
+    for (const a of got.attempts) expect(a.verifierOutput?.length ?? 0).toBeGreaterThan(0);
+    const repair = byTask(got.attempts, "clawbench/t4-delegation-repair");
+    expect(calls(repair)).toHaveLength(0);
+    expect(repair.reward).toBe(0.2296);
+  });
+
+  it("passes at or above the configured threshold", async () => {
+    const low = await collect(
+      [join(OPENCLAW, "pinchbench-147-kimi2.6", "task-gh-issue-triage__sx8jKBo")],
+      { passThreshold: 0.2 },
+    );
+    expect(low.attempts[0]!.outcome).toBe("pass");
+  });
+
+  it("gives the same ids on re-import", async () => {
+    const again = await collect([OPENCLAW]);
+    expect(again.attempts.map((a) => a.id)).toEqual(got.attempts.map((a) => a.id));
+  });
+});
+
+describe("Harbor job folders and raw harness sessions", () => {
+  let tmp: string;
+  beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), "fire-harbor-"));
+  });
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  const trial = (name: string) => join(OPENCLAW, "pinchbench-147-kimi2.6", name);
+
+  it("reads a job folder (job result.json + trials) as one unit with all its trials", async () => {
+    const job = join(tmp, "job");
+    mkdirSync(job);
+    writeFileSync(
+      join(job, "result.json"),
+      JSON.stringify({ id: "job-1", started_at: "2026-05-27T09:00:00Z", n_total_trials: 2 }),
+    );
+    writeFileSync(join(job, "README.md"), "job notes");
+    cpSync(trial("task-calendar__8A83BnJ"), join(job, "task-calendar__8A83BnJ"), {
+      recursive: true,
+    });
+    cpSync(trial("task-image-gen__Xvxipd8"), join(job, "task-image-gen__Xvxipd8"), {
+      recursive: true,
+    });
+    const got = await collect([job]);
+    expect(got.errors).toEqual([]);
+    expect(got.units.map((u) => u.format)).toEqual(["harbor-job"]);
+    expect(got.attempts.map((a) => a.taskId)).toEqual([
+      "pinchbench/task-calendar",
+      "pinchbench/task-image-gen",
+    ]);
+    const direct = await collect([trial("task-calendar__8A83BnJ")]);
+    expect(got.attempts[0]!.id).toBe(direct.attempts[0]!.id);
+  });
+
+  it("uses a raw Claude transcript under agent/sessions/projects when it is richer than ATIF", async () => {
+    const dir = join(tmp, "claude-trial");
+    cpSync(trial("task-image-gen__Xvxipd8"), dir, { recursive: true });
+    mkdirSync(join(dir, "agent", "sessions", "projects", "-app"), { recursive: true });
+    cpSync(
+      fixture("real-clients/claude-rm-deny/session.jsonl"),
+      join(dir, "agent/sessions/projects/-app/9a976fe8.jsonl"),
+    );
+    const [a] = (await collect([dir])).attempts;
+    expect(a!.taskId).toBe("pinchbench/task-image-gen");
+    expect(a!.outcome).toBe("fail");
+    expect(calls(a!).map((c) => c.command)).toEqual([
+      "mkdir -p build && touch build/out.o && echo made build",
+      "rm -rf build",
+      "ls -la",
+    ]);
+    expect(a!.events.filter((e) => e.kind === "hook").map((e) => e.hook?.decision)).toEqual([
+      "deny",
+      "block",
+    ]);
+    // the ATIF task text is kept
+    expect(a!.taskText).toMatch(/^Generate an image of a friendly robot/);
+  });
+
+  it("uses a Codex rollout under agent/sessions/YYYY/MM/DD when it is richer than ATIF", async () => {
+    const dir = join(tmp, "codex-trial");
+    cpSync(trial("task-image-gen__Xvxipd8"), dir, { recursive: true });
+    mkdirSync(join(dir, "agent", "sessions", "2026", "11", "30"), { recursive: true });
+    cpSync(
+      fixture("real-clients/codex-http-log/session.jsonl"),
+      join(dir, "agent/sessions/2026/11/30/rollout-2026-11-30T00-36-53-x.jsonl"),
+    );
+    const [a] = (await collect([dir])).attempts;
+    expect(calls(a!)).toHaveLength(3);
+    expect(calls(a!)[2]!.command).toBe("kill $(cat server.pid) && echo server-stopped");
+  });
+});
