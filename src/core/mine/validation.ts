@@ -140,7 +140,12 @@ export const DemoManifest = z.object({
     z.object({
       taskId: z.string(),
       attemptDetails: z.array(
-        z.object({ path: z.string(), outcome: z.string(), planted: z.string().nullable() }),
+        z.object({
+          path: z.string(),
+          outcome: z.string(),
+          planted: z.string().nullable(),
+          preFailure: z.object({ command: z.string() }).nullable().optional(),
+        }),
       ),
     }),
   ),

@@ -9,7 +9,12 @@ const FULL_WRITE_TOOL = /^(write|create|write_file)$/i;
 
 function isExactEdit(ev: Event): boolean {
   const cmd = commandOf(ev) ?? "";
-  return (!!ev.tool && EXACT_TOOL.test(ev.tool)) || /\bsed\s+-i\S*\s+['"]?s(.).+\1.*\1/.test(cmd);
+  if (ev.tool && EXACT_TOOL.test(ev.tool)) return true;
+  // sed -i [-E …] 's/literal/replacement/…' — a substitution, not a whole-file rewrite.
+  return (
+    /\bsed\s+(?:-[a-zA-Z-]+\s+)*['"]?s([/|#,]).+?\1/.test(cmd) &&
+    /\bsed\s+(?:-\S+\s+)*-[a-zA-Z]*i/.test(cmd)
+  );
 }
 
 function isRewrite(ev: Event): boolean {

@@ -1,0 +1,45 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { DemoManifest } from "../../../src/core/mine/validation.js";
+import type { Attempt } from "../../../src/core/model/attempt.js";
+import { loadWorkspace, type Workspace } from "../../../src/core/workspace/load.js";
+import { fixture, REPO_ROOT } from "../../helpers/paths.js";
+
+export const DEMO_DIR = resolve(REPO_ROOT, "traces/generated");
+
+/** A fresh temp workspace whose only source is the given folder (absolute), plus extra config. */
+export function tempWorkspace(source: string, extra: Record<string, unknown> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), "fire-mine-"));
+  writeFileSync(
+    join(dir, "fire.config.json"),
+    JSON.stringify({ sources: [source], ...extra }, null, 2),
+  );
+  return dir;
+}
+
+export async function loadDemo(extra: Record<string, unknown> = {}): Promise<Workspace> {
+  return loadWorkspace(tempWorkspace(`${DEMO_DIR}/`, extra));
+}
+
+export async function loadOpenclaw(): Promise<Workspace> {
+  return loadWorkspace(tempWorkspace(`${fixture("harbor-openclaw")}/`));
+}
+
+export function demoManifest(): DemoManifest {
+  return DemoManifest.parse(JSON.parse(readFileSync(join(DEMO_DIR, "manifest.json"), "utf8")));
+}
+
+/** The attempt a manifest entry (path relative to the corpus root) describes. */
+export function attemptAt(attempts: readonly Attempt[], path: string): Attempt {
+  const a = attempts.find((x) => x.source.path.replace(/\\/g, "/").endsWith(`/${path}`));
+  if (!a) throw new Error(`no attempt for ${path}`);
+  return a;
+}
+
+/** An attempt by its trial-name prefix (fixture ids end in a hash). */
+export function attemptByPrefix(attempts: readonly Attempt[], prefix: string): Attempt {
+  const a = attempts.find((x) => x.id.startsWith(prefix));
+  if (!a) throw new Error(`no attempt ${prefix}…`);
+  return a;
+}
