@@ -65,14 +65,51 @@ export function bulkSteps(rng: Rng, count: number): ScriptStep[] {
   return steps;
 }
 
-/** The script with `count` bulk steps in front; marked indices shift accordingly. */
-export function padScript(s: AttemptScript, rng: Rng, count: number): AttemptScript {
-  if (count === 0 || s.steps.length === 0) return s;
-  const shift = (i: number | null) => (i === null ? null : i + count);
+const ORIENTATION: readonly [string, string, string][] = [
+  [
+    "Get oriented in the container.",
+    "ls -la /app | head -12",
+    "total 28\ndrwxr-xr-x 1 root root 4096 Oct 12 07:58 .\ndrwxr-xr-x 1 root root 4096 Oct 12 07:58 ..\ndrwxr-xr-x 2 root root 4096 Oct 12 07:58 tests",
+  ],
+  [
+    "Check the tool versions available.",
+    "python3 --version && git --version",
+    "Python 3.12.3\ngit version 2.43.0",
+  ],
+  [
+    "See which OS image this is.",
+    "head -2 /etc/os-release",
+    'PRETTY_NAME="Ubuntu 24.04.1 LTS"\nNAME="Ubuntu"',
+  ],
+  ["Check who and where I am.", "pwd && whoami", "/app\nroot"],
+  [
+    "Look for a README or notes.",
+    "ls /app/*.md 2>/dev/null || echo 'no markdown files'",
+    "no markdown files",
+  ],
+];
+
+/** Short orientation commands agents typically start with. */
+export function orientationSteps(rng: Rng, count: number): ScriptStep[] {
+  return rng
+    .shuffle(ORIENTATION)
+    .slice(0, count)
+    .map(([say, cmd, out]) => ({ say, cmd, out, exit: 0, secs: 0.2 }));
+}
+
+/** The script with `extra` steps in front; marked indices shift accordingly. */
+export function prependSteps(s: AttemptScript, extra: ScriptStep[]): AttemptScript {
+  if (extra.length === 0 || s.steps.length === 0) return s;
+  const shift = (i: number | null) => (i === null ? null : i + extra.length);
   return {
     ...s,
-    steps: [...bulkSteps(rng, count), ...s.steps],
+    steps: [...extra, ...s.steps],
     preFailure: shift(s.preFailure),
     evidence: shift(s.evidence),
   };
+}
+
+/** The script with `count` bulk steps in front (benchmark corpora). */
+export function padScript(s: AttemptScript, rng: Rng, count: number): AttemptScript {
+  return prependSteps(s, bulkSteps(rng, count));
 }

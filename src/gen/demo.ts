@@ -1,5 +1,6 @@
 import { join, relative } from "node:path";
 import type { AgentProfile } from "./agents.js";
+import { orientationSteps, prependSteps } from "./bulk.js";
 import { CATALOGUE } from "./catalogue/index.js";
 import {
   agentForFormat,
@@ -111,7 +112,11 @@ export async function writeDemo(
     const details: ManifestAttempt[] = [];
     for (const [ai, kind] of planFor(task, attempts).entries()) {
       const arng = trng.fork(ai);
-      const script = task.build(kind, arng.fork("script"));
+      const orient = arng.fork("orient");
+      const script = prependSteps(
+        task.build(kind, arng.fork("script")),
+        orientationSteps(orient, orient.int(0, 2)),
+      );
       const format = formats[slot++ % formats.length] as TraceFormat;
       const agent = agentForFormat(format, picked);
       const startMs = EPOCH_MS + ti * 1_260_000 + ai * 95_000 + arng.int(0, 60_000);
