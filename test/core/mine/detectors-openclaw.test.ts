@@ -1,0 +1,72 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { runDetectorsAll } from "../../../src/core/mine/detectors/index.js";
+import type { DetectorHit } from "../../../src/core/mine/detectors/types.js";
+import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
+import { triage } from "../../../src/core/mine/triage.js";
+import type { Workspace } from "../../../src/core/workspace/load.js";
+import { attemptByPrefix, loadOpenclaw } from "./demo-workspace.js";
+
+/** Real failed OpenClaw trials; expectations follow each trial's FAILURE_ATTRIBUTION.md. */
+let ws: Workspace;
+let hits: Map<string, DetectorHit[]>;
+const ids = (prefix: string): string[] => (hits.get(attemptByPrefix(ws.attempts, prefix).id) ?? []).map((h) => h.detectorId);
+const hit = (prefix: string, id: string): DetectorHit | undefined =>
+  (hits.get(attemptByPrefix(ws.attempts, prefix).id) ?? []).find((h) => h.detectorId === id);
+
+beforeAll(async () => {
+  ws = await loadOpenclaw();
+  hits = runDetectorsAll(ws.attempts);
+});
+
+describe("detectors on the real harbor-openclaw trials", () => {
+  it("reads all 15 trials", () => {
+    expect(ws.attempts.length).toBe(15);
+  });
+
+  it("t4-delegation-repair (upstream LLM API error on the first turn) is a provider fault, not mined", () => {
+    const t = triage(ws.attempts);
+    const ex = t.exclusions.find((e) => e.attemptId.startsWith("t4-delegation-repair__x8HNRDi"));
+    expect(ex?.reason).toBe("provider_fault");
+    expect(ex?.detail).toBe("agent never acted (no tool call, no message)");
+    expect(t.inScope).toHaveLength(14);
+  });
+
+  it("task-log-hdfs-block-ops (AgentTimeoutError after 540 s, report rewritten 33 times, never checked)", () => {
+    expect(hit("task-log-hdfs-block-ops__nvME2du", "run.timeout")?.reason).toBe("exception AgentTimeoutError");
+    const stop = hit("task-log-hdfs-block-ops__nvME2du", "stop.no-check-after-write");
+    const a = attemptByPrefix(ws.attempts, "task-log-hdfs-block-ops__nvME2du");
+    const ev = a.events.find((e) => e.index === stop?.eventIndices[0]);
+    expect(ev?.tool).toBe("write");
+    expect(ev?.writes?.[0]).toMatch(/hdfs_block_ops_report\.md$/);
+  });
+
+  it("task-image-gen and task-gh-issue-triage never wrote the file the task names", () => {
+    expect(hit("task-image-gen__Xvxipd8", "output.never-written")?.reason).toBe("never written: robot_cafe.png");
+    expect(hit("task-gh-issue-triage__sx8jKBo", "output.never-written")?.reason).toBe("never written: triage_report.md");
+  });
+
+  it("t2-add-tests-normalizer wrote and verified its tests: capability evidence, no stop-without-check", () => {
+    const ev = hit("t2-add-tests-normalizer__BPeAoa2", "capability.earlier-success");
+    expect(ev?.eventIndices).toEqual([12]);
+    expect(ev?.reason).toBe("test run passed: pytest test_normalizer.py -v");
+    expect(ids("t2-add-tests-normalizer__BPeAoa2")).not.toContain("stop.no-check-after-write");
+  });
+
+  it("t3-data-pipeline-report ran the pipeline after its edit: no stop-without-check", () => {
+    expect(ids("t3-data-pipeline-report__25HCHpE")).not.toContain("stop.no-check-after-write");
+  });
+
+  it("none of the paper-family detectors fire on these unrelated workflows", () => {
+    const paper = [...hits.values()].flat().filter((h) => h.family !== undefined && h.family !== "stop-without-check");
+    expect(paper).toEqual([]);
+  });
+
+  it("the heuristic labeller names the timeout trial a stop-without-check loss, the image trial too", () => {
+    const a = attemptByPrefix(ws.attempts, "task-image-gen__Xvxipd8");
+    const l = heuristicLabel(a, hits.get(a.id) ?? []);
+    expect(l.family).toBe("stop-without-check");
+    expect(l.source).toBe("heuristic");
+    expect(l.interventionPoint).toBe("stop");
+    expect(l.preFailureState?.eventIndex).toBe(2);
+  });
+});
