@@ -1,6 +1,7 @@
 import type { Event } from "../model/attempt.js";
+import { COUNT_CMP, STEP_ORDER } from "./grammar.js";
 import { patternParts } from "./patterns.js";
-import { COUNT_CMP, type Condition, type Pattern, STEP_ORDER } from "./schema.js";
+import type { Condition, Pattern } from "./schema.js";
 import type { PolicyState } from "./types.js";
 
 /** What a compiled condition sees: the (length-capped) event, the policy's state, the step. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EventKind } from "../model/attempt.js";
+import { COUNT_CMP, STEP_ORDER } from "./grammar.js";
 
 /**
  * The candidate-policy file format (`candidates/**\/*.json|yaml`): P = (E, G, A, R, S) plus
@@ -25,11 +26,6 @@ export type Pattern = z.infer<typeof Pattern>;
 
 export const RULE_POINTS = ["prompt", "tool", "tool_result", "stop"] as const;
 export const RulePointSchema = z.enum(RULE_POINTS);
-
-const STEP_ORDER = /^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*(>=|<=|>|<|==)\s*([A-Za-z_][A-Za-z0-9_-]*)\s*$/;
-const COUNT_CMP = /^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*(>=|<=|>|<|==|!=)\s*(\d+)\s*$/;
-
-export { COUNT_CMP, STEP_ORDER };
 
 const NumberTest = z.union([
   z.number().int(),
