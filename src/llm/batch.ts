@@ -1,17 +1,12 @@
-import { mkdir, readFile, rm } from "node:fs/promises";
-import { join } from "node:path";
-import { toFile } from "openai";
+import { rm } from "node:fs/promises";
 import type { Batch } from "openai/resources/batches";
-import writeFileAtomic from "write-file-atomic";
-import { z } from "zod";
 import type { Attempt } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
-import { sha256 } from "./cache.js";
+import { type BatchLines, download, poll, readState, statePath, submit } from "./batch-io.js";
 import type { BuiltPrompt } from "./prompt.js";
-import { waitFor } from "./retry.js";
+import { describeError } from "./retry.js";
 import type { LlmSession } from "./session.js";
 import {
-  completionBody,
   fromCache,
   liveCall,
   type PreparedCall,
@@ -19,103 +14,6 @@ import {
   type StructuredResult,
   type StructuredSpec,
 } from "./structured.js";
-
-/** Persisted so a restarted run resumes polling the same batch instead of paying twice. */
-const BatchState = z.strictObject({
-  batchId: z.string(),
-  inputFileId: z.string(),
-  model: z.string(),
-  keys: z.array(z.string()),
-  createdAt: z.string(),
-});
-type BatchState = z.infer<typeof BatchState>;
-
-const OutputLine = z.looseObject({
-  custom_id: z.string(),
-  response: z.looseObject({ status_code: z.number(), body: z.unknown() }).nullable().optional(),
-  error: z.looseObject({ message: z.string().optional() }).nullable().optional(),
-});
-
-const ChatBody = z.looseObject({
-  choices: z.array(
-    z.looseObject({ message: z.looseObject({ content: z.string().nullable().optional() }) }),
-  ),
-  usage: z.looseObject({ prompt_tokens: z.number(), completion_tokens: z.number() }).optional(),
-});
-
-const TERMINAL = new Set(["completed", "failed", "expired", "cancelled"]);
-
-function statePath(session: LlmSession, keys: string[]): string {
-  const id = sha256(`${session.config.model}\u0000${[...keys].sort().join(",")}`).slice(0, 24);
-  return join(session.cache.dir, "batches", `${id}.json`);
-}
-
-async function readState(file: string): Promise<BatchState | undefined> {
-  try {
-    return BatchState.parse(JSON.parse(await readFile(file, "utf8")));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Upload the JSONL, create the batch, persist its id before anything else can fail. */
-async function submit(
-  session: LlmSession,
-  spec: (i: number) => StructuredSpec<unknown>,
-  calls: { call: PreparedCall; i: number }[],
-  file: string,
-): Promise<BatchState> {
-  const jsonl = calls
-    .map(({ call, i }) =>
-      JSON.stringify({
-        custom_id: call.key,
-        method: "POST",
-        url: "/v1/chat/completions",
-        body: completionBody(session, spec(i), call.messages),
-      }),
-    )
-    .join("\n");
-  const uploaded = await session.openai.files.create(
-    { file: await toFile(Buffer.from(`${jsonl}\n`), "fire-label-batch.jsonl"), purpose: "batch" },
-    { signal: session.signal },
-  );
-  const batch = await session.openai.batches.create(
-    { input_file_id: uploaded.id, endpoint: "/v1/chat/completions", completion_window: "24h" },
-    { signal: session.signal },
-  );
-  const state: BatchState = {
-    batchId: batch.id,
-    inputFileId: uploaded.id,
-    model: session.config.model,
-    keys: calls.map(({ call }) => call.key),
-    createdAt: new Date().toISOString(),
-  };
-  await mkdir(join(session.cache.dir, "batches"), { recursive: true });
-  await writeFileAtomic(file, `${JSON.stringify(state)}\n`);
-  return state;
-}
-
-/** Poll until the batch ends; undefined when the run was aborted meanwhile. */
-async function poll(
-  session: LlmSession,
-  id: string,
-  onCompleted: (n: number) => void,
-): Promise<Batch | undefined> {
-  const opts = { signal: session.signal };
-  try {
-    let batch = await session.openai.batches.retrieve(id, opts);
-    while (!TERMINAL.has(batch.status)) {
-      if (session.report.batch) session.report.batch.status = batch.status;
-      onCompleted(batch.request_counts?.completed ?? 0);
-      await waitFor(session.config.batchPollMs, session.signal);
-      batch = await session.openai.batches.retrieve(id, opts);
-    }
-    return batch;
-  } catch (err) {
-    if (session.signal?.aborted) return undefined;
-    throw err;
-  }
-}
 
 /**
  * Label through the OpenAI Batch API: cached attempts are answered from the cache,
@@ -167,67 +65,61 @@ export async function labelInBatch<T>(
       }
     }
     if (admitted.length === 0) return results as StructuredResult<T>[];
-    state = await submit(session, spec, admitted, file);
-    report.requests += admitted.length;
   } else {
     const keys = new Set(state.keys);
     admitted.push(...pending.filter((p) => keys.has(p.call.key)));
   }
-  report.batch = { id: state.batchId, status: "submitted", resumed };
-
-  const batch = await poll(session, state.batchId, (n) => onDone(done + n));
-  if (!batch) {
-    // Aborted: the batch keeps running server-side; its id stays in the state file.
-    report.stoppedBy ??= "aborted";
-    for (const { i } of admitted)
-      results[i] = {
-        ok: false,
-        reason: `aborted: batch ${state.batchId} continues; re-run to resume`,
-        stopped: true,
-      };
+  const failAll = (reason: string, stopped: boolean): StructuredResult<T>[] => {
+    for (const r of reservations.values())
+      session.budget.settle(r, { promptTokens: 0, completionTokens: 0 });
+    for (const { i } of admitted) results[i] = { ok: false, reason, stopped };
     return results as StructuredResult<T>[];
+  };
+
+  let batch: Batch;
+  try {
+    if (!state) {
+      state = await submit(session, spec, admitted, file);
+      report.requests += admitted.length;
+    }
+    report.batch = { id: state.batchId, status: "submitted", resumed };
+    batch = await poll(session, state.batchId, (n) => onDone(done + n));
+  } catch (err) {
+    // The batch (if created) keeps running server-side; its id stays in the state file.
+    const where = state ? `batch ${state.batchId}` : "batch submission";
+    if (session.signal?.aborted) {
+      report.stoppedBy ??= "aborted";
+      return failAll(`aborted: ${where}${state ? " continues; re-run to resume" : ""}`, true);
+    }
+    return failAll(
+      `${where} failed: ${redact(describeError(err))}${state ? " (re-run to resume)" : ""}`,
+      false,
+    );
   }
   report.batch.status = batch.status;
 
-  const answers = new Map<string, string>();
-  const lineErrors = new Map<string, string>();
-  for (const fileId of [batch.output_file_id, batch.error_file_id]) {
-    if (!fileId) continue;
-    const text = await (
-      await session.openai.files.content(fileId, { signal: session.signal })
-    ).text();
-    for (const raw of text.split("\n")) {
-      if (!raw.trim()) continue;
-      let json: unknown;
-      try {
-        json = JSON.parse(raw);
-      } catch {
-        continue; // a torn line: its attempt ends up "batch … without an answer"
-      }
-      const line = OutputLine.safeParse(json);
-      if (!line.success) continue;
-      const { custom_id: id, response, error } = line.data;
-      const body = ChatBody.safeParse(response?.body);
-      if (response?.status_code === 200 && body.success) {
-        answers.set(id, body.data.choices[0]?.message.content ?? "");
-        const usage = {
-          promptTokens: body.data.usage?.prompt_tokens ?? 0,
-          completionTokens: body.data.usage?.completion_tokens ?? 0,
-        };
-        report.promptTokens += usage.promptTokens;
-        report.completionTokens += usage.completionTokens;
-        report.costUsd += session.budget.settle(
-          reservations.get(id) ?? { tokens: 0, dollars: 0 },
-          usage,
-        );
-        reservations.delete(id);
-      } else {
-        lineErrors.set(
-          id,
-          redact(error?.message ?? `HTTP ${response?.status_code ?? "?"} in batch`),
-        );
-      }
+  let lines: BatchLines;
+  try {
+    lines = await download(session, batch);
+  } catch (err) {
+    if (session.signal?.aborted) {
+      report.stoppedBy ??= "aborted";
+      return failAll(`aborted while downloading batch ${batch.id}; re-run to resume`, true);
     }
+    return failAll(
+      `batch ${batch.id} download failed: ${redact(describeError(err))} (re-run to resume)`,
+      false,
+    );
+  }
+  const { answers, lineErrors } = lines;
+  for (const [id, usage] of lines.usage) {
+    report.promptTokens += usage.promptTokens;
+    report.completionTokens += usage.completionTokens;
+    report.costUsd += session.budget.settle(
+      reservations.get(id) ?? { tokens: 0, dollars: 0 },
+      usage,
+    );
+    reservations.delete(id);
   }
   for (const r of reservations.values())
     session.budget.settle(r, { promptTokens: 0, completionTokens: 0 });
