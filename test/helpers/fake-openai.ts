@@ -41,6 +41,8 @@ export class FakeOpenAI {
   respond: Responder = () => ({ kind: "text", content: "{}" });
   /** Called for every request as it arrives (after recording). */
   onRequest?: (rec: RecordedRequest) => void;
+  /** Answer a request before normal routing (e.g. make an endpoint fail). */
+  override?: (rec: RecordedRequest) => { status: number; body: unknown } | undefined;
   /** Reply 400 to response_format json_schema, like servers without structured output. */
   rejectJsonSchema = false;
   /** Batch retrieves answered "in_progress" before the batch completes. */
@@ -93,6 +95,8 @@ export class FakeOpenAI {
   }
 
   private async route(rec: RecordedRequest, raw: Buffer, res: ServerResponse): Promise<void> {
+    const forced = this.override?.(rec);
+    if (forced) return send(res, forced.status, forced.body);
     const path = rec.path.replace(/\?.*$/, "");
     if (rec.method === "POST" && path === "/v1/chat/completions")
       return this.chatCompletion(rec.raw, res);

@@ -107,4 +107,21 @@ describe("--batch through the files and batches endpoints", () => {
     expect(fake.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(1);
     expect(report.repairs).toBe(1);
   });
+
+  it("keeps attempts unlabelled with the reason when the batch cannot be created", async () => {
+    fake.respond = () => good;
+    fake.override = (r) =>
+      r.path === "/v1/batches"
+        ? { status: 500, body: { error: { message: "batch service down" } } }
+        : undefined;
+    const { labels, report } = await run([makeAttempt("z1")], {
+      config: { model: "fake-model", maxRetries: 1, batchPollMs: 1 },
+    });
+    expect(labels[0]?.unlabelledReason).toBe(
+      "batch submission failed: HTTP 500: batch service down",
+    );
+    expect(fake.requests.filter((r) => r.path === "/v1/batches")).toHaveLength(2);
+    expect(report).toMatchObject({ labelled: 0, unlabelled: 1 });
+    expect(report.stoppedBy).toBeUndefined();
+  });
 });

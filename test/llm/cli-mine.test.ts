@@ -9,7 +9,11 @@ import { REPO_ROOT } from "../helpers/paths.js";
 import { goodAnswer } from "./attempts.js";
 
 /** The built CLI as a child process, asynchronously (the fake server lives in this process). */
-function fire(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function fire(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
     const p = spawn(process.execPath, [resolve(REPO_ROOT, "dist/cli/main.js"), ...args], {
       cwd,
@@ -47,7 +51,10 @@ describe("fire mine --labeler llm (built CLI) against a local OpenAI-compatible 
     };
     ws = await mkdtemp(join(tmpdir(), "fire-cli-llm-"));
     await writeDemo({ outDir: join(ws, "traces"), seed: 7 });
-    await writeFile(join(ws, "fire.config.json"), JSON.stringify({ sources: ["traces/"], llm: { model: "fake-model" } }));
+    await writeFile(
+      join(ws, "fire.config.json"),
+      JSON.stringify({ sources: ["traces/"], llm: { model: "fake-model" } }),
+    );
   });
   afterAll(async () => {
     await fake.close();
@@ -55,7 +62,10 @@ describe("fire mine --labeler llm (built CLI) against a local OpenAI-compatible 
   });
 
   it("labels through the server, then re-runs from the cache without a request", async () => {
-    const env = { OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: "sk-cli-test-0123456789abcdefghij" };
+    const env = {
+      OPENAI_BASE_URL: fake.baseURL,
+      OPENAI_API_KEY: "sk-cli-test-0123456789abcdefghij",
+    };
     const first = await fire(["mine", "--labeler", "llm", "--json"], ws, env);
     expect(first.stderr).not.toContain("sk-cli-test");
     expect(first.code).toBe(0);
@@ -63,7 +73,11 @@ describe("fire mine --labeler llm (built CLI) against a local OpenAI-compatible 
     const sent = fake.chat.length;
     expect(sent).toBeGreaterThan(5);
     expect(out.labels.length).toBe(sent);
-    expect(out.labels.every((l: { source: string; model: string }) => l.source === "llm" && l.model === "fake-model")).toBe(true);
+    expect(
+      out.labels.every(
+        (l: { source: string; model: string }) => l.source === "llm" && l.model === "fake-model",
+      ),
+    ).toBe(true);
     expect(out.labels.filter((l: { unlabelledReason?: string }) => l.unlabelledReason)).toEqual([]);
 
     const second = await fire(["mine", "--labeler", "llm", "--json"], ws, env);
