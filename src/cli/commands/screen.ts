@@ -1,10 +1,12 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { importScreenResults } from "../../core/screen/import.js";
+import { planTags } from "../../core/screen/markers.js";
 import { cohortLookup } from "../../core/screen/plan-read.js";
 import { loadWorkspace } from "../../core/workspace/load.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 import { registerScreenPlan } from "./screen-plan.js";
+import { registerScreenRun } from "./screen-run.js";
 
 interface ImportOpts {
   workspace?: string;
@@ -16,6 +18,7 @@ interface ImportOpts {
 export function registerScreen(program: Command): void {
   const screen = program.command("screen").description("plan, run and import policy screens");
   registerScreenPlan(screen);
+  registerScreenRun(screen);
 
   withWorkspace(
     screen
@@ -39,6 +42,7 @@ export function registerScreen(program: Command): void {
       ...(opts.arm ? { arm: opts.arm } : {}),
       ...(replicate !== undefined ? { replicate } : {}),
       ...(cohortOf ? { cohortOf } : {}),
+      ...(await planTags(workspace, name)),
       loadAttempts: async (dir) => {
         const ws = await loadWorkspace(workspace, { sources: [dir] });
         return { attempts: ws.attempts, errors: ws.errors };

@@ -3,6 +3,8 @@ import { basename, dirname, join } from "node:path";
 import type { InputError } from "../errors.js";
 import { parseHookLog } from "../hooklog.js";
 import type { Attempt } from "../model/attempt.js";
+import type { CompiledPolicy } from "../policy/types.js";
+import { replayAttempt } from "../replay/replay.js";
 import { hookEvidence, integrityProblem } from "./integrity.js";
 import type { ScreenRow } from "./row.js";
 
@@ -13,6 +15,14 @@ export interface AttemptTags {
   arm?: string;
   replicate?: number;
   cohortOf?: (task: string) => string | undefined;
+  /**
+   * The real policy, replayed over every attempt of every arm with the one evaluator:
+   * `risky` = one of its rules would fire (the risky state was observed), `behavior` = its
+   * registered behaviour marker held. Same marker in every arm.
+   */
+  markers?: CompiledPolicy[];
+  /** Exception types that count as provider failures (the plan's replacement rule). */
+  providerFailures?: readonly string[];
 }
 
 /** The trial directory of an attempt imported from a Harbor trial (file or dir path). */
@@ -65,7 +75,16 @@ export function rowsFromAttempts(
     if (typeof a.costUsd === "number") row.cost = a.costUsd;
     if (a.durationS !== undefined) row.durationS = a.durationS;
     if (evidence) row.fired = evidence.firings > 0;
-    const problem = integrityProblem(arm, evidence);
+    if (tags.markers?.length) {
+      const replay = replayAttempt(tags.markers, a);
+      row.risky = replay.firings.length > 0;
+      row.behavior = replay.policies.some((p) => p.behavior);
+    }
+    const provider =
+      a.exception && tags.providerFailures?.includes(a.exception.type)
+        ? `provider failure: ${a.exception.type}`
+        : undefined;
+    const problem = provider ?? integrityProblem(arm, evidence);
     if (problem) row.unscorable = problem;
     return row;
   });

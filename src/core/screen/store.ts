@@ -64,3 +64,18 @@ export async function writeResults(file: string, rows: readonly ScreenRow[]): Pr
   const text = rows.map((r) => JSON.stringify(r)).join("\n");
   await writeFileAtomic(file, rows.length ? `${text}\n` : "");
 }
+
+/** Serialises result merges during a run: each completed attempt is stored at once. */
+export class ResultsWriter {
+  private chain: Promise<void> = Promise.resolve();
+  constructor(private readonly file: string) {}
+
+  add(rows: readonly ScreenRow[]): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      const stored = await readResults(this.file);
+      if (stored.errors.length) throw stored.errors[0] as InputError;
+      await writeResults(this.file, mergeRows(stored.rows, rows).rows);
+    });
+    return this.chain;
+  }
+}

@@ -27,7 +27,7 @@ const describe = (c: Contrast): string =>
  * Lifecycle verdicts the evidence supports for the policy arm (suggestions only; the
  * user decides): harmful on any pass→fail among negatives or a negative effect,
  * over-broad when it fires on silent tasks, inert when it never fires, promising when
- * it beats baseline and sham in the eligible cohort, else inconclusive.
+ * it beats baseline (CI above 0, p ≤ 0.1) and sham in the eligible cohort, else inconclusive.
  */
 export function suggestVerdicts(
   evidence: Evidence,
@@ -96,7 +96,7 @@ export function suggestVerdicts(
     const vsSham = evidence.contrasts.find(
       (c) => c.arm === "policy" && c.comparator === "sham" && c.cohort === target.cohort,
     );
-    if (target.ci[0] > 0 && (!vsSham || vsSham.delta > 0)) {
+    if (target.ci[0] > 0 && target.p <= 0.1 && (!vsSham || vsSham.delta > 0)) {
       out.push({
         verdict: "promising",
         reason: `beats baseline on ${target.cohort}: ${describe(target)}${vsSham ? `; vs sham ${describe(vsSham)}` : ""}`,

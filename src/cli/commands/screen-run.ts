@@ -1,0 +1,106 @@
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.js";
+import { DEFAULT_HARBOR_TEMPLATE, runHarborScreen } from "../../core/screen/run/harbor.js";
+import { runLocalScreen } from "../../core/screen/run/local.js";
+import { parseVars } from "../../core/screen/run/template.js";
+import type { RunProgress, RunSummary } from "../../core/screen/run/types.js";
+import { loadWorkspace } from "../../core/workspace/load.js";
+import { withWorkspace, workspaceDir } from "../util/workspace.js";
+
+interface RunOpts {
+  workspace?: string;
+  runner: string;
+  command?: string;
+  copyFrom?: string;
+  concurrency: string;
+  timeout?: string;
+  var: string[];
+  harborBin?: string;
+}
+
+const positive = (s: string, flag: string): number => {
+  if (!/^[1-9]\d*$/.test(s)) throw new UsageError(`${flag} must be a positive whole number`);
+  return Number(s);
+};
+
+function progressLine(p: RunProgress): void {
+  const what = p.event === "skip" ? "already done" : p.event;
+  process.stderr.write(
+    `[${p.done}/${p.total}] ${p.unit ?? ""} ${what}${p.message ? `: ${p.message}` : ""}\n`,
+  );
+}
+
+/** `fire screen run NAME --runner local|harbor`: runs a planned screen, resumably. */
+export function registerScreenRun(screen: Command): void {
+  withWorkspace(
+    screen
+      .command("run")
+      .description("run a planned screen (resumable; Ctrl-C keeps every finished attempt)")
+      .argument("<name>", "screen name (screens/<name>/)")
+      .option("--runner <runner>", "local or harbor", "local")
+      .option(
+        "--command <template>",
+        `command template; local: per (task, arm, attempt), exit 0 = pass; harbor default: ${DEFAULT_HARBOR_TEMPLATE}`,
+      )
+      .option("--copy-from <dir>", "local: folder copied into each attempt's fresh working copy")
+      .option("--concurrency <n>", "attempts (local) or Harbor trials at once", "2")
+      .option("--timeout <seconds>", "per attempt (local) or per Harbor job")
+      .option(
+        "--var <key=value>",
+        "template variable (repeatable), e.g. --var dataset=terminal-bench@2.0",
+        (v: string, prev: string[]) => [...prev, v],
+        [] as string[],
+      )
+      .option("--harbor-bin <path>", "the Harbor executable", "harbor"),
+  ).action(async (name: string, opts: RunOpts) => {
+    const workspace = workspaceDir(opts);
+    const controller = new AbortController();
+    const onSigint = (): void => {
+      process.stderr.write(
+        "fire: stopping after the running attempts end; finished ones are kept\n",
+      );
+      controller.abort();
+    };
+    process.once("SIGINT", onSigint);
+    const common = {
+      workspace,
+      name,
+      fireBin: [process.execPath, process.argv[1] ?? "fire"],
+      vars: parseVars(opts.var),
+      concurrency: positive(opts.concurrency, "--concurrency"),
+      ...(opts.timeout ? { timeoutMs: positive(opts.timeout, "--timeout") * 1000 } : {}),
+      onProgress: progressLine,
+      signal: controller.signal,
+    };
+    let summary: RunSummary;
+    try {
+      if (opts.runner === "local") {
+        if (!opts.command) throw new UsageError("the local runner needs --command TEMPLATE");
+        summary = await runLocalScreen({
+          ...common,
+          template: opts.command,
+          ...(opts.copyFrom ? { copyFrom: opts.copyFrom } : {}),
+        });
+      } else if (opts.runner === "harbor") {
+        summary = await runHarborScreen({
+          ...common,
+          ...(opts.command ? { template: opts.command } : {}),
+          ...(opts.harborBin ? { harborBin: opts.harborBin } : {}),
+          loadAttempts: async (dir) => {
+            const ws = await loadWorkspace(workspace, { sources: [dir] });
+            return { attempts: ws.attempts, errors: ws.errors };
+          },
+        });
+      } else {
+        throw new UsageError(`--runner must be local or harbor, not ${opts.runner}`);
+      }
+    } finally {
+      process.removeListener("SIGINT", onSigint);
+    }
+    for (const e of summary.errors) process.stderr.write(`fire: ${e}\n`);
+    process.stdout.write(
+      `screen ${name}: ${summary.done}/${summary.total} done (${summary.skipped} from an earlier run), ${summary.failed} failed${summary.aborted ? "; stopped early: run again to resume" : ""}\n`,
+    );
+    if (summary.failed || summary.aborted) process.exitCode = 1;
+  });
+}

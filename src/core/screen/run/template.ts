@@ -1,0 +1,36 @@
+import { UsageError } from "../../errors.js";
+
+/** Quotes a value for `sh` (single quotes, embedded quotes escaped). */
+export function shellQuote(v: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Fills `{name}` placeholders with shell-quoted values; `{name!}` inserts the value raw
+ * (for pre-quoted flag lists). An unknown placeholder is a usage error naming the known ones.
+ */
+export function fillTemplate(template: string, vars: Record<string, string>): string {
+  return template.replace(/\{([A-Za-z][A-Za-z0-9_]*)(!?)\}/g, (_m, key: string, raw: string) => {
+    const v = vars[key];
+    if (v === undefined) {
+      throw new UsageError(
+        `unknown placeholder {${key}} in the command template (known: ${Object.keys(vars)
+          .sort()
+          .map((k) => `{${k}}`)
+          .join(", ")})`,
+      );
+    }
+    return raw ? v : shellQuote(v);
+  });
+}
+
+/** `key=value` pairs from repeated `--var` options. */
+export function parseVars(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of pairs) {
+    const i = p.indexOf("=");
+    if (i <= 0) throw new UsageError(`--var expects key=value, got "${p}"`);
+    out[p.slice(0, i)] = p.slice(i + 1);
+  }
+  return out;
+}
