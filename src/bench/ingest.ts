@@ -8,10 +8,17 @@ import type { Benchmark, BenchResult } from "./types.js";
 
 /** Corpus size; `FIRE_BENCH_INGEST_MB` overrides the issue's ~200 MB for quick runs. */
 const TARGET_MB = Number(process.env.FIRE_BENCH_INGEST_MB ?? 200);
+/**
+ * Baseline and ingest run alternately this many times and the fastest run of each
+ * counts: on a shared machine the minimum is the least disturbed measurement.
+ */
+const ROUNDS = Number(process.env.FIRE_BENCH_ROUNDS ?? 3);
 
 interface ChildReport {
   bytes: number;
   seconds: number;
+  /** CPU seconds (user + system) of the measured part. */
+  cpuSeconds: number;
   maxRssBytes: number;
   attempts?: number;
   errors?: number;
@@ -30,6 +37,7 @@ async function* walk(dir: string): AsyncGenerator<string> {
 
 /** Baseline: read every JSON / JSONL file and JSON.parse it (line by line for JSONL). */
 async function parseBaseline(dir: string): Promise<ChildReport> {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   let bytes = 0;
   for await (const file of walk(dir)) {
@@ -44,22 +52,35 @@ async function parseBaseline(dir: string): Promise<ChildReport> {
     }
   }
   const seconds = (performance.now() - t0) / 1000;
-  return { bytes, seconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 };
+  return {
+    bytes,
+    seconds,
+    cpuSeconds: cpuSince(c0),
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+  };
 }
 
 /** The measured path: opening a fresh workspace whose sources are the corpus. */
 async function ingest(workspace: string): Promise<ChildReport> {
+  await rm(join(workspace, ".fire"), { recursive: true, force: true });
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const ws = await loadWorkspace(workspace);
   const seconds = (performance.now() - t0) / 1000;
   return {
     bytes: 0,
     seconds,
+    cpuSeconds: cpuSince(c0),
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
     attempts: ws.attempts.length,
     errors: ws.errors.length,
     units: ws.stats.units,
   };
+}
+
+function cpuSince(c0: NodeJS.CpuUsage): number {
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1e6;
 }
 
 /** Runs a measurement in its own process, so its peak RSS is its own. */
@@ -98,28 +119,37 @@ export const ingestBenchmark: Benchmark = {
       log(
         `corpus: ${corpus.files} files, ${(corpus.bytes / 1e6).toFixed(1)} MB, ${corpus.attempts} attempts`,
       );
-      const base = await child("parse", traces);
-      log(`JSON.parse: ${(base.bytes / 1e6 / base.seconds).toFixed(1)} MB/s`);
-      const run = await child("ingest", root);
+      let base: ChildReport | undefined;
+      let run: ChildReport | undefined;
+      let peakRss = 0;
+      for (let round = 1; round <= ROUNDS; round++) {
+        const b = await child("parse", traces);
+        const r = await child("ingest", root); // cold: the parse cache is removed first
+        log(
+          `round ${round}: JSON.parse ${(b.bytes / 1e6 / b.seconds).toFixed(0)} MB/s, ingest ${(corpus.bytes / 1e6 / r.seconds).toFixed(0)} MB/s (${r.attempts} attempts, ${r.errors} errors, ${r.units} units), peak RSS ${(r.maxRssBytes / 1e6).toFixed(0)} MB`,
+        );
+        if (!base || b.seconds < base.seconds) base = b;
+        if (!run || r.seconds < run.seconds) run = r;
+        peakRss = Math.max(peakRss, r.maxRssBytes);
+      }
+      if (!base || !run) throw new Error("FIRE_BENCH_ROUNDS must be at least 1");
       const mbps = corpus.bytes / 1e6 / run.seconds;
-      log(
-        `ingest: ${mbps.toFixed(1)} MB/s, ${run.attempts} attempts, ${run.errors} errors, ${run.units} units, peak RSS ${(run.maxRssBytes / 1e6).toFixed(0)} MB`,
-      );
       const throughput = corpus.bytes / run.seconds / (base.bytes / base.seconds);
+      const cpuRatio = corpus.bytes / run.cpuSeconds / (base.bytes / base.cpuSeconds);
       const results: BenchResult[] = [
         {
           target: "ingest throughput ÷ JSON.parse throughput",
           measured: throughput,
           limit: 0.5,
           kind: "min",
-          note: `${mbps.toFixed(0)} vs ${(base.bytes / 1e6 / base.seconds).toFixed(0)} MB/s`,
+          note: `${mbps.toFixed(0)} vs ${(base.bytes / 1e6 / base.seconds).toFixed(0)} MB/s wall; by CPU time ${cpuRatio.toFixed(2)}`,
         },
         {
           target: "ingest peak RSS ÷ corpus bytes",
-          measured: run.maxRssBytes / corpus.bytes,
+          measured: peakRss / corpus.bytes,
           limit: 2.5,
           kind: "max",
-          note: `${(run.maxRssBytes / 1e6).toFixed(0)} MB for ${(corpus.bytes / 1e6).toFixed(0)} MB`,
+          note: `highest of all rounds: ${(peakRss / 1e6).toFixed(0)} MB for ${(corpus.bytes / 1e6).toFixed(0)} MB`,
         },
       ];
       return results;

@@ -7,7 +7,12 @@ import { readUnit } from "../ingest/registry.js";
 import type { IngestOptions } from "../ingest/types.js";
 import { Attempt } from "../model/attempt.js";
 import { type FireConfig, loadConfig } from "./config.js";
-import { readCacheEntry, type UnitResult, writeCacheEntry } from "./parse-cache.js";
+import {
+  listCacheEntries,
+  readCacheEntry,
+  type UnitResult,
+  writeCacheEntry,
+} from "./parse-cache.js";
 import { workspacePaths } from "./paths.js";
 import { resolveSources } from "./sources.js";
 
@@ -68,6 +73,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   };
   const optionsKey = JSON.stringify({ p: config.passThreshold, c: config.outputCap });
   const cacheDir = workspacePaths(root).parseCache;
+  const present = await listCacheEntries(cacheDir);
   const stats: LoadStats = { units: 0, parsed: 0, cached: 0, duplicates: 0 };
   const results: UnitResult[] = [];
   const limit = pLimit(UNIT_CONCURRENCY);
@@ -78,7 +84,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   const readOne = async (unit: SourceUnit, i: number): Promise<void> => {
     signal?.throwIfAborted();
     const key = { path: unit.path, stamp: unit.stamp, options: optionsKey };
-    let result = await readCacheEntry(cacheDir, key);
+    let result = await readCacheEntry(cacheDir, key, present);
     if (result) {
       stats.cached++;
     } else {

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import writeFileAtomic from "write-file-atomic";
+import { readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { z } from "zod";
 import { InputError } from "../errors.js";
 import { Attempt } from "../model/attempt.js";
@@ -46,14 +45,18 @@ export function cacheFile(cacheDir: string, unitPath: string): string {
 /**
  * Reads the entry of a unit. Returns undefined on a miss: no entry, another stamp or
  * options, or an entry that is corrupt in any way (it is then rebuilt by the caller).
+ * `present` (from listCacheEntries) saves a failing open per never-cached unit.
  */
 export async function readCacheEntry(
   cacheDir: string,
   key: CacheKey,
+  present?: Set<string>,
 ): Promise<UnitResult | undefined> {
+  const file = cacheFile(cacheDir, key.path);
+  if (present && !present.has(basename(file))) return undefined;
   let text: string;
   try {
-    text = await readFile(cacheFile(cacheDir, key.path), "utf8");
+    text = await readFile(file, "utf8");
   } catch {
     return undefined;
   }
@@ -97,6 +100,27 @@ export async function writeCacheEntry(
   for (const a of result.attempts) lines.push(JSON.stringify({ a }));
   for (const e of result.errors) lines.push(JSON.stringify({ e: e.toJSON() }));
   lines.push("");
-  // No fsync: the rename keeps the entry whole, and a lost entry is only re-parsed.
-  await writeFileAtomic(cacheFile(cacheDir, key.path), lines.join("\n"), { fsync: false });
+  // Temp file + rename, so a reader sees a whole entry or none. No fsync and no
+  // symlink resolution (write-file-atomic does both, for user files): a lost entry
+  // is only parsed again, and this runs once per unit of a large workspace.
+  const file = cacheFile(cacheDir, key.path);
+  const tmp = `${file}.${process.pid}.${++tmpCounter}.tmp`;
+  try {
+    await writeFile(tmp, lines.join("\n"));
+    await rename(tmp, file);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+let tmpCounter = 0;
+
+/** Names of the entries present, to skip probing units that were never cached. */
+export async function listCacheEntries(cacheDir: string): Promise<Set<string>> {
+  try {
+    return new Set(await readdir(cacheDir));
+  } catch {
+    return new Set();
+  }
 }
