@@ -9,7 +9,8 @@ import { attemptByPrefix, loadOpenclaw } from "./demo-workspace.js";
 /** Real failed OpenClaw trials; expectations follow each trial's FAILURE_ATTRIBUTION.md. */
 let ws: Workspace;
 let hits: Map<string, DetectorHit[]>;
-const ids = (prefix: string): string[] => (hits.get(attemptByPrefix(ws.attempts, prefix).id) ?? []).map((h) => h.detectorId);
+const ids = (prefix: string): string[] =>
+  (hits.get(attemptByPrefix(ws.attempts, prefix).id) ?? []).map((h) => h.detectorId);
 const hit = (prefix: string, id: string): DetectorHit | undefined =>
   (hits.get(attemptByPrefix(ws.attempts, prefix).id) ?? []).find((h) => h.detectorId === id);
 
@@ -32,7 +33,9 @@ describe("detectors on the real harbor-openclaw trials", () => {
   });
 
   it("task-log-hdfs-block-ops (AgentTimeoutError after 540 s, report rewritten 33 times, never checked)", () => {
-    expect(hit("task-log-hdfs-block-ops__nvME2du", "run.timeout")?.reason).toBe("exception AgentTimeoutError");
+    expect(hit("task-log-hdfs-block-ops__nvME2du", "run.timeout")?.reason).toBe(
+      "exception AgentTimeoutError",
+    );
     const stop = hit("task-log-hdfs-block-ops__nvME2du", "stop.no-check-after-write");
     const a = attemptByPrefix(ws.attempts, "task-log-hdfs-block-ops__nvME2du");
     const ev = a.events.find((e) => e.index === stop?.eventIndices[0]);
@@ -41,8 +44,12 @@ describe("detectors on the real harbor-openclaw trials", () => {
   });
 
   it("task-image-gen and task-gh-issue-triage never wrote the file the task names", () => {
-    expect(hit("task-image-gen__Xvxipd8", "output.never-written")?.reason).toBe("never written: robot_cafe.png");
-    expect(hit("task-gh-issue-triage__sx8jKBo", "output.never-written")?.reason).toBe("never written: triage_report.md");
+    expect(hit("task-image-gen__Xvxipd8", "output.never-written")?.reason).toBe(
+      "never written: robot_cafe.png",
+    );
+    expect(hit("task-gh-issue-triage__sx8jKBo", "output.never-written")?.reason).toBe(
+      "never written: triage_report.md",
+    );
   });
 
   it("t2-add-tests-normalizer wrote and verified its tests: capability evidence, no stop-without-check", () => {
@@ -57,7 +64,9 @@ describe("detectors on the real harbor-openclaw trials", () => {
   });
 
   it("none of the paper-family detectors fire on these unrelated workflows", () => {
-    const paper = [...hits.values()].flat().filter((h) => h.family !== undefined && h.family !== "stop-without-check");
+    const paper = [...hits.values()]
+      .flat()
+      .filter((h) => h.family !== undefined && h.family !== "stop-without-check");
     expect(paper).toEqual([]);
   });
 

@@ -3,7 +3,11 @@ import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FAMILIES } from "../../../src/core/families.js";
 import { type MineResult, mine } from "../../../src/core/mine/mine.js";
-import { ValidationSet, validate, validationFromManifest } from "../../../src/core/mine/validation.js";
+import {
+  ValidationSet,
+  validate,
+  validationFromManifest,
+} from "../../../src/core/mine/validation.js";
 import type { Workspace } from "../../../src/core/workspace/load.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { attemptAt, demoManifest, loadDemo } from "./demo-workspace.js";
@@ -36,7 +40,9 @@ describe("heuristic mining of the demo workspace", () => {
   });
 
   it("the shipped validation/demo.json is the one derived from the committed manifest", () => {
-    const shipped = ValidationSet.parse(JSON.parse(readFileSync(resolve(REPO_ROOT, "validation/demo.json"), "utf8")));
+    const shipped = ValidationSet.parse(
+      JSON.parse(readFileSync(resolve(REPO_ROOT, "validation/demo.json"), "utf8")),
+    );
     expect(shipped).toEqual(validationFromManifest(demoManifest(), "traces/generated/"));
   });
 
@@ -58,7 +64,9 @@ describe("heuristic mining of the demo workspace", () => {
     expect(service?.taskIds).toEqual(["flask-kv-store-api", "serve-static-docs"]);
     expect(service?.interventionPoint).toBe("stop");
     expect(service?.detectors.find((d) => d.id === "service.attached-launch")?.count).toBe(3);
-    expect(r.clusters.find((c) => c.family === "database-evidence")?.interventionPoint).toBe("tool");
+    expect(r.clusters.find((c) => c.family === "database-evidence")?.interventionPoint).toBe(
+      "tool",
+    );
   });
 
   it("triage puts reachable tasks first and keeps every exclusion with its reason", () => {
@@ -66,10 +74,21 @@ describe("heuristic mining of the demo workspace", () => {
     expect(statuses.indexOf("unsolved")).toBeGreaterThan(statuses.lastIndexOf("reachable"));
     expect(r.triage.tasks.filter((t) => t.status === "reachable").length).toBe(15);
     expect(r.triage.exclusions).toEqual([
-      expect.objectContaining({ taskId: "yaml-schema-migration", reason: "provider_fault", detail: expect.stringMatching(/^exception LLMProviderError/) }),
+      expect.objectContaining({
+        taskId: "yaml-schema-migration",
+        reason: "provider_fault",
+        detail: expect.stringMatching(/^exception LLMProviderError/),
+      }),
     ]);
-    const gaps = r.finalTriage.exclusions.filter((e) => e.reason === "capability_gap").map((e) => e.taskId);
-    expect(gaps.sort()).toEqual(["custom-archive-decoder", "custom-archive-decoder", "optimize-sat-solver", "optimize-sat-solver"]);
+    const gaps = r.finalTriage.exclusions
+      .filter((e) => e.reason === "capability_gap")
+      .map((e) => e.taskId);
+    expect(gaps.sort()).toEqual([
+      "custom-archive-decoder",
+      "custom-archive-decoder",
+      "optimize-sat-solver",
+      "optimize-sat-solver",
+    ]);
   });
 
   it("is deterministic: a second run gives the same labels and cluster ids", async () => {
@@ -79,7 +98,11 @@ describe("heuristic mining of the demo workspace", () => {
   });
 
   it("reuses stored labels for unchanged attempts", async () => {
-    const again = await mine(ws.attempts, { labeler: "heuristic", config: ws.config, store: r.store });
+    const again = await mine(ws.attempts, {
+      labeler: "heuristic",
+      config: ws.config,
+      store: r.store,
+    });
     expect(again.reused).toBe(r.labels.length);
     expect(again.labelled).toBe(0);
   });

@@ -1,0 +1,101 @@
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEMO_DIR, tempWorkspace } from "../core/mine/demo-workspace.js";
+import { runFire } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/paths.js";
+
+interface ClusterJson {
+  id: string;
+  name: string;
+  family?: string;
+  attemptIds: string[];
+}
+
+const NO_LLM_ENV = { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
+
+describe("fire triage / mine / clusters / cluster on the demo workspace", () => {
+  it("runs the offline workflow end to end and keeps user decisions across re-mining", () => {
+    const ws = tempWorkspace(`${DEMO_DIR}/`);
+    const before = runFire(["clusters", "-w", ws]);
+    expect(before.status).toBe(1);
+    expect(before.stderr).toContain("nothing mined yet");
+
+    const t = runFire(["triage", "--json", "-w", ws]);
+    expect(t.status).toBe(0);
+    const tri = JSON.parse(t.stdout) as {
+      tasks: { status: string }[];
+      inScope: string[];
+      exclusions: { reason: string }[];
+    };
+    expect(tri.tasks).toHaveLength(40);
+    expect(tri.tasks[0]?.status).toBe("reachable");
+    expect(tri.inScope).toHaveLength(35);
+    expect(tri.exclusions.map((e) => e.reason)).toEqual(["provider_fault"]);
+
+    const m = runFire(["mine", "--labeler", "heuristic", "--json", "-w", ws]);
+    expect(m.status).toBe(0);
+    const mined = JSON.parse(m.stdout) as {
+      clusters: ClusterJson[];
+      labels: unknown[];
+      labelled: number;
+    };
+    expect(mined.clusters).toHaveLength(9);
+    expect(mined.labelled).toBe(35);
+    const svc = mined.clusters.find((c) => c.family === "service-persistence");
+    expect(svc?.attemptIds).toHaveLength(3);
+
+    const v = runFire(["mine", "--validate", resolve(REPO_ROOT, "validation/demo.json"), "-w", ws]);
+    expect(v.status).toBe(0);
+    expect(v.stdout).toMatch(/family:latex-final-log\s+3\/3 \(100%\)/);
+    expect(v.stdout).toMatch(/overall\s+36\/36 \(100%\)/);
+    expect(v.stdout).toContain("(0 new, 35 cached)");
+
+    const rn = runFire([
+      "cluster",
+      "rename",
+      (svc?.id ?? "").slice(0, 8),
+      "Servers die with the session",
+      "-w",
+      ws,
+    ]);
+    expect(rn.status).toBe(0);
+    const ex = runFire([
+      "cluster",
+      "exclude",
+      "Stop without checking the evaluator-facing artifact",
+      "--reason",
+      "grader quirk",
+      "-w",
+      ws,
+    ]);
+    expect(ex.status).toBe(0);
+
+    const again = runFire(["mine", "--json", "-w", ws]);
+    const after = JSON.parse(again.stdout) as {
+      clusters: ClusterJson[];
+      userExcluded: { reason: string }[];
+    };
+    expect(after.clusters).toHaveLength(8);
+    expect(after.clusters.find((c) => c.family === "service-persistence")?.name).toBe(
+      "Servers die with the session",
+    );
+    expect(after.userExcluded).toEqual([expect.objectContaining({ reason: "grader quirk" })]);
+
+    const shown = runFire(["clusters", "-w", ws]);
+    expect(shown.status).toBe(0);
+    expect(shown.stdout).toContain("Servers die with the session (renamed)");
+    expect(shown.stdout).toContain("Excluded by you: 1");
+  });
+
+  it("rejects a bad labeller with exit 2 and an llm run without endpoint with a clear error", () => {
+    const ws = tempWorkspace(`${DEMO_DIR}/`);
+    const bad = runFire(["mine", "--labeler", "magic", "-w", ws]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--labeler must be llm or heuristic, not "magic"');
+    const llm = runFire(["mine", "--labeler", "llm", "-w", ws], { env: NO_LLM_ENV });
+    expect(llm.status).toBe(1);
+    expect(llm.stderr).toMatch(/OPENAI_API_KEY/);
+    const unknown = runFire(["cluster", "rename", "zzzz-nope", "x", "-w", ws]);
+    expect(unknown.status).toBe(2);
+  });
+});
