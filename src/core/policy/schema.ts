@@ -70,9 +70,9 @@ export interface Condition {
   not?: Condition;
 }
 
-export const Condition: z.ZodType<Condition> = z.lazy(() =>
-  z
-    .strictObject({
+export const Condition: z.ZodType<Condition> = z
+  .lazy(() =>
+    z.strictObject({
       kind: z.union([EventKind, z.array(EventKind).min(1)]).optional(),
       role: z.enum(["user", "agent", "system"]).optional(),
       tool: Pattern.optional(),
@@ -97,9 +97,9 @@ export const Condition: z.ZodType<Condition> = z.lazy(() =>
       all: z.array(Condition).optional(),
       any: z.array(Condition).min(1).optional(),
       not: Condition.optional(),
-    })
-    .meta({ id: "Condition" }),
-);
+    }),
+  )
+  .meta({ id: "Condition" });
 
 export const Eligibility = z.strictObject({
   allOf: z.array(Pattern).default([]),

@@ -72,7 +72,8 @@ function deniedCalls(events: Event[]): Set<number> {
 
 export function replayAttempt(policies: CompiledPolicy[], attempt: Attempt): AttemptReplay {
   const events = attempt.events;
-  let state = withTaskText(initState(), attempt.taskText);
+  // An empty task text (some sources lack one) leaves eligibility to the first prompt event.
+  let state = attempt.taskText ? withTaskText(initState(), attempt.taskText) : initState();
   const denied = deniedCalls(events);
   const firings: ReplayFiring[] = [];
   const behavior = new Array<boolean>(policies.length).fill(false);

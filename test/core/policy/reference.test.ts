@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Event } from "../../../src/core/model/attempt.js";
 import { initState, step } from "../../../src/core/policy/evaluator.js";
 import { loadPolicies } from "../../../src/core/policy/load.js";
+import { collectPatterns } from "../../../src/core/policy/patterns.js";
 import type { Firing } from "../../../src/core/policy/types.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { bash, events, prompt, result, stop } from "./helpers.js";
@@ -233,5 +234,20 @@ describe("reference portfolio", () => {
     const chess =
       "The position in /app/position.fen is a mate in two for white. Write the winning line to /app/solution.txt in UCI notation, one per line.";
     expect(firings("multi-answer-enumeration", events(prompt(chess), stop()))).toEqual([]);
+  });
+});
+
+describe("reference portfolio hygiene", () => {
+  it("names no task, fixture path or demo task id in any rule", async () => {
+    const { readFileSync, readdirSync } = await import("node:fs");
+    const dir = resolve(REPO_ROOT, "candidates/reference");
+    const manifest = JSON.parse(
+      readFileSync(resolve(REPO_ROOT, "traces/generated/manifest.json"), "utf8"),
+    ) as { tasks: { taskId: string }[] };
+    for (const f of readdirSync(dir)) {
+      const text = readFileSync(resolve(dir, f), "utf8");
+      for (const t of manifest.tasks)
+        expect(text.includes(t.taskId), `${f} names ${t.taskId}`).toBe(false);
+    }
   });
 });
