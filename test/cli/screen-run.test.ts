@@ -1,0 +1,138 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runFire } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/paths.js";
+
+const F = join(REPO_ROOT, "test/fixtures/screens");
+const STANDIN = `${process.execPath} ${join(REPO_ROOT, "test/helpers/harbor-standin.mjs")}`;
+const TEMPLATE =
+  "{harbor!} run -p {dataset} -a standin -m scripted -k 1 -o {jobsDir} --job-name {jobName} {taskFlags!} --ae FIRE_ARM={arm}";
+
+interface ReportJson {
+  contrasts: Array<{
+    arm: string;
+    comparator: string;
+    cohort: string;
+    nTasks: number;
+    delta: number;
+    p: number;
+  }>;
+  funnel: Record<string, { attempts: number; marginal: Record<string, number | null> }>;
+  unscorable: unknown[];
+  arms: Record<string, Record<string, { passAt1: number }>>;
+}
+
+describe("plan → run (Harbor stand-in, real hook) → import → report", () => {
+  it("runs every arm × replicate as a Harbor job, resumes, refuses a changed arm", () => {
+    const ws = mkdtempSync(join(tmpdir(), "fire-run-e2e-"));
+    const plan = runFire([
+      "screen",
+      "plan",
+      "--candidate",
+      join(F, "candidates/report-check.yaml"),
+      "--tasks",
+      join(F, "standin-tasks-small.txt"),
+      "--arms",
+      "baseline,policy",
+      "--attempts",
+      "2",
+      "--seed",
+      "11",
+      "--name",
+      "e2e",
+      "-w",
+      ws,
+    ]);
+    expect(plan.status).toBe(0);
+    const run = [
+      "screen",
+      "run",
+      "e2e",
+      "--runner",
+      "harbor",
+      "--harbor-bin",
+      STANDIN,
+      "--command",
+      TEMPLATE,
+      "--var",
+      `dataset=${join(F, "dataset")}`,
+      "-w",
+      ws,
+    ];
+    const r1 = runFire(run, { timeoutMs: 120_000 });
+    expect(r1.stdout).toContain("screen e2e: 4/4 done (0 from an earlier run), 0 failed");
+    expect(r1.status).toBe(0);
+    expect(readdirSync(join(ws, "screens/e2e/jobs")).sort()).toEqual([
+      "r1-baseline",
+      "r1-policy",
+      "r2-baseline",
+      "r2-policy",
+    ]);
+    // a real Harbor trial layout with the hook's log inside
+    const trial = join(ws, "screens/e2e/jobs/r1-policy/report-sales__r1-policy");
+    expect(JSON.parse(readFileSync(join(trial, "result.json"), "utf8")).task_name).toBe(
+      "standin/report-sales",
+    );
+    const log = readFileSync(join(trial, "agent/fire-hook-log.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(log.map((e) => e.event)).toContain("PreToolUse");
+    expect(log.find((e) => e.event === "Stop")?.firings[0]?.ruleId).toBe("read-back");
+
+    const rep = runFire(["report", "e2e", "--json", "-w", ws]);
+    expect(rep.status).toBe(0);
+    const json = JSON.parse(rep.stdout) as ReportJson;
+    expect(json.unscorable).toEqual([]);
+    const eligible = json.contrasts.find(
+      (c) => c.arm === "policy" && c.comparator === "baseline" && c.cohort === "eligible",
+    );
+    expect(eligible).toMatchObject({ nTasks: 1, delta: 1, p: 1 });
+    expect(json.arms.policy?.all?.passAt1).toBe(1);
+    expect(json.arms.baseline?.all?.passAt1).toBe(0.5);
+    expect(json.funnel.policy?.marginal).toEqual({ risky: 2, fired: 2, behavior: 2, pass: 4 });
+    expect(json.funnel.baseline?.marginal).toEqual({ risky: 2, fired: null, behavior: 0, pass: 2 });
+
+    const r2 = runFire(run, { timeoutMs: 120_000 });
+    expect(r2.stdout).toContain("4/4 done (4 from an earlier run)");
+
+    const armFile = join(ws, "screens/e2e/arms/policy/report-check@1.json");
+    const arm = JSON.parse(readFileSync(armFile, "utf8"));
+    arm.rules[0].message = "Something else.";
+    writeFileSync(armFile, JSON.stringify(arm));
+    const r3 = runFire(run);
+    expect(r3.status).toBe(1);
+    expect(r3.stderr).toContain("refusing to run: arm policy: its candidate files changed");
+  });
+
+  it("says how to get Harbor when it is missing", () => {
+    const ws = mkdtempSync(join(tmpdir(), "fire-run-noharbor-"));
+    runFire([
+      "screen",
+      "plan",
+      "--candidate",
+      join(F, "candidates/report-check.yaml"),
+      "--tasks",
+      join(F, "standin-tasks-small.txt"),
+      "--name",
+      "x",
+      "-w",
+      ws,
+    ]);
+    const r = runFire([
+      "screen",
+      "run",
+      "x",
+      "--runner",
+      "harbor",
+      "--harbor-bin",
+      join(ws, "no-such-harbor"),
+      "-w",
+      ws,
+    ]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("uv tool install harbor");
+  });
+});

@@ -1,0 +1,135 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadPolicies } from "../../../src/core/policy/load.js";
+import { buildPlan } from "../../../src/core/screen/plan.js";
+import { writePlan } from "../../../src/core/screen/plan-store.js";
+import { runLocalScreen } from "../../../src/core/screen/run/local.js";
+import type { RunProgress } from "../../../src/core/screen/run/types.js";
+import { readResults } from "../../../src/core/screen/store.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
+
+const CANDIDATE = join(REPO_ROOT, "test/fixtures/screens/candidates/report-check.yaml");
+const FIRE_BIN = [process.execPath, join(REPO_ROOT, "dist/cli/main.js")];
+
+/** A PreToolUse event through the arm's real hook (nothing for baseline), then pass iff policy. */
+const HOOKED =
+  `printf '%s' '{"session_id":"s-{arm}-{replicate}-{task}","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}'` +
+  ` | sh -c "$FIRE_HOOK_COMMAND" >/dev/null; echo {arm} >> {countFile}; test {arm} = policy`;
+
+async function screen(name: string): Promise<string> {
+  const ws = mkdtempSync(join(tmpdir(), "fire-run-local-"));
+  const candidates = loadPolicies([CANDIDATE]).policies.map((p) => p.candidate);
+  await writePlan(
+    ws,
+    buildPlan({
+      name,
+      seed: 1,
+      attempts: 2,
+      arms: ["baseline", "policy"],
+      source: { kind: "candidate", path: CANDIDATE },
+      candidates,
+      tasks: [
+        { id: "t1", cohort: "eligible" },
+        { id: "t2", cohort: "silent" },
+      ],
+      createdAt: "2026-01-01T00:00:00.000Z",
+    }),
+  );
+  return ws;
+}
+
+const lines = (file: string): string[] => readFileSync(file, "utf8").trim().split("\n");
+
+describe("local runner", () => {
+  it("runs every cell with the arm's real hook, scores exit codes, and resumes", async () => {
+    const ws = await screen("loc");
+    const countFile = join(ws, "count.txt");
+    const base = {
+      workspace: ws,
+      name: "loc",
+      fireBin: FIRE_BIN,
+      template: HOOKED,
+      vars: { countFile },
+      concurrency: 2,
+    };
+    const events: RunProgress[] = [];
+    const s1 = await runLocalScreen({ ...base, onProgress: (p) => events.push(p) });
+    expect(s1).toMatchObject({ total: 8, done: 8, failed: 0, skipped: 0, aborted: false });
+    expect(events.filter((e) => e.event === "done")).toHaveLength(8);
+    const { rows } = await readResults(join(ws, "screens/loc/results.jsonl"));
+    expect(rows).toHaveLength(8);
+    for (const r of rows) {
+      expect(r.pass).toBe(r.arm === "policy");
+      expect(r.unscorable).toBeUndefined();
+      expect(r.cohort).toBe(r.task === "t1" ? "eligible" : "silent");
+    }
+    // the policy arm's hook really ran and logged the PreToolUse call
+    expect(rows.filter((r) => r.arm === "policy").every((r) => r.fired === false)).toBe(true);
+    expect(lines(countFile)).toHaveLength(8);
+
+    const s2 = await runLocalScreen(base);
+    expect(s2).toMatchObject({ total: 8, done: 8, skipped: 8 });
+    expect(lines(countFile)).toHaveLength(8);
+  });
+
+  it("flags policy attempts whose hook never ran as unscorable", async () => {
+    const ws = await screen("nohook");
+    await runLocalScreen({ workspace: ws, name: "nohook", fireBin: FIRE_BIN, template: "true" });
+    const { rows } = await readResults(join(ws, "screens/nohook/results.jsonl"));
+    expect(rows.filter((r) => r.unscorable)).toHaveLength(4);
+    expect(rows.find((r) => r.arm === "policy")?.unscorable).toBe(
+      "no hook log: the policy hook never ran",
+    );
+    expect(rows.find((r) => r.arm === "baseline")?.unscorable).toBeUndefined();
+  });
+
+  it("scores a timed-out attempt as a fail", async () => {
+    const ws = await screen("slow");
+    const s = await runLocalScreen({
+      workspace: ws,
+      name: "slow",
+      fireBin: FIRE_BIN,
+      template: "sleep 30",
+      timeoutMs: 200,
+      concurrency: 8,
+    });
+    expect(s.done).toBe(8);
+    const { rows } = await readResults(join(ws, "screens/slow/results.jsonl"));
+    expect(rows.map((r) => r.pass)).toEqual(new Array(8).fill(false));
+    for (const r of rows) expect(r.durationS).toBeLessThan(30);
+  });
+
+  it("an abort stops running commands, keeps finished cells, and a re-run completes", async () => {
+    const ws = await screen("stop");
+    const controller = new AbortController();
+    const countFile = join(ws, "count.txt");
+    const s1 = await runLocalScreen({
+      workspace: ws,
+      name: "stop",
+      fireBin: FIRE_BIN,
+      template: "echo x >> {countFile}; case {task}{replicate} in t11) exit 0;; *) sleep 30;; esac",
+      vars: { countFile },
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.event === "done") controller.abort();
+      },
+    });
+    expect(s1.aborted).toBe(true);
+    expect(s1.done).toBe(1);
+    const state = JSON.parse(readFileSync(join(ws, "screens/stop/run-state.json"), "utf8"));
+    expect(Object.keys(state.units)).toHaveLength(1);
+    expect((await readResults(join(ws, "screens/stop/results.jsonl"))).rows).toHaveLength(1);
+
+    const s2 = await runLocalScreen({
+      workspace: ws,
+      name: "stop",
+      fireBin: FIRE_BIN,
+      template: "true",
+      concurrency: 4,
+    });
+    expect(s2).toMatchObject({ done: 8, skipped: 1, aborted: false });
+    expect((await readResults(join(ws, "screens/stop/results.jsonl"))).rows).toHaveLength(8);
+  });
+});
