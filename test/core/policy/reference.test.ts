@@ -249,5 +249,12 @@ describe("reference portfolio hygiene", () => {
       for (const t of manifest.tasks)
         expect(text.includes(t.taskId), `${f} names ${t.taskId}`).toBe(false);
     }
+    for (const p of policies) {
+      for (const site of collectPatterns(p.candidate)) {
+        expect(site.source, `${p.id} ${site.path.join(".")}`).not.toMatch(
+          /\/app\b|\/tmp\b|\/data\b|\/home\b/,
+        );
+      }
+    }
   });
 });
