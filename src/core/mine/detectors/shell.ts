@@ -148,7 +148,7 @@ export function isWrite(ev: Event): boolean {
 export const TEST_RE =
   /\b(pytest|py\.test|unittest|npm (?:run )?test|yarn test|pnpm test|go test|cargo test|make (?:test|check)|ctest|jest|vitest|mocha|mvn test|gradle test|tox|bats|phpunit|rspec)\b|\btests?\.(?:sh|py)\b/;
 export const PROBE_RE =
-  /\b(curl|wget|http(?:ie)?|nc\s+-z|ncat|ss\s+-[a-z]*l|netstat|lsof\s+-i|telnet|openssl s_client|grpcurl)\b|requests\.get\(|urlopen\(/;
+  /\b(curl|wget|httpie|http\s+(?:GET|POST|PUT|HEAD|DELETE|:)|nc\s+-z|ncat|ss\s+-[a-z]*l|netstat|lsof\s+-i|telnet|openssl s_client|grpcurl)\b|requests\.get\(|urlopen\(/;
 export const BUILD_RE =
   /\b(make|gcc|g\+\+|clang|cc|cargo build|go build|npm run build|tsc|cmake|javac|mvn (?:package|compile)|pdflatex|xelatex|lualatex|latexmk|rustc|ninja)\b/;
 const CHECK_RE =
