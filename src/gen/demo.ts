@@ -165,7 +165,8 @@ export async function writeDemo(
         agent: agent.name,
         model: agent.model,
         outcome: outcomeOf(script),
-        reward: script.exception ? null : script.reward,
+        reward:
+          script.exception && script.exception.type !== "AgentTimeoutError" ? null : script.reward,
         planted: script.planted,
         preFailure: ref(script, script.preFailure, stepIds),
         evidence: ref(script, script.evidence, stepIds),

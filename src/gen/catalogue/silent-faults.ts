@@ -61,7 +61,16 @@ export const faultTasks: TaskSpec[] = [
             120,
           );
         }
-        const a = s.fail("", "", "capability_gap");
+        const a = s.fail(
+          "",
+          tests(
+            "/tests/test_recovery.py",
+            ["test_sha256"],
+            false,
+            "E   FileNotFoundError: /app/recovered.txt",
+          ),
+          "capability_gap",
+        );
         return {
           ...a,
           final: null,

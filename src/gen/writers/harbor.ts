@@ -84,6 +84,8 @@ export async function writeTrial(
         occurred_at: iso(agentEnd).replace("Z", ""),
       }
     : null;
+  // Harbor still runs the verifier after an agent timeout; other exceptions end the trial.
+  const verified = !exc || exc.exception_type === "AgentTimeoutError";
   const result = {
     id: rng.uuid(),
     task_name: taskId,
@@ -106,19 +108,19 @@ export async function writeTrial(
       rollout_details: null,
       metadata: null,
     },
-    verifier_result: exc ? null : { rewards: { reward: script.reward } },
+    verifier_result: verified ? { rewards: { reward: script.reward } } : null,
     exception_info: exc,
     started_at: iso(startMs),
     finished_at: iso(verifierEnd + 300),
     environment_setup: { started_at: iso(startMs + 4), finished_at: iso(setupMs) },
     agent_setup: { started_at: iso(setupMs), finished_at: iso(agentStart) },
     agent_execution: { started_at: iso(agentStart), finished_at: iso(agentEnd) },
-    verifier: exc ? null : { started_at: iso(agentEnd + 120), finished_at: iso(verifierEnd) },
+    verifier: verified ? { started_at: iso(agentEnd + 120), finished_at: iso(verifierEnd) } : null,
   };
   await writeJson(join(dir, "config.json"), config, stats);
   await writeJson(join(dir, "result.json"), result, stats);
   await writeJson(join(dir, "agent", "trajectory.json"), atif.trajectory, stats);
-  if (!exc) {
+  if (verified) {
     const reward = script.reward === 1 ? "1" : String(script.reward);
     await writeText(join(dir, "verifier", "reward.txt"), `${reward}\n`, stats);
     await writeText(join(dir, "verifier", "test-stdout.txt"), script.verifierStdout, stats);
