@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { compilePolicy } from "../core/policy/compile.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { ensureDir } from "./state-store.js";
 
@@ -24,7 +25,6 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
   const cacheFile = join(cacheDir, `${fnv1a(key)}.json`);
   const cached = readCache(cacheFile, key);
   if (cached) {
-    const { compilePolicy } = await import("../core/policy/compile.js");
     return cached.policies.map((p) => compilePolicy(p.candidate, p.file));
   }
   const { loadPolicies } = await import("../core/policy/load.js");
@@ -50,16 +50,22 @@ export function sourceKey(abs: string): string {
     throw new PortfolioError(`portfolio not found: ${abs}`);
   }
   if (!st.isDirectory()) return `${abs}:${st.size}:${st.mtimeMs}`;
-  const names = readdirSync(abs, { recursive: true, encoding: "utf8" })
-    .filter((n) => /\.(json|ya?ml)$/i.test(n))
-    .sort();
-  return names
-    .map((n) => {
-      const f = join(abs, n);
-      const s = statSync(f);
-      return `${f}:${s.size}:${s.mtimeMs}`;
-    })
-    .join("\n");
+  const lines: string[] = [];
+  const walk = (dir: string) => {
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+    for (const e of entries) {
+      const f = join(dir, e.name);
+      if (e.isDirectory()) walk(f);
+      else if (/\.(json|ya?ml)$/i.test(e.name)) {
+        const s = statSync(f);
+        lines.push(`${f}:${s.size}:${s.mtimeMs}`);
+      }
+    }
+  };
+  walk(abs);
+  return lines.join("\n");
 }
 
 function readCache(file: string, key: string): CacheFile | undefined {

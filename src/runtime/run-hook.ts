@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { HookHarness, HookLogEntry } from "../core/hooklog.js";
+import { initState, step, withTaskText } from "../core/policy/evaluator.js";
 import type { StepResult } from "../core/policy/types.js";
 import { checkHookInput } from "./guard.js";
 import type { HookEventName, HookInput } from "./hook-events.js";
@@ -35,7 +36,7 @@ class Fault extends Error {}
 
 /** Handles one hook call end to end; never throws (every fault becomes a logged answer). */
 export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<HookAnswer> {
-  const t0 = performance.now();
+  const t0 = process.hrtime.bigint();
   const base: HookLogEntry = {
     ts: new Date().toISOString(),
     session: "",
@@ -105,7 +106,6 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
   } catch (err) {
     throw new Fault(errText(err));
   }
-  const { initState, step, withTaskText } = await import("../core/policy/evaluator.js");
   try {
     ensureDir(opts.stateDir);
   } catch (err) {
@@ -131,7 +131,7 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
 
 function finish(
   base: HookLogEntry,
-  t0: number,
+  t0: bigint,
   output: HookOutput,
   result: Evaluated | undefined,
   error?: string,
@@ -144,7 +144,7 @@ function finish(
     entry.tracked = result.tracked;
   }
   if (error !== undefined) entry.error = error;
-  entry.ms = Math.round((performance.now() - t0) * 100) / 100;
+  entry.ms = Number((process.hrtime.bigint() - t0) / 10_000n) / 100;
   return entry;
 }
 

@@ -1,4 +1,4 @@
-import { copyFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixture } from "../helpers/paths.js";
@@ -7,6 +7,7 @@ import {
   clientOutputs,
   hook,
   logEntries,
+  PORTFOLIO,
   parsedStdout,
   stateOf,
   tempWorkspace,
@@ -124,5 +125,28 @@ describe("a session first seen mid-way", () => {
     expect([r.status, r.stdout]).toEqual([0, ""]);
     expect(stateOf(ws, rm.session_id as string).taskText).toBeUndefined();
     expect(logEntries(ws)[0]?.verdict).toEqual({ action: "allow" });
+  });
+});
+
+describe("the portfolio cache", () => {
+  it("is reused while the sources are unchanged and rebuilt when a candidate changes", () => {
+    const ws = tempWorkspace();
+    const dir = join(ws, "portfolio");
+    mkdirSync(dir);
+    const file = join(dir, "rm-guard.json");
+    const candidate = JSON.parse(readFileSync(join(PORTFOLIO, "rm-guard.json"), "utf8"));
+    writeFileSync(file, JSON.stringify(candidate));
+    const events = clientEvents("claude-rm-deny");
+    const run = (e: unknown) => hook(ws, e, ["--portfolio", dir]);
+    run(events[1]);
+    const cacheDir = join(ws, ".fire/state/portfolio-cache");
+    expect(readdirSync(cacheDir).filter((f) => f.endsWith(".json"))).toHaveLength(1);
+    candidate.rules[0].message = "changed: never rm -rf here.";
+    writeFileSync(file, JSON.stringify(candidate, null, 1));
+    const r = run(events[4]);
+    expect(parsedStdout(r)).toMatchObject({
+      hookSpecificOutput: { permissionDecisionReason: "changed: never rm -rf here." },
+    });
+    expect(readdirSync(cacheDir).filter((f) => f.endsWith(".json"))).toHaveLength(2);
   });
 });
