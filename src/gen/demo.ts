@@ -61,6 +61,8 @@ export interface ManifestTask {
 }
 
 export interface Manifest {
+  /** Marks this file as fire's generator ground truth (not a trace) for content detection. */
+  kind: "fire-gen-manifest";
   generator: string;
   seed: number;
   note: string;
@@ -99,6 +101,7 @@ export async function writeDemo(
   const jobs = new Map<string, Job>();
   const tasks = selectTasks(opts.tasks ?? CATALOGUE.length);
   const manifest: Manifest = {
+    kind: "fire-gen-manifest",
     generator: "fire src/gen (seeded, synthetic)",
     seed: opts.seed,
     note: "GENERATED, not real agent runs. Ground truth for tests: what each attempt plants and where.",
