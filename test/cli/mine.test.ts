@@ -44,6 +44,12 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
     const svc = mined.clusters.find((c) => c.family === "service-persistence");
     expect(svc?.attemptIds).toHaveLength(3);
 
+    const t2 = JSON.parse(runFire(["triage", "--json", "-w", ws]).stdout) as typeof tri;
+    const reasons = t2.exclusions.map((e) => e.reason);
+    expect(reasons.filter((r) => r === "capability_gap")).toHaveLength(4);
+    expect(reasons.filter((r) => r === "no_intervention_point")).toHaveLength(6);
+    expect(t2.inScope).toHaveLength(25);
+
     const v = runFire(["mine", "--validate", resolve(REPO_ROOT, "validation/demo.json"), "-w", ws]);
     expect(v.status).toBe(0);
     expect(v.stdout).toMatch(/family:latex-final-log\s+3\/3 \(100%\)/);

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { lastLabels } from "../../core/mine/label-cache.js";
 import { renderTriage } from "../../core/mine/render.js";
 import { triage } from "../../core/mine/triage.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
@@ -14,7 +15,12 @@ export function registerTriage(program: Command): void {
       .option("--json", "print {tasks, exclusions, inScope} as JSON"),
   ).action(async (opts: { workspace?: string; json?: boolean }) => {
     const ws = await openWorkspace(opts);
-    const t = triage(ws.attempts, { verifierFaultMarkers: ws.config.mining.verifierFaultMarkers });
+    // After a `fire mine`, the labeller's capability_gap / no_intervention_point exclusions apply too.
+    const labels = await lastLabels(ws.dir);
+    const t = triage(ws.attempts, {
+      verifierFaultMarkers: ws.config.mining.verifierFaultMarkers,
+      ...(labels ? { labels } : {}),
+    });
     if (opts.json) printJson(t);
     else process.stdout.write(renderTriage(t));
   });

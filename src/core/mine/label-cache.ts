@@ -69,3 +69,16 @@ export async function lastLabeler(workspaceDir: string): Promise<"llm" | "heuris
     return undefined;
   }
 }
+
+/** Labels of the last `fire mine` run (by attempt id), if any. */
+export async function lastLabels(workspaceDir: string): Promise<Map<string, Label> | undefined> {
+  const labeler = await lastLabeler(workspaceDir);
+  if (!labeler) return undefined;
+  const store = await readLabelStore(workspaceDir, labeler);
+  const m = new Map<string, Label>();
+  for (const id of store.lastRun) {
+    const e = store.entries[id];
+    if (e) m.set(id, e.label);
+  }
+  return m;
+}

@@ -1,0 +1,69 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { clusterLabels } from "../../../src/core/mine/cluster.js";
+import type { DetectorHit } from "../../../src/core/mine/detectors/types.js";
+import type { Label } from "../../../src/core/mine/label.js";
+import { mine } from "../../../src/core/mine/mine.js";
+import { agglomerate, cosine, tfidf, words } from "../../../src/core/mine/tfidf.js";
+import type { Attempt } from "../../../src/core/model/attempt.js";
+import { loadDemo } from "./demo-workspace.js";
+
+let labels: Label[];
+let attempts: Map<string, Attempt>;
+let hits: Map<string, DetectorHit[]>;
+
+beforeAll(async () => {
+  const ws = await loadDemo();
+  const r = await mine(ws.attempts, { labeler: "heuristic", config: ws.config });
+  labels = r.labels;
+  attempts = new Map(ws.attempts.map((a) => [a.id, a]));
+  hits = r.hits;
+});
+
+describe("TF-IDF + agglomerative clustering", () => {
+  it("cosine of identical token lists is 1, of disjoint ones 0", () => {
+    const [a, b, c] = tfidf([
+      words("server not detached at stop"),
+      words("server not detached at stop"),
+      ["unrelated", "tokens"],
+    ]);
+    expect(cosine(a as Map<string, number>, b as Map<string, number>)).toBeCloseTo(1, 10);
+    expect(cosine(a as Map<string, number>, c as Map<string, number>)).toBe(0);
+  });
+
+  it("the threshold decides: 1.0 keeps distinct mechanisms apart, 0 merges everything", () => {
+    const v = tfidf([["a", "b"], ["a", "c"], ["d"]]);
+    expect(agglomerate(v, 1)).toEqual([[0], [1], [2]]);
+    expect(agglomerate(v, 0)).toEqual([[0, 1, 2]]);
+    expect(agglomerate(v, 0.2)).toEqual([[0, 1], [2]]);
+  });
+
+  it("clusters (ids and members) do not depend on the order labels arrive in", () => {
+    const ref = clusterLabels({ labels, attempts, hits, threshold: 0.6 }).map((c) => [
+      c.id,
+      c.attemptIds,
+    ]);
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(labels, { minLength: labels.length, maxLength: labels.length }),
+        (shuffled) => {
+          const got = clusterLabels({ labels: shuffled, attempts, hits, threshold: 0.6 }).map(
+            (c) => [c.id, c.attemptIds],
+          );
+          expect(got).toEqual(ref);
+        },
+      ),
+      { numRuns: 20, seed: 7 },
+    );
+  });
+
+  it("only procedural-loss labels are clustered; a stricter threshold never makes fewer clusters", () => {
+    const at = (t: number) => clusterLabels({ labels, attempts, hits, threshold: t });
+    const members = at(0.6).flatMap((c) => c.attemptIds);
+    expect(members).toHaveLength(
+      labels.filter((l) => l.isProceduralLoss && l.exclusion === "none").length,
+    );
+    expect(at(0.95).length).toBeGreaterThanOrEqual(at(0.6).length);
+    expect(at(0.01).length).toBeLessThanOrEqual(at(0.6).length);
+  });
+});
