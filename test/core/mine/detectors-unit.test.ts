@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import { runDetectors } from "../../../src/core/mine/detectors/index.js";
+import { requiredOutputs } from "../../../src/core/mine/detectors/output-never-written.js";
+import { cleanOutput, isCheck, writtenPaths } from "../../../src/core/mine/detectors/shell.js";
+import { countedFields } from "../../../src/core/mine/detectors/token-accounting.js";
+import { Attempt, type Event } from "../../../src/core/model/attempt.js";
+
+type Step = { cmd: string; out: string; exit?: number } | { say: string };
+
+/** A small Claude-Code-shaped attempt: prompt, Bash calls with results, agent messages, stop. */
+function attempt(taskText: string, steps: Step[], extra: Partial<Attempt> = {}): Attempt {
+  const events: Event[] = [{ index: 0, kind: "prompt", role: "user", input: taskText }];
+  steps.forEach((s, i) => {
+    if ("say" in s) {
+      events.push({ index: events.length, kind: "message", role: "agent", input: s.say });
+      return;
+    }
+    events.push({
+      index: events.length,
+      kind: "tool_call",
+      tool: "Bash",
+      command: s.cmd,
+      callId: `t${i}`,
+    });
+    events.push({
+      index: events.length,
+      kind: "tool_result",
+      callId: `t${i}`,
+      output: s.out,
+      exitCode: s.exit ?? 0,
+    });
+  });
+  events.push({ index: events.length, kind: "stop" });
+  return Attempt.parse({
+    id: "unit-1",
+    source: { format: "fire-jsonl", path: "unit.jsonl" },
+    taskId: "unit",
+    taskText,
+    outcome: "fail",
+    events,
+    ...extra,
+  });
+}
+
+const ids = (a: Attempt) =>
+  runDetectors(a, { siblings: [] }).map((h) => `${h.detectorId}@${h.eventIndices.join(",")}`);
+
+describe("generic detectors", () => {
+  it("loop: the same failing command three times", () => {
+    const a = attempt("Fix the build.", [
+      { cmd: "make", out: "error: missing header", exit: 2 },
+      { cmd: "make ", out: "error: missing header", exit: 2 },
+      { cmd: "make", out: "error: missing header", exit: 2 },
+    ]);
+    expect(ids(a)).toContain("loop.repeated-failure@1,3,5");
+    const twice = attempt("Fix the build.", [
+      { cmd: "make", out: "error", exit: 2 },
+      { cmd: "make", out: "error", exit: 2 },
+    ]);
+    expect(ids(twice).some((x) => x.startsWith("loop."))).toBe(false);
+  });
+
+  it("stop while the last check failed, and stop without any check after the last write", () => {
+    const failing = attempt("Make the tests pass.", [
+      { cmd: "sed -i 's/a/b/' app.py", out: "" },
+      { cmd: "pytest -q", out: "1 failed, 3 passed", exit: 1 },
+    ]);
+    expect(ids(failing)).toContain("stop.last-check-failed@3");
+    expect(ids(failing).some((x) => x.startsWith("stop.no-check"))).toBe(false);
+    const unchecked = attempt("Write the report to /app/report.md.", [
+      { cmd: "ls /app", out: "data.csv" },
+      { cmd: "cat > /app/report.md <<'EOF'\n# Report\ncat is not a check here\nEOF", out: "" },
+    ]);
+    expect(ids(unchecked)).toContain("stop.no-check-after-write@3");
+  });
+
+  it("the agent giving up in words, and a timeout exception", () => {
+    const a = attempt(
+      "Decode the archive.",
+      [
+        { cmd: "file blob.xpk", out: "data" },
+        { say: "I was unable to complete the decoding: the format is unknown." },
+      ],
+      { outcome: "timeout", exception: { type: "AgentTimeoutError" } },
+    );
+    const hits = runDetectors(a, { siblings: [] });
+    expect(hits.find((h) => h.detectorId === "agent.gave-up")?.reason).toBe(
+      'agent said: "I was unable to complete"',
+    );
+    expect(hits.find((h) => h.detectorId === "run.timeout")?.eventIndices).toEqual([4]);
+  });
+
+  it("a passing sibling is capability evidence; the attempt itself is not its own sibling", () => {
+    const a = attempt("t", [{ cmd: "ls", out: "x" }]);
+    const sib = { ...a, id: "unit-2", outcome: "pass" as const };
+    expect(
+      runDetectors(a, { siblings: [sib] }).find(
+        (h) => h.detectorId === "capability.passing-sibling",
+      )?.reason,
+    ).toBe("1 passing sibling attempt(s): unit-2");
+    expect(
+      runDetectors(a, { siblings: [{ ...a, outcome: "pass" }] }).some(
+        (h) => h.detectorId === "capability.passing-sibling",
+      ),
+    ).toBe(false);
+  });
+});
+
+describe("shell reading helpers", () => {
+  it("finds required outputs after a writing verb, not inputs", () => {
+    expect(
+      requiredOutputs("Read /app/data.csv and write the summary to /app/summary.json."),
+    ).toEqual(["/app/summary.json"]);
+    expect(requiredOutputs('Save it as "robot_cafe.png" in the current directory.')).toEqual([
+      "robot_cafe.png",
+    ]);
+    expect(requiredOutputs("Fix the bug in util.py.")).toEqual([]);
+  });
+
+  it("reads written paths from redirections, tee, cp and sed -i (with flags before the script)", () => {
+    const ev = (command: string): Event => ({ index: 1, kind: "tool_call", tool: "Bash", command });
+    expect(writtenPaths(ev("echo 1 > /app/a.txt && cat /app/a.txt"))).toEqual(["/app/a.txt"]);
+    expect(
+      writtenPaths(ev("sed -i -E 's/x/y/; s/p/q/' a.yaml b.yaml && grep -c x a.yaml")),
+    ).toEqual(["a.yaml", "b.yaml"]);
+    expect(writtenPaths(ev("ls 2>&1 | tee out.log"))).toEqual(["out.log"]);
+    expect(writtenPaths(ev("cat notes.txt"))).toEqual([]);
+  });
+
+  it("a write that also checks counts as a check; heredoc bodies are not commands", () => {
+    const ev = (command: string): Event => ({ index: 1, kind: "tool_call", tool: "Bash", command });
+    expect(isCheck(ev("echo 3 > /app/n.txt && cat /app/n.txt"))).toBe(true);
+    expect(isCheck(ev("cat > /app/x.py <<'EOF'\nimport sys\nprint(open('f').read())\nEOF"))).toBe(
+      false,
+    );
+    expect(isCheck(ev("check-jsonschema --schemafile s.json r.json"))).toBe(true);
+  });
+
+  it("strips terminal chrome from tmux-style outputs", () => {
+    expect(
+      cleanOutput("New Terminal Output:\n\nroot@98d4:/app# ls\nfile.txt\nroot@98d4:/app# "),
+    ).toBe("file.txt");
+    expect(cleanOutput("plain output")).toBe("plain output");
+  });
+
+  it("counts the fields a token task names in its field sentences", () => {
+    expect(
+      countedFields("Each row has `question`, `context` and `answer` fields and all three count."),
+    ).toEqual(["question", "context", "answer"]);
+    expect(countedFields("Count the `content` field (it is the only text field).")).toEqual([
+      "content",
+    ]);
+  });
+});
