@@ -13,7 +13,9 @@ import type { CompiledPolicy, Firing, SessionState } from "../policy/types.js";
  * - A tool call the trace shows as denied by a recorded hook (a `hook` event with decision
  *   `deny` after it, before the next call) did not run; every other call did, so its tracking
  *   is kept even when the replayed policy would deny it (behaviour markers describe the trace).
- * - The behaviour marker (B) of a policy holds when its condition holds after some event.
+ * - The behaviour marker (B) of a policy is evaluated once, on the final state (after the
+ *   last event, the synthetic stop included), so "no destructive command after the probe"
+ *   and "the last build's log was searched" mean what they say.
  */
 
 export interface ReplayFiring extends Firing {
@@ -76,7 +78,6 @@ export function replayAttempt(policies: CompiledPolicy[], attempt: Attempt): Att
   let state = attempt.taskText ? withTaskText(initState(), attempt.taskText) : initState();
   const denied = deniedCalls(events);
   const firings: ReplayFiring[] = [];
-  const behavior = new Array<boolean>(policies.length).fill(false);
   const counts = new Array<number>(policies.length).fill(0);
   let lastAgentAction: number | undefined;
   let hasStop = false;
@@ -97,12 +98,12 @@ export function replayAttempt(policies: CompiledPolicy[], attempt: Attempt): Att
       const i = byKey.get(`${f.policyId}@${f.policyVersion}`);
       if (i !== undefined) counts[i]!++;
     }
-    for (let i = 0; i < policies.length; i++) {
-      if (!behavior[i] && behaviorAt(policies[i]!, state, e)) behavior[i] = true;
-    }
   };
   for (const e of events) run(e);
-  if (!hasStop) run({ index: events.length, kind: "stop" });
+  const end: Event = hasStop ? events[events.length - 1]! : { index: events.length, kind: "stop" };
+  if (!hasStop) run(end);
+  const finalState = state;
+  const behavior = policies.map((p) => behaviorAt(p, finalState, end));
 
   const outcomes: PolicyOutcome[] = policies.map((p, i) => {
     const ps = state.policies[p.key];
@@ -138,6 +139,7 @@ export interface ReplaySummaryRow {
   eligible: number;
   fired: number;
   firings: number;
+  /** Eligible attempts whose behaviour marker held (per attempt it is coded for all). */
   behavior: number;
 }
 
@@ -169,7 +171,7 @@ export function replayAttempts(
       if (o.eligible) row.eligible++;
       if (o.firings > 0) row.fired++;
       row.firings += o.firings;
-      if (o.behavior) row.behavior++;
+      if (o.eligible && o.behavior) row.behavior++;
     }
     return row;
   });

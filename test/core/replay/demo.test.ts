@@ -68,6 +68,20 @@ describe("reference portfolio over the demo workspace", () => {
     });
   }
 
+  it("codes the behaviour marker: held on every eligible passing attempt, not on any planted failure", () => {
+    const tasks = manifest.tasks.filter((t) => t.family !== null && families.has(t.family));
+    let checked = 0;
+    for (const task of tasks) {
+      for (const d of task.attemptDetails) {
+        const own = replayOf(d.path).policies.find((p) => p.family === task.family)!;
+        if (d.outcome === "pass" && own.eligible) expect(own.behavior, d.path).toBe(true);
+        if (d.planted === task.family) expect(own.behavior, d.path).toBe(false);
+        checked++;
+      }
+    }
+    expect(checked).toBe(tasks.length * 2);
+  });
+
   it("routes each nearby-negative task to no family but its own", () => {
     for (const task of manifest.tasks.filter(
       (t) => t.cohort === "nearby-negative" && t.family && families.has(t.family),
