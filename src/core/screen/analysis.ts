@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { InputError } from "../errors.js";
 import { analyzeScreen, type ScreenAnalysis } from "../stats/analyze.js";
 import type { ContrastOptions } from "../stats/contrast.js";
+import { loadConfig } from "../workspace/config.js";
 import { screenPaths } from "./paths.js";
 import { toObservations } from "./row.js";
 import { readResults } from "./store.js";
@@ -12,7 +13,7 @@ export interface LoadedAnalysis {
   rows: number;
 }
 
-/** The seed a screen's statistics use: the plan's seed when a plan exists, else 1. */
+/** The seed recorded in a screen's plan, if it has one. */
 async function planSeed(planFile: string): Promise<string | number | undefined> {
   try {
     const plan = JSON.parse(await readFile(planFile, "utf8")) as { seed?: unknown };
@@ -22,13 +23,18 @@ async function planSeed(planFile: string): Promise<string | number | undefined> 
   }
 }
 
-/** Reads `screens/<name>/results.jsonl` and computes every statistic. */
+/**
+ * Reads `screens/<name>/results.jsonl` and computes every statistic with the workspace's
+ * settings: seed = the option, else the plan's, else `screen.seed`; bootstrap resamples
+ * and permutation flips from `screen`; verdict thresholds from `verdicts`.
+ */
 export async function loadScreenAnalysis(
   workspace: string,
   name: string,
   opts: ContrastOptions = {},
 ): Promise<LoadedAnalysis> {
   const paths = screenPaths(workspace, name);
+  const config = await loadConfig(workspace);
   const { rows, errors } = await readResults(paths.results);
   if (rows.length === 0 && errors.length === 0) {
     throw new InputError(
@@ -37,10 +43,12 @@ export async function loadScreenAnalysis(
       `no results for screen "${name}" (run \`fire screen import ${name} FILE\` first)`,
     );
   }
-  const seed = opts.seed ?? (await planSeed(paths.plan)) ?? 1;
-  return {
-    analysis: analyzeScreen(toObservations(rows), { ...opts, seed }),
-    errors,
-    rows: rows.length,
-  };
+  const seed = opts.seed ?? (await planSeed(paths.plan)) ?? config.screen.seed;
+  const analysis = analyzeScreen(toObservations(rows), {
+    seed,
+    resamples: opts.resamples ?? config.screen.bootstrapResamples,
+    flips: opts.flips ?? config.screen.permutationFlips,
+    thresholds: config.verdicts,
+  });
+  return { analysis, errors, rows: rows.length };
 }

@@ -3,7 +3,7 @@ import { type Funnel, funnel } from "./funnel.js";
 import { type ArmSummary, summarizeArm } from "./passk.js";
 import { type TransitionTable, transitionTable } from "./transitions.js";
 import { ALL_COHORT, type Observation } from "./types.js";
-import { suggestVerdicts, type VerdictSuggestion } from "./verdict.js";
+import { suggestVerdicts, type VerdictSuggestion, type VerdictThresholds } from "./verdict.js";
 
 export const BASELINE_ARM = "baseline";
 export const POLICY_ARM = "policy";
@@ -59,7 +59,7 @@ export function contrastPairs(arms: readonly string[]): Array<[string, string]> 
  */
 export function analyzeScreen(
   observations: readonly Observation[],
-  opts: ContrastOptions = {},
+  opts: ContrastOptions & { thresholds?: VerdictThresholds } = {},
 ): ScreenAnalysis {
   const seed = opts.seed ?? 1;
   const arms = orderArms(observations.map((o) => o.arm));
@@ -88,7 +88,8 @@ export function analyzeScreen(
       const b = select(comparator, cohort);
       if (!a.length || !b.length) continue;
       const c = contrast(arm, comparator, cohort, a, b, {
-        ...opts,
+        ...(opts.resamples ? { resamples: opts.resamples } : {}),
+        ...(opts.flips ? { flips: opts.flips } : {}),
         seed: `${seed}:${arm}:${comparator}:${cohort}`,
       });
       if (c.nTasks > 0) contrasts.push(c);
@@ -118,5 +119,5 @@ export function analyzeScreen(
     transitions,
     unscorable,
   };
-  return { ...partial, verdicts: suggestVerdicts(partial, observations) };
+  return { ...partial, verdicts: suggestVerdicts(partial, observations, opts.thresholds) };
 }

@@ -14,7 +14,24 @@ export interface VerdictSuggestion {
   reason: string;
 }
 
+/** The workspace's `verdicts` settings (fire.config.json), with the same defaults. */
+export interface VerdictThresholds {
+  /** Below this firing rate on positive tasks a candidate is inert. */
+  inertMinFiringRate: number;
+  /** Above this firing rate on negative/silent tasks a candidate is over-broad. */
+  overBroadMaxNegativeRate: number;
+  /** More pass→fail task transitions than this make a candidate harmful. */
+  harmfulMaxPassToFail: number;
+}
+
+export const DEFAULT_THRESHOLDS: VerdictThresholds = {
+  inertMinFiringRate: 0.5,
+  overBroadMaxNegativeRate: 0.25,
+  harmfulMaxPassToFail: 0,
+};
+
 interface Evidence {
+  cohorts: readonly string[];
   contrasts: readonly Contrast[];
   funnel: Record<string, Funnel>;
 }
@@ -23,34 +40,45 @@ const fmt = (x: number): string => (x >= 0 ? "+" : "") + x.toFixed(3);
 const describe = (c: Contrast): string =>
   `Δ ${fmt(c.delta)} [${fmt(c.ci[0])}, ${fmt(c.ci[1])}], p = ${c.p.toPrecision(3)}, ${c.nTasks} tasks`;
 
+function firingRate(obs: readonly Observation[]): { rate: number; n: number } | undefined {
+  const rec = obs.filter((o) => o.fired !== undefined);
+  if (rec.length === 0) return undefined;
+  return { rate: rec.filter((o) => o.fired).length / rec.length, n: rec.length };
+}
+
 /**
- * Lifecycle verdicts the evidence supports for the policy arm (suggestions only; the
- * user decides): harmful on any pass→fail among negatives or a negative effect,
- * over-broad when it fires on silent tasks, inert when it never fires, promising when
- * it beats baseline (CI above 0, p ≤ 0.1) and sham in the eligible cohort, else inconclusive.
+ * Lifecycle verdicts the evidence supports for the policy arm (suggestions; the user
+ * decides): harmful on more pass→fail tasks among negatives than allowed (any cohort when
+ * no cohorts were recorded) or a negative effect (CI below 0 over ≥ 2 tasks, or a negative
+ * point estimate on a positive cohort); over-broad when it fires on too many
+ * negative/silent attempts; inert when it fires too rarely on positive tasks or its
+ * behaviour marker is no more frequent than baseline; promising when it beats baseline
+ * (CI above 0, p ≤ 0.1) and the sham in the positive cohort; else inconclusive.
  */
 export function suggestVerdicts(
   evidence: Evidence,
   observations: readonly Observation[],
+  thresholds: VerdictThresholds = DEFAULT_THRESHOLDS,
 ): VerdictSuggestion[] {
   const out: VerdictSuggestion[] = [];
   const vsBase = evidence.contrasts.filter(
     (c) => c.arm === "policy" && c.comparator === "baseline",
   );
   if (vsBase.length === 0) return out;
+  const noCohorts = evidence.cohorts.length === 1 && evidence.cohorts[0] === ALL_COHORT;
 
-  for (const c of vsBase) {
-    if (!NEGATIVE_COHORTS.includes(c.cohort)) continue;
-    const lost = c.tasks.filter((t) => t.passToFail).map((t) => t.task);
-    if (lost.length) {
-      out.push({
-        verdict: "harmful",
-        reason: `pass→fail on ${c.cohort} task(s): ${lost.join(", ")}`,
-      });
-    }
+  const lost = vsBase
+    .filter((c) => (noCohorts ? c.cohort === ALL_COHORT : NEGATIVE_COHORTS.includes(c.cohort)))
+    .flatMap((c) => c.tasks.filter((t) => t.passToFail).map((t) => `${t.task} (${c.cohort})`));
+  if (lost.length > thresholds.harmfulMaxPassToFail) {
+    out.push({
+      verdict: "harmful",
+      reason: `pass→fail on ${lost.length} task(s): ${lost.join(", ")}`,
+    });
   }
   for (const c of vsBase) {
-    if (c.delta < 0 && c.ci[1] < 0) {
+    // A one-task bootstrap interval is a point: a lone task is judged by pass→fail above.
+    if (c.delta < 0 && c.ci[1] < 0 && c.nTasks >= 2) {
       out.push({ verdict: "harmful", reason: `negative effect on ${c.cohort}: ${describe(c)}` });
     } else if (c.delta < 0 && c.cohort !== ALL_COHORT && !NEGATIVE_COHORTS.includes(c.cohort)) {
       out.push({
@@ -61,20 +89,24 @@ export function suggestVerdicts(
   }
 
   const policyObs = observations.filter((o) => o.arm === "policy" && !o.unscorable);
-  const silentFired = policyObs.filter(
-    (o) => o.fired === true && NEGATIVE_COHORTS.includes(o.cohort ?? ""),
-  );
-  if (silentFired.length) {
-    const tasks = [...new Set(silentFired.map((o) => o.task))].sort();
+  const negative = firingRate(policyObs.filter((o) => NEGATIVE_COHORTS.includes(o.cohort ?? "")));
+  if (negative && negative.rate > thresholds.overBroadMaxNegativeRate) {
     out.push({
       verdict: "over-broad",
-      reason: `fired on negative/silent task(s): ${tasks.join(", ")}`,
+      reason: `fired on ${(negative.rate * 100).toFixed(0)}% of ${negative.n} negative/silent attempts (max ${thresholds.overBroadMaxNegativeRate * 100}%)`,
     });
   }
 
+  const positiveObs = noCohorts
+    ? policyObs
+    : policyObs.filter((o) => POSITIVE_COHORTS.includes(o.cohort ?? ""));
+  const positive = firingRate(positiveObs);
   const f = evidence.funnel.policy;
-  if (f && f.marginal.fired === 0) {
-    out.push({ verdict: "inert", reason: `the policy never fired in ${f.attempts} attempts` });
+  if (positive && positive.rate < thresholds.inertMinFiringRate) {
+    out.push({
+      verdict: "inert",
+      reason: `fired on ${(positive.rate * 100).toFixed(0)}% of ${positive.n} positive attempts (min ${thresholds.inertMinFiringRate * 100}%)`,
+    });
   } else if (f && f.marginal.behavior !== null) {
     const base = evidence.funnel.baseline;
     if (base && base.marginal.behavior !== null && base.attempts && f.attempts) {

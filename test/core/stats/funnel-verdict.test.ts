@@ -62,3 +62,33 @@ describe("verdict suggestions", () => {
     expect(analyzeScreen(obs).verdicts.map((x) => x.verdict)).toContain("inert");
   });
 });
+
+describe("verdict thresholds (fire.config.json `verdicts`)", () => {
+  const silentLoss: Observation[] = [
+    ...expand(SOL).map((o) => ({ ...o, cohort: "eligible", fired: o.arm === "policy" })),
+    { task: "s1", arm: "baseline", attempt: 1, pass: true, cohort: "silent", fired: false },
+    { task: "s1", arm: "policy", attempt: 1, pass: false, cohort: "silent", fired: false },
+  ];
+  it("tolerates pass→fail tasks up to harmfulMaxPassToFail", () => {
+    const strict = analyzeScreen(silentLoss).verdicts.map((v) => v.verdict);
+    expect(strict).toContain("harmful");
+    const lenient = analyzeScreen(silentLoss, {
+      thresholds: {
+        inertMinFiringRate: 0.5,
+        overBroadMaxNegativeRate: 0.25,
+        harmfulMaxPassToFail: 1,
+      },
+    }).verdicts.map((v) => v.verdict);
+    expect(lenient).not.toContain("harmful");
+  });
+  it("calls a policy firing on under inertMinFiringRate of positive attempts inert", () => {
+    // fires on 1 of 21 eligible policy attempts
+    const obs = expand(SOL).map((o) => ({
+      ...o,
+      cohort: "eligible",
+      fired: o.arm === "policy" && o.task === "t1" && o.attempt === 1,
+    }));
+    const v = analyzeScreen(obs).verdicts.find((x) => x.verdict === "inert");
+    expect(v?.reason).toBe("fired on 5% of 21 positive attempts (min 50%)");
+  });
+});
