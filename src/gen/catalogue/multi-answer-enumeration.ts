@@ -23,21 +23,21 @@ export const multiAnswerEnumeration: TaskSpec[] = familyTasks(
       s.run(
         "Read the checker.",
         "sed -n 1,30p /app/lock.py",
-        "def check(pin: str) -> bool:\n    d = [int(c) for c in pin]\n    return len(pin) == 4 and sum(d) == 21 and d[0] * d[3] == 24 and d[1] > d[2]",
+        "def check(pin: str) -> bool:\n    d = [int(c) for c in pin]\n    return len(pin) == 4 and sum(d) == 21 and d[0] * d[3] == 12 and d[1] > d[2] and d[1] % 2 == 0",
       );
       s.run(
         "Search for a PIN.",
         "python3 -c \"from lock import check\nfor i in range(10000):\n    p=f'{i:04d}'\n    if check(p): print(p); break\"",
-        "3864",
+        "2856",
       ).evidence();
       s.run(
         "Write the answer.",
-        "echo 3864 > /app/answers.txt && cat /app/answers.txt",
-        "3864",
+        "echo 2856 > /app/answers.txt && cat /app/answers.txt",
+        "2856",
       ).preFailure();
       return s.fail(
-        "The valid PIN is 3864 (written to /app/answers.txt).",
-        setTests(false, "E   AssertionError: missing answers: {'4953', '6834', '8436'}"),
+        "The valid PIN is 2856 (written to /app/answers.txt).",
+        setTests(false, "E   AssertionError: missing answers: {'3864', '4863', '6852'}"),
         "multi-answer-enumeration",
       );
     },
@@ -46,12 +46,12 @@ export const multiAnswerEnumeration: TaskSpec[] = familyTasks(
       s.run(
         "Read the checker.",
         "cat /app/lock.py",
-        "def check(pin: str) -> bool:\n    d = [int(c) for c in pin]\n    return len(pin) == 4 and sum(d) == 21 and d[0] * d[3] == 24 and d[1] > d[2]",
+        "def check(pin: str) -> bool:\n    d = [int(c) for c in pin]\n    return len(pin) == 4 and sum(d) == 21 and d[0] * d[3] == 12 and d[1] > d[2] and d[1] % 2 == 0",
       );
       s.run(
         "Enumerate every PIN, test each, deduplicate and write all.",
         "cd /app && python3 -c \"from lock import check\nprint('\\n'.join(sorted({f'{i:04d}' for i in range(10000) if check(f'{i:04d}')})))\" | tee /app/answers.txt",
-        "3864\n4953\n6834\n8436",
+        "2856\n3864\n4863\n6852",
       ).evidence();
       s.run(
         "Verify every written line passes.",
