@@ -43,11 +43,17 @@ export function cosine(a: SparseVector, b: SparseVector): number {
   return s;
 }
 
+interface Best {
+  j: number;
+  s: number;
+}
+
 /**
  * Average-linkage agglomerative clustering: repeatedly merges the most similar pair
  * while its similarity is at least `threshold`. `weights` counts duplicates folded
  * into one item. Ties break on the lowest indices, so the result is deterministic.
- * Returns groups of item indices, each sorted, groups ordered by first index.
+ * Each row keeps its best partner (upper triangle), so a run costs about O(n²)
+ * instead of O(n³). Returns groups of item indices, each sorted, ordered by first index.
  */
 export function agglomerate(
   vectors: readonly SparseVector[],
@@ -55,44 +61,51 @@ export function agglomerate(
   weights?: readonly number[],
 ): number[][] {
   const n = vectors.length;
-  const groups: (number[] | null)[] = vectors.map((_, i) => [i]);
+  const alive: boolean[] = vectors.map(() => true);
+  const groups: number[][] = vectors.map((_, i) => [i]);
   const size = vectors.map((_, i) => weights?.[i] ?? 1);
-  const sim: number[][] = vectors.map((a, i) =>
-    vectors.map((b, j) => (i === j ? -1 : cosine(a, b))),
-  );
+  const sim: Float64Array[] = vectors.map((a, i) => {
+    const row = new Float64Array(n);
+    for (let j = 0; j < n; j++) row[j] = i === j ? -1 : cosine(a, vectors[j] as SparseVector);
+    return row;
+  });
+  const at = (i: number, j: number): number => (sim[i] as Float64Array)[j] as number;
+  const rowBest = (i: number): Best => {
+    let best: Best = { j: -1, s: Number.NEGATIVE_INFINITY };
+    for (let j = i + 1; j < n; j++)
+      if (alive[j] && at(i, j) > best.s + 1e-12) best = { j, s: at(i, j) };
+    return best;
+  };
+  const best: Best[] = vectors.map((_, i) => rowBest(i));
   for (;;) {
-    let best = -1;
     let bi = -1;
-    let bj = -1;
     for (let i = 0; i < n; i++) {
-      if (!groups[i]) continue;
-      const row = sim[i] as number[];
-      for (let j = i + 1; j < n; j++) {
-        if (!groups[j]) continue;
-        const s = row[j] as number;
-        if (s > best + 1e-12) {
-          best = s;
-          bi = i;
-          bj = j;
-        }
-      }
+      const b = best[i] as Best;
+      if (alive[i] && b.j >= 0 && (bi < 0 || b.s > (best[bi] as Best).s + 1e-12)) bi = i;
     }
-    if (bi < 0 || best < threshold - 1e-12) break;
-    const gi = groups[bi] as number[];
-    const gj = groups[bj] as number[];
+    if (bi < 0 || (best[bi] as Best).s < threshold - 1e-12) break;
+    const bj = (best[bi] as Best).j;
     const si = size[bi] as number;
     const sj = size[bj] as number;
     for (let k = 0; k < n; k++) {
-      if (!groups[k] || k === bi || k === bj) continue;
-      const v = ((sim[bi]?.[k] as number) * si + (sim[bj]?.[k] as number) * sj) / (si + sj);
-      (sim[bi] as number[])[k] = v;
-      (sim[k] as number[])[bi] = v;
+      if (!alive[k] || k === bi || k === bj) continue;
+      const v = (at(bi, k) * si + at(bj, k) * sj) / (si + sj);
+      (sim[bi] as Float64Array)[k] = v;
+      (sim[k] as Float64Array)[bi] = v;
     }
-    groups[bi] = [...gi, ...gj].sort((x, y) => x - y);
-    groups[bj] = null;
+    groups[bi] = [...(groups[bi] as number[]), ...(groups[bj] as number[])].sort((x, y) => x - y);
+    alive[bj] = false;
     size[bi] = si + sj;
+    best[bi] = rowBest(bi);
+    for (let k = 0; k < n; k++) {
+      if (!alive[k] || k === bi) continue;
+      const b = best[k] as Best;
+      if (b.j === bi || b.j === bj) best[k] = rowBest(k);
+      else if (k < bi) {
+        const v = at(k, bi);
+        if (v > b.s + 1e-12 || (Math.abs(v - b.s) <= 1e-12 && bi < b.j)) best[k] = { j: bi, s: v };
+      }
+    }
   }
-  return groups
-    .filter((g): g is number[] => g !== null)
-    .sort((x, y) => (x[0] as number) - (y[0] as number));
+  return groups.filter((_, i) => alive[i]).sort((x, y) => (x[0] as number) - (y[0] as number));
 }

@@ -67,3 +67,58 @@ describe("TF-IDF + agglomerative clustering", () => {
     expect(at(0.01).length).toBeLessThanOrEqual(at(0.6).length);
   });
 });
+
+/** The textbook O(n³) average-linkage loop, as a reference for the row-best version. */
+function naive(vectors: Map<string, number>[], threshold: number): number[][] {
+  const n = vectors.length;
+  const groups: (number[] | null)[] = vectors.map((_, i) => [i]);
+  const avg = (a: number[], b: number[]) => {
+    let s = 0;
+    for (const x of a)
+      for (const y of b)
+        s += cosine(vectors[x] as Map<string, number>, vectors[y] as Map<string, number>);
+    return s / (a.length * b.length);
+  };
+  for (;;) {
+    let best = -Infinity;
+    let pair: [number, number] | null = null;
+    for (let i = 0; i < n; i++)
+      for (let j = i + 1; j < n; j++) {
+        const gi = groups[i];
+        const gj = groups[j];
+        if (!gi || !gj) continue;
+        const s = avg(gi, gj);
+        if (s > best + 1e-12) {
+          best = s;
+          pair = [i, j];
+        }
+      }
+    if (!pair || best < threshold - 1e-12) break;
+    const [i, j] = pair;
+    groups[i] = [...(groups[i] ?? []), ...(groups[j] ?? [])].sort((x, y) => x - y);
+    groups[j] = null;
+  }
+  return groups
+    .filter((g): g is number[] => g !== null)
+    .sort((x, y) => (x[0] as number) - (y[0] as number));
+}
+
+describe("agglomerate equals the naive average-linkage reference", () => {
+  it("on random token documents and thresholds", () => {
+    const doc = fc.array(
+      fc.constantFrom("server", "detached", "probe", "diff", "log", "stop", "tool", "copy"),
+      { minLength: 1, maxLength: 5 },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(doc, { minLength: 1, maxLength: 12 }),
+        fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+        (docs, t) => {
+          const v = tfidf(docs);
+          expect(agglomerate(v, t)).toEqual(naive(v, t));
+        },
+      ),
+      { numRuns: 200, seed: 11 },
+    );
+  });
+});
