@@ -10,6 +10,7 @@ import { servicePersistence } from "./service-persistence.js";
 import { silentTasks } from "./silent.js";
 import { faultTasks } from "./silent-faults.js";
 import { moreSilentTasks } from "./silent-more.js";
+import { repoTasks } from "./silent-repo.js";
 import { stopWithoutCheck } from "./stop-without-check.js";
 
 /** Every task the generator knows, family tasks first, in a fixed order. */
@@ -24,6 +25,7 @@ export const CATALOGUE: readonly TaskSpec[] = [
   ...multiAnswerEnumeration,
   ...stopWithoutCheck,
   ...silentTasks,
+  ...repoTasks,
   ...faultTasks,
   ...moreSilentTasks,
 ];
