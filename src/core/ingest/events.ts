@@ -1,6 +1,6 @@
 import type { Event, HookInfo } from "../model/attempt.js";
 import { shellCommand, writtenPaths } from "./shell.js";
-import { capText, inputText } from "./text.js";
+import { capString, capText, inputText, ownCopy } from "./text.js";
 
 type Role = "user" | "agent" | "system";
 
@@ -14,7 +14,7 @@ export class EventLog {
   private readonly inputCap: number;
 
   constructor(private readonly outputCap: number) {
-    this.inputCap = Math.max(outputCap * 4, 32_000);
+    this.inputCap = Math.max(outputCap * 2, 4_000);
   }
 
   get length(): number {
@@ -50,7 +50,7 @@ export class EventLog {
       ts: p.ts,
       tool: p.tool,
       command: p.command ?? shellCommand(p.tool, p.args),
-      input: raw && raw.length > this.inputCap ? raw.slice(0, this.inputCap) : raw,
+      input: raw === undefined ? undefined : capString(raw, this.inputCap),
       writes: writtenPaths(p.tool, p.args),
       callId: p.callId,
     });
@@ -81,10 +81,9 @@ export class EventLog {
   hook(hook: HookInfo, p: { ts?: string; callId?: string; tool?: string } = {}): void {
     if (hook.event === "Stop" && this.events[this.events.length - 1]?.kind !== "stop")
       this.stop(p.ts);
+    // hook texts are cut out of tool outputs by regex: copy so they do not pin the output
     const text =
-      hook.text && hook.text.length > this.outputCap
-        ? hook.text.slice(0, this.outputCap)
-        : hook.text;
+      hook.text === undefined ? undefined : ownCopy(capString(hook.text, this.outputCap));
     const tool = p.tool ?? this.toolOf(p.callId);
     this.push({ kind: "hook", ts: p.ts, tool, callId: p.callId, hook: { ...hook, text } });
   }

@@ -1,4 +1,4 @@
-import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 
 /** Longest JSONL line we parse; longer lines are reported and skipped without buffering. */
 export const MAX_LINE_BYTES = 32 * 1024 * 1024;
@@ -17,15 +17,21 @@ export async function* readLines(
   opts: { signal?: AbortSignal; maxLineBytes?: number } = {},
 ): AsyncGenerator<LineItem> {
   const max = opts.maxLineBytes ?? MAX_LINE_BYTES;
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  const fh = await open(path, "r");
+  // One reused read buffer: complete lines become strings at once, only a
+  // line that spans chunks is copied out, so memory stays bounded.
+  const chunkBuf = Buffer.allocUnsafe(CHUNK_BYTES);
   let parts: Buffer[] = [];
   let partBytes = 0;
   let skipping = false;
   let skippedBytes = 0;
   let lineNo = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for (;;) {
       if (opts.signal?.aborted) return;
+      const { bytesRead } = await fh.read(chunkBuf, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      const chunk = chunkBuf.subarray(0, bytesRead);
       let start = 0;
       for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
         lineNo++;
@@ -43,11 +49,12 @@ export async function* readLines(
           partBytes = 0;
           continue;
         }
-        const buf = partBytes ? Buffer.concat([...parts, piece]) : piece;
+        const text = partBytes
+          ? Buffer.concat([...parts, piece]).toString("utf8")
+          : piece.toString("utf8");
         parts = [];
         partBytes = 0;
-        const text = buf.toString("utf8");
-        if (text.trim()) yield { type: "line", line: lineNo, text };
+        if (!isBlank(text)) yield { type: "line", line: lineNo, text };
       }
       const rest = chunk.subarray(start);
       if (!rest.length) continue;
@@ -58,16 +65,27 @@ export async function* readLines(
         parts = [];
         partBytes = 0;
       } else {
-        parts.push(rest);
+        parts.push(Buffer.from(rest)); // copy: the read buffer is reused
         partBytes += rest.length;
       }
     }
     if (skipping) yield { type: "too-long", line: lineNo + 1, bytes: skippedBytes };
     else if (partBytes) {
       const text = Buffer.concat(parts).toString("utf8");
-      if (text.trim()) yield { type: "line", line: lineNo + 1, text };
+      if (!isBlank(text)) yield { type: "line", line: lineNo + 1, text };
     }
   } finally {
-    stream.destroy();
+    await fh.close();
   }
+}
+
+const CHUNK_BYTES = 256 * 1024;
+
+/** Blank line check without allocating a trimmed copy. */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
 }

@@ -12,16 +12,16 @@ import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
 /**
  * Every importer, in detection order. Directory importers first (a Harbor job
- * before a Harbor trial), then file importers from the most specific head.
+ * before a Harbor trial), then file importers, cheapest anchored head checks first.
  */
 export const IMPORTERS: readonly Importer[] = [
   harborJobImporter,
   harborTrialImporter,
   tb1Importer,
   fireJsonlImporter,
-  atifImporter,
-  claudeImporter,
   codexImporter,
+  claudeImporter,
+  atifImporter,
 ];
 
 export const DIRECTORY_FORMATS: ReadonlySet<SourceFormat> = new Set([

@@ -20,9 +20,25 @@ export function joinArgv(argv: readonly unknown[]): string {
   return parts.join(" ");
 }
 
-/** Tool names whose `command`-like argument is a shell string. */
-const SHELL_TOOLS =
-  /^(bash|bash_command|shell|exec|exec_command|execute|execute_command|run|run_command|run_shell_command|terminal|local_shell|container\.exec|shell_command|Bash)$/i;
+/** Tool names (lower-cased) whose `command`-like argument is a shell string. */
+const SHELL_TOOLS = new Set([
+  "bash",
+  "bash_command",
+  "shell",
+  "exec",
+  "exec_command",
+  "execute",
+  "execute_command",
+  "run",
+  "run_command",
+  "run_shell_command",
+  "terminal",
+  "local_shell",
+  "container.exec",
+  "shell_command",
+]);
+const isShellTool = (tool: string): boolean =>
+  SHELL_TOOLS.has(tool) || SHELL_TOOLS.has(tool.toLowerCase());
 
 /**
  * The shell string of a tool call, or undefined when the tool is not a shell.
@@ -32,9 +48,7 @@ export function shellCommand(tool: string, args: unknown): string | undefined {
   if (!args || typeof args !== "object" || Array.isArray(args)) return undefined;
   const a = args as Record<string, unknown>;
   // Non-shell tools only count when they carry terminal keystrokes (Terminus style).
-  const raw = SHELL_TOOLS.test(tool)
-    ? (a.command ?? a.cmd ?? a.keystrokes ?? a.script)
-    : a.keystrokes;
+  const raw = isShellTool(tool) ? (a.command ?? a.cmd ?? a.keystrokes ?? a.script) : a.keystrokes;
   if (raw === undefined) return undefined;
   if (typeof raw === "string") return raw.replace(/\n+$/, "");
   if (Array.isArray(raw)) return joinArgv(raw);
@@ -42,15 +56,26 @@ export function shellCommand(tool: string, args: unknown): string | undefined {
 }
 
 const PATH_KEYS = ["file_path", "path", "notebook_path", "filePath", "target_file"];
-const WRITE_TOOLS =
-  /^(write|edit|multiedit|notebookedit|create|str_replace|str_replace_editor|write_file|edit_file|apply_patch|patch)$/i;
+const WRITE_TOOLS = new Set([
+  "write",
+  "edit",
+  "multiedit",
+  "notebookedit",
+  "create",
+  "str_replace",
+  "str_replace_editor",
+  "write_file",
+  "edit_file",
+  "apply_patch",
+  "patch",
+]);
 
 /** File paths an edit tool touched (Claude Write/Edit, OpenClaw write/edit, apply_patch). */
 export function writtenPaths(tool: string, args: unknown): string[] | undefined {
   if (typeof args === "string") {
     return /apply_patch|patch/i.test(tool) ? patchPaths(args) : undefined;
   }
-  if (!WRITE_TOOLS.test(tool) || !args || typeof args !== "object") return undefined;
+  if (!WRITE_TOOLS.has(tool.toLowerCase()) || !args || typeof args !== "object") return undefined;
   const a = args as Record<string, unknown>;
   if (typeof a.input === "string" && /apply_patch|patch/i.test(tool)) return patchPaths(a.input);
   for (const k of PATH_KEYS) {

@@ -3,7 +3,21 @@ import { createHash } from "node:crypto";
 /** Cap a text at `cap` characters; `bytes` is the full UTF-8 length. */
 export function capText(text: string, cap: number): { output: string; outputBytes: number } {
   const outputBytes = Buffer.byteLength(text, "utf8");
-  return { output: text.length > cap ? text.slice(0, cap) : text, outputBytes };
+  return { output: text.length > cap ? ownCopy(text.slice(0, cap)) : text, outputBytes };
+}
+
+/**
+ * A prefix of a long string that does not keep the long string alive: V8
+ * represents `slice` as a view on its parent, which would pin every full
+ * tool output in memory. Used only when a text is actually cut.
+ */
+export function ownCopy(text: string): string {
+  return Buffer.from(text, "utf8").toString("utf8");
+}
+
+/** `text` cut to `cap` characters without pinning the original. */
+export function capString(text: string, cap: number): string {
+  return text.length > cap ? ownCopy(text.slice(0, cap)) : text;
 }
 
 /** Short stable hash (hex) of the given parts. */
