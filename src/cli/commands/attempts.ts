@@ -28,6 +28,9 @@ export function registerAttempts(program: Command): void {
       .filter((a) => !opts.failed || isFailed(a))
       .filter((a) => opts.task === undefined || a.taskId === opts.task)
       .map(attemptRow);
+    if (ws.errors.length > 0) {
+      process.stderr.write(`${ws.errors.length} input errors (run \`fire\` to see them)\n`);
+    }
     if (opts.json) {
       printJson(rows);
       return;
@@ -46,8 +49,5 @@ export function registerAttempts(program: Command): void {
       ]),
     );
     process.stdout.write(`${table}\n${rows.length} of ${ws.attempts.length} attempts\n`);
-    if (ws.errors.length > 0) {
-      process.stderr.write(`${ws.errors.length} input errors (run \`fire\` to see them)\n`);
-    }
   });
 }

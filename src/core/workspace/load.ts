@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import pLimit from "p-limit";
@@ -36,7 +37,7 @@ export interface LoadStats {
   parsed: number;
   /** Units served from the parse cache. */
   cached: number;
-  /** Attempts dropped because an earlier unit already gave the same id. */
+  /** Attempts dropped because an earlier unit gave the very same attempt (same id, same content). */
   duplicates: number;
 }
 
@@ -125,22 +126,38 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   signal?.throwIfAborted();
 
   const attempts: Attempt[] = [];
-  const ids = new Set<string>();
+  const byId = new Map<string, Attempt>();
   const byFormat: Record<string, number> = {};
   for (const r of results) {
     errors.push(...r.errors);
-    for (const a of r.attempts) {
-      if (ids.has(a.id)) {
-        stats.duplicates++;
-        continue;
+    for (const found of r.attempts) {
+      let a = found;
+      const prev = byId.get(a.id);
+      if (prev) {
+        if (JSON.stringify(prev) === JSON.stringify(a)) {
+          stats.duplicates++;
+          continue;
+        }
+        a = { ...a, id: distinctId(a, byId) };
       }
-      ids.add(a.id);
+      byId.set(a.id, a);
       attempts.push(a);
       byFormat[a.source.format] = (byFormat[a.source.format] ?? 0) + 1;
     }
   }
   attempts.sort(compareAttempts);
   return { dir: root, config, attempts, errors, byFormat, stats };
+}
+
+/**
+ * Two different attempts that claim one id (say, two transcripts of one session):
+ * both are kept, the later one (in source order) under `<id>~<hash of its path>`.
+ */
+function distinctId(a: Attempt, taken: Map<string, Attempt>): string {
+  const base = `${a.id}~${createHash("sha256").update(a.source.path).digest("hex").slice(0, 8)}`;
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  return id;
 }
 
 /** Stable order: by task, then id (code-unit comparison, independent of locale). */

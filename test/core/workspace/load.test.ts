@@ -100,6 +100,26 @@ describe("loadWorkspace", () => {
     expect(keys).toEqual([...keys].sort());
   });
 
+  it("keeps two different attempts that claim one id, the later under a derived id", async () => {
+    const { w } = await load();
+    const a = w.attempts[0]!;
+    const changed = { ...a, taskText: `${a.taskText} (another transcript)` };
+    const file = join(ws, "traces", "zz-same-id.jsonl");
+    await writeFile(file, `${serializeAttempt(changed)}\n`);
+    const again = await loadWorkspace(ws);
+    expect(again.attempts).toHaveLength(w.attempts.length + 1);
+    expect(again.stats.duplicates).toBe(0);
+    const twins = again.attempts.filter((x) => x.id.startsWith(a.id));
+    expect(twins.map((x) => x.taskText).sort()).toEqual([a.taskText, changed.taskText].sort());
+    const renamed = twins.find((x) => x.id !== a.id)!;
+    expect(renamed.id).toMatch(
+      new RegExp(`^${a.id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}~[0-9a-f]{8}$`),
+    );
+    expect(renamed.taskText).toBe(changed.taskText);
+    const reopened = await loadWorkspace(ws);
+    expect(reopened.attempts.map((x) => x.id)).toEqual(again.attempts.map((x) => x.id));
+  });
+
   it("reports bad lines with file:line and still loads the good ones around them", async () => {
     const { w } = await load();
     const good = serializeAttempt(w.attempts[0]!);

@@ -1,0 +1,116 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Attempt } from "../../src/core/model/attempt.js";
+import { runFire } from "../helpers/cli.js";
+import { fixture } from "../helpers/paths.js";
+
+let root: string;
+let ws: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "fire-cli-rt-"));
+  ws = join(root, "ws");
+  await import("node:fs/promises").then((fs) => fs.mkdir(ws));
+  const r = runFire(["import", fixture("harbor-openclaw"), "--json", "--workspace", ws]);
+  expect(r.status).toBe(0);
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+interface Row {
+  id: string;
+  taskId: string;
+  outcome: string;
+  reward: number | null;
+  agent: string | null;
+  model: string | null;
+  format: string;
+  nEvents: number;
+}
+
+const rows = (args: string[] = []): Row[] => {
+  const r = runFire(["attempts", "--json", "--workspace", ws, ...args]);
+  expect(r.status).toBe(0);
+  return JSON.parse(r.stdout) as Row[];
+};
+
+describe("attempts, show, export", () => {
+  it("lists every attempt with its summary fields", () => {
+    const all = rows();
+    expect(all).toHaveLength(15);
+    expect(Object.keys(all[0]!).sort()).toEqual(
+      ["agent", "format", "id", "model", "nEvents", "outcome", "reward", "taskId"].sort(),
+    );
+    expect(new Set(all.map((r) => r.format))).toEqual(new Set(["harbor-trial"]));
+    expect(all.every((r) => r.outcome !== "pass")).toBe(true);
+    expect(all.every((r) => r.nEvents > 0)).toBe(true);
+    expect(new Set(all.map((r) => r.id)).size).toBe(15);
+  });
+
+  it("filters by --task and --failed", () => {
+    const all = rows();
+    const task = all[0]!.taskId;
+    const same = rows(["--task", task]);
+    expect(same.length).toBe(all.filter((r) => r.taskId === task).length);
+    expect(same.every((r) => r.taskId === task)).toBe(true);
+    const failed = rows(["--failed"]);
+    expect(failed.map((r) => r.id)).toEqual(
+      all.filter((r) => ["fail", "error", "timeout"].includes(r.outcome)).map((r) => r.id),
+    );
+    expect(rows(["--task", "no-such-task"])).toEqual([]);
+  });
+
+  it("prints a table with one line per attempt", () => {
+    const r = runFire(["attempts", "--workspace", ws]);
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^id\s+task\s+outcome\s+reward\s+events\s+agent\s+model\s+format$/);
+    expect(lines).toHaveLength(2 + 15 + 1);
+    expect(lines.at(-1)).toBe("15 of 15 attempts");
+  });
+
+  it("shows one attempt in full, as JSON and as text", () => {
+    const first = rows()[0]!;
+    const r = runFire(["show", first.id, "--json", "--workspace", ws]);
+    expect(r.status).toBe(0);
+    const a = JSON.parse(r.stdout) as Attempt;
+    expect(a.id).toBe(first.id);
+    expect(a.events).toHaveLength(first.nEvents);
+    const text = runFire(["show", first.id, "--workspace", ws]);
+    expect(text.stdout).toContain(`attempt  ${first.id}`);
+    expect(text.stdout).toContain(`events (${first.nEvents}):`);
+    const missing = runFire(["show", "zzz-no-such-id", "--workspace", ws]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toBe(
+      "fire: zzz-no-such-id: no attempt with this id (see `fire attempts`)\n",
+    );
+  });
+
+  it("exports fire JSONL whose import equals the original attempts", async () => {
+    const out = join(root, "all.jsonl");
+    const e = runFire(["export", "--out", out, "--workspace", ws]);
+    expect(e.status).toBe(0);
+    expect(e.stderr).toContain(`exported 15 attempts to ${out}`);
+    const exported = await readFile(out, "utf8");
+    expect(exported.trimEnd().split("\n")).toHaveLength(15);
+    const stdoutExport = runFire(["export", "--workspace", ws]);
+    expect(stdoutExport.stdout).toBe(exported);
+
+    const ws2 = join(root, "ws2");
+    await import("node:fs/promises").then((fs) => fs.mkdir(ws2));
+    const imp = runFire(["import", out, "--json", "--workspace", ws2]);
+    expect(JSON.parse(imp.stdout)).toEqual({
+      attempts: 15,
+      byFormat: { "harbor-trial": 15 },
+      errors: [],
+    });
+    const showAll = (dir: string): Attempt[] =>
+      rows().map(
+        (r) => JSON.parse(runFire(["show", r.id, "--json", "--workspace", dir]).stdout) as Attempt,
+      );
+    expect(showAll(ws2)).toEqual(showAll(ws));
+    expect(runFire(["export", "--workspace", ws2]).stdout).toBe(exported);
+  });
+});
