@@ -107,6 +107,60 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
     expect(r3.stderr).toContain("refusing to run: arm policy: its candidate files changed");
   });
 
+  it("re-runs a provider failure as a recovery job and records the lineage", () => {
+    const ws = mkdtempSync(join(tmpdir(), "fire-run-recover-"));
+    runFire([
+      "screen",
+      "plan",
+      "--candidate",
+      join(F, "candidates/report-check.yaml"),
+      "--tasks",
+      join(F, "standin-tasks-small.txt"),
+      "--arms",
+      "baseline,policy",
+      "--attempts",
+      "1",
+      "--name",
+      "rec",
+      "-w",
+      ws,
+    ]);
+    const r = runFire(
+      [
+        "screen",
+        "run",
+        "rec",
+        "--runner",
+        "harbor",
+        "--harbor-bin",
+        STANDIN,
+        "--command",
+        TEMPLATE,
+        "--var",
+        `dataset=${join(F, "dataset")}`,
+        "-w",
+        ws,
+      ],
+      { env: { STANDIN_FAIL_JOBS: "r1-policy/report-sales" }, timeoutMs: 120_000 },
+    );
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain("1 recovery run(s)");
+    const rows = readFileSync(join(ws, "screens/rec/results.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(4);
+    const recovered = rows.find((x) => x.arm === "policy" && x.task === "standin/report-sales");
+    expect(recovered.unscorable).toBeUndefined();
+    expect(recovered.pass).toBe(true);
+    expect(recovered.source).toContain("r1-policy-rec1");
+    expect(recovered.lineage).toEqual([
+      join(ws, "screens/rec/jobs/r1-policy/report-sales__r1-policy"),
+    ]);
+    const state = JSON.parse(readFileSync(join(ws, "screens/rec/run-state.json"), "utf8"));
+    expect(state.units["r1-policy"]).toMatchObject({ status: "done", recoveries: 1 });
+  });
+
   it("says how to get Harbor when it is missing", () => {
     const ws = mkdtempSync(join(tmpdir(), "fire-run-noharbor-"));
     runFire([

@@ -14,6 +14,8 @@
  *
  * Usage: harbor-standin.mjs --version
  *        harbor-standin.mjs run -p DATASET -o JOBS_DIR --job-name NAME [--task-name T]... [--ae K=V]...
+ * STANDIN_FAIL_JOBS=`job/task,…` makes those trials provider failures (RateLimitError before
+ * the agent ran: no trajectory steps beyond the prompt, no reward).
  * FIRE_HOOK_COMMAND (from the runner) is run per hook event with `/logs/agent/` mapped to the
  * trial's agent/ folder, as Harbor mounts it. FIRE_REPLICATE selects the lucky pass.
  */
@@ -58,6 +60,8 @@ function hook(trialDir, input) {
   return out ? JSON.parse(out) : null;
 }
 
+const providerFails = new Set((process.env.STANDIN_FAIL_JOBS ?? "").split(",").filter(Boolean));
+
 for (const name of opts.tasks) {
   const instruction = readFileSync(join(opts.dataset, name, "instruction.md"), "utf8").trim();
   const trialName = `${name}__${opts.jobName}`;
@@ -99,6 +103,10 @@ for (const name of opts.tasks) {
       observation: { results: [{ source_call_id: id, content }] },
     });
   };
+  if (providerFails.has(`${opts.jobName}/${name}`)) {
+    writeProviderFailure(trialDir, trialName, name, instruction, steps);
+    continue;
+  }
   hook(trialDir, { ...base, hook_event_name: "UserPromptSubmit", prompt: instruction });
   run("ls", "data\n");
   const reportTask = /report/i.test(instruction);
@@ -211,3 +219,47 @@ writeFileSync(
     2,
   ),
 );
+
+function writeProviderFailure(trialDir, trialName, name, instruction, steps) {
+  const at = new Date().toISOString();
+  writeFileSync(
+    join(trialDir, "agent", "trajectory.json"),
+    JSON.stringify(
+      {
+        schema_version: "ATIF-v1.7",
+        session_id: trialName,
+        agent: { name: "standin", version: "0.0.0", model_name: "standin/scripted" },
+        steps,
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(trialDir, "result.json"),
+    JSON.stringify(
+      {
+        id: `${opts.jobName}-${name}`,
+        task_name: `standin/${name}`,
+        trial_name: trialName,
+        source: "standin",
+        agent_info: {
+          name: "standin",
+          version: "0.0.0",
+          model_info: { name: "scripted", provider: "standin" },
+        },
+        agent_result: null,
+        verifier_result: null,
+        exception_info: {
+          exception_type: "RateLimitError",
+          exception_message: "429 from the provider before the first turn",
+        },
+        started_at: at,
+        finished_at: at,
+      },
+      null,
+      2,
+    ),
+  );
+  void instruction;
+}

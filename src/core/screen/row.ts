@@ -23,6 +23,11 @@ export const ScreenRow = z.strictObject({
   source: z.string().optional(),
   /** The normalized attempt id, when imported from traces. */
   attemptId: z.string().optional(),
+  /**
+   * Provider-failed attempts this row replaces, in recovery order (the plan's replacement
+   * rule: keep the original fair observation, else the first fair result in recovery order).
+   */
+  lineage: z.array(z.string()).optional(),
 });
 export type ScreenRow = z.infer<typeof ScreenRow>;
 

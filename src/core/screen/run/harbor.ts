@@ -1,19 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
-import { join } from "node:path";
 import type { InputError } from "../../errors.js";
 import { UsageError } from "../../errors.js";
 import type { Attempt } from "../../model/attempt.js";
-import { rowsFromAttempts } from "../from-attempts.js";
 import { planMarkers } from "../markers.js";
 import { screenPaths } from "../paths.js";
 import { readIntactPlan } from "../plan-store.js";
+import type { ScreenRow } from "../row.js";
 import { ResultsWriter } from "../store.js";
-import { execShell } from "./exec.js";
-import { armHook, hookEnv } from "./hook.js";
+import { isProviderFailure, type JobContext, runHarborJob } from "./harbor-job.js";
+import { armHook } from "./hook.js";
 import { readRunState, StateWriter } from "./state.js";
-import { fillTemplate, shellQuote } from "./template.js";
 import type { RunCommon, RunSummary } from "./types.js";
 
 /**
@@ -30,7 +26,7 @@ export const HARBOR_INSTALL_HINT =
 
 export interface HarborRunOptions extends RunCommon {
   template?: string;
-  /** The Harbor executable (default `harbor`). */
+  /** The Harbor executable, run through the shell (default `harbor`). */
   harborBin?: string;
   /** Hook log path as the agent sees it (Harbor mounts the trial's agent/ at /logs/agent). */
   agentHookLog?: string;
@@ -46,14 +42,12 @@ export function checkHarbor(bin: string): string {
   return r.stdout.trim();
 }
 
-/** Harbor filters tasks by name: the part after the dataset prefix (`source/name`). */
-const harborTaskName = (id: string): string => id.slice(id.lastIndexOf("/") + 1);
-
 /**
  * The Harbor runner: for each replicate, the arms in the plan's randomised order, each as
- * one Harbor job over the plan's tasks; the finished job folder is imported with every
- * trial tagged by arm and replicate, integrity-checked and stored. A re-run skips finished
- * jobs and restarts unfinished ones from a clean folder.
+ * one Harbor job over the plan's tasks; trials are imported tagged with arm and replicate,
+ * integrity-checked and stored. Provider failures are re-run as recovery jobs (at most the
+ * plan's `maxReplacements`); the first fair result replaces the failed one, with the failed
+ * trials kept in its `lineage`. A re-run skips finished jobs and restarts unfinished ones.
  */
 export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummary> {
   const plan = await readIntactPlan(opts.workspace, opts.name);
@@ -68,11 +62,19 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
   const units = [
     ...new Map(plan.schedule.map((c) => [`r${c.replicate}-${c.arm}`, c])).values(),
   ].sort((a, b) => a.replicate - b.replicate || a.order - b.order);
-  const cohortOf = new Map(plan.tasks.map((t) => [t.id, t.cohort]));
-  const markers = planMarkers(opts.workspace, plan);
-  const taskFlags = plan.tasks
-    .map((t) => `--task-name ${shellQuote(harborTaskName(t.id))}`)
-    .join(" ");
+  const ctx: JobContext = {
+    plan,
+    jobsDir: paths.jobs,
+    workspace: opts.workspace,
+    bin,
+    template: opts.template ?? DEFAULT_HARBOR_TEMPLATE,
+    vars: opts.vars ?? {},
+    concurrency: opts.concurrency ?? 4,
+    ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    markers: planMarkers(opts.workspace, plan),
+    loadAttempts: opts.loadAttempts,
+  };
   const summary: RunSummary = {
     total: units.length,
     done: 0,
@@ -94,6 +96,7 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
       event,
       ...(message ? { message } : {}),
     });
+  const taskIds = plan.tasks.map((t) => t.id);
 
   for (const cell of units) {
     if (opts.signal?.aborted) break;
@@ -105,9 +108,6 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
       continue;
     }
     progress("start", jobName);
-    const jobDir = join(paths.jobs, jobName);
-    await rm(jobDir, { recursive: true, force: true });
-    await mkdir(paths.jobs, { recursive: true });
     const hook = armHook(
       paths.dir,
       plan,
@@ -116,64 +116,53 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
       opts.fireBin,
     );
     await opts.installHook?.(hook, opts.signal ? { signal: opts.signal } : {});
-    const command = fillTemplate(opts.template ?? DEFAULT_HARBOR_TEMPLATE, {
-      concurrency: String(opts.concurrency ?? 4),
-      ...opts.vars,
-      harbor: bin,
-      arm: cell.arm,
-      replicate: String(cell.replicate),
-      jobsDir: paths.jobs,
-      jobName,
-      jobDir,
-      taskFlags,
-      tasks: plan.tasks.map((t) => t.id).join(","),
-      portfolio: hook.portfolio ?? "",
-      hookLog: hook.logFile,
-      hookCommand: hook.command,
-    });
-    const r = await execShell(command, {
-      cwd: opts.workspace,
-      env: { ...process.env, ...hookEnv(plan.name, hook, cell.replicate) },
-      ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
-    if (r.aborted) break;
-    const failed = async (error: string): Promise<void> => {
+    const first = await runHarborJob(ctx, jobName, cell.arm, cell.replicate, taskIds, hook);
+    if (first.kind === "aborted") break;
+    if (first.kind === "failed") {
       summary.failed++;
-      summary.errors.push(`${jobName}: ${error}`);
-      await state.mark(jobName, { status: "failed", at: new Date().toISOString(), error });
-      progress("failed", jobName, error);
-    };
-    if (r.code !== 0 || !existsSync(jobDir)) {
-      await failed(
-        `${r.timedOut ? "timed out" : `harbor exited ${r.code}`}${existsSync(jobDir) ? "" : " without a job folder"}: ${r.tail.trim().slice(-300)}`,
-      );
+      summary.errors.push(`${jobName}: ${first.error}`);
+      await state.mark(jobName, {
+        status: "failed",
+        at: new Date().toISOString(),
+        error: first.error,
+      });
+      progress("failed", jobName, first.error);
       continue;
     }
-    const loaded = await opts.loadAttempts(jobDir);
-    const errors = [...loaded.errors];
-    const rows = rowsFromAttempts(
-      loaded.attempts,
-      {
-        arm: cell.arm,
-        replicate: cell.replicate,
-        cohortOf: (t) => cohortOf.get(t),
-        markers,
-        providerFailures: plan.replacement.providerFailures,
-      },
-      errors,
-    );
-    if (rows.length === 0) {
-      await failed(
-        `no trials imported from ${jobDir}${errors[0] ? `: ${errors[0].format()}` : ""}`,
+    summary.errors.push(...first.errors.map((e) => e.format()));
+    const byTask = new Map<string, ScreenRow>(first.rows.map((r) => [r.task, r]));
+    let recoveries = 0;
+    for (let rec = 1; rec <= plan.replacement.maxReplacements; rec++) {
+      const pending = [...byTask.values()].filter(isProviderFailure);
+      if (pending.length === 0 || opts.signal?.aborted) break;
+      recoveries = rec;
+      const again = await runHarborJob(
+        ctx,
+        `${jobName}-rec${rec}`,
+        cell.arm,
+        cell.replicate,
+        pending.map((r) => r.task),
+        hook,
       );
-      continue;
+      if (again.kind !== "done") break; // the failed rows stay unscorable, with their reason
+      for (const r of again.rows) {
+        const old = byTask.get(r.task);
+        if (!old || !isProviderFailure(old)) continue;
+        byTask.set(r.task, { ...r, lineage: [...(old.lineage ?? []), old.source ?? old.task] });
+      }
     }
-    await results.add(rows);
-    await state.mark(jobName, { status: "done", at: new Date().toISOString() });
+    await results.add([...byTask.values()]);
+    await state.mark(jobName, {
+      status: "done",
+      at: new Date().toISOString(),
+      ...(recoveries ? { recoveries } : {}),
+    });
     summary.done++;
-    summary.errors.push(...errors.map((e) => e.format()));
-    progress("done", jobName, `${rows.length} trial(s)`);
+    progress(
+      "done",
+      jobName,
+      `${byTask.size} trial(s)${recoveries ? `, ${recoveries} recovery run(s)` : ""}`,
+    );
   }
   summary.aborted = opts.signal?.aborted === true;
   return summary;

@@ -1,0 +1,102 @@
+import { existsSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { InputError } from "../../errors.js";
+import type { Attempt } from "../../model/attempt.js";
+import type { CompiledPolicy } from "../../policy/types.js";
+import { rowsFromAttempts } from "../from-attempts.js";
+import type { ScreenPlan } from "../plan-schema.js";
+import type { ScreenRow } from "../row.js";
+import { execShell } from "./exec.js";
+import { type ArmHook, hookEnv } from "./hook.js";
+import { fillTemplate, shellQuote } from "./template.js";
+
+/** Harbor filters tasks by name: the part after the dataset prefix (`source/name`). */
+export const harborTaskName = (id: string): string => id.slice(id.lastIndexOf("/") + 1);
+
+export interface JobContext {
+  plan: ScreenPlan;
+  jobsDir: string;
+  workspace: string;
+  bin: string;
+  template: string;
+  vars: Record<string, string>;
+  concurrency: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  markers: CompiledPolicy[];
+  loadAttempts: (dir: string) => Promise<{ attempts: Attempt[]; errors: InputError[] }>;
+}
+
+export type JobResult =
+  | { kind: "aborted" }
+  | { kind: "failed"; error: string }
+  | { kind: "done"; rows: ScreenRow[]; errors: InputError[] };
+
+/**
+ * Runs one Harbor job (one arm, one replicate, the given tasks) from a clean job folder
+ * and imports its trials tagged with arm, replicate, cohort, markers and integrity.
+ */
+export async function runHarborJob(
+  ctx: JobContext,
+  jobName: string,
+  arm: string,
+  replicate: number,
+  taskIds: readonly string[],
+  hook: ArmHook,
+): Promise<JobResult> {
+  const jobDir = join(ctx.jobsDir, jobName);
+  await rm(jobDir, { recursive: true, force: true });
+  await mkdir(ctx.jobsDir, { recursive: true });
+  const command = fillTemplate(ctx.template, {
+    concurrency: String(ctx.concurrency),
+    ...ctx.vars,
+    harbor: ctx.bin,
+    arm,
+    replicate: String(replicate),
+    jobsDir: ctx.jobsDir,
+    jobName,
+    jobDir,
+    taskFlags: taskIds.map((t) => `--task-name ${shellQuote(harborTaskName(t))}`).join(" "),
+    tasks: taskIds.join(","),
+    portfolio: hook.portfolio ?? "",
+    hookLog: hook.logFile,
+    hookCommand: hook.command,
+  });
+  const r = await execShell(command, {
+    cwd: ctx.workspace,
+    env: { ...process.env, ...hookEnv(ctx.plan.name, hook, replicate) },
+    ...(ctx.timeoutMs ? { timeoutMs: ctx.timeoutMs } : {}),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  if (r.aborted) return { kind: "aborted" };
+  if (r.code !== 0 || !existsSync(jobDir)) {
+    const why = r.timedOut ? "timed out" : `harbor exited ${r.code}`;
+    const noDir = existsSync(jobDir) ? "" : " without a job folder";
+    return { kind: "failed", error: `${why}${noDir}: ${r.tail.trim().slice(-300)}` };
+  }
+  const loaded = await ctx.loadAttempts(jobDir);
+  const errors = [...loaded.errors];
+  const cohorts = new Map(ctx.plan.tasks.map((t) => [t.id, t.cohort]));
+  const rows = rowsFromAttempts(
+    loaded.attempts,
+    {
+      arm,
+      replicate,
+      cohortOf: (t) => cohorts.get(t),
+      markers: ctx.markers,
+      providerFailures: ctx.plan.replacement.providerFailures,
+    },
+    errors,
+  );
+  if (rows.length === 0) {
+    return {
+      kind: "failed",
+      error: `no trials imported from ${jobDir}${errors[0] ? `: ${errors[0].format()}` : ""}`,
+    };
+  }
+  return { kind: "done", rows, errors };
+}
+
+export const isProviderFailure = (r: ScreenRow): boolean =>
+  r.unscorable?.startsWith("provider failure") === true;
