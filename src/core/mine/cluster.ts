@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { FAMILY_TITLES, type FamilyId, isFamilyId } from "../families.js";
 import type { Attempt } from "../model/attempt.js";
+import { redact } from "../redact.js";
 import { detectorById } from "./detectors/index.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { InterventionPoint, Label } from "./label.js";
@@ -62,10 +63,10 @@ function excerptOf(a: Attempt | undefined, idx: number): string {
   const e = a?.events.find((x) => x.index === idx);
   if (!e) return "";
   const text = e.command ?? e.input ?? e.output ?? "";
-  return `[${e.kind}${e.tool ? ` ${e.tool}` : ""}] ${text.replace(/\s+/g, " ").trim()}`.slice(
-    0,
-    200,
-  );
+  // Excerpts quote commands: secrets are redacted before they are shown or stored.
+  return redact(
+    `[${e.kind}${e.tool ? ` ${e.tool}` : ""}] ${text.replace(/\s+/g, " ").trim()}`,
+  ).slice(0, 200);
 }
 
 /** Builds the shown shape of one cluster from its member labels. */

@@ -55,7 +55,7 @@ describe("detectors on the real harbor-openclaw trials", () => {
   it("t2-add-tests-normalizer wrote and verified its tests: capability evidence, no stop-without-check", () => {
     const ev = hit("t2-add-tests-normalizer__BPeAoa2", "capability.earlier-success");
     expect(ev?.eventIndices).toEqual([12]);
-    expect(ev?.reason).toBe("test run passed: pytest test_normalizer.py -v");
+    expect(ev?.reason).toBe("test run succeeded: pytest test_normalizer.py -v");
     expect(ids("t2-add-tests-normalizer__BPeAoa2")).not.toContain("stop.no-check-after-write");
   });
 

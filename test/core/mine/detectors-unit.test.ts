@@ -60,6 +60,20 @@ describe("generic detectors", () => {
     expect(ids(twice).some((x) => x.startsWith("loop."))).toBe(false);
   });
 
+  it("redacts secrets quoted in detector reasons", () => {
+    const cmd =
+      'curl -sf -H "Authorization: Bearer sk-proj-abcdefghijklmnop1234567890" https://api.example.com/v1/x';
+    const a = attempt(
+      "Call the API.",
+      [1, 2, 3].map(() => ({ cmd, out: "curl: (22) 401", exit: 22 })),
+    );
+    const loop = runDetectors(a, { siblings: [] }).find(
+      (h) => h.detectorId === "loop.repeated-failure",
+    );
+    expect(loop?.reason).toContain("[REDACTED:openai-key]");
+    expect(loop?.reason).not.toContain("sk-proj-abcdefghijklmnop");
+  });
+
   it("stop while the last check failed, and stop without any check after the last write", () => {
     const failing = attempt("Make the tests pass.", [
       { cmd: "sed -i 's/a/b/' app.py", out: "" },

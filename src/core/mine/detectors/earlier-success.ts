@@ -27,7 +27,7 @@ export const earlierSuccess: Detector = {
       const out = outputOf(attempt, call);
       let what: string | undefined;
       if (TEST_RE.test(cmd) && TESTS_PASSED.test(out) && !/\b\d+ failed\b/.test(out))
-        what = "test run passed";
+        what = "test run succeeded";
       else if (PROBE_RE.test(cmd) && (HTTP_OK.test(out) || probeOk(attempt, call)))
         what = "probe succeeded";
       else if (BUILD_RE.test(cmd) && !/\berror\b/i.test(out)) what = "build succeeded";

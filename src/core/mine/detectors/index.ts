@@ -1,4 +1,5 @@
 import type { Attempt } from "../../model/attempt.js";
+import { redact } from "../../redact.js";
 import { attachedServer } from "./attached-server.js";
 import { binaryNeverCompared } from "./binary-compare.js";
 import { destructiveAfterProbe } from "./destructive-after-probe.js";
@@ -60,10 +61,11 @@ export function runDetectors(attempt: Attempt, ctx: DetectorContext): DetectorHi
       continue;
     }
     for (const h of found) {
+      // Reasons quote commands: secrets never reach labels, caches or prompts.
       const hit: DetectorHit = {
         detectorId: d.id,
         eventIndices: [...h.eventIndices],
-        reason: h.reason,
+        reason: redact(h.reason),
       };
       if (d.family) hit.family = d.family;
       hits.push(hit);
