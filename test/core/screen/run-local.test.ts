@@ -85,6 +85,37 @@ describe("local runner", () => {
     expect(rows.find((r) => r.arm === "baseline")?.unscorable).toBeUndefined();
   });
 
+  it("re-runs a provider failure (exit 75) and keeps the first fair result with its lineage", async () => {
+    const ws = await screen("flaky");
+    // t1 under baseline fails at the provider on its first try, then passes; others pass
+    const template =
+      "if [ {arm}{task} = baselinet1 ] && [ ! -e {marker}-{replicate} ]; then touch {marker}-{replicate}; exit 75; fi; exit 0";
+    await runLocalScreen({
+      workspace: ws,
+      name: "flaky",
+      fireBin: FIRE_BIN,
+      template,
+      vars: { marker: join(ws, "m") },
+    });
+    const { rows } = await readResults(join(ws, "screens/flaky/results.jsonl"));
+    const t1 = rows.filter((r) => r.arm === "baseline" && r.task === "t1");
+    expect(t1).toHaveLength(2);
+    for (const r of t1) {
+      expect(r.pass).toBe(true);
+      expect(r.unscorable).toBeUndefined();
+      expect(r.source).toMatch(/-rec1$/);
+      expect(r.lineage).toEqual([r.source?.replace(/-rec1$/, "")]);
+    }
+    const state = JSON.parse(readFileSync(join(ws, "screens/flaky/run-state.json"), "utf8"));
+    expect(state.units["r1/baseline/t1"]).toMatchObject({ status: "done", recoveries: 1 });
+    // a provider failure every time: unscorable after maxReplacements (2) recoveries
+    const ws2 = await screen("down");
+    await runLocalScreen({ workspace: ws2, name: "down", fireBin: FIRE_BIN, template: "exit 75" });
+    const down = (await readResults(join(ws2, "screens/down/results.jsonl"))).rows;
+    expect(down.every((r) => r.unscorable === "provider failure (exit 75)")).toBe(true);
+    expect(down[0]?.lineage).toHaveLength(2);
+  });
+
   it("scores a timed-out attempt as a fail", async () => {
     const ws = await screen("slow");
     const s = await runLocalScreen({

@@ -10,7 +10,7 @@ import type { PlanCell, ScreenPlan } from "../plan-schema.js";
 import { readIntactPlan } from "../plan-store.js";
 import type { ScreenRow } from "../row.js";
 import { ResultsWriter } from "../store.js";
-import { execShell } from "./exec.js";
+import { type ExecResult, execShell } from "./exec.js";
 import { armHook, hookEnv } from "./hook.js";
 import { readRunState, StateWriter } from "./state.js";
 import { fillTemplate } from "./template.js";
@@ -22,6 +22,9 @@ export interface LocalRunOptions extends RunCommon {
   /** Folder copied into each attempt's fresh working copy (empty folder when absent). */
   copyFrom?: string;
 }
+
+/** Exit status a local command uses for a provider failure (sysexits EX_TEMPFAIL). */
+export const PROVIDER_FAILURE_EXIT = 75;
 
 const slug = (task: string): string => task.replace(/[^A-Za-z0-9._-]+/g, "_");
 
@@ -62,7 +65,9 @@ function scoreCell(
  * The local runner: every planned cell runs the user's command in a fresh working copy
  * with the arm's hook (FIRE_* env, optional installer), at most `concurrency` at once,
  * each within `timeoutMs`. Finished cells are recorded as they end, so a re-run skips
- * them; an abort stops running commands and leaves every finished cell stored.
+ * them; an abort stops running commands and leaves every finished cell stored. Exit 75 is
+ * a provider failure: the cell is re-run (at most the plan's `maxReplacements` times) and
+ * the first fair result is kept, with the failed trial folders in its `lineage`.
  */
 export async function runLocalScreen(opts: LocalRunOptions): Promise<RunSummary> {
   const plan = await readIntactPlan(opts.workspace, opts.name);
@@ -95,6 +100,40 @@ export async function runLocalScreen(opts: LocalRunOptions): Promise<RunSummary>
       ...(message ? { message } : {}),
     });
 
+  /** One attempt of a cell in a fresh trial folder and working copy. */
+  const attempt = async (cell: PlanCell, trialDir: string): Promise<ExecResult> => {
+    const workdir = join(trialDir, "work");
+    await rm(trialDir, { recursive: true, force: true });
+    await mkdir(join(trialDir, "agent"), { recursive: true });
+    if (opts.copyFrom) await cp(resolve(opts.copyFrom), workdir, { recursive: true });
+    else await mkdir(workdir, { recursive: true });
+    const hook = armHook(paths.dir, plan, cell.arm, join(trialDir, TRIAL_HOOK_LOG), opts.fireBin);
+    await opts.installHook?.(hook, { workdir, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const env = {
+      ...hookEnv(plan.name, hook, cell.replicate),
+      FIRE_TASK: cell.task,
+      FIRE_TRIAL_DIR: trialDir,
+    };
+    const command = fillTemplate(opts.template, {
+      ...opts.vars,
+      task: cell.task,
+      arm: cell.arm,
+      replicate: String(cell.replicate),
+      attempt: String(cell.replicate),
+      workdir,
+      trialDir,
+      portfolio: hook.portfolio ?? "",
+      hookLog: hook.logFile,
+      hookCommand: hook.command,
+    });
+    return execShell(command, {
+      cwd: workdir,
+      env: { ...process.env, ...env },
+      ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+  };
+
   const limit = pLimit(Math.max(1, opts.concurrency ?? 1));
   await Promise.all(
     cells.map((cell) =>
@@ -107,46 +146,19 @@ export async function runLocalScreen(opts: LocalRunOptions): Promise<RunSummary>
           return;
         }
         progress("start", cell.id);
-        const trialDir = resolve(localTrialDir(paths.jobs, cell));
-        const workdir = join(trialDir, "work");
-        await rm(trialDir, { recursive: true, force: true });
-        await mkdir(join(trialDir, "agent"), { recursive: true });
-        if (opts.copyFrom) await cp(resolve(opts.copyFrom), workdir, { recursive: true });
-        else await mkdir(workdir, { recursive: true });
-        const hook = armHook(
-          paths.dir,
-          plan,
-          cell.arm,
-          join(trialDir, TRIAL_HOOK_LOG),
-          opts.fireBin,
-        );
-        await opts.installHook?.(hook, {
-          workdir,
-          ...(opts.signal ? { signal: opts.signal } : {}),
-        });
-        const env = {
-          ...hookEnv(plan.name, hook, cell.replicate),
-          FIRE_TASK: cell.task,
-          FIRE_TRIAL_DIR: trialDir,
-        };
-        const command = fillTemplate(opts.template, {
-          ...opts.vars,
-          task: cell.task,
-          arm: cell.arm,
-          replicate: String(cell.replicate),
-          attempt: String(cell.replicate),
-          workdir,
-          trialDir,
-          portfolio: hook.portfolio ?? "",
-          hookLog: hook.logFile,
-          hookCommand: hook.command,
-        });
-        const r = await execShell(command, {
-          cwd: workdir,
-          env: { ...process.env, ...env },
-          ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
-          ...(opts.signal ? { signal: opts.signal } : {}),
-        });
+        const lineage: string[] = [];
+        let trialDir = resolve(localTrialDir(paths.jobs, cell));
+        let r = await attempt(cell, trialDir);
+        // Provider failure (exit 75, EX_TEMPFAIL): re-run under the plan's replacement rule.
+        for (
+          let rec = 1;
+          r.code === PROVIDER_FAILURE_EXIT && rec <= plan.replacement.maxReplacements;
+          rec++
+        ) {
+          lineage.push(trialDir);
+          trialDir = `${resolve(localTrialDir(paths.jobs, cell))}-rec${rec}`;
+          r = await attempt(cell, trialDir);
+        }
         if (r.aborted) return; // unfinished: a re-run does this cell again
         if (r.code === null && !r.timedOut) {
           summary.failed++;
@@ -156,10 +168,16 @@ export async function runLocalScreen(opts: LocalRunOptions): Promise<RunSummary>
           progress("failed", cell.id, error);
           return;
         }
-        await results.add([
-          scoreCell(plan, cell, trialDir, r.code === 0 && !r.timedOut, r.durationS),
-        ]);
-        await state.mark(cell.id, { status: "done", at: new Date().toISOString() });
+        const row = scoreCell(plan, cell, trialDir, r.code === 0 && !r.timedOut, r.durationS);
+        if (lineage.length) row.lineage = lineage;
+        if (r.code === PROVIDER_FAILURE_EXIT)
+          row.unscorable = `provider failure (exit ${PROVIDER_FAILURE_EXIT})`;
+        await results.add([row]);
+        await state.mark(cell.id, {
+          status: "done",
+          at: new Date().toISOString(),
+          ...(lineage.length ? { recoveries: lineage.length } : {}),
+        });
         summary.done++;
         progress("done", cell.id, r.timedOut ? "timed out (scored as a fail)" : undefined);
       }),
