@@ -61,9 +61,24 @@ const QUIET_EXT = new Set([
 ]);
 const QUIET_NAME = /^(readme|license|licence|changelog|notice|makefile|dockerfile)(\..*)?$/i;
 
+/** Well-known JSON files that sit beside traces but are not traces (configs, manifests). */
+const QUIET_JSON = new Set([
+  "manifest.json",
+  "config.json",
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+  "fire.config.json",
+  "run_metadata.json",
+  "reward.json",
+]);
+
 export function isQuietName(name: string): boolean {
   return (
-    name.startsWith(".") || QUIET_NAME.test(name) || QUIET_EXT.has(extname(name).toLowerCase())
+    name.startsWith(".") ||
+    QUIET_NAME.test(name) ||
+    QUIET_JSON.has(name.toLowerCase()) ||
+    QUIET_EXT.has(extname(name).toLowerCase())
   );
 }
 

@@ -35,7 +35,7 @@ describe("discoverUnits", () => {
     expect(got.units.every((u) => u.isDirectory === (u.format === "harbor-trial"))).toBe(true);
   });
 
-  it("detects by content, not by name, and skips README/markdown quietly", async () => {
+  it("detects by content, not by name, and skips README/markdown/manifest quietly", async () => {
     const dir = join(tmp, "named");
     mkdirSync(dir);
     cpSync(fixture("real-clients/claude-rm-deny/session.jsonl"), join(dir, "claude.data"));
@@ -43,6 +43,7 @@ describe("discoverUnits", () => {
     cpSync(fixture("atif-golden/hello-world-timeout.trajectory.json"), join(dir, "run-output"));
     writeFileSync(join(dir, "README"), "about these traces");
     writeFileSync(join(dir, "notes.md"), "# notes");
+    writeFileSync(join(dir, "manifest.json"), '{"generator":"fire gen","files":3}');
     const got = await units([dir]);
     expect(got.errors).toEqual([]);
     expect(got.units.map((u) => [u.path.slice(dir.length + 1), u.format])).toEqual([
