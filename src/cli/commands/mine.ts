@@ -7,6 +7,7 @@ import { runMining } from "../../core/mine/session.js";
 import { loadValidationSet, type ValidationReport, validate } from "../../core/mine/validation.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { workspacePaths } from "../../core/workspace/paths.js";
+import type { RunReport } from "../../llm/report.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
 interface MineOptions {
@@ -34,6 +35,16 @@ async function llmLabeler(ws: Workspace, batch: boolean): Promise<ExternalLabele
       ...(o.signal ? { signal: o.signal } : {}),
       onProgress: (p) => o.onProgress?.(p.done, p.total),
     });
+}
+
+/** One line about an LLM run: requests, cache hits, tokens, cost, why it stopped. */
+function renderRunReport(rep: RunReport): string {
+  const stop = rep.stoppedBy ? `; stopped by ${rep.stoppedBy}` : "";
+  return (
+    `llm ${rep.model} (${rep.outputMode}): ${rep.requests} request(s), ${rep.retries} retr(ies), ${rep.repairs} repair(s), ` +
+    `${rep.cacheHits} cache hit(s), ${rep.promptTokens}+${rep.completionTokens} tokens, $${rep.costUsd.toFixed(4)}; ` +
+    `${rep.labelled} labelled, ${rep.unlabelled} unlabelled${stop}`
+  );
 }
 
 /** JSON of `fire mine --json` / `fire clusters --json`. */
@@ -99,6 +110,8 @@ export function registerMine(program: Command): void {
       return;
     }
     process.stdout.write(renderMine(r));
+    if (r.report !== undefined)
+      process.stdout.write(`\n${renderRunReport(r.report as RunReport)}\n`);
     if (validation) process.stdout.write(`\n${renderValidation(validation)}`);
   });
 }

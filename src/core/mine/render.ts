@@ -61,6 +61,13 @@ export function renderMine(r: MineResult): string {
     "",
   ];
   for (const c of r.clusters) out.push(renderCluster(c), "");
+  const unlabelled = r.labels.filter((l) => l.unlabelledReason);
+  if (unlabelled.length > 0) {
+    out.push(`Unlabelled: ${unlabelled.length} (kept in scope; re-run \`fire mine\` to retry)`);
+    for (const l of unlabelled.slice(0, 5))
+      out.push(`  ${l.attemptId}: ${clip(l.unlabelledReason ?? "", 100)}`);
+    out.push("");
+  }
   if (r.userExcluded.length > 0) {
     out.push(`Excluded by you: ${r.userExcluded.length}`);
     for (const e of r.userExcluded) out.push(`  ${e.attemptId}: ${e.reason}`);
