@@ -1,10 +1,18 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { DEFAULT_HARBOR_TEMPLATE, runHarborScreen } from "../../core/screen/run/harbor.js";
+import type { HookInstaller } from "../../core/screen/run/hook.js";
 import { runLocalScreen } from "../../core/screen/run/local.js";
 import { parseVars } from "../../core/screen/run/template.js";
 import type { RunProgress, RunSummary } from "../../core/screen/run/types.js";
 import { loadWorkspace } from "../../core/workspace/load.js";
+import {
+  editSettings,
+  type Harness,
+  settingsPath,
+  withFire,
+  withoutFire,
+} from "../../runtime/install.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface RunOpts {
@@ -16,6 +24,19 @@ interface RunOpts {
   timeout?: string;
   var: string[];
   harborBin?: string;
+  harness: string;
+}
+
+/**
+ * Installs an arm's hook into the fresh working copy the way `fire hook install` does
+ * (project settings of Claude Code or Codex); baseline gets none (a copied one is removed).
+ */
+function settingsInstaller(harness: Harness): HookInstaller {
+  return async (hook, ctx) => {
+    if (!ctx.workdir) return;
+    const file = settingsPath(harness, { project: ctx.workdir });
+    editSettings(file, (s) => (hook.command ? withFire(s, hook.command) : withoutFire(s)));
+  };
 }
 
 const positive = (s: string, flag: string): number => {
@@ -51,7 +72,12 @@ export function registerScreenRun(screen: Command): void {
         (v: string, prev: string[]) => [...prev, v],
         [] as string[],
       )
-      .option("--harbor-bin <path>", "the Harbor executable", "harbor"),
+      .option("--harbor-bin <path>", "the Harbor executable", "harbor")
+      .option(
+        "--harness <harness>",
+        "local: install each arm's hook for claude or codex",
+        "claude",
+      ),
   ).action(async (name: string, opts: RunOpts) => {
     const workspace = workspaceDir(opts);
     const controller = new AbortController();
@@ -76,9 +102,13 @@ export function registerScreenRun(screen: Command): void {
     try {
       if (opts.runner === "local") {
         if (!opts.command) throw new UsageError("the local runner needs --command TEMPLATE");
+        if (opts.harness !== "claude" && opts.harness !== "codex") {
+          throw new UsageError(`--harness must be claude or codex, not ${opts.harness}`);
+        }
         summary = await runLocalScreen({
           ...common,
           template: opts.command,
+          installHook: settingsInstaller(opts.harness),
           ...(opts.copyFrom ? { copyFrom: opts.copyFrom } : {}),
         });
       } else if (opts.runner === "harbor") {

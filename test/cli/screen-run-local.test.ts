@@ -1,0 +1,66 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runFire } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/paths.js";
+
+const F = join(REPO_ROOT, "test/fixtures/screens");
+
+describe("fire screen run --runner local", () => {
+  it("installs each arm's hook in a fresh working copy and scores what the hook caused", () => {
+    const ws = mkdtempSync(join(tmpdir(), "fire-run-local-cli-"));
+    const plan = runFire([
+      "screen",
+      "plan",
+      "--candidate",
+      join(F, "candidates/report-check.yaml"),
+      "--tasks",
+      join(F, "standin-tasks-small.txt"),
+      "--arms",
+      "baseline,policy,always-verify",
+      "--attempts",
+      "1",
+      "--name",
+      "loc",
+      "-w",
+      ws,
+    ]);
+    expect(plan.status).toBe(0);
+    const r = runFire([
+      "screen",
+      "run",
+      "loc",
+      "--runner",
+      "local",
+      "--concurrency",
+      "3",
+      "--command",
+      `sh ${join(F, "local-agent.sh")} {arm}-{replicate}-{task}`,
+      "-w",
+      ws,
+    ]);
+    expect(r.stdout).toContain("screen loc: 6/6 done (0 from an earlier run), 0 failed");
+    const trial = join(ws, "screens/loc/jobs/local/r1/policy/standin_report-sales");
+    const settings = JSON.parse(readFileSync(join(trial, "work/.claude/settings.json"), "utf8"));
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toContain(
+      join(ws, "screens/loc/arms/policy"),
+    );
+    expect(
+      existsSync(join(ws, "screens/loc/jobs/local/r1/baseline/standin_report-sales/work/.claude")),
+    ).toBe(false);
+
+    const rep = JSON.parse(runFire(["report", "loc", "--json", "-w", ws]).stdout);
+    expect(rep.unscorable).toEqual([]);
+    expect(rep.arms.policy.all.passAt1).toBe(1);
+    expect(rep.arms.baseline.all.passAt1).toBe(0);
+    // always-verify blocks the stop too (a generic instruction), so its agent also "passes"
+    expect(rep.arms["always-verify"].all.passAt1).toBe(1);
+    expect(rep.funnel.policy.marginal.fired).toBe(2);
+    const c = rep.contrasts.find(
+      (x: { arm: string; comparator: string; cohort: string }) =>
+        x.arm === "policy" && x.comparator === "always-verify" && x.cohort === "all",
+    );
+    expect(c).toMatchObject({ nTasks: 2, delta: 0, p: 1 });
+  });
+});
