@@ -3,6 +3,7 @@ import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { requiredOutputs } from "../../../src/core/mine/detectors/output-never-written.js";
 import { cleanOutput, isCheck, writtenPaths } from "../../../src/core/mine/detectors/shell.js";
 import { countedFields } from "../../../src/core/mine/detectors/token-accounting.js";
+import { faultOf } from "../../../src/core/mine/triage.js";
 import { Attempt, type Event } from "../../../src/core/model/attempt.js";
 
 type Step = { cmd: string; out: string; exit?: number } | { say: string };
@@ -164,5 +165,33 @@ describe("shell reading helpers", () => {
     expect(countedFields("Count the `content` field (it is the only text field).")).toEqual([
       "content",
     ]);
+  });
+});
+
+describe("triage fault classification (Harbor exception types)", () => {
+  const withException = (type: string) =>
+    attempt("t", [{ cmd: "ls", out: "x" }], { outcome: "error", exception: { type } });
+  it.each([
+    ["VerifierTimeoutError", "verifier_fault"],
+    ["RewardFileNotFoundError", "verifier_fault"],
+    ["EnvironmentStartTimeoutError", "provider_fault"],
+    ["AgentSetupTimeoutError", "provider_fault"],
+    ["LLMProviderError", "provider_fault"],
+  ])("%s → %s", (type, reason) => {
+    expect(faultOf(withException(type))?.reason).toBe(reason);
+  });
+  it("an agent timeout is not a fault: it stays in scope for mining", () => {
+    expect(faultOf(withException("AgentTimeoutError"))).toBeUndefined();
+  });
+  it("an empty trace and a verifier marker are excluded with their reason", () => {
+    const empty = Attempt.parse({ ...attempt("t", []), events: [] });
+    expect(faultOf(empty)).toEqual({ reason: "provider_fault", detail: "empty trace" });
+    const marked = attempt("t", [{ cmd: "ls", out: "x" }], {
+      verifierOutput: "E   grader crashed: FileNotFoundError /tests/x",
+    });
+    expect(faultOf(marked, ["grader crashed"])).toEqual({
+      reason: "verifier_fault",
+      detail: 'verifier output contains "grader crashed"',
+    });
   });
 });
