@@ -52,6 +52,8 @@ class ClaudeSession {
   model?: string;
   startedAt?: string;
   costUsd?: number;
+  /** Whether this file is a sub-agent (sidechain) transcript, fixed by its first conversation row. */
+  sidechain?: boolean;
   private pendingStop?: { id?: string; ts?: string };
   private readonly usage = new Map<string, { i: number; o: number; c: number }>();
 
@@ -82,7 +84,10 @@ class ClaudeSession {
     if (r.type === "cost-state" && typeof r.totalCostUSD === "number")
       this.costUsd = r.totalCostUSD;
     if (r.type === "attachment") this.attachment(r.attachment, ts);
-    if (!parsed || parsed.isSidechain) return;
+    if (!parsed) return;
+    // A sub-agent transcript is all sidechain rows; in a main transcript they are skipped.
+    this.sidechain ??= parsed.isSidechain === true;
+    if (parsed.isSidechain && !this.sidechain) return;
     this.startedAt ??= ts;
     const msg = parsed.message;
     this.flushStop(parsed.type === "assistant" ? msg.id : undefined);
@@ -221,7 +226,10 @@ export const claudeImporter: Importer = {
     yield* readClaudeSession(path, options, out);
     const s = out.session;
     if (!s) return;
-    const identity = s.sessionId ?? basename(path);
+    // sub-agent transcripts share the parent's sessionId: tell them apart by file name
+    const identity = s.sidechain
+      ? `${s.sessionId ?? ""}/${basename(path)}`
+      : (s.sessionId ?? basename(path));
     yield {
       type: "attempt",
       attempt: {
@@ -235,6 +243,7 @@ export const claudeImporter: Importer = {
         costUsd: s.costUsd,
         tokens: s.tokens(),
         startedAt: s.startedAt,
+        links: s.sidechain && s.sessionId ? [{ kind: "parent", ref: s.sessionId }] : undefined,
         events: s.log.events,
       },
     };

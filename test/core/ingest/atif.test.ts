@@ -73,3 +73,51 @@ describe("ATIF importer (atif-golden)", () => {
     );
   });
 });
+
+describe("ATIF variants (string step ids, message parts, source_call_id)", () => {
+  it("pairs parallel results by source_call_id and reads string ids and part lists", async () => {
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const traj = JSON.parse(readFileSync(golden("hello-world-timeout"), "utf8"));
+    traj.schema_version = "ATIF-v1.4";
+    traj.continued_trajectory_ref = "trajectory.cont-1.json";
+    for (const s of traj.steps) s.step_id = String(s.step_id);
+    traj.steps[0].message = [
+      { type: "text", text: "Task Description:\nList /tmp twice.\n\nCurrent terminal state:\n$" },
+    ];
+    traj.steps[1].tool_calls = [
+      { tool_call_id: "a", function_name: "bash_command", arguments: { keystrokes: "ls /tmp\n" } },
+      {
+        tool_call_id: "b",
+        function_name: "shell",
+        arguments: { command: ["bash", "-lc", "ls -la /tmp"] },
+      },
+    ];
+    traj.steps[1].observation = {
+      results: [
+        { source_call_id: "b", content: [{ type: "text", text: "long listing" }] },
+        { source_call_id: "a", content: "short listing" },
+      ],
+    };
+    const tmp = mkdtempSync(join(tmpdir(), "fire-atif-"));
+    try {
+      const f = join(tmp, "variant.trajectory.json");
+      writeFileSync(f, JSON.stringify(traj));
+      const got = await collect([f]);
+      expect(got.errors).toEqual([]);
+      const a = got.attempts[0]!;
+      expect(a.taskText).toBe("List /tmp twice.");
+      expect(a.links).toEqual([{ kind: "continuation", ref: "trajectory.cont-1.json" }]);
+      const calls = a.events.filter((e) => e.kind === "tool_call").slice(0, 2);
+      expect(calls.map((c) => c.command)).toEqual(["ls /tmp", "ls -la /tmp"]);
+      const results = a.events.filter((e) => e.kind === "tool_result").slice(0, 2);
+      expect(results.map((r) => [r.callId, r.tool, r.output])).toEqual([
+        ["b", "shell", "long listing"],
+        ["a", "bash_command", "short listing"],
+      ]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});

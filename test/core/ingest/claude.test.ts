@@ -83,3 +83,26 @@ describe("Claude Code transcript importer (real-clients)", () => {
     expect(one.attempts[0]!.id).toMatch(/^9a976fe8-5228-4521-b5b0-4f9081dc151e-[0-9a-f]{8}$/);
   });
 });
+
+describe("Claude Code sub-agent transcripts", () => {
+  it("imports an all-sidechain file as its own attempt linked to the parent session", async () => {
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const rows = readFileSync(session("claude-http-log"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => l.replace('"isSidechain":false', '"isSidechain":true'));
+    const tmp = mkdtempSync(join(tmpdir(), "fire-claude-"));
+    try {
+      writeFileSync(join(tmp, "agent-a1b2.jsonl"), `${rows.join("\n")}\n`);
+      const main = (await collect([session("claude-http-log")])).attempts[0]!;
+      const [sub] = (await collect([join(tmp, "agent-a1b2.jsonl")])).attempts;
+      expect(sub!.links).toEqual([{ kind: "parent", ref: "f65e436c-cf9c-4791-bebf-9c1da2dde3f1" }]);
+      expect(sub!.events.filter((e) => e.kind === "tool_call")).toHaveLength(3);
+      expect(sub!.id).not.toBe(main.id);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});

@@ -139,6 +139,18 @@ describe("Harbor job folders and raw harness sessions", () => {
     expect(got.attempts[0]!.id).toBe(direct.attempts[0]!.id);
   });
 
+  it("falls back to the task's instruction.md when the trial has no trajectory", async () => {
+    const dir = join(tmp, "no-trajectory");
+    cpSync(trial("task-calendar__8A83BnJ"), dir, { recursive: true });
+    rmSync(join(dir, "agent"), { recursive: true, force: true });
+    writeFileSync(join(dir, "instruction.md"), "Create a calendar event for Friday.\n");
+    const got = await collect([dir]);
+    expect(got.errors).toEqual([]);
+    expect(got.attempts[0]!.taskText).toBe("Create a calendar event for Friday.");
+    expect(got.attempts[0]!.events).toEqual([]);
+    expect(got.attempts[0]!.outcome).toBe("fail");
+  });
+
   it("uses a raw Claude transcript under agent/sessions/projects when it is richer than ATIF", async () => {
     const dir = join(tmp, "claude-trial");
     cpSync(trial("task-image-gen__Xvxipd8"), dir, { recursive: true });
