@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleHook } from "../runtime/bundle.js";
+import { hookModuleUrl } from "../runtime/select.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
@@ -66,6 +68,10 @@ export const hookBenchmark: Benchmark = {
     const { path, note } = portfolio();
     const cli = join(ROOT, "dist/cli/main.js");
     const args = [cli, "hook", "--portfolio", path, "--workspace", ws];
+    // `npm run build` bundles the hook; a later bare `tsc` leaves it stale (then unused).
+    if (!hookModuleUrl().endsWith("/bundle/hook.mjs"))
+      await bundleHook(join(ROOT, "dist/runtime/bundle"));
+    const loaded = hookModuleUrl().endsWith("/bundle/hook.mjs") ? "bundled" : "unbundled";
     try {
       timeRun(args, prompt("bench", ws)); // warm: portfolio cache + session state file
       timeRun(args, preToolUse("bench", ws));
@@ -86,7 +92,7 @@ export const hookBenchmark: Benchmark = {
           measured: h / b,
           limit: 1.3,
           kind: "max",
-          note: `${h.toFixed(1)} / ${b.toFixed(1)} ms, ${note}`,
+          note: `${h.toFixed(1)} / ${b.toFixed(1)} ms, ${note}, ${loaded}`,
         },
       ];
     } finally {

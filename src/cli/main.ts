@@ -34,7 +34,8 @@ export async function buildProgram(): Promise<Command> {
 
 async function main(argv: string[]): Promise<number> {
   if (isHookRun(argv)) {
-    const { runHookCli } = await import("../runtime/main.js");
+    const { hookModuleUrl } = await import("../runtime/select.js");
+    const { runHookCli } = (await import(hookModuleUrl())) as typeof import("../runtime/main.js");
     return runHookCli(argv.slice(3));
   }
   const program = await buildProgram();
