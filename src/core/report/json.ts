@@ -1,4 +1,5 @@
 import type { ScreenAnalysis } from "../stats/analyze.js";
+import type { Contrast } from "../stats/contrast.js";
 
 /** The machine-readable report: `{arms, contrasts, funnel, transitions, …}` (NaN → null). */
 export interface ReportJson {
@@ -21,6 +22,8 @@ export interface ReportJson {
   }>;
   funnel: ScreenAnalysis["funnel"];
   transitions: ScreenAnalysis["transitions"];
+  /** Per-task movement of every arm against the baseline, over all tasks. */
+  movement: Record<string, Contrast["tasks"]>;
   unscorable: ScreenAnalysis["unscorable"];
   verdicts: ScreenAnalysis["verdicts"];
 }
@@ -51,6 +54,11 @@ export function toReportJson(screen: string, a: ScreenAnalysis): ReportJson {
     })),
     funnel: a.funnel,
     transitions: a.transitions,
+    movement: Object.fromEntries(
+      a.contrasts
+        .filter((c) => c.comparator === "baseline" && c.cohort === "all")
+        .map((c) => [c.arm, c.tasks]),
+    ),
     unscorable: a.unscorable,
     verdicts: a.verdicts,
   };

@@ -96,6 +96,33 @@ export function transitionSections(a: ScreenAnalysis): Section[] {
   });
 }
 
+/** Per-task movement of the policy (else the first arm) against the baseline, over all tasks. */
+export function taskMovementSection(a: ScreenAnalysis): Section {
+  const pool = a.contrasts.filter((c) => c.comparator === "baseline" && c.cohort === "all");
+  const c = pool.find((x) => x.arm === "policy") ?? pool[0];
+  if (!c) return { title: "Per-task movement", lines: ["no contrast against baseline"] };
+  const table = [["task", "cohort", c.comparator, c.arm, "Δ", "movement"]];
+  for (const t of c.tasks) {
+    table.push([
+      t.task,
+      t.cohort,
+      `${t.comparator.successes}/${t.comparator.n}`,
+      `${t.arm.successes}/${t.arm.n}`,
+      fmtDelta(t.diff),
+      t.passToFail
+        ? "PASS→FAIL"
+        : t.failToPass
+          ? "fail→pass"
+          : t.diff < 0
+            ? "worse"
+            : t.diff > 0
+              ? "better"
+              : "same",
+    ]);
+  }
+  return { title: `Per-task movement: ${c.arm} vs ${c.comparator}`, table };
+}
+
 export function movementSection(a: ScreenAnalysis): Section {
   const lines: string[] = [];
   for (const c of a.contrasts) {
