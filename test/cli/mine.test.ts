@@ -89,7 +89,7 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
 
     const shown = runFire(["clusters", "-w", ws]);
     expect(shown.status).toBe(0);
-    expect(shown.stdout).toContain("Servers die with the session (renamed)");
+    expect(shown.stdout).toContain("Servers die with the session (named by you)");
     expect(shown.stdout).toContain("Excluded by you: 1");
   });
 

@@ -38,7 +38,7 @@ export function renderTriage(t: TriageResult): string {
 /** Text of one cluster: name, id, family, tasks, attempts, point, detectors, evidence. */
 export function renderCluster(c: Cluster): string {
   const out = [
-    `${c.id}  ${c.name}${c.named ? " (renamed)" : ""}`,
+    `${c.id}  ${c.name}${c.named ? " (named by you)" : ""}`,
     `  family: ${c.family ?? "-"}   intervention: ${c.interventionPoint}   tasks: ${c.taskIds.length}   attempts: ${c.attemptIds.length}`,
     `  mechanism: ${c.mechanism}`,
     `  tasks: ${c.taskIds.join(", ")}`,
