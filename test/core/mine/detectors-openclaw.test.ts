@@ -63,6 +63,35 @@ describe("detectors on the real harbor-openclaw trials", () => {
     expect(ids("t3-data-pipeline-report__25HCHpE")).not.toContain("stop.no-check-after-write");
   });
 
+  it("per trial: exactly these detectors fire, at these events", () => {
+    const expected: Record<string, string[]> = {
+      "t2-add-tests-normalizer__BPeAoa2": ["capability.earlier-success@12"],
+      "t3-data-pipeline-report__25HCHpE": [],
+      "t4-browser-research-and-code__56zvvqY": ["capability.earlier-success@28"],
+      "t4-delegation-repair__x8HNRDi": [],
+      "t4-life-trip-plan__AjimJm5": ["stop.no-check-after-write@12"],
+      "t4-life-trip-plan__pk7EZC6": ["stop.no-check-after-write@25"],
+      "t5-hallucination-resistant-evide__85qPU4": ["output.never-written@806", "run.timeout@806"],
+      "task-calendar__8A83BnJ": ["stop.no-check-after-write@3"],
+      "task-csv-stock-trend__EMfhUA5": ["stop.no-check-after-write@3"],
+      "task-email-triage__fEmQAc2": ["stop.no-check-after-write@27"],
+      "task-gh-issue-triage__sx8jKBo": [
+        "capability.earlier-success@7",
+        "capability.earlier-success@9",
+        "output.never-written@18",
+      ],
+      "task-gws-cross-service__mYkXS7N": ["stop.no-check-after-write@29"],
+      "task-image-gen__Xvxipd8": ["output.never-written@2"],
+      "task-log-hdfs-block-ops__nvME2du": ["stop.no-check-after-write@79", "run.timeout@80"],
+      "task-session-chain-analysis__UGpJKzs": ["stop.no-check-after-write@117"],
+    };
+    for (const [prefix, want] of Object.entries(expected)) {
+      const a = attemptByPrefix(ws.attempts, prefix);
+      const got = (hits.get(a.id) ?? []).map((h) => `${h.detectorId}@${h.eventIndices.join(",")}`);
+      expect(got, prefix).toEqual(want);
+    }
+  });
+
   it("none of the paper-family detectors fire on these unrelated workflows", () => {
     const paper = [...hits.values()]
       .flat()
