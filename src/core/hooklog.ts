@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { describeZodIssues, InputError } from "./errors.js";
 
@@ -93,4 +94,19 @@ export function firingsBySession(entries: readonly HookLogEntry[]): Map<string, 
   const counts = new Map<string, number>();
   for (const e of entries) counts.set(e.session, (counts.get(e.session) ?? 0) + e.firings.length);
   return counts;
+}
+
+/** Reads a hook-log file (a missing file is an empty log). */
+export function readHookLog(file: string): HookLogRead {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { entries: [], errors: [] };
+    return {
+      entries: [],
+      errors: [new InputError(file, undefined, `cannot read: ${(err as Error).message}`)],
+    };
+  }
+  return parseHookLog(text, file);
 }

@@ -8,24 +8,23 @@ import { defaultLogFile, defaultStateDir, runHook, STDIN_CAP, type StdinRead } f
  * [--workspace DIR]`: one harness event on stdin → one answer on stdout, exit 0.
  * Loaded by the CLI's fast path before commander; imports nothing from ui/ or llm/.
  */
+const OPTIONS = {
+  portfolio: { type: "string" },
+  "state-dir": { type: "string" },
+  log: { type: "string" },
+  workspace: { type: "string" },
+  "fail-closed": { type: "boolean", default: false },
+} as const;
+
 export async function runHookCli(args: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
+  let usageError: string | undefined;
   try {
-    values = parseArgs({
-      args,
-      options: {
-        portfolio: { type: "string" },
-        "state-dir": { type: "string" },
-        log: { type: "string" },
-        workspace: { type: "string" },
-        "fail-closed": { type: "boolean", default: false },
-      },
-      strict: true,
-    }).values;
+    values = parseArgs({ args, options: OPTIONS, strict: true }).values;
   } catch (err) {
-    // A bad hook command line must not break the agent either: say why, answer nothing.
-    process.stderr.write(`fire hook: ${(err as Error).message}\n`);
-    return 0;
+    // A bad hook command line must not break the agent either: it is a logged fault.
+    usageError = `bad hook command line: ${(err as Error).message}`;
+    values = parseArgs({ args, options: OPTIONS, strict: false }).values;
   }
   const env = process.env;
   const workspace = resolve(str(values.workspace) ?? env.FIRE_WORKSPACE ?? process.cwd());
@@ -38,9 +37,11 @@ export async function runHookCli(args: string[]): Promise<number> {
     stateDir,
     logFile,
     failClosed: values["fail-closed"] === true,
+    usageError,
     env,
   });
   if (answer.output) process.stdout.write(`${JSON.stringify(answer.output)}\n`);
+  if (usageError) process.stderr.write(`fire hook: ${usageError}\n`);
   return 0;
 }
 

@@ -19,6 +19,8 @@ export interface HookOptions {
   stateDir: string;
   logFile: string;
   failClosed: boolean;
+  /** The hook's own command line was wrong: every event is a fault until it is fixed. */
+  usageError?: string;
   env: NodeJS.ProcessEnv;
 }
 
@@ -57,6 +59,7 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
     if (input.tool_name !== undefined) base.tool = input.tool_name;
     const command = logCommand(commandOf(input.tool_input));
     if (command !== undefined) base.command = command;
+    if (opts.usageError) throw new Fault(opts.usageError);
     const result = await evaluate(input, opts);
     const output = result ? toHookOutput(input.hook_event_name, result.verdict) : null;
     const entry = finish(base, t0, output, result);

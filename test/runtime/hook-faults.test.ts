@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readHookLog } from "../../src/core/hooklog.js";
 import { runFire } from "../helpers/cli.js";
 import { clientEvents, hook, logEntries, parsedStdout, tempWorkspace } from "./hook-helpers.js";
 
@@ -131,5 +132,45 @@ describe("fire hook faults never break the agent", () => {
     expect(entries).toHaveLength(1);
     expect(JSON.stringify(entries)).not.toContain(key);
     expect(entries[0]?.command).toContain("REDACTED");
+  });
+});
+
+describe("fire hook edge cases", () => {
+  it("a wrong hook command line is a logged fault, not a broken agent", () => {
+    const ws = tempWorkspace();
+    const r = hook(ws, safeCall(), ["--bogus"]);
+    expectFault(ws, r, /bad hook command line: .*--bogus/);
+    expect(r.stderr).toMatch(/^fire hook: bad hook command line/);
+  });
+
+  it("takes over a stale lock left by a killed hook", () => {
+    const ws = tempWorkspace();
+    const session = safeCall().session_id as string;
+    const lock = join(ws, ".fire/state", `${session}.json.lock`);
+    mkdirSync(lock, { recursive: true });
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    const r = hook(ws, prompt());
+    expect([r.status, r.stdout]).toEqual([0, ""]);
+    const entries = logEntries(ws);
+    expect(entries[0]?.error).toBeUndefined();
+    expect(entries[0]?.eventIndex).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it("the hook log reads back through readHookLog", () => {
+    const ws = tempWorkspace();
+    hook(ws, prompt());
+    hook(ws, "garbage");
+    const read = readHookLog(join(ws, ".fire/hook-log.jsonl"));
+    expect(read.errors).toEqual([]);
+    expect(read.entries.map((e) => e.error ?? "ok")).toEqual(["ok", "stdin is not valid JSON"]);
+    writeFileSync(join(ws, "bad.jsonl"), `${JSON.stringify(read.entries[0])}\n{"ts":1}\n`);
+    const bad = readHookLog(join(ws, "bad.jsonl"));
+    expect(bad.entries).toHaveLength(1);
+    expect(bad.errors.map((e) => e.format())).toEqual([
+      expect.stringMatching(/bad\.jsonl:2: bad hook-log entry: ts: /),
+    ]);
+    expect(readHookLog(join(ws, "none.jsonl"))).toEqual({ entries: [], errors: [] });
   });
 });
