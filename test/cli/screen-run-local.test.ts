@@ -62,5 +62,5 @@ describe("fire screen run --runner local", () => {
         x.arm === "policy" && x.comparator === "always-verify" && x.cohort === "all",
     );
     expect(c).toMatchObject({ nTasks: 2, delta: 0, p: 1 });
-  });
+  }, 120_000);
 });

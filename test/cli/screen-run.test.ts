@@ -105,7 +105,7 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
     const r3 = runFire(run);
     expect(r3.status).toBe(1);
     expect(r3.stderr).toContain("refusing to run: arm policy: its candidate files changed");
-  });
+  }, 120_000);
 
   it("re-runs a provider failure as a recovery job and records the lineage", () => {
     const ws = mkdtempSync(join(tmpdir(), "fire-run-recover-"));
@@ -159,7 +159,7 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
     ]);
     const state = JSON.parse(readFileSync(join(ws, "screens/rec/run-state.json"), "utf8"));
     expect(state.units["r1-policy"]).toMatchObject({ status: "done", recoveries: 1 });
-  });
+  }, 120_000);
 
   it("says how to get Harbor when it is missing", () => {
     const ws = mkdtempSync(join(tmpdir(), "fire-run-noharbor-"));
@@ -188,5 +188,5 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
     ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("uv tool install harbor");
-  });
+  }, 120_000);
 });
