@@ -1,10 +1,11 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { renderSummary } from "../util/summary.js";
-import { openWorkspace, withWorkspace } from "../util/workspace.js";
+import { openWorkspace, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 /**
- * `fire` without a command: the workspace summary and how to use the CLI. Program
+ * `fire` without a command: in a terminal the workbench; otherwise the workspace summary and
+ * how to use the CLI. Program
  * options become positional, so `--workspace` after a command belongs to that command.
  */
 export function registerSummary(program: Command): void {
@@ -15,6 +16,12 @@ export function registerSummary(program: Command): void {
     .action(async (command: string | undefined, opts: { workspace?: string }) => {
       if (command !== undefined) {
         throw new UsageError(`unknown command '${command}' (see fire --help)`);
+      }
+      if (process.stdout.isTTY === true && process.stdin.isTTY === true) {
+        // In a terminal: the interactive workbench (src/ui), loaded only here.
+        const { runWorkbench } = await import("../../ui/run.js");
+        await runWorkbench(workspaceDir(opts));
+        return;
       }
       const ws = await openWorkspace(opts);
       process.stdout.write(renderSummary(ws));

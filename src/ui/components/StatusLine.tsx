@@ -1,0 +1,49 @@
+import { Box, Text } from "ink";
+import type { ReactNode } from "react";
+import type { JobProgress, Message } from "../contexts/AppContext.js";
+import { useTheme } from "../contexts/ThemeContext.js";
+import { Status } from "../status.js";
+import { ProgressBar } from "./ProgressBar.js";
+import { Spinner } from "./Spinner.js";
+
+export interface StatusLineProps {
+  status: Status;
+  job?: JobProgress;
+  message?: Message;
+  hints: string;
+  width: number;
+}
+
+/** The running job with progress (Esc cancels) or the last message, then the key hints. */
+export function StatusLine({ status, job, message, hints, width }: StatusLineProps): ReactNode {
+  const theme = useTheme();
+  const colour =
+    message?.level === "error" ? theme.bad : message?.level === "warn" ? theme.warn : theme.good;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Box>
+        <Spinner status={status} />
+        <Text> </Text>
+        {job ? (
+          <Text wrap="truncate-end">
+            {job.label}{" "}
+            <ProgressBar done={job.done} {...(job.total ? { total: job.total } : {})} width={16} />
+            {job.costUsd !== undefined ? ` $${job.costUsd.toFixed(4)}` : ""}
+            {job.cacheHits !== undefined ? ` cache hits ${job.cacheHits}` : ""}
+            <Text color={theme.muted}> (Esc cancels)</Text>
+          </Text>
+        ) : message ? (
+          <Text color={colour} wrap="truncate-end">
+            {message.level === "error" ? "error: " : ""}
+            {message.text}
+          </Text>
+        ) : (
+          <Text color={theme.muted}>{status === Status.Idle ? "ready" : status}</Text>
+        )}
+      </Box>
+      <Text color={theme.muted} wrap="truncate-end">
+        {hints}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,148 @@
+import { createContext, type ReactNode, useContext, useMemo, useRef, useState } from "react";
+import type { MineResult } from "../../core/mine/mine.js";
+import type { WorkspaceData } from "../data/workspace.js";
+import { Status } from "../status.js";
+import { errorLine, isAbort } from "./errors.js";
+import type { ScreenId } from "./screens.js";
+
+export interface Message {
+  level: "info" | "warn" | "error";
+  text: string;
+}
+
+/** Progress of the running job (labelling, replay, loading). */
+export interface JobProgress {
+  label: string;
+  done: number;
+  total?: number;
+  costUsd?: number;
+  cacheHits?: number;
+}
+
+export type Overlay = "help" | "search" | undefined;
+
+export interface AppState {
+  dir: string;
+  status: Status;
+  message?: Message;
+  job?: JobProgress;
+  data?: WorkspaceData;
+  /** Current clusters (the last mining run's labels with the user's decisions). */
+  mine?: MineResult;
+  screen: ScreenId;
+  attemptId?: string;
+  taskId?: string;
+  clusterId?: string;
+  candidateFile?: string;
+  overlay: Overlay;
+}
+
+export type Work<T> = (
+  signal: AbortSignal,
+  progress: (p: Omit<JobProgress, "label">) => void,
+) => Promise<T>;
+
+export interface AppActions {
+  go(screen: ScreenId): void;
+  openAttempt(id: string): void;
+  openTask(id: string): void;
+  openCluster(id: string): void;
+  openCandidate(file: string): void;
+  setOverlay(o: Overlay): void;
+  notify(level: Message["level"], text: string): void;
+  setData(d: WorkspaceData): void;
+  setMine(m: MineResult | undefined): void;
+  /** Runs long work with progress; Esc cancels; errors become the message line. */
+  run<T>(label: string, work: Work<T>, done?: (r: T) => string | undefined): Promise<T | undefined>;
+  cancel(): void;
+}
+
+const StateContext = createContext<AppState | undefined>(undefined);
+const ActionsContext = createContext<AppActions | undefined>(undefined);
+
+export interface AppProviderProps {
+  dir: string;
+  initial?: Partial<AppState>;
+  children: ReactNode;
+}
+
+/** Holds the app state; actions are stable so screens can depend on them freely. */
+export function AppProvider({ dir, initial, children }: AppProviderProps): ReactNode {
+  const [state, setState] = useState<AppState>({
+    dir,
+    status: Status.Idle,
+    screen: "triage",
+    overlay: undefined,
+    ...initial,
+  });
+  const controller = useRef<AbortController | undefined>(undefined);
+  const actions = useMemo<AppActions>(() => {
+    const patch = (p: Partial<AppState>) => setState((s) => ({ ...s, ...p }));
+    return {
+      go: (screen) => patch({ screen, overlay: undefined }),
+      openAttempt: (attemptId) => patch({ attemptId, screen: "attempt", overlay: undefined }),
+      openTask: (taskId) => patch({ taskId, screen: "triage", overlay: undefined }),
+      openCluster: (clusterId) => patch({ clusterId, screen: "mechanisms", overlay: undefined }),
+      openCandidate: (candidateFile) =>
+        patch({ candidateFile, screen: "candidates", overlay: undefined }),
+      setOverlay: (overlay) => patch({ overlay }),
+      notify: (level, text) => patch({ message: { level, text } }),
+      setData: (data) => patch({ data }),
+      setMine: (mine) => patch({ mine }),
+      cancel: () => controller.current?.abort(),
+      async run(label, work, done) {
+        controller.current?.abort();
+        const ac = new AbortController();
+        controller.current = ac;
+        patch({ status: Status.Running, job: { label, done: 0 }, message: undefined });
+        try {
+          const r = await work(ac.signal, (p) => {
+            if (!ac.signal.aborted) patch({ job: { label, ...p } });
+          });
+          ac.signal.throwIfAborted();
+          const text = done?.(r);
+          patch({
+            status: Status.Done,
+            job: undefined,
+            ...(text ? { message: { level: "info", text } } : {}),
+          });
+          return r;
+        } catch (err) {
+          if (isAbort(err, ac.signal)) {
+            patch({
+              status: Status.Cancelled,
+              job: undefined,
+              message: { level: "warn", text: `${label}: cancelled` },
+            });
+          } else {
+            patch({
+              status: Status.Error,
+              job: undefined,
+              message: { level: "error", text: `${label}: ${errorLine(err)}` },
+            });
+          }
+          return undefined;
+        } finally {
+          if (controller.current === ac) controller.current = undefined;
+        }
+      },
+    };
+  }, []);
+  return (
+    <ActionsContext.Provider value={actions}>
+      <StateContext.Provider value={state}>{children}</StateContext.Provider>
+    </ActionsContext.Provider>
+  );
+}
+
+export function useAppState(): AppState {
+  const s = useContext(StateContext);
+  if (!s) throw new Error("useAppState needs an AppProvider");
+  return s;
+}
+
+export function useAppActions(): AppActions {
+  const a = useContext(ActionsContext);
+  if (!a) throw new Error("useAppActions needs an AppProvider");
+  return a;
+}

@@ -1,0 +1,67 @@
+import { join } from "node:path";
+import type { Decision } from "../../core/mine/decisions.js";
+import { appendDecision } from "../../core/mine/decisions.js";
+import type { ExternalLabeler, LabelerName, MineResult } from "../../core/mine/mine.js";
+import { currentClusters, runMining } from "../../core/mine/session.js";
+import type { Workspace } from "../../core/workspace/load.js";
+import { workspacePaths } from "../../core/workspace/paths.js";
+
+/** Progress of a labelling run as the Mechanisms screen shows it. */
+export interface MiningProgress {
+  phase: string;
+  done: number;
+  total: number;
+  costUsd?: number;
+  cacheHits?: number;
+}
+
+/** The LLM labeller from src/llm, loaded only when asked for (as `fire mine --labeler llm`). */
+async function llmLabeler(
+  ws: Workspace,
+  onProgress: (p: MiningProgress) => void,
+): Promise<ExternalLabeler> {
+  const mod = await import("../../llm/index.js");
+  return async (attempts, o) =>
+    mod.labelAttempts(attempts, {
+      evidence: o.evidence,
+      config: ws.config.llm,
+      cacheDir: join(workspacePaths(ws.dir).cache, "llm"),
+      batch: false,
+      ...(o.signal ? { signal: o.signal } : {}),
+      onProgress: (p) =>
+        onProgress({
+          phase: "label",
+          done: p.done,
+          total: p.total,
+          costUsd: p.costUsd,
+          cacheHits: p.cacheHits,
+        }),
+    });
+}
+
+/** Runs `fire mine` (core runMining) with progress and cancellation. */
+export async function mineWorkspace(
+  ws: Workspace,
+  labeler: LabelerName,
+  onProgress: (p: MiningProgress) => void,
+  signal: AbortSignal,
+): Promise<MineResult> {
+  const external = labeler === "llm" ? await llmLabeler(ws, onProgress) : undefined;
+  return runMining(ws, {
+    labeler,
+    ...(external ? { external } : {}),
+    onProgress: (p) => {
+      if (labeler === "llm" && p.phase === "label") return; // the LLM's own progress has cost
+      onProgress({ phase: p.phase, done: p.done, total: p.total });
+    },
+    signal,
+  });
+}
+
+/** Records a cluster decision (rename/merge/split/exclude) and re-clusters from cached labels. */
+export async function decide(ws: Workspace, d: Decision): Promise<MineResult | undefined> {
+  await appendDecision(ws.dir, { ...d, at: new Date().toISOString() });
+  return currentClusters(ws);
+}
+
+export { currentClusters };

@@ -1,0 +1,66 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { render } from "ink-testing-library";
+import { App } from "../../src/ui/App.js";
+import { themeFor } from "../../src/ui/theme.js";
+import { REPO_ROOT } from "../helpers/paths.js";
+
+/** Keys as a terminal sends them. */
+export const KEY = {
+  enter: "\r",
+  esc: "\u001B",
+  tab: "\t",
+  up: "\u001B[A",
+  down: "\u001B[B",
+  backspace: "\u007F",
+  ctrlS: "\u0013",
+} as const;
+
+/** Polls until `cond` holds (no fixed sleeps); fails with the last frame after `timeoutMs`. */
+export async function waitFor(
+  cond: () => boolean,
+  frame: () => string | undefined,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > timeoutMs) {
+      throw new Error(`condition not met; last frame:\n${frame() ?? "(none)"}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A temp copy of the demo workspace (config, traces, candidates) so tests never write the repo. */
+export function demoCopy(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "fire-ui-"));
+  for (const p of ["fire.config.json", "traces", "candidates"]) {
+    cpSync(join(REPO_ROOT, p), join(dir, p), { recursive: true });
+  }
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Renders the workbench at 80×24 without colour, with helpers to type and wait. */
+export function renderApp(dir: string, size = { columns: 80, rows: 24 }) {
+  const r = render(<App dir={dir} size={size} theme={themeFor({ NO_COLOR: "1" })} />);
+  const frame = () => r.lastFrame() ?? "";
+  return {
+    ...r,
+    frame,
+    /** Waits until the frame contains every text. */
+    async see(...texts: string[]) {
+      await waitFor(() => texts.every((t) => frame().includes(t)), frame);
+    },
+    async gone(text: string) {
+      await waitFor(() => !frame().includes(text), frame);
+    },
+    /** Types keys one write at a time (each is one keypress for Ink). */
+    async press(...keys: string[]) {
+      for (const k of keys) {
+        r.stdin.write(k);
+        await new Promise((res) => setImmediate(res));
+      }
+    },
+  };
+}
