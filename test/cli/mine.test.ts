@@ -87,6 +87,14 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
     );
     expect(after.userExcluded).toEqual([expect.objectContaining({ reason: "grader quirk" })]);
 
+    const t3 = JSON.parse(runFire(["triage", "--json", "-w", ws]).stdout) as typeof tri & {
+      exclusions: { reason: string; detail: string }[];
+    };
+    expect(
+      t3.exclusions.filter((e) => e.reason === "excluded_by_user").map((e) => e.detail),
+    ).toEqual(["grader quirk"]);
+    expect(t3.inScope).toHaveLength(24);
+
     const shown = runFire(["clusters", "-w", ws]);
     expect(shown.status).toBe(0);
     expect(shown.stdout).toContain("Servers die with the session (named by you)");

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { loadDecisions, userExclusions } from "../../core/mine/decisions.js";
 import { lastLabels } from "../../core/mine/label-cache.js";
 import { renderTriage } from "../../core/mine/render.js";
 import { triage } from "../../core/mine/triage.js";
@@ -17,9 +18,11 @@ export function registerTriage(program: Command): void {
     const ws = await openWorkspace(opts);
     // After a `fire mine`, the labeller's capability_gap / no_intervention_point exclusions apply too.
     const labels = await lastLabels(ws.dir);
+    const { decisions } = await loadDecisions(ws.dir);
     const t = triage(ws.attempts, {
       verifierFaultMarkers: ws.config.mining.verifierFaultMarkers,
       ...(labels ? { labels } : {}),
+      userExcluded: userExclusions(decisions),
     });
     if (opts.json) printJson(t);
     else process.stdout.write(renderTriage(t));

@@ -115,3 +115,11 @@ export async function appendDecision(workspaceDir: string, d: Decision): Promise
     await release();
   }
 }
+
+/** Attempt id → reason for every `exclude` decision (later decisions win). */
+export function userExclusions(decisions: readonly Decision[]): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const d of decisions)
+    if (d.op === "exclude") for (const id of d.attemptIds) m.set(id, d.reason);
+  return m;
+}

@@ -2,7 +2,7 @@ import type { Attempt } from "../model/attempt.js";
 import type { FireConfig } from "../workspace/config.js";
 import { applyDecisions, type UserExcluded } from "./apply-decisions.js";
 import { type Cluster, clusterLabels } from "./cluster.js";
-import type { Decision } from "./decisions.js";
+import { type Decision, userExclusions } from "./decisions.js";
 import { runDetectorsAll } from "./detectors/index.js";
 import type { DetectorHit } from "./detectors/types.js";
 import { heuristicLabel } from "./heuristic.js";
@@ -121,7 +121,11 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
   signal?.throwIfAborted();
   labels.sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
   const labelMap = new Map(labels.map((l) => [l.attemptId, l]));
-  const finalTriage = triage(attempts, { verifierFaultMarkers: markers, labels: labelMap });
+  const finalTriage = triage(attempts, {
+    verifierFaultMarkers: markers,
+    labels: labelMap,
+    userExcluded: userExclusions(opts.decisions ?? []),
+  });
   opts.onProgress?.({ phase: "cluster", done: 0, total: 1 });
   const input = { labels, attempts: byId, hits };
   const auto = clusterLabels({ ...input, threshold: config.mining.clusterThreshold });

@@ -52,7 +52,9 @@ export function renderCluster(c: Cluster): string {
 /** Text of `fire mine` / `fire clusters`. */
 export function renderMine(r: MineResult): string {
   const procedural = r.labels.filter((l) => l.isProceduralLoss && l.exclusion === "none").length;
-  const labelExcl = r.finalTriage.exclusions.length - r.triage.exclusions.length;
+  const labelExcl = r.finalTriage.exclusions.filter(
+    (e) => e.reason === "capability_gap" || e.reason === "no_intervention_point",
+  ).length;
   const out = [
     `labeller ${r.labeler}: ${r.labels.length} label(s) (${r.labelled} new, ${r.reused} cached); ${procedural} procedural loss(es); ` +
       `${r.triage.exclusions.length} excluded by triage, ${labelExcl} by the labeller`,

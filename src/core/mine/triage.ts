@@ -7,7 +7,8 @@ export type ExclusionReason =
   | "verifier_fault"
   | "capability_gap"
   | "no_intervention_point"
-  | "no_outcome";
+  | "no_outcome"
+  | "excluded_by_user";
 
 export interface ExcludedAttempt {
   attemptId: string;
@@ -49,6 +50,8 @@ export interface TriageOptions {
   verifierFaultMarkers?: readonly string[];
   /** Labels already known: their capability_gap / no_intervention_point exclusions apply. */
   labels?: ReadonlyMap<string, Label>;
+  /** Attempts the user excluded (`fire cluster exclude`), with their reasons. */
+  userExcluded?: ReadonlyMap<string, string>;
 }
 
 /** Harbor (and similar) exception types that mean the infrastructure, not the agent, failed. */
@@ -117,6 +120,17 @@ export function triage(attempts: readonly Attempt[], opts: TriageOptions = {}): 
     const fault = a.outcome === "pass" ? undefined : faultOf(a, markers);
     if (fault) {
       exclusions.push({ attemptId: a.id, taskId: a.taskId, arm: a.arm, ...fault });
+      continue;
+    }
+    const userReason = a.outcome === "pass" ? undefined : opts.userExcluded?.get(a.id);
+    if (userReason !== undefined) {
+      exclusions.push({
+        attemptId: a.id,
+        taskId: a.taskId,
+        arm: a.arm,
+        reason: "excluded_by_user",
+        detail: userReason,
+      });
       continue;
     }
     const label = opts.labels?.get(a.id);
