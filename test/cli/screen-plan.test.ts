@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -49,6 +49,33 @@ describe("fire screen plan", () => {
     const again = runFire(args);
     expect(again.status).toBe(2);
     expect(again.stderr).toContain("already has a plan");
+  });
+
+  it("splits a focused screen into positive (lineage tasks), nearby-negative and silent", () => {
+    const ws = workspace();
+    const candidate = join(ws, "focused.yaml");
+    writeFileSync(
+      candidate,
+      `${readFileSync(CANDIDATE, "utf8")}lineage:\n  attempts: [t3-data-pipeline-report__25HCHpE-1a97255f]\n`,
+    );
+    const r = runFire([
+      "screen",
+      "plan",
+      "--candidate",
+      candidate,
+      "--cohort",
+      "positive,nearby-negative,silent",
+      "--arms",
+      "baseline,policy,sham",
+      "-w",
+      ws,
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("14 task(s) (silent 8, positive 1, nearby-negative 5)");
+    const plan = JSON.parse(readFileSync(join(ws, "screens/report-check/plan.json"), "utf8"));
+    expect(plan.tasks.find((t: { cohort: string }) => t.cohort === "positive").id).toBe(
+      "clawbench/t3-data-pipeline-report",
+    );
   });
 
   it("takes a task list with cohorts and rejects unknown arms", () => {

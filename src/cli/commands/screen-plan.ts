@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { loadPolicies } from "../../core/policy/load.js";
-import { classifyTasks, taskTexts } from "../../core/screen/cohorts.js";
+import { classifyTasks, focusCohorts, taskTexts } from "../../core/screen/cohorts.js";
 import { checkScreenName } from "../../core/screen/paths.js";
 import { buildPlan } from "../../core/screen/plan.js";
 import { ARM_NAMES, type ArmName, type PlanTask } from "../../core/screen/plan-schema.js";
@@ -30,9 +30,17 @@ const list = (s: string): string[] =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-async function workspaceTasks(workspace: string): Promise<Array<{ id: string; text: string }>> {
+interface WorkspaceTasks {
+  texts: Array<{ id: string; text: string }>;
+  taskOf: Map<string, string>;
+}
+
+async function workspaceTasks(workspace: string): Promise<WorkspaceTasks> {
   const ws = await loadWorkspace(workspace);
-  return taskTexts(ws.attempts);
+  return {
+    texts: taskTexts(ws.attempts),
+    taskOf: new Map(ws.attempts.map((a) => [a.id, a.taskId])),
+  };
 }
 
 /** `fire screen plan`: fixes tasks, arms, attempts and a seeded schedule, hashed. */
@@ -48,7 +56,7 @@ export function registerScreenPlan(screen: Command): void {
       .option("--tasks <file>", "task list: one `task` or `task,cohort` a line")
       .option(
         "--cohort <list>",
-        "cohorts from the workspace's tasks by eligibility: eligible,silent",
+        "cohorts from the workspace's tasks: eligible,silent by eligibility, or positive (the candidate's lineage tasks),nearby-negative (other eligible tasks),silent",
       )
       .option("--arms <list>", "arms", ARM_NAMES.join(","))
       .option("--attempts <n>", "attempts (replicates) per task and arm", "2")
@@ -76,10 +84,21 @@ export function registerScreenPlan(screen: Command): void {
     if (loaded.errors.length) throw loaded.errors[0];
     if (loaded.policies.length === 0) throw new UsageError(`no candidate policies in ${sourceArg}`);
 
-    let texts: Array<{ id: string; text: string }> | undefined;
+    let known: WorkspaceTasks | undefined;
     const routed = async (): Promise<Map<string, PlanTask>> => {
-      texts ??= await workspaceTasks(workspace);
-      return new Map(classifyTasks(texts, loaded.policies).map((t) => [t.id, t]));
+      known ??= await workspaceTasks(workspace);
+      let tasks = classifyTasks(known.texts, loaded.policies);
+      const wanted = list(opts.cohort ?? "");
+      if (wanted.includes("positive") || wanted.includes("nearby-negative")) {
+        const taskOf = known.taskOf;
+        const positive = new Set(
+          loaded.policies.flatMap((p) =>
+            p.candidate.lineage.attempts.flatMap((id) => taskOf.get(id) ?? []),
+          ),
+        );
+        tasks = focusCohorts(tasks, positive);
+      }
+      return new Map(tasks.map((t) => [t.id, t]));
     };
     let tasks: PlanTask[];
     if (opts.tasks) {

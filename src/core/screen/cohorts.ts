@@ -33,3 +33,21 @@ export function taskTexts(
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([id, text]) => ({ id, text }));
 }
+
+/**
+ * Splits routed tasks for a focused screen: tasks of the candidates' lineage attempts (where
+ * the failure was seen) are "positive"; other eligible tasks are "nearby-negative" (same
+ * kind of task, failure not seen); silent tasks stay silent.
+ */
+export function focusCohorts(
+  routed: readonly PlanTask[],
+  positiveTasks: ReadonlySet<string>,
+): PlanTask[] {
+  return routed.map((t) =>
+    positiveTasks.has(t.id)
+      ? { ...t, cohort: "positive" }
+      : t.cohort === "eligible"
+        ? { ...t, cohort: "nearby-negative" }
+        : t,
+  );
+}
