@@ -106,11 +106,29 @@ describe("attempts, show, export", () => {
       byFormat: { "harbor-trial": 15 },
       errors: [],
     });
-    const showAll = (dir: string): Attempt[] =>
-      rows().map(
-        (r) => JSON.parse(runFire(["show", r.id, "--json", "--workspace", dir]).stdout) as Attempt,
-      );
-    expect(showAll(ws2)).toEqual(showAll(ws));
+    // every attempt, whole and in order: the export of the re-import is byte-identical
+    const lines = (t: string) =>
+      t
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Attempt);
+    expect(lines(runFire(["export", "--workspace", ws2]).stdout)).toEqual(lines(exported));
     expect(runFire(["export", "--workspace", ws2]).stdout).toBe(exported);
+  });
+
+  it("parsing in worker threads gives exactly the attempts parsed in-thread", async () => {
+    const ws3 = join(root, "ws3");
+    await import("node:fs/promises").then((fs) => fs.mkdir(ws3));
+    const env = { FIRE_PARSE_WORKERS_AFTER: "0" };
+    const imp = runFire(["import", fixture("harbor-openclaw"), "--json", "--workspace", ws3], {
+      env,
+    });
+    expect(JSON.parse(imp.stdout).attempts).toBe(15);
+    const viaWorkers = runFire(["export", "--workspace", ws3], { env }).stdout;
+    expect(viaWorkers).toBe(runFire(["export", "--workspace", ws]).stdout);
+    const entries = await import("node:fs/promises").then((fs) =>
+      fs.readdir(join(ws3, ".fire", "cache", "parse")),
+    );
+    expect(entries.filter((e) => e.endsWith(".jsonl"))).toHaveLength(15);
   });
 });

@@ -29,8 +29,11 @@ export async function openWorkspace(
 ): Promise<Workspace> {
   const dir = workspaceDir(opts);
   const tty = process.stderr.isTTY === true;
+  // FIRE_PARSE_WORKERS_AFTER: parse in worker threads after this many units (default 32).
+  const after = Number.parseInt(process.env.FIRE_PARSE_WORKERS_AFTER ?? "", 10);
   const ws = await loadWorkspace(dir, {
     ...(sources ? { sources } : {}),
+    ...(Number.isInteger(after) && after >= 0 ? { workersAfter: after } : {}),
     ...(tty
       ? {
           onProgress: (p) => {

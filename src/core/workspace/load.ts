@@ -1,19 +1,23 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import pLimit from "p-limit";
-import { describeZodIssues, InputError } from "../errors.js";
+import type { InputError } from "../errors.js";
 import { discoverUnits, type SourceUnit } from "../ingest/discover.js";
-import { readUnit } from "../ingest/registry.js";
 import type { IngestOptions } from "../ingest/types.js";
-import { Attempt } from "../model/attempt.js";
+import type { Attempt } from "../model/attempt.js";
 import { type FireConfig, loadConfig } from "./config.js";
 import {
+  type CacheKey,
+  decodeEntry,
   listCacheEntries,
   readCacheEntry,
   type UnitResult,
   writeCacheEntry,
 } from "./parse-cache.js";
+import { ParsePool } from "./parse-pool.js";
+import { isCacheable, parseUnit } from "./parse-unit.js";
 import { workspacePaths } from "./paths.js";
 import { resolveSources } from "./sources.js";
 
@@ -28,6 +32,13 @@ export interface LoadOptions {
   sources?: string[];
   onProgress?: (p: LoadProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Worker threads for parsing (default: up to 2, one per core; 0 parses in-thread).
+   * They start only after `workersAfter` units (default 32) were parsed in-thread, so
+   * small workspaces never pay their start-up.
+   */
+  workers?: number;
+  workersAfter?: number;
 }
 
 export interface LoadStats {
@@ -82,23 +93,41 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   let total: number | undefined;
   let cacheDirReady: Promise<unknown> | undefined;
 
+  const workers = opts.workers ?? Math.min(2, availableParallelism());
+  const workersAfter = opts.workersAfter ?? 32;
+  let pool: ParsePool | null | undefined;
+  const ensureCacheDir = (): Promise<unknown> => {
+    cacheDirReady ??= mkdir(cacheDir, { recursive: true }).catch(() => undefined);
+    return cacheDirReady;
+  };
+
+  /** Parses in a worker when the pool is up; any worker failure falls back to in-thread. */
+  const parse = async (unit: SourceUnit, key: CacheKey, nth: number): Promise<UnitResult> => {
+    if (pool === undefined && workers > 0 && nth >= workersAfter)
+      pool = ParsePool.open(workers) ?? null;
+    if (pool) {
+      await ensureCacheDir();
+      const { passThreshold, outputCap } = options;
+      const text = await pool
+        .run({ unit, key, passThreshold, outputCap, cacheDir })
+        .catch(() => undefined);
+      const result = text === undefined ? undefined : decodeEntry(text, key, false);
+      if (result) return result;
+    }
+    const result = await parseUnit(unit, options);
+    if (isCacheable(result)) {
+      await ensureCacheDir();
+      await writeCacheEntry(cacheDir, key, result).catch(() => undefined);
+    }
+    return result;
+  };
+
   const readOne = async (unit: SourceUnit, i: number): Promise<void> => {
     signal?.throwIfAborted();
     const key = { path: unit.path, stamp: unit.stamp, options: optionsKey };
     let result = await readCacheEntry(cacheDir, key, present);
-    if (result) {
-      stats.cached++;
-    } else {
-      result = await parseUnit(unit, options);
-      stats.parsed++;
-      // A unit that gave nothing but errors may be a transient failure
-      // (permissions): it is read again next time instead of cached.
-      if (result.attempts.length > 0 || result.errors.length === 0) {
-        cacheDirReady ??= mkdir(cacheDir, { recursive: true }).catch(() => undefined);
-        await cacheDirReady;
-        await writeCacheEntry(cacheDir, key, result).catch(() => undefined);
-      }
-    }
+    if (result) stats.cached++;
+    else result = await parse(unit, key, stats.parsed++);
     results[i] = result;
     done++;
     onProgress?.({ done, ...(total === undefined ? {} : { total }), path: unit.path });
@@ -108,7 +137,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   // the total is known (and reported) once discovery has finished.
   const pending: Promise<void>[] = [];
   const seen = new Set<string>();
-  if (resolved.paths.length > 0) {
+  try {
     for await (const item of discoverUnits(resolved.paths, signal ? { signal } : {})) {
       if (item.type === "error") {
         errors.push(item.error);
@@ -120,9 +149,12 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
         pending.push(job);
       }
     }
+    total = stats.units;
+    await Promise.all(pending);
+  } finally {
+    await Promise.allSettled(pending); // no worker is closed under a unit still in flight
+    await pool?.close();
   }
-  total = stats.units;
-  await Promise.all(pending);
   signal?.throwIfAborted();
 
   const attempts: Attempt[] = [];
@@ -165,31 +197,4 @@ export function compareAttempts(a: Attempt, b: Attempt): number {
   if (a.taskId !== b.taskId) return a.taskId < b.taskId ? -1 : 1;
   if (a.id !== b.id) return a.id < b.id ? -1 : 1;
   return 0;
-}
-
-/** Reads one unit through its importer; invalid attempts become errors naming the field. */
-async function parseUnit(unit: SourceUnit, options: IngestOptions): Promise<UnitResult> {
-  const attempts: Attempt[] = [];
-  const errors: InputError[] = [];
-  try {
-    for await (const item of readUnit(unit, options)) {
-      if (item.type === "error") {
-        errors.push(item.error);
-        continue;
-      }
-      const r = Attempt.safeParse(item.attempt);
-      if (r.success) attempts.push(r.data);
-      else {
-        const where = item.attempt.source?.path ?? unit.path;
-        errors.push(
-          new InputError(where, undefined, `invalid attempt: ${describeZodIssues(r.error.issues)}`),
-        );
-      }
-    }
-  } catch (err) {
-    if (options.signal?.aborted) throw err;
-    const message = err instanceof Error ? err.message : String(err);
-    errors.push(new InputError(unit.path, undefined, `cannot read: ${message}`));
-  }
-  return { attempts, errors };
 }

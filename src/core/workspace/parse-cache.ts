@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
+import { threadId } from "node:worker_threads";
 import { z } from "zod";
 import { InputError } from "../errors.js";
 import { Attempt } from "../model/attempt.js";
@@ -60,6 +61,19 @@ export async function readCacheEntry(
   } catch {
     return undefined;
   }
+  return decodeEntry(text, key, true);
+}
+
+/**
+ * Parses entry text. `validate` re-checks every attempt with the zod model (entries
+ * read from disk); text a parse worker of this process just encoded skips that.
+ * Returns undefined for text of another key or corrupt text.
+ */
+export function decodeEntry(
+  text: string,
+  key: CacheKey,
+  validate: boolean,
+): UnitResult | undefined {
   try {
     const lines = text.split("\n");
     if (lines[lines.length - 1] === "") lines.pop();
@@ -72,7 +86,7 @@ export async function readCacheEntry(
     for (let i = 1; i < lines.length; i++) {
       const row = JSON.parse(lines[i]!) as Record<string, unknown>;
       if (i <= header.attempts) {
-        attempts.push(Attempt.parse(row.a));
+        attempts.push(validate ? Attempt.parse(row.a) : (row.a as Attempt));
       } else {
         const { e } = ErrorLine.parse(row);
         errors.push(new InputError(e.file, e.line ?? undefined, e.message));
@@ -84,12 +98,8 @@ export async function readCacheEntry(
   }
 }
 
-/** Writes the entry of a unit atomically (temp file + rename); `cacheDir` must exist. */
-export async function writeCacheEntry(
-  cacheDir: string,
-  key: CacheKey,
-  result: UnitResult,
-): Promise<void> {
+/** The entry text of a unit: a header line, one line per attempt, one per error. */
+export function encodeEntry(key: CacheKey, result: UnitResult): string {
   const header = {
     v: PARSE_CACHE_VERSION,
     ...key,
@@ -100,13 +110,32 @@ export async function writeCacheEntry(
   for (const a of result.attempts) lines.push(JSON.stringify({ a }));
   for (const e of result.errors) lines.push(JSON.stringify({ e: e.toJSON() }));
   lines.push("");
-  // Temp file + rename, so a reader sees a whole entry or none. No fsync and no
-  // symlink resolution (write-file-atomic does both, for user files): a lost entry
-  // is only parsed again, and this runs once per unit of a large workspace.
-  const file = cacheFile(cacheDir, key.path);
-  const tmp = `${file}.${process.pid}.${++tmpCounter}.tmp`;
+  return lines.join("\n");
+}
+
+/** Writes the entry of a unit atomically (temp file + rename); `cacheDir` must exist. */
+export async function writeCacheEntry(
+  cacheDir: string,
+  key: CacheKey,
+  result: UnitResult,
+): Promise<void> {
+  await writeEntryText(cacheDir, key.path, encodeEntry(key, result));
+}
+
+/**
+ * Temp file + rename, so a reader sees a whole entry or none. No fsync and no
+ * symlink resolution (write-file-atomic does both, for user files): a lost entry
+ * is only parsed again, and this runs once per unit of a large workspace.
+ */
+export async function writeEntryText(
+  cacheDir: string,
+  unitPath: string,
+  text: string,
+): Promise<void> {
+  const file = cacheFile(cacheDir, unitPath);
+  const tmp = `${file}.${process.pid}-${threadId}-${++tmpCounter}.tmp`;
   try {
-    await writeFile(tmp, lines.join("\n"));
+    await writeFile(tmp, text);
     await rename(tmp, file);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);

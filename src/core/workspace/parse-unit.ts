@@ -1,0 +1,41 @@
+import { describeZodIssues, InputError } from "../errors.js";
+import type { SourceUnit } from "../ingest/discover.js";
+import { readUnit } from "../ingest/registry.js";
+import type { IngestOptions } from "../ingest/types.js";
+import { Attempt } from "../model/attempt.js";
+import type { UnitResult } from "./parse-cache.js";
+
+/** Reads one unit through its importer; invalid attempts become errors naming the field. */
+export async function parseUnit(unit: SourceUnit, options: IngestOptions): Promise<UnitResult> {
+  const attempts: Attempt[] = [];
+  const errors: InputError[] = [];
+  try {
+    for await (const item of readUnit(unit, options)) {
+      if (item.type === "error") {
+        errors.push(item.error);
+        continue;
+      }
+      const r = Attempt.safeParse(item.attempt);
+      if (r.success) attempts.push(r.data);
+      else {
+        const where = item.attempt.source?.path ?? unit.path;
+        errors.push(
+          new InputError(where, undefined, `invalid attempt: ${describeZodIssues(r.error.issues)}`),
+        );
+      }
+    }
+  } catch (err) {
+    if (options.signal?.aborted) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    errors.push(new InputError(unit.path, undefined, `cannot read: ${message}`));
+  }
+  return { attempts, errors };
+}
+
+/**
+ * Whether a freshly parsed unit goes into the parse cache. A unit that gave nothing
+ * but errors may be a transient failure (permissions): it is read again next time.
+ */
+export function isCacheable(result: UnitResult): boolean {
+  return result.attempts.length > 0 || result.errors.length === 0;
+}
