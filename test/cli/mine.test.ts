@@ -1,8 +1,10 @@
 import { resolve } from "node:path";
-import { describe, expect, it } from "vitest";
-import { DEMO_DIR, tempWorkspace } from "../core/mine/demo-workspace.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "../core/mine/demo-workspace.js";
 import { runFire } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/paths.js";
+
+afterAll(removeTempWorkspaces);
 
 interface ClusterJson {
   id: string;

@@ -1,12 +1,14 @@
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clusterLabels } from "../../../src/core/mine/cluster.js";
 import type { DetectorHit } from "../../../src/core/mine/detectors/types.js";
 import type { Label } from "../../../src/core/mine/label.js";
 import { mine } from "../../../src/core/mine/mine.js";
 import { agglomerate, cosine, tfidf, words } from "../../../src/core/mine/tfidf.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
-import { loadDemo } from "./demo-workspace.js";
+import { loadDemo, removeTempWorkspaces } from "./demo-workspace.js";
+
+afterAll(removeTempWorkspaces);
 
 let labels: Label[];
 let attempts: Map<string, Attempt>;

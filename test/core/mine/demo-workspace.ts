@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DemoManifest } from "../../../src/core/mine/validation.js";
@@ -8,9 +8,17 @@ import { fixture, REPO_ROOT } from "../../helpers/paths.js";
 
 export const DEMO_DIR = resolve(REPO_ROOT, "traces/generated");
 
+const created: string[] = [];
+
+/** Removes every temp workspace this test file created (call from afterAll). */
+export function removeTempWorkspaces(): void {
+  for (const d of created.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
 /** A fresh temp workspace whose only source is the given folder (absolute), plus extra config. */
 export function tempWorkspace(source: string, extra: Record<string, unknown> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), "fire-mine-"));
+  created.push(dir);
   writeFileSync(
     join(dir, "fire.config.json"),
     JSON.stringify({ sources: [source], ...extra }, null, 2),

@@ -1,9 +1,11 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDetectorsAll } from "../../../src/core/mine/detectors/index.js";
 import type { DetectorHit } from "../../../src/core/mine/detectors/types.js";
 import type { DemoManifest } from "../../../src/core/mine/validation.js";
 import type { Workspace } from "../../../src/core/workspace/load.js";
-import { attemptAt, demoManifest, loadDemo } from "./demo-workspace.js";
+import { attemptAt, demoManifest, loadDemo, removeTempWorkspaces } from "./demo-workspace.js";
+
+afterAll(removeTempWorkspaces);
 
 /** The detector that must fire for each planted family on the demo. */
 const MUST_FIRE: Record<string, string> = {

@@ -1,10 +1,12 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDetectorsAll } from "../../../src/core/mine/detectors/index.js";
 import type { DetectorHit } from "../../../src/core/mine/detectors/types.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { triage } from "../../../src/core/mine/triage.js";
 import type { Workspace } from "../../../src/core/workspace/load.js";
-import { attemptByPrefix, loadOpenclaw } from "./demo-workspace.js";
+import { attemptByPrefix, loadOpenclaw, removeTempWorkspaces } from "./demo-workspace.js";
+
+afterAll(removeTempWorkspaces);
 
 /** Real failed OpenClaw trials; expectations follow each trial's FAILURE_ATTRIBUTION.md. */
 let ws: Workspace;

@@ -1,8 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { runDetectorsAll } from "../../../src/core/mine/detectors/index.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { fixture } from "../../helpers/paths.js";
-import { tempWorkspace } from "./demo-workspace.js";
+import { removeTempWorkspaces, tempWorkspace } from "./demo-workspace.js";
+
+afterAll(removeTempWorkspaces);
 
 /** Real Claude Code and Codex sessions (recorded against a scripted model). */
 describe("detectors on the real-clients sessions", () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAMILIES } from "../../../src/core/families.js";
 import { type MineResult, mine } from "../../../src/core/mine/mine.js";
 import {
@@ -10,7 +10,9 @@ import {
 } from "../../../src/core/mine/validation.js";
 import type { Workspace } from "../../../src/core/workspace/load.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
-import { attemptAt, demoManifest, loadDemo } from "./demo-workspace.js";
+import { attemptAt, demoManifest, loadDemo, removeTempWorkspaces } from "./demo-workspace.js";
+
+afterAll(removeTempWorkspaces);
 
 let ws: Workspace;
 let r: MineResult;

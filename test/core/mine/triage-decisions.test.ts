@@ -1,13 +1,15 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../../src/core/errors.js";
 import { applyDecisions, resolveCluster } from "../../../src/core/mine/apply-decisions.js";
 import { appendDecision, decisionsPath, loadDecisions } from "../../../src/core/mine/decisions.js";
 import { type MineResult, mine } from "../../../src/core/mine/mine.js";
 import { triage } from "../../../src/core/mine/triage.js";
 import { loadWorkspace, type Workspace } from "../../../src/core/workspace/load.js";
-import { DEMO_DIR, loadDemo, tempWorkspace } from "./demo-workspace.js";
+import { DEMO_DIR, loadDemo, removeTempWorkspaces, tempWorkspace } from "./demo-workspace.js";
+
+afterAll(removeTempWorkspaces);
 
 let ws: Workspace;
 let base: MineResult;
