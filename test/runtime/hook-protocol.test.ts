@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture } from "../helpers/paths.js";
+import { fixture, REPO_ROOT } from "../helpers/paths.js";
 import {
   clientEvents,
   clientOutputs,
@@ -148,5 +148,85 @@ describe("the portfolio cache", () => {
       hookSpecificOutput: { permissionDecisionReason: "changed: never rm -rf here." },
     });
     expect(readdirSync(cacheDir).filter((f) => f.endsWith(".json"))).toHaveLength(2);
+  });
+});
+
+describe("the reference portfolio through the hook (service persistence)", () => {
+  const REFERENCE = join(REPO_ROOT, "candidates/reference");
+  const TASK = "Start a local HTTP server on port 8765 and keep it running after you finish.";
+
+  /** The recorded Codex http-log session with an eligible task and, optionally, other commands. */
+  function session(ws: string, commands: Record<number, string>) {
+    return clientEvents("codex-http-log").map((e, i) => {
+      const out: Record<string, unknown> = { ...e };
+      if (e.hook_event_name === "UserPromptSubmit") out.prompt = TASK;
+      const cmd = commands[i];
+      if (cmd) out.tool_input = { command: cmd };
+      return hook(ws, out, ["--portfolio", REFERENCE]);
+    });
+  }
+
+  it("blocks the Stop after a plain background launch, with the policy's message", () => {
+    const ws = tempWorkspace();
+    // events 2/3 launch, 4/5 curl, 6/7 kill; relaunch without setsid, no kill
+    const plain = "python3 -m http.server 8765 --bind 127.0.0.1 > server.log 2>&1 &";
+    const runs = session(ws, { 2: plain, 3: plain, 6: "echo done", 7: "echo done" });
+    expect(runs.map((r) => r.status)).toEqual(Array(runs.length).fill(0));
+    const stop = parsedStdout(runs[8] as ReturnType<typeof hook>) as {
+      decision: string;
+      reason: string;
+    };
+    expect(stop.decision).toBe("block");
+    expect(stop.reason).toMatch(/^The task needs the service to keep running after you finish\./);
+    expect(runs.filter((r) => r.stdout !== "")).toHaveLength(1);
+    const log = logEntries(ws);
+    expect(log[8]?.firings.map((f) => `${f.policyId}/${f.ruleId}`)).toEqual([
+      "ref-service-persistence/detach-and-probe",
+    ]);
+  });
+
+  it("near miss: launched with setsid and probed by a later call, the Stop passes", () => {
+    const ws = tempWorkspace();
+    const runs = session(ws, { 6: "echo done", 7: "echo done" }); // recorded setsid launch + curl
+    expect(runs.map((r) => [r.status, r.stdout])).toEqual(Array(runs.length).fill([0, ""]));
+    const state = stateOf(ws, clientEvents("codex-http-log")[0]?.session_id as string) as {
+      policies: Record<string, { eligible: boolean; flags: Record<string, boolean> }>;
+    };
+    expect(state.policies["ref-service-persistence@1"]).toMatchObject({
+      eligible: true,
+      flags: { launched: true, detached: true },
+    });
+  });
+});
+
+describe("instructions before a tool call and at the prompt (additionalContext)", () => {
+  it("reaches the model through hookSpecificOutput.additionalContext", () => {
+    const ws = tempWorkspace();
+    const dir = join(ws, "p");
+    mkdirSync(dir);
+    const candidate = JSON.parse(readFileSync(join(PORTFOLIO, "rm-guard.json"), "utf8"));
+    candidate.id = "test.instruct";
+    candidate.rules = [
+      { id: "at-prompt", at: "prompt", action: "instruct", message: "List the directory first." },
+      {
+        id: "before-mkdir",
+        at: "tool",
+        when: { command: "^mkdir" },
+        action: "instruct",
+        message: "Use -p.",
+      },
+    ];
+    writeFileSync(join(dir, "instruct.json"), JSON.stringify(candidate));
+    const events = clientEvents("claude-rm-deny");
+    const outs = [1, 2].map((i) => parsedStdout(hook(ws, events[i], ["--portfolio", dir])));
+    expect(outs).toEqual([
+      {
+        hookSpecificOutput: {
+          hookEventName: "UserPromptSubmit",
+          additionalContext: "List the directory first.",
+        },
+      },
+      { hookSpecificOutput: { hookEventName: "PreToolUse", additionalContext: "Use -p." } },
+    ]);
   });
 });
