@@ -44,11 +44,19 @@ const positive = (s: string, flag: string): number => {
   return Number(s);
 };
 
+/** A progress bar on a terminal; one line per event otherwise (logs, CI). */
 function progressLine(p: RunProgress): void {
   const what = p.event === "skip" ? "already done" : p.event;
-  process.stderr.write(
-    `[${p.done}/${p.total}] ${p.unit ?? ""} ${what}${p.message ? `: ${p.message}` : ""}\n`,
-  );
+  const text = `${p.unit ?? ""} ${what}${p.message ? `: ${p.message}` : ""}`;
+  if (process.stderr.isTTY) {
+    const width = 24;
+    const full = p.total ? Math.round((p.done / p.total) * width) : 0;
+    const bar = `${"█".repeat(full)}${"░".repeat(width - full)}`;
+    process.stderr.write(`\r\x1b[K[${bar}] ${p.done}/${p.total} ${text.slice(0, 60)}`);
+    if (p.done === p.total && p.event !== "start") process.stderr.write("\n");
+    return;
+  }
+  process.stderr.write(`[${p.done}/${p.total}] ${text}\n`);
 }
 
 /** `fire screen run NAME --runner local|harbor`: runs a planned screen, resumably. */
@@ -127,6 +135,7 @@ export function registerScreenRun(screen: Command): void {
     } finally {
       process.removeListener("SIGINT", onSigint);
     }
+    if (process.stderr.isTTY) process.stderr.write("\r\x1b[K"); // clear an unfinished bar
     for (const e of summary.errors) process.stderr.write(`fire: ${e}\n`);
     process.stdout.write(
       `screen ${name}: ${summary.done}/${summary.total} done (${summary.skipped} from an earlier run), ${summary.failed} failed${summary.aborted ? "; stopped early: run again to resume" : ""}\n`,
