@@ -1,22 +1,25 @@
 import { z } from "zod";
 
-/** The parts of an ATIF (v1.4–1.7) trajectory we read; unknown fields pass through. */
+/**
+ * The parts of an ATIF (v1.4–1.7) trajectory we read. Unknown fields are
+ * accepted and dropped (strip mode), so validation copies only what we use.
+ */
 const num = z.number().nullish();
 
-export const AtifToolCall = z.looseObject({
+export const AtifToolCall = z.object({
   tool_call_id: z.string().nullish(),
   function_name: z.string(),
   arguments: z.unknown().optional(),
 });
 
-export const AtifResult = z.looseObject({
+export const AtifResult = z.object({
   source_call_id: z.string().nullish(),
   content: z.unknown().optional(),
   subagent_trajectory_ref: z.unknown().optional(),
   extra: z.record(z.string(), z.unknown()).nullish(),
 });
 
-export const AtifStep = z.looseObject({
+export const AtifStep = z.object({
   step_id: z.union([z.number(), z.string()]),
   timestamp: z.string().nullish(),
   source: z.string(),
@@ -24,18 +27,18 @@ export const AtifStep = z.looseObject({
   message: z.union([z.string(), z.array(z.unknown())]).nullish(),
   reasoning_content: z.string().nullish(),
   tool_calls: z.array(AtifToolCall).nullish(),
-  observation: z.looseObject({ results: z.array(AtifResult).nullish() }).nullish(),
-  metrics: z.looseObject({ cost_usd: num }).nullish(),
+  observation: z.object({ results: z.array(AtifResult).nullish() }).nullish(),
+  metrics: z.object({ cost_usd: num }).nullish(),
   extra: z.record(z.string(), z.unknown()).nullish(),
 });
 export type AtifStep = z.infer<typeof AtifStep>;
 
-export const Atif = z.looseObject({
+export const Atif = z.object({
   schema_version: z.string().regex(/^ATIF-v1\.\d+$/, "an ATIF-v1.x version"),
   session_id: z.string().nullish(),
   trajectory_id: z.string().nullish(),
   agent: z
-    .looseObject({
+    .object({
       name: z.string().nullish(),
       version: z.string().nullish(),
       model_name: z.string().nullish(),
@@ -43,7 +46,7 @@ export const Atif = z.looseObject({
     .nullish(),
   steps: z.array(AtifStep),
   final_metrics: z
-    .looseObject({
+    .object({
       total_prompt_tokens: num,
       total_completion_tokens: num,
       total_cached_tokens: num,

@@ -7,21 +7,21 @@ import { attemptId, partsText, taskIdFromText } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
 const Block = z.looseObject({ type: z.string() });
-const Message = z.looseObject({
+const Message = z.object({
   id: z.string().optional(),
   role: z.string().optional(),
   model: z.string().optional(),
   content: z.union([z.string(), z.array(Block)]),
   stop_reason: z.string().nullish(),
   usage: z
-    .looseObject({
+    .object({
       input_tokens: z.number().optional(),
       output_tokens: z.number().optional(),
       cache_read_input_tokens: z.number().optional(),
     })
     .nullish(),
 });
-const ConversationRow = z.looseObject({
+const ConversationRow = z.object({
   type: z.enum(["user", "assistant"]),
   message: Message,
   timestamp: z.string().optional(),

@@ -7,7 +7,7 @@ import { joinArgv } from "./shell.js";
 import { attemptId, partsText, taskIdFromText } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
-const Row = z.looseObject({
+const Row = z.object({
   timestamp: z.string().optional(),
   type: z.string(),
   payload: z.unknown(),

@@ -1,104 +1,106 @@
-import { open, readdir, readFile, stat } from "node:fs/promises";
+/**
+ * Small synchronous file-system probes. Folder units make many tiny checks
+ * (does `agent/` exist, first bytes of `result.json`); sync calls without
+ * exceptions cost a few microseconds where promise-based ones cost tens.
+ */
+import {
+  closeSync,
+  type Dirent,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
+import { ownCopy } from "./text.js";
 
-export async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
+export function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 
-export async function isDir(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
+export function isDir(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
-/** Sorted subdirectory names (none when unreadable). */
-export async function subdirs(dir: string): Promise<string[]> {
+function entries(dir: string): Dirent[] {
   try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries
-      .filter((e) => e.isDirectory() && !e.name.startsWith("."))
-      .map((e) => e.name)
-      .sort();
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
 }
 
+/** Sorted subdirectory names (none when unreadable). */
+export function subdirs(dir: string): string[] {
+  return entries(dir)
+    .filter(
+      (e) =>
+        !e.name.startsWith(".") &&
+        (e.isDirectory() || (e.isSymbolicLink() && isDir(join(dir, e.name)))),
+    )
+    .map((e) => e.name)
+    .sort();
+}
+
 /** Files below `dir` (depth-limited) whose relative path matches `test`, largest first. */
-export async function findFiles(
-  dir: string,
-  test: (rel: string) => boolean,
-  maxDepth = 6,
-): Promise<string[]> {
+export function findFiles(dir: string, test: (rel: string) => boolean, maxDepth = 6): string[] {
   const found: { path: string; size: number }[] = [];
-  async function walk(d: string, rel: string, depth: number): Promise<void> {
-    let entries: import("node:fs").Dirent[];
-    try {
-      entries = await readdir(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
+  const walk = (d: string, rel: string, depth: number): void => {
+    for (const e of entries(d)) {
       const r = rel ? `${rel}/${e.name}` : e.name;
       const p = join(d, e.name);
       if (e.isDirectory()) {
-        if (depth < maxDepth) await walk(p, r, depth + 1);
+        if (depth < maxDepth) walk(p, r, depth + 1);
       } else if (e.isFile() && test(r)) {
-        found.push({ path: p, size: (await stat(p)).size });
+        found.push({ path: p, size: statSync(p, { throwIfNoEntry: false })?.size ?? 0 });
       }
     }
-  }
-  await walk(dir, "", 0);
+  };
+  walk(dir, "", 0);
   return found.sort((a, b) => b.size - a.size || (a.path < b.path ? -1 : 1)).map((f) => f.path);
 }
 
-/** Last `chars` characters of a text file (reads only the tail), or undefined. */
-export async function readTail(path: string, chars: number): Promise<string | undefined> {
+/** Read up to `bytes` bytes at `position` of a file, or undefined when it cannot be read. */
+function readAt(path: string, bytes: number, fromEnd: boolean): Buffer | undefined {
+  let fd: number | undefined;
   try {
-    const fh = await open(path, "r");
-    try {
-      const { size } = await fh.stat();
-      const want = Math.min(size, chars * 4);
-      const buf = Buffer.alloc(want);
-      await fh.read(buf, 0, want, size - want);
-      const text = buf.toString("utf8");
-      return text.length > chars ? text.slice(text.length - chars) : text;
-    } finally {
-      await fh.close();
-    }
+    fd = openSync(path, "r");
+    const size = fromEnd ? statSync(path).size : bytes;
+    const want = Math.min(size, bytes);
+    const buf = Buffer.allocUnsafe(want);
+    const n = readSync(fd, buf, 0, want, fromEnd ? size - want : 0);
+    return buf.subarray(0, n);
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
+/** Last `chars` characters of a text file (reads only the tail), or undefined. */
+export function readTail(path: string, chars: number): string | undefined {
+  if (!isFile(path)) return undefined;
+  const text = readAt(path, chars * 4, true)?.toString("utf8");
+  // copy the cut tail so it does not pin the larger decoded buffer text
+  return text !== undefined && text.length > chars
+    ? ownCopy(text.slice(text.length - chars))
+    : text;
+}
+
 /** Small text file contents, or undefined. */
-export async function readSmall(path: string, max = 1 << 20): Promise<string | undefined> {
+export function readSmall(path: string, max = 1 << 20): string | undefined {
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (!st?.isFile() || st.size > max) return undefined;
   try {
-    if ((await stat(path)).size > max) return undefined;
-    return await readFile(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch {
     return undefined;
   }
 }
 
 /** First ≤4 KiB of a file as text (for quick shape checks), or "". */
-export async function peek(path: string, bytes = 4096): Promise<string> {
-  try {
-    const fh = await open(path, "r");
-    try {
-      const buf = Buffer.alloc(bytes);
-      const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-      return buf.subarray(0, bytesRead).toString("utf8");
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    return "";
-  }
+export function peek(path: string, bytes = 4096): string {
+  if (!isFile(path)) return "";
+  return readAt(path, bytes, false)?.toString("utf8") ?? "";
 }

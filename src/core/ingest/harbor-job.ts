@@ -11,22 +11,18 @@ import type { Importer, IngestItem, IngestOptions } from "./types.js";
  */
 export async function looksLikeJob(dir: string): Promise<boolean> {
   const result = join(dir, "result.json");
-  if (!(await isFile(result))) return false;
-  if (/"trial_name"\s*:/.test(await peek(result))) return false;
-  for (const name of await subdirs(dir)) if (await looksLikeTrial(join(dir, name))) return true;
+  if (!isFile(result)) return false;
+  if (/"trial_name"\s*:/.test(peek(result))) return false;
+  for (const name of subdirs(dir)) if (await looksLikeTrial(join(dir, name))) return true;
   return false;
 }
 
 /** Subfolders that are trials or meant to be (a result.json or an agent/ folder). */
 async function trialDirs(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const name of await subdirs(dir)) {
+  for (const name of subdirs(dir)) {
     const d = join(dir, name);
-    if (
-      (await isDir(join(d, "agent"))) ||
-      (await isFile(join(d, "result.json"))) ||
-      (await isDir(join(d, "result.json")))
-    )
+    if (isDir(join(d, "agent")) || isFile(join(d, "result.json")) || isDir(join(d, "result.json")))
       out.push(d);
   }
   return out;

@@ -38,7 +38,10 @@ export const HarborTrialResult = z.looseObject({
     })
     .nullish(),
   config: z
-    .looseObject({ agent: z.looseObject({ model_name: z.string().nullish() }).nullish() })
+    .looseObject({
+      agent: z.looseObject({ model_name: z.string().nullish() }).nullish(),
+      task: z.looseObject({ path: z.string().nullish() }).nullish(),
+    })
     .nullish(),
   agent_result: AgentResult.nullish(),
   verifier_result: VerifierResult.nullish(),

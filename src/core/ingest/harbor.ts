@@ -14,21 +14,21 @@ import type { Importer, IngestItem, IngestOptions } from "./types.js";
 /** A folder is a Harbor trial when its `result.json` names a trial (or it has `agent/` beside it). */
 export async function looksLikeTrial(dir: string): Promise<boolean> {
   const result = join(dir, "result.json");
-  if (!(await isFile(result))) return false;
-  return /"trial_name"\s*:/.test(await peek(result)) || (await isDir(join(dir, "agent")));
+  if (!isFile(result)) return false;
+  return /"trial_name"\s*:/.test(peek(result)) || isDir(join(dir, "agent"));
 }
 
 /** Trajectory files of a trial: `agent/trajectory.json`, else one per `steps/<name>/agent/`. */
 async function trajectoryFiles(dir: string, r: HarborTrialResult): Promise<string[]> {
   const top = join(dir, "agent", "trajectory.json");
-  if (await isFile(top)) return [top];
+  if (isFile(top)) return [top];
   const order = (r.step_results ?? []).map((s) => s.step_name).filter((s): s is string => !!s);
-  const names = await subdirs(join(dir, "steps"));
+  const names = subdirs(join(dir, "steps"));
   names.sort((a, b) => (order.indexOf(a) + 1 || 1e9) - (order.indexOf(b) + 1 || 1e9));
   const out: string[] = [];
   for (const n of names) {
     const f = join(dir, "steps", n, "agent", "trajectory.json");
-    if (await isFile(f)) out.push(f);
+    if (isFile(f)) out.push(f);
   }
   return out;
 }
@@ -59,17 +59,17 @@ async function verifierTail(
   for (const s of steps.reverse())
     candidates.push(join(dir, "steps", s, "verifier", "test-stdout.txt"));
   for (const c of candidates) {
-    const t = await readTail(c, cap);
+    const t = readTail(c, cap);
     if (t !== undefined) return t;
   }
   return undefined;
 }
 
 async function rewardFile(dir: string): Promise<number | undefined> {
-  const txt = await readSmall(join(dir, "verifier", "reward.txt"), 4096);
+  const txt = readSmall(join(dir, "verifier", "reward.txt"), 4096);
   if (txt !== undefined && Number.isFinite(Number(txt.trim())) && txt.trim())
     return Number(txt.trim());
-  const json = await readSmall(join(dir, "verifier", "reward.json"), 1 << 16);
+  const json = readSmall(join(dir, "verifier", "reward.json"), 1 << 16);
   try {
     const v = json ? (JSON.parse(json) as { reward?: unknown }).reward : undefined;
     return typeof v === "number" ? v : undefined;
@@ -85,7 +85,7 @@ async function instruction(dir: string, taskPath: string | undefined): Promise<s
     for (const base of [dirname(dir), dirname(dirname(dir))])
       tries.push(resolve(base, taskPath, "instruction.md"));
   for (const t of tries) {
-    const s = await readSmall(t);
+    const s = readSmall(t);
     if (s?.trim()) return s.trim();
   }
   return "";
@@ -98,15 +98,15 @@ async function* rawSession(
   out: { claude?: ClaudeSession; codex?: CodexSession },
 ): AsyncGenerator<IngestItem> {
   const sessions = join(dir, "agent", "sessions");
-  if (!(await isDir(sessions))) return;
-  const claude = await findFiles(sessions, (r) => /^projects\/[^/]+\/[^/]+\.jsonl$/.test(r));
+  if (!isDir(sessions)) return;
+  const claude = findFiles(sessions, (r) => /^projects\/[^/]+\/[^/]+\.jsonl$/.test(r));
   if (claude[0]) {
     const holder: { session?: ClaudeSession } = {};
     yield* readClaudeSession(claude[0], options, holder);
     out.claude = holder.session;
     return;
   }
-  const codex = await findFiles(sessions, (r) => /(^|\/)rollout-[^/]*\.jsonl$/.test(r));
+  const codex = findFiles(sessions, (r) => /(^|\/)rollout-[^/]*\.jsonl$/.test(r));
   if (codex[0]) {
     const holder: { session?: CodexSession } = {};
     yield* readCodexSession(codex[0], options, holder);
@@ -162,12 +162,7 @@ export async function* readHarborTrial(
     parts?.taskText ||
     (raw.claude?.taskText ?? "") ||
     (raw.codex ? taskFromPrompt(raw.codex.taskText || raw.codex.firstPrompt) : "") ||
-    (await instruction(
-      dir,
-      r.config && typeof r.config.task === "object"
-        ? String((r.config.task as { path?: unknown }).path ?? "")
-        : undefined,
-    ));
+    (await instruction(dir, r.config?.task?.path ?? undefined));
   const attempt: AttemptInput = {
     id: attemptId("harbor", r.id ?? r.trial_name, r.trial_name),
     source: { format: "harbor-trial", path: dir },

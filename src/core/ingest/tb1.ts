@@ -53,11 +53,11 @@ async function episodeEvents(trialDir: string | undefined, log: EventLog): Promi
   const errors: IngestItem[] = [];
   if (!trialDir) return errors;
   const logs = join(trialDir, "agent-logs");
-  const eps = (await subdirs(logs)).filter((n) => /^episode-\d+$/.test(n));
+  const eps = subdirs(logs).filter((n) => /^episode-\d+$/.test(n));
   eps.sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
   for (const ep of eps) {
     const f = join(logs, ep, "response.json");
-    if (!(await isFile(f))) continue;
+    if (!isFile(f)) continue;
     const r = await readJsonAs(f, Episode, "a Terminus episode response");
     if (!r.ok) {
       errors.push({ type: "error", error: r.error });
@@ -107,12 +107,12 @@ async function* trialAttempt(
 export async function* readTb1(dir: string, options: IngestOptions): AsyncGenerator<IngestItem> {
   const metaFile = join(dir, "run_metadata.json");
   let meta: z.infer<typeof Tb1Meta> | undefined;
-  if (await isFile(metaFile)) {
+  if (isFile(metaFile)) {
     const m = await readJsonAs(metaFile, Tb1Meta, "a Terminal-Bench run_metadata.json");
     if (m.ok) meta = m.value;
     else yield { type: "error", error: m.error };
   }
-  const head = await peek(join(dir, "results.json"));
+  const head = peek(join(dir, "results.json"));
   if (/"is_resolved"\s*:/.test(head) && !/"results"\s*:/.test(head)) {
     const t = await readJsonAs(
       join(dir, "results.json"),
@@ -124,10 +124,10 @@ export async function* readTb1(dir: string, options: IngestOptions): AsyncGenera
     return;
   }
   const seen = new Set<string>();
-  for (const task of await subdirs(dir)) {
-    for (const trial of await subdirs(join(dir, task))) {
+  for (const task of subdirs(dir)) {
+    for (const trial of subdirs(join(dir, task))) {
       const f = join(dir, task, trial, "results.json");
-      if (!(await isFile(f))) continue;
+      if (!isFile(f)) continue;
       const t = await readJsonAs(
         f,
         Tb1Trial,
@@ -148,7 +148,7 @@ export async function* readTb1(dir: string, options: IngestOptions): AsyncGenera
     "a Terminal-Bench run results.json",
   );
   if (!run.ok) {
-    if (await isFile(join(dir, "results.json"))) yield { type: "error", error: run.error };
+    if (isFile(join(dir, "results.json"))) yield { type: "error", error: run.error };
     return;
   }
   for (const [i, raw] of (run.value.results ?? []).entries()) {
@@ -169,7 +169,7 @@ export async function* readTb1(dir: string, options: IngestOptions): AsyncGenera
 }
 
 export async function looksLikeTb1(dir: string): Promise<boolean> {
-  return RUN_HEAD.test(await peek(join(dir, "results.json")));
+  return RUN_HEAD.test(peek(join(dir, "results.json")));
 }
 
 export const tb1Importer: Importer = {
