@@ -64,7 +64,7 @@ export interface Workspace {
 }
 
 /** Units read at once: enough to overlap I/O with parsing, few enough to bound memory. */
-const UNIT_CONCURRENCY = 4;
+const UNIT_CONCURRENCY = 8;
 
 /**
  * Opens a workspace: reads its config, discovers the units of its sources, reads each
