@@ -105,6 +105,9 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
     const r3 = runFire(run);
     expect(r3.status).toBe(1);
     expect(r3.stderr).toContain("refusing to run: arm policy: its candidate files changed");
+    const status = JSON.parse(runFire(["screen", "status", "e2e", "--json", "-w", ws]).stdout);
+    expect(status).toMatchObject({ tasks: 2, cells: 8, runner: "harbor", unitsDone: 4, results: 8, unscorable: 0 });
+    expect(status.planProblems).toEqual(["arm policy: its candidate files changed"]);
   }, 120_000);
 
   it("re-runs a provider failure as a recovery job and records the lineage", () => {

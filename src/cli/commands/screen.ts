@@ -7,6 +7,7 @@ import { loadWorkspace } from "../../core/workspace/load.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 import { registerScreenPlan } from "./screen-plan.js";
 import { registerScreenRun } from "./screen-run.js";
+import { registerScreenStatus } from "./screen-status.js";
 
 interface ImportOpts {
   workspace?: string;
@@ -19,6 +20,7 @@ export function registerScreen(program: Command): void {
   const screen = program.command("screen").description("plan, run and import policy screens");
   registerScreenPlan(screen);
   registerScreenRun(screen);
+  registerScreenStatus(screen);
 
   withWorkspace(
     screen

@@ -1,0 +1,39 @@
+import type { Command } from "commander";
+import { screenStatus } from "../../core/screen/status.js";
+import { printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
+
+/** `fire screen status NAME [--json]`: plan, integrity, run progress and stored results. */
+export function registerScreenStatus(screen: Command): void {
+  withWorkspace(
+    screen
+      .command("status")
+      .description("a screen at a glance: plan, integrity, run progress, results")
+      .argument("<name>", "screen name (screens/<name>/)")
+      .option("--json", "print the status as JSON"),
+  ).action(async (name: string, opts: { workspace?: string; json?: boolean }) => {
+    const s = await screenStatus(workspaceDir(opts), name);
+    if (opts.json) {
+      printJson(s);
+      return;
+    }
+    const lines = [`screen ${name}`];
+    if (s.planned) {
+      const cohorts = Object.entries(s.cohorts)
+        .map(([c, n]) => `${c} ${n}`)
+        .join(", ");
+      lines.push(
+        `  plan     ${s.tasks} task(s) (${cohorts}); arms ${s.arms.join(", ")}; ${s.attempts} attempt(s); ${s.cells} cell(s)`,
+      );
+      lines.push(
+        `  intact   ${s.planProblems.length ? `NO: ${s.planProblems.join("; ")}` : "yes (hashes match)"}`,
+      );
+      lines.push(
+        `  run      ${s.runner ? `${s.runner}: ${s.unitsDone} unit(s) done, ${s.unitsFailed} failed` : "not started"}`,
+      );
+    } else {
+      lines.push("  plan     none (results imported directly)");
+    }
+    lines.push(`  results  ${s.results} attempt(s) stored, ${s.unscorable} unscorable`);
+    process.stdout.write(`${lines.join("\n")}\n`);
+  });
+}

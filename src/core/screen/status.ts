@@ -1,0 +1,63 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { screenPaths } from "./paths.js";
+import { checkPlan, readPlan } from "./plan-store.js";
+import { RunState } from "./run/state.js";
+import { readResults } from "./store.js";
+
+export interface ScreenStatus {
+  name: string;
+  planned: boolean;
+  /** What changed since planning (empty: intact). */
+  planProblems: string[];
+  tasks: number;
+  cohorts: Record<string, number>;
+  arms: string[];
+  attempts: number;
+  cells: number;
+  runner?: "local" | "harbor";
+  unitsDone: number;
+  unitsFailed: number;
+  results: number;
+  unscorable: number;
+}
+
+/** A screen at a glance (for `fire screen status` and the TUI): plan, run progress, results. */
+export async function screenStatus(workspace: string, name: string): Promise<ScreenStatus> {
+  const paths = screenPaths(workspace, name);
+  const { rows } = await readResults(paths.results);
+  const status: ScreenStatus = {
+    name,
+    planned: existsSync(paths.plan),
+    planProblems: [],
+    tasks: 0,
+    cohorts: {},
+    arms: [],
+    attempts: 0,
+    cells: 0,
+    unitsDone: 0,
+    unitsFailed: 0,
+    results: rows.length,
+    unscorable: rows.filter((r) => r.unscorable).length,
+  };
+  if (!status.planned) return status;
+  const plan = await readPlan(workspace, name);
+  status.planProblems = await checkPlan(workspace, plan);
+  status.tasks = plan.tasks.length;
+  for (const t of plan.tasks) status.cohorts[t.cohort] = (status.cohorts[t.cohort] ?? 0) + 1;
+  status.arms = plan.arms.map((a) => a.name);
+  status.attempts = plan.attempts;
+  status.cells = plan.schedule.length;
+  try {
+    const state = RunState.safeParse(JSON.parse(await readFile(paths.state, "utf8")));
+    if (state.success) {
+      status.runner = state.data.runner;
+      const units = Object.values(state.data.units);
+      status.unitsDone = units.filter((u) => u.status === "done").length;
+      status.unitsFailed = units.filter((u) => u.status === "failed").length;
+    }
+  } catch {
+    /* not run yet */
+  }
+  return status;
+}
