@@ -1,5 +1,13 @@
 import type { Stats } from "node:fs";
-import { lstat, open, readdir, realpath, stat } from "node:fs/promises";
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { basename, extname, join } from "node:path";
 import { InputError } from "../errors.js";
 import type { SourceFormat } from "../model/attempt.js";
@@ -89,15 +97,15 @@ function kindOf(st: Stats): string {
   return "not a regular file";
 }
 
-/** The first ≤64 KiB of a file, as text. */
-export async function readHead(path: string): Promise<Buffer> {
-  const fh = await open(path, "r");
+/** The first ≤64 KiB of a file (synchronous: one small read per candidate file). */
+export function readHead(path: string): Buffer {
+  const fd = openSync(path, "r");
   try {
-    const buf = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
-    return buf.subarray(0, bytesRead);
+    const buf = Buffer.allocUnsafe(HEAD_BYTES);
+    const n = readSync(fd, buf, 0, HEAD_BYTES, 0);
+    return buf.subarray(0, n);
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 
@@ -116,7 +124,7 @@ async function* visitFile(
   if (st.size === 0) return yield err(path, "empty file");
   let head: Buffer;
   try {
-    head = await readHead(path);
+    head = readHead(path);
   } catch (e) {
     return yield err(path, ioReason(e));
   }
@@ -145,8 +153,8 @@ async function* visit(
   if (signal?.aborted) return;
   let st: Stats;
   try {
-    const l = await lstat(path);
-    st = l.isSymbolicLink() ? await stat(path) : l;
+    const l = lstatSync(path);
+    st = l.isSymbolicLink() ? statSync(path) : l;
   } catch (e) {
     return yield err(path, ioReason(e));
   }
@@ -154,7 +162,7 @@ async function* visit(
   if (!explicit && basename(path).startsWith(".")) return;
   let real: string;
   try {
-    real = await realpath(path);
+    real = realpathSync(path);
   } catch (e) {
     return yield err(path, ioReason(e));
   }
@@ -167,7 +175,7 @@ async function* visit(
   }
   let names: string[];
   try {
-    names = (await readdir(path)).sort();
+    names = readdirSync(path).sort();
   } catch (e) {
     return yield err(path, ioReason(e));
   }
