@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runFire } from "../helpers/cli.js";
-import { REPO_ROOT } from "../helpers/paths.js";
+import { fixture, REPO_ROOT } from "../helpers/paths.js";
 
 const screens = join(REPO_ROOT, "test/fixtures/screens");
 const ws = (): string => mkdtempSync(join(tmpdir(), "fire-screen-"));
@@ -114,6 +114,53 @@ describe("fire screen import + fire report (Table 9 acceptance)", () => {
     const text = runFire(["report", "sol", "--workspace", dir]);
     expect(text.stdout).toContain("●");
     expect(text.stdout).toContain("Δ +0.571 [+0.238, +0.857] p=0.0625 n=7");
+  });
+
+  it("imports a real Harbor job folder tagged with arm and replicate, with integrity flags", () => {
+    const dir = ws();
+    const job = fixture("harbor-openclaw/clawbench-19-kimi2.6");
+    const asPolicy = runFire([
+      "screen",
+      "import",
+      "oc",
+      job,
+      "--arm",
+      "policy",
+      "--replicate",
+      "1",
+      "--workspace",
+      dir,
+    ]);
+    expect(asPolicy.status).toBe(0);
+    expect(asPolicy.stdout).toContain("imported 4 row(s)");
+    expect(asPolicy.stdout).toContain("4 unscorable");
+    const asBaseline = runFire([
+      "screen",
+      "import",
+      "oc",
+      job,
+      "--arm",
+      "baseline",
+      "--replicate",
+      "1",
+      "--workspace",
+      dir,
+    ]);
+    expect(asBaseline.stdout).toContain("4 new, 0 replaced, 8 stored");
+    const rows = readFileSync(join(dir, "screens/oc/results.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const t3 = rows.filter((r) => r.task === "clawbench/t3-data-pipeline-report");
+    expect(t3.map((r) => [r.arm, r.replicate, r.pass, r.unscorable ?? null])).toEqual([
+      ["policy", 1, false, "no hook log: the policy hook never ran"],
+      ["baseline", 1, false, null],
+    ]);
+    expect(t3[0].attemptId).toBe("t3-data-pipeline-report__25HCHpE-1a97255f");
+    const report = JSON.parse(runFire(["report", "oc", "--json", "--workspace", dir]).stdout);
+    expect(report.unscorable).toHaveLength(4);
+    expect(report.arms.policy.all).toMatchObject({ tasks: 0, attempts: 0, unscorable: 4 });
+    expect(report.contrasts).toEqual([]);
   });
 
   it("refuses unsafe screen names (exit 2) and explains a missing screen (exit 1)", () => {
