@@ -1,6 +1,7 @@
 import { readSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { defaultPortfolioDir } from "../core/freeze/default.js";
 import { defaultLogFile, defaultStateDir, runHook, STDIN_CAP, type StdinRead } from "./run-hook.js";
 
 /**
@@ -33,7 +34,8 @@ export async function runHookCli(args: string[]): Promise<number> {
   );
   const logFile = resolve(str(values.log) ?? defaultLogFile(workspace));
   const answer = await runHook(readStdin(), {
-    portfolio: str(values.portfolio),
+    // Without --portfolio: the workspace's newest frozen portfolio (portfolios/*/manifest.json).
+    portfolio: str(values.portfolio) ?? defaultPortfolioDir(workspace),
     stateDir,
     logFile,
     failClosed: values["fail-closed"] === true,

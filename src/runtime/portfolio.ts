@@ -1,4 +1,11 @@
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { compilePolicy } from "../core/policy/compile.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
@@ -26,6 +33,21 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
   const cached = readCache(cacheFile, key);
   if (cached) {
     return cached.policies.map((p) => compilePolicy(p.candidate, p.file));
+  }
+  if (existsSync(join(abs, "manifest.json"))) {
+    // A frozen portfolio: every hash is verified before use (a mismatch names the file).
+    const { loadFrozenPortfolio } = await import("../core/freeze/verify.js");
+    let frozen: CompiledPolicy[];
+    try {
+      frozen = loadFrozenPortfolio(abs).policies;
+    } catch (err) {
+      throw new PortfolioError(`frozen portfolio rejected: ${(err as Error).message}`);
+    }
+    writeCache(cacheDir, cacheFile, {
+      key,
+      policies: frozen.map((p) => ({ file: p.file, candidate: p.candidate })),
+    });
+    return frozen;
   }
   const { loadPolicies } = await import("../core/policy/load.js");
   const { policies, errors } = loadPolicies([abs]);

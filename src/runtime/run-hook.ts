@@ -118,7 +118,9 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
   try {
     return await withFileLock(file, () => {
       let state = readState(file) ?? initState();
-      if (state.taskText === undefined && ev.kind !== "prompt" && input.transcript_path) {
+      // First sight of a session that is already under way (even at a later prompt):
+      // its task is the transcript's first prompt (looked up once; a new session finds none).
+      if (state.step === 0 && state.taskText === undefined && input.transcript_path) {
         const task = firstPromptOf(input.transcript_path);
         if (task !== undefined) state = withTaskText(state, task);
       }

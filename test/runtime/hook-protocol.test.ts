@@ -118,6 +118,17 @@ describe("a session first seen mid-way", () => {
     },
   );
 
+  it("a later prompt of a resumed session still takes the task from the transcript", () => {
+    const ws = tempWorkspace();
+    const transcript = join(ws, "transcript.jsonl");
+    copyFileSync(fixture("real-clients", "claude-rm-deny", "session.jsonl"), transcript);
+    const first = clientEvents("claude-rm-deny")[1] as Record<string, unknown>;
+    const r = hook(ws, { ...first, prompt: "Also print the date.", transcript_path: transcript });
+    expect([r.status, r.stdout]).toEqual([0, ""]);
+    const state = stateOf(ws, first.session_id as string);
+    expect(state.taskText).toBe("Clean the build directory, then finish.");
+  });
+
   it("without a readable transcript the task is unknown and nothing fires", () => {
     const ws = tempWorkspace();
     const rm = clientEvents("claude-rm-deny")[4] as Record<string, unknown>;
