@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadPolicies } from "../policy/load.js";
 import type { CompiledPolicy } from "../policy/types.js";
@@ -17,12 +18,8 @@ export async function planTags(
   workspace: string,
   name: string,
 ): Promise<{ markers?: CompiledPolicy[]; providerFailures?: string[] }> {
-  let plan: ScreenPlan;
-  try {
-    plan = await readPlan(workspace, name);
-  } catch {
-    return {};
-  }
+  if (!existsSync(screenPaths(workspace, name).plan)) return {};
+  const plan = await readPlan(workspace, name);
   return {
     markers: planMarkers(workspace, plan),
     providerFailures: plan.replacement.providerFailures,

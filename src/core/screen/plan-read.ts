@@ -1,25 +1,17 @@
-import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { screenPaths } from "./paths.js";
+import { readPlan } from "./plan-store.js";
 
 /**
- * Task → cohort from the screen's plan (`plan.json` `tasks: [{id, cohort}]`), or
- * undefined when the screen has no plan yet.
+ * Task → cohort from the screen's plan, or undefined when the screen has no plan (results
+ * imported directly). A plan that exists but does not validate is an error.
  */
 export async function cohortLookup(
   workspace: string,
   name: string,
 ): Promise<((task: string) => string | undefined) | undefined> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(screenPaths(workspace, name).plan, "utf8"));
-  } catch {
-    return undefined;
-  }
-  const tasks = (raw as { tasks?: unknown }).tasks;
-  if (!Array.isArray(tasks)) return undefined;
-  const map = new Map<string, string>();
-  for (const t of tasks) {
-    if (t && typeof t.id === "string" && typeof t.cohort === "string") map.set(t.id, t.cohort);
-  }
+  if (!existsSync(screenPaths(workspace, name).plan)) return undefined;
+  const plan = await readPlan(workspace, name);
+  const map = new Map(plan.tasks.map((t) => [t.id, t.cohort]));
   return (task) => map.get(task);
 }
