@@ -28,7 +28,7 @@ export function redactionMarker(kind: SecretKind): string {
 
 /** Words that make a `KEY=value` / `"key": "value"` pair a secret. */
 const SECRET_NAME =
-  "[A-Za-z0-9_.-]*(?:pass(?:word|wd)?|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|authorization|auth[_-]?token)[A-Za-z0-9_.-]*";
+  "[A-Za-z0-9_.-]{0,40}(?:pass(?:word|wd)?|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|authorization|auth[_-]?token)[A-Za-z0-9_.-]{0,40}";
 
 /** Values that are never secrets: numbers, booleans, placeholders, variable references. */
 function isPlainValue(value: string): boolean {
@@ -56,7 +56,7 @@ const RULES: readonly Rule[] = [
   {
     // scheme://user:password@host → scheme://[REDACTED]@host
     kind: "url-credentials",
-    pattern: /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/:@'"`<>]+):([^\s/@'"`<>]+)@/gi,
+    pattern: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)([^\s/:@'"`<>]{1,256}):([^\s/@'"`<>]{1,256})@/gi,
     replace: (_m, scheme) => `${scheme}${redactionMarker("url-credentials")}@`,
   },
   { kind: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/g },

@@ -4,7 +4,6 @@ import { toFile } from "openai";
 import type { Batch } from "openai/resources/batches";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
-import { redact } from "../core/redact.js";
 import { sha256 } from "./cache.js";
 import { waitFor } from "./retry.js";
 import type { LlmSession } from "./session.js";
@@ -144,7 +143,7 @@ export async function download(session: LlmSession, batch: Batch): Promise<Batch
       } else {
         out.lineErrors.set(
           id,
-          redact(error?.message ?? `HTTP ${response?.status_code ?? "?"} in batch`),
+          session.scrub(error?.message ?? `HTTP ${response?.status_code ?? "?"} in batch`),
         );
       }
     }

@@ -1,7 +1,6 @@
 import { rm } from "node:fs/promises";
 import type { Batch } from "openai/resources/batches";
 import type { Attempt } from "../core/model/attempt.js";
-import { redact } from "../core/redact.js";
 import { type BatchLines, download, poll, readState, statePath, submit } from "./batch-io.js";
 import type { BuiltPrompt } from "./prompt.js";
 import { describeError } from "./retry.js";
@@ -92,7 +91,7 @@ export async function labelInBatch<T>(
       return failAll(`aborted: ${where}${state ? " continues; re-run to resume" : ""}`, true);
     }
     return failAll(
-      `${where} failed: ${redact(describeError(err))}${state ? " (re-run to resume)" : ""}`,
+      `${where} failed: ${session.scrub(describeError(err))}${state ? " (re-run to resume)" : ""}`,
       false,
     );
   }
@@ -107,7 +106,7 @@ export async function labelInBatch<T>(
       return failAll(`aborted while downloading batch ${batch.id}; re-run to resume`, true);
     }
     return failAll(
-      `batch ${batch.id} download failed: ${redact(describeError(err))} (re-run to resume)`,
+      `batch ${batch.id} download failed: ${session.scrub(describeError(err))} (re-run to resume)`,
       false,
     );
   }

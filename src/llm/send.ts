@@ -1,5 +1,4 @@
 import { BadRequestError, UnprocessableEntityError } from "openai";
-import { redact } from "../core/redact.js";
 import type { ChatMessage } from "./prompt.js";
 import { backoffDelay, classifyError, describeError, isRetryable, waitFor } from "./retry.js";
 import { openAiJsonSchema } from "./schema.js";
@@ -100,7 +99,7 @@ export async function send(
         return { ok: false, reason: "aborted", stopped: true };
       }
       if (!isRetryable(kind) || retry >= config.maxRetries)
-        return { ok: false, reason: redact(describeError(err)), stopped: false };
+        return { ok: false, reason: session.scrub(describeError(err)), stopped: false };
       const delayMs = backoffDelay(retry, err, config);
       retry += 1;
       report.retries += 1;

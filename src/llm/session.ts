@@ -1,5 +1,6 @@
 import OpenAI from "openai";
 import pLimit, { type LimitFunction } from "p-limit";
+import { redact, redactionMarker } from "../core/redact.js";
 import { Budget } from "./budget.js";
 import { AnswerCache } from "./cache.js";
 import {
@@ -46,6 +47,8 @@ export interface LlmSession {
   readonly onRetry?: (e: RetryEvent) => void;
   /** Starts as json_schema; switches once to json_object if the server rejects schemas. */
   outputMode: "json_schema" | "json_object";
+  /** Redacts secrets and the session's own API key (servers may echo it in errors). */
+  readonly scrub: (text: string) => string;
 }
 
 export function createSession(
@@ -86,5 +89,9 @@ export function createSession(
     signal: opts.signal,
     onRetry: opts.onRetry,
     outputMode: "json_schema",
+    scrub: (text) => {
+      const clean = redact(text);
+      return apiKey.length >= 6 ? clean.split(apiKey).join(redactionMarker("bearer-token")) : clean;
+    },
   };
 }

@@ -294,4 +294,23 @@ describe("labelAttempts against a local OpenAI-compatible server", () => {
     expect(report.stoppedBy).toBe("aborted");
     expect(fake.chat).toHaveLength(1);
   });
+
+  it("keeps the API key out of failure reasons even when the server echoes it", async () => {
+    fake.respond = () => ({
+      kind: "status",
+      status: 401,
+      body: { error: { message: "Incorrect API key provided: local-gw-7f3a9c2e11." } },
+    });
+    // a key no pattern knows: only the session's own scrub can catch it
+    const { labels, report } = await run(
+      [makeAttempt("k1")],
+      {},
+      { apiKey: "local-gw-7f3a9c2e11" },
+    );
+    expect(fake.chat).toHaveLength(1);
+    expect(labels[0]?.unlabelledReason).toBe(
+      "HTTP 401: Incorrect API key provided: [REDACTED:bearer-token].",
+    );
+    expect(JSON.stringify({ labels, report })).not.toContain("local-gw-7f3a9c2e11");
+  });
 });
