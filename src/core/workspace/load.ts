@@ -7,6 +7,7 @@ import type { InputError } from "../errors.js";
 import { discoverUnits, type SourceUnit } from "../ingest/discover.js";
 import type { IngestOptions } from "../ingest/types.js";
 import type { Attempt } from "../model/attempt.js";
+import { parserCodeStamp } from "./code-stamp.js";
 import { type FireConfig, loadConfig } from "./config.js";
 import {
   type CacheKey,
@@ -83,7 +84,11 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     outputCap: config.outputCap,
     ...(signal ? { signal } : {}),
   };
-  const optionsKey = JSON.stringify({ p: config.passThreshold, c: config.outputCap });
+  const optionsKey = JSON.stringify({
+    p: config.passThreshold,
+    c: config.outputCap,
+    code: await parserCodeStamp(),
+  });
   const cacheDir = workspacePaths(root).parseCache;
   const present = await listCacheEntries(cacheDir);
   const stats: LoadStats = { units: 0, parsed: 0, cached: 0, duplicates: 0 };
@@ -166,7 +171,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
       let a = found;
       const prev = byId.get(a.id);
       if (prev) {
-        if (JSON.stringify(prev) === JSON.stringify(a)) {
+        if (sameAttempt(prev, a)) {
           stats.duplicates++;
           continue;
         }
@@ -179,6 +184,13 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   }
   attempts.sort(compareAttempts);
   return { dir: root, config, attempts, errors, byFormat, stats };
+}
+
+/** One attempt found twice (e.g. a trial copied into traces/ and imported from elsewhere). */
+function sameAttempt(a: Attempt, b: Attempt): boolean {
+  const { source: sa, ...ra } = a;
+  const { source: sb, ...rb } = b;
+  return sa.format === sb.format && JSON.stringify(ra) === JSON.stringify(rb);
 }
 
 /**

@@ -100,6 +100,21 @@ describe("loadWorkspace", () => {
     expect(keys).toEqual([...keys].sort());
   });
 
+  it("keeps one copy of an attempt found at two paths", async () => {
+    const { w } = await load();
+    const moved = w.attempts.map((a) => ({
+      ...a,
+      source: { ...a.source, path: "/elsewhere/copy" },
+    }));
+    await writeFile(
+      join(ws, "traces", "moved.jsonl"),
+      `${moved.map((a) => serializeAttempt(a)).join("\n")}\n`,
+    );
+    const again = await loadWorkspace(ws);
+    expect(again.attempts).toEqual(w.attempts);
+    expect(again.stats.duplicates).toBe(w.attempts.length);
+  });
+
   it("keeps two different attempts that claim one id, the later under a derived id", async () => {
     const { w } = await load();
     const a = w.attempts[0]!;
