@@ -1,5 +1,5 @@
 import { Text } from "ink";
-import type { ReactNode } from "react";
+import { type ReactNode, useRef } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { KeyLayer, useKeypress } from "../hooks/useKeypress.js";
 
@@ -25,6 +25,13 @@ export function TextField({
   width,
 }: TextFieldProps): ReactNode {
   const theme = useTheme();
+  // The latest value, also between renders (typing can outpace frames).
+  const latest = useRef(value);
+  latest.current = value;
+  const change = (v: string) => {
+    latest.current = v;
+    onChange(v);
+  };
   useKeypress(
     (input, key) => {
       if (key.escape) {
@@ -32,17 +39,17 @@ export function TextField({
         return true;
       }
       if (key.return) {
-        onSubmit?.(value);
+        onSubmit?.(latest.current);
         return true;
       }
       if (key.backspace || key.delete) {
-        onChange(value.slice(0, -1));
+        change(latest.current.slice(0, -1));
         return true;
       }
       if (key.upArrow || key.downArrow || key.tab || key.pageUp || key.pageDown) return false;
       if (key.ctrl || key.meta) return false;
       if (input) {
-        onChange(value + input);
+        change(latest.current + input);
         return true;
       }
       return true;

@@ -37,9 +37,11 @@ export function VirtualList<T>({
     <Box flexDirection="column">
       {visible.map((item, i) => (
         <Box key={keyOf(item, start + i)}>
-          <Text color={start + i === selected ? theme.accent : undefined}>
-            {start + i === selected ? "▸ " : "  "}
-          </Text>
+          <Box flexShrink={0} width={2}>
+            <Text color={start + i === selected ? theme.accent : undefined}>
+              {start + i === selected ? "▸ " : "  "}
+            </Text>
+          </Box>
           {renderRow(item, start + i, start + i === selected)}
         </Box>
       ))}

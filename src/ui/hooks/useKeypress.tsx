@@ -1,5 +1,5 @@
 import { type Key, useInput } from "ink";
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef } from "react";
+import { createContext, type ReactNode, useContext, useLayoutEffect, useMemo, useRef } from "react";
 
 /** A key handler; returning true consumes the key (lower layers do not see it). */
 export type KeyHandler = (input: string, key: Key) => boolean | undefined | void;
@@ -74,7 +74,8 @@ export function useKeypress(handler: KeyHandler, opts: UseKeypressOptions = {}):
   const active = useRef(opts.isActive ?? true);
   active.current = opts.isActive ?? true;
   const layer = opts.layer ?? KeyLayer.Screen;
-  useEffect(() => {
+  // Registered during commit, so a key typed right after a frame appears already reaches it.
+  useLayoutEffect(() => {
     const id = nextId++;
     return registry.add({ id, layer, handler: handlerRef, active });
   }, [registry, layer]);

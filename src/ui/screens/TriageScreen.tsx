@@ -151,7 +151,7 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
         </>
       ) : (
         <>
-          <Text bold>{"   task".padEnd(46)}arm k/n attempts</Text>
+          <Text bold>{`${"   task".padEnd(46)}${"arm".padEnd(11)}k/n  attempts`}</Text>
           <VirtualList
             items={tasks}
             selected={cursor.index}
