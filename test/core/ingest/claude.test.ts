@@ -106,3 +106,43 @@ describe("Claude Code sub-agent transcripts", () => {
     }
   });
 });
+
+describe("Claude Code hook context attachments", () => {
+  it("turns a hook_additional_context attachment into an instruct hook event", async () => {
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const rows = readFileSync(session("claude-http-log"), "utf8").trimEnd().split("\n");
+    const at = rows.findIndex((l) => l.includes('"type":"user"'));
+    // shaped like the recorded hook_blocking_error attachment of claude-rm-deny
+    const attachment = JSON.stringify({
+      parentUuid: null,
+      isSidechain: false,
+      attachment: {
+        type: "hook_additional_context",
+        content: ["Launch servers with setsid and probe them from a later call."],
+        hookName: "UserPromptSubmit",
+        hookEvent: "UserPromptSubmit",
+      },
+      type: "attachment",
+      timestamp: "2026-11-30T00:36:40.700Z",
+      sessionId: "f65e436c-cf9c-4791-bebf-9c1da2dde3f1",
+    });
+    rows.splice(at + 1, 0, attachment);
+    const tmp = mkdtempSync(join(tmpdir(), "fire-claude-ctx-"));
+    try {
+      writeFileSync(join(tmp, "s.jsonl"), `${rows.join("\n")}\n`);
+      const [a] = (await collect([join(tmp, "s.jsonl")])).attempts;
+      expect(a!.events[1]).toMatchObject({
+        kind: "hook",
+        hook: {
+          event: "UserPromptSubmit",
+          decision: "instruct",
+          text: "Launch servers with setsid and probe them from a later call.",
+        },
+      });
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
