@@ -20,11 +20,11 @@ export function hookEvidence(entries: readonly HookLogEntry[]): HookEvidence {
   return ev;
 }
 
-/** Arms that must show live hook activity for their attempts to count. */
-export const HOOKED_ARMS = ["policy", "sham"];
+/** Arms that run a hook (every panel arm but baseline): they must show live hook activity. */
+export const HOOKED_ARMS = ["policy", "sham", "always-verify", "reconsider"];
 
 /**
- * Integrity before scoring: a policy-arm (or sham) attempt with no PreToolUse hook events
+ * Integrity before scoring: a policy-arm (or other hooked arm) attempt with no PreToolUse events
  * or a policy load error, or a baseline attempt with firings, is unscorable. Returns the
  * reason, or undefined when the attempt can be scored. `evidence` undefined = no hook
  * log was found for the attempt.
