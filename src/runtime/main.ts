@@ -1,4 +1,4 @@
-import { readSync } from "node:fs";
+import { readSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { defaultPortfolioDir } from "../core/freeze/default.js";
@@ -42,9 +42,20 @@ export async function runHookCli(args: string[]): Promise<number> {
     usageError,
     env,
   });
-  if (answer.output) process.stdout.write(`${JSON.stringify(answer.output)}\n`);
+  if (answer.output) writeOut(`${JSON.stringify(answer.output)}\n`);
   if (usageError) process.stderr.write(`fire hook: ${usageError}\n`);
   return 0;
+}
+
+/** Writes to fd 1 directly (creating process.stdout costs more than the write itself). */
+function writeOut(text: string): void {
+  try {
+    const buf = Buffer.from(text);
+    let done = 0;
+    while (done < buf.length) done += writeSync(1, buf, done);
+  } catch {
+    process.stdout.write(text); // a non-blocking pipe that is full: let the stream queue it
+  }
 }
 
 /** Reads fd 0 synchronously, stopping one byte past the cap. */

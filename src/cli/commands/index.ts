@@ -1,13 +1,17 @@
 import type { Command } from "commander";
 import { registerAttempts } from "./attempts.js";
+import { registerCandidate } from "./candidate.js";
 import { registerCluster } from "./cluster.js";
 import { registerClusters } from "./clusters.js";
+import { registerDraft } from "./draft.js";
 import { registerExport } from "./export.js";
+import { registerFreeze } from "./freeze.js";
 import { registerHook } from "./hook.js";
 import { registerImport } from "./import.js";
 import { registerMine } from "./mine.js";
 import { registerReplay } from "./replay.js";
 import { registerReport } from "./report.js";
+import { registerRoute } from "./route.js";
 import { registerScreen } from "./screen.js";
 import { registerShow } from "./show.js";
 import { registerSummary } from "./summary.js";
@@ -31,4 +35,8 @@ export function registerAll(program: Command): void {
   registerCluster(program);
   registerHook(program);
   registerReplay(program);
+  registerDraft(program);
+  registerRoute(program);
+  registerCandidate(program);
+  registerFreeze(program);
 }

@@ -6,6 +6,7 @@ import { cohortLookup } from "../../core/screen/plan-read.js";
 import { loadWorkspace } from "../../core/workspace/load.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 import { registerScreenPlan } from "./screen-plan.js";
+import { registerScreenReplay } from "./screen-replay.js";
 import { registerScreenRun } from "./screen-run.js";
 import { registerScreenStatus } from "./screen-status.js";
 
@@ -20,6 +21,7 @@ export function registerScreen(program: Command): void {
   const screen = program.command("screen").description("plan, run and import policy screens");
   registerScreenPlan(screen);
   registerScreenRun(screen);
+  registerScreenReplay(screen);
   registerScreenStatus(screen);
 
   withWorkspace(

@@ -1,0 +1,76 @@
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.js";
+import {
+  promoteCandidate,
+  retireCandidate,
+  reviseCandidate,
+} from "../../core/lifecycle/actions.js";
+import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js";
+import { compileCandidateText } from "../../core/policy/load.js";
+import { withWorkspace, workspaceDir } from "../util/workspace.js";
+
+function load(opts: { workspace?: string }, ref: string) {
+  const dir = workspaceDir(opts);
+  const { candidates, errors } = listCandidates(dir);
+  for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
+  return { dir, candidates, target: resolveCandidate(candidates, ref) };
+}
+
+/** `fire candidate revise|retire|promote`: the user's lifecycle decisions. */
+export function registerCandidate(program: Command): void {
+  const cmd = program.command("candidate").description("revise, retire or promote a candidate");
+
+  withWorkspace(
+    cmd
+      .command("revise")
+      .description("new identity (next version, supersedes the old, which stays)")
+      .argument("<id>", "candidate id or id@version")
+      .option("--from <file>", "the edited candidate (default: a copy of the old one to edit)")
+      .option("--note <text>", "why it was revised", "revised"),
+  ).action(async (ref: string, opts: { workspace?: string; from?: string; note: string }) => {
+    const { dir, candidates, target } = load(opts, ref);
+    let edited: import("../../core/policy/schema.js").Candidate | undefined;
+    if (opts.from) {
+      const r = compileCandidateText(readFileSync(opts.from, "utf8"), opts.from);
+      if (!r.policy) {
+        for (const e of r.errors) process.stderr.write(`fire: ${e.format()}\n`);
+        throw new UsageError(`${opts.from} is not a valid candidate`);
+      }
+      edited = r.policy.candidate;
+    }
+    const r = await reviseCandidate(dir, target, candidates, {
+      ...(edited ? { edited } : {}),
+      note: opts.note,
+      now: new Date(),
+    });
+    process.stdout.write(
+      `${r.candidate.id}@${r.candidate.version} supersedes ${target.policy.key}: ${relative(dir, r.file)} (the old file stays${r.oldUpdated ? ", its history notes the revision" : ", frozen and untouched"})\n`,
+    );
+  });
+
+  withWorkspace(
+    cmd
+      .command("retire")
+      .description("retire a candidate (kept on disk, status retired)")
+      .argument("<id>", "candidate id or id@version")
+      .requiredOption("--reason <text>", "why it is retired"),
+  ).action(async (ref: string, opts: { workspace?: string; reason: string }) => {
+    const { target } = load(opts, ref);
+    await retireCandidate(target, opts.reason, new Date());
+    process.stdout.write(`retired ${target.policy.key}: ${opts.reason}\n`);
+  });
+
+  withWorkspace(
+    cmd
+      .command("promote")
+      .description("promote a draft to screening")
+      .argument("<id>", "candidate id or id@version")
+      .option("--note <text>", "a note for the history", ""),
+  ).action(async (ref: string, opts: { workspace?: string; note: string }) => {
+    const { target } = load(opts, ref);
+    await promoteCandidate(target, opts.note, new Date());
+    process.stdout.write(`promoted ${target.policy.key} to screening\n`);
+  });
+}

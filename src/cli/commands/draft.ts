@@ -1,0 +1,102 @@
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import type { Command } from "commander";
+import type { AskDraft } from "../../core/draft/llm-drafter.js";
+import { draftWithLlm } from "../../core/draft/llm-drafter.js";
+import { draftFromTemplate } from "../../core/draft/template-drafter.js";
+import { loadTemplates } from "../../core/draft/templates.js";
+import { UsageError } from "../../core/errors.js";
+import { draftFile, writeCandidate } from "../../core/lifecycle/store.js";
+import { currentClusters } from "../../core/mine/session.js";
+import { Candidate } from "../../core/policy/schema.js";
+import type { Workspace } from "../../core/workspace/load.js";
+import { workspacePaths } from "../../core/workspace/paths.js";
+import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+
+interface DraftOpts {
+  workspace?: string;
+  cluster: string;
+  llm?: boolean;
+  format?: string;
+  json?: boolean;
+}
+
+/** The LLM drafter's call (src/llm's structuredCall), loaded only with --llm. */
+async function llmAsk(ws: Workspace): Promise<AskDraft> {
+  const llm = await import("../../llm/index.js");
+  const session = llm.createSession(ws.config.llm, {
+    cacheDir: join(workspacePaths(ws.dir).cache, "llm"),
+  });
+  return async (messages, validate) => {
+    const r = await llm.structuredCall(
+      { schema: Candidate, name: "fire_candidate_draft", version: "1", validate },
+      messages,
+      { session, id: "draft" },
+    );
+    return r.ok ? { ok: true, value: r.value } : { ok: false, reason: r.reason };
+  };
+}
+
+/** `fire draft --cluster ID [--llm]`: a draft candidate for one mechanism cluster. */
+export function registerDraft(program: Command): void {
+  withWorkspace(
+    program
+      .command("draft")
+      .description(
+        "draft a candidate policy for a mechanism cluster (family template, or --llm) into candidates/drafts/",
+      )
+      .requiredOption("--cluster <id>", "cluster id (or a unique prefix) from `fire clusters`")
+      .option("--llm", "draft with the LLM (structured output, validated and safety-checked)")
+      .option("--format <fmt>", "yaml or json", "yaml")
+      .option("--json", "print the result as JSON"),
+  ).action(async (opts: DraftOpts) => {
+    if (opts.format !== "yaml" && opts.format !== "json")
+      throw new UsageError("--format must be yaml or json");
+    const ws = await openWorkspace(opts);
+    const mined = await currentClusters(ws);
+    if (!mined) throw new Error("nothing mined yet: run `fire mine` first");
+    const hits = mined.clusters.filter(
+      (c) => c.id === opts.cluster || c.id.startsWith(opts.cluster),
+    );
+    if (hits.length !== 1)
+      throw new UsageError(
+        `${hits.length === 0 ? "no" : "more than one"} cluster matches ${opts.cluster} (known: ${mined.clusters.map((c) => c.id).join(", ")})`,
+      );
+    const cluster = hits[0]!;
+    const members = ws.attempts.filter((a) => cluster.attemptIds.includes(a.id));
+    const templates = loadTemplates();
+    const now = new Date();
+    const result = opts.llm
+      ? await draftWithLlm(
+          cluster,
+          members,
+          await llmAsk(ws),
+          now,
+          templates.byFamily.get(cluster.family ?? "stop-without-check"),
+        )
+      : draftFromTemplate(cluster, members, templates, now);
+    if (!result.ok) {
+      if (opts.json) printJson({ cluster: cluster.id, ...result });
+      process.stderr.write(
+        `fire: the ${result.drafter} drafter produced no valid candidate for ${cluster.id} (nothing saved):\n${result.problems.map((p) => `  - ${p}`).join("\n")}\n`,
+      );
+      process.exitCode = 1;
+      return;
+    }
+    const file = draftFile(ws.dir, result.candidate, opts.format);
+    if (existsSync(file))
+      throw new Error(
+        `${relative(ws.dir, file)} already exists: revise it with \`fire candidate revise ${result.candidate.id}\``,
+      );
+    await mkdir(dirname(file), { recursive: true });
+    await writeCandidate(file, result.candidate);
+    if (opts.json)
+      printJson({ ok: true, file, drafter: result.drafter, candidate: result.candidate });
+    else
+      process.stdout.write(
+        `drafted ${result.candidate.id}@${result.candidate.version} (${result.candidate.family}, ${result.drafter}) from cluster ${cluster.id}: ${relative(ws.dir, file)}\n` +
+          `lineage: ${cluster.attemptIds.length} attempt(s); status draft (never frozen automatically)\n`,
+      );
+  });
+}

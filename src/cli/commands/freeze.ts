@@ -1,0 +1,58 @@
+import { relative } from "node:path";
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.js";
+import { freezePortfolio } from "../../core/freeze/freeze.js";
+import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js";
+import { openWorkspace, withWorkspace } from "../util/workspace.js";
+
+interface FreezeOpts {
+  workspace?: string;
+  name: string;
+  force?: boolean;
+  reason?: string;
+}
+
+/** `fire freeze --name NAME CANDIDATE…`: a frozen, hashed portfolio under portfolios/NAME/. */
+export function registerFreeze(program: Command): void {
+  withWorkspace(
+    program
+      .command("freeze")
+      .description(
+        "freeze screened candidates into portfolios/<name>/ (refuses without a promising screen and an acceptable routing audit)",
+      )
+      .argument("<candidates...>", "candidate ids or id@version")
+      .requiredOption("--name <name>", "portfolio name")
+      .option("--force", "freeze despite missing evidence (needs --reason, recorded)")
+      .option("--reason <text>", "why --force is justified"),
+  ).action(async (refs: string[], opts: FreezeOpts) => {
+    if (opts.force && !opts.reason?.trim()) throw new UsageError("--force needs --reason");
+    const ws = await openWorkspace(opts);
+    const { candidates, errors } = listCandidates(ws.dir);
+    for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
+    const chosen = refs.map((r) => resolveCandidate(candidates, r));
+    const r = await freezePortfolio({
+      workspace: ws.dir,
+      name: opts.name,
+      candidates: chosen,
+      attempts: ws.attempts,
+      config: ws.config,
+      ...(opts.force ? { force: { reason: opts.reason ?? "" } } : {}),
+      now: new Date(),
+    });
+    if (!r.ok) {
+      process.stderr.write("fire: refusing to freeze:\n");
+      for (const x of r.refused)
+        for (const m of x.missing) process.stderr.write(`  ${x.policy}: ${m}\n`);
+      process.stderr.write("(screen them, or pass --force --reason TEXT to record an exception)\n");
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(
+      `froze ${r.manifest.policies.length} polic(ies) into ${relative(ws.dir, r.dir)} (manifest ${r.manifest.manifestHash.slice(0, 12)})` +
+        (r.manifest.forced.length
+          ? `; forced: ${r.manifest.forced.map((f) => f.policy).join(", ")}`
+          : "") +
+        "\n`fire hook` without --portfolio now uses the newest frozen portfolio of this workspace\n",
+    );
+  });
+}

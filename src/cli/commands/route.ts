@@ -1,0 +1,30 @@
+import type { Command } from "commander";
+import { listCandidates } from "../../core/lifecycle/store.js";
+import { routeAudit, taskTexts } from "../../core/route/audit.js";
+import { renderRouteAudit } from "../../core/route/render.js";
+import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+
+/** `fire route [--json]`: the routing audit of every live candidate over every task text. */
+export function registerRoute(program: Command): void {
+  withWorkspace(
+    program
+      .command("route")
+      .description(
+        "routing audit: each candidate's eligibility on each task text (matched phrase, multi-family tasks, idle candidates, silent tasks)",
+      )
+      .option("--json", "print the audit as JSON")
+      .option("--all", "include retired candidates"),
+  ).action(async (opts: { workspace?: string; json?: boolean; all?: boolean }) => {
+    const ws = await openWorkspace(opts);
+    const { candidates, errors } = listCandidates(ws.dir);
+    for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
+    const live = candidates.filter((c) => opts.all || c.candidate.status !== "retired");
+    const audit = routeAudit(
+      live.map((c) => c.policy),
+      taskTexts(ws.attempts),
+    );
+    if (opts.json) printJson(audit);
+    else process.stdout.write(renderRouteAudit(audit));
+    if (errors.length) process.exitCode = 1;
+  });
+}

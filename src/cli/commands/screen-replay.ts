@@ -1,0 +1,70 @@
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.js";
+import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js";
+import { currentClusters } from "../../core/mine/session.js";
+import { renderReplayScreen } from "../../core/verdict/render.js";
+import { runReplayScreen } from "../../core/verdict/replay-screen.js";
+import { DEFAULT_SIZES } from "../../core/verdict/sets.js";
+import { saveReplayScreen } from "../../core/verdict/store.js";
+import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+
+interface Opts {
+  workspace?: string;
+  json?: boolean;
+  similar?: string;
+  silent?: string;
+}
+
+function count(v: string | undefined, name: string, dflt: number): number {
+  if (v === undefined) return dflt;
+  if (!/^\d+$/.test(v)) throw new UsageError(`--${name} must be a whole number`);
+  return Number(v);
+}
+
+/** `fire screen replay CANDIDATE`: replay screen over stored policy-free attempts. */
+export function registerScreenReplay(screen: Command): void {
+  withWorkspace(
+    screen
+      .command("replay")
+      .description(
+        "replay screen: firing on the lineage's positives, nearby negatives and silent tasks; behaviour marker; suggested verdict",
+      )
+      .argument("<candidate>", "candidate id (newest version) or id@version")
+      .option(
+        "--similar <n>",
+        "most similar non-positive tasks to include",
+        String(DEFAULT_SIZES.similar),
+      )
+      .option("--silent <n>", "silent tasks to sample", String(DEFAULT_SIZES.silent))
+      .option("--json", "print the screen as JSON"),
+  ).action(async (ref: string, opts: Opts) => {
+    const sizes = {
+      similar: count(opts.similar, "similar", DEFAULT_SIZES.similar),
+      silent: count(opts.silent, "silent", DEFAULT_SIZES.silent),
+    };
+    const ws = await openWorkspace(opts);
+    const { candidates, errors } = listCandidates(ws.dir);
+    for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
+    const target = resolveCandidate(candidates, ref);
+    const others = candidates
+      .filter((c) => c.candidate.id !== target.candidate.id && c.candidate.status !== "retired")
+      .map((c) => c.policy);
+    const mined = await currentClusters(ws);
+    const preFailure = new Map<string, number>();
+    for (const l of mined?.labels ?? [])
+      if (l.preFailureState) preFailure.set(l.attemptId, l.preFailureState.eventIndex);
+    const screen = runReplayScreen({
+      policy: target.policy,
+      others,
+      attempts: ws.attempts,
+      preFailure,
+      sizes,
+      seed: ws.config.screen.seed,
+      thresholds: ws.config.verdicts,
+      now: new Date(),
+    });
+    const file = await saveReplayScreen(ws.dir, screen);
+    if (opts.json) printJson(screen);
+    else process.stdout.write(`${renderReplayScreen(screen)}saved ${file}\n`);
+  });
+}

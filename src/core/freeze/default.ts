@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * The workspace's default frozen portfolio: the one under `<workspace>/portfolios/` whose
+ * manifest has the latest `frozenAt` (ties: the later name). Only reads JSON (no zod): the
+ * hook calls it on every event. Undefined when nothing was frozen yet.
+ */
+export function defaultPortfolioDir(workspace: string): string | undefined {
+  const root = join(workspace, "portfolios");
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return undefined;
+  }
+  let best: { at: string; dir: string } | undefined;
+  for (const name of names.sort()) {
+    const dir = join(root, name);
+    let at: unknown;
+    try {
+      at = (JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { frozenAt?: unknown })
+        .frozenAt;
+    } catch {
+      continue;
+    }
+    if (typeof at !== "string") continue;
+    if (!best || at >= best.at) best = { at, dir };
+  }
+  return best?.dir;
+}

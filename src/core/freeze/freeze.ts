@@ -1,0 +1,157 @@
+import { existsSync } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { withHistory } from "../lifecycle/actions.js";
+import { type StoredCandidate, writeCandidate } from "../lifecycle/store.js";
+import type { Attempt } from "../model/attempt.js";
+import { routeAudit, routingProblems, taskTexts } from "../route/audit.js";
+import { canonicalJson } from "../screen/canonical.js";
+import { mechanicsHash } from "../verdict/replay-screen.js";
+import { readReplayScreen, replayScreenName, runScreensFor } from "../verdict/store.js";
+import type { FireConfig } from "../workspace/config.js";
+import { workspacePaths } from "../workspace/paths.js";
+import {
+  MANIFEST_FILE,
+  type ManifestPolicy,
+  type ManifestScreen,
+  type PortfolioManifest,
+} from "./manifest.js";
+import { manifestHashOf, sha256 } from "./verify.js";
+
+export interface FreezeInput {
+  workspace: string;
+  name: string;
+  candidates: StoredCandidate[];
+  attempts: readonly Attempt[];
+  config: FireConfig;
+  /** Freeze despite missing evidence; the reason is recorded in the manifest. */
+  force?: { reason: string };
+  now: Date;
+}
+
+export type FreezeResult =
+  | { ok: true; dir: string; manifest: PortfolioManifest }
+  | { ok: false; refused: { policy: string; missing: string[] }[] };
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** What justifies freezing one candidate: promising screens of its current mechanics. */
+async function evidenceFor(
+  ws: string,
+  s: StoredCandidate,
+): Promise<{ screens: ManifestScreen[]; missing: string[] }> {
+  const key = s.policy.key;
+  const screens: ManifestScreen[] = [];
+  const notes: string[] = [];
+  const replay = readReplayScreen(ws, key);
+  if (!replay) notes.push(`no replay screen (run \`fire screen replay ${key}\`)`);
+  else if (replay.candidateSha256 !== mechanicsHash(s.candidate))
+    notes.push(`replay screen ${replayScreenName(key)} is stale (the candidate changed since)`);
+  else if (replay.verdict.verdict !== "promising")
+    notes.push(`replay screen says ${replay.verdict.verdict}: ${replay.verdict.evidence[0] ?? ""}`);
+  else
+    screens.push({
+      policy: key,
+      kind: "replay",
+      name: replayScreenName(key),
+      verdict: "promising",
+      evidence: replay.verdict.evidence,
+    });
+  for (const r of await runScreensFor(ws, s.file)) {
+    if (r.verdict.verdict === "promising")
+      screens.push({ policy: key, kind: "run", name: r.name, ...r.verdict });
+    else notes.push(`run screen ${r.name} says ${r.verdict.verdict}`);
+  }
+  return { screens, missing: screens.length ? [] : [`no promising screen: ${notes.join("; ")}`] };
+}
+
+/**
+ * `fire freeze`: refuses (naming what is missing per candidate) unless every candidate has a
+ * promising replay or run screen of its current content and an acceptable routing audit
+ * (routes a task; no task it routes goes to another family of the portfolio), or `force`
+ * gives a reason. Writes `portfolios/<name>/` (policies as canonical JSON + manifest) through a
+ * temporary folder renamed into place, then marks the source candidates frozen.
+ */
+export async function freezePortfolio(input: FreezeInput): Promise<FreezeResult> {
+  const { workspace, name, candidates, now } = input;
+  if (!NAME.test(name)) throw new Error(`portfolio name "${name}" must be letters, digits, . _ -`);
+  const root = workspacePaths(workspace).portfolios;
+  const dir = join(root, name);
+  if (existsSync(dir))
+    throw new Error(
+      `portfolio ${name} already exists (frozen portfolios are immutable; pick a new name)`,
+    );
+  if (candidates.length === 0) throw new Error("name at least one candidate to freeze");
+  const keys = candidates.map((c) => c.policy.key);
+  const dup = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (dup) throw new Error(`${dup} is named twice`);
+
+  const routing = routeAudit(
+    candidates.map((c) => c.policy),
+    taskTexts(input.attempts),
+  );
+  const screens: ManifestScreen[] = [];
+  const refused: { policy: string; missing: string[] }[] = [];
+  for (const c of candidates) {
+    const ev = await evidenceFor(workspace, c);
+    screens.push(...ev.screens);
+    const missing = [
+      ...ev.missing,
+      ...routingProblems(routing, c.policy.key).map((p) => `routing: ${p}`),
+    ];
+    if (c.candidate.status === "retired") missing.push("the candidate is retired");
+    if (missing.length) refused.push({ policy: c.policy.key, missing });
+  }
+  if (refused.length > 0 && !input.force) return { ok: false, refused };
+
+  const policies: ManifestPolicy[] = [];
+  const files: { path: string; text: string }[] = [];
+  for (const c of candidates) {
+    const frozen = withHistory(c.candidate, `frozen into portfolio ${name}`, now, "frozen");
+    const text = `${canonicalJson(frozen)}\n`;
+    const file = `policies/${c.policy.key}.json`;
+    files.push({ path: file, text });
+    policies.push({
+      id: frozen.id,
+      version: frozen.version,
+      family: frozen.family,
+      file,
+      sha256: sha256(text),
+      source: relative(workspace, c.file),
+    });
+  }
+  const body: Omit<PortfolioManifest, "manifestHash"> = {
+    kind: "fire-portfolio",
+    version: 1,
+    name,
+    frozenAt: now.toISOString(),
+    policies,
+    routing,
+    screens,
+    forced: input.force ? refused.map((r) => ({ ...r, reason: input.force!.reason })) : [],
+    analysis: {
+      evaluator: "core/policy/evaluator step() (the hook's)",
+      verdicts: input.config.verdicts,
+      screen: input.config.screen,
+      passThreshold: input.config.passThreshold,
+      tokenEstimate: "characters / 4",
+    },
+  };
+  const manifest: PortfolioManifest = { ...body, manifestHash: manifestHashOf(body) };
+
+  const tmp = join(root, `.${name}.tmp-${process.pid}`);
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(join(tmp, "policies"), { recursive: true });
+  for (const f of files) await writeFile(join(tmp, f.path), f.text);
+  await writeFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  await rename(tmp, dir);
+
+  for (const c of candidates) {
+    if (c.candidate.status === "frozen") continue;
+    await writeCandidate(
+      c.file,
+      withHistory(c.candidate, `frozen into portfolio ${name}`, now, "frozen"),
+    );
+  }
+  return { ok: true, dir, manifest };
+}
