@@ -135,13 +135,37 @@ async function* visitFile(
   if (format)
     return yield { type: "unit", unit: { path, format, isDirectory: false, stamp: fileStamp(st) } };
   const t = text.trimStart();
-  if (explicit || t.startsWith("{") || t.startsWith("[")) {
-    const jsonl = /\.(jsonl|ndjson)$/i.test(path);
-    yield err(
-      path,
-      `unknown ${jsonl ? "JSONL" : t.startsWith("{") || t.startsWith("[") ? "JSON" : "file"} format (expected a Harbor trial, ATIF, Claude Code transcript, Codex rollout, Terminal-Bench run or fire JSONL)`,
-    );
-  }
+  if (explicit || t.startsWith("{") || t.startsWith("[")) yield err(path, unknownReason(path, t));
+}
+
+const EXPECTED =
+  "expected a Harbor trial, ATIF, Claude Code transcript, Codex rollout, Terminal-Bench run or fire JSONL";
+
+/** Known side outputs of agent clients that are not traces get a pointed reason. */
+const SIDE_OUTPUTS: [RegExp, string][] = [
+  [
+    /^\{"type":"system","subtype":"(?:init|hook_started)"/,
+    "Claude Code stream-json output, not a transcript (import the session .jsonl under ~/.claude/projects instead)",
+  ],
+  [
+    /^\{"type":"thread\.started"/,
+    "`codex exec --json` output, not a rollout (import the rollout-*.jsonl under ~/.codex/sessions instead)",
+  ],
+  [
+    /"hook_event_name"\s*:/,
+    "a log of hook inputs, not a trace (import the session transcript instead)",
+  ],
+];
+
+function unknownReason(path: string, head: string): string {
+  const firstLine = head.slice(0, head.indexOf("\n") === -1 ? head.length : head.indexOf("\n"));
+  for (const [re, what] of SIDE_OUTPUTS) if (re.test(firstLine)) return `unknown format: ${what}`;
+  const kind = /\.(jsonl|ndjson)$/i.test(path)
+    ? "JSONL"
+    : head.startsWith("{") || head.startsWith("[")
+      ? "JSON"
+      : "file";
+  return `unknown ${kind} format (${EXPECTED})`;
 }
 
 async function* visit(

@@ -53,14 +53,31 @@ describe("discoverUnits", () => {
     ]);
   });
 
-  it("reports the hook-event logs and stream-json of real-clients as unknown JSONL, once each", async () => {
-    const got = await units([fixture("real-clients/claude-rm-deny")]);
-    expect(got.units.map((u) => u.format)).toEqual(["claude-transcript"]);
-    expect(got.errors).toHaveLength(3);
-    for (const e of got.errors)
-      expect(e).toMatch(
-        /(client-stdout|hook-events|requests\.summary)\.jsonl: unknown JSONL format/,
-      );
+  it("reports the side logs of real-clients once each, naming what they are", async () => {
+    const got = await units([
+      fixture("real-clients/claude-rm-deny"),
+      fixture("real-clients/codex-rm-deny"),
+    ]);
+    expect(got.units.map((u) => u.format)).toEqual(["claude-transcript", "codex-rollout"]);
+    const reason = (dir: string, file: string) =>
+      got.errors
+        .find((e) => e.startsWith(`${fixture("real-clients", dir, file)}: `))
+        ?.split(": ")
+        .slice(1)
+        .join(": ");
+    expect(got.errors).toHaveLength(6);
+    expect(reason("claude-rm-deny", "client-stdout.jsonl")).toMatch(
+      /^unknown format: Claude Code stream-json output/,
+    );
+    expect(reason("codex-rm-deny", "client-stdout.jsonl")).toMatch(
+      /^unknown format: `codex exec --json` output/,
+    );
+    expect(reason("claude-rm-deny", "hook-events.jsonl")).toMatch(
+      /^unknown format: a log of hook inputs/,
+    );
+    expect(reason("codex-rm-deny", "requests.summary.jsonl")).toMatch(
+      /^unknown JSONL format \(expected a Harbor trial/,
+    );
   });
 
   it("changes a folder unit's stamp when any file inside changes, and only then", async () => {
