@@ -49,12 +49,12 @@ export async function runHookCli(args: string[]): Promise<number> {
 
 /** Writes to fd 1 directly (creating process.stdout costs more than the write itself). */
 function writeOut(text: string): void {
+  const buf = Buffer.from(text);
+  let done = 0;
   try {
-    const buf = Buffer.from(text);
-    let done = 0;
     while (done < buf.length) done += writeSync(1, buf, done);
   } catch {
-    process.stdout.write(text); // a non-blocking pipe that is full: let the stream queue it
+    process.stdout.write(buf.subarray(done)); // a full non-blocking pipe: the stream queues the rest
   }
 }
 
