@@ -63,9 +63,14 @@ export function analyzeScreen(
 ): ScreenAnalysis {
   const seed = opts.seed ?? 1;
   const arms = orderArms(observations.map((o) => o.arm));
-  const named = [...new Set(observations.map((o) => o.cohort ?? ALL_COHORT))].sort();
-  const cohorts =
-    named.length === 1 && named[0] === ALL_COHORT ? [ALL_COHORT] : [...named, ALL_COHORT];
+  // Named cohorts (rows without one count only in the pooled "all").
+  const named = [
+    ...new Set(
+      observations.flatMap((o) => (o.cohort && o.cohort !== ALL_COHORT ? [o.cohort] : [])),
+    ),
+  ].sort();
+  const cohorts = [...named, ALL_COHORT];
+  named.length === 1 && named[0] === ALL_COHORT ? [ALL_COHORT] : [...named, ALL_COHORT];
   const select = (arm: string, cohort: string): Observation[] =>
     observations.filter(
       (o) => o.arm === arm && (cohort === ALL_COHORT || (o.cohort ?? ALL_COHORT) === cohort),

@@ -92,3 +92,17 @@ describe("verdict thresholds (fire.config.json `verdicts`)", () => {
     expect(v?.reason).toBe("fired on 5% of 21 positive attempts (min 50%)");
   });
 });
+
+describe("cohorts", () => {
+  it("rows without a cohort count only in the pooled analysis", () => {
+    const obs: Observation[] = [
+      ...expand(SOL).map((o) => (o.task === "t1" ? o : { ...o, cohort: "eligible" })),
+    ];
+    const a = analyzeScreen(obs);
+    expect(a.cohorts).toEqual(["eligible", "all"]);
+    expect(a.contrasts.map((c) => [c.cohort, c.nTasks])).toEqual([
+      ["eligible", 6],
+      ["all", 7],
+    ]);
+  });
+});
