@@ -1,0 +1,162 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { draftFromTemplate } from "../../../src/core/draft/template-drafter.js";
+import { loadTemplates } from "../../../src/core/draft/templates.js";
+import { defaultPortfolioDir } from "../../../src/core/freeze/default.js";
+import { freezePortfolio } from "../../../src/core/freeze/freeze.js";
+import { loadFrozenPortfolio, sha256 } from "../../../src/core/freeze/verify.js";
+import {
+  draftFile,
+  listCandidates,
+  resolveCandidate,
+  writeCandidate,
+} from "../../../src/core/lifecycle/store.js";
+import { runReplayScreen } from "../../../src/core/verdict/replay-screen.js";
+import { saveReplayScreen } from "../../../src/core/verdict/store.js";
+import { type Demo, minedDemo } from "../draft/demo.js";
+
+const NOW = new Date("2026-11-30T03:00:00Z");
+
+describe("freezing a portfolio on the demo workspace", () => {
+  let demo: Demo;
+  const keys: Record<string, string> = {};
+  beforeAll(async () => {
+    demo = await minedDemo();
+    const templates = loadTemplates();
+    for (const fam of ["service-persistence", "latex-final-log"]) {
+      const c = demo.cluster(fam);
+      const r = draftFromTemplate(c, demo.ws.attempts, templates, NOW);
+      if (!r.ok) throw new Error(r.problems.join("; "));
+      const file = draftFile(demo.dir, r.candidate);
+      await mkdir(join(demo.dir, "candidates", "drafts"), { recursive: true });
+      await writeCandidate(file, r.candidate);
+      keys[fam] = `${r.candidate.id}@1`;
+    }
+  }, 60_000);
+  afterAll(() => demo.cleanup());
+
+  const stored = () => listCandidates(demo.dir).candidates;
+  const screenAndSave = async (key: string) => {
+    const s = stored();
+    const c = resolveCandidate(s, key);
+    const screen = runReplayScreen({
+      policy: c.policy,
+      others: s.filter((x) => x !== c).map((x) => x.policy),
+      attempts: demo.ws.attempts,
+      preFailure: new Map(),
+      sizes: { similar: 5, silent: 5 },
+      seed: 1,
+      thresholds: demo.ws.config.verdicts,
+      now: NOW,
+    });
+    await saveReplayScreen(demo.dir, screen);
+    return screen;
+  };
+
+  it("refuses an unscreened candidate, naming what is missing", async () => {
+    const s = stored();
+    const r = await freezePortfolio({
+      workspace: demo.dir,
+      name: "p0",
+      candidates: [resolveCandidate(s, keys["latex-final-log"]!)],
+      attempts: demo.ws.attempts,
+      config: demo.ws.config,
+      now: NOW,
+    });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.refused).toEqual([
+      {
+        policy: keys["latex-final-log"],
+        missing: [
+          `no promising screen: no replay screen (run \`fire screen replay ${keys["latex-final-log"]}\`)`,
+        ],
+      },
+    ]);
+    expect(defaultPortfolioDir(demo.dir)).toBeUndefined();
+  });
+
+  it("--force with a reason freezes anyway and records the exception", async () => {
+    const r = await freezePortfolio({
+      workspace: demo.dir,
+      name: "forced",
+      candidates: [resolveCandidate(stored(), keys["latex-final-log"]!)],
+      attempts: demo.ws.attempts,
+      config: demo.ws.config,
+      force: { reason: "demo exception" },
+      now: NOW,
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.manifest.forced).toEqual([
+      {
+        policy: keys["latex-final-log"],
+        missing: [expect.stringMatching(/^no promising screen/)],
+        reason: "demo exception",
+      },
+    ]);
+  });
+
+  it("freezes screened candidates: canonical JSON + SHA-256 per policy, routing, screens, manifest hash", async () => {
+    expect((await screenAndSave(keys["service-persistence"]!)).verdict.verdict).toBe("promising");
+    const later = new Date("2026-11-30T03:30:00Z");
+    const r = await freezePortfolio({
+      workspace: demo.dir,
+      name: "demo",
+      candidates: [resolveCandidate(stored(), keys["service-persistence"]!)],
+      attempts: demo.ws.attempts,
+      config: demo.ws.config,
+      now: later,
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const m = r.manifest;
+    expect(m.policies.length).toBe(1);
+    const p = m.policies[0]!;
+    const text = await readFile(join(r.dir, p.file), "utf8");
+    expect(sha256(text)).toBe(p.sha256);
+    expect(JSON.parse(text).status).toBe("frozen");
+    expect(m.routing.candidates[0]!.routed.length).toBe(3);
+    expect(m.screens.map((s) => [s.kind, s.verdict])).toEqual([["replay", "promising"]]);
+    expect(m.analysis.verdicts).toEqual(demo.ws.config.verdicts);
+    expect(m.manifestHash).toMatch(/^[0-9a-f]{64}$/);
+    // the source candidate is now frozen (immutable)
+    expect(resolveCandidate(stored(), keys["service-persistence"]!).candidate.status).toBe(
+      "frozen",
+    );
+    expect(loadFrozenPortfolio(r.dir).policies.map((x) => x.key)).toEqual([
+      keys["service-persistence"],
+    ]);
+    expect(defaultPortfolioDir(demo.dir)).toBe(r.dir);
+    await expect(
+      freezePortfolio({
+        workspace: demo.dir,
+        name: "demo",
+        candidates: [resolveCandidate(stored(), keys["service-persistence"]!)],
+        attempts: demo.ws.attempts,
+        config: demo.ws.config,
+        now: later,
+      }),
+    ).rejects.toThrow(/already exists/);
+  });
+
+  it("loading fails naming the file when a frozen policy or the manifest was edited", async () => {
+    const dir = join(demo.dir, "portfolios", "demo");
+    const m = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8"));
+    const pf = join(dir, m.policies[0].file);
+    const original = await readFile(pf, "utf8");
+    await writeFile(pf, original.replace("Relaunch", "Kill"));
+    expect(() => loadFrozenPortfolio(dir)).toThrow(`${pf}: SHA-256 does not match`);
+    await writeFile(pf, original);
+    expect(loadFrozenPortfolio(dir).policies.length).toBe(1);
+    const mf = join(dir, "manifest.json");
+    const mtext = await readFile(mf, "utf8");
+    await writeFile(
+      mf,
+      mtext.replace('"forced": []', '"forced": [{"policy":"x","missing":[],"reason":"x"}]'),
+    );
+    expect(() => loadFrozenPortfolio(dir)).toThrow(`${mf}: manifest hash does not match`);
+    await writeFile(mf, mtext);
+  });
+});
