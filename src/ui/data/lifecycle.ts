@@ -1,0 +1,67 @@
+import { existsSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { dirname, relative } from "node:path";
+import { draftFromTemplate } from "../../core/draft/template-drafter.js";
+import { loadTemplates } from "../../core/draft/templates.js";
+import { type FreezeResult, freezePortfolio } from "../../core/freeze/freeze.js";
+import { promoteCandidate, retireCandidate } from "../../core/lifecycle/actions.js";
+import {
+  draftFile,
+  listCandidates,
+  type StoredCandidate,
+  writeCandidate,
+} from "../../core/lifecycle/store.js";
+import type { Cluster } from "../../core/mine/cluster.js";
+import type { Workspace } from "../../core/workspace/load.js";
+
+/**
+ * The lifecycle actions the workbench offers, each one call into core (src/core/draft,
+ * lifecycle, freeze) exactly as the CLI commands make it.
+ */
+
+/** `fire draft --cluster ID` (template drafter): writes candidates/drafts/<id>.yaml. */
+export async function draftCluster(ws: Workspace, cluster: Cluster): Promise<string> {
+  const members = ws.attempts.filter((a) => cluster.attemptIds.includes(a.id));
+  const r = draftFromTemplate(cluster, members, loadTemplates(), new Date());
+  if (!r.ok) throw new Error(`no valid draft for ${cluster.id}: ${r.problems.join("; ")}`);
+  const file = draftFile(ws.dir, r.candidate);
+  if (existsSync(file))
+    throw new Error(`${relative(ws.dir, file)} already exists: edit or revise it in Candidates`);
+  await mkdir(dirname(file), { recursive: true });
+  await writeCandidate(file, r.candidate);
+  return file;
+}
+
+function stored(ws: Workspace, file: string): StoredCandidate {
+  const hit = listCandidates(ws.dir).candidates.find((c) => c.file === file);
+  if (!hit) throw new Error(`${relative(ws.dir, file)} does not compile: fix it first`);
+  return hit;
+}
+
+/** `fire candidate promote` (draft → screening) with a note. */
+export async function promote(ws: Workspace, file: string, note: string): Promise<void> {
+  await promoteCandidate(stored(ws, file), note, new Date());
+}
+
+/** `fire candidate retire --reason`. */
+export async function retire(ws: Workspace, file: string, reason: string): Promise<void> {
+  await retireCandidate(stored(ws, file), reason, new Date());
+}
+
+/** `fire freeze --name NAME CANDIDATE` for one candidate (refusals come back as text). */
+export async function freezeOne(
+  ws: Workspace,
+  file: string,
+  name: string,
+  force?: string,
+): Promise<FreezeResult> {
+  return freezePortfolio({
+    workspace: ws.dir,
+    name,
+    candidates: [stored(ws, file)],
+    attempts: ws.attempts,
+    config: ws.config,
+    ...(force ? { force: { reason: force } } : {}),
+    now: new Date(),
+  });
+}

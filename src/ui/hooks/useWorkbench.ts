@@ -1,0 +1,75 @@
+import { relative } from "node:path";
+import type { Cluster } from "../../core/mine/cluster.js";
+import type { Decision } from "../../core/mine/decisions.js";
+import type { LabelerName } from "../../core/mine/mine.js";
+import { useAppActions, useAppState } from "../contexts/AppContext.js";
+import { readCandidates } from "../data/candidates.js";
+import { draftCluster } from "../data/lifecycle.js";
+import { decide, mineWorkspace } from "../data/mining.js";
+import { withTriage } from "../data/workspace.js";
+
+/** Workspace-level actions shared by screens: each runs as a cancellable job. */
+export interface Workbench {
+  mine(labeler: LabelerName): Promise<void>;
+  decide(d: Decision, what: string): Promise<void>;
+  reloadCandidates(): void;
+  draft(cluster: Cluster): Promise<string | undefined>;
+}
+
+export function useWorkbench(): Workbench {
+  const state = useAppState();
+  const actions = useAppActions();
+  const data = state.data;
+  const reloadCandidates = () => {
+    if (data) actions.setData(withTriage(data.ws, data.labels, readCandidates(data.ws.dir)));
+  };
+  return {
+    reloadCandidates,
+    async mine(labeler) {
+      if (!data) return;
+      const r = await actions.run(
+        labeler === "llm" ? "labelling (LLM)" : "labelling (heuristic)",
+        (signal, progress) =>
+          mineWorkspace(
+            data.ws,
+            labeler,
+            (p) =>
+              progress({
+                done: p.done,
+                total: p.total,
+                ...(p.costUsd !== undefined ? { costUsd: p.costUsd } : {}),
+                ...(p.cacheHits !== undefined ? { cacheHits: p.cacheHits } : {}),
+              }),
+            signal,
+          ),
+        (m) =>
+          `${m.labels.length} labels (${m.labelled} new, ${m.reused} reused), ${m.clusters.length} clusters`,
+      );
+      if (!r) return;
+      actions.setMine(r);
+      const labels = new Map(r.labels.map((l) => [l.attemptId, l]));
+      actions.setData(
+        withTriage(data.ws, labels, { entries: data.candidates, errors: data.candidateErrors }),
+      );
+    },
+    async decide(d, what) {
+      if (!data) return;
+      const r = await actions.run(
+        what,
+        () => decide(data.ws, d),
+        () => `${what}: recorded in mining/decisions.json`,
+      );
+      if (r) actions.setMine(r);
+    },
+    async draft(cluster) {
+      if (!data) return undefined;
+      const file = await actions.run(
+        `drafting from ${cluster.id}`,
+        () => draftCluster(data.ws, cluster),
+        (f) => `drafted ${relative(data.ws.dir, f)} (status draft)`,
+      );
+      if (file) actions.setData(withTriage(data.ws, data.labels, readCandidates(data.ws.dir)));
+      return file;
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
+import { goodAnswer } from "../llm/attempts.js";
+import { demoCopy, KEY, renderApp } from "./helpers.js";
+
+const ws = demoCopy();
+let fake: FakeOpenAI;
+const saved = { base: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  // Three answers, then the server hangs: the run is mid-way when the user cancels.
+  fake.respond = (body, n) => {
+    if (n > 3) return { kind: "hang" };
+    const user = body.messages.find((m: { role: string }) => m.role === "user").content as string;
+    const shown = Number(user.match(/^\[(\d+)\] /m)?.[1] ?? 0);
+    return {
+      kind: "json",
+      answer: goodAnswer({
+        capabilityEvidence: [{ eventIndex: shown, why: "shown" }],
+        preFailureState: { eventIndex: shown, description: "before stop" },
+      }),
+    };
+  };
+  writeFileSync(
+    join(ws.dir, "fire.config.json"),
+    JSON.stringify({ sources: ["traces/"], llm: { model: "gpt-4o-mini", concurrency: 1 } }),
+  );
+  process.env.OPENAI_BASE_URL = fake.baseURL;
+  process.env.OPENAI_API_KEY = "sk-ui-test-0123456789abcdefghij";
+});
+afterAll(async () => {
+  if (saved.base === undefined) delete process.env.OPENAI_BASE_URL;
+  else process.env.OPENAI_BASE_URL = saved.base;
+  if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
+  else process.env.OPENAI_API_KEY = saved.key;
+  await fake.close();
+  ws.cleanup();
+});
+
+describe("LLM labelling from the Mechanisms screen", () => {
+  it("shows progress with live cost and cache hits, and Esc cancels without a crash", async () => {
+    const app = renderApp(ws.dir, { columns: 120, rows: 30 });
+    await app.see("95 attempts");
+    await app.press("3");
+    await app.see("Nothing mined yet");
+    await app.press("L");
+    await app.see("labelling (LLM)", "3/", "cache hits 0", "(Esc cancels)");
+    expect(app.frame()).toMatch(/\$0\.\d{4}/);
+    await app.press(KEY.esc);
+    await app.see("labelling (LLM): cancelled");
+    // The app still answers keys after the cancel.
+    await app.press("1");
+    await app.see("filters:");
+    app.unmount();
+  });
+});

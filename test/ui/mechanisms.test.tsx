@@ -1,0 +1,76 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { demoCopy, KEY, renderApp } from "./helpers.js";
+
+const ws = demoCopy();
+afterAll(() => ws.cleanup());
+
+const clusterCount = (frame: string) => Number(/(\d+) clusters/.exec(frame)?.[1] ?? -1);
+
+describe("Mechanisms screen", () => {
+  it("labels with progress, clusters, renames, merges, excludes and drafts by keys", async () => {
+    const app = renderApp(ws.dir, { columns: 120, rows: 30 });
+    await app.see("95 attempts");
+    await app.press("3");
+    await app.see("Nothing mined yet");
+    await app.press("l");
+    await app.see("labels (", "new, 0 reused)");
+    const n = clusterCount(app.frame());
+    expect(n).toBeGreaterThanOrEqual(8);
+    await app.see("cluster", "point  family");
+
+    // rename the first cluster
+    await app.press("r");
+    await app.see("new name:");
+    for (let i = 0; i < 60; i++) await app.press(KEY.backspace);
+    await app.press(..."detached server lost".split(""), KEY.enter);
+    await app.see("recorded in mining/decisions.json", "▸   detached server lost");
+
+    // merge the first two clusters
+    await app.press("m", "j", "m");
+    await app.see(`${n - 1} clusters`);
+
+    // exclude the selected cluster with a reason
+    await app.press("e");
+    await app.see("exclude reason:");
+    await app.press(..."not procedural".split(""), KEY.enter);
+    await app.see(`${n - 2} clusters`);
+    const decisions = JSON.parse(readFileSync(join(ws.dir, "mining/decisions.json"), "utf8"));
+    expect(decisions.decisions.map((d: { op: string }) => d.op)).toEqual([
+      "rename",
+      "merge",
+      "exclude",
+    ]);
+
+    // draft a candidate from the selected cluster
+    await app.press("g", "d");
+    await app.see("drafted candidates/drafts/draft-");
+    expect(readdirSync(join(ws.dir, "candidates/drafts")).length).toBe(1);
+    app.unmount();
+  });
+
+  it("splits an attempt out of a cluster from its member list", async () => {
+    const app = renderApp(ws.dir, { columns: 120, rows: 30 });
+    await app.see("95 attempts");
+    await app.press("3");
+    await app.see("point  family");
+    const before = clusterCount(app.frame());
+    // find a cluster with at least two attempts
+    for (let i = 0; i < 30; i++) {
+      const row =
+        app
+          .frame()
+          .split("\n")
+          .find((l) => l.startsWith("▸")) ?? "";
+      if (/\s([2-9]|\d\d)\s+\d+\s+(stop|tool|prompt)/.test(row)) break;
+      await app.press("j");
+    }
+    await app.press(KEY.enter);
+    await app.see("s splits out");
+    await app.press("s");
+    await app.see(`${before + 1} clusters`);
+    expect(existsSync(join(ws.dir, "mining/decisions.json"))).toBe(true);
+    app.unmount();
+  });
+});
