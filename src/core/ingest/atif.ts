@@ -47,6 +47,16 @@ function pushRefs(links: Link[], kind: Link["kind"], value: unknown): void {
   }
 }
 
+/** Some writers store tool arguments as a JSON string. */
+function jsonOrText(text: string): unknown {
+  if (!text.startsWith("{")) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (content === undefined || content === null) return "";
@@ -73,7 +83,8 @@ function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
   }
   const calls = step.tool_calls ?? [];
   for (const c of calls) {
-    log.call({ tool: c.function_name, args: c.arguments, callId: c.tool_call_id ?? undefined, ts });
+    const args = typeof c.arguments === "string" ? jsonOrText(c.arguments) : c.arguments;
+    log.call({ tool: c.function_name, args, callId: c.tool_call_id ?? undefined, ts });
   }
   results.forEach((r, i) => {
     if (r.subagent_trajectory_ref !== undefined)

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import {
+  decideOutcome,
+  harborUsage,
+  isTimeoutType,
+} from "../../../src/core/ingest/harbor-outcome.js";
+import { HarborTrialResult } from "../../../src/core/ingest/harbor-schema.js";
+
+describe("Harbor outcome rules", () => {
+  it("passes at or above the threshold, else exception (timeout or error), else fail, else unknown", () => {
+    expect(decideOutcome(1, undefined, 1)).toBe("pass");
+    expect(decideOutcome(0.99, undefined, 1)).toBe("fail");
+    expect(decideOutcome(0.5, undefined, 0.5)).toBe("pass");
+    expect(decideOutcome(1, { type: "AgentTimeoutError" }, 1)).toBe("pass");
+    expect(decideOutcome(0.25, { type: "AgentTimeoutError" }, 1)).toBe("timeout");
+    expect(decideOutcome(undefined, { type: "VerifierTimeoutError" }, 1)).toBe("timeout");
+    expect(decideOutcome(undefined, { type: "DockerDaemonError" }, 1)).toBe("error");
+    expect(decideOutcome(undefined, undefined, 1)).toBe("unknown");
+    expect(["TimeoutError", "AgentTimeoutError", "timed out"].every(isTimeoutType)).toBe(true);
+    expect(isTimeoutType("RewardFileNotFoundError")).toBe(false);
+  });
+
+  it("sums step usage when the trial has no agent_result, and ignores steps that report nothing", () => {
+    const r = HarborTrialResult.parse({
+      task_name: "t",
+      trial_name: "t__1",
+      agent_result: null,
+      step_results: [
+        {
+          step_name: "a",
+          agent_result: {
+            n_input_tokens: 10,
+            n_cache_tokens: 5,
+            n_output_tokens: 2,
+            cost_usd: 0.5,
+          },
+        },
+        {
+          step_name: "b",
+          agent_result: {
+            n_input_tokens: null,
+            n_cache_tokens: null,
+            n_output_tokens: null,
+            cost_usd: null,
+          },
+        },
+        {
+          step_name: "c",
+          agent_result: {
+            n_input_tokens: 1,
+            n_cache_tokens: 0,
+            n_output_tokens: 1,
+            cost_usd: null,
+          },
+        },
+      ],
+    });
+    expect(harborUsage(r)).toEqual({ tokens: { input: 11, output: 3, cached: 5 }, costUsd: 0.5 });
+    expect(harborUsage(HarborTrialResult.parse({ task_name: "t", trial_name: "t__2" }))).toEqual(
+      {},
+    );
+  });
+});
