@@ -1,9 +1,9 @@
 import { join } from "node:path";
-import type { HookHarness, HookLogEntry } from "../core/hooklog.js";
+import type { HookLogEntry } from "../core/hooklog.js";
 import { initState, step, withTaskText } from "../core/policy/evaluator.js";
 import type { StepResult } from "../core/policy/types.js";
 import { checkHookInput } from "./guard.js";
-import type { HookEventName, HookInput } from "./hook-events.js";
+import type { HookInput } from "./hook-events.js";
 import { appendHookLog, logCommand } from "./hook-log.js";
 import { withFileLock } from "./lock.js";
 import { commandOf, detectHarness, toEvent } from "./map-event.js";
@@ -96,9 +96,12 @@ async function readInput(stdin: StdinRead, seen: (name: string) => void): Promis
   throw new Fault(`bad hook event: ${explainHookInput(value) ?? "rejected"}`);
 }
 
-/** Runs the evaluator on the session's state; undefined for events it does not see. */
 type Evaluated = StepResult & { index: number };
 
+/**
+ * Runs the evaluator on the session's state under the session lock; undefined for events
+ * it does not see (SessionStart / SessionEnd).
+ */
 async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated | undefined> {
   const ev = toEvent(input);
   if (!ev) return undefined;
@@ -167,7 +170,6 @@ function errText(err: unknown): string {
   return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
 }
 
-export type { HookEventName, HookHarness };
 export const defaultLogFile = (workspace: string): string =>
   join(workspace, ".fire", "hook-log.jsonl");
 export const defaultStateDir = (workspace: string): string => join(workspace, ".fire", "state");
