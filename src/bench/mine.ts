@@ -13,8 +13,8 @@ import { buildLabelPrompt, fullTraceText } from "../llm/prompt.js";
 import { estimateTokens, TOKEN_ESTIMATOR } from "../llm/tokens.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
-/** Simulated model latency of the local server, so concurrency has something to overlap. */
-const LATENCY_MS = 20;
+/** Simulated model latency of the local server (real models take seconds), so concurrency has something to overlap. */
+const LATENCY_MS = Number(process.env.FIRE_BENCH_MINE_LATENCY_MS ?? 50);
 /** Copies of the demo failures labelled in the throughput runs. */
 const COPIES = 4;
 

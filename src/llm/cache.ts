@@ -33,6 +33,7 @@ export type CacheEntry = z.infer<typeof CacheEntry>;
 
 /** A content-addressed answer cache on disk: one JSON file per key, written atomically. */
 export class AnswerCache {
+  private readonly made = new Set<string>();
   constructor(readonly dir: string) {}
 
   private file(key: string): string {
@@ -55,7 +56,12 @@ export class AnswerCache {
   }
 
   async put(entry: CacheEntry): Promise<void> {
-    await mkdir(join(this.dir, entry.key.slice(0, 2)), { recursive: true });
-    await writeFileAtomic(this.file(entry.key), `${JSON.stringify(entry)}\n`);
+    const sub = join(this.dir, entry.key.slice(0, 2));
+    if (!this.made.has(sub)) {
+      await mkdir(sub, { recursive: true });
+      this.made.add(sub);
+    }
+    // atomic (temp file + rename); no fsync: a lost cache entry only costs a re-request
+    await writeFileAtomic(this.file(entry.key), `${JSON.stringify(entry)}\n`, { fsync: false });
   }
 }

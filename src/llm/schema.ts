@@ -24,8 +24,15 @@ function clean(node: unknown): unknown {
  * the zod schema with zod 4's `z.toJSONSchema` and trimmed to what strict mode accepts.
  */
 export function openAiJsonSchema(schema: z.ZodType): Json {
-  return clean(z.toJSONSchema(schema, { target: "draft-7", io: "output" })) as Json;
+  let out = memo.get(schema);
+  if (!out) {
+    out = clean(z.toJSONSchema(schema, { target: "draft-7", io: "output" })) as Json;
+    memo.set(schema, out);
+  }
+  return out;
 }
+
+const memo = new WeakMap<z.ZodType, Json>();
 
 /** Parse model text as JSON (tolerating a ```json fence) and validate it. */
 export function parseAnswer<T>(
