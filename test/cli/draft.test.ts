@@ -1,0 +1,129 @@
+import { spawn } from "node:child_process";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadTemplates } from "../../src/core/draft/templates.js";
+import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
+import { REPO_ROOT } from "../helpers/paths.js";
+
+/** The built CLI as a child process, asynchronously (the fake server lives in this process). */
+function fire(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const p = spawn(process.execPath, [resolve(REPO_ROOT, "dist/cli/main.js"), ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    p.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    p.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    p.on("error", fail);
+    p.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+describe("fire draft --llm (built CLI) against a local OpenAI-compatible server", () => {
+  let fake: FakeOpenAI;
+  let ws: string;
+  let clusters: { id: string; family: string }[];
+  const env = () => ({
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_API_KEY: "sk-draft-test-0123456789abcdef",
+  });
+  const templates = loadTemplates().byFamily;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    ws = await mkdtemp(join(tmpdir(), "fire-cli-draft-"));
+    await cp(join(REPO_ROOT, "traces", "generated"), join(ws, "traces", "generated"), {
+      recursive: true,
+    });
+    await writeFile(
+      join(ws, "fire.config.json"),
+      JSON.stringify({ sources: ["traces/"], llm: { model: "fake-model" } }),
+    );
+    expect((await fire(["mine"], ws, {})).code).toBe(0);
+    clusters = JSON.parse((await fire(["clusters", "--json"], ws, {})).stdout).clusters;
+  }, 120_000);
+  afterAll(async () => {
+    await fake.close();
+    await rm(ws, { recursive: true, force: true });
+  });
+
+  it("saves a schema-valid, safety-checked LLM draft with lineage; the prompt carries the mechanism", async () => {
+    const c = clusters.find((x) => x.family === "binary-equivalence")!;
+    const answer = { ...templates.get("binary-equivalence")!, id: "draft", status: "frozen" };
+    fake.respond = () => ({ kind: "json", answer });
+    const before = fake.chat.length;
+    const r = await fire(["draft", "--cluster", c.id, "--llm", "--json"], ws, env());
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(fake.chat.length).toBe(before + 1);
+    const sent = JSON.stringify(fake.chat.at(-1).messages);
+    expect(sent).toContain("Family: binary-equivalence");
+    expect(sent).not.toContain("sk-draft-test");
+    const out = JSON.parse(r.stdout);
+    expect(out.drafter).toBe("llm");
+    expect(out.candidate.status).toBe("draft"); // never frozen automatically
+    expect(out.candidate.lineage.clusters).toEqual([c.id]);
+    expect(out.file).toBe(join(ws, "candidates", "drafts", `${out.candidate.id}.yaml`));
+    expect(await readFile(out.file, "utf8")).toContain(`id: ${out.candidate.id}`);
+  });
+
+  it("reports a draft that stays invalid after the repair round and saves nothing", async () => {
+    const c = clusters.find((x) => x.family === "latex-final-log")!;
+    const t = templates.get("latex-final-log")!;
+    const c2 = clusters.find((x) => x.family === "service-persistence")!;
+    fake.respond = () => ({
+      kind: "json",
+      answer: { ...t, id: "draft", eligibility: { allOf: [], anyOf: ["(a+)+$"], noneOf: [] } },
+    });
+    const before = fake.chat.length;
+    const r = await fire(["draft", "--cluster", c.id, "--llm"], ws, env());
+    expect(r.code).toBe(1);
+    expect(fake.chat.length).toBe(before + 2); // the answer and one repair
+    expect(JSON.stringify(fake.chat.at(-1).messages)).toContain("may backtrack catastrophically");
+    expect(r.stderr).toContain(
+      `the llm drafter produced no valid candidate for ${c.id} (nothing saved)`,
+    );
+    expect(r.stderr).toMatch(/eligibility\.anyOf\.0: .*backtrack/);
+    // an answer naming a task of the cluster is refused the same way
+    fake.respond = () => ({
+      kind: "json",
+      answer: {
+        ...templates.get("service-persistence")!,
+        id: "draft",
+        title: "Keep flask-kv-store-api running",
+      },
+    });
+    const r2 = await fire(["draft", "--cluster", c2.id, "--llm"], ws, env());
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toContain("rule text names the task flask-kv-store-api");
+    const drafts = await readdir(join(ws, "candidates", "drafts"));
+    expect(drafts.some((f) => f.includes("latex") || f.includes("service"))).toBe(false);
+  });
+
+  it("drafts from the template without --llm and refuses to overwrite an existing draft", async () => {
+    const c = clusters.find((x) => x.family === "exact-replacement")!;
+    const first = await fire(["draft", "--cluster", c.id], ws, {});
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(
+      /^drafted draft-exact-replacement-[0-9a-f]{6}@1 \(exact-replacement, template\)/,
+    );
+    const again = await fire(["draft", "--cluster", c.id], ws, {});
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already exists: revise it/);
+    const none = await fire(["draft", "--cluster", "c-zzzz"], ws, {});
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no cluster matches c-zzzz/);
+  });
+});

@@ -1,0 +1,164 @@
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runFire } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/paths.js";
+
+/**
+ * The workflow on a copy of the demo workspace through the built CLI: mine → draft → replay
+ * screen → route → freeze (refused unscreened, then frozen) → fire hook using the frozen
+ * portfolio by default → a tampered frozen file rejected (fail open, logged) → export.
+ */
+describe("fire draft / screen replay / route / freeze / hook (built CLI, demo workspace)", () => {
+  let ws: string;
+  const ids: Record<string, string> = {};
+  const fire = (args: string[], input?: string) =>
+    runFire([...args, ...(args[0] === "hook" ? [] : ["-w", ws])], {
+      cwd: ws,
+      ...(input === undefined ? {} : { input }),
+    });
+
+  beforeAll(async () => {
+    ws = await mkdtemp(join(tmpdir(), "fire-cli-freeze-"));
+    await cp(join(REPO_ROOT, "traces", "generated"), join(ws, "traces", "generated"), {
+      recursive: true,
+    });
+    expect(fire(["mine"]).status).toBe(0);
+    const clusters = JSON.parse(fire(["clusters", "--json"]).stdout).clusters as {
+      id: string;
+      family: string;
+    }[];
+    for (const fam of ["service-persistence", "latex-final-log"]) {
+      const c = clusters.find((x) => x.family === fam)!;
+      const r = fire(["draft", "--cluster", c.id]);
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      ids[fam] = /^drafted (\S+)@1 /.exec(r.stdout)![1]!;
+    }
+  }, 120_000);
+  afterAll(() => rm(ws, { recursive: true, force: true }));
+
+  it("drafts into candidates/drafts with lineage, status draft", async () => {
+    const files = (await readdir(join(ws, "candidates", "drafts"))).sort();
+    expect(files).toEqual([`${ids["latex-final-log"]}.yaml`, `${ids["service-persistence"]}.yaml`]);
+    const text = await readFile(join(ws, "candidates/drafts", files[1]!), "utf8");
+    expect(text).toContain("status: draft");
+    expect(text).toMatch(/lineage:\n {2}clusters:\n {4}- c-[0-9a-f]{10}\n {2}attempts:\n/);
+  });
+
+  it("replays the drafted candidate as promising and persists the screen", async () => {
+    const r = fire(["screen", "replay", ids["service-persistence"]!, "--json"]);
+    expect(r.status).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.verdict.verdict).toBe("promising");
+    expect(s.summary.positiveFiring).toEqual({ n: 3, k: 3, rate: 1 });
+    const saved = JSON.parse(
+      await readFile(
+        join(ws, "screens", `replay-${ids["service-persistence"]}-v1`, "screen.json"),
+        "utf8",
+      ),
+    );
+    expect(saved.candidateSha256).toBe(s.candidateSha256);
+    expect(fire(["screen", "replay", "no-such-candidate"]).stderr).toMatch(
+      /no candidate no-such-candidate in candidates\//,
+    );
+  });
+
+  it("fire route lists the matrix, idle candidates and silent tasks", () => {
+    const r = fire(["route", "--json"]);
+    expect(r.status).toBe(0);
+    const a = JSON.parse(r.stdout);
+    expect(a.candidates.map((c: { policy: string }) => c.policy).sort()).toEqual(
+      [`${ids["latex-final-log"]}@1`, `${ids["service-persistence"]}@1`].sort(),
+    );
+    expect(a.idle).toEqual([]);
+    expect(a.multiFamily).toEqual([]);
+    const row = a.matrix.find((x: { taskId: string }) => x.taskId === "serve-static-docs");
+    expect(row.routes[0].policy).toBe(`${ids["service-persistence"]}@1`);
+    expect(a.silent.length).toBe(a.tasks - 6);
+    expect(fire(["route"]).stdout).toContain("candidates routing nothing: none");
+  });
+
+  it("freeze refuses an unscreened candidate, naming what is missing", async () => {
+    const r = fire(["freeze", "--name", "p0", ids["latex-final-log"]!]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      `${ids["latex-final-log"]}@1: no promising screen: no replay screen (run \`fire screen replay ${ids["latex-final-log"]}@1\`)`,
+    );
+    expect(fire(["freeze", "--name", "p0", "--force", ids["latex-final-log"]!]).status).toBe(2);
+    await expect(readdir(join(ws, "portfolios"))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("freezes; fire hook uses the frozen portfolio by default; a tampered file is rejected, fail open, logged", async () => {
+    const f = fire(["freeze", "--name", "demo", ids["service-persistence"]!]);
+    expect(f.stderr).toBe("");
+    expect(f.status).toBe(0);
+    const ev = (o: object) => JSON.stringify({ session_id: "s1", cwd: ws, ...o });
+    const prompt = "Start the docs server on port 8080 and keep it running after you finish.";
+    expect(fire(["hook"], ev({ hook_event_name: "UserPromptSubmit", prompt })).stdout).toBe("");
+    fire(
+      ["hook"],
+      ev({
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "python3 -m http.server 8080 &" },
+      }),
+    );
+    const stop = fire(["hook"], ev({ hook_event_name: "Stop", stop_hook_active: false }));
+    expect(stop.status).toBe(0);
+    expect(JSON.parse(stop.stdout)).toMatchObject({ decision: "block" });
+    expect(JSON.parse(stop.stdout).reason).toMatch(/keep running after you finish/);
+
+    const m = JSON.parse(await readFile(join(ws, "portfolios/demo/manifest.json"), "utf8"));
+    const pf = join(ws, "portfolios/demo", m.policies[0].file);
+    await writeFile(pf, (await readFile(pf, "utf8")).replace("Relaunch it", "Kill it"));
+    const t = fire(
+      ["hook"],
+      ev({ session_id: "s2", hook_event_name: "Stop", stop_hook_active: false }),
+    );
+    expect(t.status).toBe(0);
+    expect(t.stdout).toBe("");
+    const log = (await readFile(join(ws, ".fire/hook-log.jsonl"), "utf8")).trim().split("\n");
+    const last = JSON.parse(log.at(-1)!);
+    expect(last.session).toBe("s2");
+    expect(last.output).toBeNull();
+    expect(last.error).toBe(
+      `frozen portfolio rejected: ${pf}: SHA-256 does not match the portfolio manifest (frozen policy ${m.policies[0].id}@1 was modified)`,
+    );
+  });
+
+  it("a frozen candidate cannot be retired; revise keeps both identities", async () => {
+    const id = ids["service-persistence"]!;
+    const r = fire(["candidate", "retire", id, "--reason", "x"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/is frozen/);
+    const v = fire(["candidate", "revise", id, "--note", "tighter"]);
+    expect(v.status).toBe(0);
+    expect(v.stdout).toContain(`${id}@2 supersedes ${id}@1`);
+    const files = (await readdir(join(ws, "candidates", "drafts"))).sort();
+    expect(files).toContain(`${id}.yaml`);
+    expect(files).toContain(`${id}.v2.yaml`);
+    const p = fire(["candidate", "promote", `${id}@2`]);
+    expect(p.stdout).toBe(`promoted ${id}@2 to screening\n`);
+  });
+
+  it("exports the frozen portfolio for failproofai only while its hashes hold", async () => {
+    const out = join(ws, "fp");
+    const bad = fire(["export", "--portfolio", "demo", "--format", "failproofai", "--out", out]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/SHA-256 does not match the portfolio manifest/);
+    const m = JSON.parse(await readFile(join(ws, "portfolios/demo/manifest.json"), "utf8"));
+    const pf = join(ws, "portfolios/demo", m.policies[0].file);
+    await writeFile(pf, (await readFile(pf, "utf8")).replace("Kill it", "Relaunch it"));
+    const ok = fire(["export", "--portfolio", "demo", "--format", "failproofai", "--out", out]);
+    expect(ok.stderr).toBe("");
+    expect(ok.status).toBe(0);
+    expect((await readdir(out)).sort()).toEqual([
+      "fire-demo.policies.mjs",
+      "fire-demo.portfolio.json",
+      "fire-runtime",
+    ]);
+    expect(fire(["export", "--portfolio", "demo", "--format", "yaml"]).status).toBe(2);
+  });
+});
