@@ -63,8 +63,16 @@ export async function* readUnit(
     };
     return;
   }
+  const perFile = new Map<string, number>();
   try {
-    yield* imp.read(unit.path, options);
+    for await (const item of imp.read(unit.path, options)) {
+      if (item.type === "error") {
+        const n = (perFile.get(item.error.file) ?? 0) + 1;
+        perFile.set(item.error.file, n);
+        if (n > MAX_ERRORS_PER_FILE) continue;
+      }
+      yield item;
+    }
   } catch (err) {
     if (options.signal?.aborted) throw err;
     const msg =
@@ -76,4 +84,16 @@ export async function* readUnit(
       error: err instanceof InputError ? err : new InputError(unit.path, undefined, msg),
     };
   }
+  for (const [file, n] of perFile) {
+    if (n > MAX_ERRORS_PER_FILE) {
+      const more = n - MAX_ERRORS_PER_FILE;
+      yield {
+        type: "error",
+        error: new InputError(file, undefined, `${more} more bad records not listed`),
+      };
+    }
+  }
 }
+
+/** A file with many bad lines reports the first ones and then how many more. */
+export const MAX_ERRORS_PER_FILE = 50;

@@ -1,9 +1,9 @@
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { discoverUnits, type SourceUnit } from "../../../src/core/ingest/discover.js";
-import { readUnit } from "../../../src/core/ingest/registry.js";
+import { MAX_ERRORS_PER_FILE, readUnit } from "../../../src/core/ingest/registry.js";
 import { DEFAULT_INGEST_OPTIONS, type IngestItem } from "../../../src/core/ingest/types.js";
 import { fixture } from "../../helpers/paths.js";
 
@@ -41,6 +41,31 @@ describe("readUnit", () => {
       expect(items[0]!.type === "error" && items[0]!.error.format()).toBe(
         `${join(trial, "result.json")}: unreadable: file not found`,
       );
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("lists the first 50 bad lines of a file, then how many more, and still loads the good ones", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "fire-registry-many-"));
+    try {
+      const good = readFileSync(
+        fixture("real-clients/codex-rm-deny/session.jsonl"),
+        "utf8",
+      ).trimEnd();
+      const f = join(tmp, "rollout-noisy.jsonl");
+      writeFileSync(
+        f,
+        `${good}\n${Array.from({ length: 120 }, (_, i) => `{"broken": ${i},`).join("\n")}\n`,
+      );
+      const units: SourceUnit[] = [];
+      for await (const it of discoverUnits([f])) if (it.type === "unit") units.push(it.unit);
+      const items = await read(units[0]!);
+      const errors = items.flatMap((i) => (i.type === "error" ? [i.error.format()] : []));
+      expect(errors).toHaveLength(MAX_ERRORS_PER_FILE + 1);
+      expect(errors[0]).toMatch(/rollout-noisy\.jsonl:41: invalid JSON/);
+      expect(errors.at(-1)).toBe(`${f}: 70 more bad records not listed`);
+      expect(items.filter((i) => i.type === "attempt")).toHaveLength(1);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
