@@ -122,19 +122,32 @@ export async function labelInBatch<T>(
   }
   for (const r of reservations.values())
     session.budget.settle(r, { promptTokens: 0, completionTokens: 0 });
-  for (const { call, i } of admitted) {
-    const answer = answers.get(call.key);
-    if (answer !== undefined) {
-      results[i] = await session.limit(() =>
-        liveCall(session, specs[i] as StructuredSpec<T>, call, call.key, answer),
-      );
-    } else {
-      const why = lineErrors.get(call.key) ?? `batch ${batch.status} without an answer`;
-      results[i] = { ok: false, reason: `batch: ${why}`, stopped: false };
-    }
-    done += 1;
-    onDone(done);
-  }
+  // Answers are validated (a bad one gets its repair live); a line the batch answered with an
+  // error is retried live once through the normal path (retries, json_object fallback, budget).
+  await Promise.all(
+    admitted.map(async ({ call, i }) => {
+      const one = specs[i] as StructuredSpec<T>;
+      const id = attempts[i]?.id ?? call.key;
+      const answer = answers.get(call.key);
+      const lineError = lineErrors.get(call.key);
+      if (answer !== undefined) {
+        results[i] = await session.limit(() => liveCall(session, one, call, id, answer));
+      } else if (lineError !== undefined) {
+        const live = await session.limit(() => liveCall(session, one, call, id));
+        results[i] = live.ok
+          ? live
+          : { ...live, reason: `batch: ${lineError}; live retry: ${live.reason}` };
+      } else {
+        results[i] = {
+          ok: false,
+          reason: `batch ${batch.status} without an answer`,
+          stopped: false,
+        };
+      }
+      done += 1;
+      onDone(done);
+    }),
+  );
   await rm(file, { force: true });
   return results as StructuredResult<T>[];
 }

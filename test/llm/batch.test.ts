@@ -124,4 +124,24 @@ describe("--batch through the files and batches endpoints", () => {
     expect(report).toMatchObject({ labelled: 0, unlabelled: 1 });
     expect(report.stoppedBy).toBeUndefined();
   });
+
+  it("retries a line the batch answered with an error once, live", async () => {
+    let failedOnce = false;
+    fake.respond = (body) => {
+      const user = body.messages[1].content as string;
+      if (!failedOnce && user.startsWith("Attempt y2 ")) {
+        failedOnce = true;
+        return {
+          kind: "status",
+          status: 400,
+          body: { error: { message: "json_schema unsupported" } },
+        };
+      }
+      return good;
+    };
+    const { labels, report } = await run(["y1", "y2"].map((id) => makeAttempt(id)));
+    expect(labels.map((l) => l.unlabelledReason ?? "ok")).toEqual(["ok", "ok"]);
+    expect(fake.requests.filter((r) => r.path === "/v1/chat/completions")).toHaveLength(1);
+    expect(report).toMatchObject({ labelled: 2, requests: 3 });
+  });
 });
