@@ -41,6 +41,12 @@ export type Sent =
   | { ok: true; text: string; usage: Usage }
   | { ok: false; reason: string; stopped: boolean };
 
+/** A 400/422 about response_format: the server lacks JSON-schema output (other 400s are real errors). */
+function rejectsStructuredOutput(err: unknown): boolean {
+  if (!(err instanceof BadRequestError || err instanceof UnprocessableEntityError)) return false;
+  return /response_format|json_schema|schema|structured/i.test(`${err.param ?? ""} ${err.message}`);
+}
+
 /** One chat completion with budget, retries/backoff, and the json_schema → json_object fallback. */
 export async function send(
   session: LlmSession,
@@ -84,9 +90,7 @@ export async function send(
       return { ok: true, text, usage };
     } catch (err) {
       budget.settle(reservation, { promptTokens: 0, completionTokens: 0 });
-      const rejectedSchema =
-        mode === "json_schema" &&
-        (err instanceof BadRequestError || err instanceof UnprocessableEntityError);
+      const rejectedSchema = mode === "json_schema" && rejectsStructuredOutput(err);
       if (rejectedSchema) {
         session.outputMode = "json_object";
         report.outputMode = "json_object";

@@ -313,4 +313,16 @@ describe("labelAttempts against a local OpenAI-compatible server", () => {
     );
     expect(JSON.stringify({ labels, report })).not.toContain("local-gw-7f3a9c2e11");
   });
+
+  it("does not mistake an unrelated 400 for missing JSON-schema support", async () => {
+    fake.respond = () => ({
+      kind: "status",
+      status: 400,
+      body: { error: { message: "context length exceeded" } },
+    });
+    const { labels, report } = await run([makeAttempt("u1")]);
+    expect(fake.chat).toHaveLength(1);
+    expect(report.outputMode).toBe("json_schema");
+    expect(labels[0]?.unlabelledReason).toBe("HTTP 400: context length exceeded");
+  });
 });
