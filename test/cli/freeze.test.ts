@@ -60,6 +60,9 @@ describe("fire draft / screen replay / route / freeze / hook (built CLI, demo wo
       ),
     );
     expect(saved.candidateSha256).toBe(s.candidateSha256);
+    const v = fire(["candidate", "verdict", ids["service-persistence"]!]);
+    expect(v.stdout.split("\n")[0]).toBe(`${ids["service-persistence"]}@1 (draft): promising`);
+    expect(v.stdout).toContain("  - replay: fires in time on 3/3 positive attempt(s)");
     expect(fire(["screen", "replay", "no-such-candidate"]).stderr).toMatch(
       /no candidate no-such-candidate in candidates\//,
     );

@@ -9,7 +9,8 @@ import {
 } from "../../core/lifecycle/actions.js";
 import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js";
 import { compileCandidateText } from "../../core/policy/load.js";
-import { withWorkspace, workspaceDir } from "../util/workspace.js";
+import { candidateEvidence } from "../../core/verdict/evidence.js";
+import { printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 function load(opts: { workspace?: string }, ref: string) {
   const dir = workspaceDir(opts);
@@ -72,5 +73,28 @@ export function registerCandidate(program: Command): void {
     const { target } = load(opts, ref);
     await promoteCandidate(target, opts.note, new Date());
     process.stdout.write(`promoted ${target.policy.key} to screening\n`);
+  });
+
+  withWorkspace(
+    cmd
+      .command("verdict")
+      .description("the suggested verdict from its replay and run screens, with the evidence")
+      .argument("<id>", "candidate id or id@version")
+      .option("--json", "print as JSON"),
+  ).action(async (ref: string, opts: { workspace?: string; json?: boolean }) => {
+    const { dir, target } = load(opts, ref);
+    const ev = await candidateEvidence(dir, target);
+    if (opts.json) {
+      printJson({
+        policy: ev.policy,
+        status: target.candidate.status,
+        suggested: ev.suggested,
+        runs: ev.runs.map((r) => r.name),
+      });
+      return;
+    }
+    process.stdout.write(
+      `${ev.policy} (${target.candidate.status}): ${ev.suggested.verdict}\n${ev.suggested.evidence.map((e) => `  - ${e}`).join("\n")}\n`,
+    );
   });
 }

@@ -57,12 +57,18 @@ async function evidenceFor(
       verdict: "promising",
       evidence: replay.verdict.evidence,
     });
+  const harmful: string[] = [];
   for (const r of await runScreensFor(ws, s.file)) {
     if (r.verdict.verdict === "promising")
       screens.push({ policy: key, kind: "run", name: r.name, ...r.verdict });
     else notes.push(`run screen ${r.name} says ${r.verdict.verdict}`);
+    if (r.verdict.verdict === "harmful")
+      harmful.push(`run screen ${r.name} says harmful: ${r.verdict.evidence.join("; ")}`);
   }
-  return { screens, missing: screens.length ? [] : [`no promising screen: ${notes.join("; ")}`] };
+  // A harmful run screen blocks freezing whatever else looks promising.
+  const missing = [...harmful];
+  if (screens.length === 0) missing.push(`no promising screen: ${notes.join("; ")}`);
+  return { screens, missing };
 }
 
 /**
