@@ -35,6 +35,9 @@ const HookAttachment = z.looseObject({
 });
 
 const HOOK_ERROR = /^(?:Error: )?(\w+):(\S+) hook (?:error|blocking error)[^:]*: ([\s\S]*)$/;
+/** Slash-command wrappers and interruption notes: prompts, but never the task. */
+const HARNESS_PROMPT =
+  /^\s*(?:<(?:command-name|command-message|local-command-std(?:out|err))>|\[Request interrupted)/;
 const STOP_FEEDBACK = /^(\w+) hook feedback:\n?/;
 
 /** Mutable state of one transcript while it streams. */
@@ -67,7 +70,7 @@ export class ClaudeSession {
       return;
     }
     if (meta) return;
-    if (!this.taskText) this.taskText = text.trim();
+    if (!this.taskText && !HARNESS_PROMPT.test(text)) this.taskText = text.trim();
     this.log.text("prompt", "user", text, ts);
   }
 

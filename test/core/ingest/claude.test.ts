@@ -146,3 +146,33 @@ describe("Claude Code hook context attachments", () => {
     }
   });
 });
+
+describe("Claude Code task text", () => {
+  it("skips slash-command wrapper rows when choosing the task text, but keeps them as prompts", async () => {
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const rows = readFileSync(session("claude-rm-deny"), "utf8").trimEnd().split("\n");
+    const at = rows.findIndex((l) => l.includes('"type":"user"'));
+    const clear = JSON.stringify({
+      type: "user",
+      message: {
+        role: "user",
+        content: "<command-name>/clear</command-name>\n<command-message>clear</command-message>",
+      },
+      timestamp: "2026-11-30T00:36:40.600Z",
+      sessionId: "9a976fe8-5228-4521-b5b0-4f9081dc151e",
+      isSidechain: false,
+    });
+    rows.splice(at, 0, clear);
+    const tmp = mkdtempSync(join(tmpdir(), "fire-claude-cmd-"));
+    try {
+      writeFileSync(join(tmp, "s.jsonl"), `${rows.join("\n")}\n`);
+      const [a] = (await collect([join(tmp, "s.jsonl")])).attempts;
+      expect(a!.taskText).toBe("Clean the build directory, then finish.");
+      expect(a!.events.filter((e) => e.kind === "prompt")).toHaveLength(2);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
