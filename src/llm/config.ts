@@ -19,8 +19,10 @@ export type LlmPricing = z.infer<typeof LlmPricing>;
  * (core/workspace/config.ts parses that block; its output passes this schema unchanged);
  * the rest tune retries, prompts and batch polling and default sensibly. Every field has
  * a default so `{}` is valid; the key comes from OPENAI_API_KEY, never from a file.
+ * Non-strict on purpose: the file was already checked strictly by the workspace config,
+ * and keys this layer does not know (added there later) must not break labelling.
  */
-export const LlmConfig = z.strictObject({
+export const LlmConfig = z.object({
   model: z.string().min(1).default("gpt-4o-mini"),
   baseUrl: z.string().url().optional(),
   concurrency: z.number().int().min(1).max(64).default(4),
