@@ -63,7 +63,7 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
   return policies;
 }
 
-/** Identity of the portfolio sources: each file's path, size and mtime, sorted. */
+/** Identity of the portfolio sources: each file's path, size, mtime and ctime, sorted. */
 export function sourceKey(abs: string): string {
   let st: ReturnType<typeof statSync>;
   try {
@@ -71,7 +71,8 @@ export function sourceKey(abs: string): string {
   } catch {
     throw new PortfolioError(`portfolio not found: ${abs}`);
   }
-  if (!st.isDirectory()) return `${abs}:${st.size}:${st.mtimeMs}`;
+  // ctime too: a rewrite that restores size and mtime (touch -r) still changes it.
+  if (!st.isDirectory()) return `${abs}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   const lines: string[] = [];
   const walk = (dir: string) => {
     const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
@@ -82,7 +83,7 @@ export function sourceKey(abs: string): string {
       if (e.isDirectory()) walk(f);
       else if (/\.(json|ya?ml)$/i.test(e.name)) {
         const s = statSync(f);
-        lines.push(`${f}:${s.size}:${s.mtimeMs}`);
+        lines.push(`${f}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`);
       }
     }
   };

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -115,7 +115,22 @@ describe("fire draft / screen replay / route / freeze / hook (built CLI, demo wo
 
     const m = JSON.parse(await readFile(join(ws, "portfolios/demo/manifest.json"), "utf8"));
     const pf = join(ws, "portfolios/demo", m.policies[0].file);
-    await writeFile(pf, (await readFile(pf, "utf8")).replace("Relaunch it", "Kill it"));
+    // a same-size edit with the old mtime restored is still caught (the hook's cache key has ctime)
+    const original = await readFile(pf, "utf8");
+    const st = await stat(pf);
+    await writeFile(pf, original.replace("Relaunch it", "Relaunch IT"));
+    await utimes(pf, st.atime, st.mtime);
+    const same = fire(
+      ["hook"],
+      ev({ session_id: "s3", hook_event_name: "Stop", stop_hook_active: false }),
+    );
+    expect(same.stdout).toBe("");
+    const s3 = (await readFile(join(ws, ".fire/hook-log.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .at(-1)!;
+    expect(JSON.parse(s3).error).toMatch(/SHA-256 does not match the portfolio manifest/);
+    await writeFile(pf, original.replace("Relaunch it", "Kill it"));
     const t = fire(
       ["hook"],
       ev({ session_id: "s2", hook_event_name: "Stop", stop_hook_active: false }),
