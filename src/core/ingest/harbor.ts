@@ -132,13 +132,24 @@ export async function* readHarborTrial(
   const exception = harborException(r);
   const timedOut = exception !== undefined && /timeout/i.test(exception.type);
   let parts: AtifParts | undefined;
-  for (const f of await trajectoryFiles(dir, r)) {
+  const queue = await trajectoryFiles(dir, r);
+  const seen = new Set(queue);
+  for (let i = 0; i < queue.length; i++) {
+    const f = queue[i]!;
     const t = await readJsonAs(f, Atif, "an ATIF trajectory (schema_version, steps[])");
     if (!t.ok) {
       yield { type: "error", error: t.error };
       continue;
     }
-    const p = atifParts(inRunOrder(t.value, r), options, !timedOut);
+    // A context-summarised run goes on in the file its continuation ref names: read it next.
+    const cont = t.value.continued_trajectory_ref;
+    const next = typeof cont === "string" ? join(dirname(f), cont) : undefined;
+    const continues = next !== undefined && !seen.has(next) && isFile(next);
+    if (continues) {
+      seen.add(next);
+      queue.splice(i + 1, 0, next);
+    }
+    const p = atifParts(inRunOrder(t.value, r), options, !timedOut && !continues);
     if (!parts) parts = p;
     else {
       for (const e of p.events.events)

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -149,6 +149,31 @@ describe("Harbor job folders and raw harness sessions", () => {
     expect(got.attempts[0]!.taskText).toBe("Create a calendar event for Friday.");
     expect(got.attempts[0]!.events).toEqual([]);
     expect(got.attempts[0]!.outcome).toBe("fail");
+  });
+
+  it("follows continued_trajectory_ref inside the trial and keeps the link", async () => {
+    const dir = join(tmp, "continued");
+    cpSync(trial("task-email-triage__fEmQAc2"), dir, { recursive: true });
+    const file = join(dir, "agent", "trajectory.json");
+    const whole = JSON.parse(readFileSync(file, "utf8"));
+    const first = {
+      ...whole,
+      steps: whole.steps.slice(0, 7),
+      continued_trajectory_ref: "trajectory.cont-1.json",
+    };
+    const rest = {
+      ...whole,
+      steps: whole.steps
+        .slice(7)
+        .map((s: { step_id: number }, i: number) => ({ ...s, step_id: String(i + 1) })),
+    };
+    writeFileSync(file, JSON.stringify(first));
+    writeFileSync(join(dir, "agent", "trajectory.cont-1.json"), JSON.stringify(rest));
+    const [a] = (await collect([dir])).attempts;
+    const [orig] = (await collect([trial("task-email-triage__fEmQAc2")])).attempts;
+    expect(calls(a!)).toHaveLength(14);
+    expect(a!.events.map((e) => e.callId)).toEqual(orig!.events.map((e) => e.callId));
+    expect(a!.links).toEqual([{ kind: "continuation", ref: "trajectory.cont-1.json" }]);
   });
 
   it("uses a raw Claude transcript under agent/sessions/projects when it is richer than ATIF", async () => {
