@@ -69,9 +69,8 @@ export const hookBenchmark: Benchmark = {
     const cli = join(ROOT, "dist/cli/main.js");
     const args = [cli, "hook", "--portfolio", path, "--workspace", ws];
     // `npm run build` bundles the hook; a later bare `tsc` leaves it stale (then unused).
-    if (!hookModuleUrl().endsWith("/bundle/hook.mjs"))
-      await bundleHook(join(ROOT, "dist/runtime/bundle"));
-    const loaded = hookModuleUrl().endsWith("/bundle/hook.mjs") ? "bundled" : "unbundled";
+    if (!hookModuleUrl().endsWith("/hook.bundle.mjs")) await bundleHook();
+    const loaded = hookModuleUrl().endsWith("/hook.bundle.mjs") ? "bundled" : "unbundled";
     try {
       timeRun(args, prompt("bench", ws)); // warm: portfolio cache + session state file
       timeRun(args, preToolUse("bench", ws));

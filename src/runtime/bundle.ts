@@ -1,44 +1,66 @@
-import { existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BundleManifest } from "./select.js";
 
 /**
- * Build step (`node dist/runtime/bundle.js [--out DIR]`, run by `npm run build` after tsc):
- * bundles the compiled hook (dist/runtime/main.js and the policy modules it reaches) into a
- * few files, because loading ~20 small ES modules is a large part of the hook's start-up.
- * Packages stay external and lazy chunks stay lazy. The manifest lists every source module
- * with its size and mtime, so `fire hook` uses the bundle only while it matches dist/.
- * Without rolldown (a vite dependency) this step is skipped and the hook runs from dist/.
+ * Build step (`node dist/runtime/bundle.js`, run by `npm run build` after tsc): bundles the
+ * hook's hot path (dist/runtime/main.js and every module it loads eagerly) into ONE file,
+ * `dist/runtime/hook.bundle.mjs`, because loading ~20 small ES modules is a large part of the
+ * hook's start-up. Packages stay external; the cold paths (policy loader, freeze verifier,
+ * stdin explainer) stay lazy imports of the plain dist/ modules. `hook.bundle.json` lists
+ * every bundled module with size and mtime, so `fire hook` uses the bundle only while it
+ * matches dist/. Without rolldown (a vite dependency) the step is skipped.
  */
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const COLD = [
+  /[\\/]core[\\/]policy[\\/]load\.js$/,
+  /[\\/]core[\\/]freeze[\\/]verify\.js$/,
+  /[\\/]runtime[\\/]hook-input\.js$/,
+];
 
-export async function bundleHook(outDir: string): Promise<BundleManifest | undefined> {
+export const BUNDLE_FILE = "hook.bundle.mjs";
+export const MANIFEST_FILE = "hook.bundle.json";
+
+export async function bundleHook(
+  outDir = join(DIST, "runtime"),
+): Promise<BundleManifest | undefined> {
   let rolldown: typeof import("rolldown");
   try {
     rolldown = await import("rolldown");
   } catch {
     return undefined;
   }
-  const tmp = `${outDir}.tmp-${process.pid}`;
+  const entry = join(DIST, "runtime/main.js");
   const result = await rolldown.build({
-    input: { hook: join(DIST, "runtime/main.js") },
+    input: entry,
     platform: "node",
     external: (id) => !id.startsWith(".") && !isAbsolute(id),
+    plugins: [
+      {
+        name: "cold-paths-stay-lazy",
+        resolveId(id, importer) {
+          if (!importer || !id.startsWith(".")) return null;
+          const abs = resolve(dirname(importer), id);
+          return COLD.some((re) => re.test(abs)) ? { id: abs, external: true } : null;
+        },
+      },
+    ],
     logLevel: "silent",
-    output: {
-      dir: tmp,
-      format: "esm",
-      entryFileNames: "[name].mjs",
-      chunkFileNames: "[name]-[hash].mjs",
-    },
-    write: true,
+    output: { format: "esm", codeSplitting: false },
+    write: false,
   });
-  const ids = new Set<string>();
-  for (const o of result.output) if (o.type === "chunk") for (const id of o.moduleIds) ids.add(id);
+  const chunk = result.output.find((o) => o.type === "chunk");
+  if (!chunk || result.output.length !== 1) throw new Error("hook bundle: expected one chunk");
+  // External relative imports keep their spelling: they must resolve from outDir too.
+  for (const m of chunk.code.matchAll(/(?:from|import\()\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+    const target = resolve(outDir, m[1] as string);
+    if (!existsSync(target))
+      throw new Error(`hook bundle: ${m[1]} would not resolve from ${outDir}`);
+  }
   const manifest: BundleManifest = {
-    entry: "hook.mjs",
-    sources: [...ids]
+    entry: BUNDLE_FILE,
+    sources: chunk.moduleIds
       .filter((id) => isAbsolute(id) && existsSync(id))
       .sort()
       .map((id) => {
@@ -46,24 +68,19 @@ export async function bundleHook(outDir: string): Promise<BundleManifest | undef
         return { path: relative(DIST, id), size: s.size, mtimeMs: s.mtimeMs };
       }),
   };
-  writeFileSync(join(tmp, "manifest.json"), JSON.stringify(manifest));
-  const old = `${outDir}.old-${process.pid}`;
-  if (existsSync(outDir)) renameSync(outDir, old);
-  renameSync(tmp, outDir);
-  rmSync(old, { recursive: true, force: true });
+  const tmp = `.${process.pid}.tmp`;
+  writeFileSync(join(outDir, BUNDLE_FILE + tmp), chunk.code);
+  writeFileSync(join(outDir, MANIFEST_FILE + tmp), JSON.stringify(manifest));
+  renameSync(join(outDir, BUNDLE_FILE + tmp), join(outDir, BUNDLE_FILE));
+  renameSync(join(outDir, MANIFEST_FILE + tmp), join(outDir, MANIFEST_FILE));
   return manifest;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const i = process.argv.indexOf("--out");
-  const out =
-    i > 0 && process.argv[i + 1]
-      ? resolve(process.argv[i + 1] as string)
-      : join(DIST, "runtime/bundle");
-  const m = await bundleHook(out);
+  const m = await bundleHook();
   process.stdout.write(
     m
-      ? `hook bundle: ${m.sources.length} modules → ${relative(process.cwd(), out)}\n`
+      ? `hook bundle: ${m.sources.length} modules → dist/runtime/${BUNDLE_FILE}\n`
       : "hook bundle: rolldown not installed, skipped\n",
   );
 }

@@ -105,7 +105,10 @@ type Evaluated = StepResult & { index: number };
 async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated | undefined> {
   const ev = toEvent(input);
   if (!ev) return undefined;
-  if (!opts.portfolio) throw new Fault("no portfolio: pass --portfolio FILE|DIR");
+  if (!opts.portfolio)
+    throw new Fault(
+      "no portfolio: pass --portfolio FILE|DIR or freeze one into <workspace>/portfolios/",
+    );
   let policies: Awaited<ReturnType<typeof loadPortfolio>>;
   try {
     policies = await loadPortfolio(opts.portfolio, opts.stateDir);

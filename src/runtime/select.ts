@@ -30,10 +30,10 @@ export function isFresh(manifest: BundleManifest, distDir: string): boolean {
  * compiled modules (same code; a `tsc` without the bundle step never leaves a stale bundle
  * in use).
  */
-export function hookModuleUrl(bundleDir = join(DIST, "runtime/bundle")): string {
+export function hookModuleUrl(bundleDir = join(DIST, "runtime")): string {
   try {
     const manifest = JSON.parse(
-      readFileSync(join(bundleDir, "manifest.json"), "utf8"),
+      readFileSync(join(bundleDir, "hook.bundle.json"), "utf8"),
     ) as BundleManifest;
     if (isFresh(manifest, DIST)) return pathToFileURL(join(bundleDir, manifest.entry)).href;
   } catch {

@@ -3,28 +3,28 @@ import {
   copyFileSync,
   mkdirSync,
   readFileSync,
-  rmSync,
   statSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type * as Select from "../../src/runtime/select.js";
 import type { BundleManifest } from "../../src/runtime/select.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 import { clientEvents, clientOutputs, PORTFOLIO, tempWorkspace } from "./hook-helpers.js";
 
 const DIST = resolve(REPO_ROOT, "dist");
-const OUT = join(DIST, "runtime", `bundle-test-${process.pid}`);
 let manifest: BundleManifest;
+let bundleCode: string;
 // The compiled modules: their paths are relative to dist/, as in production.
 let isFresh: typeof Select.isFresh;
 let hookModuleUrl: typeof Select.hookModuleUrl;
 
 /** Runs the bundle's runHookCli in a real process, as the CLI fast path does. */
 function runBundle(ws: string, input: unknown) {
-  const code = `const m = await import(${JSON.stringify(join(OUT, "hook.mjs"))}); process.exitCode = await m.runHookCli(process.argv.slice(1));`;
+  const file = join(DIST, "runtime/hook.bundle.mjs");
+  const code = `const m = await import(${JSON.stringify(file)}); process.exitCode = await m.runHookCli(process.argv.slice(1));`;
   return spawnSync(
     process.execPath,
     ["--input-type=module", "-e", code, "--", "--portfolio", PORTFOLIO, "--workspace", ws],
@@ -34,30 +34,36 @@ function runBundle(ws: string, input: unknown) {
 
 describe("the bundled hook (npm run build)", () => {
   beforeAll(async () => {
-    const r = spawnSync(process.execPath, [join(DIST, "runtime/bundle.js"), "--out", OUT], {
-      encoding: "utf8",
-    });
-    expect(r.stdout).toMatch(/^hook bundle: \d+ modules/);
-    manifest = JSON.parse(readFileSync(join(OUT, "manifest.json"), "utf8"));
+    const r = spawnSync(process.execPath, [join(DIST, "runtime/bundle.js")], { encoding: "utf8" });
+    expect(r.stdout).toMatch(/^hook bundle: \d+ modules → dist\/runtime\/hook\.bundle\.mjs/);
+    manifest = JSON.parse(readFileSync(join(DIST, "runtime/hook.bundle.json"), "utf8"));
+    bundleCode = readFileSync(join(DIST, "runtime/hook.bundle.mjs"), "utf8");
     ({ isFresh, hookModuleUrl } = (await import(join(DIST, "runtime/select.js"))) as typeof Select);
   }, 60_000);
-  afterAll(() => rmSync(OUT, { recursive: true, force: true }));
 
-  it("records every bundled module of dist/, fresh right after the build", () => {
+  it("is one file holding the hot path, fresh right after the build", () => {
     const paths = manifest.sources.map((s) => s.path);
     expect(paths).toEqual(
-      expect.arrayContaining(["runtime/run-hook.js", "core/policy/evaluator.js"]),
+      expect.arrayContaining([
+        "runtime/run-hook.js",
+        "core/policy/evaluator.js",
+        "core/policy/compile.js",
+      ]),
     );
-    expect(paths.filter((p) => /^(ui|llm)\//.test(p))).toEqual([]);
+    expect(paths.filter((p) => /^(ui|llm)\/|policy\/load\.js|hook-input\.js/.test(p))).toEqual([]);
     expect(isFresh(manifest, DIST)).toBe(true);
-    expect(hookModuleUrl(OUT)).toMatch(/bundle-test-\d+\/hook\.mjs$/);
+    expect(hookModuleUrl()).toMatch(/dist\/runtime\/hook\.bundle\.mjs$/);
   });
 
-  it("its start-up file imports no zod, yaml or commander eagerly", () => {
-    const entry = readFileSync(join(OUT, "hook.mjs"), "utf8");
-    const eager = [...entry.matchAll(/^import .*?from "([^"]+)";$/gm)].map((m) => m[1] as string);
-    expect(eager.filter((m) => /^(zod|yaml|commander|recheck|ink|react|openai)/.test(m))).toEqual(
-      [],
+  it("imports only node built-ins eagerly; zod, the loader and proper-lockfile stay lazy", () => {
+    const eager = [...bundleCode.matchAll(/^import .*?from "([^"]+)";$/gm)].map(
+      (m) => m[1] as string,
+    );
+    expect(eager.length).toBeGreaterThan(0);
+    expect(eager.filter((m) => !m.startsWith("node:"))).toEqual([]);
+    const lazy = [...bundleCode.matchAll(/import\("([^"]+)"\)/g)].map((m) => m[1]);
+    expect(lazy).toEqual(
+      expect.arrayContaining(["proper-lockfile", "../core/policy/load.js", "./hook-input.js"]),
     );
   });
 
@@ -76,7 +82,7 @@ describe("the bundled hook (npm run build)", () => {
 
   it("is not used once a bundled module changes (stale bundles fall back to dist/)", () => {
     const dir = tempWorkspace();
-    const m: BundleManifest = { entry: "hook.mjs", sources: [] };
+    const m: BundleManifest = { entry: "hook.bundle.mjs", sources: [] };
     for (const rel of ["runtime/a.js", "core/b.js"]) {
       mkdirSync(join(dir, rel, ".."), { recursive: true });
       writeFileSync(join(dir, rel), `export const x = "${rel}";\n`);
@@ -87,7 +93,7 @@ describe("the bundled hook (npm run build)", () => {
     copyFileSync(join(dir, "core/b.js"), join(dir, "core/b2.js"));
     utimesSync(join(dir, "core/b.js"), new Date(), new Date(Date.now() + 5000));
     expect(isFresh(m, dir)).toBe(false);
-    expect(isFresh({ entry: "hook.mjs", sources: [] }, dir)).toBe(false);
+    expect(isFresh({ entry: "hook.bundle.mjs", sources: [] }, dir)).toBe(false);
     expect(hookModuleUrl(join(dir, "no-bundle"))).toMatch(/dist\/runtime\/main\.js$/);
   });
 });

@@ -47,7 +47,7 @@ export function registerHook(program: Command): void {
       );
       if (!opts.portfolio)
         process.stderr.write(
-          "fire: no --portfolio given: the hook will log 'no portfolio' and answer nothing until one is installed\n",
+          "fire: no --portfolio given: the hook uses the workspace's newest frozen portfolio (portfolios/*/manifest.json) and answers nothing until there is one\n",
         );
     });
   scoped(hook.command("uninstall").description("remove fire's hook; other hooks stay")).action(
