@@ -19,8 +19,10 @@ function rows(): string {
     ["pos-1", "positive", [false, false], [true, true]],
     ["neg-1", "nearby-negative", [true, true], [false, false]],
   ] as const) {
-    base.forEach((pass, attempt) => out.push({ task, arm: "baseline", attempt, pass, cohort }));
-    pol.forEach((pass, attempt) => out.push({ task, arm: "policy", attempt, pass, cohort }));
+    for (const [attempt, pass] of base.entries())
+      out.push({ task, arm: "baseline", attempt, pass, cohort });
+    for (const [attempt, pass] of pol.entries())
+      out.push({ task, arm: "policy", attempt, pass, cohort });
   }
   return `${out.map((o) => JSON.stringify(o)).join("\n")}\n`;
 }
