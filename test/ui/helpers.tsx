@@ -15,6 +15,7 @@ export const KEY = {
   down: "\u001B[B",
   backspace: "\u007F",
   ctrlS: "\u0013",
+  ctrlU: "\u0015",
 } as const;
 
 /** Polls until `cond` holds (no fixed sleeps); fails with the last frame after `timeoutMs`. */

@@ -46,6 +46,10 @@ export function TextField({
         change(latest.current.slice(0, -1));
         return true;
       }
+      if (key.ctrl && input === "u") {
+        change("");
+        return true;
+      }
       if (key.upArrow || key.downArrow || key.tab || key.pageUp || key.pageDown) return false;
       if (key.ctrl || key.meta) return false;
       if (input) {

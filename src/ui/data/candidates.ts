@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { InputError } from "../../core/errors.js";
+import { isFrozenOnDisk } from "../../core/lifecycle/store.js";
 import { candidateFiles, compileCandidateText } from "../../core/policy/load.js";
 import type { CompiledPolicy } from "../../core/policy/types.js";
 import { workspacePaths } from "../../core/workspace/paths.js";
@@ -63,12 +64,8 @@ export function statusOf(e: CandidateEntry): string {
 export async function saveCandidate(file: string, text: string): Promise<InputError[]> {
   const r = compileCandidateText(text, file);
   if (!r.policy) return r.errors;
-  if (existsSync(file)) {
-    const old = compileCandidateText(readFileSync(file, "utf8"), file);
-    if (old.policy?.candidate.status === "frozen") {
-      return [new InputError(file, undefined, "frozen candidates are immutable: revise instead")];
-    }
-  }
+  if (isFrozenOnDisk(file))
+    return [new InputError(file, undefined, "frozen candidates are immutable: revise instead")];
   await mkdir(dirname(file), { recursive: true });
   await writeFileAtomic(file, text);
   return [];

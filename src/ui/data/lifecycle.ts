@@ -4,7 +4,11 @@ import { dirname, relative } from "node:path";
 import { draftFromTemplate } from "../../core/draft/template-drafter.js";
 import { loadTemplates } from "../../core/draft/templates.js";
 import { type FreezeResult, freezePortfolio } from "../../core/freeze/freeze.js";
-import { promoteCandidate, retireCandidate } from "../../core/lifecycle/actions.js";
+import {
+  promoteCandidate,
+  retireCandidate,
+  reviseCandidate,
+} from "../../core/lifecycle/actions.js";
 import {
   draftFile,
   listCandidates,
@@ -41,6 +45,13 @@ function stored(ws: Workspace, file: string): StoredCandidate {
 /** `fire candidate promote` (draft → screening) with a note. */
 export async function promote(ws: Workspace, file: string, note: string): Promise<void> {
   await promoteCandidate(stored(ws, file), note, new Date());
+}
+
+/** `fire candidate revise` with a note: a new version that supersedes the old (which stays). */
+export async function revise(ws: Workspace, file: string, note: string): Promise<string> {
+  const all = listCandidates(ws.dir).candidates;
+  const r = await reviseCandidate(ws.dir, stored(ws, file), all, { note, now: new Date() });
+  return r.file;
 }
 
 /** `fire candidate retire --reason`. */

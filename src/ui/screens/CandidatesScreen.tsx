@@ -1,7 +1,174 @@
-import { Text } from "ink";
-import type { ReactNode } from "react";
+import { relative } from "node:path";
+import { Box, Text } from "ink";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { CandidateEditor } from "../components/CandidateEditor.js";
+import { TextField } from "../components/TextField.js";
+import { VirtualList } from "../components/VirtualList.js";
+import { useAppActions, useAppState } from "../contexts/AppContext.js";
+import { errorLine } from "../contexts/errors.js";
+import { useTheme } from "../contexts/ThemeContext.js";
+import { type CandidateEntry, saveCandidate, statusOf } from "../data/candidates.js";
+import { freezeOne, promote, retire, revise } from "../data/lifecycle.js";
+import { useKeypress } from "../hooks/useKeypress.js";
+import { useListCursor } from "../hooks/useListCursor.js";
+import { useWorkbench } from "../hooks/useWorkbench.js";
 import type { ScreenProps } from "./types.js";
 
-export function CandidatesScreen(_props: ScreenProps): ReactNode {
-  return <Text>Candidates</Text>;
+const ORDER = ["draft", "screening", "frozen", "retired", "invalid"];
+type PromptKind = "promote" | "retire" | "revise" | "freeze";
+const PROMPT_LABEL: Record<PromptKind, string> = {
+  promote: "promote note:",
+  retire: "retire reason:",
+  revise: "revise note:",
+  freeze: "portfolio name:",
+};
+
+/** Screen 4: candidates by status with lineage; field editor with live preview; lifecycle. */
+export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
+  const { data, candidateFile } = useAppState();
+  const actions = useAppActions();
+  const wb = useWorkbench();
+  const theme = useTheme();
+  const entries = useMemo(
+    () =>
+      [...(data?.candidates ?? [])].sort(
+        (a, b) =>
+          ORDER.indexOf(statusOf(a)) - ORDER.indexOf(statusOf(b)) || (a.rel < b.rel ? -1 : 1),
+      ),
+    [data],
+  );
+  const listHeight = Math.max(3, height - 6);
+  const cursor = useListCursor(entries.length, listHeight);
+  const [editing, setEditing] = useState(false);
+  const [prompt, setPrompt] = useState<{ kind: PromptKind; value: string } | undefined>();
+  const entry: CandidateEntry | undefined = entries[cursor.index];
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follow a search/draft jump only
+  useEffect(() => {
+    const i = entries.findIndex((e) => e.file === candidateFile);
+    if (i >= 0) cursor.setIndex(i);
+  }, [candidateFile]);
+
+  const lifecycle = async (kind: PromptKind, value: string) => {
+    if (!data || !entry) return;
+    const ws = data.ws;
+    const label = `${kind} ${entry.policy?.key ?? entry.rel}`;
+    await actions.run(
+      label,
+      async () => {
+        if (kind === "promote") await promote(ws, entry.file, value);
+        else if (kind === "retire") await retire(ws, entry.file, value);
+        else if (kind === "revise") return relative(ws.dir, await revise(ws, entry.file, value));
+        else {
+          const r = await freezeOne(ws, entry.file, value);
+          if (!r.ok) throw new Error(`refused: ${r.refused.flatMap((x) => x.missing).join("; ")}`);
+          return `portfolios/${value} (manifest ${r.manifest.manifestHash.slice(0, 12)})`;
+        }
+        return undefined;
+      },
+      (out) => `${label}: done${out ? ` → ${out}` : ""}`,
+    );
+    wb.reloadCandidates();
+  };
+
+  useKeypress((input, key) => {
+    if (editing || prompt || !entry) return false;
+    if (key.return) setEditing(true);
+    else if (input === "P") setPrompt({ kind: "promote", value: "" });
+    else if (input === "R") setPrompt({ kind: "retire", value: "" });
+    else if (input === "V") setPrompt({ kind: "revise", value: "" });
+    else if (input === "F") setPrompt({ kind: "freeze", value: entry.policy?.id ?? "" });
+    else return cursor.handle(input, key);
+    return true;
+  });
+
+  if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
+  if (editing && entry)
+    return (
+      <CandidateEditor
+        key={entry.text}
+        file={entry.file}
+        text={entry.text}
+        readOnly={statusOf(entry) === "frozen"}
+        attempts={data.ws.attempts}
+        width={width}
+        height={height}
+        onClose={() => setEditing(false)}
+        onSave={(text) => {
+          void actions
+            .run(
+              `saving ${entry.rel}`,
+              async () => {
+                const errs = await saveCandidate(entry.file, text);
+                if (errs[0]) throw errs[0];
+              },
+              () => `saved ${entry.rel}`,
+            )
+            .then(() => wb.reloadCandidates());
+        }}
+      />
+    );
+  const c = entry?.policy?.candidate;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text bold>{`${"   status".padEnd(13)}${"candidate".padEnd(40)}family / lineage`}</Text>
+      <VirtualList
+        items={entries}
+        selected={cursor.index}
+        height={listHeight}
+        keyOf={(e) => e.file}
+        empty="no candidates: draft one from a cluster (3, then d)"
+        renderRow={(e) => {
+          const p = e.policy?.candidate;
+          const s = statusOf(e);
+          return (
+            <Text wrap="truncate-end">
+              <Text
+                color={
+                  s === "frozen"
+                    ? theme.good
+                    : s === "retired" || s === "invalid"
+                      ? theme.bad
+                      : theme.warn
+                }
+              >
+                {s.padEnd(11)}
+              </Text>
+              {(e.policy?.key ?? e.rel).slice(0, 38).padEnd(39)}
+              <Text color={theme.muted}>
+                {p
+                  ? `${p.family} · ${p.lineage.clusters.length}c/${p.lineage.attempts.length}a`
+                  : ""}
+                {p?.lineage.supersedes ? ` ← ${p.lineage.supersedes}` : ""}
+              </Text>
+            </Text>
+          );
+        }}
+      />
+      {prompt ? (
+        <TextField
+          label={PROMPT_LABEL[prompt.kind]}
+          value={prompt.value}
+          active
+          width={width}
+          onChange={(v) => setPrompt({ ...prompt, value: v })}
+          onSubmit={(v) => {
+            setPrompt(undefined);
+            if (v.trim() || prompt.kind === "promote") void lifecycle(prompt.kind, v.trim());
+          }}
+          onCancel={() => setPrompt(undefined)}
+        />
+      ) : null}
+      {entry ? (
+        <Box flexDirection="column">
+          <Text wrap="truncate-end">{c?.title ?? entry.errors.map(errorLine).join("; ")}</Text>
+          <Text color={theme.muted} wrap="truncate-end">
+            {entry.rel} · last: {c?.history.at(-1)?.note ?? "no history"}
+          </Text>
+          <Text color={theme.muted} wrap="truncate-end">
+            Enter edit (live preview) · P promote · R retire · V revise · F freeze
+          </Text>
+        </Box>
+      ) : null}
+    </Box>
+  );
 }

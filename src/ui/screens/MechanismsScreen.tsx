@@ -77,7 +77,10 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
       setMembers(true);
     } else if (input === "r") setPrompt({ kind: "rename", value: cluster.name });
     else if (input === "e") setPrompt({ kind: "exclude", value: "" });
-    else if (input === "d") void wb.draft(cluster);
+    else if (input === "d")
+      void wb.draft(cluster).then((file) => {
+        if (file) actions.openCandidate(file);
+      });
     else if (input === "m") {
       if (!mark) {
         setMark(cluster.id);

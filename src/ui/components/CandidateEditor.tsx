@@ -1,0 +1,103 @@
+import { Box, Text } from "ink";
+import { type ReactNode, useDeferredValue, useMemo, useState } from "react";
+import type { Attempt } from "../../core/model/attempt.js";
+import { useTheme } from "../contexts/ThemeContext.js";
+import { fieldsOf, pathLabel, setField } from "../data/fields.js";
+import { previewText } from "../data/preview.js";
+import { useKeypress } from "../hooks/useKeypress.js";
+import { useListCursor } from "../hooks/useListCursor.js";
+import { PreviewLine } from "./PreviewLine.js";
+import { TextField } from "./TextField.js";
+import { VirtualList } from "./VirtualList.js";
+
+export interface CandidateEditorProps {
+  file: string;
+  /** The saved text. */
+  text: string;
+  readOnly: boolean;
+  attempts: Attempt[];
+  width: number;
+  height: number;
+  onSave: (text: string) => void;
+  onClose: () => void;
+}
+
+/**
+ * Field editor for eligibility, tracking, rules (messages, nudge limits) and the behaviour
+ * marker, with a live preview: every change is compiled and replayed over the workspace.
+ */
+export function CandidateEditor(props: CandidateEditorProps): ReactNode {
+  const { file, readOnly, attempts, width, height, onSave, onClose } = props;
+  const theme = useTheme();
+  const [text, setText] = useState(props.text);
+  const [editing, setEditing] = useState<string | undefined>();
+  const fields = useMemo(() => fieldsOf(text, file), [text, file]);
+  const listHeight = Math.max(3, height - 6);
+  const cursor = useListCursor(fields.length, listHeight);
+  const field = fields[cursor.index];
+  const shown = editing !== undefined && field ? setField(text, file, field, editing) : text;
+  // Typing renders first; the replay catches up on the deferred text.
+  const deferred = useDeferredValue(shown);
+  const preview = useMemo(() => previewText(deferred, file, attempts), [deferred, file, attempts]);
+  const before = useMemo(
+    () => previewText(props.text, file, attempts).counts,
+    [props.text, file, attempts],
+  );
+  const dirty = shown !== props.text;
+
+  useKeypress((input, key) => {
+    if (editing !== undefined) return false;
+    if (key.escape) onClose();
+    else if (key.ctrl && input === "s") {
+      if (readOnly) return true;
+      onSave(text);
+    } else if (key.return && field) {
+      if (!readOnly) setEditing(String(field.value));
+    } else return cursor.handle(input, key);
+    return true;
+  });
+
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text wrap="truncate-end">
+        <Text bold>{file.split("/").slice(-2).join("/")}</Text>
+        {readOnly ? <Text color={theme.warn}> frozen: read-only (revise instead)</Text> : null}
+        {dirty ? <Text color={theme.warn}> modified (Ctrl-S saves, Esc discards)</Text> : null}
+      </Text>
+      <VirtualList
+        items={fields}
+        selected={cursor.index}
+        height={listHeight}
+        keyOf={(f) => pathLabel(f.path)}
+        empty="(the file does not parse)"
+        renderRow={(f, i) => (
+          <Text wrap="truncate-end">
+            <Text color={theme.muted}>{pathLabel(f.path).padEnd(28)} </Text>
+            {i === cursor.index && editing !== undefined
+              ? ""
+              : String(f.value).replace(/\s+/g, " ")}
+          </Text>
+        )}
+      />
+      {editing !== undefined && field ? (
+        <TextField
+          label={`${pathLabel(field.path)}:`}
+          value={editing}
+          active
+          width={width}
+          onChange={setEditing}
+          onSubmit={(v) => {
+            setText(setField(text, file, field, v));
+            setEditing(undefined);
+          }}
+          onCancel={() => setEditing(undefined)}
+        />
+      ) : (
+        <Text color={theme.muted}>
+          ↑↓ field · Enter edit (Enter keeps, Esc drops) · Ctrl-S save · Esc back
+        </Text>
+      )}
+      <PreviewLine preview={preview} {...(before ? { before } : {})} />
+    </Box>
+  );
+}

@@ -1,0 +1,95 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoCopy, KEY, renderApp } from "./helpers.js";
+
+const ws = demoCopy();
+const draft = join(ws.dir, "candidates/drafts/my-serve.yaml");
+beforeAll(() => {
+  // A draft to edit: the reference service-persistence mechanics under a new identity.
+  const ref = readFileSync(join(ws.dir, "candidates/reference/service-persistence.yaml"), "utf8");
+  mkdirSync(join(ws.dir, "candidates/drafts"), { recursive: true });
+  writeFileSync(
+    draft,
+    ref
+      .replace("id: ref-service-persistence", "id: my-serve")
+      .replace("status: frozen", "status: draft"),
+  );
+});
+afterAll(() => ws.cleanup());
+
+async function openDraft(app: ReturnType<typeof renderApp>) {
+  await app.see("95 attempts");
+  await app.press("4");
+  await app.see("my-serve@1");
+  expect(
+    app
+      .frame()
+      .split("\n")
+      .find((l) => l.startsWith("▸")),
+  ).toContain("draft      my-serve@1");
+}
+
+describe("Candidates screen", () => {
+  it("lists candidates by status with lineage, drafts first", async () => {
+    const app = renderApp(ws.dir);
+    await openDraft(app);
+    expect(app.frame()).toContain("frozen     ref-service-persistence@1");
+    app.unmount();
+  });
+
+  it("edits an eligibility pattern with a live preview, then saves atomically", async () => {
+    const app = renderApp(ws.dir, { columns: 100, rows: 30 });
+    await openDraft(app);
+    await app.press(KEY.enter);
+    await app.see("eligibility.anyOf.0.pattern", "preview positives");
+    const routedBefore = Number(/routed (\d+)/.exec(app.frame())?.[1]);
+    expect(routedBefore).toBeGreaterThan(2);
+    await app.press(KEY.enter);
+    await app.see("eligibility.anyOf.0.pattern:");
+    // Make the first phrase route any text with "the": the preview updates as the field changes.
+    await app.press(KEY.ctrlU, ..."\\bthe\\b".split(""));
+    await app.see(`routed ${routedBefore}`, "saved   positives");
+    const routedAfter = Number(/preview .* routed (\d+)/.exec(app.frame())?.[1]);
+    expect(routedAfter).toBeGreaterThan(routedBefore);
+    // negatives: before the edit none fired; with the broad phrase some do.
+    expect(app.frame()).toMatch(/saved {3}positives \d+\/\d+ · negatives 0\//);
+    expect(app.frame()).toMatch(/preview positives \d+\/\d+ · negatives [1-9]\d*\//);
+    await app.press(KEY.enter);
+    await app.see("modified (Ctrl-S saves");
+    await app.press(KEY.ctrlS);
+    await app.see("saved candidates/drafts/my-serve.yaml");
+    expect(readFileSync(draft, "utf8")).toContain("pattern: '\\bthe\\b'");
+    expect(readFileSync(draft, "utf8")).toContain("# yaml-language-server"); // comments kept
+    app.unmount();
+  });
+
+  it("refuses an invalid regex in the preview and never writes it", async () => {
+    const app = renderApp(ws.dir, { columns: 100, rows: 30 });
+    await openDraft(app);
+    await app.press(KEY.enter);
+    await app.see("eligibility.anyOf.0.pattern");
+    await app.press(KEY.enter, KEY.ctrlU, "(", KEY.enter);
+    await app.see("✗ eligibility.anyOf.0");
+    await app.press(KEY.ctrlS);
+    await app.see("error: saving candidates/drafts/my-serve.yaml");
+    expect(readFileSync(draft, "utf8")).not.toContain("pattern: (");
+    app.unmount();
+  });
+
+  it("promotes with a note, and freezing an unscreened candidate is refused with the reason", async () => {
+    const app = renderApp(ws.dir);
+    await openDraft(app);
+    await app.press("P");
+    await app.see("promote note:");
+    await app.press(..."worth a run".split(""), KEY.enter);
+    await app.see("promote my-serve@1: done");
+    await app.see("screening  my-serve@1");
+    expect(readFileSync(draft, "utf8")).toContain("promoted to screening: worth a run");
+    await app.press("F");
+    await app.see("portfolio name:");
+    await app.press(KEY.enter);
+    await app.see("refused: no promising screen");
+    app.unmount();
+  });
+});
