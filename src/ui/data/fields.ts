@@ -14,7 +14,7 @@ function walk(v: unknown, path: (string | number)[], out: Field[]): void {
   if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
     out.push({ path, value: v });
   } else if (Array.isArray(v)) {
-    v.forEach((x, i) => walk(x, [...path, i], out));
+    for (const [i, x] of v.entries()) walk(x, [...path, i], out);
   } else if (v && typeof v === "object") {
     for (const [k, x] of Object.entries(v)) walk(x, [...path, k], out);
   }
