@@ -1,5 +1,9 @@
 import type { CandidateInput } from "../policy/schema.js";
 
+/** Commands that read, parse or test a written artifact. */
+const READERS =
+  "cat|head|tail|jq|xmllint|diff|cmp|pytest|wc|grep|python3?\\s+-m\\s+json\\.tool|python3?\\s+-c|node\\s+-e";
+
 /**
  * The generic template (DESIGN.md: "stop without checking the evaluator-facing artifact"):
  * the task names an output artifact the grader reads; at stop, if it was written and not read
@@ -22,7 +26,11 @@ export const STOP_WITHOUT_CHECK: CandidateInput = {
     anyOf: [
       {
         pattern:
-          "\\b(write|save|produce|create|generate|output)s?\\b[^.\\n]{0,80}\\.(json|csv|tsv|xml|ya?ml|txt|md|html)\\b",
+          "\\b(write|save|produce|create|generate|output|summari[sz]e|export|convert)s?\\b[^.\\n]{0,80}\\.(json|csv|tsv|xml|ya?ml|txt|md|html)\\b",
+        flags: "i",
+      },
+      {
+        pattern: "\\b(must|should)\\s+(validate|conform|parse)\\b",
         flags: "i",
       },
     ],
@@ -44,11 +52,14 @@ export const STOP_WITHOUT_CHECK: CandidateInput = {
       id: "check",
       at: "tool",
       when: {
-        steps: "now > write",
-        command: {
-          pattern:
-            "\\b(cat|head|tail|jq|xmllint|diff|cmp|pytest|wc|grep|python3?\\s+-m\\s+json\\.tool|python3?\\s+-c|node\\s+-e)\\b",
-        },
+        any: [
+          {
+            steps: "now > write",
+            command: { pattern: `\\b(${READERS})\\b` },
+          },
+          // written and read back in one command: `… > out.json && jq . out.json`
+          { command: { pattern: `(>|\\btee\\b)[^;&|]{1,200}(&&|;)\\s*(${READERS})\\b` } },
+        ],
       },
       record: "check",
     },
@@ -57,11 +68,11 @@ export const STOP_WITHOUT_CHECK: CandidateInput = {
     {
       id: "check-artifact",
       at: "stop",
-      when: { recorded: "write", not: { steps: "check > write" } },
+      when: { recorded: "write", not: { steps: "check >= write" } },
       action: "instruct",
       message:
         "Before you stop: the grader will read the file you produced. Read it back now and check it the way the grader will (parse it in its stated format, compare every required field, count and value with the task's requirements). Fix anything that does not match, then stop.",
     },
   ],
-  behavior: { steps: "check > write" },
+  behavior: { steps: "check >= write" },
 };

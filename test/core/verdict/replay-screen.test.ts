@@ -107,4 +107,18 @@ describe("replay screen on the demo workspace", () => {
     expect(s.summary.positiveFiring.k).toBe(0);
     expect(s.verdict.evidence[0]).toMatch(/^inert: fires in time on 0\/3 positive/);
   });
+
+  it("the generic stop-without-check template drafts a promising candidate for its cluster", () => {
+    const c = demo.cluster("stop-without-check");
+    const r = draftFromTemplate(c, demo.ws.attempts, loadTemplates(), NOW);
+    if (!r.ok) throw new Error(r.problems.join("; "));
+    const s = screen(r.candidate);
+    expect(s.verdict.verdict).toBe("promising");
+    expect(s.positives.map((p) => [p.taskId, p.first?.ruleId, p.atStop])).toEqual([
+      ["incident-report-json", "check-artifact", true],
+    ]);
+    // the marker separates: never in the failed attempt, mostly in passing negatives
+    expect(s.summary.behaviorPositive.k).toBe(0);
+    expect(s.summary.behaviorNegative.rate).toBeGreaterThan(0.5);
+  });
 });
