@@ -28,10 +28,26 @@ export function pathsOf(attempts: readonly Attempt[]): string[] {
   return [...out].filter((p) => p.split("/").filter(Boolean).length >= 2 && !SYSTEM.test(p)).sort();
 }
 
-/** Problems: each forbidden token (task id or path) found in the candidate's rule text. */
+/** Answers the attempts wrote (`echo 1284113 > answer.txt`): 3+ characters with a digit. */
+export function answersOf(attempts: readonly Attempt[]): string[] {
+  const out = new Set<string>();
+  const WRITE = /\b(?:echo|printf)\s+(?:-[a-z]+\s+)?(['"]?)([^'"\n>|;&]{3,60}?)\1\s*>{1,2}\s*\S/g;
+  for (const a of attempts)
+    for (const e of a.events) {
+      if (e.kind !== "tool_call" || !e.command) continue;
+      for (const m of e.command.matchAll(WRITE)) {
+        const v = m[2]!.replace(/\\n$/, "").trim();
+        // values with a digit (counts, codes, hashes): words like "done" are not answers
+        if (v.length >= 3 && /\d/.test(v) && !v.startsWith("$")) out.add(v);
+      }
+    }
+  return [...out].sort();
+}
+
+/** Problems: each forbidden token (task id, path or written answer) found in the rule text. */
 export function hygieneProblems(
   c: Candidate,
-  forbid: { taskIds: readonly string[]; paths: readonly string[] },
+  forbid: { taskIds: readonly string[]; paths: readonly string[]; answers?: readonly string[] },
 ): string[] {
   const { lineage: _lineage, history: _history, ...rest } = c;
   const text = JSON.stringify(rest).toLowerCase();
@@ -43,6 +59,10 @@ export function hygieneProblems(
   for (const p of forbid.paths) {
     if (text.includes(JSON.stringify(p).slice(1, -1).toLowerCase()))
       problems.push(`names the path ${p}`);
+  }
+  for (const v of forbid.answers ?? []) {
+    if (text.includes(JSON.stringify(v).slice(1, -1).toLowerCase()))
+      problems.push(`names the answer ${v}`);
   }
   return problems;
 }

@@ -3,7 +3,7 @@ import type { Attempt } from "../model/attempt.js";
 import { compilePolicy } from "../policy/compile.js";
 import { unsafePatterns } from "../policy/safety.js";
 import { Candidate } from "../policy/schema.js";
-import { hygieneProblems, pathsOf } from "./hygiene.js";
+import { answersOf, hygieneProblems, pathsOf } from "./hygiene.js";
 import type { Templates } from "./templates.js";
 
 /** A drafted candidate, or why there is none (never a half-valid one). */
@@ -50,9 +50,11 @@ export function finishDraft(
     problems.push((e as Error).message);
   }
   problems.push(
-    ...hygieneProblems(c, { taskIds: cluster.taskIds, paths: pathsOf(attempts) }).map(
-      (p) => `rule text ${p}`,
-    ),
+    ...hygieneProblems(c, {
+      taskIds: cluster.taskIds,
+      paths: pathsOf(attempts),
+      answers: answersOf(attempts),
+    }).map((p) => `rule text ${p}`),
   );
   return problems.length ? { ok: false, problems } : { ok: true, candidate: c };
 }

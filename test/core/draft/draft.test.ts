@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hygieneProblems, pathsOf } from "../../../src/core/draft/hygiene.js";
+import { answersOf, hygieneProblems, pathsOf } from "../../../src/core/draft/hygiene.js";
 import { draftFromTemplate, finishDraft } from "../../../src/core/draft/template-drafter.js";
 import { loadTemplates } from "../../../src/core/draft/templates.js";
 import { FAMILIES } from "../../../src/core/families.js";
@@ -76,5 +76,18 @@ describe("template drafter on the demo workspace", () => {
     );
     expect(unsafe.ok).toBe(false);
     if (!unsafe.ok) expect(unsafe.problems[0]).toMatch(/^eligibility\.anyOf\.0: .*backtrack/);
+  });
+
+  it("refuses a draft that writes an answer the cluster's attempts produced", () => {
+    const c = demo.cluster("dataset-token-accounting");
+    const members = demo.ws.attempts.filter((a) => c.attemptIds.includes(a.id));
+    const answers = answersOf(members);
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.every((v) => /\d/.test(v))).toBe(true);
+    const t = loadTemplates().byFamily.get("dataset-token-accounting")!;
+    const bad = { ...t, rules: [{ ...t.rules[0]!, message: `The answer is ${answers[0]}.` }] };
+    const r = finishDraft(bad, c, members, NOW, "test");
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems).toContain(`rule text names the answer ${answers[0]}`);
   });
 });
