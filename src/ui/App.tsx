@@ -83,10 +83,6 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
         actions.cancel();
         return true;
       }
-      if (state.overlay === "help" && (key.escape || input === "?")) {
-        actions.setOverlay(undefined);
-        return true;
-      }
       if (input === "?") actions.setOverlay("help");
       else if (input === "/") actions.setOverlay("search");
       else if (input === "q") onQuit?.();
@@ -118,8 +114,9 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
       <Header screen={state.screen} counts={counts} width={size.columns} />
       <Box height={bodyHeight} flexDirection="column" overflow="hidden">
         {state.overlay === "help" ? (
-          <HelpOverlay width={size.columns} />
-        ) : state.overlay === "search" ? (
+          <HelpOverlay width={size.columns} onClose={() => actions.setOverlay(undefined)} />
+        ) : null}
+        {state.overlay === "search" ? (
           <SearchOverlay
             items={items}
             width={size.columns}
@@ -132,9 +129,11 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
               else actions.openCandidate(item.ref);
             }}
           />
-        ) : (
+        ) : null}
+        {/* The screen stays mounted under an overlay, so it keeps its place. */}
+        <Box display={state.overlay ? "none" : "flex"} flexDirection="column">
           <ScreenBody screen={state.screen} width={size.columns} height={bodyHeight} />
-        )}
+        </Box>
       </Box>
       <StatusLine
         status={state.status}

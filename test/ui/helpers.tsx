@@ -22,7 +22,7 @@ export const KEY = {
 export async function waitFor(
   cond: () => boolean,
   frame: () => string | undefined,
-  timeoutMs = 15_000,
+  timeoutMs = 25_000,
 ): Promise<void> {
   const start = Date.now();
   while (!cond()) {

@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
+import { KeyLayer, useKeypress } from "../hooks/useKeypress.js";
 
 /** The one keymap (global keys, then the keys of each screen). */
 export const KEYMAP: readonly [string, string][] = [
@@ -24,14 +25,23 @@ export const KEYMAP: readonly [string, string][] = [
 
 export interface HelpOverlayProps {
   width: number;
+  onClose: () => void;
 }
 
-export function HelpOverlay({ width }: HelpOverlayProps): ReactNode {
+/** The keymap; any key closes it (and does nothing else). */
+export function HelpOverlay({ width, onClose }: HelpOverlayProps): ReactNode {
   const theme = useTheme();
+  useKeypress(
+    () => {
+      onClose();
+      return true;
+    },
+    { layer: KeyLayer.Overlay },
+  );
   return (
     <Box flexDirection="column" borderStyle="round" width={width} paddingX={1}>
       <Text bold color={theme.accent}>
-        Keys (? or Esc closes)
+        Keys (any key closes)
       </Text>
       {KEYMAP.map(([k, what]) => (
         <Text key={k} wrap="truncate-end">

@@ -1,7 +1,129 @@
-import { Text } from "ink";
-import type { ReactNode } from "react";
+import { relative } from "node:path";
+import { Box, Text } from "ink";
+import { type ReactNode, useMemo, useState } from "react";
+import type { Harness } from "../../runtime/install.js";
+import { VirtualList } from "../components/VirtualList.js";
+import { useAppActions, useAppState } from "../contexts/AppContext.js";
+import { useTheme } from "../contexts/ThemeContext.js";
+import { exportPortfolio, installHook, listPortfolios, uninstallHook } from "../data/portfolios.js";
+import { useKeypress } from "../hooks/useKeypress.js";
+import { useListCursor } from "../hooks/useListCursor.js";
 import type { ScreenProps } from "./types.js";
 
-export function PortfolioScreen(_props: ScreenProps): ReactNode {
-  return <Text>Portfolio</Text>;
+const HOOK_KEYS: Record<string, { harness: Harness; install: boolean }> = {
+  c: { harness: "claude", install: true },
+  C: { harness: "codex", install: true },
+  u: { harness: "claude", install: false },
+  U: { harness: "codex", install: false },
+};
+
+/** Screen 6: frozen portfolios with hashes and evidence; hook install/uninstall; export. */
+export function PortfolioScreen({ width, height }: ScreenProps): ReactNode {
+  const { data } = useAppState();
+  const actions = useAppActions();
+  const theme = useTheme();
+  const [tick, setTick] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: data/tick re-read the folder
+  const portfolios = useMemo(() => (data ? listPortfolios(data.ws.dir) : []), [data, tick]);
+  const listHeight = Math.max(3, Math.min(portfolios.length + 1, Math.floor(height / 3)));
+  const cursor = useListCursor(portfolios.length, listHeight);
+  const p = portfolios[cursor.index];
+
+  useKeypress((input, key) => {
+    if (!data) return false;
+    const hook = HOOK_KEYS[input];
+    if (hook) {
+      if (hook.install && !p) {
+        actions.notify("warn", "freeze a portfolio first (4 Candidates, F)");
+        return true;
+      }
+      const { harness } = hook;
+      void actions.run(
+        `${hook.install ? "install" : "uninstall"} hook (${harness})`,
+        async () =>
+          hook.install
+            ? installHook(data.ws.dir, harness, p!.dir)
+            : uninstallHook(data.ws.dir, harness),
+        (r) =>
+          `${hook.install ? (r.changed ? "installed" : "already installed") : r.changed ? "removed" : "not installed"}: fire hook for ${harness} in ${relative(data.ws.dir, r.file)}`,
+      );
+      return true;
+    }
+    if (input === "x" && p) {
+      void actions.run(
+        `export ${p.name}`,
+        () => exportPortfolio(data.ws.dir, p),
+        (m) => `exported for failproofai: ${relative(data.ws.dir, m)}`,
+      );
+      return true;
+    }
+    if (input === "r") {
+      setTick((t) => t + 1);
+      return true;
+    }
+    return cursor.handle(input, key);
+  });
+
+  if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
+  const m = p?.manifest;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text bold>Frozen portfolios (portfolios/)</Text>
+      <VirtualList
+        items={portfolios}
+        selected={cursor.index}
+        height={listHeight}
+        keyOf={(x) => x.name}
+        empty="none yet: freeze candidates in 4 Candidates (F)"
+        renderRow={(x) => (
+          <Text wrap="truncate-end">
+            {x.name.padEnd(24)}
+            <Text color={x.problem ? theme.bad : theme.good}>
+              {x.problem ? "✗ tampered" : "✓ hashes verified"}
+            </Text>
+            <Text color={theme.muted}>
+              {x.manifest
+                ? ` · ${x.manifest.policies.length} policies · ${x.manifest.frozenAt}`
+                : ""}
+            </Text>
+          </Text>
+        )}
+      />
+      {p ? (
+        <Box flexDirection="column">
+          {p.problem ? (
+            <Text color={theme.bad} wrap="wrap">
+              {p.problem.replaceAll(`${data.ws.dir}/`, "")}
+            </Text>
+          ) : null}
+          <Text wrap="truncate-end">manifest sha256 {m?.manifestHash ?? "?"}</Text>
+          {(m?.policies ?? []).slice(0, 4).map((x) => (
+            <Text key={x.file} wrap="truncate-end">
+              {`  ${x.id}@${x.version}`.padEnd(34)}{" "}
+              <Text color={theme.muted}>
+                {x.family} · sha256 {x.sha256.slice(0, 16)}… · from {x.source}
+              </Text>
+            </Text>
+          ))}
+          {(m?.screens ?? []).slice(0, 3).map((s) => (
+            <Text key={`${s.policy}:${s.name}`} wrap="truncate-end">
+              {"  evidence: "}
+              {s.kind} screen {s.name}: {s.verdict}
+              <Text color={theme.muted}> {s.evidence[0] ?? ""}</Text>
+            </Text>
+          ))}
+          {(m?.forced ?? []).map((f) => (
+            <Text key={f.policy} color={theme.warn} wrap="truncate-end">
+              {"  forced: "}
+              {f.policy}: {f.reason}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+      <Text color={theme.muted} wrap="truncate-end">
+        c/C install hook (Claude/Codex, this project) · u/U uninstall · x export failproofai · r
+        reload
+      </Text>
+    </Box>
+  );
 }

@@ -1,7 +1,206 @@
-import { Text } from "ink";
-import type { ReactNode } from "react";
+import { Box, Text } from "ink";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { routeAudit, taskTexts } from "../../core/route/audit.js";
+import { renderReplayScreen } from "../../core/verdict/render.js";
+import { readReplayScreen } from "../../core/verdict/store.js";
+import { RouteMatrix } from "../components/RouteMatrix.js";
+import { TextView } from "../components/TextView.js";
+import { VirtualList } from "../components/VirtualList.js";
+import { useAppActions, useAppState } from "../contexts/AppContext.js";
+import { useTheme } from "../contexts/ThemeContext.js";
+import {
+  listRunScreens,
+  type RunScreenEntry,
+  replayScreen,
+  runScreenReport,
+} from "../data/screens.js";
+import { useKeypress } from "../hooks/useKeypress.js";
+import { useListCursor } from "../hooks/useListCursor.js";
 import type { ScreenProps } from "./types.js";
 
-export function ScreensScreen(_props: ScreenProps): ReactNode {
-  return <Text>Screens</Text>;
+type Tab = "audit" | "replay" | "runs";
+const TABS: [Tab, string, string][] = [
+  ["audit", "a", "routing audit"],
+  ["replay", "p", "replay screens"],
+  ["runs", "s", "run screens"],
+];
+
+/** Screen 5: routing audit matrix, replay screens (run + verdict), run-screen reports. */
+export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
+  const { data } = useAppState();
+  const actions = useAppActions();
+  const theme = useTheme();
+  const [tab, setTab] = useState<Tab>("audit");
+  const [text, setText] = useState<string[] | undefined>();
+  const [top, setTop] = useState(0);
+  const [runs, setRuns] = useState<RunScreenEntry[]>([]);
+  const [tick, setTick] = useState(0);
+  const live = useMemo(
+    () =>
+      (data?.candidates ?? []).filter((c) => c.policy && c.policy.candidate.status !== "retired"),
+    [data],
+  );
+  const audit = useMemo(
+    () =>
+      data
+        ? routeAudit(
+            live.map((c) => c.policy!),
+            taskTexts(data.ws.attempts),
+          )
+        : undefined,
+    [data, live],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-reads after a run
+  useEffect(() => {
+    if (data) void listRunScreens(data.ws.dir).then(setRuns, () => setRuns([]));
+  }, [data, tick]);
+  const listHeight = Math.max(3, height - 3);
+  const items = tab === "runs" ? runs.length : live.length;
+  const cursor = useListCursor(items, listHeight);
+  const saved = (key: string) => (data ? readReplayScreen(data.ws.dir, key) : undefined);
+
+  useKeypress((input, key) => {
+    if (!data) return false;
+    if (text) {
+      if (key.escape) setText(undefined);
+      else if (key.downArrow || input === "j") setTop((t) => Math.min(t + 1, text.length));
+      else if (key.upArrow || input === "k") setTop((t) => Math.max(0, t - 1));
+      else if (key.pageDown || input === " ") setTop((t) => Math.min(t + listHeight, text.length));
+      else if (key.pageUp) setTop((t) => Math.max(0, t - listHeight));
+      else return false;
+      return true;
+    }
+    const t = TABS.find(([, k]) => k === input);
+    if (t) {
+      setTab(t[0]);
+      setTop(0);
+      cursor.setIndex(0);
+      return true;
+    }
+    if (tab === "audit") {
+      if (key.downArrow || input === "j") setTop((x) => x + 1);
+      else if (key.upArrow || input === "k") setTop((x) => Math.max(0, x - 1));
+      else return false;
+      return true;
+    }
+    if (tab === "replay") {
+      const c = live[cursor.index];
+      if (input === "r" && c) {
+        void actions
+          .run(
+            `replay screen ${c.policy!.key}`,
+            (signal) => replayScreen(data.ws, c, data.candidates, signal),
+            (s) => `replay screen ${s.candidate}: ${s.verdict.verdict.toUpperCase()}`,
+          )
+          .then((s) => {
+            if (s) {
+              setText(renderReplayScreen(s).split("\n"));
+              setTop(0);
+            }
+          });
+        return true;
+      }
+      if (key.return && c) {
+        const s = saved(c.policy!.key);
+        if (s) setText(renderReplayScreen(s).split("\n"));
+        else actions.notify("warn", `no replay screen for ${c.policy!.key} yet: press r`);
+        setTop(0);
+        return true;
+      }
+      return cursor.handle(input, key);
+    }
+    const r = runs[cursor.index];
+    if (key.return && r) {
+      void actions
+        .run(
+          `report ${r.name}`,
+          () => runScreenReport(data.ws.dir, r.name),
+          () => `report ${r.name}`,
+        )
+        .then((out) => {
+          if (out) {
+            setText(out.split("\n"));
+            setTop(0);
+          }
+        });
+      return true;
+    }
+    if (input === "r") {
+      setTick((x) => x + 1);
+      return true;
+    }
+    return cursor.handle(input, key);
+  });
+
+  if (!data || !audit) return <Text color={theme.muted}>reading the workspace…</Text>;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text wrap="truncate-end">
+        {TABS.map(([id, k, title]) => (
+          <Text key={id} inverse={id === tab} color={id === tab ? theme.accent : theme.muted}>
+            {` ${k} ${title} `}
+          </Text>
+        ))}
+      </Text>
+      {text ? (
+        <TextView lines={text} top={top} height={height - 1} />
+      ) : tab === "audit" ? (
+        <RouteMatrix audit={audit} top={top} height={height - 1} width={width} />
+      ) : tab === "replay" ? (
+        <>
+          <VirtualList
+            items={live}
+            selected={cursor.index}
+            height={listHeight}
+            keyOf={(c) => c.file}
+            empty="no valid candidates"
+            renderRow={(c) => {
+              const s = saved(c.policy!.key);
+              return (
+                <Text wrap="truncate-end">
+                  {c.policy!.key.slice(0, 40).padEnd(41)}
+                  <Text
+                    color={
+                      s?.verdict.verdict === "promising" ? theme.good : s ? theme.warn : theme.muted
+                    }
+                  >
+                    {s ? s.verdict.verdict : "not screened"}
+                  </Text>
+                  <Text color={theme.muted}>
+                    {s
+                      ? ` · positives ${s.summary.positiveFiring.k}/${s.summary.positiveFiring.n} · negatives ${s.summary.negativeFiring.k}/${s.summary.negativeFiring.n}`
+                      : ""}
+                  </Text>
+                </Text>
+              );
+            }}
+          />
+          <Text color={theme.muted}>
+            r run replay screen · Enter show · verdict actions in 4 Candidates (P/R/V/F)
+          </Text>
+        </>
+      ) : (
+        <>
+          <VirtualList
+            items={runs}
+            selected={cursor.index}
+            height={listHeight}
+            keyOf={(r) => r.name}
+            empty="no run screens: fire screen plan / run / import (see README)"
+            renderRow={(r) => (
+              <Text wrap="truncate-end">
+                {r.name.padEnd(30)}{" "}
+                <Text color={theme.muted}>
+                  {r.hasPlan ? "plan" : "no plan"} · {r.rows} result rows
+                </Text>
+              </Text>
+            )}
+          />
+          <Text color={theme.muted}>
+            Enter report (per-arm table, contrasts, forest plot, funnel) · r refresh
+          </Text>
+        </>
+      )}
+    </Box>
+  );
 }

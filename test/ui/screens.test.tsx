@@ -1,0 +1,70 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runFire } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/paths.js";
+import { demoCopy, KEY, renderApp } from "./helpers.js";
+
+const ws = demoCopy();
+beforeAll(() => {
+  // A run screen with the paper's Table 9 (Sol) counts, imported by the real CLI.
+  const csv = join(REPO_ROOT, "test/fixtures/screens/table9-sol.csv");
+  const r = runFire(["screen", "import", "sol", csv, "--workspace", ws.dir]);
+  expect(r.status).toBe(0);
+});
+afterAll(() => ws.cleanup());
+
+describe("Screens screen", () => {
+  it("shows the routing audit matrix of the reference portfolio", async () => {
+    const app = renderApp(ws.dir, { columns: 100, rows: 30 });
+    await app.see("95 attempts");
+    await app.press("5");
+    await app.see("a routing audit", "routed of 54 tasks");
+    expect(app.frame()).toMatch(/serve-static-docs +(· )*●/);
+    expect(app.frame()).toContain("multi-family 0");
+    app.unmount();
+  });
+
+  it("runs a replay screen and shows its verdict and evidence", async () => {
+    const app = renderApp(ws.dir, { columns: 100, rows: 30 });
+    await app.see("95 attempts");
+    await app.press("5");
+    await app.see("a routing audit");
+    await app.press("p");
+    await app.see("not screened");
+    // an overlay does not lose the screen's place
+    await app.press("?");
+    await app.see("Keys (any key closes)");
+    await app.press(KEY.esc);
+    await app.see("not screened");
+    // select ref-service-persistence and run its replay screen
+    for (let i = 0; i < 10 && !/▸ ref-service-persistence/.test(app.frame()); i++)
+      await app.press("j");
+    await app.see("▸ ref-service-persistence@1");
+    await app.press("r");
+    await app.see("replay screen of ref-service-persistence@1", "verdict:");
+    expect(existsSync(join(ws.dir, "screens/replay-ref-service-persistence-v1/screen.json"))).toBe(
+      true,
+    );
+    await app.press(KEY.esc);
+    await app.see("▸ ref-service-persistence@1");
+    expect(app.frame()).toMatch(
+      /ref-service-persistence@1 +(promising|inert|over-broad|inconclusive) · positives \d+\/\d+/,
+    );
+    app.unmount();
+  });
+
+  it("opens a run screen's report with the Unicode forest plot", async () => {
+    const app = renderApp(ws.dir, { columns: 100, rows: 40 });
+    await app.see("95 attempts");
+    await app.press("5");
+    await app.see("a routing audit");
+    await app.press("s");
+    await app.see("sol", "result rows");
+    await app.press(KEY.enter);
+    await app.see("Screen sol");
+    for (let i = 0; i < 40 && !app.frame().includes("Forest plot"); i++) await app.press("j");
+    await app.see("Forest plot (95% CI, ● = Δ)");
+    app.unmount();
+  });
+});
