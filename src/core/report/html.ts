@@ -1,15 +1,5 @@
 import type { ScreenAnalysis } from "../stats/analyze.js";
-import {
-  armSection,
-  contrastSection,
-  funnelSection,
-  movementSection,
-  type Section,
-  taskMovementSection,
-  transitionSections,
-  unscorableSection,
-  verdictSection,
-} from "./sections.js";
+import { FOREST_TITLE, reportParts, type Section } from "./sections.js";
 import { escapeXml, renderForestSvg } from "./svg.js";
 
 function sectionHtml(s: Section): string {
@@ -32,19 +22,11 @@ const STYLE =
 
 /** A self-contained HTML report with the forest plot as inline SVG. */
 export function renderReportHtml(screen: string, a: ScreenAnalysis): string {
+  const forest = `<h2>${escapeXml(FOREST_TITLE)}</h2>\n${renderForestSvg(a.contrasts)}`;
   const body = [
     `<h1>Screen ${escapeXml(screen)}</h1>`,
     `<p>Seed ${escapeXml(String(a.seed))}; cohorts: ${escapeXml(a.cohorts.join(", "))}.</p>`,
-    sectionHtml(armSection(a)),
-    sectionHtml(contrastSection(a)),
-    "<h2>Forest plot (95% CI, ● = Δ)</h2>",
-    renderForestSvg(a.contrasts),
-    sectionHtml(funnelSection(a)),
-    ...transitionSections(a).map(sectionHtml),
-    sectionHtml(taskMovementSection(a)),
-    sectionHtml(movementSection(a)),
-    sectionHtml(unscorableSection(a)),
-    sectionHtml(verdictSection(a)),
+    ...reportParts(a).map((p) => (p === "forest" ? forest : sectionHtml(p))),
   ];
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Screen ${escapeXml(screen)}</title><style>${STYLE}</style></head>\n<body>\n${body.join("\n")}\n</body></html>\n`;
 }

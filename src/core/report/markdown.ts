@@ -1,16 +1,6 @@
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import { renderForestText } from "./forest.js";
-import {
-  armSection,
-  contrastSection,
-  funnelSection,
-  movementSection,
-  type Section,
-  taskMovementSection,
-  transitionSections,
-  unscorableSection,
-  verdictSection,
-} from "./sections.js";
+import { FOREST_TITLE, reportParts, type Section } from "./sections.js";
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|");
 
@@ -29,20 +19,13 @@ function sectionMd(s: Section): string {
 
 /** The Markdown report (the forest plot as a fenced Unicode block). */
 export function renderReportMarkdown(screen: string, a: ScreenAnalysis): string {
+  const forest = [`## ${FOREST_TITLE}`, "", "```", ...renderForestText(a.contrasts), "```"].join(
+    "\n",
+  );
   const parts = [
     `# Screen ${screen}`,
     `Seed ${a.seed}; cohorts: ${a.cohorts.join(", ")}.`,
-    sectionMd(armSection(a)),
-    sectionMd(contrastSection(a)),
-    ["## Forest plot (95% CI, ● = Δ)", "", "```", ...renderForestText(a.contrasts), "```"].join(
-      "\n",
-    ),
-    sectionMd(funnelSection(a)),
-    ...transitionSections(a).map(sectionMd),
-    sectionMd(taskMovementSection(a)),
-    sectionMd(movementSection(a)),
-    sectionMd(unscorableSection(a)),
-    sectionMd(verdictSection(a)),
+    ...reportParts(a).map((p) => (p === "forest" ? forest : sectionMd(p))),
   ];
   return `${parts.join("\n\n")}\n`;
 }

@@ -154,3 +154,24 @@ export function verdictSection(a: ScreenAnalysis): Section {
       : ["none (no policy-vs-baseline contrast)"],
   };
 }
+
+/** Title of the forest plot, which each renderer draws in its own medium. */
+export const FOREST_TITLE = "Forest plot (95% CI, ● = Δ)";
+
+/** One part of the report: a section, or the place of the forest plot. */
+export type ReportPart = Section | "forest";
+
+/** The report's parts in order, shared by the text, Markdown and HTML renderers. */
+export function reportParts(a: ScreenAnalysis): ReportPart[] {
+  return [
+    armSection(a),
+    contrastSection(a),
+    "forest",
+    funnelSection(a),
+    ...transitionSections(a),
+    taskMovementSection(a),
+    movementSection(a),
+    unscorableSection(a),
+    verdictSection(a),
+  ];
+}

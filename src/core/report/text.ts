@@ -1,17 +1,7 @@
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import { renderForestText } from "./forest.js";
 import { alignTable } from "./format.js";
-import {
-  armSection,
-  contrastSection,
-  funnelSection,
-  movementSection,
-  type Section,
-  taskMovementSection,
-  transitionSections,
-  unscorableSection,
-  verdictSection,
-} from "./sections.js";
+import { FOREST_TITLE, reportParts, type Section } from "./sections.js";
 
 function sectionText(s: Section): string {
   const body = s.table ? alignTable(s.table) : (s.lines ?? []);
@@ -22,17 +12,10 @@ function sectionText(s: Section): string {
 
 /** The terminal report: plain text with a Unicode forest plot (no colour codes). */
 export function renderReportText(screen: string, a: ScreenAnalysis): string {
+  const forest: Section = { title: FOREST_TITLE, lines: renderForestText(a.contrasts) };
   const parts = [
     `Screen ${screen} (seed ${a.seed}; cohorts: ${a.cohorts.join(", ")})`,
-    sectionText(armSection(a)),
-    sectionText(contrastSection(a)),
-    sectionText({ title: "Forest plot (95% CI, ● = Δ)", lines: renderForestText(a.contrasts) }),
-    sectionText(funnelSection(a)),
-    ...transitionSections(a).map(sectionText),
-    sectionText(taskMovementSection(a)),
-    sectionText(movementSection(a)),
-    sectionText(unscorableSection(a)),
-    sectionText(verdictSection(a)),
+    ...reportParts(a).map((p) => sectionText(p === "forest" ? forest : p)),
   ];
   return `${parts.join("\n\n")}\n`;
 }
