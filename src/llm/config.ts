@@ -1,4 +1,8 @@
 import { z } from "zod";
+import {
+  LlmConfig as WorkspaceLlmConfig,
+  LlmPricing as WorkspacePricing,
+} from "../core/workspace/config.js";
 
 /** Spending limits for one run; any limit reached stops the run cleanly. */
 export interface LlmBudget {
@@ -7,49 +11,18 @@ export interface LlmBudget {
   maxDollars?: number;
 }
 
-/** USD per million tokens, used to turn reported usage into a cost. */
-export const LlmPricing = z.strictObject({
-  inputPerMTok: z.number().nonnegative(),
-  outputPerMTok: z.number().nonnegative(),
-});
+/** USD per million tokens, used to turn reported usage into a cost (defined with the workspace config). */
+export const LlmPricing = WorkspacePricing;
 export type LlmPricing = z.infer<typeof LlmPricing>;
 
 /**
- * LLM settings. The first seven fields are the `llm` block of fire.config.json
- * (core/workspace/config.ts parses that block; its output passes this schema unchanged);
- * the rest tune retries, prompts and batch polling and default sensibly. Every field has
- * a default so `{}` is valid; the key comes from OPENAI_API_KEY, never from a file.
- * Non-strict on purpose: the file was already checked strictly by the workspace config,
- * and keys this layer does not know (added there later) must not break labelling.
+ * LLM settings: exactly the `llm` block of fire.config.json (core/workspace/config.ts
+ * defines the fields and their defaults once, so the file and the client cannot disagree).
+ * Every field has a default so `{}` is valid; the key comes from OPENAI_API_KEY, never from
+ * a file. Non-strict here on purpose: the file was already checked strictly by the
+ * workspace config, and callers passing extra keys must not break labelling.
  */
-export const LlmConfig = z.object({
-  model: z.string().min(1).default("gpt-4o-mini"),
-  baseUrl: z.string().url().optional(),
-  concurrency: z.number().int().min(1).max(64).default(4),
-  /** Per-request client timeout. */
-  timeoutMs: z.number().int().positive().default(60_000),
-  /** Budget: HTTP requests, tokens (prompt + completion), dollars per run. */
-  maxRequests: z.number().int().nonnegative().default(500),
-  maxTokens: z.number().int().nonnegative().default(2_000_000),
-  maxDollars: z.number().nonnegative().default(5),
-  /** Retries after the first try on 429 / 5xx / timeouts / connection errors. */
-  maxRetries: z.number().int().min(0).max(10).default(3),
-  /** First backoff delay; doubles per retry (with jitter), capped by maxBackoffMs. */
-  backoffMs: z.number().int().nonnegative().default(1_000),
-  maxBackoffMs: z.number().int().nonnegative().default(30_000),
-  /**
-   * Hard budget for the attempt-specific prompt (estimated tokens, see llm/tokens.ts):
-   * min(maxPromptTokens, max(minPromptTokens, promptShare × full attempt tokens)).
-   * The fixed instructions (same for every attempt) come on top.
-   */
-  maxPromptTokens: z.number().int().min(100).default(3_000),
-  promptShare: z.number().positive().max(1).default(0.2),
-  minPromptTokens: z.number().int().min(100).default(160),
-  maxOutputTokens: z.number().int().positive().default(1_200),
-  pricing: LlmPricing.optional(),
-  /** Batch mode: how often to poll the batch status. */
-  batchPollMs: z.number().int().positive().default(15_000),
-});
+export const LlmConfig = z.object(WorkspaceLlmConfig.shape);
 export type LlmConfig = z.infer<typeof LlmConfig>;
 export type LlmConfigInput = z.input<typeof LlmConfig>;
 

@@ -6,15 +6,44 @@ import { z } from "zod";
 import { InputError } from "../errors.js";
 import { workspacePaths } from "./paths.js";
 
-/** LLM labelling settings (no secrets here: the key comes from the environment). */
+/** USD per million tokens, used to turn reported usage into a cost. */
+export const LlmPricing = z.strictObject({
+  inputPerMTok: z.number().nonnegative(),
+  outputPerMTok: z.number().nonnegative(),
+});
+
+/**
+ * LLM settings (no secrets here: the key comes from OPENAI_API_KEY). This is the one
+ * definition: src/llm/config.ts reads the same shape (non-strict there), so the defaults
+ * below ARE the client's defaults.
+ */
 export const LlmConfig = z.strictObject({
   model: z.string().min(1).default("gpt-4o-mini"),
   baseUrl: z.string().url().optional(),
-  concurrency: z.number().int().positive().default(4),
+  concurrency: z.number().int().min(1).max(64).default(4),
+  /** Per-request client timeout. */
   timeoutMs: z.number().int().positive().default(60_000),
+  /** Budget: HTTP requests, tokens (prompt + completion), dollars per run. */
   maxRequests: z.number().int().nonnegative().default(500),
   maxTokens: z.number().int().nonnegative().default(2_000_000),
   maxDollars: z.number().nonnegative().default(5),
+  /** Retries after the first try on 429 / 5xx / timeouts / connection errors. */
+  maxRetries: z.number().int().min(0).max(10).default(3),
+  /** First backoff delay; doubles per retry (with jitter), capped by maxBackoffMs. */
+  backoffMs: z.number().int().nonnegative().default(1_000),
+  maxBackoffMs: z.number().int().nonnegative().default(30_000),
+  /**
+   * Hard budget for the attempt-specific prompt (estimated tokens):
+   * min(maxPromptTokens, max(minPromptTokens, promptShare × full attempt tokens)).
+   */
+  maxPromptTokens: z.number().int().min(100).default(3_000),
+  promptShare: z.number().positive().max(1).default(0.2),
+  minPromptTokens: z.number().int().min(100).default(160),
+  maxOutputTokens: z.number().int().positive().default(1_200),
+  /** Overrides the built-in price list (unknown models cost 0 otherwise). */
+  pricing: LlmPricing.optional(),
+  /** Batch mode: how often to poll the batch status. */
+  batchPollMs: z.number().int().positive().default(15_000),
 });
 
 /** Failure mining settings. */
