@@ -107,13 +107,46 @@ describe.each([
   });
 });
 
+describe("fire hook install without --portfolio: the newest frozen portfolio", () => {
+  const freeze = (ws: string, name: string, frozenAt: string) => {
+    mkdirSync(join(ws, "portfolios", name), { recursive: true });
+    writeFileSync(join(ws, "portfolios", name, "manifest.json"), JSON.stringify({ frozenAt }));
+  };
+
+  it("names the newest frozen portfolio by frozenAt, without a warning", () => {
+    const ws = tempWorkspace();
+    freeze(ws, "b-older", "2026-01-01T00:00:00.000Z");
+    freeze(ws, "a-newer", "2026-03-01T00:00:00.000Z");
+    const r = runFire(["hook", "install", "--harness", "claude", "--project", ws]);
+    expect([r.status, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toContain(
+      "portfolio: portfolios/a-newer (newest frozen, 2026-03-01T00:00:00.000Z); the hook follows the newest frozen portfolio at every event",
+    );
+    const s = JSON.parse(read(join(ws, ".claude/settings.json"))) as Settings;
+    const cmd = s.hooks.Stop?.[0]?.hooks[0]?.command ?? "";
+    expect(cmd).not.toContain("--portfolio");
+    expect(cmd).toContain(`--workspace ${ws}`);
+  });
+
+  it("warns only when nothing is frozen yet, naming where a freeze must go", () => {
+    const ws = tempWorkspace();
+    const r = runFire(["hook", "install", "--harness", "codex", "--project", ws]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain(`nothing frozen yet under ${join(ws, "portfolios")}/`);
+    expect(r.stderr).toContain("`fire freeze`");
+  });
+});
+
 describe("fire hook install --user", () => {
   it("writes ~/.claude/settings.json and $CODEX_HOME/hooks.json", () => {
     const home = tempWorkspace();
     const env = { HOME: home, CODEX_HOME: join(home, "codex-home") };
     expect(runFire(["hook", "install", "--harness", "claude", "--user"], { env }).status).toBe(0);
     const cx = runFire(["hook", "install", "--harness", "codex", "--user"], { env });
-    expect([cx.status, cx.stderr]).toEqual([0, expect.stringMatching(/no --portfolio/)]);
+    expect([cx.status, cx.stderr]).toEqual([0, ""]);
+    expect(cx.stdout).toMatch(
+      /newest frozen portfolio under portfolios\/ of the directory the client runs/,
+    );
     const claude = JSON.parse(read(join(home, ".claude/settings.json"))) as Settings;
     const codex = JSON.parse(read(join(home, "codex-home/hooks.json"))) as Settings;
     expect(Object.keys(claude.hooks)).toHaveLength(4);

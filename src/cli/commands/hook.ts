@@ -1,7 +1,9 @@
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
+import { defaultPortfolioDir } from "../../core/freeze/default.js";
 import {
   editSettings,
   type Harness,
@@ -45,10 +47,12 @@ export function registerHook(program: Command): void {
       process.stdout.write(
         `${r.changed ? "installed" : "already installed"}: fire hook for ${harness} in ${r.file}\n`,
       );
-      if (!opts.portfolio)
-        process.stderr.write(
-          "fire: no --portfolio given: the hook uses the workspace's newest frozen portfolio (portfolios/*/manifest.json) and answers nothing until there is one\n",
+      if (!opts.portfolio) {
+        const note = defaultPortfolioNote(
+          opts.user ? undefined : resolve(opts.project ?? process.cwd()),
         );
+        (note.warn ? process.stderr : process.stdout).write(`${note.text}\n`);
+      }
     });
   scoped(hook.command("uninstall").description("remove fire's hook; other hooks stay")).action(
     (opts: InstallOpts) => {
@@ -69,4 +73,36 @@ function scoped(cmd: Command): Command {
 function harnessOf(name: string | undefined): Harness {
   if (name === "claude" || name === "codex") return name;
   throw new UsageError(`--harness must be claude or codex, not '${name}'`);
+}
+
+/**
+ * What an install without --portfolio will evaluate: the hook takes the workspace's newest
+ * frozen portfolio (`portfolios/<name>/manifest.json`, latest `frozenAt`) on every event, so
+ * a later freeze is picked up without reinstalling. A warning only when nothing is frozen.
+ */
+export function defaultPortfolioNote(workspace: string | undefined): {
+  text: string;
+  warn: boolean;
+} {
+  if (!workspace)
+    return {
+      text: "portfolio: the newest frozen portfolio under portfolios/ of the directory the client runs the hook in (none there: the hook stays silent and logs why)",
+      warn: false,
+    };
+  const dir = defaultPortfolioDir(workspace);
+  if (!dir)
+    return {
+      text: `fire: nothing frozen yet under ${join(workspace, "portfolios")}/: the hook stays silent (and logs "no portfolio") until \`fire freeze\` writes one there, or reinstall with --portfolio FILE|DIR`,
+      warn: true,
+    };
+  let at = "";
+  try {
+    at = String(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).frozenAt ?? "");
+  } catch {
+    // defaultPortfolioDir just read it; a race only loses the date
+  }
+  return {
+    text: `portfolio: ${relative(workspace, dir)} (newest frozen${at ? `, ${at}` : ""}); the hook follows the newest frozen portfolio at every event`,
+    warn: false,
+  };
 }
