@@ -1,11 +1,9 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js";
-import { currentClusters } from "../../core/mine/session.js";
 import { renderReplayScreen } from "../../core/verdict/render.js";
-import { runReplayScreen } from "../../core/verdict/replay-screen.js";
+import { screenCandidate } from "../../core/verdict/screen-candidate.js";
 import { DEFAULT_SIZES } from "../../core/verdict/sets.js";
-import { saveReplayScreen } from "../../core/verdict/store.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
 interface Opts {
@@ -46,24 +44,8 @@ export function registerScreenReplay(screen: Command): void {
     const { candidates, errors } = listCandidates(ws.dir);
     for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
     const target = resolveCandidate(candidates, ref);
-    const others = candidates
-      .filter((c) => c.candidate.id !== target.candidate.id && c.candidate.status !== "retired")
-      .map((c) => c.policy);
-    const mined = await currentClusters(ws);
-    const preFailure = new Map<string, number>();
-    for (const l of mined?.labels ?? [])
-      if (l.preFailureState) preFailure.set(l.attemptId, l.preFailureState.eventIndex);
-    const screen = runReplayScreen({
-      policy: target.policy,
-      others,
-      attempts: ws.attempts,
-      preFailure,
-      sizes,
-      seed: ws.config.screen.seed,
-      thresholds: ws.config.verdicts,
-      now: new Date(),
-    });
-    const file = await saveReplayScreen(ws.dir, screen);
+    const pool = candidates.map((c) => c.policy);
+    const { screen, file } = await screenCandidate(ws, target.policy, pool, { sizes });
     if (opts.json) printJson(screen);
     else process.stdout.write(`${renderReplayScreen(screen)}saved ${file}\n`);
   });
