@@ -1,35 +1,11 @@
-import { spawn } from "node:child_process";
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTemplates } from "../../src/core/draft/templates.js";
+import { runFireAsync } from "../helpers/cli.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { REPO_ROOT } from "../helpers/paths.js";
-
-/** The built CLI as a child process, asynchronously (the fake server lives in this process). */
-function fire(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [resolve(REPO_ROOT, "dist/cli/main.js"), ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1", ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    p.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    p.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    p.on("error", fail);
-    p.on("close", (code) => done({ code, stdout, stderr }));
-  });
-}
 
 describe("fire draft --llm (built CLI) against a local OpenAI-compatible server", () => {
   let fake: FakeOpenAI;
@@ -51,8 +27,8 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
       join(ws, "fire.config.json"),
       JSON.stringify({ sources: ["traces/"], llm: { model: "fake-model" } }),
     );
-    expect((await fire(["mine"], ws, {})).code).toBe(0);
-    clusters = JSON.parse((await fire(["clusters", "--json"], ws, {})).stdout).clusters;
+    expect((await runFireAsync(["mine"], ws, {})).code).toBe(0);
+    clusters = JSON.parse((await runFireAsync(["clusters", "--json"], ws, {})).stdout).clusters;
   }, 120_000);
   afterAll(async () => {
     await fake.close();
@@ -64,7 +40,7 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
     const answer = { ...templates.get("binary-equivalence")!, id: "draft", status: "frozen" };
     fake.respond = () => ({ kind: "json", answer });
     const before = fake.chat.length;
-    const r = await fire(["draft", "--cluster", c.id, "--llm", "--json"], ws, env());
+    const r = await runFireAsync(["draft", "--cluster", c.id, "--llm", "--json"], ws, env());
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(fake.chat.length).toBe(before + 1);
@@ -88,7 +64,7 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
       answer: { ...t, id: "draft", eligibility: { allOf: [], anyOf: ["(a+)+$"], noneOf: [] } },
     });
     const before = fake.chat.length;
-    const r = await fire(["draft", "--cluster", c.id, "--llm"], ws, env());
+    const r = await runFireAsync(["draft", "--cluster", c.id, "--llm"], ws, env());
     expect(r.code).toBe(1);
     expect(fake.chat.length).toBe(before + 2); // the answer and one repair
     expect(JSON.stringify(fake.chat.at(-1).messages)).toContain("may backtrack catastrophically");
@@ -105,7 +81,7 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
         title: "Keep flask-kv-store-api running",
       },
     });
-    const r2 = await fire(["draft", "--cluster", c2.id, "--llm"], ws, env());
+    const r2 = await runFireAsync(["draft", "--cluster", c2.id, "--llm"], ws, env());
     expect(r2.code).toBe(1);
     expect(r2.stderr).toContain("rule text names the task flask-kv-store-api");
     const drafts = await readdir(join(ws, "candidates", "drafts"));
@@ -114,15 +90,15 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
 
   it("drafts from the template without --llm and refuses to overwrite an existing draft", async () => {
     const c = clusters.find((x) => x.family === "exact-replacement")!;
-    const first = await fire(["draft", "--cluster", c.id], ws, {});
+    const first = await runFireAsync(["draft", "--cluster", c.id], ws, {});
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
       /^drafted draft-exact-replacement-[0-9a-f]{6}@1 \(exact-replacement, template\)/,
     );
-    const again = await fire(["draft", "--cluster", c.id], ws, {});
+    const again = await runFireAsync(["draft", "--cluster", c.id], ws, {});
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/already exists: revise it/);
-    const none = await fire(["draft", "--cluster", "c-zzzz"], ws, {});
+    const none = await runFireAsync(["draft", "--cluster", "c-zzzz"], ws, {});
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/no cluster matches c-zzzz/);
   });

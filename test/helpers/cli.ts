@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { REPO_ROOT } from "./paths.js";
 
@@ -22,4 +22,31 @@ export function runFire(
     maxBuffer: 64 * 1024 * 1024,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The built CLI as a child process, without blocking the event loop: for tests whose server
+ * (e.g. the fake OpenAI endpoint) lives in the test process itself.
+ */
+export function runFireAsync(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const p = spawn(process.execPath, [resolve(REPO_ROOT, "dist/cli/main.js"), ...args], {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    p.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    p.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    p.on("error", fail);
+    p.on("close", (code) => done({ code, stdout, stderr }));
+  });
 }

@@ -1,36 +1,11 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeDemo } from "../../src/gen/demo.js";
+import { runFireAsync } from "../helpers/cli.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
-import { REPO_ROOT } from "../helpers/paths.js";
 import { goodAnswer } from "./attempts.js";
-
-/** The built CLI as a child process, asynchronously (the fake server lives in this process). */
-function fire(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [resolve(REPO_ROOT, "dist/cli/main.js"), ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1", ...env },
-    });
-    let stdout = "";
-    let stderr = "";
-    p.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    p.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    p.on("error", fail);
-    p.on("close", (code) => done({ code, stdout, stderr }));
-  });
-}
 
 describe("fire mine --labeler llm (built CLI) against a local OpenAI-compatible server", () => {
   let fake: FakeOpenAI;
@@ -66,7 +41,7 @@ describe("fire mine --labeler llm (built CLI) against a local OpenAI-compatible 
       OPENAI_BASE_URL: fake.baseURL,
       OPENAI_API_KEY: "sk-cli-test-0123456789abcdefghij",
     };
-    const first = await fire(["mine", "--labeler", "llm", "--json"], ws, env);
+    const first = await runFireAsync(["mine", "--labeler", "llm", "--json"], ws, env);
     expect(first.stderr).not.toContain("sk-cli-test");
     expect(first.code).toBe(0);
     const out = JSON.parse(first.stdout);
@@ -80,7 +55,7 @@ describe("fire mine --labeler llm (built CLI) against a local OpenAI-compatible 
     ).toBe(true);
     expect(out.labels.filter((l: { unlabelledReason?: string }) => l.unlabelledReason)).toEqual([]);
 
-    const second = await fire(["mine", "--labeler", "llm", "--json"], ws, env);
+    const second = await runFireAsync(["mine", "--labeler", "llm", "--json"], ws, env);
     expect(second.code).toBe(0);
     expect(fake.chat.length).toBe(sent);
     expect(JSON.parse(second.stdout).labels).toEqual(out.labels);
