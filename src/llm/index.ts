@@ -18,4 +18,10 @@ export { type BuiltPrompt, buildLabelPrompt, type ChatMessage, fullTraceText } f
 export type { RunReport } from "./report.js";
 export { createSession, type LlmSession, LlmUnavailableError, type RetryEvent } from "./session.js";
 export { type StructuredResult, type StructuredSpec, structuredCall } from "./structured.js";
+export {
+  type SuggestOptions,
+  type SuggestOutcome,
+  suggestClusterChanges,
+  suggestSpec,
+} from "./suggest.js";
 export { estimateTokens, TOKEN_ESTIMATOR } from "./tokens.js";

@@ -1,8 +1,55 @@
+import { join, resolve } from "node:path";
 import type { Command } from "commander";
+import type { MineResult } from "../../core/mine/mine.js";
 import { renderMine } from "../../core/mine/render.js";
 import { currentClusters } from "../../core/mine/session.js";
+import { renderSuggestions, suggestedChanges } from "../../core/mine/suggest-commands.js";
+import type { Workspace } from "../../core/workspace/load.js";
+import { workspacePaths } from "../../core/workspace/paths.js";
+import type { RunReport } from "../../llm/report.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 import { mineJson } from "./mine.js";
+
+type Opts = { workspace?: string; json?: boolean; suggest?: boolean };
+
+function reportLine(rep: RunReport, cached: boolean): string {
+  return (
+    `llm ${rep.model}: ${rep.requests} request(s), ${rep.repairs} repair(s), ` +
+    `${rep.promptTokens}+${rep.completionTokens} tokens, $${rep.costUsd.toFixed(4)}` +
+    `${cached ? "; answer from the cache" : ""}${rep.stoppedBy ? `; stopped by ${rep.stoppedBy}` : ""}`
+  );
+}
+
+/** `--suggest`: LLM names and merges, printed as commands; nothing is recorded. */
+async function suggest(ws: Workspace, r: MineResult, opts: Opts): Promise<void> {
+  const llm = await import("../../llm/index.js");
+  const { outcome, report } = await llm.suggestClusterChanges(r.clusters, r.labels, {
+    config: ws.config.llm,
+    cacheDir: join(workspacePaths(ws.dir).cache, "llm"),
+  });
+  if (!outcome.ok) {
+    if (opts.json) printJson({ ok: false, reason: outcome.reason, report });
+    process.stderr.write(`fire: no cluster suggestions: ${outcome.reason}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const wsArg = resolve(ws.dir) === process.cwd() ? undefined : ws.dir;
+  const changes = suggestedChanges(outcome.suggestions, r.clusters, wsArg);
+  if (opts.json) {
+    printJson({
+      ok: true,
+      applied: false,
+      cached: outcome.cached,
+      clusters: r.clusters.map((c) => ({ id: c.id, name: c.name })),
+      suggestions: outcome.suggestions,
+      changes,
+      report,
+    });
+    return;
+  }
+  process.stdout.write(renderSuggestions(changes, r.clusters.length));
+  process.stdout.write(`\n${reportLine(report, outcome.cached)}\n`);
+}
 
 /** `fire clusters`: the current mechanism clusters (cached labels + your decisions). */
 export function registerClusters(program: Command): void {
@@ -10,8 +57,12 @@ export function registerClusters(program: Command): void {
     program
       .command("clusters")
       .description("show mechanism clusters from the last `fire mine` with your decisions applied")
-      .option("--json", "print clusters as JSON"),
-  ).action(async (opts: { workspace?: string; json?: boolean }) => {
+      .option("--json", "print clusters as JSON")
+      .option(
+        "--suggest",
+        "ask the LLM for cluster names and merges; prints the `fire cluster` commands, applies nothing",
+      ),
+  ).action(async (opts: Opts) => {
     const ws = await openWorkspace(opts);
     const r = await currentClusters(ws);
     if (!r) {
@@ -19,7 +70,8 @@ export function registerClusters(program: Command): void {
       process.exitCode = 1;
       return;
     }
-    if (opts.json) printJson(mineJson(r));
+    if (opts.suggest) await suggest(ws, r, opts);
+    else if (opts.json) printJson(mineJson(r));
     else process.stdout.write(renderMine(r));
   });
 }
