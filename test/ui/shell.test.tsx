@@ -1,0 +1,93 @@
+import { render } from "ink-testing-library";
+import { afterAll, describe, expect, it } from "vitest";
+import { App } from "../../src/ui/App.js";
+import { SCREENS } from "../../src/ui/contexts/screens.js";
+import { themeFor } from "../../src/ui/theme.js";
+import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
+
+const ws = demoCopy();
+afterAll(() => ws.cleanup());
+
+describe("workbench shell", () => {
+  it("? shows the one keymap and any key closes it without acting", async () => {
+    const app = renderApp(ws.dir, { columns: 80, rows: 30 });
+    await app.see("95 attempts");
+    await app.press("?");
+    await app.see("Keys (any key closes)", "fuzzy search tasks, attempts, clusters, candidates");
+    await app.press("3");
+    await app.gone("Keys (any key closes)");
+    expect(app.frame()).toContain("filters:"); // still Triage: the key only closed the help
+    app.unmount();
+  });
+
+  it("Tab and Shift-Tab cycle the six screens, number keys jump", async () => {
+    const app = renderApp(ws.dir);
+    await app.see("95 attempts");
+    await app.press(KEY.tab);
+    await app.see("No attempt open");
+    await app.press("\u001B[Z"); // Shift-Tab
+    await app.see("filters:");
+    await app.press("6");
+    await app.see("Frozen portfolios");
+    expect(SCREENS.map((s) => s.key).join("")).toBe("123456");
+    app.unmount();
+  });
+
+  it("/ finds a task by fuzzy text and opens it in Triage", async () => {
+    const app = renderApp(ws.dir);
+    await app.see("95 attempts");
+    await app.press("6", "/");
+    await app.see("type to search");
+    await app.press(..."sqlite ordrs".split(""));
+    await app.see("task      recover-sqlite-orders");
+    const sel = () =>
+      app
+        .frame()
+        .split("\n")
+        .find((l) => l.includes("▸")) ?? "";
+    for (let i = 0; i < 10 && !sel().includes("task      recover-sqlite-orders"); i++)
+      await app.press(KEY.down);
+    await app.press(KEY.enter);
+    await app.see("filters:");
+    await waitFor(() => sel().includes("recover-sqlite-orders"), app.frame);
+    app.unmount();
+  });
+
+  it("follows a terminal resize", async () => {
+    const r = render(<App dir={ws.dir} theme={themeFor({ NO_COLOR: "1" })} />);
+    const frame = () => r.lastFrame() ?? "";
+    await waitFor(() => frame().includes("95 attempts"), frame);
+    expect(
+      Math.max(
+        ...frame()
+          .split("\n")
+          .map((l) => l.length),
+      ),
+    ).toBeGreaterThan(80);
+    Object.defineProperty(r.stdout, "columns", { value: 60, configurable: true });
+    r.stdout.emit("resize");
+    await waitFor(
+      () =>
+        Math.max(
+          ...frame()
+            .split("\n")
+            .map((l) => l.length),
+        ) <= 60,
+      frame,
+    );
+    r.unmount();
+  });
+
+  it("NO_COLOR leaves every semantic token empty", () => {
+    const plain = themeFor({ NO_COLOR: "1" });
+    expect([plain.accent, plain.bad, plain.good, plain.warn, plain.info, plain.muted]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(themeFor({}).bad).toBe("red");
+  });
+});
