@@ -40,3 +40,28 @@ export function describeZodIssues(
     .map((i) => (i.path.length ? `${i.path.map(String).join(".")}: ${i.message}` : i.message))
     .join("; ");
 }
+
+/** 1-based line of a character offset in a text. */
+export function lineAtOffset(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+/**
+ * Parses one JSON document; a syntax error becomes an InputError naming the file and, where
+ * the parser gives a position, the line it is on.
+ */
+export function parseJsonText(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const msg = (err as Error).message;
+    const pos = /position (\d+)/.exec(msg)?.[1];
+    throw new InputError(
+      file,
+      pos ? lineAtOffset(text, Number(pos)) : undefined,
+      `invalid JSON: ${msg}`,
+    );
+  }
+}

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { lock } from "proper-lockfile";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
-import { describeZodIssues, InputError } from "../errors.js";
+import { describeZodIssues, InputError, lineAtOffset, parseJsonText } from "../errors.js";
 
 const Ids = z.array(z.string().min(1)).min(1);
 const At = z.string().optional();
@@ -51,23 +51,9 @@ export function decisionsPath(workspaceDir: string): string {
   return join(workspaceDir, "mining", "decisions.json");
 }
 
-function lineAt(text: string, pos: number): number {
-  let line = 1;
-  for (let i = 0; i < pos && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
 /** Parses decisions text; errors name the file and (for syntax errors or a bad entry) the line. */
 export function parseDecisions(text: string, file: string): DecisionsFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    const msg = (err as Error).message;
-    const pos = /position (\d+)/.exec(msg)?.[1];
-    throw new InputError(file, pos ? lineAt(text, Number(pos)) : undefined, `invalid JSON: ${msg}`);
-  }
-  const r = DecisionsFile.safeParse(raw);
+  const r = DecisionsFile.safeParse(parseJsonText(text, file));
   if (r.success) return r.data;
   const entry = r.error.issues[0]?.path[1];
   let line: number | undefined;
@@ -75,7 +61,7 @@ export function parseDecisions(text: string, file: string): DecisionsFile {
     let seen = -1;
     const re = /"op"\s*:/g;
     for (let m = re.exec(text); m; m = re.exec(text))
-      if (++seen === entry) line = lineAt(text, m.index);
+      if (++seen === entry) line = lineAtOffset(text, m.index);
   }
   throw new InputError(
     file,

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { describeZodIssues, InputError } from "../errors.js";
+import { describeZodIssues, InputError, parseJsonText } from "../errors.js";
 import { FAMILIES } from "../families.js";
 import type { Attempt } from "../model/attempt.js";
 import { Exclusion, type Label } from "./label.js";
@@ -37,13 +37,7 @@ export async function loadValidationSet(file: string): Promise<ValidationSet> {
   } catch (err) {
     throw new InputError(file, undefined, `cannot read: ${(err as Error).message}`);
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new InputError(file, undefined, `invalid JSON: ${(err as Error).message}`);
-  }
-  const r = ValidationSet.safeParse(raw);
+  const r = ValidationSet.safeParse(parseJsonText(text, file));
   if (!r.success) {
     throw new InputError(
       file,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { extname, join } from "node:path";
-import { InputError } from "../errors.js";
+import { InputError, parseJsonText } from "../errors.js";
 import { CompileError, compilePolicy } from "./compile.js";
 import { unsafePatterns } from "./safety.js";
 import { Candidate } from "./schema.js";
@@ -49,14 +49,7 @@ const fieldName = (path: ReadonlyArray<PropertyKey>): string =>
 
 function parse(text: string, file: string): unknown {
   if (extname(file) === ".json") {
-    try {
-      return JSON.parse(text);
-    } catch (e) {
-      const msg = (e as Error).message;
-      const pos = /position (\d+)/.exec(msg);
-      const line = pos ? text.slice(0, Number(pos[1])).split("\n").length : undefined;
-      throw new InputError(file, line, `not valid JSON: ${msg}`);
-    }
+    return parseJsonText(text, file);
   }
   const doc = yaml().parseDocument(text, { prettyErrors: true });
   const err = doc.errors[0];

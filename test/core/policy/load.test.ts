@@ -56,7 +56,7 @@ describe("loadPolicies", () => {
     expect(r.policies[0]!.candidate.status).toBe("draft");
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]!.file).toBe(join(d, "sub/c.json"));
-    expect(r.errors[0]!.format()).toMatch(/c\.json:1: not valid JSON/);
+    expect(r.errors[0]!.format()).toMatch(/c\.json:1: invalid JSON/);
   });
 
   it("names the file, line and field path of a schema error", () => {
