@@ -2,10 +2,17 @@ import { hookBenchmark } from "./hook.js";
 import { ingestBenchmark } from "./ingest.js";
 import { mineBenchmark } from "./mine.js";
 import { replayBenchmark } from "./replay.js";
+import { tuiBenchmark } from "./tui.js";
 import type { Benchmark } from "./types.js";
 
 /**
  * Every benchmark `npm run bench [-- name…]` knows. Add one import and one entry
  * per benchmark (hook, replay, mine, tui, …).
  */
-export const benchmarks: Benchmark[] = [ingestBenchmark, hookBenchmark, replayBenchmark, mineBenchmark];
+export const benchmarks: Benchmark[] = [
+  ingestBenchmark,
+  hookBenchmark,
+  replayBenchmark,
+  mineBenchmark,
+  tuiBenchmark,
+];
