@@ -3,7 +3,7 @@ import { basename, extname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { stringify } from "yaml";
 import type { InputError } from "../errors.js";
-import { candidateFiles, compileCandidateText } from "../policy/load.js";
+import { candidateFiles, compileCandidateFile, compileCandidateText } from "../policy/load.js";
 import { unsafePatterns } from "../policy/safety.js";
 import { Candidate } from "../policy/schema.js";
 import type { CompiledPolicy } from "../policy/types.js";
@@ -29,7 +29,7 @@ export function listCandidates(workspace: string): {
   const errors: InputError[] = [];
   if (!existsSync(dir)) return { candidates, errors };
   for (const file of candidateFiles(dir)) {
-    const r = compileCandidateText(readFileSync(file, "utf8"), file);
+    const r = compileCandidateFile(file);
     errors.push(...r.errors);
     if (r.policy) candidates.push({ file, candidate: r.policy.candidate, policy: r.policy });
   }

@@ -104,6 +104,20 @@ export function compileCandidateText(
   }
 }
 
+/** Reads and compiles one candidate file; an unreadable file is an error like a bad one. */
+export function compileCandidateFile(
+  file: string,
+  opts: LoadOptions = {},
+): { policy?: CompiledPolicy; errors: InputError[]; text?: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    return { errors: [new InputError(file, undefined, `cannot read: ${(e as Error).message}`)] };
+  }
+  return { ...compileCandidateText(text, file, opts), text };
+}
+
 /** Candidate files under a path (a file, or a directory searched recursively), sorted. */
 export function candidateFiles(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
@@ -135,21 +149,18 @@ export function loadPolicies(paths: string[], opts: LoadOptions = {}): LoadResul
       continue;
     }
     for (const file of files) {
-      let text: string;
-      try {
-        text = readFileSync(file, "utf8");
-      } catch (e) {
-        errors.push(new InputError(file, undefined, `cannot read: ${(e as Error).message}`));
-        continue;
-      }
-      const r = compileCandidateText(text, file, opts);
+      const r = compileCandidateFile(file, opts);
       errors.push(...r.errors);
       if (!r.policy) continue;
       const key = `${r.policy.id}@${r.policy.version}`;
       const prev = seen.get(key);
       if (prev !== undefined) {
         errors.push(
-          new InputError(file, lineOf(text, ["id"]), `id: ${key} is already defined in ${prev}`),
+          new InputError(
+            file,
+            lineOf(r.text ?? "", ["id"]),
+            `id: ${key} is already defined in ${prev}`,
+          ),
         );
         continue;
       }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -38,6 +38,16 @@ describe("candidate lifecycle", () => {
     await writeCandidate(join(dir, "candidates/drafts/d-latex.yaml"), draftOf("latex-final-log"));
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it("lists the good candidates around an unreadable file, which becomes an error", async () => {
+    const dangling = join(dir, "candidates/drafts/dangling.yaml");
+    await symlink(join(dir, "nowhere.yaml"), dangling);
+    const r = listCandidates(dir);
+    expect(r.candidates.map((c) => c.policy.key)).toEqual(["d-latex-final-log@1"]);
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]!.file).toBe(dangling);
+    expect(r.errors[0]!.format()).toMatch(/dangling\.yaml: cannot read: ENOENT/);
+  });
 
   it("revise makes a new identity that supersedes the old one; both stay, histories appended", async () => {
     const all = listCandidates(dir).candidates;
