@@ -1,4 +1,5 @@
-import { existsSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BundleManifest } from "./select.js";
@@ -65,7 +66,8 @@ export async function bundleHook(
       .sort()
       .map((id) => {
         const s = statSync(id);
-        return { path: relative(DIST, id), size: s.size, mtimeMs: s.mtimeMs };
+        const sha256 = createHash("sha256").update(readFileSync(id)).digest("hex");
+        return { path: relative(DIST, id), size: s.size, mtimeMs: s.mtimeMs, sha256 };
       }),
   };
   const tmp = `.${process.pid}.tmp`;

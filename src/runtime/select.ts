@@ -1,43 +1,87 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** What `bundle.ts` records next to the hook bundle. */
 export interface BundleManifest {
   entry: string;
-  /** Every module inside the bundle, relative to dist/, as it was when bundled. */
-  sources: { path: string; size: number; mtimeMs: number }[];
+  /**
+   * Every module inside the bundle, relative to dist/, as it was when bundled; `sha256` of
+   * its content lets a re-emitted but identical module (a later `tsc`) keep the bundle.
+   */
+  sources: { path: string; size: number; mtimeMs: number; sha256?: string }[];
 }
 
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** True when every bundled module is still the file in dist/ it was built from. */
-export function isFresh(manifest: BundleManifest, distDir: string): boolean {
-  if (!manifest.sources.length) return false;
+/**
+ * Whether every bundled module is still the file in dist/ it was built from: "fresh" when
+ * size and mtime match (one stat each); "refreshed" when some mtimes moved but those files
+ * still hash to what was bundled (e.g. `tsc` re-emitted the same code); "stale" otherwise.
+ * `manifest` is updated in place with the new mtimes when "refreshed".
+ */
+export function freshness(
+  manifest: BundleManifest,
+  distDir: string,
+): "fresh" | "refreshed" | "stale" {
+  if (!manifest.sources.length) return "stale";
+  const moved: { s: BundleManifest["sources"][number]; mtimeMs: number }[] = [];
   for (const s of manifest.sources) {
     try {
       const st = statSync(join(distDir, s.path));
-      if (st.size !== s.size || st.mtimeMs !== s.mtimeMs) return false;
+      if (st.size !== s.size) return "stale";
+      if (st.mtimeMs !== s.mtimeMs) moved.push({ s, mtimeMs: st.mtimeMs });
     } catch {
-      return false;
+      return "stale";
     }
   }
-  return true;
+  if (moved.length === 0) return "fresh";
+  // Slow path (only after a rebuild): node:crypto is loaded only here.
+  const { createHash } = createRequire(import.meta.url)(
+    "node:crypto",
+  ) as typeof import("node:crypto");
+  for (const { s, mtimeMs } of moved) {
+    if (!s.sha256) return "stale";
+    let text: Buffer;
+    try {
+      text = readFileSync(join(distDir, s.path));
+    } catch {
+      return "stale";
+    }
+    if (createHash("sha256").update(text).digest("hex") !== s.sha256) return "stale";
+    s.mtimeMs = mtimeMs;
+  }
+  return "refreshed";
+}
+
+/** True when the bundle may be used (its modules are unchanged in content). */
+export function isFresh(manifest: BundleManifest, distDir: string): boolean {
+  return freshness(structuredClone(manifest), distDir) !== "stale";
 }
 
 /**
  * The module `fire hook` loads: the bundle when it exists and is fresh, else the plain
- * compiled modules (same code; a `tsc` without the bundle step never leaves a stale bundle
- * in use).
+ * compiled modules (same code; a changed module never leaves a stale bundle in use). When
+ * only mtimes moved, the manifest is rewritten (atomically) so later calls take the fast path.
  */
-export function hookModuleUrl(bundleDir = join(DIST, "runtime")): string {
+export function hookModuleUrl(bundleDir = join(DIST, "runtime"), distDir = DIST): string {
   try {
-    const manifest = JSON.parse(
-      readFileSync(join(bundleDir, "hook.bundle.json"), "utf8"),
-    ) as BundleManifest;
-    if (isFresh(manifest, DIST)) return pathToFileURL(join(bundleDir, manifest.entry)).href;
+    const file = join(bundleDir, "hook.bundle.json");
+    const manifest = JSON.parse(readFileSync(file, "utf8")) as BundleManifest;
+    const state = freshness(manifest, distDir);
+    if (state === "refreshed") {
+      try {
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify(manifest));
+        renameSync(tmp, file);
+      } catch {
+        // a read-only install: the content check simply runs again next time
+      }
+    }
+    if (state !== "stale") return pathToFileURL(join(bundleDir, manifest.entry)).href;
   } catch {
     // no bundle: use the modules
   }
-  return pathToFileURL(join(DIST, "runtime/main.js")).href;
+  return pathToFileURL(join(distDir, "runtime/main.js")).href;
 }

@@ -1,12 +1,6 @@
 import { spawnSync } from "node:child_process";
-import {
-  copyFileSync,
-  mkdirSync,
-  readFileSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as Select from "../../src/runtime/select.js";
@@ -80,19 +74,33 @@ describe("the bundled hook (npm run build)", () => {
     },
   );
 
-  it("is not used once a bundled module changes (stale bundles fall back to dist/)", () => {
+  it("is not used once a bundled module's content changes; a re-emitted identical module keeps it", () => {
     const dir = tempWorkspace();
+    mkdirSync(join(dir, "runtime"), { recursive: true });
+    writeFileSync(join(dir, "runtime/hook.bundle.mjs"), "export {};\n");
     const m: BundleManifest = { entry: "hook.bundle.mjs", sources: [] };
     for (const rel of ["runtime/a.js", "core/b.js"]) {
       mkdirSync(join(dir, rel, ".."), { recursive: true });
-      writeFileSync(join(dir, rel), `export const x = "${rel}";\n`);
+      const text = `export const x = "${rel}";\n`;
+      writeFileSync(join(dir, rel), text);
       const s = statSync(join(dir, rel));
-      m.sources.push({ path: rel, size: s.size, mtimeMs: s.mtimeMs });
+      const sha256 = createHash("sha256").update(text).digest("hex");
+      m.sources.push({ path: rel, size: s.size, mtimeMs: s.mtimeMs, sha256 });
     }
+    writeFileSync(join(dir, "runtime/hook.bundle.json"), JSON.stringify(m));
     expect(isFresh(m, dir)).toBe(true);
-    copyFileSync(join(dir, "core/b.js"), join(dir, "core/b2.js"));
-    utimesSync(join(dir, "core/b.js"), new Date(), new Date(Date.now() + 5000));
+    // like `tsc` re-emitting the same code: new mtime, same bytes → still used, manifest updated
+    const later = new Date(Date.now() + 5000);
+    utimesSync(join(dir, "core/b.js"), later, later);
+    expect(isFresh(m, dir)).toBe(true);
+    expect(hookModuleUrl(join(dir, "runtime"), dir)).toMatch(/runtime\/hook\.bundle\.mjs$/);
+    const rewritten = JSON.parse(readFileSync(join(dir, "runtime/hook.bundle.json"), "utf8"));
+    expect(rewritten.sources[1].mtimeMs).toBe(statSync(join(dir, "core/b.js")).mtimeMs);
+    // same size, different bytes → stale, the plain modules are used
+    writeFileSync(join(dir, "core/b.js"), 'export const x = "core/c.js";\n');
+    expect(statSync(join(dir, "core/b.js")).size).toBe(m.sources[1]?.size);
     expect(isFresh(m, dir)).toBe(false);
+    expect(hookModuleUrl(join(dir, "runtime"), dir)).toMatch(/runtime\/main\.js$/);
     expect(isFresh({ entry: "hook.bundle.mjs", sources: [] }, dir)).toBe(false);
     expect(hookModuleUrl(join(dir, "no-bundle"))).toMatch(/dist\/runtime\/main\.js$/);
   });
