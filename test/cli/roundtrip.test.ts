@@ -126,9 +126,12 @@ describe("attempts, show, export", () => {
     expect(JSON.parse(imp.stdout).attempts).toBe(15);
     const viaWorkers = runFire(["export", "--workspace", ws3], { env }).stdout;
     expect(viaWorkers).toBe(runFire(["export", "--workspace", ws]).stdout);
-    const entries = await import("node:fs/promises").then((fs) =>
-      fs.readdir(join(ws3, ".fire", "cache", "parse")),
-    );
-    expect(entries.filter((e) => e.endsWith(".jsonl"))).toHaveLength(15);
+    // the workers wrote one cache entry per unit (into the cache's shard files)
+    const fs = await import("node:fs/promises");
+    const cacheDir = join(ws3, ".fire", "cache", "parse");
+    const shards = (await fs.readdir(cacheDir)).filter((e) => e.endsWith(".jsonl"));
+    const texts = await Promise.all(shards.map((e) => fs.readFile(join(cacheDir, e), "utf8")));
+    const headers = texts.flatMap((t) => t.split("\n").filter((l) => l.startsWith('{"v":')));
+    expect(headers).toHaveLength(15);
   });
 });

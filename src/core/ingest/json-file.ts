@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { describeZodIssues, InputError } from "../errors.js";
 import { jsonErrorReason, lineOfOffset } from "./text.js";
@@ -34,11 +34,16 @@ export function parseJsonText(file: string, text: string): Loaded<unknown> {
   }
 }
 
-/** Read and parse a whole JSON file (JSON documents are small enough; JSONL streams). */
+/**
+ * Read and parse a whole JSON file (JSON documents are small enough; JSONL streams).
+ * One synchronous read: it costs a quarter of the promise-based `readFile` (open,
+ * fstat, read, close as four thread-pool round trips), and units are read in parse
+ * workers or in small workspaces, where a blocked event loop costs nothing.
+ */
 export async function readJsonFile(file: string): Promise<Loaded<unknown>> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = readFileSync(file, "utf8");
   } catch (err) {
     return { ok: false, error: new InputError(file, undefined, ioReason(err)) };
   }

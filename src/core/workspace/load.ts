@@ -13,7 +13,7 @@ import {
   type CacheKey,
   decodeEntry,
   listCacheEntries,
-  readCacheEntry,
+  ParseCacheSession,
   type UnitResult,
   writeCacheEntry,
 } from "./parse-cache.js";
@@ -90,7 +90,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     code: await parserCodeStamp(),
   });
   const cacheDir = workspacePaths(root).parseCache;
-  const present = await listCacheEntries(cacheDir);
+  const cache = new ParseCacheSession(cacheDir, await listCacheEntries(cacheDir));
   const stats: LoadStats = { units: 0, parsed: 0, cached: 0, duplicates: 0 };
   const results: UnitResult[] = [];
   const limit = pLimit(UNIT_CONCURRENCY);
@@ -130,7 +130,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   const readOne = async (unit: SourceUnit, i: number): Promise<void> => {
     signal?.throwIfAborted();
     const key = { path: unit.path, stamp: unit.stamp, options: optionsKey };
-    let result = await readCacheEntry(cacheDir, key, present);
+    let result = cache.get(key);
     if (result) stats.cached++;
     else result = await parse(unit, key, stats.parsed++);
     results[i] = result;
@@ -159,6 +159,11 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   } finally {
     await Promise.allSettled(pending); // no worker is closed under a unit still in flight
     await pool?.close();
+    try {
+      cache.finish();
+    } catch {
+      /* a cache that cannot be tidied is still a cache */
+    }
   }
   signal?.throwIfAborted();
 

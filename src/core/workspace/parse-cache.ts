@@ -1,13 +1,20 @@
-import { createHash } from "node:crypto";
-import { readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { unlinkSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { threadId } from "node:worker_threads";
 import { z } from "zod";
 import { InputError } from "../errors.js";
 import { Attempt } from "../model/attempt.js";
+import {
+  appendEntry,
+  compactShard,
+  needsCompaction,
+  readShard,
+  type ShardIndex,
+  shardFile,
+} from "./cache-shards.js";
 
 /** Bump when the entry layout or the normalized model changes: old entries then miss. */
-export const PARSE_CACHE_VERSION = 1;
+export const PARSE_CACHE_VERSION = 2;
 
 /** What one source unit produced: validated attempts and the errors reported for it. */
 export interface UnitResult {
@@ -35,18 +42,29 @@ const ErrorLine = z.strictObject({
   e: z.strictObject({ file: z.string(), line: z.number().int().nullable(), message: z.string() }),
 });
 
-/** The entry file of a unit: one file per unit path, overwritten when the stamp changes. */
+/** The file holding a unit's entry: the shard its path hashes to. */
 export function cacheFile(cacheDir: string, unitPath: string): string {
-  return join(
-    cacheDir,
-    `${createHash("sha256").update(unitPath).digest("hex").slice(0, 32)}.jsonl`,
-  );
+  return shardFile(cacheDir, unitPath);
+}
+
+/** The first entry text of a unit (newest first) that decodes for this key. */
+function firstHit(
+  texts: string[] | undefined,
+  key: CacheKey,
+  validate: boolean,
+): UnitResult | undefined {
+  if (!texts) return undefined;
+  for (let i = texts.length - 1; i >= 0; i--) {
+    const hit = decodeEntry(texts[i]!, key, validate);
+    if (hit) return hit;
+  }
+  return undefined;
 }
 
 /**
  * Reads the entry of a unit. Returns undefined on a miss: no entry, another stamp or
  * options, or an entry that is corrupt in any way (it is then rebuilt by the caller).
- * `present` (from listCacheEntries) saves a failing open per never-cached unit.
+ * `present` (from listCacheEntries) saves a failing open per never-cached shard.
  */
 export async function readCacheEntry(
   cacheDir: string,
@@ -55,14 +73,52 @@ export async function readCacheEntry(
 ): Promise<UnitResult | undefined> {
   const file = cacheFile(cacheDir, key.path);
   if (present && !present.has(basename(file))) return undefined;
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch {
-    return undefined;
-  }
-  return decodeEntry(text, key, true);
+  return firstHit(readShard(file).entries.get(key.path), key, true);
 }
+
+/**
+ * The parse cache as one load uses it: each shard is read once, when the first of
+ * its units is looked up, and each unit's entry texts are let go once looked up.
+ * `finish` compacts shards that are mostly superseded entries and removes entry
+ * files of the older one-file-per-unit layout.
+ */
+export class ParseCacheSession {
+  private readonly shards = new Map<string, ShardIndex>();
+
+  constructor(
+    readonly cacheDir: string,
+    private readonly present: Set<string>,
+  ) {}
+
+  get(key: CacheKey): UnitResult | undefined {
+    const file = cacheFile(this.cacheDir, key.path);
+    if (!this.present.has(basename(file))) return undefined;
+    let index = this.shards.get(file);
+    if (!index) {
+      index = readShard(file);
+      this.shards.set(file, index);
+    }
+    const texts = index.entries.get(key.path);
+    index.entries.delete(key.path);
+    return firstHit(texts, key, true);
+  }
+
+  finish(): void {
+    for (const [file, index] of this.shards) if (needsCompaction(index)) compactShard(file);
+    this.shards.clear();
+    for (const name of this.present) {
+      if (!OLD_LAYOUT.test(name)) continue;
+      try {
+        unlinkSync(join(this.cacheDir, name));
+      } catch {
+        /* gone already */
+      }
+    }
+  }
+}
+
+/** Entry files of parse-cache version 1 (one per unit, named by a path hash). */
+const OLD_LAYOUT = /^[0-9a-f]{32}\.jsonl$/;
 
 /**
  * Parses entry text. `validate` re-checks every attempt with the zod model (entries
@@ -76,7 +132,7 @@ export function decodeEntry(
 ): UnitResult | undefined {
   try {
     const lines = text.split("\n");
-    if (lines[lines.length - 1] === "") lines.pop();
+    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
     const header = Header.parse(JSON.parse(lines[0] ?? ""));
     if (header.path !== key.path || header.stamp !== key.stamp || header.options !== key.options)
       return undefined;
@@ -113,7 +169,7 @@ export function encodeEntry(key: CacheKey, result: UnitResult): string {
   return lines.join("\n");
 }
 
-/** Writes the entry of a unit atomically (temp file + rename); `cacheDir` must exist. */
+/** Adds the entry of a unit to the cache (appended to its shard; `cacheDir` must exist). */
 export async function writeCacheEntry(
   cacheDir: string,
   key: CacheKey,
@@ -123,27 +179,17 @@ export async function writeCacheEntry(
 }
 
 /**
- * Temp file + rename, so a reader sees a whole entry or none. No fsync and no
- * symlink resolution (write-file-atomic does both, for user files): a lost entry
- * is only parsed again, and this runs once per unit of a large workspace.
+ * Appends entry text to the unit's shard. No fsync: a lost or cut entry is only
+ * parsed again. Synchronous: it runs in parse workers (or for a few units
+ * in-thread), where the promise-based calls only add thread-pool round trips.
  */
 export async function writeEntryText(
   cacheDir: string,
   unitPath: string,
   text: string,
 ): Promise<void> {
-  const file = cacheFile(cacheDir, unitPath);
-  const tmp = `${file}.${process.pid}-${threadId}-${++tmpCounter}.tmp`;
-  try {
-    await writeFile(tmp, text);
-    await rename(tmp, file);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
+  appendEntry(cacheDir, unitPath, text);
 }
-
-let tmpCounter = 0;
 
 /** Names of the entries present, to skip probing units that were never cached. */
 export async function listCacheEntries(cacheDir: string): Promise<Set<string>> {

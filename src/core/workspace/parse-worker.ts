@@ -18,13 +18,25 @@ export interface ParseRequest {
 /** The unit's parse-cache entry text (validated attempts and errors), or why it failed. */
 export type ParseReply = { id: number; text: string } | { id: number; error: string };
 
+/** Cache folders this worker has made sure of (one mkdir per folder, not per unit). */
+const madeDirs = new Map<string, Promise<unknown>>();
+
+function ensureDir(dir: string): Promise<unknown> {
+  let made = madeDirs.get(dir);
+  if (!made) {
+    made = mkdir(dir, { recursive: true });
+    madeDirs.set(dir, made);
+  }
+  return made;
+}
+
 async function handle(req: ParseRequest): Promise<ParseReply> {
   try {
     const opts = { passThreshold: req.passThreshold, outputCap: req.outputCap };
     const result = await parseUnit(req.unit, opts);
     const text = encodeEntry(req.key, result);
     if (isCacheable(result)) {
-      await mkdir(req.cacheDir, { recursive: true });
+      await ensureDir(req.cacheDir);
       await writeEntryText(req.cacheDir, req.key.path, text).catch(() => undefined);
     }
     return { id: req.id, text };

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { serializeAttempt } from "../../../src/core/ingest/fire-jsonl.js";
 import { saveConfig } from "../../../src/core/workspace/config.js";
 import { type LoadProgress, loadWorkspace } from "../../../src/core/workspace/load.js";
+import { cacheFile } from "../../../src/core/workspace/parse-cache.js";
 import { fixture } from "../../helpers/paths.js";
 
 let ws: string;
@@ -70,14 +71,48 @@ describe("loadWorkspace", () => {
   it("ignores a corrupt cache entry and rebuilds it", async () => {
     const first = await load();
     const cacheDir = join(ws, ".fire", "cache", "parse");
-    const entries = await readdir(cacheDir);
-    expect(entries).toHaveLength(3);
-    await writeFile(join(cacheDir, entries[0]!), "{ this is not a cache entry");
+    const unit = join(ws, "traces", `${ATIF[0]}.trajectory.json`);
+    const shard = cacheFile(cacheDir, unit);
+    const text = await readFile(shard, "utf8");
+    // garble the attempt line of this one unit's entry; the shard may hold others too
+    const lines = text.split("\n");
+    const header = lines.findIndex((l) => l.startsWith('{"v":') && l.includes(ATIF[0]!));
+    expect(header).toBeGreaterThanOrEqual(0);
+    lines[header + 1] = "{ this is not a cache entry";
+    await writeFile(shard, lines.join("\n"));
     const second = await load();
     expect(second.w.stats).toMatchObject({ parsed: 1, cached: 2 });
     expect(second.w.attempts).toEqual(first.w.attempts);
     const third = await load();
     expect(third.w.stats).toMatchObject({ parsed: 0, cached: 3 });
+  });
+
+  it("keeps the cache in a few shard files and compacts superseded entries away", async () => {
+    await load();
+    const cacheDir = join(ws, ".fire", "cache", "parse");
+    const shards = (await readdir(cacheDir)).filter((n) => n.endsWith(".jsonl"));
+    expect(shards.length).toBeGreaterThanOrEqual(1);
+    expect(shards.length).toBeLessThanOrEqual(3);
+    expect(shards.every((n) => /^shard-[0-9a-f]{2}\.jsonl$/.test(n))).toBe(true);
+    const unit = join(ws, "traces", `${ATIF[0]}.trajectory.json`);
+    const headers = async () =>
+      (await readFile(cacheFile(cacheDir, unit), "utf8"))
+        .split("\n")
+        .filter((l) => l.startsWith('{"v":') && l.includes(ATIF[0]!)).length;
+    expect(await headers()).toBe(1);
+    // every changed stamp appends a new entry; old ones go once they outweigh the live ones
+    const counts: number[] = [];
+    for (let i = 1; i <= 40 && !counts.includes(1); i++) {
+      const t = new Date(Date.now() + i * 60_000);
+      await utimes(unit, t, t);
+      const r = await loadWorkspace(ws);
+      expect(r.stats).toMatchObject({ parsed: 1, cached: 2 });
+      counts.push(await headers());
+    }
+    expect(counts.slice(0, 3)).toEqual([2, 3, 4]);
+    expect(counts.at(-1)).toBe(1);
+    const last = await loadWorkspace(ws);
+    expect(last.stats).toMatchObject({ parsed: 0, cached: 3 });
   });
 
   it("re-parses everything when a setting that shapes attempts changes", async () => {
