@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { describeZodIssues, InputError } from "./errors.js";
+import { InputError } from "./errors.js";
+import { parseJsonLines } from "./jsonl.js";
 
 /**
  * The hook log: one JSON line per `fire hook` call, appended by the live hook
@@ -62,31 +63,8 @@ export interface HookLogRead {
 
 /** Parses hook-log text; `file` names the source in errors. */
 export function parseHookLog(text: string, file: string): HookLogRead {
-  const entries: HookLogEntry[] = [];
-  const errors: InputError[] = [];
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]?.trim();
-    if (!line) continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      errors.push(new InputError(file, i + 1, "expected one JSON object per line"));
-      continue;
-    }
-    const parsed = HookLogEntry.safeParse(raw);
-    if (parsed.success) entries.push(parsed.data);
-    else
-      errors.push(
-        new InputError(
-          file,
-          i + 1,
-          `bad hook-log entry: ${describeZodIssues(parsed.error.issues)}`,
-        ),
-      );
-  }
-  return { entries, errors };
+  const r = parseJsonLines(text, file, HookLogEntry, "bad hook-log entry");
+  return { entries: r.rows.map((x) => x.value), errors: r.errors };
 }
 
 /** Firing counts per session (screens count firings per attempt from these). */

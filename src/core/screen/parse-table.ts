@@ -1,5 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { describeZodIssues, InputError } from "../errors.js";
+import { parseJsonLines } from "../jsonl.js";
 import { type ScreenRow, ScreenRowInput } from "./row.js";
 
 export interface ParsedRows {
@@ -21,19 +22,14 @@ function validate(raw: unknown, file: string, line: number, out: ParsedRows): vo
 
 /** JSON lines: one object a line; blank lines skipped. */
 export function parseResultsJsonl(text: string, file: string): ParsedRows {
-  const out: ParsedRows = { rows: [], errors: [] };
-  text.split(/\r?\n/).forEach((lineText, i) => {
-    if (!lineText.trim()) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(lineText);
-    } catch (err) {
-      out.errors.push(new InputError(file, i + 1, `invalid JSON: ${(err as Error).message}`));
-      return;
-    }
-    validate(raw, file, i + 1, out);
-  });
-  return out;
+  const r = parseJsonLines(text, file, ScreenRowInput);
+  return {
+    rows: r.rows.map(({ value, line }) => ({
+      ...value,
+      source: value.source ?? `${file}:${line}`,
+    })),
+    errors: r.errors,
+  };
 }
 
 /** CSV with a header row naming the columns; `#` lines are comments. */

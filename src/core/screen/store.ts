@@ -1,7 +1,8 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { describeZodIssues, InputError } from "../errors.js";
+import type { InputError } from "../errors.js";
+import { parseJsonLines } from "../jsonl.js";
 import { rowKey, ScreenRow } from "./row.js";
 
 export interface StoredRows {
@@ -18,21 +19,8 @@ export async function readResults(file: string): Promise<StoredRows> {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return { rows: [], errors: [] };
     throw err;
   }
-  const out: StoredRows = { rows: [], errors: [] };
-  text.split("\n").forEach((line, i) => {
-    if (!line.trim()) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch (err) {
-      out.errors.push(new InputError(file, i + 1, `invalid JSON: ${(err as Error).message}`));
-      return;
-    }
-    const r = ScreenRow.safeParse(raw);
-    if (r.success) out.rows.push(r.data);
-    else out.errors.push(new InputError(file, i + 1, describeZodIssues(r.error.issues)));
-  });
-  return out;
+  const r = parseJsonLines(text, file, ScreenRow);
+  return { rows: r.rows.map((x) => x.value), errors: r.errors };
 }
 
 export interface MergeResult {
