@@ -10,12 +10,12 @@ import {
 import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js";
 import { compileCandidateText } from "../../core/policy/load.js";
 import { candidateEvidence } from "../../core/verdict/evidence.js";
-import { printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
+import { printErrors, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 function load(opts: { workspace?: string }, ref: string) {
   const dir = workspaceDir(opts);
   const { candidates, errors } = listCandidates(dir);
-  for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
+  printErrors(errors);
   return { dir, candidates, target: resolveCandidate(candidates, ref) };
 }
 
@@ -36,7 +36,7 @@ export function registerCandidate(program: Command): void {
     if (opts.from) {
       const r = compileCandidateText(readFileSync(opts.from, "utf8"), opts.from);
       if (!r.policy) {
-        for (const e of r.errors) process.stderr.write(`fire: ${e.format()}\n`);
+        printErrors(r.errors);
         throw new UsageError(`${opts.from} is not a valid candidate`);
       }
       edited = r.policy.candidate;

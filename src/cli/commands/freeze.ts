@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { freezePortfolio } from "../../core/freeze/freeze.js";
 import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js";
-import { openWorkspace, withWorkspace } from "../util/workspace.js";
+import { openWorkspace, printErrors, withWorkspace } from "../util/workspace.js";
 
 interface FreezeOpts {
   workspace?: string;
@@ -28,7 +28,7 @@ export function registerFreeze(program: Command): void {
     if (opts.force && !opts.reason?.trim()) throw new UsageError("--force needs --reason");
     const ws = await openWorkspace(opts);
     const { candidates, errors } = listCandidates(ws.dir);
-    for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
+    printErrors(errors);
     const chosen = refs.map((r) => resolveCandidate(candidates, r));
     const r = await freezePortfolio({
       workspace: ws.dir,

@@ -3,7 +3,7 @@ import { InputError, UsageError } from "../../core/errors.js";
 import { loadPolicies } from "../../core/policy/load.js";
 import { type AttemptReplay, replayAttempts } from "../../core/replay/replay.js";
 import { clip, renderTable } from "../util/table.js";
-import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
 interface ReplayOptions {
   workspace?: string;
@@ -47,7 +47,7 @@ export function registerReplay(program: Command): void {
       printJson({ ...result, errors: errors.map((e) => e.toJSON()) });
       return;
     }
-    for (const e of loaded.errors) process.stderr.write(`fire: ${e.format()}\n`);
+    printErrors(loaded.errors);
     const rows = result.attempts.map((r) => [
       clip(r.attemptId, 40),
       clip(r.taskId, 32),

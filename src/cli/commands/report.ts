@@ -9,7 +9,7 @@ import {
 } from "../../core/report/index.js";
 import { loadScreenAnalysis } from "../../core/screen/analysis.js";
 import { screenPaths } from "../../core/screen/paths.js";
-import { withWorkspace, workspaceDir } from "../util/workspace.js";
+import { printErrors, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface ReportOpts {
   json?: boolean;
@@ -46,9 +46,9 @@ export function registerReport(program: Command): void {
       name,
       seed === undefined ? {} : { seed },
     );
-    for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
+    printErrors(errors);
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify(toReportJson(name, analysis), null, 2)}\n`);
+      printJson(toReportJson(name, analysis));
     } else if (opts.md) {
       process.stdout.write(renderReportMarkdown(name, analysis));
     } else if (opts.html) {

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { listCandidates } from "../../core/lifecycle/store.js";
 import { routeAudit, taskTexts } from "../../core/route/audit.js";
 import { renderRouteAudit } from "../../core/route/render.js";
-import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
 /** `fire route [--json]`: the routing audit of every live candidate over every task text. */
 export function registerRoute(program: Command): void {
@@ -17,7 +17,7 @@ export function registerRoute(program: Command): void {
   ).action(async (opts: { workspace?: string; json?: boolean; all?: boolean }) => {
     const ws = await openWorkspace(opts);
     const { candidates, errors } = listCandidates(ws.dir);
-    for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
+    printErrors(errors);
     const live = candidates.filter((c) => opts.all || c.candidate.status !== "retired");
     const audit = routeAudit(
       live.map((c) => c.policy),

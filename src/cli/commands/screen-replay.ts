@@ -4,7 +4,7 @@ import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js"
 import { renderReplayScreen } from "../../core/verdict/render.js";
 import { screenCandidate } from "../../core/verdict/screen-candidate.js";
 import { DEFAULT_SIZES } from "../../core/verdict/sets.js";
-import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
 interface Opts {
   workspace?: string;
@@ -42,7 +42,7 @@ export function registerScreenReplay(screen: Command): void {
     };
     const ws = await openWorkspace(opts);
     const { candidates, errors } = listCandidates(ws.dir);
-    for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
+    printErrors(errors);
     const target = resolveCandidate(candidates, ref);
     const pool = candidates.map((c) => c.policy);
     const { screen, file } = await screenCandidate(ws, target.policy, pool, { sizes });

@@ -4,7 +4,7 @@ import { importScreenResults } from "../../core/screen/import.js";
 import { planTags } from "../../core/screen/markers.js";
 import { cohortLookup } from "../../core/screen/plan-read.js";
 import { loadWorkspace } from "../../core/workspace/load.js";
-import { withWorkspace, workspaceDir } from "../util/workspace.js";
+import { printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 import { registerScreenPlan } from "./screen-plan.js";
 import { registerScreenReplay } from "./screen-replay.js";
 import { registerScreenRun } from "./screen-run.js";
@@ -52,7 +52,7 @@ export function registerScreen(program: Command): void {
         return { attempts: ws.attempts, errors: ws.errors };
       },
     });
-    for (const e of result.errors) process.stderr.write(`fire: ${e.format()}\n`);
+    printErrors(result.errors);
     process.stdout.write(
       `imported ${result.read} row(s) into ${result.resultsFile}: ${result.added} new, ${result.replaced} replaced, ${result.total} stored` +
         (result.unscorable ? `; ${result.unscorable} unscorable` : "") +

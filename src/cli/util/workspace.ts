@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { UsageError } from "../../core/errors.js";
+import { type InputError, UsageError } from "../../core/errors.js";
 import { loadWorkspace, type Workspace } from "../../core/workspace/load.js";
 
 /** Adds the `--workspace DIR` option every command takes (default: current folder). */
@@ -49,4 +49,9 @@ export async function openWorkspace(
 /** Prints a value as JSON on stdout (one document). */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Prints input errors (`fire: file:line: reason`) on stderr, one a line. */
+export function printErrors(errors: readonly InputError[]): void {
+  for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
 }
