@@ -12,8 +12,7 @@ import {
   resolveCandidate,
   writeCandidate,
 } from "../../../src/core/lifecycle/store.js";
-import { runReplayScreen } from "../../../src/core/verdict/replay-screen.js";
-import { saveReplayScreen } from "../../../src/core/verdict/store.js";
+import { screenCandidate } from "../../../src/core/verdict/screen-candidate.js";
 import { type Demo, minedDemo } from "../draft/demo.js";
 
 const NOW = new Date("2026-11-30T03:00:00Z");
@@ -40,18 +39,8 @@ describe("freezing a portfolio on the demo workspace", () => {
   const screenAndSave = async (key: string) => {
     const s = stored();
     const c = resolveCandidate(s, key);
-    const screen = runReplayScreen({
-      policy: c.policy,
-      others: s.filter((x) => x !== c).map((x) => x.policy),
-      attempts: demo.ws.attempts,
-      preFailure: new Map(),
-      sizes: { similar: 5, silent: 5 },
-      seed: 1,
-      thresholds: demo.ws.config.verdicts,
-      now: NOW,
-    });
-    await saveReplayScreen(demo.dir, screen);
-    return screen;
+    const pool = s.map((x) => x.policy);
+    return (await screenCandidate(demo.ws, c.policy, pool, { now: NOW })).screen;
   };
 
   it("refuses an unscreened candidate, naming what is missing", async () => {
