@@ -26,10 +26,15 @@ export class EventLog {
   }
 
   private push(e: Omit<Event, "index">): Event {
-    const ev = { index: this.events.length, ...e } as Event;
-    for (const k of Object.keys(ev) as (keyof Event)[]) if (ev[k] === undefined) delete ev[k];
-    this.events.push(ev);
-    return ev;
+    // Copy only the defined fields: deleting keys would turn every event object into a
+    // slow dictionary-mode object for the validation and encoding that follow.
+    const ev: Record<string, unknown> = { index: this.events.length };
+    for (const k in e) {
+      const v = (e as Record<string, unknown>)[k];
+      if (v !== undefined) ev[k] = v;
+    }
+    this.events.push(ev as Event);
+    return ev as Event;
   }
 
   text(
