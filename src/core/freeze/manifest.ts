@@ -1,3 +1,5 @@
+import { isAbsolute } from "node:path";
+import { z } from "zod";
 import type { RouteAudit } from "../route/audit.js";
 
 /** `portfolios/<name>/manifest.json`: what was frozen, why, and the hashes that pin it. */
@@ -39,3 +41,31 @@ export interface ManifestScreen {
 }
 
 export const MANIFEST_FILE = "manifest.json";
+
+/** A path inside the portfolio folder (relative, no `..`). */
+const InsidePath = z.string().refine((p) => !isAbsolute(p) && !p.split(/[\\/]/).includes(".."), {
+  message: "expected a path inside the portfolio folder",
+});
+
+/**
+ * What loading a frozen portfolio relies on, checked before the hashes are: identity, the
+ * policy files and their hashes. Routing, screens and analysis are records for people and
+ * pass through (the manifest hash pins them).
+ */
+export const ManifestShape = z.looseObject({
+  kind: z.literal("fire-portfolio"),
+  version: z.literal(1),
+  name: z.string(),
+  frozenAt: z.string(),
+  policies: z.array(
+    z.looseObject({
+      id: z.string(),
+      version: z.number().int(),
+      family: z.string(),
+      file: InsidePath,
+      sha256: z.string().regex(/^[0-9a-f]{64}$/, "expected a SHA-256 in hex"),
+      source: z.string(),
+    }),
+  ),
+  manifestHash: z.string(),
+});

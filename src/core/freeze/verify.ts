@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compileCandidateText } from "../policy/load.js";
+import { describeZodIssues } from "../errors.js";
+import { compileCandidateText, lineOf } from "../policy/load.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import { canonicalJson } from "../screen/canonical.js";
-import { MANIFEST_FILE, type PortfolioManifest } from "./manifest.js";
+import { MANIFEST_FILE, ManifestShape, type PortfolioManifest } from "./manifest.js";
 
 /** A frozen portfolio that fails verification; the message names the file. */
 export class PortfolioIntegrityError extends Error {}
@@ -24,14 +25,23 @@ function fail(file: string, why: string): never {
 /** Reads and checks the manifest itself (shape and manifest hash). */
 export function readManifest(dir: string): PortfolioManifest {
   const file = join(dir, MANIFEST_FILE);
-  let m: PortfolioManifest;
+  let text: string;
+  let raw: unknown;
   try {
-    m = JSON.parse(readFileSync(file, "utf8")) as PortfolioManifest;
+    text = readFileSync(file, "utf8");
+    raw = JSON.parse(text);
   } catch (e) {
     fail(file, `cannot read the portfolio manifest: ${(e as Error).message}`);
   }
-  if (m?.kind !== "fire-portfolio" || !Array.isArray(m.policies))
+  const head = raw as { kind?: unknown; policies?: unknown } | null;
+  if (head?.kind !== "fire-portfolio" || !Array.isArray(head.policies))
     fail(file, "not a fire portfolio manifest (expected kind fire-portfolio and a policies list)");
+  const r = ManifestShape.safeParse(raw);
+  if (!r.success) {
+    const line = lineOf(text, r.error.issues[0]?.path ?? []);
+    fail(line === undefined ? file : `${file}:${line}`, describeZodIssues(r.error.issues));
+  }
+  const m = raw as PortfolioManifest;
   if (m.manifestHash !== manifestHashOf(m))
     fail(file, "manifest hash does not match its content (the manifest was edited after freezing)");
   return m;

@@ -5,7 +5,8 @@ import { draftFromTemplate } from "../../../src/core/draft/template-drafter.js";
 import { loadTemplates } from "../../../src/core/draft/templates.js";
 import { defaultPortfolioDir } from "../../../src/core/freeze/default.js";
 import { freezePortfolio } from "../../../src/core/freeze/freeze.js";
-import { loadFrozenPortfolio, sha256 } from "../../../src/core/freeze/verify.js";
+import type { PortfolioManifest } from "../../../src/core/freeze/manifest.js";
+import { loadFrozenPortfolio, manifestHashOf, sha256 } from "../../../src/core/freeze/verify.js";
 import {
   draftFile,
   listCandidates,
@@ -147,5 +148,37 @@ describe("freezing a portfolio on the demo workspace", () => {
     );
     expect(() => loadFrozenPortfolio(dir)).toThrow(`${mf}: manifest hash does not match`);
     await writeFile(mf, mtext);
+  });
+
+  it("a manifest whose policy entries are malformed is refused naming file:line and field, even with a matching hash", async () => {
+    const dir = join(demo.dir, "portfolios", "demo");
+    const mf = join(dir, "manifest.json");
+    const mtext = await readFile(mf, "utf8");
+    const rehash = (edit: (m: PortfolioManifest) => void): string => {
+      const m = JSON.parse(mtext) as PortfolioManifest;
+      edit(m);
+      return `${JSON.stringify({ ...m, manifestHash: manifestHashOf(m) }, null, 2)}\n`;
+    };
+    const lineOfField = (text: string, field: string): number =>
+      text.slice(0, text.indexOf(`"${field}"`)).split("\n").length;
+    try {
+      const escaping = rehash((m) => {
+        m.policies[0]!.file = "../../outside.json";
+      });
+      await writeFile(mf, escaping);
+      expect(() => loadFrozenPortfolio(dir)).toThrow(
+        `${mf}:${lineOfField(escaping, "file")}: policies.0.file: expected a path inside the portfolio folder`,
+      );
+      const badHash = rehash((m) => {
+        m.policies[0]!.sha256 = "not-a-hash";
+      });
+      await writeFile(mf, badHash);
+      expect(() => loadFrozenPortfolio(dir)).toThrow(
+        `${mf}:${lineOfField(badHash, "sha256")}: policies.0.sha256: expected a SHA-256 in hex`,
+      );
+    } finally {
+      await writeFile(mf, mtext);
+    }
+    expect(loadFrozenPortfolio(dir).policies.length).toBe(1);
   });
 });
