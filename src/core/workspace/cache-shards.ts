@@ -88,12 +88,12 @@ export function readShard(file: string): ShardIndex {
 }
 
 /**
- * Appends one entry. O_APPEND writes land whole at the end even with other writers;
- * the leading newline keeps the entry's header on a line of its own after a write
- * that a crash cut short.
+ * Appends one record (a newline, then the entry text) in one write: O_APPEND writes
+ * land whole at the end even with other writers, and the leading newline keeps the
+ * entry's header on a line of its own after a write that a crash cut short.
  */
-export function appendEntry(cacheDir: string, unitPath: string, text: string): void {
-  appendFileSync(shardFile(cacheDir, unitPath), `\n${text}`);
+export function appendEntry(cacheDir: string, unitPath: string, record: Uint8Array): void {
+  appendFileSync(shardFile(cacheDir, unitPath), record);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   decodeEntry,
   listCacheEntries,
   ParseCacheSession,
+  recordText,
   type UnitResult,
   writeCacheEntry,
 } from "./parse-cache.js";
@@ -113,10 +114,10 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     if (pool) {
       await ensureCacheDir();
       const { passThreshold, outputCap } = options;
-      const text = await pool
+      const record = await pool
         .run({ unit, key, passThreshold, outputCap, cacheDir })
         .catch(() => undefined);
-      const result = text === undefined ? undefined : decodeEntry(text, key, false);
+      const result = record === undefined ? undefined : decodeEntry(recordText(record), key, false);
       if (result) return result;
     }
     const result = await parseUnit(unit, options);

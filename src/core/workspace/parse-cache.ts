@@ -133,6 +133,7 @@ export function decodeEntry(
   try {
     const lines = text.split("\n");
     while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    if (lines[0] === "") lines.shift(); // an appendable record starts with a newline
     const header = Header.parse(JSON.parse(lines[0] ?? ""));
     if (header.path !== key.path || header.stamp !== key.stamp || header.options !== key.options)
       return undefined;
@@ -154,8 +155,8 @@ export function decodeEntry(
   }
 }
 
-/** The entry text of a unit: a header line, one line per attempt, one per error. */
-export function encodeEntry(key: CacheKey, result: UnitResult): string {
+/** The entry lines of a unit: a header line, one line per attempt, one per error. */
+function entryLines(key: CacheKey, result: UnitResult): string[] {
   const header = {
     v: PARSE_CACHE_VERSION,
     ...key,
@@ -165,8 +166,30 @@ export function encodeEntry(key: CacheKey, result: UnitResult): string {
   const lines = [JSON.stringify(header)];
   for (const a of result.attempts) lines.push(JSON.stringify({ a }));
   for (const e of result.errors) lines.push(JSON.stringify({ e: e.toJSON() }));
-  lines.push("");
-  return lines.join("\n");
+  return lines;
+}
+
+/**
+ * The entry as an appendable record: UTF-8 bytes of a newline and the entry text, in
+ * a buffer of its own, so a parse worker can append it to the shard without encoding
+ * the text again and hand it to the main thread without copying it (a transfer).
+ */
+export function encodeRecord(key: CacheKey, result: UnitResult): Uint8Array {
+  const lines = entryLines(key, result);
+  let bytes = 0;
+  for (const l of lines) bytes += Buffer.byteLength(l, "utf8") + 1;
+  const buf = Buffer.allocUnsafeSlow(bytes + 1);
+  let at = buf.write("\n", 0, "latin1");
+  for (const l of lines) {
+    at += buf.write(l, at, "utf8");
+    at += buf.write("\n", at, "latin1");
+  }
+  return buf;
+}
+
+/** The text of a record made by encodeRecord (for decodeEntry). */
+export function recordText(record: Uint8Array): string {
+  return Buffer.from(record.buffer, record.byteOffset, record.byteLength).toString("utf8");
 }
 
 /** Adds the entry of a unit to the cache (appended to its shard; `cacheDir` must exist). */
@@ -175,20 +198,16 @@ export async function writeCacheEntry(
   key: CacheKey,
   result: UnitResult,
 ): Promise<void> {
-  await writeEntryText(cacheDir, key.path, encodeEntry(key, result));
+  appendRecord(cacheDir, key.path, encodeRecord(key, result));
 }
 
 /**
- * Appends entry text to the unit's shard. No fsync: a lost or cut entry is only
- * parsed again. Synchronous: it runs in parse workers (or for a few units
+ * Appends a record (encodeRecord) to the unit's shard. No fsync: a lost or cut entry
+ * is only parsed again. Synchronous: it runs in parse workers (or for a few units
  * in-thread), where the promise-based calls only add thread-pool round trips.
  */
-export async function writeEntryText(
-  cacheDir: string,
-  unitPath: string,
-  text: string,
-): Promise<void> {
-  appendEntry(cacheDir, unitPath, text);
+export function appendRecord(cacheDir: string, unitPath: string, record: Uint8Array): void {
+  appendEntry(cacheDir, unitPath, record);
 }
 
 /** Names of the entries present, to skip probing units that were never cached. */

@@ -5,7 +5,7 @@ import type { ParseReply, ParseRequest } from "./parse-worker.js";
 
 interface Waiting {
   worker: Worker;
-  resolve: (text: string) => void;
+  resolve: (record: Uint8Array) => void;
   reject: (err: Error) => void;
 }
 
@@ -40,8 +40,8 @@ export class ParsePool {
     }
   }
 
-  /** Parses a unit in the least busy worker; resolves to its cache-entry text. */
-  run(req: Omit<ParseRequest, "id">): Promise<string> {
+  /** Parses a unit in the least busy worker; resolves to its cache record (encodeRecord). */
+  run(req: Omit<ParseRequest, "id">): Promise<Uint8Array> {
     const worker = this.workers.reduce((a, b) => (this.busy.get(b)! < this.busy.get(a)! ? b : a));
     if (this.busy.get(worker) === Number.POSITIVE_INFINITY) {
       return Promise.reject(new Error("no parse worker left"));
@@ -63,7 +63,7 @@ export class ParsePool {
     if (!w) return;
     this.waiting.delete(reply.id);
     this.busy.set(w.worker, this.busy.get(w.worker)! - 1);
-    if ("text" in reply) w.resolve(reply.text);
+    if ("record" in reply) w.resolve(reply.record);
     else w.reject(new Error(reply.error));
   }
 

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import type { SourceUnit } from "../ingest/discover.js";
-import { type CacheKey, encodeEntry, writeEntryText } from "./parse-cache.js";
+import { appendRecord, type CacheKey, encodeRecord } from "./parse-cache.js";
 import { isCacheable, parseUnit } from "./parse-unit.js";
 
 /** One unit to parse off the main thread. */
@@ -11,12 +11,15 @@ export interface ParseRequest {
   key: CacheKey;
   passThreshold: number;
   outputCap: number;
-  /** Parse cache folder; the worker writes the entry itself when it is cacheable. */
+  /** Parse cache folder; the worker appends the entry itself when it is cacheable. */
   cacheDir: string;
 }
 
-/** The unit's parse-cache entry text (validated attempts and errors), or why it failed. */
-export type ParseReply = { id: number; text: string } | { id: number; error: string };
+/**
+ * The unit's parse-cache record (encodeRecord: validated attempts and errors), moved
+ * to the main thread without a copy, or why parsing failed.
+ */
+export type ParseReply = { id: number; record: Uint8Array } | { id: number; error: string };
 
 /** Cache folders this worker has made sure of (one mkdir per folder, not per unit). */
 const madeDirs = new Map<string, Promise<unknown>>();
@@ -34,12 +37,16 @@ async function handle(req: ParseRequest): Promise<ParseReply> {
   try {
     const opts = { passThreshold: req.passThreshold, outputCap: req.outputCap };
     const result = await parseUnit(req.unit, opts);
-    const text = encodeEntry(req.key, result);
+    const record = encodeRecord(req.key, result);
     if (isCacheable(result)) {
-      await ensureDir(req.cacheDir);
-      await writeEntryText(req.cacheDir, req.key.path, text).catch(() => undefined);
+      try {
+        await ensureDir(req.cacheDir);
+        appendRecord(req.cacheDir, req.key.path, record);
+      } catch {
+        /* the load goes on without this cache entry */
+      }
     }
-    return { id: req.id, text };
+    return { id: req.id, record };
   } catch (err) {
     return { id: req.id, error: err instanceof Error ? err.message : String(err) };
   }
@@ -47,5 +54,9 @@ async function handle(req: ParseRequest): Promise<ParseReply> {
 
 const port = parentPort;
 port?.on("message", (req: ParseRequest) => {
-  void handle(req).then((reply) => port.postMessage(reply));
+  void handle(req).then((reply) =>
+    "record" in reply
+      ? port.postMessage(reply, [reply.record.buffer as ArrayBuffer])
+      : port.postMessage(reply),
+  );
 });
