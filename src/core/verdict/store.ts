@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
+import { z } from "zod";
 import { loadScreenAnalysis } from "../screen/analysis.js";
 import { screenPaths } from "../screen/paths.js";
 import type { ReplayScreen } from "./replay-screen.js";
@@ -20,20 +21,45 @@ export async function saveReplayScreen(workspace: string, screen: ReplayScreen):
   return file;
 }
 
+/**
+ * What freezing and the verdict fold read from a saved replay screen; the rest (rows, sets,
+ * summary) is a record for people and passes through.
+ */
+const SavedReplayScreen = z.looseObject({
+  kind: z.literal("fire-replay-screen"),
+  candidate: z.string(),
+  candidateSha256: z.string(),
+  verdict: z.object({
+    verdict: z.enum(["inert", "over-broad", "harmful", "promising", "inconclusive"]),
+    evidence: z.array(z.string()),
+  }),
+});
+
+/** The saved replay screen of `key`; undefined when there is none or it is not one. */
 export function readReplayScreen(workspace: string, key: string): ReplayScreen | undefined {
   const file = join(screenPaths(workspace, replayScreenName(key)).dir, "screen.json");
+  let raw: unknown;
   try {
-    const s = JSON.parse(readFileSync(file, "utf8")) as ReplayScreen;
-    return s?.kind === "fire-replay-screen" && s.candidate === key ? s : undefined;
+    raw = JSON.parse(readFileSync(file, "utf8"));
   } catch {
     return undefined;
   }
+  const r = SavedReplayScreen.safeParse(raw);
+  return r.success && r.data.candidate === key ? (raw as ReplayScreen) : undefined;
 }
 
 export interface RunScreenEvidence {
   name: string;
   verdict: SuggestedVerdict;
 }
+
+/**
+ * Only the plan's source decides whose screen it is: a plan that `fire screen run` would
+ * refuse still carries evidence (a harmful result must keep blocking a freeze).
+ */
+const PlanSource = z.looseObject({
+  source: z.looseObject({ kind: z.string(), path: z.string() }),
+});
 
 /**
  * Run screens (`fire screen plan/run/import`) whose plan's source is this candidate's file:
@@ -45,9 +71,9 @@ export async function runScreensFor(workspace: string, file: string): Promise<Ru
   const out: RunScreenEvidence[] = [];
   for (const name of readdirSync(root).sort()) {
     const plan = join(root, name, "plan.json");
-    let src: { kind?: string; path?: string } | undefined;
+    let src: { kind: string; path: string } | undefined;
     try {
-      src = (JSON.parse(readFileSync(plan, "utf8")) as { source?: typeof src }).source;
+      src = PlanSource.safeParse(JSON.parse(readFileSync(plan, "utf8"))).data?.source;
     } catch {
       continue;
     }

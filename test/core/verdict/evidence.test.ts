@@ -6,7 +6,7 @@ import { freezePortfolio } from "../../../src/core/freeze/freeze.js";
 import { listCandidates } from "../../../src/core/lifecycle/store.js";
 import { candidateEvidence } from "../../../src/core/verdict/evidence.js";
 import { mechanicsHash, type ReplayScreen } from "../../../src/core/verdict/replay-screen.js";
-import { saveReplayScreen } from "../../../src/core/verdict/store.js";
+import { readReplayScreen, saveReplayScreen } from "../../../src/core/verdict/store.js";
 import { defaultConfig } from "../../../src/core/workspace/config.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 
@@ -86,5 +86,25 @@ describe("verdict evidence: a harmful run screen", () => {
     expect(r.refused[0]!.missing).toEqual([
       expect.stringMatching(/^run screen run-latex says harmful: /),
     ]);
+  });
+
+  it("ignores a saved replay screen of the wrong shape (as if none was saved)", async () => {
+    const c = listCandidates(dir).candidates[0]!;
+    const good = {
+      kind: "fire-replay-screen",
+      candidate: c.policy.key,
+      candidateSha256: mechanicsHash(c.candidate),
+      verdict: { verdict: "promising", evidence: ["fires in time"] },
+    } as unknown as ReplayScreen;
+    await saveReplayScreen(dir, good);
+    expect(readReplayScreen(dir, c.policy.key)?.verdict.evidence).toEqual(["fires in time"]);
+    await saveReplayScreen(dir, {
+      ...good,
+      verdict: { verdict: "promising", evidence: "fires in time" },
+    } as unknown as ReplayScreen);
+    expect(readReplayScreen(dir, c.policy.key)).toBeUndefined();
+    const ev = await candidateEvidence(dir, c);
+    expect(ev.replay).toBeUndefined();
+    expect(ev.suggested.verdict).toBe("harmful");
   });
 });
