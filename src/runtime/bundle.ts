@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { existsSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleStandaloneHook, sourcesOf } from "./bundle-standalone.js";
 import type { BundleManifest } from "./select.js";
 
 /**
@@ -59,17 +59,7 @@ export async function bundleHook(
     if (!existsSync(target))
       throw new Error(`hook bundle: ${m[1]} would not resolve from ${outDir}`);
   }
-  const manifest: BundleManifest = {
-    entry: BUNDLE_FILE,
-    sources: chunk.moduleIds
-      .filter((id) => isAbsolute(id) && existsSync(id))
-      .sort()
-      .map((id) => {
-        const s = statSync(id);
-        const sha256 = createHash("sha256").update(readFileSync(id)).digest("hex");
-        return { path: relative(DIST, id), size: s.size, mtimeMs: s.mtimeMs, sha256 };
-      }),
-  };
+  const manifest: BundleManifest = { entry: BUNDLE_FILE, sources: sourcesOf(chunk.moduleIds) };
   const tmp = `.${process.pid}.tmp`;
   writeFileSync(join(outDir, BUNDLE_FILE + tmp), chunk.code);
   writeFileSync(join(outDir, MANIFEST_FILE + tmp), JSON.stringify(manifest));
@@ -85,4 +75,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       ? `hook bundle: ${m.sources.length} modules → dist/runtime/${BUNDLE_FILE}\n`
       : "hook bundle: rolldown not installed, skipped\n",
   );
+  const s = m ? await bundleStandaloneHook() : undefined;
+  if (s)
+    process.stdout.write(
+      `standalone hook: ${s.sources.length} modules → dist/runtime/${s.entry} (screen payloads)\n`,
+    );
 }

@@ -48,7 +48,7 @@ export async function runHookCli(args: string[]): Promise<number> {
 }
 
 /** Writes to fd 1 directly (creating process.stdout costs more than the write itself). */
-function writeOut(text: string): void {
+export function writeOut(text: string): void {
   const buf = Buffer.from(text);
   let done = 0;
   try {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { HookLogEntry } from "../core/hooklog.js";
 import { initState, step, withTaskText } from "../core/policy/evaluator.js";
-import type { StepResult } from "../core/policy/types.js";
+import type { CompiledPolicy, StepResult } from "../core/policy/types.js";
 import { checkHookInput } from "./guard.js";
 import type { HookInput } from "./hook-events.js";
 import { appendHookLog, logCommand } from "./hook-log.js";
@@ -19,6 +19,11 @@ export interface HookOptions {
   stateDir: string;
   logFile: string;
   failClosed: boolean;
+  /**
+   * Supplies the compiled policies instead of `loadPortfolio(portfolio)` (the self-contained
+   * payload hook: a hash-checked compiled portfolio). A throw is a fault.
+   */
+  loadPolicies?: () => CompiledPolicy[];
   /** The hook's own command line was wrong: every event is a fault until it is fixed. */
   usageError?: string;
   env: NodeJS.ProcessEnv;
@@ -105,13 +110,15 @@ type Evaluated = StepResult & { index: number };
 async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated | undefined> {
   const ev = toEvent(input);
   if (!ev) return undefined;
-  if (!opts.portfolio)
+  if (!opts.portfolio && !opts.loadPolicies)
     throw new Fault(
       "no portfolio: pass --portfolio FILE|DIR or freeze one into <workspace>/portfolios/",
     );
-  let policies: Awaited<ReturnType<typeof loadPortfolio>>;
+  let policies: CompiledPolicy[];
   try {
-    policies = await loadPortfolio(opts.portfolio, opts.stateDir);
+    policies = opts.loadPolicies
+      ? opts.loadPolicies()
+      : await loadPortfolio(opts.portfolio as string, opts.stateDir);
   } catch (err) {
     throw new Fault(errText(err));
   }

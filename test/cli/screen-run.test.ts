@@ -8,7 +8,7 @@ import { REPO_ROOT } from "../helpers/paths.js";
 const F = join(REPO_ROOT, "test/fixtures/screens");
 const STANDIN = `${process.execPath} ${join(REPO_ROOT, "test/helpers/harbor-standin.mjs")}`;
 const TEMPLATE =
-  "{harbor!} run -p {dataset} -a standin -m scripted -k 1 -o {jobsDir} --job-name {jobName} {taskFlags!} --ae FIRE_ARM={arm}";
+  "{harbor!} run -p {dataset} -a standin -m scripted -k 1 -o {jobsDir} --job-name {jobName} {taskFlags!} --ae FIRE_ARM={arm} {hookFlags!}";
 
 interface ReportJson {
   contrasts: Array<{
@@ -81,6 +81,14 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
       .map((l) => JSON.parse(l));
     expect(log.map((e) => e.event)).toContain("PreToolUse");
     expect(log.find((e) => e.event === "Stop")?.firings[0]?.ruleId).toBe("read-back");
+    // the policy arm's hook came from its payload (state where the container keeps it);
+    // baseline got no payload and so no hook at all
+    expect(readdirSync(join(ws, "screens/e2e/payload")).sort()).toEqual(["policy"]);
+    expect(readdirSync(join(trial, "agent/fire-state"))).toContain(
+      "standin-r1-policy-report-sales.json",
+    );
+    const base = join(ws, "screens/e2e/jobs/r1-baseline/report-sales__r1-baseline/agent");
+    expect(readdirSync(base).sort()).toEqual(["trajectory.json"]);
 
     const rep = runFire(["report", "e2e", "--json", "-w", ws]);
     expect(rep.status).toBe(0);
@@ -106,7 +114,14 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
     expect(r3.status).toBe(1);
     expect(r3.stderr).toContain("refusing to run: arm policy: its candidate files changed");
     const status = JSON.parse(runFire(["screen", "status", "e2e", "--json", "-w", ws]).stdout);
-    expect(status).toMatchObject({ tasks: 2, cells: 8, runner: "harbor", unitsDone: 4, results: 8, unscorable: 0 });
+    expect(status).toMatchObject({
+      tasks: 2,
+      cells: 8,
+      runner: "harbor",
+      unitsDone: 4,
+      results: 8,
+      unscorable: 0,
+    });
     expect(status.planProblems).toEqual(["arm policy: its candidate files changed"]);
   }, 120_000);
 

@@ -13,14 +13,23 @@
  * other tasks always pass.
  *
  * Usage: harbor-standin.mjs --version
- *        harbor-standin.mjs run -p DATASET -o JOBS_DIR --job-name NAME [--task-name T]... [--ae K=V]...
+ *        harbor-standin.mjs run -p DATASET -o JOBS_DIR --job-name NAME [-i|--include-task-name T]...
+ *                               [--ae K=V]... [--mounts JSON]
  * STANDIN_FAIL_JOBS=`job/task,…` makes those trials provider failures (RateLimitError before
  * the agent ran: no trajectory steps beyond the prompt, no reward).
- * FIRE_HOOK_COMMAND (from the runner) is run per hook event with `/logs/agent/` mapped to the
- * trial's agent/ folder, as Harbor mounts it. FIRE_REPLICATE selects the lucky pass.
+ * The hook runs ONLY as delivered into the "container": `--mounts` (Harbor's JSON list of bind
+ * volumes) is the container's file system; the stand-in reads the agent's settings file from
+ * where Claude Code (`/etc/claude-code/managed-settings.json`) or Codex
+ * (`/tmp/codex-home/hooks.json`, Harbor's CODEX_HOME) would, and runs each hook command it
+ * lists for the event through `sh -c`, with container paths mapped to their mount sources and
+ * `/logs/agent` to the trial's agent/ folder (as Harbor mounts it). The command runs in an
+ * empty working directory with an environment free of FIRE_* variables and NODE_PATH, so the
+ * hook cannot reach this repository's fire. No settings mount: no hook (baseline).
+ * FIRE_REPLICATE selects the lucky pass.
  */
-import { execSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const argv = process.argv.slice(2);
@@ -32,14 +41,15 @@ if (argv[0] !== "run") {
   process.stderr.write("usage: harbor-standin.mjs run -p DATASET -o JOBS --job-name NAME\n");
   process.exit(2);
 }
-const opts = { tasks: [], ae: [] };
+const opts = { tasks: [], ae: [], mounts: [] };
 for (let i = 1; i < argv.length; i++) {
   const a = argv[i];
   const v = () => argv[++i];
   if (a === "-p" || a === "--path") opts.dataset = v();
   else if (a === "-o" || a === "--jobs-dir") opts.jobsDir = v();
   else if (a === "--job-name") opts.jobName = v();
-  else if (a === "--task-name") opts.tasks.push(v());
+  else if (a === "-i" || a === "--include-task-name" || a === "--task-name") opts.tasks.push(v());
+  else if (a === "--mounts") opts.mounts = JSON.parse(v());
   else if (a === "--ae") opts.ae.push(v());
   else if (a === "-a" || a === "-m" || a === "-k" || a === "--n-concurrent" || a === "--env") v();
 }
@@ -47,17 +57,51 @@ const jobDir = resolve(opts.jobsDir, opts.jobName);
 mkdirSync(jobDir, { recursive: true });
 const startedAt = new Date().toISOString();
 const replicate = Number(process.env.FIRE_REPLICATE ?? "1");
-const hookCommand = process.env.FIRE_HOOK_COMMAND ?? "";
+const SETTINGS_TARGETS = ["/etc/claude-code/managed-settings.json", "/tmp/codex-home/hooks.json"];
+const settingsMount = opts.mounts.find((m) => SETTINGS_TARGETS.includes(m.target));
+const settings = settingsMount ? JSON.parse(readFileSync(settingsMount.source, "utf8")) : null;
+// The agent's environment: nothing of fire's, no module paths into this repository.
+const agentEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !k.startsWith("FIRE_") && k !== "NODE_PATH"),
+);
+const emptyCwd = mkdtempSync(join(tmpdir(), "standin-agent-cwd-"));
 
+/** A container path → the host path behind it (longest mount target first). */
+function hostPath(text, trialDir) {
+  const table = [
+    ...opts.mounts.map((m) => [m.target, m.source]),
+    ["/logs/agent", join(trialDir, "agent")],
+  ];
+  table.sort((a, b) => b[0].length - a[0].length);
+  return text.replace(/(?<![\w/.-])\/[^\s'"]*/g, (p) => {
+    for (const [target, source] of table) {
+      if (p === target || p.startsWith(`${target}/`)) return source + p.slice(target.length);
+    }
+    return p;
+  });
+}
+
+/** Runs every hook the delivered settings list for this event; the last answer counts. */
 function hook(trialDir, input) {
-  if (!hookCommand) return null;
-  const cmd = hookCommand.split("/logs/agent/").join(`${join(trialDir, "agent")}/`);
-  const out = execSync(cmd, {
-    input: JSON.stringify(input),
-    env: { ...process.env, FIRE_STATE_DIR: join(trialDir, "agent", ".fire-state") },
-    encoding: "utf8",
-  }).trim();
-  return out ? JSON.parse(out) : null;
+  const groups = settings?.hooks?.[input.hook_event_name] ?? [];
+  let answer = null;
+  for (const group of groups) {
+    if (group.matcher && input.tool_name && !new RegExp(group.matcher).test(input.tool_name))
+      continue;
+    for (const h of group.hooks ?? []) {
+      if (h.type !== "command" || !h.command) continue;
+      const command = hostPath(h.command, trialDir);
+      if (!existsSync(emptyCwd)) mkdirSync(emptyCwd);
+      const out = execFileSync("sh", ["-c", command], {
+        input: JSON.stringify(input),
+        env: agentEnv,
+        cwd: emptyCwd,
+        encoding: "utf8",
+      }).trim();
+      if (out) answer = JSON.parse(out);
+    }
+  }
+  return answer;
 }
 
 const providerFails = new Set((process.env.STANDIN_FAIL_JOBS ?? "").split(",").filter(Boolean));

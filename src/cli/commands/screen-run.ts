@@ -83,7 +83,7 @@ export function registerScreenRun(screen: Command): void {
       .option("--harbor-bin <path>", "the Harbor executable", "harbor")
       .option(
         "--harness <harness>",
-        "local: install each arm's hook for claude or codex",
+        "the agent whose hook settings each arm gets: claude or codex (local: the working copy's settings; harbor: the payload mounted into the container)",
         "claude",
       ),
   ).action(async (name: string, opts: RunOpts) => {
@@ -120,8 +120,12 @@ export function registerScreenRun(screen: Command): void {
           ...(opts.copyFrom ? { copyFrom: opts.copyFrom } : {}),
         });
       } else if (opts.runner === "harbor") {
+        if (opts.harness !== "claude" && opts.harness !== "codex") {
+          throw new UsageError(`--harness must be claude or codex, not ${opts.harness}`);
+        }
         summary = await runHarborScreen({
           ...common,
+          harness: opts.harness,
           ...(opts.command ? { template: opts.command } : {}),
           ...(opts.harborBin ? { harborBin: opts.harborBin } : {}),
           loadAttempts: async (dir) => {

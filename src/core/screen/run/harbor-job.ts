@@ -44,6 +44,7 @@ export async function runHarborJob(
   replicate: number,
   taskIds: readonly string[],
   hook: ArmHook,
+  armVars: Record<string, string> = {},
 ): Promise<JobResult> {
   const jobDir = join(ctx.jobsDir, jobName);
   await rm(jobDir, { recursive: true, force: true });
@@ -57,11 +58,15 @@ export async function runHarborJob(
     jobsDir: ctx.jobsDir,
     jobName,
     jobDir,
-    taskFlags: taskIds.map((t) => `--task-name ${shellQuote(harborTaskName(t))}`).join(" "),
+    taskFlags: taskIds.map((t) => `--include-task-name ${shellQuote(harborTaskName(t))}`).join(" "),
     tasks: taskIds.join(","),
     portfolio: hook.portfolio ?? "",
     hookLog: hook.logFile,
     hookCommand: hook.command,
+    hookFlags: "",
+    mounts: "[]",
+    payloadDir: "",
+    ...armVars,
   });
   const r = await execShell(command, {
     cwd: ctx.workspace,

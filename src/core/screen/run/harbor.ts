@@ -8,18 +8,20 @@ import { readIntactPlan } from "../plan-store.js";
 import type { ScreenRow } from "../row.js";
 import { ResultsWriter } from "../store.js";
 import { isProviderFailure, type JobContext, runHarborJob } from "./harbor-job.js";
-import { armHook } from "./hook.js";
+import type { ArmHook } from "./hook.js";
+import { CONTAINER_LOG, harborHookFlags, type PayloadHarness, writeArmPayload } from "./payload.js";
 import { readRunState, StateWriter } from "./state.js";
 import type { RunCommon, RunSummary } from "./types.js";
 
 /**
- * Default Harbor command: one job per (replicate, arm), one attempt per task, the arm's hook
- * settings passed to the agent's environment. `{dataset}`, `{agent}`, `{model}` and `{env}`
- * come from `--var`.
+ * Default Harbor command: one job per (replicate, arm), one attempt per task. `{hookFlags!}`
+ * is `--mounts '<json>'` delivering the arm's hook payload into the container (see
+ * payload.ts; empty for baseline). `{dataset}`, `{agent}`, `{model}` and `{env}` come from
+ * `--var`. Also available: `{mounts}` (the JSON alone), `{payloadDir}`, `{hookCommand}`.
  */
 export const DEFAULT_HARBOR_TEMPLATE =
   "{harbor!} run -d {dataset} -a {agent} -m {model} --env {env} -k 1 --n-concurrent {concurrency} " +
-  "-o {jobsDir} --job-name {jobName} {taskFlags!} --ae FIRE_ARM={arm} --ae FIRE_HOOK_LOG={hookLog}";
+  "-o {jobsDir} --job-name {jobName} {taskFlags!} --ae FIRE_ARM={arm} {hookFlags!}";
 
 export const HARBOR_INSTALL_HINT =
   "Harbor is not installed (or not on PATH). Install it with `uv tool install harbor` (or `pip install harbor`); see https://harborframework.com — or pass --harbor-bin PATH.";
@@ -28,8 +30,10 @@ export interface HarborRunOptions extends RunCommon {
   template?: string;
   /** The Harbor executable, run through the shell (default `harbor`). */
   harborBin?: string;
-  /** Hook log path as the agent sees it (Harbor mounts the trial's agent/ at /logs/agent). */
-  agentHookLog?: string;
+  /** Which agent's settings the payload targets (default claude). */
+  harness?: PayloadHarness;
+  /** The standalone hook bundle to deliver (default dist/runtime/hook.standalone.mjs). */
+  hookFile?: string;
   /** Loads the attempts of a finished job folder (the workspace loader). */
   loadAttempts: (dir: string) => Promise<{ attempts: Attempt[]; errors: InputError[] }>;
 }
@@ -108,15 +112,45 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
       continue;
     }
     progress("start", jobName);
-    const hook = armHook(
-      paths.dir,
-      plan,
-      cell.arm,
-      opts.agentHookLog ?? "/logs/agent/fire-hook-log.jsonl",
-      opts.fireBin,
-    );
+    let armVars: Record<string, string>;
+    let hook: ArmHook;
+    try {
+      const payload = writeArmPayload({
+        screenDir: paths.dir,
+        plan,
+        arm: cell.arm,
+        harness: opts.harness ?? "claude",
+        ...(opts.hookFile ? { hookFile: opts.hookFile } : {}),
+      });
+      hook = {
+        arm: cell.arm,
+        logFile: CONTAINER_LOG,
+        command: payload?.command ?? "",
+        ...(payload ? { portfolio: payload.dir } : {}),
+      };
+      armVars = {
+        hookFlags: harborHookFlags(payload),
+        mounts: JSON.stringify(payload?.mounts ?? []),
+        payloadDir: payload?.dir ?? "",
+      };
+    } catch (err) {
+      const error = `hook payload: ${(err as Error).message}`;
+      summary.failed++;
+      summary.errors.push(`${jobName}: ${error}`);
+      await state.mark(jobName, { status: "failed", at: new Date().toISOString(), error });
+      progress("failed", jobName, error);
+      continue;
+    }
     await opts.installHook?.(hook, opts.signal ? { signal: opts.signal } : {});
-    const first = await runHarborJob(ctx, jobName, cell.arm, cell.replicate, taskIds, hook);
+    const first = await runHarborJob(
+      ctx,
+      jobName,
+      cell.arm,
+      cell.replicate,
+      taskIds,
+      hook,
+      armVars,
+    );
     if (first.kind === "aborted") break;
     if (first.kind === "failed") {
       summary.failed++;
@@ -143,6 +177,7 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
         cell.replicate,
         pending.map((r) => r.task),
         hook,
+        armVars,
       );
       if (again.kind !== "done") break; // the failed rows stay unscorable, with their reason
       for (const r of again.rows) {

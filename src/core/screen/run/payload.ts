@@ -1,0 +1,161 @@
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { withFire } from "../../../runtime/install.js";
+import {
+  PAYLOAD_FORMAT,
+  PAYLOAD_HOOK,
+  PAYLOAD_MANIFEST,
+  PAYLOAD_PORTFOLIO,
+  type PayloadManifest,
+  type PayloadPortfolio,
+} from "../../../runtime/payload-hook.js";
+import { type BundleManifest, isFresh } from "../../../runtime/select.js";
+import { loadPolicies } from "../../policy/load.js";
+import type { ScreenPlan } from "../plan-schema.js";
+import { shellQuote } from "./template.js";
+
+/**
+ * Per-arm hook payloads for agents that run inside Harbor's containers.
+ *
+ * `screens/<name>/payload/<arm>/` holds everything the hook needs, with nothing from this
+ * machine's fire install: `fire-hook.mjs` (the self-contained hook bundle, node built-ins
+ * only), `portfolio.json` (the arm's candidates, validated and safety-checked here, sha256
+ * pinned), `payload.json` (hashes of both), `claude-settings.json` / `codex-hooks.json`
+ * (the harness settings whose four hooks run `node <mount>/fire-hook.mjs --sha256 …`).
+ *
+ * Delivery is Harbor's `--mounts` (a JSON list of Docker Compose bind volumes): the folder
+ * read-only at `/fire/payload`, and the settings file where the agent reads it —
+ * Claude Code's managed settings `/etc/claude-code/managed-settings.json` (read whatever
+ * CLAUDE_CONFIG_DIR Harbor sets), Codex's `$CODEX_HOME/hooks.json` with Harbor's
+ * CODEX_HOME `/tmp/codex-home`. The hook logs to `/logs/agent/fire-hook-log.jsonl`: the
+ * trial's `agent/` folder that Harbor mounts there (and downloads on other providers).
+ */
+export const CONTAINER_PAYLOAD = "/fire/payload";
+export const CONTAINER_LOG = "/logs/agent/fire-hook-log.jsonl";
+export const CONTAINER_STATE = "/logs/agent/fire-state";
+export const CLAUDE_SETTINGS = "claude-settings.json";
+export const CODEX_HOOKS = "codex-hooks.json";
+/** Where each harness reads the settings file inside the container. */
+export const SETTINGS_TARGET = {
+  claude: "/etc/claude-code/managed-settings.json",
+  codex: "/tmp/codex-home/hooks.json",
+} as const;
+
+export type PayloadHarness = keyof typeof SETTINGS_TARGET;
+
+/** One Docker Compose bind volume, as Harbor's `--mounts` takes them (ServiceVolumeConfig). */
+export interface BindMount {
+  type: "bind";
+  source: string;
+  target: string;
+  read_only: true;
+}
+
+export interface ArmPayload {
+  dir: string;
+  manifest: PayloadManifest;
+  /** The hook command inside the container (the one in the settings files). */
+  command: string;
+  mounts: BindMount[];
+}
+
+/** The standalone hook next to this build: dist/runtime/hook.standalone.mjs. */
+export const STANDALONE_HOOK = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  "../../../runtime/hook.standalone.mjs",
+);
+
+const sha256 = (data: string | Buffer): string => createHash("sha256").update(data).digest("hex");
+
+/** Throws when the standalone hook is missing or older than the modules it was built from. */
+export function checkStandaloneHook(file = STANDALONE_HOOK): void {
+  const manifestFile = file.replace(/\.mjs$/, ".json");
+  let manifest: BundleManifest;
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as BundleManifest;
+  } catch {
+    throw new Error(`the standalone hook ${file} is missing: run \`npm run build\``);
+  }
+  if (!existsSync(file) || !isFresh(manifest, resolve(dirname(file), "..")))
+    throw new Error(
+      `the standalone hook ${file} is older than the compiled modules: run \`npm run build\``,
+    );
+}
+
+/**
+ * Writes an arm's payload (replacing an older one); undefined for an arm without candidate
+ * files (baseline: no hook). Throws when the arm's candidates do not load.
+ */
+export function writeArmPayload(opts: {
+  screenDir: string;
+  plan: ScreenPlan;
+  arm: string;
+  harness: PayloadHarness;
+  hookFile?: string;
+}): ArmPayload | undefined {
+  const spec = opts.plan.arms.find((a) => a.name === opts.arm);
+  if (!spec || spec.files.length === 0) return undefined;
+  const hookFile = opts.hookFile ?? STANDALONE_HOOK;
+  checkStandaloneHook(hookFile);
+  const { policies, errors } = loadPolicies([join(opts.screenDir, "arms", opts.arm)]);
+  if (errors.length > 0) throw new Error(`arm ${opts.arm}: ${errors[0]?.format()}`);
+  if (policies.length === 0) throw new Error(`arm ${opts.arm}: no candidate policies`);
+  const dir = join(opts.screenDir, "payload", opts.arm);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const portfolio: PayloadPortfolio = {
+    format: PAYLOAD_FORMAT,
+    arm: opts.arm,
+    policies: policies.map((p) => ({ file: basename(p.file ?? p.key), candidate: p.candidate })),
+  };
+  const portfolioText = `${JSON.stringify(portfolio)}\n`;
+  writeFileSync(join(dir, PAYLOAD_PORTFOLIO), portfolioText);
+  copyFileSync(hookFile, join(dir, PAYLOAD_HOOK));
+  const portfolioSha = sha256(portfolioText);
+  const manifest: PayloadManifest = {
+    format: PAYLOAD_FORMAT,
+    screen: opts.plan.name,
+    arm: opts.arm,
+    harness: opts.harness,
+    files: {
+      [PAYLOAD_PORTFOLIO]: portfolioSha,
+      [PAYLOAD_HOOK]: sha256(readFileSync(join(dir, PAYLOAD_HOOK))),
+    },
+  };
+  writeFileSync(join(dir, PAYLOAD_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  const command = [
+    "node",
+    `${CONTAINER_PAYLOAD}/${PAYLOAD_HOOK}`,
+    "--payload",
+    CONTAINER_PAYLOAD,
+    "--sha256",
+    portfolioSha,
+    "--log",
+    CONTAINER_LOG,
+    "--state-dir",
+    CONTAINER_STATE,
+  ]
+    .map(shellQuote)
+    .join(" ");
+  const settings = `${JSON.stringify(withFire({}, command), null, 2)}\n`;
+  writeFileSync(join(dir, CLAUDE_SETTINGS), settings);
+  writeFileSync(join(dir, CODEX_HOOKS), settings);
+  const settingsFile = opts.harness === "claude" ? CLAUDE_SETTINGS : CODEX_HOOKS;
+  const mounts: BindMount[] = [
+    { type: "bind", source: dir, target: CONTAINER_PAYLOAD, read_only: true },
+    {
+      type: "bind",
+      source: join(dir, settingsFile),
+      target: SETTINGS_TARGET[opts.harness],
+      read_only: true,
+    },
+  ];
+  return { dir, manifest, command, mounts };
+}
+
+/** Harbor flags that deliver a payload (`--mounts '<json>'`); empty without one. */
+export function harborHookFlags(payload: ArmPayload | undefined): string {
+  return payload ? `--mounts ${shellQuote(JSON.stringify(payload.mounts))}` : "";
+}

@@ -1,0 +1,94 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { BundleManifest } from "./select.js";
+
+/**
+ * Build step: the SELF-CONTAINED hook (`dist/runtime/hook.standalone.mjs`) that screens copy
+ * into an agent's container as `fire-hook.mjs`. Unlike the CLI's bundle, every package
+ * (proper-lockfile, …) is inlined and nothing is left to import from dist/ or node_modules:
+ * it needs only `node`. The cold paths it never takes with a compiled payload portfolio
+ * (policy loader: zod/yaml/recheck; freeze verifier; zod stdin explainer) are replaced by a
+ * stub: loading candidate files stays fire's job on the host.
+ */
+const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const STANDALONE_FILE = "hook.standalone.mjs";
+export const STANDALONE_MANIFEST = "hook.standalone.json";
+
+const STUBBED = [
+  /[\\/]core[\\/]policy[\\/]load\.js$/,
+  /[\\/]core[\\/]freeze[\\/]verify\.js$/,
+  /[\\/]runtime[\\/]hook-input\.js$/,
+];
+const STUB_ID = "\0fire-payload-stub";
+const STUB = `
+const unavailable = (what) => () => {
+  throw new Error(what + " is not part of the payload hook (it runs a compiled portfolio)");
+};
+export const loadPolicies = unavailable("the candidate loader");
+export const loadFrozenPortfolio = unavailable("the frozen-portfolio verifier");
+export const explainHookInput = () => "rejected by the event check";
+`;
+
+export async function bundleStandaloneHook(
+  outDir = join(DIST, "runtime"),
+): Promise<BundleManifest | undefined> {
+  let rolldown: typeof import("rolldown");
+  try {
+    rolldown = await import("rolldown");
+  } catch {
+    return undefined;
+  }
+  const result = await rolldown.build({
+    input: join(DIST, "runtime/payload-bin.js"),
+    platform: "node",
+    external: (id) => id.startsWith("node:"),
+    plugins: [
+      {
+        name: "payload-stubs",
+        resolveId(id, importer) {
+          if (id === STUB_ID) return id;
+          if (!importer || !id.startsWith(".")) return null;
+          const abs = resolve(dirname(importer), id);
+          return STUBBED.some((re) => re.test(abs)) ? STUB_ID : null;
+        },
+        load(id) {
+          return id === STUB_ID ? STUB : null;
+        },
+      },
+    ],
+    logLevel: "silent",
+    output: { format: "esm", codeSplitting: false },
+    write: false,
+  });
+  const chunk = result.output.find((o) => o.type === "chunk");
+  if (!chunk || result.output.length !== 1) throw new Error("standalone hook: expected one chunk");
+  const outside = [...chunk.code.matchAll(/(?:\bfrom|\bimport\(?)\s*["']([^"']+)["']/g)]
+    .map((m) => m[1] as string)
+    .filter((spec) => !spec.startsWith("node:"));
+  if (outside.length > 0)
+    throw new Error(`standalone hook: still imports ${[...new Set(outside)].join(", ")}`);
+  const manifest: BundleManifest = {
+    entry: STANDALONE_FILE,
+    sources: sourcesOf(chunk.moduleIds.filter((id) => isAbsolute(id))),
+  };
+  const tmp = `.${process.pid}.tmp`;
+  writeFileSync(join(outDir, STANDALONE_FILE + tmp), chunk.code);
+  writeFileSync(join(outDir, STANDALONE_MANIFEST + tmp), JSON.stringify(manifest));
+  renameSync(join(outDir, STANDALONE_FILE + tmp), join(outDir, STANDALONE_FILE));
+  renameSync(join(outDir, STANDALONE_MANIFEST + tmp), join(outDir, STANDALONE_MANIFEST));
+  return manifest;
+}
+
+/** Each bundled dist/ module with its size, mtime and content hash (for freshness checks). */
+export function sourcesOf(moduleIds: readonly string[]): BundleManifest["sources"] {
+  return moduleIds
+    .filter((id) => isAbsolute(id) && existsSync(id))
+    .sort()
+    .map((id) => {
+      const s = statSync(id);
+      const sha256 = createHash("sha256").update(readFileSync(id)).digest("hex");
+      return { path: relative(DIST, id), size: s.size, mtimeMs: s.mtimeMs, sha256 };
+    });
+}

@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { compilePolicy } from "../core/policy/compile.js";
+import type { Candidate } from "../core/policy/schema.js";
+import type { CompiledPolicy } from "../core/policy/types.js";
+import { readStdin, writeOut } from "./main.js";
+import { runHook } from "./run-hook.js";
+
+/**
+ * The self-contained hook that a screen delivers into an agent's container (Harbor): one
+ * bundled file (`fire-hook.mjs`, node built-ins only) next to the arm's compiled portfolio.
+ *
+ * `node fire-hook.mjs [--payload DIR] --sha256 HEX [--log FILE] [--state-dir DIR]
+ * [--fail-closed]` answers one event exactly as `fire hook` does. The portfolio is
+ * `DIR/portfolio.json` (candidates validated and safety-checked by fire on the host when
+ * the payload was written); its sha256 must equal `--sha256` (pinned in the harness settings
+ * next to the command) and the one in `DIR/payload.json`, or the hook answers nothing (a
+ * logged fault; `--fail-closed` denies tool calls).
+ */
+export const PAYLOAD_FORMAT = "fire-hook-payload/1";
+export const PAYLOAD_PORTFOLIO = "portfolio.json";
+export const PAYLOAD_MANIFEST = "payload.json";
+export const PAYLOAD_HOOK = "fire-hook.mjs";
+
+export interface PayloadManifest {
+  format: typeof PAYLOAD_FORMAT;
+  screen: string;
+  arm: string;
+  harness: "claude" | "codex";
+  /** sha256 of each payload file, by name. */
+  files: Record<string, string>;
+}
+
+export interface PayloadPortfolio {
+  format: typeof PAYLOAD_FORMAT;
+  arm: string;
+  policies: { file: string; candidate: Candidate }[];
+}
+
+const OPTIONS = {
+  payload: { type: "string" },
+  sha256: { type: "string" },
+  "state-dir": { type: "string" },
+  log: { type: "string" },
+  "fail-closed": { type: "boolean", default: false },
+} as const;
+
+export const sha256Hex = (data: string | Buffer): string =>
+  createHash("sha256").update(data).digest("hex");
+
+/** Reads, hash-checks and compiles a payload's portfolio; throws with the reason. */
+export function loadPayloadPortfolio(dir: string, expected: string | undefined): CompiledPolicy[] {
+  if (!expected || !/^[0-9a-f]{64}$/.test(expected))
+    throw new Error("payload hook: --sha256 of the portfolio is missing or not a sha256");
+  let manifest: PayloadManifest;
+  let text: Buffer;
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, PAYLOAD_MANIFEST), "utf8")) as PayloadManifest;
+    text = readFileSync(join(dir, PAYLOAD_PORTFOLIO));
+  } catch (err) {
+    throw new Error(`payload unreadable in ${dir}: ${(err as Error).message}`);
+  }
+  const actual = sha256Hex(text);
+  if (actual !== expected || manifest.files?.[PAYLOAD_PORTFOLIO] !== expected)
+    throw new Error(
+      `payload portfolio ${join(dir, PAYLOAD_PORTFOLIO)} fails its hash check (sha256 ${actual}, expected ${expected})`,
+    );
+  const portfolio = JSON.parse(text.toString("utf8")) as PayloadPortfolio;
+  if (portfolio.format !== PAYLOAD_FORMAT || !Array.isArray(portfolio.policies))
+    throw new Error(`payload portfolio is not ${PAYLOAD_FORMAT}`);
+  return portfolio.policies.map((p) => compilePolicy(p.candidate, p.file));
+}
+
+export async function runPayloadHookCli(args: string[], here: string): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  let usageError: string | undefined;
+  try {
+    values = parseArgs({ args, options: OPTIONS, strict: true }).values;
+  } catch (err) {
+    usageError = `bad hook command line: ${(err as Error).message}`;
+    values = parseArgs({ args, options: OPTIONS, strict: false }).values;
+  }
+  const dir = resolve(str(values.payload) ?? here);
+  const env = process.env;
+  const answer = await runHook(readStdin(), {
+    portfolio: join(dir, PAYLOAD_PORTFOLIO),
+    loadPolicies: () => loadPayloadPortfolio(dir, str(values.sha256)),
+    stateDir: resolve(str(values["state-dir"]) ?? join(dir, "..", `.fire-state-${basename(dir)}`)),
+    logFile: resolve(str(values.log) ?? join(dir, "..", "fire-hook-log.jsonl")),
+    failClosed: values["fail-closed"] === true,
+    usageError,
+    env,
+  });
+  if (answer.output) writeOut(`${JSON.stringify(answer.output)}\n`);
+  if (usageError) process.stderr.write(`fire hook: ${usageError}\n`);
+  return 0;
+}
+
+function str(v: string | boolean | undefined): string | undefined {
+  return typeof v === "string" && v.length > 0 ? v : undefined;
+}
