@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { afterAll, describe, expect, it } from "vitest";
 import { App } from "../../src/ui/App.js";
@@ -76,6 +78,25 @@ describe("workbench shell", () => {
       frame,
     );
     r.unmount();
+  });
+
+  it("a bad config is a message line naming file and line, not a crash", async () => {
+    const bad = demoCopy();
+    writeFileSync(
+      join(bad.dir, "fire.config.json"),
+      '{\n  "sources": ["traces/"],\n  "passTreshold": 1\n}\n',
+    );
+    const app = renderApp(bad.dir);
+    await app.see(
+      "error: reading workspace: fire.config.json:3:",
+      "passTreshold",
+      "could not be read",
+    );
+    // still alive: keys work
+    await app.press("?");
+    await app.see("Keys (any key closes)");
+    app.unmount();
+    bad.cleanup();
   });
 
   it("NO_COLOR leaves every semantic token empty", () => {

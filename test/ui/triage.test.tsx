@@ -21,10 +21,15 @@ describe("Triage screen", () => {
     const app = renderApp(ws.dir);
     await app.see("95 attempts");
     await app.press("f"); // reachable
-    await app.see("status reachable");
+    await app.see("status=reachable");
     await app.press("f"); // unsolved
-    await app.see("status unsolved");
+    await app.see("status=unsolved");
     expect(app.frame()).not.toContain("◐ ");
+    await app.press("f", "f", "f"); // solved, excluded, back to all
+    await app.see("filters: none");
+    // an attempt-level filter: only codex attempts count
+    await app.press("t");
+    await app.see("agent=");
     await app.press("x");
     await app.see("Excluded attempts", "provider_fault");
     app.unmount();

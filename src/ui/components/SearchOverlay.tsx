@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { type ReactNode, useMemo, useState } from "react";
+import { type ReactNode, useDeferredValue, useMemo, useState } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import type { SearchItem } from "../data/search.js";
 import { searchIndex } from "../data/search.js";
@@ -27,9 +27,11 @@ export function SearchOverlay({
   const [query, setQuery] = useState("");
   const [sel, setSel] = useState(0);
   const index = useMemo(() => searchIndex(items), [items]);
+  // The typed character shows at once; results follow for the latest query.
+  const searched = useDeferredValue(query);
   const results = useMemo(
-    () => (query ? index.search(query, { limit: 50 }).map((r) => r.item) : []),
-    [index, query],
+    () => (searched ? index.search(searched, { limit: 50 }).map((r) => r.item) : []),
+    [index, searched],
   );
   useKeypress(
     (_input, key) => {
@@ -57,10 +59,15 @@ export function SearchOverlay({
         }}
         onCancel={onClose}
       />
+      <Text color={theme.muted}>
+        {searched
+          ? `${results.length}${results.length === 50 ? "+" : ""} matches for “${searched}”`
+          : " "}
+      </Text>
       <VirtualList
         items={results}
         selected={sel}
-        height={Math.max(3, height - 4)}
+        height={Math.max(3, height - 5)}
         keyOf={(r) => `${r.kind}:${r.ref}`}
         empty={query ? "no match" : "type to search tasks, attempts, clusters, candidates"}
         renderRow={(r) => (

@@ -118,7 +118,10 @@ export function AppProvider({ dir, initial, children }: AppProviderProps): React
             patch({
               status: Status.Error,
               job: undefined,
-              message: { level: "error", text: `${label}: ${errorLine(err)}` },
+              message: {
+                level: "error",
+                text: `${label}: ${errorLine(err).replaceAll(`${dir}/`, "")}`,
+              },
             });
           }
           return undefined;
@@ -127,7 +130,7 @@ export function AppProvider({ dir, initial, children }: AppProviderProps): React
         }
       },
     };
-  }, []);
+  }, [dir]);
   return (
     <ActionsContext.Provider value={actions}>
       <StateContext.Provider value={state}>{children}</StateContext.Provider>

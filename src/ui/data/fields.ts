@@ -32,6 +32,18 @@ export function fieldsOf(text: string, file: string): Field[] {
   }
   const out: Field[] = [];
   for (const k of EDITABLE) if (obj && k in obj) walk(obj[k], [k], out);
+  // A rule without a nudge limit still offers one to edit (the schema's default is 1).
+  const rules = Array.isArray(obj?.rules) ? (obj.rules as Record<string, unknown>[]) : [];
+  for (const [i, r] of rules.entries()) {
+    if (r && typeof r === "object" && !("nudgeLimit" in r) && !("release" in r)) {
+      const at = out.findIndex((f) => f.path[0] === "rules" && f.path[1] === i + 1);
+      const field: Field = { path: ["rules", i, "nudgeLimit"], value: 1 };
+      if (at < 0) {
+        const after = out.findIndex((f) => f.path[0] === "behavior");
+        out.splice(after < 0 ? out.length : after, 0, field);
+      } else out.splice(at, 0, field);
+    }
+  }
   return out;
 }
 

@@ -6,13 +6,21 @@ export interface AttemptFilters {
   agent?: string;
   model?: string;
   source?: string;
+  outcome?: string;
 }
 
-export const FILTER_KEYS = { a: "arm", t: "agent", m: "model", s: "source" } as const;
+export const FILTER_KEYS = {
+  a: "arm",
+  o: "outcome",
+  t: "agent",
+  m: "model",
+  s: "source",
+} as const;
 export type FilterName = (typeof FILTER_KEYS)[keyof typeof FILTER_KEYS];
 
 function field(a: Attempt, f: FilterName): string {
   if (f === "source") return a.source.format;
+  if (f === "outcome") return a.outcome;
   return (f === "arm" ? a.arm : f === "agent" ? a.agent : a.model) ?? "(none)";
 }
 

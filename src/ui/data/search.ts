@@ -12,6 +12,8 @@ export interface SearchItem {
   ref: string;
   title: string;
   detail: string;
+  /** Extra text searched besides the title (task text, mechanism); attempts have none. */
+  text?: string;
 }
 
 /** Builds the search items: tasks, attempts, clusters and candidates. */
@@ -24,7 +26,13 @@ export function searchItems(
   const tasks = new Map<string, string>();
   for (const a of attempts) if (!tasks.has(a.taskId)) tasks.set(a.taskId, a.taskText);
   for (const [id, text] of tasks)
-    items.push({ kind: "task", ref: id, title: id, detail: text.slice(0, 120) });
+    items.push({
+      kind: "task",
+      ref: id,
+      title: id,
+      detail: text.slice(0, 120),
+      text: text.slice(0, 120),
+    });
   for (const a of attempts)
     items.push({
       kind: "attempt",
@@ -33,23 +41,33 @@ export function searchItems(
       detail: `${a.taskId} ${a.outcome} ${a.agent ?? ""} ${a.model ?? ""}`,
     });
   for (const c of clusters)
-    items.push({ kind: "cluster", ref: c.id, title: c.name, detail: `${c.id} ${c.mechanism}` });
+    items.push({
+      kind: "cluster",
+      ref: c.id,
+      title: c.name,
+      detail: `${c.id} ${c.mechanism}`,
+      text: `${c.id} ${c.mechanism}`,
+    });
   for (const c of candidates)
     items.push({
       kind: "candidate",
       ref: c.file,
       title: c.policy?.id ?? c.rel,
       detail: c.policy?.candidate.title ?? "(does not compile)",
+      text: `${c.rel} ${c.policy?.candidate.title ?? ""}`,
     });
   return items;
 }
 
-/** A fuse.js index over search items (title weighs more than detail). */
+/**
+ * A fuse.js index over search items: the title (ids, names) weighs more than the extra text;
+ * an attempt is found by its id, which already holds its task id.
+ */
 export function searchIndex(items: SearchItem[]): Fuse<SearchItem> {
   return new Fuse(items, {
     keys: [
       { name: "title", weight: 2 },
-      { name: "detail", weight: 1 },
+      { name: "text", weight: 1 },
     ],
     threshold: 0.4,
     ignoreLocation: true,

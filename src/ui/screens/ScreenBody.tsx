@@ -1,5 +1,8 @@
+import { Text } from "ink";
 import type { ReactNode } from "react";
+import { useAppState } from "../contexts/AppContext.js";
 import type { ScreenId } from "../contexts/screens.js";
+import { Status } from "../status.js";
 import { AttemptScreen } from "./AttemptScreen.js";
 import { CandidatesScreen } from "./CandidatesScreen.js";
 import { MechanismsScreen } from "./MechanismsScreen.js";
@@ -14,6 +17,13 @@ export interface ScreenBodyProps extends ScreenProps {
 
 /** The active screen (only it is mounted, so only its keys are live). */
 export function ScreenBody({ screen, width, height }: ScreenBodyProps): ReactNode {
+  const { data, status } = useAppState();
+  if (!data && status === Status.Error)
+    return (
+      <Text>
+        The workspace could not be read (the message line says why). Fix it, then restart fire.
+      </Text>
+    );
   const props = { width, height };
   switch (screen) {
     case "triage":

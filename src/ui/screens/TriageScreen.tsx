@@ -100,14 +100,16 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
   });
 
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
-  const filterText = [
-    `status ${status ?? "all"}`,
-    ...Object.entries(FILTER_KEYS).map(([k, n]) => `${n} ${filters[n] ?? "all"} (${k})`),
-  ].join(" · ");
+  const active = [
+    ...(status ? [`status=${status}`] : []),
+    ...Object.values(FILTER_KEYS).flatMap((n) => (filters[n] ? [`${n}=${filters[n]}`] : [])),
+  ];
+  const filterText = active.length ? active.join(" ") : "none";
   return (
     <Box flexDirection="column" width={width}>
       <Text color={theme.muted} wrap="truncate-end">
-        filters: {filterText} · f status · x exclusions ({exclusions.length})
+        filters: {filterText} · x exclusions ({exclusions.length}) · f status a arm o outcome t
+        agent m model s source
       </Text>
       {view === "exclusions" ? (
         <>
