@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { describeZodIssues, InputError, UsageError } from "../errors.js";
-import { loadPolicies } from "../policy/load.js";
+import { describeZodIssues, InputError, parseJsonText, UsageError } from "../errors.js";
+import { lineOf, loadPolicies } from "../policy/load.js";
 import { Candidate } from "../policy/schema.js";
 import { sha256Json } from "./canonical.js";
 import { screenPaths } from "./paths.js";
@@ -31,9 +31,9 @@ export async function writePlan(workspace: string, built: BuiltPlan): Promise<st
 /** Reads and validates `plan.json` (no integrity check). */
 export async function readPlan(workspace: string, name: string): Promise<ScreenPlan> {
   const file = screenPaths(workspace, name).plan;
-  let raw: unknown;
+  let text: string;
   try {
-    raw = JSON.parse(await readFile(file, "utf8"));
+    text = await readFile(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new InputError(
@@ -41,11 +41,16 @@ export async function readPlan(workspace: string, name: string): Promise<ScreenP
       undefined,
       code === "ENOENT"
         ? `no plan for screen "${name}" (run \`fire screen plan\` first)`
-        : `not valid JSON: ${(err as Error).message}`,
+        : `cannot read: ${(err as Error).message}`,
     );
   }
-  const r = ScreenPlan.safeParse(raw);
-  if (!r.success) throw new InputError(file, undefined, describeZodIssues(r.error.issues));
+  const r = ScreenPlan.safeParse(parseJsonText(text, file));
+  if (!r.success)
+    throw new InputError(
+      file,
+      lineOf(text, r.error.issues[0]?.path ?? []),
+      describeZodIssues(r.error.issues),
+    );
   return r.data;
 }
 

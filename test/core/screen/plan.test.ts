@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { InputError } from "../../../src/core/errors.js";
 import { loadPolicies } from "../../../src/core/policy/load.js";
 import { Candidate } from "../../../src/core/policy/schema.js";
 import { classifyTasks } from "../../../src/core/screen/cohorts.js";
@@ -130,5 +131,23 @@ describe("plan files and hashes", () => {
       `policy source ${source} changed since planning`,
     ]);
     await expect(readIntactPlan(ws, "s1")).rejects.toThrow(/refusing to run/);
+  });
+
+  it("names plan.json and the line of a syntax or schema error, and a missing plan", async () => {
+    const ws = mkdtempSync(join(tmpdir(), "fire-plan-"));
+    await expect(readPlan(ws, "s1")).rejects.toThrow(/no plan for screen "s1"/);
+    await writePlan(ws, planIn(CANDIDATE));
+    const file = join(ws, "screens/s1/plan.json");
+    const text = readFileSync(file, "utf8");
+    const seedLine = text.slice(0, text.indexOf('"seed"')).split("\n").length;
+    writeFileSync(file, text.replace(/"seed": 3/, '"seed": true'));
+    const bad = await readPlan(ws, "s1").catch((e: InputError) => e);
+    expect(bad).toBeInstanceOf(InputError);
+    expect((bad as InputError).format()).toMatch(new RegExp(`plan\\.json:${seedLine}: seed: `));
+    writeFileSync(file, text.replace(/"seed": 3,/, '"seed": 3'));
+    const broken = await readPlan(ws, "s1").catch((e: InputError) => e);
+    expect((broken as InputError).format()).toMatch(
+      new RegExp(`plan\\.json:${seedLine + 1}: invalid JSON: `),
+    );
   });
 });
