@@ -1,0 +1,240 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadPolicies } from "../../../src/core/policy/load.js";
+import { buildPlan } from "../../../src/core/screen/plan.js";
+import type { ScreenPlan } from "../../../src/core/screen/plan-schema.js";
+import { readIntactPlan, writePlan } from "../../../src/core/screen/plan-store.js";
+import {
+  checkStandaloneHook,
+  harborHookFlags,
+  writeArmPayload,
+} from "../../../src/core/screen/run/payload.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
+
+const CANDIDATE = join(REPO_ROOT, "test/fixtures/screens/candidates/report-check.yaml");
+const TASK = readFileSync(
+  join(REPO_ROOT, "test/fixtures/screens/dataset/report-sales/instruction.md"),
+  "utf8",
+).trim();
+const HOOK = join(REPO_ROOT, "dist/runtime/hook.standalone.mjs");
+const sha256 = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");
+
+async function screen(): Promise<{ ws: string; plan: ScreenPlan }> {
+  const ws = mkdtempSync(join(tmpdir(), "fire-payload-"));
+  const candidates = loadPolicies([CANDIDATE]).policies.map((p) => p.candidate);
+  const built = buildPlan({
+    name: "pay",
+    seed: 1,
+    attempts: 1,
+    arms: ["baseline", "policy", "sham"],
+    source: { kind: "candidate", path: CANDIDATE },
+    candidates,
+    tasks: [{ id: "standin/report-sales", cohort: "eligible" }],
+    createdAt: "2026-01-01T00:00:00.000Z",
+  });
+  await writePlan(ws, built);
+  return { ws, plan: await readIntactPlan(ws, "pay") };
+}
+
+/**
+ * A "container": the payload folder ALONE copied to a fresh place (as the mount makes it
+ * /fire/payload), a logs folder for /logs/agent, an empty cwd and no FIRE_* environment.
+ * Each event runs the command exactly as the delivered settings file lists it.
+ */
+function container(payloadDir: string, settingsFile: string) {
+  const root = mkdtempSync(join(tmpdir(), "fire-container-"));
+  const mounted = join(root, "fire-payload");
+  cpSync(payloadDir, mounted, { recursive: true });
+  const logs = join(root, "logs-agent");
+  const cwd = join(root, "app");
+  mkdirSync(logs);
+  mkdirSync(cwd);
+  const settings = JSON.parse(readFileSync(join(mounted, settingsFile), "utf8"));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("FIRE_") && k !== "NODE_PATH"),
+  );
+  const send = (input: Record<string, unknown>): unknown => {
+    const command: string = settings.hooks[input.hook_event_name as string][0].hooks[0].command;
+    const host = command.replaceAll("/fire/payload", mounted).replaceAll("/logs/agent", logs);
+    const out = execFileSync("sh", ["-c", host], {
+      input: JSON.stringify(input),
+      cwd,
+      env,
+      encoding: "utf8",
+    }).trim();
+    return out ? JSON.parse(out) : null;
+  };
+  const log = () =>
+    readFileSync(join(logs, "fire-hook-log.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+  return { mounted, logs, send, log, settings };
+}
+
+const base = { session_id: "s1", cwd: "/app" };
+const events = {
+  prompt: { ...base, hook_event_name: "UserPromptSubmit", prompt: TASK },
+  write: {
+    ...base,
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "echo totals > report.md" },
+  },
+  stop: { ...base, hook_event_name: "Stop", stop_hook_active: false },
+};
+
+describe("Harbor hook payloads", () => {
+  let ws: string;
+  let plan: ScreenPlan;
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(REPO_ROOT, "dist/runtime/bundle.js")]);
+    ({ ws, plan } = await screen());
+  }, 60_000);
+
+  it("baseline gets none; a hooked arm gets the hook, its hash-pinned portfolio and settings", () => {
+    const screenDir = join(ws, "screens/pay");
+    expect(
+      writeArmPayload({ hookFile: HOOK, screenDir, plan, arm: "baseline", harness: "claude" }),
+    ).toBe(undefined);
+    const p = writeArmPayload({
+      hookFile: HOOK,
+      screenDir,
+      plan,
+      arm: "policy",
+      harness: "claude",
+    });
+    if (!p) throw new Error("no payload");
+    expect(readdirSync(p.dir).sort()).toEqual([
+      "claude-settings.json",
+      "codex-hooks.json",
+      "fire-hook.mjs",
+      "payload.json",
+      "portfolio.json",
+    ]);
+    expect(p.manifest.files).toEqual({
+      "portfolio.json": sha256(readFileSync(join(p.dir, "portfolio.json"))),
+      "fire-hook.mjs": sha256(readFileSync(join(p.dir, "fire-hook.mjs"))),
+    });
+    expect(p.command).toBe(
+      `node /fire/payload/fire-hook.mjs --payload /fire/payload --sha256 ${p.manifest.files["portfolio.json"]} --log /logs/agent/fire-hook-log.jsonl --state-dir /logs/agent/fire-state`,
+    );
+    expect(p.mounts).toEqual([
+      { type: "bind", source: p.dir, target: "/fire/payload", read_only: true },
+      {
+        type: "bind",
+        source: join(p.dir, "claude-settings.json"),
+        target: "/etc/claude-code/managed-settings.json",
+        read_only: true,
+      },
+    ]);
+    const flags = harborHookFlags(p);
+    expect(flags.startsWith("--mounts '")).toBe(true);
+    expect(JSON.parse(flags.slice("--mounts '".length, -1))).toEqual(p.mounts);
+    const settings = JSON.parse(readFileSync(join(p.dir, "claude-settings.json"), "utf8"));
+    expect(Object.keys(settings.hooks).sort()).toEqual(
+      ["PostToolUse", "PreToolUse", "Stop", "UserPromptSubmit"].sort(),
+    );
+    const codex = writeArmPayload({
+      hookFile: HOOK,
+      screenDir,
+      plan,
+      arm: "sham",
+      harness: "codex",
+    });
+    expect(codex?.mounts[1]?.target).toBe("/tmp/codex-home/hooks.json");
+  });
+
+  it("the hook bundle imports only node built-ins", () => {
+    const code = readFileSync(join(REPO_ROOT, "dist/runtime/hook.standalone.mjs"), "utf8");
+    const specs = [...code.matchAll(/(?:\bfrom|\bimport\(|\b__require\()\s*["']([^"']+)["']/g)].map(
+      (m) => m[1] as string,
+    );
+    expect(specs.length).toBeGreaterThan(3);
+    const builtins = new Set(["fs", "path", "util", "assert", "events", "stream", "constants"]);
+    expect(specs.filter((s) => !s.startsWith("node:") && !builtins.has(s))).toEqual([]);
+  });
+
+  it("runs from a lone copy of the payload with the command its settings give", () => {
+    const p = writeArmPayload({
+      hookFile: HOOK,
+      screenDir: join(ws, "screens/pay"),
+      plan,
+      arm: "policy",
+      harness: "claude",
+    });
+    if (!p) throw new Error("no payload");
+    const c = container(p.dir, "claude-settings.json");
+    expect(c.send(events.prompt)).toBe(null);
+    expect(c.send(events.write)).toBe(null);
+    expect(c.send(events.stop)).toEqual({
+      decision: "block",
+      reason:
+        "Before you stop, open the report you wrote and check every item the task asks for is in it.",
+    });
+    const log = c.log();
+    expect(log.map((e) => e.event)).toEqual(["UserPromptSubmit", "PreToolUse", "Stop"]);
+    expect(log[2].firings.map((f: { ruleId: string }) => f.ruleId)).toEqual(["read-back"]);
+    expect(log.every((e) => e.error === undefined)).toBe(true);
+    expect(readdirSync(join(c.logs, "fire-state"))).toContain("s1.json");
+  });
+
+  it("a tampered portfolio fails its hash check: no answer, one logged fault per event", () => {
+    const p = writeArmPayload({
+      hookFile: HOOK,
+      screenDir: join(ws, "screens/pay"),
+      plan,
+      arm: "policy",
+      harness: "claude",
+    });
+    if (!p) throw new Error("no payload");
+    const c = container(p.dir, "claude-settings.json");
+    const file = join(c.mounted, "portfolio.json");
+    writeFileSync(file, readFileSync(file, "utf8").replace("Before you stop", "Just stop"));
+    expect(c.send(events.prompt)).toBe(null);
+    expect(c.send(events.write)).toBe(null);
+    expect(c.send(events.stop)).toBe(null);
+    const log = c.log();
+    expect(log).toHaveLength(3);
+    for (const e of log) expect(e.error).toMatch(/portfolio\.json fails its hash check/);
+  });
+
+  it("refuses a standalone hook older than the modules it was built from", () => {
+    const dist = mkdtempSync(join(tmpdir(), "fire-dist-"));
+    mkdirSync(join(dist, "runtime"));
+    mkdirSync(join(dist, "core"));
+    writeFileSync(join(dist, "core/a.js"), "export const a = 1;\n");
+    writeFileSync(join(dist, "runtime/hook.standalone.mjs"), "export {};\n");
+    const s = statSync(join(dist, "core/a.js"));
+    const manifest = {
+      entry: "hook.standalone.mjs",
+      sources: [
+        {
+          path: "core/a.js",
+          size: s.size,
+          mtimeMs: s.mtimeMs,
+          sha256: sha256("export const a = 1;\n"),
+        },
+      ],
+    };
+    writeFileSync(join(dist, "runtime/hook.standalone.json"), JSON.stringify(manifest));
+    expect(() => checkStandaloneHook(join(dist, "runtime/hook.standalone.mjs"))).not.toThrow();
+    writeFileSync(join(dist, "core/a.js"), "export const a = 2;\n");
+    expect(() => checkStandaloneHook(join(dist, "runtime/hook.standalone.mjs"))).toThrow(
+      /older than the compiled modules: run `npm run build`/,
+    );
+    expect(() => checkStandaloneHook(join(dist, "runtime/none.mjs"))).toThrow(/is missing/);
+  });
+});
