@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
-import { copyFile, mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import writeFileAtomic from "write-file-atomic";
 import { loadFrozenPortfolio } from "../freeze/verify.js";
 
 /**
@@ -54,12 +55,13 @@ export async function exportFailproofai(
       );
   }
   await mkdir(outDir, { recursive: true });
+  // Atomic writes: a failproofai process may be loading a previous export from this folder.
   for (const f of RUNTIME_FILES) {
     const to = join(outDir, "fire-runtime", f);
     await mkdir(dirname(to), { recursive: true });
-    await copyFile(join(dist, f), to);
+    await writeFileAtomic(to, await readFile(join(dist, f)));
   }
-  await writeFile(join(outDir, "fire-runtime", "package.json"), '{ "type": "module" }\n');
+  await writeFileAtomic(join(outDir, "fire-runtime", "package.json"), '{ "type": "module" }\n');
   const sidecar = {
     kind: "fire-failproofai-sidecar",
     portfolio: manifest.name,
@@ -72,9 +74,9 @@ export async function exportFailproofai(
     })),
   };
   const sidecarFile = join(outDir, `${base}.portfolio.json`);
-  await writeFile(sidecarFile, `${JSON.stringify(sidecar, null, 2)}\n`);
+  await writeFileAtomic(sidecarFile, `${JSON.stringify(sidecar, null, 2)}\n`);
   const moduleFile = join(outDir, `${base}.policies.mjs`);
-  await writeFile(moduleFile, moduleText(base, manifest.name, manifest.manifestHash));
+  await writeFileAtomic(moduleFile, moduleText(base, manifest.name, manifest.manifestHash));
   return {
     dir: outDir,
     module: moduleFile,
