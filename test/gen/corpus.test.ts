@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -73,6 +73,7 @@ describe("writeCorpus", () => {
         formats: ["harbor"],
         signal: ac.signal,
       }),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ name: "AbortError" });
+    expect(await readdir(d)).toEqual([]);
   });
 });

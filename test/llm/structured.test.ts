@@ -73,6 +73,11 @@ describe("structuredCall (shared by cluster naming and drafting)", () => {
     await structuredCall(spec, messages, { id: "c1", session });
     await structuredCall({ ...spec, version: "2" }, messages, { id: "c1", session });
     expect(fake.chat).toHaveLength(2);
+    // each version is cached under its own key: asking both again sends nothing
+    await structuredCall(spec, messages, { id: "c1", session });
+    await structuredCall({ ...spec, version: "2" }, messages, { id: "c1", session });
+    expect(fake.chat).toHaveLength(2);
+    expect(session.report).toMatchObject({ requests: 2, cacheHits: 2 });
   });
 
   it("refuses to start without a key or an endpoint", () => {
