@@ -24,20 +24,21 @@ export function runFire(
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/**
- * The built CLI as a child process, without blocking the event loop: for tests whose server
- * (e.g. the fake OpenAI endpoint) lives in the test process itself.
- */
-export function runFireAsync(
+export interface AsyncRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Any command as a child process, without blocking the event loop. */
+export function spawnAsync(
+  cmd: string,
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+): Promise<AsyncRun> {
   return new Promise((done, fail) => {
-    const p = spawn(process.execPath, [resolve(REPO_ROOT, "dist/cli/main.js"), ...args], {
-      cwd,
-      env: { ...process.env, NO_COLOR: "1", ...env },
-    });
+    const p = spawn(cmd, args, { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
     let stdout = "";
     let stderr = "";
     p.stdout.on("data", (d: Buffer) => {
@@ -49,4 +50,16 @@ export function runFireAsync(
     p.on("error", fail);
     p.on("close", (code) => done({ code, stdout, stderr }));
   });
+}
+
+/**
+ * The built CLI as a child process, without blocking the event loop: for tests whose server
+ * (e.g. the fake OpenAI endpoint) lives in the test process itself.
+ */
+export function runFireAsync(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<AsyncRun> {
+  return spawnAsync(process.execPath, [resolve(REPO_ROOT, "dist/cli/main.js"), ...args], cwd, env);
 }

@@ -1,36 +1,17 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeDemo } from "../../src/gen/demo.js";
+import { runFireAsync, spawnAsync } from "../helpers/cli.js";
 import { type ChatBody, type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 const MAIN = resolve(REPO_ROOT, "dist/cli/main.js");
 const KEY = "sk-suggest-test-0123456789abcdefghij";
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-/** A child process, asynchronously (the fake server lives in this process). */
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((done, fail) => {
-    const p = spawn(cmd, args, { cwd, env: { ...process.env, NO_COLOR: "1", ...env } });
-    let stdout = "";
-    let stderr = "";
-    p.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    p.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    p.on("error", fail);
-    p.on("close", (code) => done({ code, stdout, stderr }));
-  });
-}
-
-const fire = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Run> =>
-  run(process.execPath, [MAIN, ...args], cwd, env);
+const fire = runFireAsync;
+const run = spawnAsync;
 
 function shownIds(body: ChatBody): string[] {
   const user = body.messages.find((m: { role: string }) => m.role === "user").content as string;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezePortfolio } from "../../../src/core/freeze/freeze.js";
-import { listCandidates } from "../../../src/core/lifecycle/store.js";
+import { listCandidates, type StoredCandidate } from "../../../src/core/lifecycle/store.js";
 import { candidateEvidence } from "../../../src/core/verdict/evidence.js";
 import { mechanicsHash, type ReplayScreen } from "../../../src/core/verdict/replay-screen.js";
 import { readReplayScreen, saveReplayScreen } from "../../../src/core/verdict/store.js";
@@ -25,6 +25,16 @@ function rows(): string {
       out.push({ task, arm: "policy", attempt, pass, cohort });
   }
   return `${out.map((o) => JSON.stringify(o)).join("\n")}\n`;
+}
+
+/** The parts of a saved replay screen that freezing and the verdict fold read. */
+function promisingReplay(c: StoredCandidate, evidence: string[]): ReplayScreen {
+  return {
+    kind: "fire-replay-screen",
+    candidate: c.policy.key,
+    candidateSha256: mechanicsHash(c.candidate),
+    verdict: { verdict: "promising", evidence },
+  } as unknown as ReplayScreen;
 }
 
 describe("verdict evidence: a harmful run screen", () => {
@@ -60,12 +70,7 @@ describe("verdict evidence: a harmful run screen", () => {
 
   it("blocks freezing even with a promising replay screen", async () => {
     const c = listCandidates(dir).candidates[0]!;
-    const replay = {
-      kind: "fire-replay-screen",
-      candidate: c.policy.key,
-      candidateSha256: mechanicsHash(c.candidate),
-      verdict: { verdict: "promising", evidence: ["fires in time on 3/3 positive attempt(s)"] },
-    } as unknown as ReplayScreen;
+    const replay = promisingReplay(c, ["fires in time on 3/3 positive attempt(s)"]);
     await saveReplayScreen(dir, replay);
     const r = await freezePortfolio({
       workspace: dir,
@@ -90,12 +95,7 @@ describe("verdict evidence: a harmful run screen", () => {
 
   it("ignores a saved replay screen of the wrong shape (as if none was saved)", async () => {
     const c = listCandidates(dir).candidates[0]!;
-    const good = {
-      kind: "fire-replay-screen",
-      candidate: c.policy.key,
-      candidateSha256: mechanicsHash(c.candidate),
-      verdict: { verdict: "promising", evidence: ["fires in time"] },
-    } as unknown as ReplayScreen;
+    const good = promisingReplay(c, ["fires in time"]);
     await saveReplayScreen(dir, good);
     expect(readReplayScreen(dir, c.policy.key)?.verdict.evidence).toEqual(["fires in time"]);
     await saveReplayScreen(dir, {
