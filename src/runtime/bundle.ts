@@ -1,7 +1,7 @@
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleStandaloneHook, sourcesOf } from "./bundle-standalone.js";
+import { builtinsWithoutFacades, bundleStandaloneHook, sourcesOf } from "./bundle-standalone.js";
 import type { BundleManifest } from "./select.js";
 
 /**
@@ -61,7 +61,7 @@ export async function bundleHook(
   }
   const manifest: BundleManifest = { entry: BUNDLE_FILE, sources: sourcesOf(chunk.moduleIds) };
   const tmp = `.${process.pid}.tmp`;
-  writeFileSync(join(outDir, BUNDLE_FILE + tmp), chunk.code);
+  writeFileSync(join(outDir, BUNDLE_FILE + tmp), builtinsWithoutFacades(chunk.code));
   writeFileSync(join(outDir, MANIFEST_FILE + tmp), JSON.stringify(manifest));
   renameSync(join(outDir, BUNDLE_FILE + tmp), join(outDir, BUNDLE_FILE));
   renameSync(join(outDir, MANIFEST_FILE + tmp), join(outDir, MANIFEST_FILE));

@@ -1,7 +1,19 @@
-import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import type * as Fs from "node:fs";
+import type * as Path from "node:path";
+import type * as Url from "node:url";
+
+/**
+ * Built-ins through `process.getBuiltinModule` (Node ≥ 20.16; else `createRequire`): an ESM
+ * `import … from "node:fs"` reads every export of fs, whose lazy getters load the streams
+ * stack, ~4 ms of every hook call. This module runs on each `fire hook` before the bundle.
+ */
+const builtin: (id: string) => unknown =
+  typeof process.getBuiltinModule === "function"
+    ? (id) => process.getBuiltinModule(id)
+    : (await import("node:module")).createRequire(import.meta.url);
+const { readFileSync, renameSync, statSync, writeFileSync } = builtin("node:fs") as typeof Fs;
+const { dirname, join, resolve } = builtin("node:path") as typeof Path;
+const { fileURLToPath, pathToFileURL } = builtin("node:url") as typeof Url;
 
 /** What `bundle.ts` records next to the hook bundle. */
 export interface BundleManifest {
@@ -38,9 +50,7 @@ export function freshness(
   }
   if (moved.length === 0) return "fresh";
   // Slow path (only after a rebuild): node:crypto is loaded only here.
-  const { createHash } = createRequire(import.meta.url)(
-    "node:crypto",
-  ) as typeof import("node:crypto");
+  const { createHash } = builtin("node:crypto") as typeof import("node:crypto");
   for (const { s, mtimeMs } of moved) {
     if (!s.sha256) return "stale";
     let text: Buffer;
