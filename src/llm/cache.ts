@@ -1,13 +1,12 @@
-import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
+import { sha256Hex } from "../core/screen/canonical.js";
 import type { ChatMessage } from "./prompt.js";
 
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
+/** SHA-256 (hex) of a text: cache keys and batch ids. */
+export const sha256 = sha256Hex;
 
 /** Hash of exactly what would be sent (already redacted messages). */
 export function promptHash(messages: ChatMessage[]): string {

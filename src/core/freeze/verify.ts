@@ -1,21 +1,20 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeZodIssues } from "../errors.js";
 import { compileCandidateText, lineOf } from "../policy/load.js";
 import type { CompiledPolicy } from "../policy/types.js";
-import { canonicalJson } from "../screen/canonical.js";
+import { sha256Hex, sha256Json } from "../screen/canonical.js";
 import { MANIFEST_FILE, ManifestShape, type PortfolioManifest } from "./manifest.js";
 
 /** A frozen portfolio that fails verification; the message names the file. */
 export class PortfolioIntegrityError extends Error {}
 
-export const sha256 = (data: string | Buffer): string =>
-  createHash("sha256").update(data).digest("hex");
+/** SHA-256 (hex) of a frozen file's bytes. */
+export const sha256 = sha256Hex;
 
 export function manifestHashOf(m: Omit<PortfolioManifest, "manifestHash">): string {
   const { manifestHash: _x, ...rest } = m as PortfolioManifest;
-  return sha256(canonicalJson(rest));
+  return sha256Json(rest);
 }
 
 function fail(file: string, why: string): never {

@@ -18,7 +18,12 @@ function sortKeys(v: unknown): unknown {
   return v;
 }
 
+/** SHA-256 (hex) of text or bytes. */
+export function sha256Hex(data: string | Buffer): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
 /** SHA-256 (hex) of the canonical JSON of a value. */
 export function sha256Json(value: unknown): string {
-  return createHash("sha256").update(canonicalJson(value)).digest("hex");
+  return sha256Hex(canonicalJson(value));
 }
