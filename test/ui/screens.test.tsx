@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runFire } from "../helpers/cli.js";
@@ -51,6 +51,16 @@ describe("Screens screen", () => {
     expect(app.frame()).toMatch(
       /ref-service-persistence@1 +(promising|inert|over-broad|inconclusive) · positives \d+\/\d+/,
     );
+    // a verdict action from here: retiring a frozen reference candidate is refused, file unchanged
+    const file = join(ws.dir, "candidates/reference/service-persistence.yaml");
+    const before = readFileSync(file, "utf8");
+    await app.press("R");
+    await app.see("retire reason:");
+    await app.press(..."no lineage".split(""), KEY.enter);
+    await app.see(
+      "error: retire ref-service-persistence@1: candidates/reference/service-persistence",
+    );
+    expect(readFileSync(file, "utf8")).toBe(before);
     app.unmount();
   });
 

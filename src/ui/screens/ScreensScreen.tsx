@@ -4,10 +4,12 @@ import { routeAudit, taskTexts } from "../../core/route/audit.js";
 import { renderReplayScreen } from "../../core/verdict/render.js";
 import { readReplayScreen } from "../../core/verdict/store.js";
 import { RouteMatrix } from "../components/RouteMatrix.js";
+import { TextField } from "../components/TextField.js";
 import { TextView } from "../components/TextView.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
+import { promote, retire } from "../data/lifecycle.js";
 import {
   listRunScreens,
   type RunScreenEntry,
@@ -16,6 +18,7 @@ import {
 } from "../data/screens.js";
 import { useKeypress } from "../hooks/useKeypress.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { useWorkbench } from "../hooks/useWorkbench.js";
 import type { ScreenProps } from "./types.js";
 
 type Tab = "audit" | "replay" | "runs";
@@ -35,6 +38,10 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
   const [top, setTop] = useState(0);
   const [runs, setRuns] = useState<RunScreenEntry[]>([]);
   const [tick, setTick] = useState(0);
+  const [verdict, setVerdict] = useState<
+    { kind: "promote" | "retire"; value: string } | undefined
+  >();
+  const wb = useWorkbench();
   const live = useMemo(
     () =>
       (data?.candidates ?? []).filter((c) => c.policy && c.policy.candidate.status !== "retired"),
@@ -59,8 +66,20 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
   const cursor = useListCursor(items, listHeight);
   const saved = (key: string) => (data ? readReplayScreen(data.ws.dir, key) : undefined);
 
+  const decide = (kind: "promote" | "retire", note: string) => {
+    const c = live[cursor.current()];
+    if (!data || !c) return;
+    void actions
+      .run(
+        `${kind} ${c.policy!.key}`,
+        () => (kind === "promote" ? promote : retire)(data.ws, c.file, note),
+        () => `${kind} ${c.policy!.key}: done`,
+      )
+      .then(() => wb.reloadCandidates());
+  };
+
   useKeypress((input, key) => {
-    if (!data) return false;
+    if (!data || verdict) return false;
     if (text) {
       if (key.escape) setText(undefined);
       else if (key.downArrow || input === "j") setTop((t) => Math.min(t + 1, text.length));
@@ -98,6 +117,10 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
               setTop(0);
             }
           });
+        return true;
+      }
+      if ((input === "P" || input === "R") && c) {
+        setVerdict({ kind: input === "P" ? "promote" : "retire", value: "" });
         return true;
       }
       if (key.return && c) {
@@ -175,9 +198,24 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
               );
             }}
           />
-          <Text color={theme.muted}>
-            r run replay screen · Enter show · verdict actions in 4 Candidates (P/R/V/F)
-          </Text>
+          {verdict ? (
+            <TextField
+              label={verdict.kind === "promote" ? "promote note:" : "retire reason:"}
+              value={verdict.value}
+              active
+              width={width}
+              onChange={(v) => setVerdict({ ...verdict, value: v })}
+              onSubmit={(v) => {
+                setVerdict(undefined);
+                if (v.trim() || verdict.kind === "promote") decide(verdict.kind, v.trim());
+              }}
+              onCancel={() => setVerdict(undefined)}
+            />
+          ) : (
+            <Text color={theme.muted}>
+              r run replay screen · Enter show · verdict: P promote, R retire (F freeze in 4)
+            </Text>
+          )}
         </>
       ) : (
         <>
