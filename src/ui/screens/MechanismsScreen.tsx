@@ -146,12 +146,17 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
       {cluster && members ? (
         <Box flexDirection="column">
           <Text bold>members of {cluster.id} — Enter opens, s splits out, Esc back</Text>
-          {cluster.attemptIds.slice(0, 5).map((id, i) => (
-            <Text key={id} wrap="truncate-end">
-              {i === memberSel ? "▸ " : "  "}
-              {id}
-            </Text>
-          ))}
+          <VirtualList
+            items={cluster.attemptIds}
+            selected={memberSel}
+            height={5}
+            keyOf={(id) => id}
+            renderRow={(id) => (
+              <Text wrap="truncate-end">
+                {id} <Text color={theme.muted}>{data.byId.get(id)?.taskId ?? ""}</Text>
+              </Text>
+            )}
+          />
         </Box>
       ) : cluster ? (
         <Box flexDirection="column">
