@@ -115,7 +115,8 @@ export function builtinsWithoutFacades(code: string): string {
       return `const { ${fields.join(", ")} } = __fireBuiltin(${JSON.stringify(id)});`;
     },
   );
-  if (/^import\s/m.test(out)) throw new Error("hook bundle: an import form left unrewritten");
+  if (/^import[\s{*]/m.test(out) || /;import[\s{*]/.test(out))
+    throw new Error("hook bundle: an import form left unrewritten");
   if (!found) return out;
   const helper =
     'const __fireBuiltin = typeof process.getBuiltinModule === "function" ? (id) => process.getBuiltinModule(id) : (await import("node:module")).createRequire(import.meta.url);\n';
