@@ -25,3 +25,4 @@ export {
   suggestSpec,
 } from "./suggest.js";
 export { estimateTokens, TOKEN_ESTIMATOR } from "./tokens.js";
+export { llmCacheDir, type WorkspaceLabelerOptions, workspaceLabeler } from "./workspace.js";

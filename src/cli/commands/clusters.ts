@@ -1,11 +1,10 @@
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import type { MineResult } from "../../core/mine/mine.js";
 import { renderMine } from "../../core/mine/render.js";
 import { currentClusters } from "../../core/mine/session.js";
 import { renderSuggestions, suggestedChanges } from "../../core/mine/suggest-commands.js";
 import type { Workspace } from "../../core/workspace/load.js";
-import { workspacePaths } from "../../core/workspace/paths.js";
 import type { RunReport } from "../../llm/report.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 import { mineJson } from "./mine.js";
@@ -25,7 +24,7 @@ async function suggest(ws: Workspace, r: MineResult, opts: Opts): Promise<void> 
   const llm = await import("../../llm/index.js");
   const { outcome, report } = await llm.suggestClusterChanges(r.clusters, r.labels, {
     config: ws.config.llm,
-    cacheDir: join(workspacePaths(ws.dir).cache, "llm"),
+    cacheDir: llm.llmCacheDir(ws),
   });
   if (!outcome.ok) {
     if (opts.json) printJson({ ok: false, reason: outcome.reason, report });

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { dirname, relative } from "node:path";
 import type { Command } from "commander";
 import type { AskDraft } from "../../core/draft/llm-drafter.js";
 import { draftWithLlm } from "../../core/draft/llm-drafter.js";
@@ -11,7 +11,6 @@ import { draftFile, writeCandidate } from "../../core/lifecycle/store.js";
 import { currentClusters } from "../../core/mine/session.js";
 import { Candidate } from "../../core/policy/schema.js";
 import type { Workspace } from "../../core/workspace/load.js";
-import { workspacePaths } from "../../core/workspace/paths.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
 interface DraftOpts {
@@ -26,7 +25,7 @@ interface DraftOpts {
 async function llmAsk(ws: Workspace): Promise<AskDraft> {
   const llm = await import("../../llm/index.js");
   const session = llm.createSession(ws.config.llm, {
-    cacheDir: join(workspacePaths(ws.dir).cache, "llm"),
+    cacheDir: llm.llmCacheDir(ws),
   });
   return async (messages, validate) => {
     const r = await llm.structuredCall(

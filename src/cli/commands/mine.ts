@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import type { ExternalLabeler, MineResult } from "../../core/mine/mine.js";
@@ -6,7 +5,6 @@ import { renderMine, renderValidation } from "../../core/mine/render.js";
 import { runMining } from "../../core/mine/session.js";
 import { loadValidationSet, type ValidationReport, validate } from "../../core/mine/validation.js";
 import type { Workspace } from "../../core/workspace/load.js";
-import { workspacePaths } from "../../core/workspace/paths.js";
 import type { RunReport } from "../../llm/report.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -26,15 +24,7 @@ async function llmLabeler(ws: Workspace, batch: boolean): Promise<ExternalLabele
   } catch (err) {
     throw new Error(`the LLM labeller (src/llm) is not available: ${(err as Error).message}`);
   }
-  return async (attempts, o) =>
-    mod.labelAttempts(attempts, {
-      evidence: o.evidence,
-      config: ws.config.llm,
-      cacheDir: join(workspacePaths(ws.dir).cache, "llm"),
-      batch,
-      ...(o.signal ? { signal: o.signal } : {}),
-      onProgress: (p) => o.onProgress?.(p.done, p.total),
-    });
+  return mod.workspaceLabeler(ws, { batch });
 }
 
 /** One line about an LLM run: requests, cache hits, tokens, cost, why it stopped. */
