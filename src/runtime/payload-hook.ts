@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { compilePolicy } from "../core/policy/compile.js";
 import type { Candidate } from "../core/policy/schema.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
+import { sha256Hex } from "../core/screen/canonical.js";
 import { readStdin, writeOut } from "./main.js";
 import { runHook } from "./run-hook.js";
 
@@ -46,9 +46,6 @@ const OPTIONS = {
   log: { type: "string" },
   "fail-closed": { type: "boolean", default: false },
 } as const;
-
-export const sha256Hex = (data: string | Buffer): string =>
-  createHash("sha256").update(data).digest("hex");
 
 /** Reads, hash-checks and compiles a payload's portfolio; throws with the reason. */
 export function loadPayloadPortfolio(dir: string, expected: string | undefined): CompiledPolicy[] {

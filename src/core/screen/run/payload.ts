@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +12,7 @@ import {
 } from "../../../runtime/payload-hook.js";
 import { type BundleManifest, isFresh } from "../../../runtime/select.js";
 import { loadPolicies } from "../../policy/load.js";
+import { sha256Hex } from "../canonical.js";
 import type { ScreenPlan } from "../plan-schema.js";
 import { shellQuote } from "./template.js";
 
@@ -67,8 +67,6 @@ export const STANDALONE_HOOK = resolve(
   "../../../runtime/hook.standalone.mjs",
 );
 
-const sha256 = (data: string | Buffer): string => createHash("sha256").update(data).digest("hex");
-
 /** Throws when the standalone hook is missing or older than the modules it was built from. */
 export function checkStandaloneHook(file = STANDALONE_HOOK): void {
   const manifestFile = file.replace(/\.mjs$/, ".json");
@@ -113,7 +111,7 @@ export function writeArmPayload(opts: {
   const portfolioText = `${JSON.stringify(portfolio)}\n`;
   writeFileSync(join(dir, PAYLOAD_PORTFOLIO), portfolioText);
   copyFileSync(hookFile, join(dir, PAYLOAD_HOOK));
-  const portfolioSha = sha256(portfolioText);
+  const portfolioSha = sha256Hex(portfolioText);
   const manifest: PayloadManifest = {
     format: PAYLOAD_FORMAT,
     screen: opts.plan.name,
@@ -121,7 +119,7 @@ export function writeArmPayload(opts: {
     harness: opts.harness,
     files: {
       [PAYLOAD_PORTFOLIO]: portfolioSha,
-      [PAYLOAD_HOOK]: sha256(readFileSync(join(dir, PAYLOAD_HOOK))),
+      [PAYLOAD_HOOK]: sha256Hex(readFileSync(join(dir, PAYLOAD_HOOK))),
     },
   };
   writeFileSync(join(dir, PAYLOAD_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
