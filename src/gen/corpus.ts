@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import type { AgentProfile } from "./agents.js";
 import { padScript } from "./bulk.js";
 import { CATALOGUE } from "./catalogue/index.js";
 import {
@@ -14,7 +13,7 @@ import { Rng } from "./prng.js";
 import type { TaskSpec } from "./types.js";
 import { claudeLines } from "./writers/claude.js";
 import { codexLines } from "./writers/codex.js";
-import { type TrialInfo, writeJobFiles, writeTrial } from "./writers/harbor.js";
+import { type HarborJob, writeJobFiles, writeTrial } from "./writers/harbor.js";
 import { newStats, writeLines } from "./writers/sink.js";
 
 export interface CorpusOptions {
@@ -49,16 +48,10 @@ export async function writeCorpus(opts: CorpusOptions): Promise<CorpusResult> {
   const stats = newStats();
   let attempts = 0;
   let jobNo = 0;
-  let job: {
-    dir: string;
-    name: string;
-    id: string;
-    agent: AgentProfile;
-    trials: TrialInfo[];
-  } | null = null;
+  let job: HarborJob | null = null;
   const closeJob = async () => {
     if (job && job.trials.length > 0) {
-      await writeJobFiles(job.dir, job.name, job.id, job.agent, attemptsPerTask, job.trials, stats);
+      await writeJobFiles(job, attemptsPerTask, stats);
     }
     job = null;
   };
@@ -90,20 +83,9 @@ export async function writeCorpus(opts: CorpusOptions): Promise<CorpusResult> {
             trials: [],
           };
         }
-        const current = job as { dir: string; name: string; id: string; trials: TrialInfo[] };
+        const current = job as HarborJob;
         current.trials.push(
-          await writeTrial(
-            current.dir,
-            current.name,
-            current.id,
-            taskId,
-            base.instruction,
-            script,
-            agent,
-            startMs,
-            arng,
-            stats,
-          ),
+          await writeTrial(current, taskId, base.instruction, script, agent, startMs, arng, stats),
         );
       } else {
         const sid = arng.uuid();

@@ -1,5 +1,4 @@
 import { join, relative } from "node:path";
-import type { AgentProfile } from "./agents.js";
 import { orientationSteps, prependSteps } from "./bulk.js";
 import { CATALOGUE } from "./catalogue/index.js";
 import {
@@ -15,7 +14,7 @@ import { Rng } from "./prng.js";
 import type { AttemptScript, Cohort, Planted, TaskSpec } from "./types.js";
 import { claudeLines } from "./writers/claude.js";
 import { codexLines } from "./writers/codex.js";
-import { type TrialInfo, writeJobFiles, writeTrial } from "./writers/harbor.js";
+import { type HarborJob, writeJobFiles, writeTrial } from "./writers/harbor.js";
 import { newStats, type WriteStats, writeJson, writeLines } from "./writers/sink.js";
 
 export interface DemoOptions {
@@ -82,14 +81,6 @@ function ref(s: AttemptScript, i: number | null, stepIds: number[] | null): Step
   return { stepId: stepIds ? (stepIds[i] as number) : i + 1, toolCall: i + 1, command: step.cmd };
 }
 
-interface Job {
-  dir: string;
-  name: string;
-  id: string;
-  agent: AgentProfile;
-  trials: TrialInfo[];
-}
-
 /** Write the demo corpus (Harbor jobs by default) and its ground-truth `manifest.json`. */
 export async function writeDemo(
   opts: DemoOptions,
@@ -98,7 +89,7 @@ export async function writeDemo(
   const formats = opts.formats ?? ["harbor"];
   const root = new Rng(opts.seed);
   const stats = newStats();
-  const jobs = new Map<string, Job>();
+  const jobs = new Map<string, HarborJob>();
   const tasks = selectTasks(opts.tasks ?? CATALOGUE.length);
   const manifest: Manifest = {
     kind: "fire-gen-manifest",
@@ -140,9 +131,7 @@ export async function writeDemo(
           jobs.set(key, job);
         }
         const info = await writeTrial(
-          job.dir,
-          job.name,
-          job.id,
+          job,
           task.id,
           task.instruction,
           script,
@@ -185,7 +174,7 @@ export async function writeDemo(
     });
   }
   for (const job of jobs.values()) {
-    await writeJobFiles(job.dir, job.name, job.id, job.agent, attempts, job.trials, stats);
+    await writeJobFiles(job, attempts, stats);
   }
   await writeJson(join(opts.outDir, "manifest.json"), manifest, stats);
   return { manifest, stats };

@@ -5,6 +5,15 @@ import type { AttemptScript } from "../types.js";
 import { toAtif } from "./atif.js";
 import { type WriteStats, writeJson, writeText } from "./sink.js";
 
+/** A Harbor job folder being filled: its trials are summarised by `writeJobFiles`. */
+export interface HarborJob {
+  dir: string;
+  name: string;
+  id: string;
+  agent: AgentProfile;
+  trials: TrialInfo[];
+}
+
 export interface TrialInfo {
   trialName: string;
   taskId: string;
@@ -57,9 +66,7 @@ function trialConfig(
 
 /** Write one Harbor trial directory (result, config, ATIF trajectory, verifier files). */
 export async function writeTrial(
-  jobDir: string,
-  jobName: string,
-  jobId: string,
+  job: Pick<HarborJob, "dir" | "name" | "id">,
   taskId: string,
   instruction: string,
   script: AttemptScript,
@@ -69,6 +76,7 @@ export async function writeTrial(
   stats: WriteStats,
 ): Promise<TrialInfo> {
   const name = trialName(taskId, rng);
+  const { dir: jobDir, name: jobName, id: jobId } = job;
   const dir = join(jobDir, name);
   const setupMs = startMs + rng.int(8000, 25000);
   const agentStart = setupMs + rng.int(800, 3000);
@@ -138,14 +146,11 @@ export async function writeTrial(
 
 /** Harbor's job-level `config.json` and `result.json` summarising the trials. */
 export async function writeJobFiles(
-  jobDir: string,
-  jobName: string,
-  jobId: string,
-  agent: AgentProfile,
+  job: HarborJob,
   nAttempts: number,
-  trials: TrialInfo[],
   stats: WriteStats,
 ): Promise<void> {
+  const { dir: jobDir, name: jobName, id: jobId, agent, trials } = job;
   const evalKey = `${agent.name}__${agent.model}__terminal-bench`;
   const rewardStats: Record<string, string[]> = {};
   const exceptionStats: Record<string, string[]> = {};
