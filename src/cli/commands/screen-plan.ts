@@ -1,14 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
 import type { Command } from "commander";
-import { UsageError } from "../../core/errors.js";
+import { InputError, UsageError } from "../../core/errors.js";
 import { loadPolicies } from "../../core/policy/load.js";
-import { classifyTasks, focusCohorts, taskTexts } from "../../core/screen/cohorts.js";
 import { checkScreenName } from "../../core/screen/paths.js";
 import { buildPlan } from "../../core/screen/plan.js";
-import { ARM_NAMES, type ArmName, type PlanTask } from "../../core/screen/plan-schema.js";
+import { ARM_NAMES, type ArmName } from "../../core/screen/plan-schema.js";
 import { writePlan } from "../../core/screen/plan-store.js";
-import { parseTaskList } from "../../core/screen/task-list.js";
+import { selectPlanTasks } from "../../core/screen/select-tasks.js";
+import { type ListedTask, parseTaskList } from "../../core/screen/task-list.js";
 import { loadWorkspace } from "../../core/workspace/load.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -30,17 +30,16 @@ const list = (s: string): string[] =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-interface WorkspaceTasks {
-  texts: Array<{ id: string; text: string }>;
-  taskOf: Map<string, string>;
-}
-
-async function workspaceTasks(workspace: string): Promise<WorkspaceTasks> {
-  const ws = await loadWorkspace(workspace);
-  return {
-    texts: taskTexts(ws.attempts),
-    taskOf: new Map(ws.attempts.map((a) => [a.id, a.taskId])),
-  };
+async function readTaskList(file: string): Promise<ListedTask[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    throw new InputError(file, undefined, `cannot read the task list: ${(err as Error).message}`);
+  }
+  const parsed = parseTaskList(text, file);
+  if (parsed.errors.length) throw parsed.errors[0];
+  return parsed.tasks;
 }
 
 /** `fire screen plan`: fixes tasks, arms, attempts and a seeded schedule, hashed. */
@@ -84,37 +83,13 @@ export function registerScreenPlan(screen: Command): void {
     if (loaded.errors.length) throw loaded.errors[0];
     if (loaded.policies.length === 0) throw new UsageError(`no candidate policies in ${sourceArg}`);
 
-    let known: WorkspaceTasks | undefined;
-    const routed = async (): Promise<Map<string, PlanTask>> => {
-      known ??= await workspaceTasks(workspace);
-      let tasks = classifyTasks(known.texts, loaded.policies);
-      const wanted = list(opts.cohort ?? "");
-      if (wanted.includes("positive") || wanted.includes("nearby-negative")) {
-        const taskOf = known.taskOf;
-        const positive = new Set(
-          loaded.policies.flatMap((p) =>
-            p.candidate.lineage.attempts.flatMap((id) => taskOf.get(id) ?? []),
-          ),
-        );
-        tasks = focusCohorts(tasks, positive);
-      }
-      return new Map(tasks.map((t) => [t.id, t]));
-    };
-    let tasks: PlanTask[];
-    if (opts.tasks) {
-      const parsed = parseTaskList(await readFile(opts.tasks, "utf8"), opts.tasks);
-      if (parsed.errors.length) throw parsed.errors[0];
-      const needRouting = parsed.tasks.some((t) => !t.cohort);
-      const route = needRouting ? await routed() : new Map<string, PlanTask>();
-      tasks = parsed.tasks.map((t) =>
-        t.cohort
-          ? { id: t.id, cohort: t.cohort }
-          : (route.get(t.id) ?? { id: t.id, cohort: "unrouted" }),
-      );
-    } else {
-      const wanted = new Set(list(opts.cohort ?? ""));
-      tasks = [...(await routed()).values()].filter((t) => wanted.has(t.cohort));
-    }
+    const listed = opts.tasks ? await readTaskList(opts.tasks) : undefined;
+    const tasks = await selectPlanTasks({
+      policies: loaded.policies,
+      ...(listed ? { listed } : {}),
+      cohorts: list(opts.cohort ?? ""),
+      attempts: async () => (await loadWorkspace(workspace)).attempts,
+    });
     if (tasks.length === 0)
       throw new UsageError(
         "no tasks selected (check --tasks / --cohort and the workspace's traces)",
