@@ -13,10 +13,16 @@ const PREVIEW_ATTEMPTS = 1_000;
 const now = () => performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(cond: () => boolean, timeoutMs = 600_000): Promise<void> {
+async function until(
+  cond: () => boolean,
+  what: string,
+  frame: () => string | undefined,
+  timeoutMs = 600_000,
+): Promise<void> {
   const start = now();
   while (!cond()) {
-    if (now() - start > timeoutMs) throw new Error("tui bench: timed out waiting for a frame");
+    if (now() - start > timeoutMs)
+      throw new Error(`tui bench: timed out waiting for ${what}; last frame:\n${frame() ?? ""}`);
     await new Promise((r) => setImmediate(r));
   }
 }
@@ -83,13 +89,18 @@ export const tuiBenchmark: Benchmark = {
           }),
         );
         const a = app;
-        await until(() => (a.lastFrame() ?? "").includes(full));
+        await until(() => (a.lastFrame() ?? "").includes(full), full, a.lastFrame);
         frame = Math.min(frame, now() - t0);
       }
+      log(`first full frame ${frame.toFixed(0)} ms, index ${index.toFixed(0)} ms`);
       // Fuzzy search: one keystroke after the index is built.
       const a = app!;
       a.stdin.write("/");
-      await until(() => (a.lastFrame() ?? "").includes("type to search"));
+      await until(
+        () => (a.lastFrame() ?? "").includes("type to search"),
+        "the search box",
+        a.lastFrame,
+      );
       let typed = "";
       for (const ch of "ser") {
         a.stdin.write(ch);
@@ -103,7 +114,7 @@ export const tuiBenchmark: Benchmark = {
         const t0 = now();
         a.stdin.write(q);
         const want = `matches for “${typed}”`;
-        await until(() => (a.lastFrame() ?? "").includes(want));
+        await until(() => (a.lastFrame() ?? "").includes(want), want, a.lastFrame);
         key = Math.min(key, now() - t0);
       }
       a.unmount();

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { type ReactNode, useDeferredValue, useMemo, useState } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import type { SearchItem } from "../data/search.js";
 import { searchIndex } from "../data/search.js";
@@ -27,8 +27,7 @@ export function SearchOverlay({
   const [query, setQuery] = useState("");
   const [sel, setSel] = useState(0);
   const index = useMemo(() => searchIndex(items), [items]);
-  // The typed character shows at once; results follow for the latest query.
-  const searched = useDeferredValue(query);
+  const searched = query;
   const results = useMemo(
     () => (searched ? index.search(searched, { limit: 50 }).map((r) => r.item) : []),
     [index, searched],
