@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { resolve } from "node:path";
 import pLimit from "p-limit";
 import type { InputError } from "../errors.js";
@@ -16,7 +16,6 @@ import {
   ParseCacheSession,
   recordText,
   type UnitResult,
-  writeCacheEntry,
 } from "./parse-cache.js";
 import { ParsePool } from "./parse-pool.js";
 import { isCacheable, parseUnit } from "./parse-unit.js";
@@ -35,9 +34,10 @@ export interface LoadOptions {
   onProgress?: (p: LoadProgress) => void;
   signal?: AbortSignal;
   /**
-   * Worker threads for parsing (default: up to 2, one per core; 0 parses in-thread).
-   * They start only after `workersAfter` units (default 32) were parsed in-thread, so
-   * small workspaces never pay their start-up.
+   * Worker threads for parsing (0 parses in-thread). Default: up to 2, one per core,
+   * when the machine has a spare core (see defaultWorkers), else none. They start only
+   * after `workersAfter` units (default 32) were parsed in-thread, so small workspaces
+   * never pay their start-up.
    */
   workers?: number;
   workersAfter?: number;
@@ -99,7 +99,8 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   let total: number | undefined;
   let cacheDirReady: Promise<unknown> | undefined;
 
-  const workers = opts.workers ?? Math.min(2, availableParallelism());
+  const workers =
+    opts.workers ?? (opts.workersAfter === undefined ? defaultWorkers() : workerCap());
   const workersAfter = opts.workersAfter ?? 32;
   let pool: ParsePool | null | undefined;
   const ensureCacheDir = (): Promise<unknown> => {
@@ -123,7 +124,11 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     const result = await parseUnit(unit, options);
     if (isCacheable(result)) {
       await ensureCacheDir();
-      await writeCacheEntry(cacheDir, key, result).catch(() => undefined);
+      try {
+        cache.put(key, result);
+      } catch {
+        /* the load goes on without this cache entry */
+      }
     }
     return result;
   };
@@ -190,6 +195,22 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   }
   attempts.sort(compareAttempts);
   return { dir: root, config, attempts, errors, byFormat, stats };
+}
+
+function workerCap(): number {
+  return Math.min(2, availableParallelism());
+}
+
+/**
+ * Parse workers only pay off with a spare core: a unit parsed in a worker costs about
+ * half as much CPU again as one parsed in-thread (worker start-up, encoding the result
+ * for the trip, decoding it on the main thread, a heap per thread). On an idle 2-core
+ * machine they cut a large load's wall time; on a saturated one (load average at or
+ * above cores - 1) they only add CPU, so the load parses in-thread.
+ */
+export function defaultWorkers(): number {
+  const cores = availableParallelism();
+  return cores - (loadavg()[0] ?? 0) >= 1 ? workerCap() : 0;
 }
 
 /** One attempt found twice (e.g. a trial copied into traces/ and imported from elsewhere). */

@@ -1,4 +1,4 @@
-import { unlinkSync } from "node:fs";
+import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { z } from "zod";
@@ -84,6 +84,8 @@ export async function readCacheEntry(
  */
 export class ParseCacheSession {
   private readonly shards = new Map<string, ShardIndex>();
+  /** Shards this session appends to, kept open (O_APPEND) until finish. */
+  private readonly open = new Map<string, number>();
 
   constructor(
     readonly cacheDir: string,
@@ -103,7 +105,20 @@ export class ParseCacheSession {
     return firstHit(texts, key, true);
   }
 
+  /** Appends a unit's record (encodeRecord) to its shard; `cacheDir` must exist. */
+  put(key: CacheKey, result: UnitResult): void {
+    const file = cacheFile(this.cacheDir, key.path);
+    let fd = this.open.get(file);
+    if (fd === undefined) {
+      fd = openSync(file, "a");
+      this.open.set(file, fd);
+    }
+    writeSync(fd, encodeRecord(key, result));
+  }
+
   finish(): void {
+    for (const fd of this.open.values()) closeSync(fd);
+    this.open.clear();
     for (const [file, index] of this.shards) if (needsCompaction(index)) compactShard(file);
     this.shards.clear();
     for (const name of this.present) {
