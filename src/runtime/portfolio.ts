@@ -45,7 +45,7 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
     }
     writeCache(cacheDir, cacheFile, {
       key,
-      policies: frozen.map((p) => ({ file: p.file, candidate: p.candidate })),
+      policies: frozen.map((p) => ({ file: p.file, candidate: forHook(p.candidate) })),
     });
     return frozen;
   }
@@ -58,9 +58,30 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
   if (policies.length === 0) throw new PortfolioError(`no candidate policies in ${abs}`);
   writeCache(cacheDir, cacheFile, {
     key,
-    policies: policies.map((p) => ({ file: p.file, candidate: p.candidate })),
+    policies: policies.map((p) => ({ file: p.file, candidate: forHook(p.candidate) })),
   });
   return policies;
+}
+
+/**
+ * A validated candidate as the hook's cache keeps it: what `step` evaluates (eligibility,
+ * tracking, rules) and nothing else. The behaviour marker (only replay codes it) becomes the
+ * empty condition and the prose (chain, lineage, notes, sham) is dropped, so a warm hook
+ * parses and compiles less on every event.
+ */
+export function forHook(c: CompiledPolicy["candidate"]): CompiledPolicy["candidate"] {
+  const { id, version, family, title, status, eligibility, track, rules } = c;
+  return {
+    id,
+    version,
+    family,
+    title,
+    status,
+    eligibility,
+    track,
+    rules,
+    behavior: {},
+  } as CompiledPolicy["candidate"];
 }
 
 /** Identity of the portfolio sources: each file's path, size, mtime and ctime, sorted. */

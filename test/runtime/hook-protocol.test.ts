@@ -151,7 +151,30 @@ describe("the portfolio cache", () => {
     const run = (e: unknown) => hook(ws, e, ["--portfolio", dir]);
     run(events[1]);
     const cacheDir = join(ws, ".fire/state/portfolio-cache");
-    expect(readdirSync(cacheDir).filter((f) => f.endsWith(".json"))).toHaveLength(1);
+    const cached = readdirSync(cacheDir).filter((f) => f.endsWith(".json"));
+    expect(cached).toHaveLength(1);
+    // only what the hook evaluates: no behaviour marker to compile, no prose to parse
+    const entry = JSON.parse(readFileSync(join(cacheDir, cached[0] as string), "utf8")).policies[0]
+      .candidate;
+    expect(entry.behavior).toEqual({});
+    expect(Object.keys(entry).sort()).toEqual(
+      Object.keys(candidate)
+        .filter((k) =>
+          [
+            "id",
+            "version",
+            "family",
+            "title",
+            "status",
+            "eligibility",
+            "track",
+            "rules",
+            "behavior",
+          ].includes(k),
+        )
+        .sort(),
+    );
+    expect(entry.rules).toEqual(candidate.rules);
     candidate.rules[0].message = "changed: never rm -rf here.";
     writeFileSync(file, JSON.stringify(candidate, null, 1));
     const r = run(events[4]);

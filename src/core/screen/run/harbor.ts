@@ -9,7 +9,13 @@ import type { ScreenRow } from "../row.js";
 import { ResultsWriter } from "../store.js";
 import { isProviderFailure, type JobContext, runHarborJob } from "./harbor-job.js";
 import type { ArmHook } from "./hook.js";
-import { CONTAINER_LOG, harborHookFlags, type PayloadHarness, writeArmPayload } from "./payload.js";
+import {
+  CONTAINER_LOG,
+  ensureStandaloneHook,
+  harborHookFlags,
+  type PayloadHarness,
+  writeArmPayload,
+} from "./payload.js";
 import { readRunState, StateWriter } from "./state.js";
 import type { RunCommon, RunSummary } from "./types.js";
 
@@ -57,6 +63,13 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
   const plan = await readIntactPlan(opts.workspace, opts.name);
   const bin = opts.harborBin ?? "harbor";
   checkHarbor(bin);
+  try {
+    await ensureStandaloneHook(opts.hookFile);
+  } catch (err) {
+    throw new UsageError(
+      `cannot deliver the hook into Harbor's containers: ${(err as Error).message}`,
+    );
+  }
   const paths = screenPaths(opts.workspace, opts.name);
   const state = new StateWriter(
     paths.state,

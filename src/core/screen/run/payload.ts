@@ -83,6 +83,22 @@ export function checkStandaloneHook(file = STANDALONE_HOOK): void {
 }
 
 /**
+ * Makes sure the standalone hook is there and current before a run: when it is missing or
+ * stale (e.g. a bare `tsc` after a source change) it is rebuilt with the build's bundler if
+ * that is installed (a development checkout); otherwise the check's error stands.
+ */
+export async function ensureStandaloneHook(file = STANDALONE_HOOK): Promise<void> {
+  try {
+    checkStandaloneHook(file);
+  } catch (err) {
+    if (file !== STANDALONE_HOOK) throw err;
+    const { bundleStandaloneHook } = await import("../../../runtime/bundle-standalone.js");
+    if (!(await bundleStandaloneHook().catch(() => undefined))) throw err;
+    checkStandaloneHook(file);
+  }
+}
+
+/**
  * Writes an arm's payload (replacing an older one); undefined for an arm without candidate
  * files (baseline: no hook). Throws when the arm's candidates do not load.
  */
