@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Stats } from "node:fs";
+import type { Dirent, Stats } from "node:fs";
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
@@ -17,16 +17,23 @@ export async function dirStamp(root: string, maxDepth = 8): Promise<string> {
   const h = createHash("sha256");
   let files = 0;
   const walk = (dir: string, rel: string, depth: number): void => {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(dir).sort();
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       h.update(`${rel}:unreadable\n`);
       return;
     }
-    for (const name of names) {
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const name = e.name;
       const p = join(dir, name);
       const r = rel ? `${rel}/${name}` : name;
+      // the entry type comes with the listing: only files (and links) need an lstat
+      if (e.isDirectory()) {
+        if (depth < maxDepth) walk(p, r, depth + 1);
+        continue;
+      }
       const st = lstatSync(p, { throwIfNoEntry: false });
       if (!st) h.update(`${r}:gone\n`);
       else if (st.isDirectory()) {
