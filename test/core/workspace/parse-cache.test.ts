@@ -55,4 +55,22 @@ describe("parse cache", () => {
     await writeCacheEntry(dir, key, result);
     expect((await readCacheEntry(dir, key))?.attempts).toHaveLength(1);
   });
+
+  it("keeps units that share a shard apart: a garbled entry of one leaves the other served", async () => {
+    let other = "/w/t2";
+    for (let n = 3; cacheFile(dir, other) !== cacheFile(dir, key.path); n++) other = `/w/t${n}`;
+    const otherKey = { ...key, path: other };
+    await writeCacheEntry(dir, key, result);
+    await writeCacheEntry(dir, otherKey, { attempts: [attempt], errors: [] });
+    const file = cacheFile(dir, key.path);
+    const lines = (await readFile(file, "utf8")).split("\n");
+    const header = lines.findIndex((l) => l.startsWith('{"v":') && l.includes('"path":"/w/t1"'));
+    lines[header + 1] = '{"a":{"broken":true}}';
+    await writeFile(file, lines.join("\n"));
+    expect(await readCacheEntry(dir, key)).toBeUndefined();
+    expect((await readCacheEntry(dir, otherKey))?.attempts).toEqual([attempt]);
+    // a newer entry for the same path wins over the garbled one
+    await writeCacheEntry(dir, key, result);
+    expect((await readCacheEntry(dir, key))?.attempts).toEqual([attempt]);
+  });
 });
