@@ -6,7 +6,7 @@ import { loadWorkspace } from "../../src/core/workspace/load.js";
 import { fieldsOf, setField } from "../../src/ui/data/fields.js";
 import { applyFilters, cycle, filterValues } from "../../src/ui/data/filters.js";
 import { previewText } from "../../src/ui/data/preview.js";
-import { searchIndex, searchItems } from "../../src/ui/data/search.js";
+import { createSearcher, searchItems } from "../../src/ui/data/search.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 const FILE = join(REPO_ROOT, "candidates/reference/service-persistence.yaml");
@@ -79,10 +79,19 @@ describe("triage filters and search", () => {
   });
 
   it("finds a task by a misspelt fuzzy query and an attempt by its id prefix", () => {
-    const index = searchIndex(searchItems(attempts, [], []));
-    const task = index.search("sqlite ordrs")[0]?.item;
+    const index = createSearcher(searchItems(attempts, [], []));
+    const task = index.search("sqlite ordrs", 10)[0];
     expect(task?.kind === "task" || task?.kind === "attempt").toBe(true);
     expect(task?.title).toContain("recover-sqlite-orders");
-    expect(index.search("hAXff60")[0]?.item.ref).toBe("serve-static-docs__hAXff60-0103688c");
+    expect(index.search("hAXff60", 10)[0]?.ref).toBe("serve-static-docs__hAXff60-0103688c");
+  });
+
+  it("in a large workspace attempts match by id substring first, tasks stay fuzzy", () => {
+    const large = createSearcher(searchItems(attempts, [], []), 10); // 95 attempts > 10
+    const byId = large.search("haxff60", 10);
+    expect(byId[0]?.ref).toBe("serve-static-docs__hAXff60-0103688c");
+    const fuzzy = large.search("sqlite ordrs", 10);
+    expect(fuzzy.some((i) => i.kind === "task" && i.ref === "recover-sqlite-orders")).toBe(true);
+    expect(fuzzy.every((i) => i.kind !== "attempt")).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import type { SearchItem } from "../data/search.js";
-import { searchIndex } from "../data/search.js";
+import { createSearcher } from "../data/search.js";
 import { KeyLayer, useKeypress } from "../hooks/useKeypress.js";
 import { TextField } from "./TextField.js";
 import { VirtualList } from "./VirtualList.js";
@@ -26,12 +26,9 @@ export function SearchOverlay({
   const theme = useTheme();
   const [query, setQuery] = useState("");
   const [sel, setSel] = useState(0);
-  const index = useMemo(() => searchIndex(items), [items]);
+  const index = useMemo(() => createSearcher(items), [items]);
   const searched = query;
-  const results = useMemo(
-    () => (searched ? index.search(searched, { limit: 50 }).map((r) => r.item) : []),
-    [index, searched],
-  );
+  const results = useMemo(() => (searched ? index.search(searched, 50) : []), [index, searched]);
   useKeypress(
     (_input, key) => {
       if (key.downArrow) setSel((s) => Math.min(s + 1, Math.max(0, results.length - 1)));

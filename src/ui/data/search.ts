@@ -59,12 +59,15 @@ export function searchItems(
   return items;
 }
 
-/**
- * A fuse.js index over search items: the title (ids, names) weighs more than the extra text;
- * an attempt is found by its id, which already holds its task id.
- */
-export function searchIndex(items: SearchItem[]): Fuse<SearchItem> {
-  return new Fuse(items, {
+/** Above this many attempts, attempts are matched by id substring instead of fuzzily. */
+export const FUZZY_ATTEMPTS = 2_000;
+
+export interface Searcher {
+  search(query: string, limit: number): SearchItem[];
+}
+
+const fuseOf = (items: SearchItem[]): Fuse<SearchItem> =>
+  new Fuse(items, {
     keys: [
       { name: "title", weight: 2 },
       { name: "text", weight: 1 },
@@ -72,4 +75,29 @@ export function searchIndex(items: SearchItem[]): Fuse<SearchItem> {
     threshold: 0.4,
     ignoreLocation: true,
   });
+
+/**
+ * Search over the items with fuse.js: the title (ids, names) weighs more than the extra text
+ * (task text, mechanism). In large workspaces (more than `fuzzyAttempts` attempts) attempts
+ * are matched by a case-insensitive substring of their id, listed first, so a keystroke stays
+ * fast; tasks, clusters and candidates stay fuzzy.
+ */
+export function createSearcher(items: SearchItem[], fuzzyAttempts = FUZZY_ATTEMPTS): Searcher {
+  const attempts = items.filter((i) => i.kind === "attempt");
+  if (attempts.length <= fuzzyAttempts) {
+    const fuse = fuseOf(items);
+    return { search: (q, limit) => fuse.search(q, { limit }).map((r) => r.item) };
+  }
+  const fuse = fuseOf(items.filter((i) => i.kind !== "attempt"));
+  const ids = attempts.map((a) => a.ref.toLowerCase());
+  return {
+    search(q, limit) {
+      const needle = q.toLowerCase();
+      const exact: SearchItem[] = [];
+      for (let i = 0; i < ids.length && exact.length < limit; i++)
+        if (ids[i]!.includes(needle)) exact.push(attempts[i]!);
+      const rest = fuse.search(q, { limit: limit - exact.length }).map((r) => r.item);
+      return [...exact, ...rest].slice(0, limit);
+    },
+  };
 }
