@@ -15,7 +15,7 @@ export function Header({ screen, counts, width }: HeaderProps): ReactNode {
   const theme = useTheme();
   return (
     <Box flexDirection="column" width={width}>
-      <Box>
+      <Text wrap="truncate-end">
         <Text bold color={theme.accent}>
           fire{" "}
         </Text>
@@ -25,10 +25,10 @@ export function Header({ screen, counts, width }: HeaderProps): ReactNode {
             inverse={s.id === screen}
             color={s.id === screen ? theme.accent : theme.muted}
           >
-            {` ${s.key} ${s.title} `}
+            {width < 80 ? `${s.key} ${s.title} ` : ` ${s.key} ${s.title} `}
           </Text>
         ))}
-      </Box>
+      </Text>
       <Text color={theme.muted} wrap="truncate-end">
         {counts}
       </Text>
