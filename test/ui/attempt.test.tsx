@@ -8,6 +8,7 @@ afterAll(() => ws.cleanup());
 async function openFailedServe(app: ReturnType<typeof renderApp>) {
   await app.see("95 attempts");
   await app.press("/");
+  await app.see("type to search");
   await app.press(..."hAXff60".split(""));
   await app.see("serve-static-docs__hAXff60");
   await app.press(KEY.enter);

@@ -69,7 +69,9 @@ describe("Candidates screen", () => {
     await openDraft(app);
     await app.press(KEY.enter);
     await app.see("eligibility.anyOf.0.pattern");
-    await app.press(KEY.enter, KEY.ctrlU, "(", KEY.enter);
+    await app.press(KEY.enter);
+    await app.see("eligibility.anyOf.0.pattern:");
+    await app.press(KEY.ctrlU, "(", KEY.enter);
     await app.see("✗ eligibility.anyOf.0");
     await app.press(KEY.ctrlS);
     await app.see("error: saving candidates/drafts/my-serve.yaml");

@@ -25,7 +25,9 @@ describe("the whole loop by keys alone (temp copy of the demo workspace)", () =>
     await app.press("l");
     await app.see("point  family", "service-persistence");
     // jump to the service-persistence cluster with / search, draft a candidate from it
-    await app.press("/", ..."Service persistence".split(""));
+    await app.press("/");
+    await app.see("type to search");
+    await app.press(..."Service persistence".split(""));
     await app.see("cluster   Service persistence");
     for (let i = 0; i < 10 && !selected(app.frame()).includes("cluster   Service"); i++)
       await app.press(KEY.down);
@@ -38,7 +40,9 @@ describe("the whole loop by keys alone (temp copy of the demo workspace)", () =>
     expect(selected(app.frame())).toContain("draft      draft-service-persistence-");
     await app.press(KEY.enter);
     await app.see("preview positives 3/3");
-    await app.press(KEY.enter, KEY.ctrlU, ..."\\bthe\\b".split(""));
+    await app.press(KEY.enter);
+    await app.see("eligibility.anyOf.0.pattern:");
+    await app.press(KEY.ctrlU, ..."\\bthe\\b".split(""));
     await app.see("saved   positives 3/3");
     const preview = /preview (positives .*)/.exec(app.frame())?.[1];
     expect(preview).not.toContain("negatives 0/");
@@ -56,7 +60,10 @@ describe("the whole loop by keys alone (temp copy of the demo workspace)", () =>
     await app.press("r");
     await app.see("verdict: PROMISING", "fires in time on 3/3 positive attempt(s)");
     // 4 Candidates: freeze it into portfolio "demo"
-    await app.press(KEY.esc, "4");
+    // (a lone Esc followed at once by a key reads as Alt+key, so wait for the Esc to land)
+    await app.press(KEY.esc);
+    await app.gone("verdict: PROMISING");
+    await app.press("4");
     await app.see("Enter edit (live preview)");
     await app.press("F");
     await app.see("portfolio name:");

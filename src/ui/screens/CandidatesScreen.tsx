@@ -71,6 +71,7 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
   };
 
   useKeypress((input, key) => {
+    const entry = entries[cursor.current()];
     if (editing || prompt || !entry) return false;
     if (key.return) setEditing(true);
     else if (input === "P") setPrompt({ kind: "promote", value: "" });

@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { Cluster } from "../../core/mine/cluster.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
@@ -23,7 +23,12 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
   const cursor = useListCursor(clusters.length, listHeight);
   const [members, setMembers] = useState(false);
   const [memberSel, setMemberSel] = useState(0);
-  const [mark, setMark] = useState<string | undefined>();
+  const [mark, setMarkState] = useState<string | undefined>();
+  const markRef = useRef<string | undefined>(undefined);
+  const setMark = (id: string | undefined) => {
+    markRef.current = id;
+    setMarkState(id);
+  };
   const [prompt, setPrompt] = useState<Prompt>();
   const cluster: Cluster | undefined = clusters[cursor.index];
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow a search jump only
@@ -54,6 +59,9 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
       void wb.mine(input === "L" ? "llm" : "heuristic");
       return true;
     }
+    // The cursor's latest row (keys can arrive before the next frame).
+    const cluster = clusters[cursor.current()];
+    const mark = markRef.current;
     if (!cluster) return false;
     if (members) {
       const ids = cluster.attemptIds;

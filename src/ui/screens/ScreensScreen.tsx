@@ -103,7 +103,7 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
       return true;
     }
     if (tab === "replay") {
-      const c = live[cursor.index];
+      const c = live[cursor.current()];
       if (input === "r" && c) {
         void actions
           .run(
@@ -132,7 +132,7 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
       }
       return cursor.handle(input, key);
     }
-    const r = runs[cursor.index];
+    const r = runs[cursor.current()];
     if (key.return && r) {
       void actions
         .run(
