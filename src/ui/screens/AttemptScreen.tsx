@@ -126,7 +126,7 @@ export function AttemptScreen({ width, height }: ScreenProps): ReactNode {
           {pane === "verifier"
             ? "verifier output (v closes)"
             : pane === "output"
-              ? "full text (o closes)"
+              ? `full text (o closes)${event?.outputBytes !== undefined && (event.output?.length ?? 0) < event.outputBytes ? ` · kept ${event.output?.length ?? 0} of ${event.outputBytes} characters (outputCap)` : ""}`
               : "markers here"}
         </Text>
         {detail
