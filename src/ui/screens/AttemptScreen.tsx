@@ -4,7 +4,7 @@ import type { Event } from "../../core/model/attempt.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
-import { attemptMarkers, eventLine, MARKER_TAG, type Marker } from "../data/markers.js";
+import { attemptMarkers, eventLine, MARKER_TAG, type Marker, siblingsOf } from "../data/markers.js";
 import { useKeypress } from "../hooks/useKeypress.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { outcomeToken } from "../theme.js";
@@ -19,9 +19,7 @@ export function AttemptScreen({ width, height }: ScreenProps): ReactNode {
   const attempt = attemptId ? data?.byId.get(attemptId) : undefined;
   const markers = useMemo<Marker[]>(() => {
     if (!data || !attempt) return [];
-    const siblings = data.ws.attempts.filter(
-      (a) => a.taskId === attempt.taskId && a.id !== attempt.id,
-    );
+    const siblings = siblingsOf(attempt, data.ws.attempts);
     const policies = data.candidates.flatMap((c) => (c.policy ? [c.policy] : []));
     return attemptMarkers(attempt, siblings, data.labels.get(attempt.id), policies);
   }, [data, attempt]);
