@@ -1,0 +1,44 @@
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readCandidateEntries } from "../../../src/core/lifecycle/entries.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "fire-entries-"));
+});
+afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+describe("readCandidateEntries", () => {
+  it("is empty for a workspace without candidates/", () => {
+    expect(readCandidateEntries(dir)).toEqual({ entries: [], errors: [] });
+  });
+
+  it("compiles every file; a bad file stays an entry with its text and errors", async () => {
+    await cp(join(REPO_ROOT, "candidates/reference"), join(dir, "candidates/reference"), {
+      recursive: true,
+    });
+    await writeFile(join(dir, "candidates/bad.yaml"), "id: bad\nversion: nope\n");
+    const { entries, errors } = readCandidateEntries(dir);
+    expect(entries.map((e) => e.rel)).toEqual([
+      "candidates/bad.yaml",
+      "candidates/reference/binary-equivalence.yaml",
+      "candidates/reference/database-evidence.yaml",
+      "candidates/reference/dataset-token-accounting.yaml",
+      "candidates/reference/deployment-preservation.yaml",
+      "candidates/reference/exact-replacement.yaml",
+      "candidates/reference/latex-final-log.yaml",
+      "candidates/reference/multi-answer-enumeration.yaml",
+      "candidates/reference/service-persistence.yaml",
+    ]);
+    const bad = entries[0]!;
+    expect(bad.policy).toBeUndefined();
+    expect(bad.text).toBe("id: bad\nversion: nope\n");
+    expect(bad.errors.length).toBeGreaterThan(0);
+    expect(errors).toEqual(bad.errors);
+    expect(entries[8]!.policy?.id).toBe("ref-service-persistence");
+    expect(entries.slice(1).every((e) => e.policy && e.errors.length === 0)).toBe(true);
+  });
+});
