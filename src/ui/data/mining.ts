@@ -1,10 +1,8 @@
-import { join } from "node:path";
 import type { Decision } from "../../core/mine/decisions.js";
 import { appendDecision } from "../../core/mine/decisions.js";
 import type { ExternalLabeler, LabelerName, MineResult } from "../../core/mine/mine.js";
 import { currentClusters, runMining } from "../../core/mine/session.js";
 import type { Workspace } from "../../core/workspace/load.js";
-import { workspacePaths } from "../../core/workspace/paths.js";
 
 /** Progress of a labelling run as the Mechanisms screen shows it. */
 export interface MiningProgress {
@@ -15,28 +13,22 @@ export interface MiningProgress {
   cacheHits?: number;
 }
 
-/** The LLM labeller from src/llm, loaded only when asked for (as `fire mine --labeler llm`). */
+/** The LLM labeller from src/llm (workspaceLabeler), loaded only when asked for (as `fire mine --labeler llm`). */
 async function llmLabeler(
   ws: Workspace,
   onProgress: (p: MiningProgress) => void,
 ): Promise<ExternalLabeler> {
-  const mod = await import("../../llm/index.js");
-  return async (attempts, o) =>
-    mod.labelAttempts(attempts, {
-      evidence: o.evidence,
-      config: ws.config.llm,
-      cacheDir: join(workspacePaths(ws.dir).cache, "llm"),
-      batch: false,
-      ...(o.signal ? { signal: o.signal } : {}),
-      onProgress: (p) =>
-        onProgress({
-          phase: "label",
-          done: p.done,
-          total: p.total,
-          costUsd: p.costUsd,
-          cacheHits: p.cacheHits,
-        }),
-    });
+  const { workspaceLabeler } = await import("../../llm/workspace.js");
+  return workspaceLabeler(ws, {
+    onProgress: (p) =>
+      onProgress({
+        phase: "label",
+        done: p.done,
+        total: p.total,
+        costUsd: p.costUsd,
+        cacheHits: p.cacheHits,
+      }),
+  });
 }
 
 /** Runs `fire mine` (core runMining) with progress and cancellation. */

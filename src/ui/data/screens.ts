@@ -1,12 +1,10 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { currentClusters } from "../../core/mine/session.js";
 import { renderReportText } from "../../core/report/text.js";
 import { loadScreenAnalysis } from "../../core/screen/analysis.js";
 import { readResults } from "../../core/screen/store.js";
-import { runReplayScreen } from "../../core/verdict/replay-screen.js";
-import { DEFAULT_SIZES } from "../../core/verdict/sets.js";
-import { saveReplayScreen } from "../../core/verdict/store.js";
+import type { ReplayScreen } from "../../core/verdict/replay-screen.js";
+import { screenCandidate } from "../../core/verdict/screen-candidate.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import type { CandidateEntry } from "./candidates.js";
 
@@ -37,35 +35,15 @@ export async function runScreenReport(dir: string, name: string): Promise<string
   return renderReportText(name, analysis);
 }
 
-/** `fire screen replay CANDIDATE`: runs and saves the replay screen (as the CLI does). */
+/** `fire screen replay CANDIDATE`: runs and saves the replay screen (core screenCandidate, as the CLI). */
 export async function replayScreen(
   ws: Workspace,
   target: CandidateEntry,
   all: readonly CandidateEntry[],
   signal: AbortSignal,
-) {
+): Promise<ReplayScreen> {
   if (!target.policy) throw new Error(`${target.rel} does not compile`);
-  const others = all
-    .filter(
-      (c) =>
-        c.policy && c.policy.id !== target.policy!.id && c.policy.candidate.status !== "retired",
-    )
-    .map((c) => c.policy!);
-  const mined = await currentClusters(ws);
-  const preFailure = new Map<string, number>();
-  for (const l of mined?.labels ?? [])
-    if (l.preFailureState) preFailure.set(l.attemptId, l.preFailureState.eventIndex);
-  const screen = runReplayScreen({
-    policy: target.policy,
-    others,
-    attempts: ws.attempts,
-    preFailure,
-    sizes: DEFAULT_SIZES,
-    seed: ws.config.screen.seed,
-    thresholds: ws.config.verdicts,
-    now: new Date(),
-    signal,
-  });
-  await saveReplayScreen(ws.dir, screen);
+  const pool = all.flatMap((c) => (c.policy ? [c.policy] : []));
+  const { screen } = await screenCandidate(ws, target.policy, pool, { signal });
   return screen;
 }
