@@ -1,0 +1,25 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { readResults } from "./store.js";
+
+/** A run screen folder under `screens/` (replay screens, `replay-*`, are not run screens). */
+export interface RunScreenEntry {
+  name: string;
+  hasPlan: boolean;
+  /** Result rows stored so far (0 when results.jsonl is missing or unreadable). */
+  rows: number;
+}
+
+/** The workspace's run screens, sorted by name: whether a plan exists, result rows so far. */
+export async function listRunScreens(workspace: string): Promise<RunScreenEntry[]> {
+  const root = join(workspace, "screens");
+  if (!existsSync(root)) return [];
+  const out: RunScreenEntry[] = [];
+  for (const ent of readdirSync(root, { withFileTypes: true })) {
+    if (!ent.isDirectory() || ent.name.startsWith("replay-")) continue;
+    const d = join(root, ent.name);
+    const { rows } = await readResults(join(d, "results.jsonl")).catch(() => ({ rows: [] }));
+    out.push({ name: ent.name, hasPlan: existsSync(join(d, "plan.json")), rows: rows.length });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
