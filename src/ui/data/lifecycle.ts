@@ -1,20 +1,12 @@
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { dirname, relative } from "node:path";
-import { draftFromTemplate } from "../../core/draft/template-drafter.js";
-import { loadTemplates } from "../../core/draft/templates.js";
+import { relative } from "node:path";
+import { saveTemplateDraft } from "../../core/draft/save-draft.js";
 import { type FreezeResult, freezePortfolio } from "../../core/freeze/freeze.js";
 import {
   promoteCandidate,
   retireCandidate,
   reviseCandidate,
 } from "../../core/lifecycle/actions.js";
-import {
-  draftFile,
-  listCandidates,
-  type StoredCandidate,
-  writeCandidate,
-} from "../../core/lifecycle/store.js";
+import { listCandidates, type StoredCandidate } from "../../core/lifecycle/store.js";
 import type { Cluster } from "../../core/mine/cluster.js";
 import type { Workspace } from "../../core/workspace/load.js";
 
@@ -23,17 +15,13 @@ import type { Workspace } from "../../core/workspace/load.js";
  * lifecycle, freeze) exactly as the CLI commands make it.
  */
 
-/** `fire draft --cluster ID` (template drafter): writes candidates/drafts/<id>.yaml. */
+/** `fire draft --cluster ID` (template drafter, core saveTemplateDraft): writes candidates/drafts/<id>.yaml. */
 export async function draftCluster(ws: Workspace, cluster: Cluster): Promise<string> {
-  const members = ws.attempts.filter((a) => cluster.attemptIds.includes(a.id));
-  const r = draftFromTemplate(cluster, members, loadTemplates(), new Date());
-  if (!r.ok) throw new Error(`no valid draft for ${cluster.id}: ${r.problems.join("; ")}`);
-  const file = draftFile(ws.dir, r.candidate);
-  if (existsSync(file))
-    throw new Error(`${relative(ws.dir, file)} already exists: edit or revise it in Candidates`);
-  await mkdir(dirname(file), { recursive: true });
-  await writeCandidate(file, r.candidate);
-  return file;
+  const r = await saveTemplateDraft(ws, cluster, new Date());
+  if (r.ok) return r.file;
+  if (r.reason === "invalid")
+    throw new Error(`no valid draft for ${cluster.id}: ${r.problems.join("; ")}`);
+  throw new Error(`${relative(ws.dir, r.file)} already exists: edit or revise it in Candidates`);
 }
 
 function stored(ws: Workspace, file: string): StoredCandidate {
