@@ -1,13 +1,11 @@
-import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { dirname, relative } from "node:path";
+import { relative } from "node:path";
 import type { Command } from "commander";
 import type { AskDraft } from "../../core/draft/llm-drafter.js";
 import { draftWithLlm } from "../../core/draft/llm-drafter.js";
+import { saveDraftCandidate } from "../../core/draft/save-draft.js";
 import { draftFromTemplate } from "../../core/draft/template-drafter.js";
 import { loadTemplates } from "../../core/draft/templates.js";
 import { UsageError } from "../../core/errors.js";
-import { draftFile, writeCandidate } from "../../core/lifecycle/store.js";
 import { currentClusters } from "../../core/mine/session.js";
 import { Candidate } from "../../core/policy/schema.js";
 import type { Workspace } from "../../core/workspace/load.js";
@@ -83,13 +81,12 @@ export function registerDraft(program: Command): void {
       process.exitCode = 1;
       return;
     }
-    const file = draftFile(ws.dir, result.candidate, opts.format);
-    if (existsSync(file))
+    const saved = await saveDraftCandidate(ws, result.candidate, opts.format);
+    const file = saved.file;
+    if (!saved.ok)
       throw new Error(
         `${relative(ws.dir, file)} already exists: revise it with \`fire candidate revise ${result.candidate.id}\``,
       );
-    await mkdir(dirname(file), { recursive: true });
-    await writeCandidate(file, result.candidate);
     if (opts.json)
       printJson({ ok: true, file, drafter: result.drafter, candidate: result.candidate });
     else

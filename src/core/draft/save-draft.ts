@@ -15,9 +15,24 @@ export type SavedDraft =
   | { ok: false; reason: "exists"; file: string };
 
 /**
+ * Writes a drafted candidate to `candidates/drafts/<id>.<ext>` atomically, whichever drafter
+ * made it. Never overwrites an existing draft file.
+ */
+export async function saveDraftCandidate(
+  ws: Pick<Workspace, "dir">,
+  candidate: Candidate,
+  ext: "yaml" | "json" = "yaml",
+): Promise<{ ok: true; file: string } | { ok: false; reason: "exists"; file: string }> {
+  const file = draftFile(ws.dir, candidate, ext);
+  if (existsSync(file)) return { ok: false, reason: "exists", file };
+  await mkdir(dirname(file), { recursive: true });
+  await writeCandidate(file, candidate);
+  return { ok: true, file };
+}
+
+/**
  * `fire draft --cluster ID` with the template drafter: drafts from the cluster's member
- * attempts and writes `candidates/drafts/<id>.<ext>` atomically. Never overwrites an
- * existing draft file and writes nothing when the draft is not valid.
+ * attempts and saves it with `saveDraftCandidate`. Writes nothing when the draft is not valid.
  */
 export async function saveTemplateDraft(
   ws: Workspace,
@@ -28,9 +43,6 @@ export async function saveTemplateDraft(
   const members = ws.attempts.filter((a) => cluster.attemptIds.includes(a.id));
   const r = draftFromTemplate(cluster, members, loadTemplates(), now);
   if (!r.ok) return { ok: false, reason: "invalid", problems: r.problems };
-  const file = draftFile(ws.dir, r.candidate, ext);
-  if (existsSync(file)) return { ok: false, reason: "exists", file };
-  await mkdir(dirname(file), { recursive: true });
-  await writeCandidate(file, r.candidate);
-  return { ok: true, file, candidate: r.candidate };
+  const saved = await saveDraftCandidate(ws, r.candidate, ext);
+  return saved.ok ? { ...saved, candidate: r.candidate } : saved;
 }
