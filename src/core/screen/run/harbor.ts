@@ -16,6 +16,7 @@ import {
   type PayloadHarness,
   writeArmPayload,
 } from "./payload.js";
+import { startSummary } from "./progress.js";
 import { readRunState, StateWriter } from "./state.js";
 import type { RunCommon, RunSummary } from "./types.js";
 
@@ -92,27 +93,7 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
     markers: planMarkers(opts.workspace, plan),
     loadAttempts: opts.loadAttempts,
   };
-  const summary: RunSummary = {
-    total: units.length,
-    done: 0,
-    failed: 0,
-    skipped: 0,
-    aborted: false,
-    errors: [],
-  };
-  const progress = (
-    event: "start" | "skip" | "done" | "failed",
-    unit: string,
-    message?: string,
-  ): void =>
-    opts.onProgress?.({
-      done: summary.done + summary.failed,
-      total: summary.total,
-      skipped: summary.skipped,
-      unit,
-      event,
-      ...(message ? { message } : {}),
-    });
+  const { summary, progress } = startSummary(units.length, opts.onProgress);
   const taskIds = plan.tasks.map((t) => t.id);
 
   for (const cell of units) {

@@ -12,6 +12,7 @@ import type { ScreenRow } from "../row.js";
 import { ResultsWriter } from "../store.js";
 import { type ExecResult, execShell } from "./exec.js";
 import { armHook, hookEnv } from "./hook.js";
+import { startSummary } from "./progress.js";
 import { readRunState, StateWriter } from "./state.js";
 import { fillTemplate } from "./template.js";
 import type { RunCommon, RunSummary } from "./types.js";
@@ -78,27 +79,7 @@ export async function runLocalScreen(opts: LocalRunOptions): Promise<RunSummary>
   );
   const results = new ResultsWriter(paths.results);
   const cells = [...plan.schedule].sort((a, b) => a.replicate - b.replicate || a.order - b.order);
-  const summary: RunSummary = {
-    total: cells.length,
-    done: 0,
-    failed: 0,
-    skipped: 0,
-    aborted: false,
-    errors: [],
-  };
-  const progress = (
-    event: "start" | "skip" | "done" | "failed",
-    unit: string,
-    message?: string,
-  ): void =>
-    opts.onProgress?.({
-      done: summary.done + summary.failed,
-      total: summary.total,
-      skipped: summary.skipped,
-      unit,
-      event,
-      ...(message ? { message } : {}),
-    });
+  const { summary, progress } = startSummary(cells.length, opts.onProgress);
 
   /** One attempt of a cell in a fresh trial folder and working copy. */
   const attempt = async (cell: PlanCell, trialDir: string): Promise<ExecResult> => {
