@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ExternalOption, OutputChunk, RolldownPlugin } from "rolldown";
 import type { BundleManifest } from "./select.js";
 
 /**
@@ -34,36 +35,23 @@ export const explainHookInput = () => "rejected by the event check";
 export async function bundleStandaloneHook(
   outDir = join(DIST, "runtime"),
 ): Promise<BundleManifest | undefined> {
-  let rolldown: typeof import("rolldown");
-  try {
-    rolldown = await import("rolldown");
-  } catch {
-    return undefined;
-  }
-  const result = await rolldown.build({
+  const chunk = await buildOneChunk("standalone hook", {
     input: join(DIST, "runtime/payload-bin.js"),
-    platform: "node",
     external: (id) => id.startsWith("node:"),
-    plugins: [
-      {
-        name: "payload-stubs",
-        resolveId(id, importer) {
-          if (id === STUB_ID) return id;
-          if (!importer || !id.startsWith(".")) return null;
-          const abs = resolve(dirname(importer), id);
-          return STUBBED.some((re) => re.test(abs)) ? STUB_ID : null;
-        },
-        load(id) {
-          return id === STUB_ID ? STUB : null;
-        },
+    plugin: {
+      name: "payload-stubs",
+      resolveId(id, importer) {
+        if (id === STUB_ID) return id;
+        if (!importer || !id.startsWith(".")) return null;
+        const abs = resolve(dirname(importer), id);
+        return STUBBED.some((re) => re.test(abs)) ? STUB_ID : null;
       },
-    ],
-    logLevel: "silent",
-    output: { format: "esm", codeSplitting: false },
-    write: false,
+      load(id) {
+        return id === STUB_ID ? STUB : null;
+      },
+    },
   });
-  const chunk = result.output.find((o) => o.type === "chunk");
-  if (!chunk || result.output.length !== 1) throw new Error("standalone hook: expected one chunk");
+  if (!chunk) return undefined;
   const code = builtinsWithoutFacades(chunk.code);
   const outside = [...code.matchAll(/(?:\bfrom|\bimport\(?)\s*["']([^"']+)["']/g)]
     .map((m) => m[1] as string)
@@ -74,12 +62,50 @@ export async function bundleStandaloneHook(
     entry: STANDALONE_FILE,
     sources: sourcesOf(chunk.moduleIds.filter((id) => isAbsolute(id))),
   };
-  const tmp = `.${process.pid}.tmp`;
-  writeFileSync(join(outDir, STANDALONE_FILE + tmp), code);
-  writeFileSync(join(outDir, STANDALONE_MANIFEST + tmp), JSON.stringify(manifest));
-  renameSync(join(outDir, STANDALONE_FILE + tmp), join(outDir, STANDALONE_FILE));
-  renameSync(join(outDir, STANDALONE_MANIFEST + tmp), join(outDir, STANDALONE_MANIFEST));
+  writeBundleFiles(outDir, code, STANDALONE_MANIFEST, manifest);
   return manifest;
+}
+
+/**
+ * Bundles `input` into ONE esm chunk with rolldown (held in memory, not written); undefined
+ * when rolldown (a vite dependency) is not installed. `label` names the bundle in errors.
+ */
+export async function buildOneChunk(
+  label: string,
+  opts: { input: string; external: ExternalOption; plugin: RolldownPlugin },
+): Promise<OutputChunk | undefined> {
+  let rolldown: typeof import("rolldown");
+  try {
+    rolldown = await import("rolldown");
+  } catch {
+    return undefined;
+  }
+  const result = await rolldown.build({
+    input: opts.input,
+    platform: "node",
+    external: opts.external,
+    plugins: [opts.plugin],
+    logLevel: "silent",
+    output: { format: "esm", codeSplitting: false },
+    write: false,
+  });
+  const chunk = result.output.find((o) => o.type === "chunk");
+  if (!chunk || result.output.length !== 1) throw new Error(`${label}: expected one chunk`);
+  return chunk;
+}
+
+/** Writes the bundle (`manifest.entry`) and its manifest into outDir, each via temp + rename. */
+export function writeBundleFiles(
+  outDir: string,
+  code: string,
+  manifestFile: string,
+  manifest: BundleManifest,
+): void {
+  const tmp = `.${process.pid}.tmp`;
+  writeFileSync(join(outDir, manifest.entry + tmp), code);
+  writeFileSync(join(outDir, manifestFile + tmp), JSON.stringify(manifest));
+  renameSync(join(outDir, manifest.entry + tmp), join(outDir, manifest.entry));
+  renameSync(join(outDir, manifestFile + tmp), join(outDir, manifestFile));
 }
 
 /** Each bundled dist/ module with its size, mtime and content hash (for freshness checks). */

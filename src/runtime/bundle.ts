@@ -1,7 +1,13 @@
-import { existsSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { builtinsWithoutFacades, bundleStandaloneHook, sourcesOf } from "./bundle-standalone.js";
+import {
+  buildOneChunk,
+  builtinsWithoutFacades,
+  bundleStandaloneHook,
+  sourcesOf,
+  writeBundleFiles,
+} from "./bundle-standalone.js";
 import type { BundleManifest } from "./select.js";
 
 /**
@@ -26,33 +32,19 @@ export const MANIFEST_FILE = "hook.bundle.json";
 export async function bundleHook(
   outDir = join(DIST, "runtime"),
 ): Promise<BundleManifest | undefined> {
-  let rolldown: typeof import("rolldown");
-  try {
-    rolldown = await import("rolldown");
-  } catch {
-    return undefined;
-  }
-  const entry = join(DIST, "runtime/main.js");
-  const result = await rolldown.build({
-    input: entry,
-    platform: "node",
+  const chunk = await buildOneChunk("hook bundle", {
+    input: join(DIST, "runtime/main.js"),
     external: (id) => !id.startsWith(".") && !isAbsolute(id),
-    plugins: [
-      {
-        name: "cold-paths-stay-lazy",
-        resolveId(id, importer) {
-          if (!importer || !id.startsWith(".")) return null;
-          const abs = resolve(dirname(importer), id);
-          return COLD.some((re) => re.test(abs)) ? { id: abs, external: true } : null;
-        },
+    plugin: {
+      name: "cold-paths-stay-lazy",
+      resolveId(id, importer) {
+        if (!importer || !id.startsWith(".")) return null;
+        const abs = resolve(dirname(importer), id);
+        return COLD.some((re) => re.test(abs)) ? { id: abs, external: true } : null;
       },
-    ],
-    logLevel: "silent",
-    output: { format: "esm", codeSplitting: false },
-    write: false,
+    },
   });
-  const chunk = result.output.find((o) => o.type === "chunk");
-  if (!chunk || result.output.length !== 1) throw new Error("hook bundle: expected one chunk");
+  if (!chunk) return undefined;
   // External relative imports keep their spelling: they must resolve from outDir too.
   for (const m of chunk.code.matchAll(/(?:from|import\()\s*["'](\.{1,2}\/[^"']+)["']/g)) {
     const target = resolve(outDir, m[1] as string);
@@ -60,11 +52,7 @@ export async function bundleHook(
       throw new Error(`hook bundle: ${m[1]} would not resolve from ${outDir}`);
   }
   const manifest: BundleManifest = { entry: BUNDLE_FILE, sources: sourcesOf(chunk.moduleIds) };
-  const tmp = `.${process.pid}.tmp`;
-  writeFileSync(join(outDir, BUNDLE_FILE + tmp), builtinsWithoutFacades(chunk.code));
-  writeFileSync(join(outDir, MANIFEST_FILE + tmp), JSON.stringify(manifest));
-  renameSync(join(outDir, BUNDLE_FILE + tmp), join(outDir, BUNDLE_FILE));
-  renameSync(join(outDir, MANIFEST_FILE + tmp), join(outDir, MANIFEST_FILE));
+  writeBundleFiles(outDir, builtinsWithoutFacades(chunk.code), MANIFEST_FILE, manifest);
   return manifest;
 }
 
