@@ -2,7 +2,14 @@ import { readSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { defaultPortfolioDir } from "../core/freeze/default.js";
-import { defaultLogFile, defaultStateDir, runHook, STDIN_CAP, type StdinRead } from "./run-hook.js";
+import {
+  defaultLogFile,
+  defaultStateDir,
+  type HookAnswer,
+  runHook,
+  STDIN_CAP,
+  type StdinRead,
+} from "./run-hook.js";
 
 /**
  * `fire hook [--portfolio FILE|DIR] [--state-dir DIR] [--log FILE] [--fail-closed]
@@ -18,15 +25,7 @@ const OPTIONS = {
 } as const;
 
 export async function runHookCli(args: string[]): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  let usageError: string | undefined;
-  try {
-    values = parseArgs({ args, options: OPTIONS, strict: true }).values;
-  } catch (err) {
-    // A bad hook command line must not break the agent either: it is a logged fault.
-    usageError = `bad hook command line: ${(err as Error).message}`;
-    values = parseArgs({ args, options: OPTIONS, strict: false }).values;
-  }
+  const { values, usageError } = parseHookArgs(args, OPTIONS);
   const env = process.env;
   const workspace = resolve(str(values.workspace) ?? env.FIRE_WORKSPACE ?? process.cwd());
   const stateDir = resolve(
@@ -42,6 +41,36 @@ export async function runHookCli(args: string[]): Promise<number> {
     usageError,
     env,
   });
+  return sendAnswer(answer, usageError);
+}
+
+/** A hook's command-line options: single strings and flags only. */
+export type HookOptionsConfig = Record<
+  string,
+  { type: "string"; default?: string } | { type: "boolean"; default?: boolean }
+>;
+
+/**
+ * Parses a hook command line (`fire hook` or the payload hook). A bad one must not break
+ * the agent either: it becomes a `usageError` (a logged fault) and the options that could be
+ * read are still used.
+ */
+export function parseHookArgs(
+  args: string[],
+  options: HookOptionsConfig,
+): { values: Record<string, string | boolean | undefined>; usageError: string | undefined } {
+  try {
+    return { values: parseArgs({ args, options, strict: true }).values, usageError: undefined };
+  } catch (err) {
+    return {
+      values: parseArgs({ args, options, strict: false }).values,
+      usageError: `bad hook command line: ${(err as Error).message}`,
+    };
+  }
+}
+
+/** Writes the hook's answer to stdout and a command-line fault to stderr; the exit code (0). */
+export function sendAnswer(answer: HookAnswer, usageError: string | undefined): number {
   if (answer.output) writeOut(`${JSON.stringify(answer.output)}\n`);
   if (usageError) process.stderr.write(`fire hook: ${usageError}\n`);
   return 0;
@@ -90,6 +119,7 @@ export function readStdin(cap = STDIN_CAP): StdinRead {
 
 const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
-function str(v: string | boolean | undefined): string | undefined {
+/** A non-empty string option, else undefined. */
+export function str(v: string | boolean | undefined): string | undefined {
   return typeof v === "string" && v.length > 0 ? v : undefined;
 }

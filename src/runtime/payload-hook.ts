@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { compilePolicy } from "../core/policy/compile.js";
 import type { Candidate } from "../core/policy/schema.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { sha256Hex } from "../core/screen/canonical.js";
-import { readStdin, writeOut } from "./main.js";
+import { parseHookArgs, readStdin, sendAnswer, str } from "./main.js";
 import { runHook } from "./run-hook.js";
 
 /**
@@ -71,14 +70,7 @@ export function loadPayloadPortfolio(dir: string, expected: string | undefined):
 }
 
 export async function runPayloadHookCli(args: string[], here: string): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  let usageError: string | undefined;
-  try {
-    values = parseArgs({ args, options: OPTIONS, strict: true }).values;
-  } catch (err) {
-    usageError = `bad hook command line: ${(err as Error).message}`;
-    values = parseArgs({ args, options: OPTIONS, strict: false }).values;
-  }
+  const { values, usageError } = parseHookArgs(args, OPTIONS);
   const dir = resolve(str(values.payload) ?? here);
   const env = process.env;
   const answer = await runHook(readStdin(), {
@@ -90,11 +82,5 @@ export async function runPayloadHookCli(args: string[], here: string): Promise<n
     usageError,
     env,
   });
-  if (answer.output) writeOut(`${JSON.stringify(answer.output)}\n`);
-  if (usageError) process.stderr.write(`fire hook: ${usageError}\n`);
-  return 0;
-}
-
-function str(v: string | boolean | undefined): string | undefined {
-  return typeof v === "string" && v.length > 0 ? v : undefined;
+  return sendAnswer(answer, usageError);
 }
