@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { InputError } from "../../src/core/errors.js";
 import { defaultConfig, loadConfig } from "../../src/core/workspace/config.js";
 import { createSession, LlmConfig, structuredCall } from "../../src/llm/index.js";
+import { configError } from "../helpers/config-error.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
 
 const CLIENT_SETTINGS = {
@@ -36,17 +36,6 @@ afterEach(async () => {
   await fake.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-async function configError(text: string): Promise<InputError> {
-  await writeFile(join(dir, "fire.config.json"), text);
-  try {
-    await loadConfig(dir);
-  } catch (err) {
-    if (err instanceof InputError) return err;
-    throw err;
-  }
-  throw new Error("config loaded without an error");
-}
 
 describe("the llm section of fire.config.json carries the client's settings", () => {
   it("defaults in the file schema are the client's defaults", () => {
@@ -107,14 +96,17 @@ describe("the llm section of fire.config.json carries the client's settings", ()
   });
 
   it("an unknown llm key is still an error naming the key and its line", async () => {
-    const err = await configError('{\n  "llm": {\n    "model": "m",\n    "retries": 2\n  }\n}');
+    const err = await configError(
+      dir,
+      '{\n  "llm": {\n    "model": "m",\n    "retries": 2\n  }\n}',
+    );
     expect(err.format()).toMatch(/fire\.config\.json:4: unknown key "llm\.retries"$/);
   });
 
   it("an out-of-range setting names its path", async () => {
-    const err = await configError('{"llm": {"maxRetries": 11}}');
+    const err = await configError(dir, '{"llm": {"maxRetries": 11}}');
     expect(err.format()).toContain('"llm.maxRetries"');
-    const price = await configError('{"llm": {"pricing": {"inputPerMTok": 1}}}');
+    const price = await configError(dir, '{"llm": {"pricing": {"inputPerMTok": 1}}}');
     expect(price.format()).toContain('"llm.pricing.outputPerMTok"');
   });
 });

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { InputError } from "../../../src/core/errors.js";
 import { loadConfig, saveConfig, updateConfig } from "../../../src/core/workspace/config.js";
+import { configError } from "../../helpers/config-error.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -12,17 +12,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function configError(text: string): Promise<InputError> {
-  await writeFile(join(dir, "fire.config.json"), text);
-  try {
-    await loadConfig(dir);
-  } catch (err) {
-    if (err instanceof InputError) return err;
-    throw err;
-  }
-  throw new Error("loadConfig accepted a bad config");
-}
 
 describe("fire.config.json", () => {
   it("gives the defaults when the file is missing", async () => {
@@ -48,24 +37,24 @@ describe("fire.config.json", () => {
   });
 
   it("names an unknown top-level key, the file and the line", async () => {
-    const err = await configError('{\n  "sources": [],\n  "bogus": 1\n}');
+    const err = await configError(dir, '{\n  "sources": [],\n  "bogus": 1\n}');
     expect(err.message).toBe('unknown key "bogus"');
     expect(err.file).toBe(join(dir, "fire.config.json"));
     expect(err.line).toBe(3);
   });
 
   it("names an unknown nested key with its section", async () => {
-    const err = await configError('{"llm": {"modle": "x"}}');
+    const err = await configError(dir, '{"llm": {"modle": "x"}}');
     expect(err.format()).toMatch(/fire\.config\.json:1: unknown key "llm\.modle"$/);
   });
 
   it("names a wrongly typed key", async () => {
-    const err = await configError('{"passThreshold": "high"}');
+    const err = await configError(dir, '{"passThreshold": "high"}');
     expect(err.message).toMatch(/^"passThreshold": /);
   });
 
   it("reports invalid JSON as an input error", async () => {
-    const err = await configError("{ not json");
+    const err = await configError(dir, "{ not json");
     expect(err.message).toMatch(/^invalid JSON/);
   });
 
