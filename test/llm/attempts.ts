@@ -1,6 +1,7 @@
 import type { LabelAnswer } from "../../src/core/mine/label.js";
 import { Attempt } from "../../src/core/model/attempt.js";
 import type { DetectorHit } from "../../src/llm/index.js";
+import type { ChatBody, ChatReply } from "../helpers/fake-openai.js";
 
 /** Secrets planted in traces; none may ever reach the server, the cache or a report. */
 export const PLANTED = {
@@ -117,5 +118,21 @@ export function goodAnswer(overrides: Partial<LabelAnswer> = {}): LabelAnswer {
     confidence: 0.8,
     rationale: "The agent had a working deployment and then removed it.",
     ...overrides,
+  };
+}
+
+/**
+ * A fake-server reply to a labelling request: a good answer citing the first event the
+ * prompt shows (`[N] …`), so the answer is valid for whichever attempt was sent.
+ */
+export function answerCitingFirstShown(body: ChatBody): ChatReply {
+  const user = body.messages.find((m: { role: string }) => m.role === "user").content as string;
+  const shown = Number(user.match(/^\[(\d+)\] /m)?.[1] ?? 0);
+  return {
+    kind: "json",
+    answer: goodAnswer({
+      capabilityEvidence: [{ eventIndex: shown, why: "shown" }],
+      preFailureState: { eventIndex: shown, description: "before stop" },
+    }),
   };
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeDemo } from "../../src/gen/demo.js";
 import { runFireAsync } from "../helpers/cli.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
-import { goodAnswer } from "./attempts.js";
+import { answerCitingFirstShown } from "./attempts.js";
 
 describe("fire mine --labeler llm (built CLI) against a local OpenAI-compatible server", () => {
   let fake: FakeOpenAI;
@@ -13,17 +13,7 @@ describe("fire mine --labeler llm (built CLI) against a local OpenAI-compatible 
   beforeAll(async () => {
     fake = await startFakeOpenAI();
     // cite the first event the prompt shows, so every answer is valid for its attempt
-    fake.respond = (body) => {
-      const user = body.messages.find((m: { role: string }) => m.role === "user").content as string;
-      const shown = Number(user.match(/^\[(\d+)\] /m)?.[1] ?? 0);
-      return {
-        kind: "json",
-        answer: goodAnswer({
-          capabilityEvidence: [{ eventIndex: shown, why: "shown" }],
-          preFailureState: { eventIndex: shown, description: "before stop" },
-        }),
-      };
-    };
+    fake.respond = answerCitingFirstShown;
     ws = await mkdtemp(join(tmpdir(), "fire-cli-llm-"));
     await writeDemo({ outDir: join(ws, "traces"), seed: 7 });
     await writeFile(

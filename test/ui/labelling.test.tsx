@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
-import { goodAnswer } from "../llm/attempts.js";
+import { answerCitingFirstShown } from "../llm/attempts.js";
 import { demoCopy, KEY, renderApp } from "./helpers.js";
 
 const ws = demoCopy();
@@ -14,15 +14,7 @@ beforeAll(async () => {
   // Three answers, then the server hangs: the run is mid-way when the user cancels.
   fake.respond = (body, n) => {
     if (n > 3) return { kind: "hang" };
-    const user = body.messages.find((m: { role: string }) => m.role === "user").content as string;
-    const shown = Number(user.match(/^\[(\d+)\] /m)?.[1] ?? 0);
-    return {
-      kind: "json",
-      answer: goodAnswer({
-        capabilityEvidence: [{ eventIndex: shown, why: "shown" }],
-        preFailureState: { eventIndex: shown, description: "before stop" },
-      }),
-    };
+    return answerCitingFirstShown(body);
   };
   writeFileSync(
     join(ws.dir, "fire.config.json"),
