@@ -3,28 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runFire } from "../helpers/cli.js";
-import { REPO_ROOT } from "../helpers/paths.js";
+import { planReportCheck, SCREEN_FIXTURES } from "../helpers/screens.js";
 
-const F = join(REPO_ROOT, "test/fixtures/screens");
+const F = SCREEN_FIXTURES;
 
 describe("fire screen run --runner local", () => {
   it("installs each arm's hook in a fresh working copy and scores what the hook caused", () => {
     const ws = mkdtempSync(join(tmpdir(), "fire-run-local-cli-"));
-    const plan = runFire([
-      "screen",
-      "plan",
-      "--candidate",
-      join(F, "candidates/report-check.yaml"),
-      "--tasks",
-      join(F, "standin-tasks-small.txt"),
+    const plan = planReportCheck(ws, "loc", [
       "--arms",
       "baseline,policy,always-verify",
       "--attempts",
       "1",
-      "--name",
-      "loc",
-      "-w",
-      ws,
     ]);
     expect(plan.status).toBe(0);
     const r = runFire([

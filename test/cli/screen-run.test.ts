@@ -4,11 +4,31 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runFire } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/paths.js";
+import { planReportCheck, SCREEN_FIXTURES } from "../helpers/screens.js";
 
-const F = join(REPO_ROOT, "test/fixtures/screens");
+const F = SCREEN_FIXTURES;
 const STANDIN = `${process.execPath} ${join(REPO_ROOT, "test/helpers/harbor-standin.mjs")}`;
 const TEMPLATE =
   "{harbor!} run -p {dataset} -a standin -m scripted -k 1 -o {jobsDir} --job-name {jobName} {taskFlags!} --ae FIRE_ARM={arm} {hookFlags!}";
+
+/** `fire screen run NAME` through the Harbor stand-in over the stand-in dataset. */
+function standinRun(name: string, ws: string): string[] {
+  return [
+    "screen",
+    "run",
+    name,
+    "--runner",
+    "harbor",
+    "--harbor-bin",
+    STANDIN,
+    "--command",
+    TEMPLATE,
+    "--var",
+    `dataset=${join(F, "dataset")}`,
+    "-w",
+    ws,
+  ];
+}
 
 interface ReportJson {
   contrasts: Array<{
@@ -27,40 +47,16 @@ interface ReportJson {
 describe("plan → run (Harbor stand-in, real hook) → import → report", () => {
   it("runs every arm × replicate as a Harbor job, resumes, refuses a changed arm", () => {
     const ws = mkdtempSync(join(tmpdir(), "fire-run-e2e-"));
-    const plan = runFire([
-      "screen",
-      "plan",
-      "--candidate",
-      join(F, "candidates/report-check.yaml"),
-      "--tasks",
-      join(F, "standin-tasks-small.txt"),
+    const plan = planReportCheck(ws, "e2e", [
       "--arms",
       "baseline,policy",
       "--attempts",
       "2",
       "--seed",
       "11",
-      "--name",
-      "e2e",
-      "-w",
-      ws,
     ]);
     expect(plan.status).toBe(0);
-    const run = [
-      "screen",
-      "run",
-      "e2e",
-      "--runner",
-      "harbor",
-      "--harbor-bin",
-      STANDIN,
-      "--command",
-      TEMPLATE,
-      "--var",
-      `dataset=${join(F, "dataset")}`,
-      "-w",
-      ws,
-    ];
+    const run = standinRun("e2e", ws);
     const r1 = runFire(run, { timeoutMs: 120_000 });
     expect(r1.stdout).toContain("screen e2e: 4/4 done (0 from an earlier run), 0 failed");
     expect(r1.status).toBe(0);
@@ -127,40 +123,11 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
 
   it("re-runs a provider failure as a recovery job and records the lineage", () => {
     const ws = mkdtempSync(join(tmpdir(), "fire-run-recover-"));
-    runFire([
-      "screen",
-      "plan",
-      "--candidate",
-      join(F, "candidates/report-check.yaml"),
-      "--tasks",
-      join(F, "standin-tasks-small.txt"),
-      "--arms",
-      "baseline,policy",
-      "--attempts",
-      "1",
-      "--name",
-      "rec",
-      "-w",
-      ws,
-    ]);
-    const r = runFire(
-      [
-        "screen",
-        "run",
-        "rec",
-        "--runner",
-        "harbor",
-        "--harbor-bin",
-        STANDIN,
-        "--command",
-        TEMPLATE,
-        "--var",
-        `dataset=${join(F, "dataset")}`,
-        "-w",
-        ws,
-      ],
-      { env: { STANDIN_FAIL_JOBS: "r1-policy/report-sales" }, timeoutMs: 120_000 },
-    );
+    planReportCheck(ws, "rec", ["--arms", "baseline,policy", "--attempts", "1"]);
+    const r = runFire(standinRun("rec", ws), {
+      env: { STANDIN_FAIL_JOBS: "r1-policy/report-sales" },
+      timeoutMs: 120_000,
+    });
     expect(r.status).toBe(0);
     expect(r.stderr).toContain("1 recovery run(s)");
     const rows = readFileSync(join(ws, "screens/rec/results.jsonl"), "utf8")
@@ -181,18 +148,7 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
 
   it("says how to get Harbor when it is missing", () => {
     const ws = mkdtempSync(join(tmpdir(), "fire-run-noharbor-"));
-    runFire([
-      "screen",
-      "plan",
-      "--candidate",
-      join(F, "candidates/report-check.yaml"),
-      "--tasks",
-      join(F, "standin-tasks-small.txt"),
-      "--name",
-      "x",
-      "-w",
-      ws,
-    ]);
+    planReportCheck(ws, "x");
     const r = runFire([
       "screen",
       "run",
