@@ -56,6 +56,12 @@ for (let i = 1; i < argv.length; i++) {
 const jobDir = resolve(opts.jobsDir, opts.jobName);
 mkdirSync(jobDir, { recursive: true });
 const startedAt = new Date().toISOString();
+/** The agent block of every trial's result.json. */
+const AGENT_INFO = {
+  name: "standin",
+  version: "0.0.0",
+  model_info: { name: "scripted", provider: "standin" },
+};
 const replicate = Number(process.env.FIRE_REPLICATE ?? "1");
 const SETTINGS_TARGETS = ["/etc/claude-code/managed-settings.json", "/tmp/codex-home/hooks.json"];
 const settingsMount = opts.mounts.find((m) => SETTINGS_TARGETS.includes(m.target));
@@ -181,24 +187,11 @@ for (const name of opts.tasks) {
   const pass = !reportTask || readBack || (name === "report-logs" && replicate === 2);
   const reward = pass ? 1 : 0;
   const finishedAt = new Date().toISOString();
-  writeFileSync(
-    join(trialDir, "agent", "trajectory.json"),
-    JSON.stringify(
-      {
-        schema_version: "ATIF-v1.7",
-        session_id: session,
-        agent: { name: "standin", version: "0.0.0", model_name: "standin/scripted" },
-        steps,
-        final_metrics: {
-          total_prompt_tokens: 100,
-          total_completion_tokens: 20,
-          total_cost_usd: 0.01,
-        },
-      },
-      null,
-      2,
-    ),
-  );
+  writeTrajectory(trialDir, session, steps, {
+    total_prompt_tokens: 100,
+    total_completion_tokens: 20,
+    total_cost_usd: 0.01,
+  });
   writeFileSync(join(trialDir, "verifier", "reward.txt"), `${reward}\n`);
   writeFileSync(join(trialDir, "verifier", "test-stdout.txt"), pass ? "1 passed\n" : "1 failed\n");
   const config = {
@@ -219,11 +212,7 @@ for (const name of opts.tasks) {
         task_id: { path: join(opts.dataset, name) },
         source: "standin",
         config,
-        agent_info: {
-          name: "standin",
-          version: "0.0.0",
-          model_info: { name: "scripted", provider: "standin" },
-        },
+        agent_info: AGENT_INFO,
         agent_result: {
           n_input_tokens: 100,
           n_cache_tokens: 0,
@@ -264,21 +253,27 @@ writeFileSync(
   ),
 );
 
-function writeProviderFailure(trialDir, trialName, name, instruction, steps) {
-  const at = new Date().toISOString();
+/** A trial's ATIF trajectory (`agent/trajectory.json`); final metrics only when it finished. */
+function writeTrajectory(trialDir, sessionId, steps, finalMetrics) {
   writeFileSync(
     join(trialDir, "agent", "trajectory.json"),
     JSON.stringify(
       {
         schema_version: "ATIF-v1.7",
-        session_id: trialName,
+        session_id: sessionId,
         agent: { name: "standin", version: "0.0.0", model_name: "standin/scripted" },
         steps,
+        ...(finalMetrics ? { final_metrics: finalMetrics } : {}),
       },
       null,
       2,
     ),
   );
+}
+
+function writeProviderFailure(trialDir, trialName, name, instruction, steps) {
+  const at = new Date().toISOString();
+  writeTrajectory(trialDir, trialName, steps);
   writeFileSync(
     join(trialDir, "result.json"),
     JSON.stringify(
@@ -287,11 +282,7 @@ function writeProviderFailure(trialDir, trialName, name, instruction, steps) {
         task_name: `standin/${name}`,
         trial_name: trialName,
         source: "standin",
-        agent_info: {
-          name: "standin",
-          version: "0.0.0",
-          model_info: { name: "scripted", provider: "standin" },
-        },
+        agent_info: AGENT_INFO,
         agent_result: null,
         verifier_result: null,
         exception_info: {
