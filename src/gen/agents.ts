@@ -70,3 +70,8 @@ export function costUsd(a: AgentProfile, input: number, output: number, cached: 
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/** The developer's working folder a local (Claude Code / Codex) session reports as its cwd. */
+export function sessionCwd(sessionId: string): string {
+  return `/home/dev/work/${sessionId.slice(0, 8)}`;
+}

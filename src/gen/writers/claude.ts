@@ -1,4 +1,4 @@
-import { type AgentProfile, iso } from "../agents.js";
+import { type AgentProfile, iso, sessionCwd } from "../agents.js";
 import type { Rng } from "../prng.js";
 import type { AttemptScript } from "../types.js";
 
@@ -17,7 +17,7 @@ export function* claudeLines(
   rng: Rng,
 ): Generator<string> {
   let t = startMs;
-  const cwd = `/home/dev/work/${sessionId.slice(0, 8)}`;
+  const cwd = sessionCwd(sessionId);
   const base = {
     userType: "external",
     entrypoint: "cli",

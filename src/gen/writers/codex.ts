@@ -1,4 +1,4 @@
-import { type AgentProfile, iso } from "../agents.js";
+import { type AgentProfile, iso, sessionCwd } from "../agents.js";
 import type { Rng } from "../prng.js";
 import type { AttemptScript } from "../types.js";
 
@@ -16,7 +16,7 @@ export function* codexLines(
   rng: Rng,
 ): Generator<string> {
   let t = startMs;
-  const cwd = `/home/dev/work/${sessionId.slice(0, 8)}`;
+  const cwd = sessionCwd(sessionId);
   const turnId = rng.uuid();
   const line = (type: string, payload: Record<string, unknown>) =>
     JSON.stringify({ timestamp: iso(t), type, payload });
