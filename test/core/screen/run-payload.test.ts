@@ -167,7 +167,8 @@ describe("Harbor hook payloads", () => {
     expect(specs.filter((s) => !s.startsWith("node:") && !builtins.has(s))).toEqual([]);
   });
 
-  it("runs from a lone copy of the payload with the command its settings give", () => {
+  /** The policy arm's Claude payload for screen `pay`, delivered into a fresh container. */
+  const policyContainer = () => {
     const p = writeArmPayload({
       hookFile: HOOK,
       screenDir: join(ws, "screens/pay"),
@@ -176,7 +177,11 @@ describe("Harbor hook payloads", () => {
       harness: "claude",
     });
     if (!p) throw new Error("no payload");
-    const c = container(p.dir, "claude-settings.json");
+    return container(p.dir, "claude-settings.json");
+  };
+
+  it("runs from a lone copy of the payload with the command its settings give", () => {
+    const c = policyContainer();
     expect(c.send(events.prompt)).toBe(null);
     expect(c.send(events.write)).toBe(null);
     expect(c.send(events.stop)).toEqual({
@@ -192,15 +197,7 @@ describe("Harbor hook payloads", () => {
   });
 
   it("a tampered portfolio fails its hash check: no answer, one logged fault per event", () => {
-    const p = writeArmPayload({
-      hookFile: HOOK,
-      screenDir: join(ws, "screens/pay"),
-      plan,
-      arm: "policy",
-      harness: "claude",
-    });
-    if (!p) throw new Error("no payload");
-    const c = container(p.dir, "claude-settings.json");
+    const c = policyContainer();
     const file = join(c.mounted, "portfolio.json");
     writeFileSync(file, readFileSync(file, "utf8").replace("Before you stop", "Just stop"));
     expect(c.send(events.prompt)).toBe(null);
