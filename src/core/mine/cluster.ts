@@ -21,6 +21,10 @@ export interface Cluster {
   named: boolean;
   family?: FamilyId;
   mechanism: string;
+  /** Dominant known mechanism id of the members (core/mine/mechanisms.ts), when any. */
+  mechanismId?: string;
+  /** Dominant signature (normalized evidence) among members with that mechanism. */
+  signature?: string;
   interventionPoint: InterventionPoint;
   attemptIds: string[];
   taskIds: string[];
@@ -109,6 +113,21 @@ export function describeCluster(
     evidence,
   };
   if (family) cluster.family = family;
+  const mechanismId = majority(
+    members.flatMap((l) => {
+      const id = l.mechanismId ?? l.family;
+      return id ? [id] : [];
+    }),
+  );
+  if (mechanismId) {
+    cluster.mechanismId = mechanismId;
+    const signature = majority(
+      members.flatMap((l) =>
+        (l.mechanismId ?? l.family) === mechanismId && l.signature ? [l.signature] : [],
+      ),
+    );
+    if (signature) cluster.signature = signature;
+  }
   return cluster;
 }
 

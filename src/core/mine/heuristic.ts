@@ -89,6 +89,8 @@ export function heuristicLabel(
     return {
       ...base,
       family,
+      mechanismId: family,
+      ...(hit ? { evidenceEvents: [...hit.eventIndices] } : {}),
       isProceduralLoss: true,
       capabilityEvidence,
       preFailureState: { eventIndex: idx, description: hit?.reason ?? FAMILY_MECHANISM[family] },

@@ -41,5 +41,17 @@ export const Label = LabelAnswer.extend({
   model: z.string().optional(),
   /** Set when labelling failed: the attempt is kept as "unlabelled: reason". */
   unlabelledReason: z.string().optional(),
+  /**
+   * Known mechanism id (core/mine/mechanisms.ts) when one fits. Absent in labels cached
+   * before mechanisms existed and in LLM labels whose free-text mechanism matched none.
+   */
+  mechanismId: z.string().optional(),
+  /**
+   * Normalized evidence of the mechanism (the repeated error text, the kind of missing
+   * artifact, …): clusters group by (mechanismId, interventionPoint, signature).
+   */
+  signature: z.string().max(200).optional(),
+  /** Indices of the events that show the mechanism (event `index` values). */
+  evidenceEvents: z.array(z.number().int()).optional(),
 });
 export type Label = z.infer<typeof Label>;
