@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleHook } from "../runtime/bundle.js";
+import { bundleHook } from "../build/bundle.js";
 import { hookModuleUrl } from "../runtime/select.js";
 import type { Benchmark, BenchResult } from "./types.js";
 

@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import {
+  PAYLOAD_FORMAT,
+  PAYLOAD_MANIFEST,
+  PAYLOAD_PORTFOLIO,
+  type PayloadManifest,
+  type PayloadPortfolio,
+} from "../core/deploy/payload-format.js";
 import { compilePolicy } from "../core/policy/compile.js";
-import type { Candidate } from "../core/policy/schema.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { sha256Hex } from "../core/screen/canonical.js";
 import { parseHookArgs, readStdin, sendAnswer, str } from "./main.js";
@@ -18,26 +24,6 @@ import { runHook } from "./run-hook.js";
  * next to the command) and the one in `DIR/payload.json`, or the hook answers nothing (a
  * logged fault; `--fail-closed` denies tool calls).
  */
-export const PAYLOAD_FORMAT = "fire-hook-payload/1";
-export const PAYLOAD_PORTFOLIO = "portfolio.json";
-export const PAYLOAD_MANIFEST = "payload.json";
-export const PAYLOAD_HOOK = "fire-hook.mjs";
-
-export interface PayloadManifest {
-  format: typeof PAYLOAD_FORMAT;
-  screen: string;
-  arm: string;
-  harness: "claude" | "codex";
-  /** sha256 of each payload file, by name. */
-  files: Record<string, string>;
-}
-
-export interface PayloadPortfolio {
-  format: typeof PAYLOAD_FORMAT;
-  arm: string;
-  policies: { file: string; candidate: Candidate }[];
-}
-
 const OPTIONS = {
   payload: { type: "string" },
   sha256: { type: "string" },

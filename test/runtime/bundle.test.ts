@@ -3,8 +3,9 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import type * as Manifest from "../../src/core/deploy/bundle-manifest.js";
+import type { BundleManifest } from "../../src/core/deploy/bundle-manifest.js";
 import type * as Select from "../../src/runtime/select.js";
-import type { BundleManifest } from "../../src/runtime/select.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 import { clientEvents, clientOutputs, PORTFOLIO, tempWorkspace } from "./hook-helpers.js";
 
@@ -12,7 +13,7 @@ const DIST = resolve(REPO_ROOT, "dist");
 let manifest: BundleManifest;
 let bundleCode: string;
 // The compiled modules: their paths are relative to dist/, as in production.
-let isFresh: typeof Select.isFresh;
+let isFresh: typeof Manifest.isFresh;
 let hookModuleUrl: typeof Select.hookModuleUrl;
 
 /** Runs the bundle's runHookCli in a real process, as the CLI fast path does. */
@@ -28,11 +29,12 @@ function runBundle(ws: string, input: unknown) {
 
 describe("the bundled hook (npm run build)", () => {
   beforeAll(async () => {
-    const r = spawnSync(process.execPath, [join(DIST, "runtime/bundle.js")], { encoding: "utf8" });
+    const r = spawnSync(process.execPath, [join(DIST, "build/bundle.js")], { encoding: "utf8" });
     expect(r.stdout).toMatch(/^hook bundle: \d+ modules → dist\/runtime\/hook\.bundle\.mjs/);
     manifest = JSON.parse(readFileSync(join(DIST, "runtime/hook.bundle.json"), "utf8"));
     bundleCode = readFileSync(join(DIST, "runtime/hook.bundle.mjs"), "utf8");
-    ({ isFresh, hookModuleUrl } = (await import(join(DIST, "runtime/select.js"))) as typeof Select);
+    ({ hookModuleUrl } = (await import(join(DIST, "runtime/select.js"))) as typeof Select);
+    ({ isFresh } = (await import(join(DIST, "core/deploy/bundle-manifest.js"))) as typeof Manifest);
   }, 60_000);
 
   it("is one file holding the hot path, fresh right after the build", () => {

@@ -1,17 +1,8 @@
-import { readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import type { Command } from "commander";
+import { type InstallReport, installHook, uninstallHook } from "../../core/deploy/install.js";
+import type { Harness } from "../../core/deploy/settings.js";
 import { UsageError } from "../../core/errors.js";
-import { defaultPortfolioDir } from "../../core/freeze/default.js";
-import {
-  editSettings,
-  type Harness,
-  hookCommand,
-  settingsPath,
-  withFire,
-  withoutFire,
-} from "../../runtime/install.js";
 
 interface InstallOpts {
   harness?: string;
@@ -19,9 +10,6 @@ interface InstallOpts {
   project?: string;
   user?: boolean;
 }
-
-/** The built CLI entry the installed hook runs (dist/cli/main.js). */
-const CLI_PATH = resolve(fileURLToPath(import.meta.url), "../../main.js");
 
 /**
  * `fire hook install|uninstall`. The hook itself (`fire hook [flags]` with an event on
@@ -36,31 +24,31 @@ export function registerHook(program: Command): void {
   scoped(hook.command("install").description("add fire's hook to Claude Code or Codex settings"))
     .option("--portfolio <path>", "candidate file or directory the hook evaluates")
     .action((opts: InstallOpts) => {
-      const harness = harnessOf(opts.harness);
-      const file = settingsPath(harness, opts);
-      const command = hookCommand({
-        cliPath: CLI_PATH,
-        portfolio: opts.portfolio,
-        workspace: opts.user ? undefined : resolve(opts.project ?? process.cwd()),
+      const r = installHook({
+        harness: harnessOf(opts.harness),
+        ...scopeOf(opts),
+        ...(opts.portfolio ? { portfolio: opts.portfolio } : {}),
+        ...(opts.user ? {} : { workspace: resolve(opts.project ?? process.cwd()) }),
       });
-      const r = editSettings(file, (s) => withFire(s, command));
       process.stdout.write(
-        `${r.changed ? "installed" : "already installed"}: fire hook for ${harness} in ${r.file}\n`,
+        `${r.changed ? "installed" : "already installed"}: fire hook for ${r.harness} in ${r.file}\n`,
       );
-      if (!opts.portfolio) {
-        const note = defaultPortfolioNote(
-          opts.user ? undefined : resolve(opts.project ?? process.cwd()),
-        );
-        (note.warn ? process.stderr : process.stdout).write(`${note.text}\n`);
-      }
+      printNotes(r);
     });
   scoped(hook.command("uninstall").description("remove fire's hook; other hooks stay")).action(
     (opts: InstallOpts) => {
-      const harness = harnessOf(opts.harness);
-      const r = editSettings(settingsPath(harness, opts), withoutFire);
+      const r = uninstallHook({ harness: harnessOf(opts.harness), ...scopeOf(opts) });
       process.stdout.write(`${r.changed ? "removed" : "not installed"}: fire hook in ${r.file}\n`);
     },
   );
+}
+
+function scopeOf(opts: InstallOpts): { project?: string; user?: boolean } {
+  return opts.user ? { user: true } : opts.project ? { project: opts.project } : {};
+}
+
+function printNotes(r: InstallReport): void {
+  for (const note of r.notes) (note.warn ? process.stderr : process.stdout).write(`${note.text}\n`);
 }
 
 function scoped(cmd: Command): Command {
@@ -73,36 +61,4 @@ function scoped(cmd: Command): Command {
 function harnessOf(name: string | undefined): Harness {
   if (name === "claude" || name === "codex") return name;
   throw new UsageError(`--harness must be claude or codex, not '${name}'`);
-}
-
-/**
- * What an install without --portfolio will evaluate: the hook takes the workspace's newest
- * frozen portfolio (`portfolios/<name>/manifest.json`, latest `frozenAt`) on every event, so
- * a later freeze is picked up without reinstalling. A warning only when nothing is frozen.
- */
-export function defaultPortfolioNote(workspace: string | undefined): {
-  text: string;
-  warn: boolean;
-} {
-  if (!workspace)
-    return {
-      text: "portfolio: the newest frozen portfolio under portfolios/ of the directory the client runs the hook in (none there: the hook stays silent and logs why)",
-      warn: false,
-    };
-  const dir = defaultPortfolioDir(workspace);
-  if (!dir)
-    return {
-      text: `fire: nothing frozen yet under ${join(workspace, "portfolios")}/: the hook stays silent (and logs "no portfolio") until \`fire freeze\` writes one there, or reinstall with --portfolio FILE|DIR`,
-      warn: true,
-    };
-  let at = "";
-  try {
-    at = String(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).frozenAt ?? "");
-  } catch {
-    // defaultPortfolioDir just read it; a race only loses the date
-  }
-  return {
-    text: `portfolio: ${relative(workspace, dir)} (newest frozen${at ? `, ${at}` : ""}); the hook follows the newest frozen portfolio at every event`,
-    warn: false,
-  };
 }

@@ -1,4 +1,6 @@
 import type { Command } from "commander";
+import { installHook, uninstallHook } from "../../core/deploy/install.js";
+import type { Harness } from "../../core/deploy/settings.js";
 import { UsageError } from "../../core/errors.js";
 import { DEFAULT_HARBOR_TEMPLATE, runHarborScreen } from "../../core/screen/run/harbor.js";
 import type { HookInstaller } from "../../core/screen/run/hook.js";
@@ -6,13 +8,6 @@ import { runLocalScreen } from "../../core/screen/run/local.js";
 import { parseVars } from "../../core/screen/run/template.js";
 import type { RunProgress, RunSummary } from "../../core/screen/run/types.js";
 import { loadWorkspace } from "../../core/workspace/load.js";
-import {
-  editSettings,
-  type Harness,
-  settingsPath,
-  withFire,
-  withoutFire,
-} from "../../runtime/install.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface RunOpts {
@@ -34,8 +29,9 @@ interface RunOpts {
 function settingsInstaller(harness: Harness): HookInstaller {
   return async (hook, ctx) => {
     if (!ctx.workdir) return;
-    const file = settingsPath(harness, { project: ctx.workdir });
-    editSettings(file, (s) => (hook.command ? withFire(s, hook.command) : withoutFire(s)));
+    const project = ctx.workdir;
+    if (!hook.portfolio) uninstallHook({ harness, project });
+    else installHook({ harness, project, portfolio: hook.portfolio, log: hook.logFile });
   };
 }
 
@@ -128,6 +124,8 @@ export function registerScreenRun(screen: Command): void {
           harness: opts.harness,
           ...(opts.command ? { template: opts.command } : {}),
           ...(opts.harborBin ? { harborBin: opts.harborBin } : {}),
+          rebuildHook: async () =>
+            (await import("../../build/bundle-standalone.js")).bundleStandaloneHook(),
           loadAttempts: async (dir) => {
             const ws = await loadWorkspace(workspace, { sources: [dir] });
             return { attempts: ws.attempts, errors: ws.errors };

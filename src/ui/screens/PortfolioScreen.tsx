@@ -1,11 +1,12 @@
 import { relative } from "node:path";
 import { Box, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
-import type { Harness } from "../../runtime/install.js";
+import { installHook, uninstallHook } from "../../core/deploy/install.js";
+import type { Harness } from "../../core/deploy/settings.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
-import { exportPortfolio, installHook, listPortfolios, uninstallHook } from "../data/portfolios.js";
+import { exportPortfolio, listPortfolios } from "../data/portfolios.js";
 import { useKeypress } from "../hooks/useKeypress.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import type { ScreenProps } from "./types.js";
@@ -42,8 +43,13 @@ export function PortfolioScreen({ width, height }: ScreenProps): ReactNode {
         `${hook.install ? "install" : "uninstall"} hook (${harness})`,
         async () =>
           hook.install
-            ? installHook(data.ws.dir, harness, p!.dir)
-            : uninstallHook(data.ws.dir, harness),
+            ? installHook({
+                harness,
+                project: data.ws.dir,
+                portfolio: p!.dir,
+                workspace: data.ws.dir,
+              })
+            : uninstallHook({ harness, project: data.ws.dir }),
         (r) =>
           `${hook.install ? (r.changed ? "installed" : "already installed") : r.changed ? "removed" : "not installed"}: fire hook for ${harness} in ${relative(data.ws.dir, r.file)}`,
       );

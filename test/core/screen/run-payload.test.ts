@@ -100,7 +100,7 @@ describe("Harbor hook payloads", () => {
   let ws: string;
   let plan: ScreenPlan;
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(REPO_ROOT, "dist/runtime/bundle.js")]);
+    execFileSync(process.execPath, [join(REPO_ROOT, "dist/build/bundle.js")]);
     ({ ws, plan } = await screen());
   }, 60_000);
 

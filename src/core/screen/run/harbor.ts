@@ -14,6 +14,7 @@ import {
   ensureStandaloneHook,
   harborHookFlags,
   type PayloadHarness,
+  type RebuildHook,
   writeArmPayload,
 } from "./payload.js";
 import { startSummary } from "./progress.js";
@@ -41,6 +42,8 @@ export interface HarborRunOptions extends RunCommon {
   harness?: PayloadHarness;
   /** The standalone hook bundle to deliver (default dist/runtime/hook.standalone.mjs). */
   hookFile?: string;
+  /** Rebuilds a missing or stale standalone hook (the CLI passes the build's bundler). */
+  rebuildHook?: RebuildHook;
   /** Loads the attempts of a finished job folder (the workspace loader). */
   loadAttempts: (dir: string) => Promise<{ attempts: Attempt[]; errors: InputError[] }>;
 }
@@ -65,7 +68,7 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
   const bin = opts.harborBin ?? "harbor";
   checkHarbor(bin);
   try {
-    await ensureStandaloneHook(opts.hookFile);
+    await ensureStandaloneHook(opts.hookFile, opts.rebuildHook);
   } catch (err) {
     throw new UsageError(
       `cannot deliver the hook into Harbor's containers: ${(err as Error).message}`,

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { withFire } from "../../../runtime/install.js";
+import { type BundleManifest, isFresh } from "../../deploy/bundle-manifest.js";
 import {
   PAYLOAD_FORMAT,
   PAYLOAD_HOOK,
@@ -9,8 +9,8 @@ import {
   PAYLOAD_PORTFOLIO,
   type PayloadManifest,
   type PayloadPortfolio,
-} from "../../../runtime/payload-hook.js";
-import { type BundleManifest, isFresh } from "../../../runtime/select.js";
+} from "../../deploy/payload-format.js";
+import { withFire } from "../../deploy/settings.js";
 import { loadPolicies } from "../../policy/load.js";
 import { sha256Hex } from "../canonical.js";
 import type { ScreenPlan } from "../plan-schema.js";
@@ -83,17 +83,26 @@ export function checkStandaloneHook(file = STANDALONE_HOOK): void {
 }
 
 /**
- * Makes sure the standalone hook is there and current before a run: when it is missing or
- * stale (e.g. a bare `tsc` after a source change) it is rebuilt with the build's bundler if
- * that is installed (a development checkout); otherwise the check's error stands.
+ * Rebuilds the standalone hook (the build's bundler, src/build/bundle-standalone.ts); resolves
+ * to undefined when the bundler is not installed. Supplied by the caller: core does not
+ * import build tooling.
  */
-export async function ensureStandaloneHook(file = STANDALONE_HOOK): Promise<void> {
+export type RebuildHook = () => Promise<unknown>;
+
+/**
+ * Makes sure the standalone hook is there and current before a run: when it is missing or
+ * stale (e.g. a bare `tsc` after a source change) it is rebuilt with `rebuild` if given and
+ * the bundler is installed (a development checkout); otherwise the check's error stands.
+ */
+export async function ensureStandaloneHook(
+  file = STANDALONE_HOOK,
+  rebuild?: RebuildHook,
+): Promise<void> {
   try {
     checkStandaloneHook(file);
   } catch (err) {
-    if (file !== STANDALONE_HOOK) throw err;
-    const { bundleStandaloneHook } = await import("../../../runtime/bundle-standalone.js");
-    if (!(await bundleStandaloneHook().catch(() => undefined))) throw err;
+    if (file !== STANDALONE_HOOK || !rebuild) throw err;
+    if (!(await rebuild().catch(() => undefined))) throw err;
     checkStandaloneHook(file);
   }
 }

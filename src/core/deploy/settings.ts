@@ -3,10 +3,11 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
-import { describeZodIssues, InputError } from "../core/errors.js";
+import { describeZodIssues, InputError } from "../errors.js";
+import { shellQuote } from "../screen/run/template.js";
 
 /**
- * `fire hook install|uninstall`: merges fire's hook command into Claude Code's
+ * Settings editing for `fire hook install|uninstall`: merges fire's hook command into Claude Code's
  * `.claude/settings.json` or Codex's `hooks.json` (same shape:
  * `hooks.{Event}[{matcher?, hooks:[{type:"command", command, timeout?}]}]`), keeping every
  * other key and every user hook. Idempotent; files are written atomically.
@@ -43,20 +44,17 @@ export function settingsPath(
     : join(project, ".codex", "hooks.json");
 }
 
-/** Single-quotes a word for the POSIX shell both clients run hook commands with. */
-export function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The command fire installs: this node and this fire build, absolute paths. */
 export function hookCommand(opts: {
   cliPath: string;
   portfolio?: string;
   workspace?: string;
+  log?: string;
 }): string {
   const words = [process.execPath, opts.cliPath, "hook"];
   if (opts.portfolio) words.push("--portfolio", resolve(opts.portfolio));
   if (opts.workspace) words.push("--workspace", resolve(opts.workspace));
+  if (opts.log) words.push("--log", resolve(opts.log));
   return words.map(shellQuote).join(" ");
 }
 

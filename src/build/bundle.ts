@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { BundleManifest } from "../core/deploy/bundle-manifest.js";
 import {
   buildOneChunk,
   builtinsWithoutFacades,
@@ -8,10 +9,9 @@ import {
   sourcesOf,
   writeBundleFiles,
 } from "./bundle-standalone.js";
-import type { BundleManifest } from "./select.js";
 
 /**
- * Build step (`node dist/runtime/bundle.js`, run by `npm run build` after tsc): bundles the
+ * Build step (`node dist/build/bundle.js`, run by `npm run build` after tsc): bundles the
  * hook's hot path (dist/runtime/main.js and every module it loads eagerly) into ONE file,
  * `dist/runtime/hook.bundle.mjs`, because loading ~20 small ES modules is a large part of the
  * hook's start-up. Packages stay external; the cold paths (policy loader, freeze verifier,

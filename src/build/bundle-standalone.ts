@@ -3,7 +3,7 @@ import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "n
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExternalOption, OutputChunk, RolldownPlugin } from "rolldown";
-import type { BundleManifest } from "./select.js";
+import type { BundleManifest } from "../core/deploy/bundle-manifest.js";
 
 /**
  * Build step: the SELF-CONTAINED hook (`dist/runtime/hook.standalone.mjs`) that screens copy
