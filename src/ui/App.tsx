@@ -149,7 +149,7 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
 function headerCounts(state: ReturnType<typeof useAppState>, width: number): string {
   const d = state.data;
   if (!d) return `workspace ${state.dir}`;
-  const by = { reachable: 0, unsolved: 0, solved: 0, excluded: 0 };
+  const by = { reachable: 0, unsolved: 0, solved: 0, unscored: 0 };
   for (const t of d.triage.tasks) by[t.status]++;
   const base =
     `${d.ws.attempts.length} attempts · ${d.triage.tasks.length} tasks · ` +

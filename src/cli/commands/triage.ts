@@ -1,8 +1,6 @@
 import type { Command } from "commander";
-import { loadDecisions, userExclusions } from "../../core/mine/decisions.js";
-import { lastLabels } from "../../core/mine/label-cache.js";
 import { renderTriage } from "../../core/mine/render.js";
-import { triage } from "../../core/mine/triage.js";
+import { triageView } from "../../core/mine/triage-view.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
 /** `fire triage`: k/n passes per task and arm, reachable tasks first, exclusions with reasons. */
@@ -16,15 +14,9 @@ export function registerTriage(program: Command): void {
       .option("--json", "print {tasks, exclusions, inScope} as JSON"),
   ).action(async (opts: { workspace?: string; json?: boolean }) => {
     const ws = await openWorkspace(opts);
-    // After a `fire mine`, the labeller's capability_gap / no_intervention_point exclusions apply too.
-    const labels = await lastLabels(ws.dir);
-    const { decisions } = await loadDecisions(ws.dir);
-    const t = triage(ws.attempts, {
-      verifierFaultMarkers: ws.config.mining.verifierFaultMarkers,
-      ...(labels ? { labels } : {}),
-      userExcluded: userExclusions(decisions),
-    });
-    if (opts.json) printJson(t);
-    else process.stdout.write(renderTriage(t));
+    // Fault checks, the last mining run's labels and the user's decisions, as the workbench.
+    const { triage } = await triageView(ws);
+    if (opts.json) printJson(triage);
+    else process.stdout.write(renderTriage(triage));
   });
 }

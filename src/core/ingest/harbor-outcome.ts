@@ -13,6 +13,22 @@ export function harborReward(r: HarborTrialResult): number | undefined {
   return undefined;
 }
 
+/** The verifier's numeric sub-scores (`verifier_result.rewards`), else the last step's. */
+export function harborScores(r: HarborTrialResult): Record<string, number> | undefined {
+  const all = [
+    r.verifier_result?.rewards,
+    ...[...(r.step_results ?? [])].reverse().map((s) => s.verifier_result?.rewards),
+  ];
+  for (const rewards of all) {
+    if (!rewards) continue;
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(rewards))
+      if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
+    if (Object.keys(out).length > 0) return out;
+  }
+  return undefined;
+}
+
 /** The trial's exception: top-level, else the last step that raised one. */
 export function harborException(r: HarborTrialResult): AttemptInput["exception"] {
   const steps = r.step_results ?? [];

@@ -5,7 +5,13 @@ import { Atif } from "./atif-schema.js";
 import { type ClaudeSession, readClaudeSession } from "./claude.js";
 import { type CodexSession, readCodexSession } from "./codex.js";
 import { findFiles, isDir, isFile, peek, readSmall, readTail, subdirs } from "./fs-util.js";
-import { decideOutcome, harborException, harborReward, harborUsage } from "./harbor-outcome.js";
+import {
+  decideOutcome,
+  harborException,
+  harborReward,
+  harborScores,
+  harborUsage,
+} from "./harbor-outcome.js";
 import { HarborTrialResult } from "./harbor-schema.js";
 import { readJsonAs } from "./json-file.js";
 import { attemptId, secondsBetween } from "./text.js";
@@ -49,18 +55,34 @@ function inRunOrder(traj: Atif, r: HarborTrialResult): Atif {
   return { ...traj, steps: steps.map((x) => x.s) };
 }
 
+/** File line a tail of the file starts at (files up to 8 MiB; else undefined, no line cited). */
+function lineOfTail(path: string, tail: string): number | undefined {
+  const full = readSmall(path, 8 << 20);
+  if (full === undefined) return undefined;
+  const cut = full.length - tail.length;
+  if (cut <= 0) return 1;
+  let n = 1;
+  for (let i = full.indexOf("\n"); i !== -1 && i < cut; i = full.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+/** The verifier's test output (a capped tail), where it came from and the line it starts at. */
 async function verifierTail(
   dir: string,
   r: HarborTrialResult,
   cap: number,
-): Promise<string | undefined> {
+): Promise<{ text: string; file: string; firstLine?: number } | undefined> {
   const candidates = [join(dir, "verifier", "test-stdout.txt")];
   const steps = (r.step_results ?? []).map((s) => s.step_name).filter((s): s is string => !!s);
   for (const s of steps.reverse())
     candidates.push(join(dir, "steps", s, "verifier", "test-stdout.txt"));
+  for (const s of subdirs(join(dir, "steps")).sort().reverse())
+    candidates.push(join(dir, "steps", s, "verifier", "test-stdout.txt"));
   for (const c of candidates) {
     const t = readTail(c, cap);
-    if (t !== undefined) return t;
+    if (t === undefined || (t.trim() === "" && c !== candidates.at(-1))) continue;
+    const firstLine = lineOfTail(c, t);
+    return { text: t, file: c, ...(firstLine !== undefined ? { firstLine } : {}) };
   }
   return undefined;
 }
@@ -168,6 +190,7 @@ export async function* readHarborTrial(
   )
     events = session.log.events;
   const reward = harborReward(r) ?? (await rewardFile(dir));
+  const verifier = await verifierTail(dir, r, options.outputCap);
   const usage = harborUsage(r);
   const taskText =
     parts?.taskText ||
@@ -188,7 +211,9 @@ export async function* readHarborTrial(
     tokens: usage.tokens ?? parts?.tokens,
     startedAt: r.started_at ?? parts?.startedAt,
     durationS: secondsBetween(r.started_at, r.finished_at),
-    verifierOutput: await verifierTail(dir, r, options.outputCap),
+    verifierOutput: verifier?.text,
+    verifierSource: verifier ? { file: verifier.file, firstLine: verifier.firstLine } : undefined,
+    verifierScores: harborScores(r),
     links: parts?.links.length ? parts.links : undefined,
     events,
   };

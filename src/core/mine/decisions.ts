@@ -51,18 +51,20 @@ export function decisionsPath(workspaceDir: string): string {
   return join(workspaceDir, "mining", "decisions.json");
 }
 
+/** 1-based line of each decision entry (its `"op":` key), in file order. */
+export function decisionLines(text: string): number[] {
+  const lines: number[] = [];
+  const re = /"op"\s*:/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) lines.push(lineAtOffset(text, m.index));
+  return lines;
+}
+
 /** Parses decisions text; errors name the file and (for syntax errors or a bad entry) the line. */
 export function parseDecisions(text: string, file: string): DecisionsFile {
   const r = DecisionsFile.safeParse(parseJsonText(text, file));
   if (r.success) return r.data;
   const entry = r.error.issues[0]?.path[1];
-  let line: number | undefined;
-  if (typeof entry === "number") {
-    let seen = -1;
-    const re = /"op"\s*:/g;
-    for (let m = re.exec(text); m; m = re.exec(text))
-      if (++seen === entry) line = lineAtOffset(text, m.index);
-  }
+  const line = typeof entry === "number" ? decisionLines(text)[entry] : undefined;
   throw new InputError(
     file,
     line,
@@ -72,15 +74,23 @@ export function parseDecisions(text: string, file: string): DecisionsFile {
 
 /** Reads the decisions of a workspace; a missing file means none. */
 export async function loadDecisions(workspaceDir: string): Promise<DecisionsFile> {
+  return (await loadDecisionsAt(workspaceDir)).decisions;
+}
+
+/** The decisions with the file they came from and the line of each entry. */
+export async function loadDecisionsAt(
+  workspaceDir: string,
+): Promise<{ file: string; decisions: DecisionsFile; lines: number[] }> {
   const file = decisionsPath(workspaceDir);
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, decisions: [] };
+    if ((err as NodeJS.ErrnoException).code === "ENOENT")
+      return { file, decisions: { version: 1, decisions: [] }, lines: [] };
     throw new InputError(file, undefined, `cannot read: ${(err as Error).message}`);
   }
-  return parseDecisions(text, file);
+  return { file, decisions: parseDecisions(text, file), lines: decisionLines(text) };
 }
 
 /** Appends one decision under a lock (read-modify-write, atomic replace). */
@@ -107,5 +117,21 @@ export function userExclusions(decisions: readonly Decision[]): Map<string, stri
   const m = new Map<string, string>();
   for (const d of decisions)
     if (d.op === "exclude") for (const id of d.attemptIds) m.set(id, d.reason);
+  return m;
+}
+
+/** Like userExclusions, with the decisions file and the line of the deciding entry. */
+export function userExclusionsAt(
+  file: string,
+  decisions: readonly Decision[],
+  lines: readonly number[],
+): Map<string, { reason: string; file: string; line?: number }> {
+  const m = new Map<string, { reason: string; file: string; line?: number }>();
+  decisions.forEach((d, i) => {
+    if (d.op !== "exclude") return;
+    const line = lines[i];
+    for (const id of d.attemptIds)
+      m.set(id, { reason: d.reason, file, ...(line !== undefined ? { line } : {}) });
+  });
   return m;
 }

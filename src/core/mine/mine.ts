@@ -67,7 +67,11 @@ export interface MineResult {
 export async function mine(attempts: readonly Attempt[], opts: MineOptions): Promise<MineResult> {
   const { config, signal } = opts;
   const markers = config.mining.verifierFaultMarkers;
-  const first = triage(attempts, { verifierFaultMarkers: markers });
+  const faultMarkers = {
+    verifierFaultMarkers: markers,
+    environmentFaultMarkers: config.mining.environmentFaultMarkers,
+  };
+  const first = triage(attempts, faultMarkers);
   const byId = new Map(attempts.map((a) => [a.id, a]));
   const scope = first.inScope.map((id) => byId.get(id)).filter((a): a is Attempt => !!a);
   opts.onProgress?.({ phase: "detect", done: 0, total: attempts.length });
@@ -122,7 +126,7 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
   labels.sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
   const labelMap = new Map(labels.map((l) => [l.attemptId, l]));
   const finalTriage = triage(attempts, {
-    verifierFaultMarkers: markers,
+    ...faultMarkers,
     labels: labelMap,
     userExcluded: userExclusions(opts.decisions ?? []),
   });

@@ -1,10 +1,21 @@
 import type { Cluster } from "./cluster.js";
 import type { MineResult } from "./mine.js";
-import type { TriageResult } from "./triage.js";
+import type { Evidence, TriageResult } from "./triage.js";
 import type { ValidationReport } from "./validation.js";
 
 const pad = (s: string, n: number): string => (s.length >= n ? s : s + " ".repeat(n - s.length));
 const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+
+/** "file:line: excerpt" or "event #N: excerpt" for one piece of exclusion evidence. */
+export function evidenceText(ev: Evidence): string {
+  const where = [
+    ev.file ? `${ev.file}${ev.line ? `:${ev.line}` : ""}` : "",
+    ev.eventIndex !== undefined ? `event #${ev.eventIndex}` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  return `${where || "-"}${ev.excerpt ? `: ${ev.excerpt}` : ""}`;
+}
 
 /** Text of `fire triage`: tasks by status with k/n, then exclusions with reasons. */
 export function renderTriage(t: TriageResult): string {
@@ -13,15 +24,16 @@ export function renderTriage(t: TriageResult): string {
     reachable: "Reachable but undelivered (pass sometimes)",
     unsolved: "Never passed (0/n)",
     solved: "Always passed",
-    excluded: "Every attempt excluded",
+    unscored: "No verifier outcome (n = 0)",
   };
-  for (const status of ["reachable", "unsolved", "solved", "excluded"] as const) {
+  for (const status of ["reachable", "unsolved", "solved", "unscored"] as const) {
     const rows = t.tasks.filter((x) => x.status === status);
     if (rows.length === 0) continue;
     out.push(`${titles[status]}: ${rows.length} task(s)`);
     for (const r of rows) {
       out.push(
-        `  ${pad(clip(r.taskId, 50), 50)}  ${pad(r.arm, 10)}  ${r.passes}/${r.n}  failed: ${r.failedIds.length}`,
+        `  ${pad(clip(r.taskId, 50), 50)}  ${pad(r.arm, 10)}  ${r.passes}/${r.n}  in scope: ${r.failedIds.length}` +
+          (r.excludedIds.length ? `  excluded: ${r.excludedIds.length}` : ""),
       );
     }
     out.push("");
@@ -29,8 +41,10 @@ export function renderTriage(t: TriageResult): string {
   out.push(`In scope for mining: ${t.inScope.length} failed attempt(s)`);
   if (t.exclusions.length > 0) {
     out.push("", `Excluded: ${t.exclusions.length} attempt(s)`);
-    for (const e of t.exclusions)
+    for (const e of t.exclusions) {
       out.push(`  ${pad(clip(e.attemptId, 56), 56)}  ${pad(e.reason, 22)}  ${clip(e.detail, 80)}`);
+      for (const ev of e.evidence) out.push(`      ${clip(evidenceText(ev), 130)}`);
+    }
   }
   return `${out.join("\n")}\n`;
 }

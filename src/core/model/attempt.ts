@@ -98,6 +98,12 @@ export const Attempt = z.strictObject({
   durationS: z.number().nonnegative().optional(),
   /** Verifier output tail (test stdout), capped. */
   verifierOutput: z.string().optional(),
+  /** Where verifierOutput was read from, and the file line its first line is (for evidence). */
+  verifierSource: z
+    .strictObject({ file: z.string(), firstLine: z.number().int().positive().optional() })
+    .optional(),
+  /** The verifier's named sub-scores (Harbor `verifier_result.rewards`), when it reports them. */
+  verifierScores: z.record(z.string(), z.number()).optional(),
   links: z.array(TrajectoryLink).optional(),
   events: z.array(Event),
 });

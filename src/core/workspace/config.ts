@@ -50,6 +50,8 @@ export const LlmConfig = z.strictObject({
 export const MiningConfig = z.strictObject({
   /** Output substrings that mark a verifier (not agent) fault; such failures are excluded. */
   verifierFaultMarkers: z.array(z.string().min(1)).default([]),
+  /** Tool-output / agent-turn substrings that mark an environment or provider fault (added to the built-in ones). */
+  environmentFaultMarkers: z.array(z.string().min(1)).default([]),
   /** Similarity at or above which two labelled mechanisms join one cluster. */
   clusterThreshold: z.number().min(0).max(1).default(0.6),
 });

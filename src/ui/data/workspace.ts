@@ -1,7 +1,7 @@
 import type { InputError } from "../../core/errors.js";
 import type { Label } from "../../core/mine/label.js";
-import { lastLabels } from "../../core/mine/label-cache.js";
 import { type TriageResult, triage } from "../../core/mine/triage.js";
+import { loadTriageInputs, type TriageInputs } from "../../core/mine/triage-view.js";
 import type { Attempt } from "../../core/model/attempt.js";
 import { type LoadProgress, loadWorkspace, type Workspace } from "../../core/workspace/load.js";
 import { type CandidateEntry, readCandidates } from "./candidates.js";
@@ -11,6 +11,8 @@ export interface WorkspaceData {
   ws: Workspace;
   byId: Map<string, Attempt>;
   labels: Map<string, Label>;
+  /** What triage was computed from (core triage-view): screens re-triage with these only. */
+  triageInputs: TriageInputs;
   triage: TriageResult;
   candidates: CandidateEntry[];
   candidateErrors: InputError[];
@@ -21,30 +23,35 @@ export interface LoadDataOptions {
   signal?: AbortSignal;
 }
 
-/** Loads the workspace through core (loadWorkspace, lastLabels, triage, candidate files). */
+/** Loads the workspace through core (loadWorkspace, triage inputs, triage, candidate files). */
 export async function loadWorkspaceData(
   dir: string,
   opts: LoadDataOptions = {},
 ): Promise<WorkspaceData> {
   const ws = await loadWorkspace(dir, opts);
-  const labels = (await lastLabels(ws.dir)) ?? new Map<string, Label>();
-  return withTriage(ws, labels, readCandidates(ws.dir));
+  return withTriage(ws, await loadTriageInputs(ws), readCandidates(ws.dir));
 }
 
-/** Recomputes the derived parts after labels or candidates change. */
+/** Re-reads the triage inputs (labels, decisions) after a mining run or a cluster decision. */
+export async function reloadTriage(data: WorkspaceData): Promise<WorkspaceData> {
+  return withTriage(data.ws, await loadTriageInputs(data.ws), {
+    entries: data.candidates,
+    errors: data.candidateErrors,
+  });
+}
+
+/** Recomputes the derived parts after triage inputs or candidates change. */
 export function withTriage(
   ws: Workspace,
-  labels: Map<string, Label>,
+  inputs: TriageInputs,
   cands: { entries: CandidateEntry[]; errors: InputError[] },
 ): WorkspaceData {
   return {
     ws,
     byId: new Map(ws.attempts.map((a) => [a.id, a])),
-    labels,
-    triage: triage(ws.attempts, {
-      verifierFaultMarkers: ws.config.mining.verifierFaultMarkers,
-      labels,
-    }),
+    labels: new Map(inputs.labels ?? new Map<string, Label>()),
+    triageInputs: inputs,
+    triage: triage(ws.attempts, inputs),
     candidates: cands.entries,
     candidateErrors: cands.errors,
   };

@@ -6,7 +6,7 @@ import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { readCandidates } from "../data/candidates.js";
 import { draftCluster } from "../data/lifecycle.js";
 import { decide, mineWorkspace } from "../data/mining.js";
-import { withTriage } from "../data/workspace.js";
+import { reloadTriage, withTriage } from "../data/workspace.js";
 
 /** Workspace-level actions shared by screens: each runs as a cancellable job. */
 export interface Workbench {
@@ -21,7 +21,7 @@ export function useWorkbench(): Workbench {
   const actions = useAppActions();
   const data = state.data;
   const reloadCandidates = () => {
-    if (data) actions.setData(withTriage(data.ws, data.labels, readCandidates(data.ws.dir)));
+    if (data) actions.setData(withTriage(data.ws, data.triageInputs, readCandidates(data.ws.dir)));
   };
   return {
     reloadCandidates,
@@ -47,10 +47,7 @@ export function useWorkbench(): Workbench {
       );
       if (!r) return;
       actions.setMine(r);
-      const labels = new Map(r.labels.map((l) => [l.attemptId, l]));
-      actions.setData(
-        withTriage(data.ws, labels, { entries: data.candidates, errors: data.candidateErrors }),
-      );
+      actions.setData(await reloadTriage(data));
     },
     async decide(d, what) {
       if (!data) return;
@@ -60,6 +57,8 @@ export function useWorkbench(): Workbench {
         () => `${what}: recorded in mining/decisions.json`,
       );
       if (r) actions.setMine(r);
+      // an exclude decision changes which failures are in scope: triage reads it again
+      actions.setData(await reloadTriage(data));
     },
     async draft(cluster) {
       if (!data) return undefined;
@@ -68,7 +67,8 @@ export function useWorkbench(): Workbench {
         () => draftCluster(data.ws, cluster),
         (f) => `drafted ${relative(data.ws.dir, f)} (status draft)`,
       );
-      if (file) actions.setData(withTriage(data.ws, data.labels, readCandidates(data.ws.dir)));
+      if (file)
+        actions.setData(withTriage(data.ws, data.triageInputs, readCandidates(data.ws.dir)));
       return file;
     },
   };

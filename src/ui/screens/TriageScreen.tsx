@@ -17,12 +17,12 @@ import { useListCursor } from "../hooks/useListCursor.js";
 import { outcomeToken } from "../theme.js";
 import type { ScreenProps } from "./types.js";
 
-const STATUSES: TaskStatus[] = ["reachable", "unsolved", "solved", "excluded"];
+const STATUSES: TaskStatus[] = ["reachable", "unsolved", "solved", "unscored"];
 const SYMBOL: Record<TaskStatus, string> = {
   reachable: "◐",
   unsolved: "○",
   solved: "●",
-  excluded: "⊘",
+  unscored: "⊘",
 };
 
 type View = "tasks" | "attempts" | "exclusions";
@@ -36,15 +36,12 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
   const [status, setStatus] = useState<TaskStatus | undefined>();
   const [view, setView] = useState<View>("tasks");
   const attempts = useMemo(() => applyFilters(data?.ws.attempts ?? [], filters), [data, filters]);
+  // Unfiltered, the screen shows the workspace's triage as computed once (core triage-view);
+  // filtered, the same core triage over the matching attempts with the same inputs.
+  const filtered = Object.values(filters).some((v) => v !== undefined);
   const result = useMemo(
-    () =>
-      data
-        ? triage(attempts, {
-            verifierFaultMarkers: data.ws.config.mining.verifierFaultMarkers,
-            labels: data.labels,
-          })
-        : undefined,
-    [data, attempts],
+    () => (!data ? undefined : filtered ? triage(attempts, data.triageInputs) : data.triage),
+    [data, attempts, filtered],
   );
   const tasks = useMemo(
     () => (result?.tasks ?? []).filter((t) => status === undefined || t.status === status),

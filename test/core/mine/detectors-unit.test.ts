@@ -185,13 +185,14 @@ describe("triage fault classification (Harbor exception types)", () => {
   });
   it("an empty trace and a verifier marker are excluded with their reason", () => {
     const empty = Attempt.parse({ ...attempt("t", []), events: [] });
-    expect(faultOf(empty)).toEqual({ reason: "provider_fault", detail: "empty trace" });
+    expect(faultOf(empty)).toMatchObject({ reason: "no_actions", detail: "no actions recorded" });
     const marked = attempt("t", [{ cmd: "ls", out: "x" }], {
       verifierOutput: "E   grader crashed: FileNotFoundError /tests/x",
     });
-    expect(faultOf(marked, ["grader crashed"])).toEqual({
+    expect(faultOf(marked, ["grader crashed"])).toMatchObject({
       reason: "verifier_fault",
-      detail: 'verifier output contains "grader crashed"',
+      detail: 'verifier output contains the configured marker "grader crashed"',
+      evidence: [{ excerpt: "E grader crashed: FileNotFoundError /tests/x" }],
     });
   });
 });

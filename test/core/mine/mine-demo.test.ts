@@ -74,7 +74,8 @@ describe("heuristic mining of the demo workspace", () => {
   it("triage puts reachable tasks first and keeps every exclusion with its reason", () => {
     const statuses = r.triage.tasks.map((t) => t.status);
     expect(statuses.indexOf("unsolved")).toBeGreaterThan(statuses.lastIndexOf("reachable"));
-    expect(r.triage.tasks.filter((t) => t.status === "reachable").length).toBe(15);
+    // 16: the provider-faulted yaml-schema-migration attempt stays in its task's k/n
+    expect(r.triage.tasks.filter((t) => t.status === "reachable").length).toBe(16);
     expect(r.triage.exclusions).toEqual([
       expect.objectContaining({
         taskId: "yaml-schema-migration",

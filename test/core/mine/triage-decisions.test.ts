@@ -33,9 +33,14 @@ describe("triage", () => {
     });
     const v = t.exclusions.filter((e) => e.reason === "verifier_fault");
     expect(v.map((e) => e.taskId)).toEqual(["flask-kv-store-api"]);
-    expect(v[0]?.detail).toBe('verifier output contains "ConnectionRefusedError"');
+    expect(v[0]?.detail).toBe(
+      'verifier output contains the configured marker "ConnectionRefusedError"',
+    );
+    expect(v[0]?.evidence[0]?.excerpt).toContain("ConnectionRefusedError");
     const flask = t.tasks.find((x) => x.taskId === "flask-kv-store-api");
-    expect(flask?.n).toBe(1);
+    // the excluded attempt still counts in k/n; it only leaves mining scope
+    expect(flask?.n).toBe(flask?.attemptIds.length);
+    expect(flask?.excludedIds).toEqual([v[0]?.attemptId]);
     expect(flask?.failedIds).toHaveLength(1);
   });
 

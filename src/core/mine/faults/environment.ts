@@ -1,0 +1,121 @@
+import type { Attempt, Event } from "../../model/attempt.js";
+import { commandOf, resultOf } from "../detectors/shell.js";
+import { excerpt, type Fault } from "./types.js";
+
+/** An upstream model / API error, as agents and harnesses print it in the agent's own turn. */
+const MODEL_API_ERROR =
+  /\b(?:api[ _]?error|rate[ _-]?limit(?:ed|_error)?|overloaded(?:_error)?|internal server error|service unavailable|bad gateway|gateway time-?out|upstream (?:error|connect\w*|request timeout)|invalid[ _]api[ _]key|insufficient[ _]quota|credit balance is too low|model (?:is )?not found|context[ _]length[ _]exceeded|(?:40[13]|429|5(?:00|02|03|04|29))\s+(?:error|unauthorized|forbidden|too many requests|service unavailable|overloaded))\b/i;
+
+/** A binary the shell could not find (sh, bash, zsh, fish, cmd, tools' own "X CLI not found"). */
+const MISSING_BINARY: readonly RegExp[] = [
+  /(?:^|[\s:])([\w.+-]+): (?:command )?not found\b/m,
+  /\bcommand not found: ([\w.+-]+)/,
+  /\bUnknown command:? '?([\w.+-]+)'?/,
+  /'([\w.+-]+)' is not recognized as an internal or external command/,
+  /\b([\w.+-]+) CLI (?:is )?not (?:found|installed)\b/i,
+];
+
+/** A CLI or service that wants a login, a token or credentials the environment lacks. */
+const NO_CREDENTIALS =
+  /\b(?:\w+ auth login|not logged in|not authenticated|unauthenticated|authentication (?:is )?required|authentication failed|login required|no (?:valid )?credentials|credentials? (?:not found|missing|unavailable|not configured|are not set)|could not find default credentials|no oauth client|oauth client (?:is )?not configured|\w+_TOKEN environment variable|api[ _]key (?:is )?(?:not set|missing|required)|authError|401 unauthorized|"code":\s*401)\b/i;
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Whether the task text names `tool` as a tool it provides (`gh`, "the gws CLI", …). */
+export function taskReliesOn(taskText: string, tool: string): boolean {
+  if (tool.length < 2) return false;
+  const t = escapeRe(tool);
+  const named = new RegExp(
+    `\`${t}(?:\\s[^\`]*)?\`|\\b${t}\\s+(?:CLI|command|tool|binary|utility)\\b|\\b(?:the|use|using|via|with|run)\\s+${t}\\b`,
+    "i",
+  ).test(taskText);
+  const toInstall = new RegExp(
+    `\\b(?:install|build|compile|implement|write|create)\\w*\\s+(?:the\\s+)?\`?${t}\\b`,
+    "i",
+  );
+  return named && !toInstall.test(taskText);
+}
+
+/** Programs a shell string runs: the first word of each pipeline / list segment. */
+export function programsOf(cmd: string): string[] {
+  const out: string[] = [];
+  for (const seg of cmd.split(/[;&|()\n`]+|\$\(/)) {
+    const words = seg.trim().split(/\s+/);
+    let i = 0;
+    while (
+      i < words.length &&
+      /^(?:\w+=\S*|sudo|env|time|exec|nohup|command|xargs)$/.test(words[i] ?? "")
+    )
+      i++;
+    const w = words[i]?.replace(/^.*\//, "");
+    if (w && /^[\w.+-]+$/.test(w)) out.push(w);
+  }
+  return out;
+}
+
+function agentText(e: Event): string | undefined {
+  return e.kind === "message" && e.role !== "user" ? e.input : undefined;
+}
+
+/** An upstream model / API error in the agent's own turns, after which it did nothing more. */
+function modelApiFault(a: Attempt, markers: readonly string[]): Fault | undefined {
+  for (let i = a.events.length - 1; i >= 0; i--) {
+    const e = a.events[i]!;
+    if (e.kind === "tool_call") return undefined;
+    const text = agentText(e);
+    if (!text) continue;
+    const m = MODEL_API_ERROR.exec(text);
+    const marker = markers.find((k) => text.toLowerCase().includes(k.toLowerCase()));
+    if (m || marker)
+      return {
+        reason: "provider_fault",
+        detail: `upstream model/API error in the agent's turn: "${excerpt(m?.[0] ?? marker ?? "", 60)}"`,
+        evidence: [{ eventIndex: e.index, excerpt: excerpt(text) }],
+      };
+  }
+  return undefined;
+}
+
+/**
+ * A tool the task says it provides that is missing or unauthenticated at the agent's last
+ * use of it: the environment, not the agent, stood in the way.
+ */
+function toolFault(a: Attempt, markers: readonly string[]): Fault | undefined {
+  const last = new Map<string, { call: Event; out: string }>();
+  const relied = new Map<string, boolean>();
+  for (const call of a.events) {
+    const cmd = call.kind === "tool_call" ? commandOf(call) : undefined;
+    if (!cmd) continue;
+    const out = resultOf(a, call)?.output ?? call.output ?? "";
+    for (const tool of programsOf(cmd)) {
+      if (!relied.has(tool)) relied.set(tool, taskReliesOn(a.taskText, tool));
+      if (relied.get(tool)) last.set(tool, { call, out });
+    }
+  }
+  for (const [tool, { call, out }] of last) {
+    const missing = MISSING_BINARY.map((re) => re.exec(out)?.[1]).find((b) => b !== undefined);
+    const noCreds = NO_CREDENTIALS.test(out);
+    const marker = markers.find((m) => out.toLowerCase().includes(m.toLowerCase()));
+    if (!missing && !noCreds && !marker) continue;
+    const what = missing
+      ? missing === tool
+        ? "is not installed"
+        : `cannot run: \`${missing}\` is not installed`
+      : noCreds
+        ? "has no credentials"
+        : `failed ("${marker}")`;
+    return {
+      reason: "provider_fault",
+      detail: `environment: \`${tool}\`, which the task relies on, ${what} at its last use`,
+      evidence: [
+        { eventIndex: call.index, excerpt: excerpt(`$ ${commandOf(call) ?? ""} → ${out}`) },
+      ],
+    };
+  }
+  return undefined;
+}
+
+/** Environment / setup / provider faults seen in the events (no exception recorded). */
+export function environmentFault(a: Attempt, markers: readonly string[]): Fault | undefined {
+  return modelApiFault(a, markers) ?? toolFault(a, markers);
+}

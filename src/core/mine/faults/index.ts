@@ -1,0 +1,104 @@
+import { join } from "node:path";
+import type { Attempt } from "../../model/attempt.js";
+import { environmentFault } from "./environment.js";
+import { excerpt, type Fault, type FaultMarkers } from "./types.js";
+import { verifierFault } from "./verifier.js";
+
+export type { Evidence, Fault, FaultMarkers, FaultReason } from "./types.js";
+
+/** Harbor (and similar) exception types that mean the infrastructure, not the agent, failed. */
+const INFRA_EXCEPTION =
+  /(Environment|Docker|Container|Setup|Provision|Network|Connection|Provider|RateLimit|APIError|ApiError|ServiceUnavailable|InternalServer|Authentication|BadRequest|Upstream|LLM|Model(?:Not)?|Quota|Overloaded|NonZeroAgentExitCode|agent_installation|install)/i;
+const VERIFIER_EXCEPTION = /(Verifier|RewardFile|Reward|Grader|Judge|Parser|test_timeout)/i;
+
+function resultFile(a: Attempt): string {
+  if (a.source.format === "harbor-trial") return join(a.source.path, "result.json");
+  if (a.source.format === "tb1-run") return join(a.source.path, "results.json");
+  return a.source.path;
+}
+
+function exceptionFault(a: Attempt): Fault | undefined {
+  const type = a.exception?.type;
+  if (!type) return undefined;
+  const evidence = [
+    {
+      file: resultFile(a),
+      excerpt: excerpt(`${type}${a.exception?.message ? `: ${a.exception.message}` : ""}`),
+    },
+  ];
+  if (VERIFIER_EXCEPTION.test(type) && !/Agent/i.test(type))
+    return { reason: "verifier_fault", detail: `exception ${type}`, evidence };
+  if (INFRA_EXCEPTION.test(type) && !/^Agent(?:Execution)?Timeout/i.test(type))
+    return {
+      reason: "provider_fault",
+      detail: `exception ${type}${a.exception?.message ? `: ${a.exception.message.slice(0, 120)}` : ""}`,
+      evidence,
+    };
+  return undefined;
+}
+
+/** Whether the agent did anything visible: a tool call or a non-empty message of its own. */
+function acted(a: Attempt): boolean {
+  return a.events.some(
+    (e) =>
+      e.kind === "tool_call" ||
+      (e.kind === "message" &&
+        e.role !== "user" &&
+        e.role !== "system" &&
+        /\S/.test(e.input ?? "")),
+  );
+}
+
+function normalize(markers: readonly string[] | FaultMarkers): Required<FaultMarkers> {
+  return Array.isArray(markers)
+    ? { verifier: markers as readonly string[], environment: [] }
+    : {
+        verifier: (markers as FaultMarkers).verifier ?? [],
+        environment: (markers as FaultMarkers).environment ?? [],
+      };
+}
+
+/**
+ * Classifies an attempt's outside fault from its own records (no labels needed), with the
+ * file:line or event that shows it. Order: a recorded exception; no actions at all; a
+ * verifier / judge fault; an environment or provider fault; no verifier outcome.
+ */
+export function faultOf(
+  a: Attempt,
+  markers: readonly string[] | FaultMarkers = [],
+): Fault | undefined {
+  const m = normalize(markers);
+  const exc = exceptionFault(a);
+  if (exc) return exc;
+  if (!acted(a)) {
+    // A model that answered nothing (0 output tokens) is a provider fault; a log without
+    // actions (e.g. a run folder with no agent log) just has nothing to mine.
+    if (a.tokens?.output === 0 && a.events.length > 0)
+      return {
+        reason: "provider_fault",
+        detail: "the agent's model produced no output (0 output tokens, no tool call, no message)",
+        evidence: [{ file: resultFile(a), excerpt: "0 output tokens" }],
+      };
+    return {
+      reason: "no_actions",
+      detail: "no actions recorded",
+      evidence: [
+        {
+          file: a.source.path,
+          excerpt: `${a.events.length} event(s), no tool call or agent message`,
+        },
+      ],
+    };
+  }
+  const v = verifierFault(a, m.verifier);
+  if (v) return v;
+  const env = environmentFault(a, m.environment);
+  if (env) return env;
+  if (a.outcome === "unknown")
+    return {
+      reason: "no_outcome",
+      detail: "no verifier outcome",
+      evidence: [{ file: resultFile(a), excerpt: "no reward / resolved flag" }],
+    };
+  return undefined;
+}

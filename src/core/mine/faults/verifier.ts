@@ -1,0 +1,172 @@
+import { join } from "node:path";
+import type { Attempt } from "../../model/attempt.js";
+import { type Evidence, excerpt, type Fault } from "./types.js";
+
+/**
+ * Text that means the verifier or its judge broke (not that it checked and failed).
+ * Generic phrasings of judge / scorer / reward-file / verifier-timeout faults.
+ */
+export const VERIFIER_FAULT_PATTERNS: readonly RegExp[] = [
+  /\bjudge response did not include\b/i,
+  /\b(?:llm[ _-]?)?judge (?:failed|execution failed|errored|crashed|timed out|call failed)\b/i,
+  /\b(?:failed|unable) to parse (?:the )?(?:llm )?(?:judge|grader|scorer)(?:'s)? (?:response|output|json)/i,
+  /\b(?:judge|grader|scorer) (?:returned|produced|gave) (?:invalid|unparseable|malformed|no)\b/i,
+  /\breward file (?:not found|missing|was not (?:written|created)|is empty)\b/i,
+  /\bno reward file\b/i,
+  /\bRewardFile(?:NotFound|Empty)\w*/,
+  /\bverifier (?:timed out|timeout)\b/i,
+  /\bVerifierTimeout\w*/,
+];
+
+/** A sub-score that grades the deliverable itself (by the last segment of its key). */
+const DELIVERABLE_KEY =
+  /^(?:completion(?:_score)?|automated|tests?(?:_score|_passed)?|unit_tests?|correctness|functional(?:ity)?|assertions?(?:_score)?|checks?)$/i;
+const JUDGE_KEY = /judge(?:_score)?$/i;
+const JUDGE_ERROR_KEY = /judge[_ ]?error$/i;
+const lastSeg = (k: string): string => k.split(/[./]/).at(-1) ?? k;
+
+const TRACEBACK = /^Traceback \(most recent call last\):$/;
+const FRAME = /^\s*File "([^"]+)", line (\d+)/;
+const FINAL_EXC = /^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Fault)):?/;
+/** Paths that belong to the verifier (its scripts) or to libraries it calls. */
+const VERIFIER_PATH =
+  /(?:judge|grade|grader|scor(?:e|er|ing)|verif|evaluat|reward|(?:^|\/)tests?\/|\/logs\/verifier)/i;
+const LIBRARY_PATH =
+  /(?:\/usr\/(?:local\/)?lib\/python|site-packages|dist-packages|<frozen|\/\.venv\/|\/\.local\/lib)/;
+
+interface VerifierFacts {
+  a: Attempt;
+  out: string;
+  scores: Record<string, number>;
+}
+
+function lineEvidence(f: VerifierFacts, offset: number): Evidence {
+  const src = f.a.verifierSource;
+  let line = 0;
+  for (let i = f.out.indexOf("\n"); i !== -1 && i < offset; i = f.out.indexOf("\n", i + 1)) line++;
+  const start = f.out.lastIndexOf("\n", offset - 1) + 1;
+  const end = f.out.indexOf("\n", offset);
+  const text = excerpt(f.out.slice(start, end === -1 ? undefined : end));
+  if (!src) return { excerpt: text };
+  return {
+    file: src.file,
+    ...(src.firstLine !== undefined ? { line: src.firstLine + line } : {}),
+    excerpt: text,
+  };
+}
+
+function scoreEvidence(f: VerifierFacts, key: string): Evidence {
+  const at = f.out.indexOf(`"${key}"`);
+  if (at >= 0) return lineEvidence(f, at);
+  const file =
+    f.a.source.format === "harbor-trial" ? join(f.a.source.path, "result.json") : f.a.source.path;
+  return { file, excerpt: `verifier_result.rewards["${key}"] = ${f.scores[key]}` };
+}
+
+/** Deliverable checks that failed on their own (so a broken judge did not decide the outcome). */
+function deliverableFailed(f: VerifierFacts): string | undefined {
+  for (const [k, v] of Object.entries(f.scores))
+    if (DELIVERABLE_KEY.test(lastSeg(k)) && v < 1) return `${k}=${v}`;
+  const keys = Object.keys(f.scores);
+  const total = keys.find((k) => /total_assertions$/i.test(k));
+  const passed = keys.find((k) => /passed_assertions$/i.test(k));
+  if (total && passed && (f.scores[passed] ?? 0) < (f.scores[total] ?? 0))
+    return `${passed}=${f.scores[passed]} of ${f.scores[total]}`;
+  return undefined;
+}
+
+/** An uncaught exception raised inside the verifier's own scripts (not an assertion). */
+function verifierCrash(
+  f: VerifierFacts,
+): { offset: number; exc: string; frame: string } | undefined {
+  const lines = f.out.split("\n");
+  let offset = 0;
+  for (let i = 0; i < lines.length; offset += (lines[i]?.length ?? 0) + 1, i++) {
+    if (!TRACEBACK.test(lines[i] ?? "")) continue;
+    const frames: string[] = [];
+    let j = i + 1;
+    let exc: string | undefined;
+    for (; j < lines.length && j < i + 400; j++) {
+      const l = lines[j] ?? "";
+      const m = FRAME.exec(l);
+      if (m?.[1]) frames.push(m[1]);
+      else if (/^\S/.test(l)) {
+        exc = FINAL_EXC.exec(l)?.[1];
+        break;
+      }
+    }
+    if (!exc || /AssertionError$/.test(exc) || frames.length === 0) continue;
+    const own = frames.filter((p) => VERIFIER_PATH.test(p));
+    const foreign = frames.filter((p) => !VERIFIER_PATH.test(p) && !LIBRARY_PATH.test(p));
+    if (own.length > 0 && foreign.length === 0) {
+      const at = f.out.indexOf(lines[j] ?? "", offset);
+      return { offset: at >= 0 ? at : offset, exc, frame: own.at(-1) ?? "" };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A verifier that crashed or mis-scored, as opposed to one that checked and failed:
+ * a judge / scorer fault (built-in or configured markers), an uncaught exception in the
+ * verifier's own scripts, a judge error, or deliverable checks that all passed while the
+ * aggregate reward failed. A broken judge does not excuse deliverable checks that failed.
+ */
+export function verifierFault(a: Attempt, userMarkers: readonly string[]): Fault | undefined {
+  const out = a.verifierOutput ?? "";
+  const f: VerifierFacts = { a, out, scores: a.verifierScores ?? {} };
+  const lower = out.toLowerCase();
+  for (const m of userMarkers) {
+    const at = lower.indexOf(m.toLowerCase());
+    if (at >= 0)
+      return {
+        reason: "verifier_fault",
+        detail: `verifier output contains the configured marker "${m}"`,
+        evidence: [lineEvidence(f, at)],
+      };
+  }
+  const failedOnOwn = deliverableFailed(f);
+  if (failedOnOwn) return undefined;
+  for (const re of VERIFIER_FAULT_PATTERNS) {
+    const m = re.exec(out);
+    if (m)
+      return {
+        reason: "verifier_fault",
+        detail: `the verifier broke: "${excerpt(m[0], 80)}"`,
+        evidence: [lineEvidence(f, m.index)],
+      };
+  }
+  const crash = verifierCrash(f);
+  if (crash)
+    return {
+      reason: "verifier_fault",
+      detail: `the verifier crashed: ${crash.exc} in ${crash.frame}`,
+      evidence: [lineEvidence(f, crash.offset)],
+    };
+  const judgeError = Object.keys(f.scores).find(
+    (k) => JUDGE_ERROR_KEY.test(lastSeg(k)) && (f.scores[k] ?? 0) > 0,
+  );
+  if (judgeError)
+    return {
+      reason: "verifier_fault",
+      detail: `the verifier reports a judge error (${judgeError}) and no deliverable check failed`,
+      evidence: [scoreEvidence(f, judgeError)],
+    };
+  const deliverable = Object.keys(f.scores).filter((k) => DELIVERABLE_KEY.test(lastSeg(k)));
+  const judges = Object.keys(f.scores).filter(
+    (k) => JUDGE_KEY.test(lastSeg(k)) && !JUDGE_ERROR_KEY.test(lastSeg(k)),
+  );
+  if (
+    a.outcome !== "pass" &&
+    deliverable.length > 0 &&
+    judges.every((k) => (f.scores[k] ?? 0) >= 1)
+  )
+    return {
+      reason: "verifier_fault",
+      detail: `scoring mismatch: the deliverable checks passed (${[...deliverable, ...judges]
+        .map((k) => `${k}=${f.scores[k]}`)
+        .join(", ")}) but the aggregate reward ${a.reward ?? "?"} failed`,
+      evidence: deliverable.map((k) => scoreEvidence(f, k)),
+    };
+  return undefined;
+}

@@ -1,0 +1,51 @@
+import type { Workspace } from "../workspace/load.js";
+import { loadDecisionsAt, userExclusionsAt } from "./decisions.js";
+import type { Label } from "./label.js";
+import { labelStorePath, lastLabeler, lastLabels } from "./label-cache.js";
+import { type TriageOptions, type TriageResult, triage } from "./triage.js";
+
+/**
+ * Everything triage takes from a workspace besides its attempts: the configured fault
+ * markers, the last mining run's labels and the user's exclude decisions. The CLI, the
+ * workbench and its screens all build triage from this, so they cannot disagree.
+ */
+export type TriageInputs = TriageOptions;
+
+/** Triage inputs from already-loaded labels and decisions (pure). */
+export function triageInputsOf(
+  ws: Workspace,
+  labels: ReadonlyMap<string, Label> | undefined,
+  userExcluded: TriageOptions["userExcluded"],
+  labelsFile?: string,
+): TriageInputs {
+  return {
+    verifierFaultMarkers: ws.config.mining.verifierFaultMarkers,
+    environmentFaultMarkers: ws.config.mining.environmentFaultMarkers,
+    ...(labels ? { labels } : {}),
+    ...(labelsFile ? { labelsFile } : {}),
+    ...(userExcluded ? { userExcluded } : {}),
+  };
+}
+
+/** Reads the workspace's last labels and decisions into triage inputs. */
+export async function loadTriageInputs(ws: Workspace): Promise<TriageInputs> {
+  const [labels, labeler, at] = await Promise.all([
+    lastLabels(ws.dir),
+    lastLabeler(ws.dir),
+    loadDecisionsAt(ws.dir),
+  ]);
+  return triageInputsOf(
+    ws,
+    labels,
+    userExclusionsAt(at.file, at.decisions.decisions, at.lines),
+    labeler ? labelStorePath(ws.dir, labeler) : undefined,
+  );
+}
+
+/** `fire triage` and the workbench's triage: k/n per task and arm, exclusions with evidence. */
+export async function triageView(
+  ws: Workspace,
+): Promise<{ triage: TriageResult; inputs: TriageInputs }> {
+  const inputs = await loadTriageInputs(ws);
+  return { triage: triage(ws.attempts, inputs), inputs };
+}

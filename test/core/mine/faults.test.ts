@@ -1,0 +1,161 @@
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { faultOf } from "../../../src/core/mine/triage.js";
+import { Attempt, type AttemptInput } from "../../../src/core/model/attempt.js";
+import type { Workspace } from "../../../src/core/workspace/load.js";
+import { fixture } from "../../helpers/paths.js";
+import { attemptByPrefix, loadOpenclaw, removeTempWorkspaces } from "./demo-workspace.js";
+
+afterAll(removeTempWorkspaces);
+
+interface DevRow {
+  trial: string;
+  scope: "keep" | "exclude" | "ambiguous";
+  expectedExclusion: string | null;
+}
+const dev = JSON.parse(readFileSync(fixture("attributions/dev-openclaw.json"), "utf8")) as {
+  trials: DevRow[];
+};
+
+let ws: Workspace;
+beforeAll(async () => {
+  ws = await loadOpenclaw();
+});
+
+const byTrial = (trial: string): Attempt => {
+  const a = ws.attempts.find((x) => x.source.path.endsWith(`/${trial}`));
+  if (!a) throw new Error(`no attempt for ${trial}`);
+  return a;
+};
+
+const outside = (r: string | undefined) => r === "provider_fault" || r === "verifier_fault";
+
+describe("fault exclusions on the 15 real OpenClaw trials (dev set)", () => {
+  it("keep/exclude agrees with the human attribution on at least 90% of decided trials", () => {
+    let agree = 0;
+    const decided = dev.trials.filter((t) => t.scope !== "ambiguous");
+    const misses: string[] = [];
+    for (const row of decided) {
+      const f = faultOf(byTrial(row.trial));
+      const got = outside(f?.reason) ? f?.reason : "none";
+      if ((row.scope === "exclude") === (got !== "none")) agree++;
+      else misses.push(row.trial);
+      if (row.scope === "exclude" && got !== "none")
+        expect(got, row.trial).toBe(row.expectedExclusion);
+    }
+    expect(agree / decided.length, misses.join(", ")).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("every exclusion cites the file and line, or the event, that shows it", () => {
+    for (const a of ws.attempts) {
+      const f = faultOf(a);
+      if (!f) continue;
+      expect(f.evidence.length, a.id).toBeGreaterThan(0);
+      for (const ev of f.evidence)
+        expect(ev.eventIndex !== undefined || ev.file !== undefined, a.id).toBe(true);
+    }
+    const csv = faultOf(attemptByPrefix(ws.attempts, "task-csv-stock-trend__EMfhUA5"));
+    expect(csv?.evidence[0]?.file).toMatch(/verifier\/test-stdout\.txt$/);
+    const lines = readFileSync(csv?.evidence[0]?.file ?? "", "utf8").split("\n");
+    expect(lines[(csv?.evidence[0]?.line ?? 0) - 1]).toContain("judge response did not include");
+    const email = faultOf(attemptByPrefix(ws.attempts, "task-email-triage__fEmQAc2"));
+    expect(email?.detail).toBe(
+      "the verifier crashed: json.decoder.JSONDecodeError in /tests/llm_judge.py",
+    );
+    const gh = faultOf(attemptByPrefix(ws.attempts, "task-gh-issue-triage__sx8jKBo"));
+    expect(gh?.detail).toContain("`gh`, which the task relies on, has no credentials");
+    const ev = attemptByPrefix(ws.attempts, "task-gh-issue-triage__sx8jKBo").events.find(
+      (e) => e.index === gh?.evidence[0]?.eventIndex,
+    );
+    expect(ev?.command).toMatch(/^gh /);
+  });
+
+  it("a judge error does not excuse deliverable checks that failed on their own (near miss)", () => {
+    const a = attemptByPrefix(ws.attempts, "t2-add-tests-normalizer__BPeAoa2");
+    expect(a.verifierOutput).toContain("Judge execution failed.");
+    expect(a.verifierScores?.["clawbench.judge_error"]).toBe(1);
+    expect(faultOf(a)).toBeUndefined();
+  });
+
+  it("a scorer whose deliverable checks all passed while the aggregate failed is a verifier fault", () => {
+    const f = faultOf(attemptByPrefix(ws.attempts, "t4-browser-research-and-code__56zvvqY"));
+    expect(f?.reason).toBe("verifier_fault");
+    expect(f?.detail).toMatch(/^scoring mismatch: the deliverable checks passed/);
+    // near miss: judge 1.0 but the deliverable check failed → kept
+    expect(
+      faultOf(attemptByPrefix(ws.attempts, "t3-data-pipeline-report__25HCHpE")),
+    ).toBeUndefined();
+  });
+});
+
+const base = (over: Partial<AttemptInput>): Attempt =>
+  Attempt.parse({
+    id: "x",
+    source: { format: "fire-jsonl", path: "/x.jsonl" },
+    taskId: "t",
+    taskText: "Do the thing.",
+    outcome: "fail",
+    events: [
+      { index: 0, kind: "prompt", role: "user", input: "go" },
+      { index: 1, kind: "tool_call", tool: "Bash", command: "make", callId: "c" },
+      { index: 2, kind: "tool_result", tool: "Bash", output: "done", callId: "c" },
+    ],
+    ...over,
+  });
+
+const call = (command: string, output: string): AttemptInput["events"] => [
+  { index: 0, kind: "prompt", role: "user", input: "go" },
+  { index: 1, kind: "tool_call", tool: "Bash", command, callId: "c" },
+  { index: 2, kind: "tool_result", tool: "Bash", output, callId: "c" },
+];
+
+describe("fault markers: general signals and their near misses", () => {
+  it("a missing binary counts only when the task relies on it, not when it asks to install it", () => {
+    const out = "bash: jq: command not found";
+    expect(
+      faultOf(
+        base({ taskText: "Use `jq` to extract the ids.", events: call("jq .ids f.json", out) }),
+      )?.reason,
+    ).toBe("provider_fault");
+    expect(
+      faultOf(base({ taskText: "Extract the ids.", events: call("jq .ids f.json", out) })),
+    ).toBeUndefined();
+    expect(
+      faultOf(
+        base({
+          taskText: "Install `jq` and extract the ids.",
+          events: call("jq .ids f.json", out),
+        }),
+      ),
+    ).toBeUndefined();
+  });
+
+  it("a verifier traceback is a crash only outside assertions and outside the agent's code", () => {
+    const judge = `Traceback (most recent call last):\n  File "/tests/grade.py", line 9, in <module>\n    main()\nKeyError: 'score'\n`;
+    expect(faultOf(base({ verifierOutput: judge }))?.detail).toBe(
+      "the verifier crashed: KeyError in /tests/grade.py",
+    );
+    const asserted = judge.replace("KeyError: 'score'", "AssertionError: wrong answer");
+    expect(faultOf(base({ verifierOutput: asserted }))).toBeUndefined();
+    const agentCode = `Traceback (most recent call last):\n  File "/tests/test_outputs.py", line 3, in <module>\n    import solution\n  File "/app/solution.py", line 1, in <module>\n    raise ValueError("bad")\nValueError: bad\n`;
+    expect(faultOf(base({ verifierOutput: agentCode }))).toBeUndefined();
+  });
+
+  it("an upstream API error in the agent's last turn is a provider fault; in a tool output it is not", () => {
+    const events: AttemptInput["events"] = [
+      ...call("curl localhost:8080", "HTTP/1.1 503 Service Unavailable"),
+      { index: 3, kind: "message", role: "agent", input: "API Error: 529 overloaded_error" },
+    ];
+    expect(faultOf(base({ events }))?.evidence[0]?.eventIndex).toBe(3);
+    expect(faultOf(base({ events: events.slice(0, 3) }))).toBeUndefined();
+  });
+
+  it("configured environment markers extend the built-in ones", () => {
+    const a = base({
+      taskText: "Use the `acme` CLI.",
+      events: call("acme sync", "ACME-LICENSE-EXPIRED"),
+    });
+    expect(faultOf(a)).toBeUndefined();
+    expect(faultOf(a, { environment: ["license-expired"] })?.reason).toBe("provider_fault");
+  });
+});
