@@ -16,7 +16,10 @@ interface ClusterJson {
 const NO_LLM_ENV = { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
 
 describe("fire triage / mine / clusters / cluster on the demo workspace", () => {
-  it("runs the offline workflow end to end and keeps user decisions across re-mining", () => {
+  // a dozen spawned CLI runs: on a loaded 2-core machine this takes well over the default 30 s
+  it("runs the offline workflow end to end and keeps user decisions across re-mining", {
+    timeout: 180_000,
+  }, () => {
     const ws = tempWorkspace(`${DEMO_DIR}/`);
     const before = runFire(["clusters", "-w", ws]);
     expect(before.status).toBe(1);
