@@ -1,4 +1,4 @@
-import { redact } from "../core/redact.js";
+import { redact, redactDeep } from "../core/redact.js";
 import { cacheKey, promptHash } from "./cache.js";
 import type { ChatMessage } from "./prompt.js";
 import { parseAnswer } from "./schema.js";
@@ -33,7 +33,11 @@ export function checkAnswer<T>(
   const parsed = parseAnswer(spec.schema, text);
   if (!parsed.ok) return parsed;
   const problems = spec.validate?.(parsed.value) ?? [];
-  return problems.length ? { ok: false, errors: problems } : parsed;
+  // An answer may echo a secret it was never sent (or one the redactor missed in a trace):
+  // what is cached, printed or stored is the redacted answer.
+  return problems.length
+    ? { ok: false, errors: problems }
+    : { ok: true, value: redactDeep(parsed.value) };
 }
 
 export async function fromCache<T>(

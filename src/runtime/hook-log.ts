@@ -1,14 +1,15 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { HookLogEntry } from "../core/hooklog.js";
-import { redact } from "../core/redact.js";
+import { redact, redactDeep } from "../core/redact.js";
 
 /** Commands in the log are capped at this many characters (see HookLogEntry.command). */
 export const COMMAND_CAP = 500;
 
 /** Appends one entry (one write with O_APPEND: concurrent hooks never interleave lines). */
 export function appendHookLog(file: string, entry: HookLogEntry): void {
-  const line = `${JSON.stringify(entry)}\n`;
+  // every string field (command, reason, message, tool input) is redacted, not only the command
+  const line = `${JSON.stringify(redactDeep(entry))}\n`;
   try {
     appendFileSync(file, line);
   } catch (err) {

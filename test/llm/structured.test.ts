@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -85,5 +85,33 @@ describe("structuredCall (shared by cluster naming and drafting)", () => {
     expect(
       createSession({}, { cacheDir, env: { OPENAI_BASE_URL: fake.baseURL } }).openai.baseURL,
     ).toBe(fake.baseURL);
+  });
+});
+
+describe("answers that echo secrets", () => {
+  it("are redacted before they are cached or returned", async () => {
+    const leaked = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
+    fake.respond = () => ({
+      kind: "json",
+      answer: { name: `Cluster using ${leaked} and mysql -pHunter2x`, mergeWith: [] },
+    });
+    const session = createSession({ model: "m" }, { cacheDir, apiKey: "k", baseURL: fake.baseURL });
+    const messages = [{ role: "user" as const, content: "Name cluster c9." }];
+    const first = await structuredCall(spec, messages, { id: "c9", session });
+    expect(first.ok).toBe(true);
+    const shown = JSON.stringify(first);
+    expect(shown).not.toContain(leaked);
+    expect(shown).not.toContain("Hunter2x");
+    expect(shown).toContain("[REDACTED:stripe-key]");
+    const files = (await readdir(cacheDir, { recursive: true })).filter((f) => f.endsWith(".json"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      const text = await readFile(join(cacheDir, f), "utf8");
+      expect(text).not.toContain(leaked);
+      expect(text).not.toContain("Hunter2x");
+    }
+    const again = await structuredCall(spec, messages, { id: "c9", session });
+    expect(again).toMatchObject({ ok: true, cached: true });
+    expect(JSON.stringify(again)).not.toContain(leaked);
   });
 });

@@ -133,6 +133,21 @@ describe("fire hook faults never break the agent", () => {
     expect(JSON.stringify(entries)).not.toContain(key);
     expect(entries[0]?.command).toContain("REDACTED");
   });
+
+  it("no common credential shape reaches the hook log", () => {
+    const ws = tempWorkspace();
+    const secrets = ["Sq1Pw-9x", "Adm1nPw!", "ssh-Pa55", "AIzaSyA1234567890abcdefghijklmnopqrstuv"];
+    const command = [
+      `mysql -uroot -p${secrets[0]} db`,
+      `curl -u admin:${secrets[1]} https://x`,
+      `sshpass -p ${secrets[2]} ssh h`,
+      `curl "https://maps.example/?key=${secrets[3]}"`,
+    ].join(" && ");
+    const r = hook(ws, { ...safeCall(), tool_input: { command } });
+    expect(r.status).toBe(0);
+    const text = JSON.stringify(logEntries(ws));
+    for (const s of secrets) expect(text).not.toContain(s);
+  });
 });
 
 describe("fire hook edge cases", () => {

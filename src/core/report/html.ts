@@ -1,3 +1,4 @@
+import { redact } from "../redact.js";
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import { FOREST_TITLE, reportParts, type Section } from "./sections.js";
 import { escapeXml, renderForestSvg } from "./svg.js";
@@ -28,5 +29,7 @@ export function renderReportHtml(screen: string, a: ScreenAnalysis): string {
     `<p>Seed ${escapeXml(String(a.seed))}; cohorts: ${escapeXml(a.cohorts.join(", "))}.</p>`,
     ...reportParts(a).map((p) => (p === "forest" ? forest : sectionHtml(p))),
   ];
-  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Screen ${escapeXml(screen)}</title><style>${STYLE}</style></head>\n<body>\n${body.join("\n")}\n</body></html>\n`;
+  return redact(
+    `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Screen ${escapeXml(screen)}</title><style>${STYLE}</style></head>\n<body>\n${body.join("\n")}\n</body></html>\n`,
+  );
 }

@@ -1,3 +1,4 @@
+import { redactDeep } from "../redact.js";
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import type { Contrast } from "../stats/contrast.js";
 
@@ -34,7 +35,7 @@ export function toReportJson(screen: string, a: ScreenAnalysis): ReportJson {
   const arms = JSON.parse(
     JSON.stringify(a.arms, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)),
   ) as ScreenAnalysis["arms"];
-  return {
+  return redactDeep({
     screen,
     seed: a.seed,
     cohorts: a.cohorts,
@@ -61,5 +62,5 @@ export function toReportJson(screen: string, a: ScreenAnalysis): ReportJson {
     ),
     unscorable: a.unscorable,
     verdicts: a.verdicts,
-  };
+  });
 }

@@ -1,18 +1,28 @@
+import { redact } from "../redact.js";
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import { renderForestText } from "./forest.js";
 import { FOREST_TITLE, reportParts, type Section } from "./sections.js";
 
-const cell = (s: string): string => s.replace(/\|/g, "\\|");
+/** Markdown text that cannot carry raw HTML or break a table: `<>&` escaped, one line. */
+export function mdText(s: string): string {
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\r?\n/g, " ");
+}
+
+const cell = (s: string): string => mdText(s).replace(/\|/g, "\\|");
 
 function sectionMd(s: Section): string {
-  const out = [`## ${s.title}`, ""];
+  const out = [`## ${mdText(s.title)}`, ""];
   if (s.table) {
     const [head, ...rows] = s.table;
     out.push(`| ${(head ?? []).map(cell).join(" | ")} |`);
     out.push(`|${(head ?? []).map((_, i) => (i === 0 ? " --- " : " ---: ")).join("|")}|`);
     for (const r of rows) out.push(`| ${r.map(cell).join(" | ")} |`);
   } else {
-    for (const l of s.lines ?? []) out.push(`- ${l}`);
+    for (const l of s.lines ?? []) out.push(`- ${mdText(l)}`);
   }
   return out.join("\n");
 }
@@ -23,9 +33,9 @@ export function renderReportMarkdown(screen: string, a: ScreenAnalysis): string 
     "\n",
   );
   const parts = [
-    `# Screen ${screen}`,
-    `Seed ${a.seed}; cohorts: ${a.cohorts.join(", ")}.`,
+    `# Screen ${mdText(screen)}`,
+    `Seed ${a.seed}; cohorts: ${mdText(a.cohorts.join(", "))}.`,
     ...reportParts(a).map((p) => (p === "forest" ? forest : sectionMd(p))),
   ];
-  return `${parts.join("\n\n")}\n`;
+  return redact(`${parts.join("\n\n")}\n`);
 }

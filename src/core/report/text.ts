@@ -1,3 +1,4 @@
+import { redact } from "../redact.js";
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import { renderForestText } from "./forest.js";
 import { alignTable } from "./format.js";
@@ -17,5 +18,5 @@ export function renderReportText(screen: string, a: ScreenAnalysis): string {
     `Screen ${screen} (seed ${a.seed}; cohorts: ${a.cohorts.join(", ")})`,
     ...reportParts(a).map((p) => sectionText(p === "forest" ? forest : p)),
   ];
-  return `${parts.join("\n\n")}\n`;
+  return redact(`${parts.join("\n\n")}\n`);
 }

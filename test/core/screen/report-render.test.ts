@@ -100,3 +100,22 @@ describe("report renderers", () => {
     expect(JSON.stringify(json)).not.toContain("NaN");
   });
 });
+
+describe("reports carry no raw HTML and no secrets", () => {
+  it("escapes HTML in Markdown and redacts secrets in every format", () => {
+    const a = analyzeScreen(expand(LUNA));
+    const screen = '<img src=x onerror="alert(1)"> DB_PASSWORD=hunter2-Sup3r';
+    const md = renderReportMarkdown(screen, a);
+    expect(md).not.toContain("<img");
+    expect(md).toContain("&lt;img");
+    for (const out of [
+      md,
+      renderReportText(screen, a),
+      renderReportHtml(screen, a),
+      JSON.stringify(toReportJson(screen, a)),
+    ]) {
+      expect(out).not.toContain("hunter2-Sup3r");
+      expect(out).toContain("[REDACTED:assigned-secret]");
+    }
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * The credential shapes fire redacts, as data: one row per shape, specific formats first,
+ * generic assignments last. Shapes follow the gitleaks / secretlint rule sets (token
+ * prefixes of the providers, CLI credential flags, headers, connection strings).
+ * Every pattern is bounded (no nested quantifiers), so a hostile trace cannot make
+ * redaction backtrack.
+ */
+
+export type SecretKind =
+  | "private-key"
+  | "url-credentials"
+  | "openai-key"
+  | "anthropic-key"
+  | "github-token"
+  | "gitlab-token"
+  | "aws-access-key"
+  | "slack-token"
+  | "slack-webhook"
+  | "stripe-key"
+  | "google-api-key"
+  | "google-oauth-token"
+  | "jwt"
+  | "azure-storage-key"
+  | "azure-sas"
+  | "npm-token"
+  | "pypi-token"
+  | "huggingface-token"
+  | "sendgrid-key"
+  | "twilio-key"
+  | "shopify-token"
+  | "digitalocean-token"
+  | "telegram-token"
+  | "age-key"
+  | "cookie"
+  | "cli-password"
+  | "basic-auth"
+  | "bearer-token"
+  | "assigned-secret";
+
+export interface SecretRule {
+  kind: SecretKind;
+  pattern: RegExp;
+  /** Builds the replacement from the marker, the match and its groups; default: marker. */
+  replace?: (marker: string, match: string, ...groups: string[]) => string;
+}
+
+/** Words that make a `KEY=value` / `"key": "value"` pair a secret. */
+const SECRET_NAME =
+  "[A-Za-z0-9_.-]{0,40}(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|access[_-]?key|account[_-]?key|private[_-]?key|client[_-]?secret|credentials?|authorization|auth[_-]?token|session[_-]?id)[A-Za-z0-9_.-]{0,40}";
+
+/** Values that are never secrets: numbers, booleans, placeholders, variable references. */
+export function isPlainValue(value: string): boolean {
+  return (
+    value.startsWith("[REDACTED") ||
+    value.startsWith("$") ||
+    /^(?:\d{1,12}(?:\.\d+)?|true|false|null|none|undefined|bearer|basic|token|\*+|<[^>]*>|\{\{[^}]*\}\})$/i.test(
+      value,
+    )
+  );
+}
+
+/** Keeps `prefix` and the quotes, replaces the value, unless the value is plain. */
+function keepPrefix(marker: string, m: string, prefix: string, quote: string, value: string) {
+  return value === "" || isPlainValue(value) ? m : `${prefix}${quote}${marker}${quote}`;
+}
+
+export const SECRET_RULES: readonly SecretRule[] = [
+  {
+    kind: "private-key",
+    pattern:
+      /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END \1PRIVATE KEY\2-----|$)/g,
+  },
+  { kind: "age-key", pattern: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g },
+  {
+    // scheme://user:password@host → scheme://[REDACTED]@host
+    kind: "url-credentials",
+    pattern: /\b([a-z][a-z0-9+.-]{0,30}:\/\/)([^\s/:@'"`<>]{1,256}):([^\s/@'"`<>]{1,256})@/gi,
+    replace: (marker, _m, scheme) => `${scheme}${marker}@`,
+  },
+  { kind: "anthropic-key", pattern: /\bsk-ant-[A-Za-z0-9_-]{16,}/g },
+  { kind: "stripe-key", pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g },
+  { kind: "openai-key", pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g },
+  {
+    kind: "github-token",
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})/g,
+  },
+  { kind: "gitlab-token", pattern: /\bgl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,}/g },
+  { kind: "aws-access-key", pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
+  { kind: "slack-token", pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/g },
+  {
+    kind: "slack-webhook",
+    pattern: /\bhttps:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9/_-]{20,}/g,
+  },
+  { kind: "google-api-key", pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
+  { kind: "google-oauth-token", pattern: /\bya29\.[0-9A-Za-z_-]{20,}/g },
+  {
+    kind: "jwt",
+    pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+  },
+  {
+    kind: "azure-storage-key",
+    pattern: /\b(AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})/g,
+    replace: (marker, _m, name) => `${name}=${marker}`,
+  },
+  {
+    kind: "azure-sas",
+    pattern: /([?&]sig=)([A-Za-z0-9%+/]{20,}={0,2})/g,
+    replace: (marker, _m, prefix) => `${prefix}${marker}`,
+  },
+  { kind: "npm-token", pattern: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { kind: "pypi-token", pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+  { kind: "huggingface-token", pattern: /\bhf_[A-Za-z0-9]{30,}\b/g },
+  { kind: "sendgrid-key", pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g },
+  { kind: "twilio-key", pattern: /\bSK[0-9a-f]{32}\b/g },
+  { kind: "shopify-token", pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g },
+  { kind: "digitalocean-token", pattern: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
+  { kind: "telegram-token", pattern: /\d{8,10}:AA[A-Za-z0-9_-]{32,}/g },
+  {
+    // Cookie / Set-Cookie headers: the whole value up to the end of the line or quote
+    kind: "cookie",
+    pattern: /\b((?:Set-)?Cookie:\s*)([^\r\n"']{1,4096})/gi,
+    replace: (marker, m, prefix, value) =>
+      value.startsWith("[REDACTED") ? m : `${prefix}${marker}`,
+  },
+  {
+    // curl -u user:password / --user user:password (the user stays visible)
+    kind: "basic-auth",
+    pattern:
+      /((?:^|\s)(?:-u|--user|--proxy-user)[= ]?\s*)(['"]?)([^\s:'"]{1,128}):([^\s'"]{1,256})\2/g,
+    replace: (marker, m, prefix, quote, user, pw) =>
+      isPlainValue(pw) ? m : `${prefix}${quote}${user}:${marker}${quote}`,
+  },
+  {
+    // mysql / mariadb / mysqldump -pSECRET (password glued to -p)
+    kind: "cli-password",
+    pattern:
+      /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport)\b[^\n|;&]{0,200}?\s-p)(['"]?)([^\s'"]{1,256})\2/g,
+    replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
+  },
+  {
+    // sshpass -p SECRET, docker/podman/helm login -p SECRET, openssl -pass(in|out) pass:SECRET
+    kind: "cli-password",
+    pattern:
+      /(\b(?:sshpass|(?:docker|podman|helm|nerdctl)\s+(?:registry\s+)?login\b[^\n|;&]{0,200}?)\s-p\s+)(['"]?)([^\s'"]{1,256})\2/g,
+    replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
+  },
+  {
+    // openssl … -passin pass:SECRET / -passout pass:SECRET / -pass pass:SECRET
+    kind: "cli-password",
+    pattern: /(-pass(?:in|out)?\s+pass:)(['"]?)([^\s'"]{1,256})\2/g,
+    replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
+  },
+  {
+    kind: "bearer-token",
+    pattern: /\b(Bearer|Basic|Token|Digest)\s+([A-Za-z0-9._~+/=-]{8,})/g,
+    replace: (marker, m, scheme, value) =>
+      value.startsWith("[REDACTED") ? m : `${scheme} ${marker}`,
+  },
+  {
+    // JSON pairs: "api_key": "value"
+    kind: "assigned-secret",
+    pattern: new RegExp(String.raw`("${SECRET_NAME}"\s*:\s*)"((?:[^"\\]|\\.){0,4096})"`, "gi"),
+    replace: (marker, m, prefix, value) =>
+      value === "" || isPlainValue(value) ? m : `${prefix}"${marker}"`,
+  },
+  {
+    // quoted values, spaces allowed: password = "a b", secret: 'x y'
+    kind: "assigned-secret",
+    pattern: new RegExp(
+      String.raw`(\b${SECRET_NAME}\b\s*(?:=|:(?!//))\s*)(["'])([^"'\r\n]{1,1024})\2`,
+      "gi",
+    ),
+    replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
+  },
+  {
+    // KEY=value, key: value, X-Api-Key: value (shell, env files, YAML, headers)
+    kind: "assigned-secret",
+    pattern: new RegExp(
+      String.raw`(\b${SECRET_NAME}\b['"]?\s*(?:=|:(?!//))\s*)(['"]?)([^\s'"\`,;&|}\])]{4,})\2`,
+      "gi",
+    ),
+    replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
+  },
+  {
+    kind: "assigned-secret",
+    pattern:
+      /(--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token)[= ])(['"]?)([^\s'"]{4,})\2/gi,
+    replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
+  },
+];
