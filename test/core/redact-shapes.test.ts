@@ -1,3 +1,5 @@
+import { lintSource } from "@secretlint/core";
+import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
 import { describe, expect, it } from "vitest";
 import { redact, redactDeep, redactSecrets } from "../../src/core/redact.js";
 
@@ -110,5 +112,36 @@ describe("redact covers the common credential shapes", () => {
     const t0 = performance.now();
     redact(hostile);
     expect(performance.now() - t0).toBeLessThan(5000); // generous ceiling for a hang, not a speed target
+  });
+});
+
+describe("cross-check against secretlint's recommended preset (a maintained rule set)", () => {
+  const extra = [
+    "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "mongodb+srv://app:Str0ngPw@cluster0.example.net/db",
+    "https://user:pass1234@example.com/x",
+    "xoxb-123456789012-1234567890123-abcdefghijABCDEFGHIJ1234",
+    `-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA${"A".repeat(64)}\n-----END RSA PRIVATE KEY-----`,
+  ];
+  const corpus = [...SHAPES.map(([, text]) => text), ...extra].join("\n");
+
+  const lint = async (content: string) =>
+    (
+      await lintSource({
+        source: { filePath: "/corpus.txt", content, contentType: "text" },
+        options: {
+          config: {
+            rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommended }],
+          },
+        },
+      })
+    ).messages
+      .map((m) => `${m.ruleId}: ${content.slice(m.range[0], m.range[1])}`)
+      // a connection string whose password is already a marker is still "a connection string"
+      .filter((m) => !m.includes("[REDACTED:"));
+
+  it("secretlint finds secrets in the raw corpus and none after redact()", async () => {
+    expect((await lint(corpus)).length).toBeGreaterThan(5);
+    expect(await lint(redact(corpus))).toEqual([]);
   });
 });
