@@ -1,5 +1,6 @@
 import { extname } from "node:path";
 import { isMap, isScalar, isSeq, parseDocument } from "yaml";
+import { YAML_MAX_ALIASES } from "./load.js";
 
 /** One editable leaf of a candidate file (the field editor's unit): its path and current value. */
 export interface Field {
@@ -26,7 +27,11 @@ const isJson = (file: string) => extname(file) === ".json";
 export function fieldsOf(text: string, file: string): Field[] {
   let obj: Record<string, unknown>;
   try {
-    obj = (isJson(file) ? JSON.parse(text) : parseDocument(text).toJS()) as Record<string, unknown>;
+    obj = (
+      isJson(file)
+        ? JSON.parse(text)
+        : parseDocument(text).toJS({ maxAliasCount: YAML_MAX_ALIASES })
+    ) as Record<string, unknown>;
   } catch {
     return [];
   }

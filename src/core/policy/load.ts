@@ -59,8 +59,16 @@ function parse(text: string, file: string): unknown {
       err.linePos?.[0]?.line,
       `not valid YAML: ${err.message.split("\n")[0]}`,
     );
-  return doc.toJS();
+  try {
+    // an alias bomb (billion laughs) stops at the alias limit instead of exhausting memory
+    return doc.toJS({ maxAliasCount: YAML_MAX_ALIASES });
+  } catch (e) {
+    throw new InputError(file, undefined, `not valid YAML: ${(e as Error).message}`);
+  }
 }
+
+/** Aliases a candidate may resolve; far above what a hand-written candidate needs. */
+export const YAML_MAX_ALIASES = 50;
 
 /** Validates, safety-checks and compiles one candidate file's text. */
 export function compileCandidateText(
@@ -72,7 +80,8 @@ export function compileCandidateText(
   try {
     raw = parse(text, file);
   } catch (e) {
-    return { errors: [e as InputError] };
+    const err = e instanceof InputError ? e : new InputError(file, undefined, String(e));
+    return { errors: [err] };
   }
   const r = Candidate.safeParse(raw);
   if (!r.success) {
