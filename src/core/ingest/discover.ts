@@ -109,6 +109,30 @@ export function readHead(path: string): Buffer {
   }
 }
 
+/**
+ * Binary: some line mixes NUL bytes with other bytes. A line of NULs alone (a zero-filled
+ * tail or a NUL line left by a crash) is not: the text around it still loads, and the
+ * readers report that line as the error.
+ */
+export function looksBinary(head: Buffer): boolean {
+  let start = 0;
+  while (start < head.length) {
+    const nl = head.indexOf(10, start);
+    const end = nl === -1 ? head.length : nl;
+    const firstNul = head.indexOf(0, start);
+    if (firstNul !== -1 && firstNul < end) {
+      for (let i = start; i < end; i++) if (head[i] !== 0 && head[i] !== 13) return true;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
+/** The head text with NUL-only lines dropped, for format detection. */
+function withoutNulLines(text: string): string {
+  return text.includes("\0") ? text.replace(/^\0+\r?$/gm, "") : text;
+}
+
 const err = (path: string, message: string): DiscoverItem => ({
   type: "error",
   error: new InputError(path, undefined, message),
@@ -128,8 +152,8 @@ async function* visitFile(
   } catch (e) {
     return yield err(path, ioReason(e));
   }
-  if (head.includes(0)) return yield err(path, "binary file (not a trace)");
-  const text = head.toString("utf8");
+  if (looksBinary(head)) return yield err(path, "binary file (not a trace)");
+  const text = withoutNulLines(head.toString("utf8"));
   if (!text.trim()) return yield err(path, "empty file (whitespace only)");
   const format = await detectFormat(path, text, false);
   if (format)

@@ -1,6 +1,7 @@
 import { InputError } from "../errors.js";
 import { Attempt, type AttemptInput } from "../model/attempt.js";
 import { validate } from "./json-file.js";
+import { NUL_LINE } from "./jsonl.js";
 import { readLines } from "./lines.js";
 import { jsonErrorReason } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -29,6 +30,10 @@ export const fireJsonlImporter: Importer = {
             type: "error",
             error: new InputError(path, item.line, `line too long (${item.bytes} bytes)`),
           };
+          continue;
+        }
+        if (item.text.includes("\0")) {
+          yield { type: "error", error: new InputError(path, item.line, NUL_LINE) };
           continue;
         }
         let value: unknown;

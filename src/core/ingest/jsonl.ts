@@ -3,6 +3,9 @@ import { ioReason } from "./json-file.js";
 import { readLines } from "./lines.js";
 import { jsonErrorReason } from "./text.js";
 
+/** The reason given for a line holding NUL bytes. */
+export const NUL_LINE = "line holds NUL bytes (a crash artefact or a zero-filled tail), skipped";
+
 export type JsonlRow = Record<string, unknown>;
 type Issues = ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
 
@@ -29,6 +32,10 @@ export async function* streamRows(path: string, signal?: AbortSignal): AsyncGene
     for await (const item of readLines(path, { signal })) {
       if (item.type === "too-long") {
         yield fail(item.line, `line too long (${item.bytes} bytes; limit 32 MiB), skipped`);
+        continue;
+      }
+      if (item.text.includes("\0")) {
+        yield fail(item.line, NUL_LINE);
         continue;
       }
       let row: unknown;
