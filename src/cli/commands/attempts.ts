@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { attemptRow, isFailed } from "../util/attempt-row.js";
+import { print } from "../util/out.js";
 import { clip, renderTable } from "../util/table.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -48,6 +49,6 @@ export function registerAttempts(program: Command): void {
         r.format,
       ]),
     );
-    process.stdout.write(`${table}\n${rows.length} of ${ws.attempts.length} attempts\n`);
+    print(`${table}\n${rows.length} of ${ws.attempts.length} attempts\n`);
   });
 }

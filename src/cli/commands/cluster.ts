@@ -5,6 +5,7 @@ import type { Cluster } from "../../core/mine/cluster.js";
 import { appendDecision, type Decision } from "../../core/mine/decisions.js";
 import { renderCluster } from "../../core/mine/render.js";
 import { currentClusters } from "../../core/mine/session.js";
+import { print } from "../util/out.js";
 import { openWorkspace, withWorkspace } from "../util/workspace.js";
 
 type Opts = { workspace?: string };
@@ -29,7 +30,7 @@ function find(clusters: Cluster[], ref: string): Cluster {
 
 async function record(dir: string, d: Decision, what: string): Promise<void> {
   await appendDecision(dir, { ...d, at: new Date().toISOString() });
-  process.stdout.write(`${what}\nrecorded in mining/decisions.json (re-clustering keeps it)\n`);
+  print(`${what}\nrecorded in mining/decisions.json (re-clustering keeps it)\n`);
 }
 
 /** `fire cluster rename|merge|split|exclude`: user decisions, persisted in the workspace. */
@@ -100,6 +101,6 @@ export function registerCluster(program: Command): void {
       { op: "exclude", attemptIds: ids, reason: opts.reason },
       `excluded ${c ? `cluster ${c.id}` : target}: ${opts.reason}`,
     );
-    if (c) process.stdout.write(`${renderCluster(c)}\n`);
+    if (c) print(`${renderCluster(c)}\n`);
   });
 }

@@ -6,6 +6,7 @@ import { currentClusters } from "../../core/mine/session.js";
 import { renderSuggestions, suggestedChanges } from "../../core/mine/suggest-commands.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
+import { print } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 import { mineJson } from "./mine.js";
 
@@ -46,8 +47,8 @@ async function suggest(ws: Workspace, r: MineResult, opts: Opts): Promise<void> 
     });
     return;
   }
-  process.stdout.write(renderSuggestions(changes, r.clusters.length));
-  process.stdout.write(`\n${reportLine(report, outcome.cached)}\n`);
+  print(renderSuggestions(changes, r.clusters.length));
+  print(`\n${reportLine(report, outcome.cached)}\n`);
 }
 
 /** `fire clusters`: the current mechanism clusters (cached labels + your decisions). */
@@ -71,6 +72,6 @@ export function registerClusters(program: Command): void {
     }
     if (opts.suggest) await suggest(ws, r, opts);
     else if (opts.json) printJson(mineJson(r));
-    else process.stdout.write(renderMine(r));
+    else print(renderMine(r));
   });
 }

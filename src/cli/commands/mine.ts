@@ -6,6 +6,7 @@ import { runMining } from "../../core/mine/session.js";
 import { loadValidationSet, type ValidationReport, validate } from "../../core/mine/validation.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
+import { print } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
 interface MineOptions {
@@ -99,9 +100,8 @@ export function registerMine(program: Command): void {
       printJson(mineJson(r, validation));
       return;
     }
-    process.stdout.write(renderMine(r));
-    if (r.report !== undefined)
-      process.stdout.write(`\n${renderRunReport(r.report as RunReport)}\n`);
-    if (validation) process.stdout.write(`\n${renderValidation(validation)}`);
+    print(renderMine(r));
+    if (r.report !== undefined) print(`\n${renderRunReport(r.report as RunReport)}\n`);
+    if (validation) print(`\n${renderValidation(validation)}`);
   });
 }

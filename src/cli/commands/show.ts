@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { InputError } from "../../core/errors.js";
 import type { Attempt, Event } from "../../core/model/attempt.js";
+import { print } from "../util/out.js";
 import { clip } from "../util/table.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -57,6 +58,6 @@ export function registerShow(program: Command): void {
     const ws = await openWorkspace(opts);
     const attempt = findAttempt(ws.attempts, id);
     if (opts.json) printJson(attempt);
-    else process.stdout.write(renderAttempt(attempt));
+    else print(renderAttempt(attempt));
   });
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
+import { print } from "../util/out.js";
 import { renderSummary } from "../util/summary.js";
 import { openWorkspace, withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -24,6 +25,6 @@ export function registerSummary(program: Command): void {
         return;
       }
       const ws = await openWorkspace(opts);
-      process.stdout.write(renderSummary(ws));
+      print(renderSummary(ws));
     });
 }

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { renderTriage } from "../../core/mine/render.js";
 import { triageView } from "../../core/mine/triage-view.js";
+import { print } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
 /** `fire triage`: k/n passes per task and arm, reachable tasks first, exclusions with reasons. */
@@ -17,6 +18,6 @@ export function registerTriage(program: Command): void {
     // Fault checks, the last mining run's labels and the user's decisions, as the workbench.
     const { triage } = await triageView(ws);
     if (opts.json) printJson(triage);
-    else process.stdout.write(renderTriage(triage));
+    else print(renderTriage(triage));
   });
 }

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
+import { printable } from "../../core/printable.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import type { SearchItem } from "../data/search.js";
 import { createSearcher } from "../data/search.js";
@@ -69,8 +70,8 @@ export function SearchOverlay({
         renderRow={(r) => (
           <Text wrap="truncate-end">
             <Text color={theme.muted}>{r.kind.padEnd(10)}</Text>
-            {r.title}
-            <Text color={theme.muted}> {r.detail}</Text>
+            {printable(r.title)}
+            <Text color={theme.muted}> {printable(r.detail)}</Text>
           </Text>
         )}
       />

@@ -1,5 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
+import { printable } from "../../core/printable.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 
 export interface TextViewProps {
@@ -19,7 +20,7 @@ export function TextView({ lines, top, height }: TextViewProps): ReactNode {
       {lines.slice(start, start + rows).map((l, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines of a fixed text
         <Text key={start + i} wrap="truncate-end">
-          {l || " "}
+          {printable(l) || " "}
         </Text>
       ))}
       <Text color={theme.muted}>

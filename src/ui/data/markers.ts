@@ -1,5 +1,6 @@
 import type { MarkerKind } from "../../core/mine/markers.js";
 import type { Event } from "../../core/model/attempt.js";
+import { printable } from "../../core/printable.js";
 
 /** Markers are computed in core (src/core/mine/markers.ts); only their display here. */
 export {
@@ -19,7 +20,7 @@ export const MARKER_TAG: Record<MarkerKind, string> = {
 
 /** One line for an event in the timeline. */
 export function eventLine(e: Event): string {
-  const first = (s: string | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
+  const first = (s: string | undefined) => printable((s ?? "").replace(/\s+/g, " ").trim());
   switch (e.kind) {
     case "tool_call":
       return `$ ${first(e.command ?? `${e.tool ?? "tool"} ${e.input ?? ""}`)}`;

@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
 import type { Event } from "../../core/model/attempt.js";
+import { printable } from "../../core/printable.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
@@ -87,7 +88,7 @@ export function AttemptScreen({ width, height }: ScreenProps): ReactNode {
         {attempt.agent ?? "?"} {attempt.model ?? ""}
       </Text>
       <Text color={theme.muted} wrap="truncate-end">
-        {attempt.taskText.replace(/\s+/g, " ")}
+        {printable(attempt.taskText.replace(/\s+/g, " "))}
       </Text>
       <VirtualList
         items={rows}

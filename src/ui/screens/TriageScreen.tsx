@@ -2,6 +2,7 @@ import { Box, Text } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
 import { triage } from "../../core/mine/triage.js";
+import { printable } from "../../core/printable.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
@@ -120,7 +121,7 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
             renderRow={(e) => (
               <Text wrap="truncate-end">
                 <Text color={theme.warn}>{e.reason.padEnd(22)}</Text>
-                {e.taskId} <Text color={theme.muted}>{e.detail}</Text>
+                {printable(e.taskId)} <Text color={theme.muted}>{printable(e.detail)}</Text>
               </Text>
             )}
           />

@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { serializeAttempt } from "../../src/core/ingest/fire-jsonl.js";
+import type { AttemptInput } from "../../src/core/model/attempt.js";
+import { printable } from "../../src/core/printable.js";
+import { runFire } from "../helpers/cli.js";
+import { KEY, renderApp } from "../ui/helpers.js";
+
+/** Clear screen, set the window title (OSC 0), a clipboard write (OSC 52), a bidi override. */
+const HOSTILE = "\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;ZXZpbA==\u0007\u202eevil\u009b31m";
+
+function hostileWorkspace(): string {
+  const ws = mkdtempSync(join(tmpdir(), "fire-escapes-"));
+  mkdirSync(join(ws, "traces"));
+  const attempt: AttemptInput = {
+    id: "esc-attempt-1",
+    source: { format: "atif", path: "elsewhere/trajectory.json" },
+    taskId: "esc-task",
+    taskText: `Fix the build ${HOSTILE}`,
+    arm: "baseline",
+    outcome: "fail",
+    reward: 0,
+    events: [
+      { index: 0, kind: "prompt", role: "user", input: `Fix the build ${HOSTILE}` },
+      { index: 1, kind: "tool_call", tool: "Bash", command: `echo ${HOSTILE}`, callId: "c1" },
+      { index: 2, kind: "tool_result", callId: "c1", output: `out ${HOSTILE}` },
+    ],
+  };
+  writeFileSync(join(ws, "traces", "esc.jsonl"), `${serializeAttempt(attempt)}\n`);
+  return ws;
+}
+
+const RAW = /[\u001b\u0007\u009b\u202e]/;
+
+describe("terminal escapes from traces", () => {
+  it("printable() keeps tab and newline and makes every control visible", () => {
+    expect(printable("a\tb\nc")).toBe("a\tb\nc");
+    expect(printable("\u001b[31mred")).toBe("␛[31mred");
+    expect(printable(HOSTILE)).not.toMatch(RAW);
+    expect(printable("plain")).toBe("plain");
+  });
+
+  it("never reach the terminal through show, attempts and triage", () => {
+    const ws = hostileWorkspace();
+    for (const args of [["show", "esc-attempt-1"], ["attempts"], ["triage"]]) {
+      const r = runFire([...args, "--workspace", ws], { cwd: ws });
+      expect(r.status, `${args[0]}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, args[0]).not.toMatch(RAW);
+    }
+    const shown = runFire(["show", "esc-attempt-1", "--workspace", ws], { cwd: ws }).stdout;
+    expect(shown).toContain("␛[2J");
+  });
+
+  it("never reach the terminal through the workbench", async () => {
+    const ws = hostileWorkspace();
+    const app = renderApp(ws);
+    await app.see("1 attempts");
+    await app.press("/");
+    await app.see("type to search");
+    await app.press(..."esc-attempt".split(""));
+    await app.see("esc-attempt-1");
+    expect(app.frame()).not.toMatch(RAW);
+    await app.press(KEY.enter);
+    await app.see("Fix the build");
+    expect(app.frame()).not.toMatch(RAW);
+    expect(app.frame()).toContain("␛");
+    app.unmount();
+  });
+});
