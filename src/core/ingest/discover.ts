@@ -8,7 +8,7 @@ import {
   realpathSync,
   statSync,
 } from "node:fs";
-import { basename, extname, join } from "node:path";
+import { basename, extname, isAbsolute, join, relative } from "node:path";
 import { InputError } from "../errors.js";
 import type { SourceFormat } from "../model/attempt.js";
 import { ioReason } from "./json-file.js";
@@ -192,17 +192,28 @@ function unknownReason(path: string, head: string): string {
   return `unknown ${kind} format (${EXPECTED})`;
 }
 
+/** Whether `real` is `root` or inside it. */
+function isInside(root: string, real: string): boolean {
+  const rel = relative(root, real);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
 async function* visit(
   path: string,
   explicit: boolean,
   ancestors: Set<string>,
   signal?: AbortSignal,
+  root?: string,
 ): AsyncGenerator<DiscoverItem> {
   if (signal?.aborted) return;
   let st: Stats;
   try {
     const l = lstatSync(path);
     st = l.isSymbolicLink() ? statSync(path) : l;
+    // A link inside a source folder is followed only while it stays inside that folder:
+    // a trace folder must not lead discovery to /etc or another user's files.
+    if (l.isSymbolicLink() && root !== undefined && !isInside(root, realpathSync(path)))
+      return yield err(path, "symlink leads outside the source folder (not followed)");
   } catch (e) {
     return yield err(path, ioReason(e));
   }
@@ -228,7 +239,8 @@ async function* visit(
     return yield err(path, ioReason(e));
   }
   const next = new Set(ancestors).add(real);
-  for (const name of names) yield* visit(join(path, name), false, next, signal);
+  const within = root ?? real;
+  for (const name of names) yield* visit(join(path, name), false, next, signal, within);
 }
 
 /**
