@@ -16,6 +16,7 @@ export function defaultPortfolioDir(workspace: string): string | undefined {
   }
   let best: { at: string; dir: string } | undefined;
   for (const name of names.sort()) {
+    if (name.startsWith(".")) continue; // a freeze's temporary folder, never a portfolio
     const dir = join(root, name);
     let at: unknown;
     try {

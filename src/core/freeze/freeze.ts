@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { withHistory } from "../lifecycle/actions.js";
@@ -145,12 +146,7 @@ export async function freezePortfolio(input: FreezeInput): Promise<FreezeResult>
   };
   const manifest: PortfolioManifest = { ...body, manifestHash: manifestHashOf(body) };
 
-  const tmp = join(root, `.${name}.tmp-${process.pid}`);
-  await rm(tmp, { recursive: true, force: true });
-  await mkdir(join(tmp, "policies"), { recursive: true });
-  for (const f of files) await writeFile(join(tmp, f.path), f.text);
-  await writeFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  await rename(tmp, dir);
+  await writeFolderOnce(root, name, files, manifest);
 
   for (const c of candidates) {
     if (c.candidate.status === "frozen") continue;
@@ -160,4 +156,32 @@ export async function freezePortfolio(input: FreezeInput): Promise<FreezeResult>
     );
   }
   return { ok: true, dir, manifest };
+}
+
+/**
+ * Writes the portfolio into a private temporary folder, then renames it into place. Any
+ * failure (a full disk, or another freeze of the same name that got there first) removes
+ * the temporary folder, so nothing half-written is left for the hook to find.
+ */
+async function writeFolderOnce(
+  root: string,
+  name: string,
+  files: readonly { path: string; text: string }[],
+  manifest: PortfolioManifest,
+): Promise<void> {
+  const tmp = join(root, `.${name}.tmp-${process.pid}-${randomUUID().slice(0, 8)}`);
+  try {
+    await mkdir(join(tmp, "policies"), { recursive: true });
+    for (const f of files) await writeFile(join(tmp, f.path), f.text);
+    await writeFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    await rename(tmp, join(root, name));
+  } catch (e) {
+    await rm(tmp, { recursive: true, force: true });
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOTEMPTY" || code === "EEXIST")
+      throw new Error(
+        `portfolio ${name} already exists (frozen portfolios are immutable; pick a new name)`,
+      );
+    throw e;
+  }
 }

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draftFromTemplate } from "../../../src/core/draft/template-drafter.js";
@@ -86,6 +86,30 @@ describe("freezing a portfolio on the demo workspace", () => {
         reason: "demo exception",
       },
     ]);
+  });
+
+  it("two concurrent freezes of one name: one wins, the other is refused, no temp folder is left", async () => {
+    const freeze = () =>
+      freezePortfolio({
+        workspace: demo.dir,
+        name: "race",
+        candidates: [resolveCandidate(stored(), keys["latex-final-log"]!)],
+        attempts: demo.ws.attempts,
+        config: demo.ws.config,
+        force: { reason: "race test" },
+        now: NOW,
+      });
+    const results = await Promise.allSettled([freeze(), freeze(), freeze()]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results.filter((x) => x.status === "rejected"))
+      expect(String((r as PromiseRejectedResult).reason)).toMatch(/portfolio race already exists/);
+    const left = await readdir(join(demo.dir, "portfolios"));
+    expect(left.filter((n) => n.startsWith("."))).toEqual([]);
+    // a temporary folder left by a crash is never taken as the default portfolio
+    const stray = join(demo.dir, "portfolios", ".later.tmp-1");
+    await mkdir(stray, { recursive: true });
+    await writeFile(join(stray, "manifest.json"), JSON.stringify({ frozenAt: "2999-01-01" }));
+    expect(defaultPortfolioDir(demo.dir)).not.toBe(stray);
   });
 
   it("freezes screened candidates: canonical JSON + SHA-256 per policy, routing, screens, manifest hash", async () => {
