@@ -11,8 +11,10 @@ const ROLLOUT = fixture(
 );
 const TRANSCRIPT = fixture("real-clients", "claude-http-log", "session.jsonl");
 
+/** `fire import --json` into a throw-away workspace (import records its sources there). */
 function importJson(file: string) {
-  const r = runFire(["import", file, "--json"]);
+  const ws = mkdtempSync(join(tmpdir(), "fire-nul-ws-"));
+  const r = runFire(["import", file, "--json", "--workspace", ws], { cwd: ws });
   expect(r.stderr).not.toMatch(/\n\s+at /);
   return JSON.parse(r.stdout) as {
     attempts: number;
