@@ -4,7 +4,7 @@ import { type AtifParts, atifParts, taskFromPrompt } from "./atif.js";
 import { Atif } from "./atif-schema.js";
 import { type ClaudeSession, readClaudeSession } from "./claude.js";
 import { type CodexSession, readCodexSession } from "./codex.js";
-import { findFiles, isDir, isFile, peek, readSmall, readTail, subdirs } from "./fs-util.js";
+import { findFiles, isDir, isFile, peek, readSmall, subdirs } from "./fs-util.js";
 import {
   decideOutcome,
   harborException,
@@ -16,6 +16,7 @@ import { HarborTrialResult } from "./harbor-schema.js";
 import { readJsonAs } from "./json-file.js";
 import { attemptId, secondsBetween } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
+import { readVerifierTail } from "./verifier-tail.js";
 
 /** A folder is a Harbor trial when its `result.json` names a trial (or it has `agent/` beside it). */
 export async function looksLikeTrial(dir: string): Promise<boolean> {
@@ -55,17 +56,6 @@ function inRunOrder(traj: Atif, r: HarborTrialResult): Atif {
   return { ...traj, steps: steps.map((x) => x.s) };
 }
 
-/** File line a tail of the file starts at (files up to 8 MiB; else undefined, no line cited). */
-function lineOfTail(path: string, tail: string): number | undefined {
-  const full = readSmall(path, 8 << 20);
-  if (full === undefined) return undefined;
-  const cut = full.length - tail.length;
-  if (cut <= 0) return 1;
-  let n = 1;
-  for (let i = full.indexOf("\n"); i !== -1 && i < cut; i = full.indexOf("\n", i + 1)) n++;
-  return n;
-}
-
 /** The verifier's test output (a capped tail), where it came from and the line it starts at. */
 async function verifierTail(
   dir: string,
@@ -79,10 +69,9 @@ async function verifierTail(
   for (const s of subdirs(join(dir, "steps")).sort().reverse())
     candidates.push(join(dir, "steps", s, "verifier", "test-stdout.txt"));
   for (const c of candidates) {
-    const t = readTail(c, cap);
-    if (t === undefined || (t.trim() === "" && c !== candidates.at(-1))) continue;
-    const firstLine = lineOfTail(c, t);
-    return { text: t, file: c, ...(firstLine !== undefined ? { firstLine } : {}) };
+    const t = readVerifierTail(c, cap);
+    if (t === undefined || (t.text.trim() === "" && c !== candidates.at(-1))) continue;
+    return t;
   }
   return undefined;
 }
@@ -203,7 +192,12 @@ export async function* readHarborTrial(
     taskId: r.task_name,
     taskText,
     agent: r.agent_info?.name ?? parts?.agent,
-    model: r.agent_info?.model_info?.name ?? r.config?.agent?.model_name ?? parts?.model,
+    // A Claude Code run without trajectory.json names its model only in the session transcript.
+    model:
+      r.agent_info?.model_info?.name ??
+      r.config?.agent?.model_name ??
+      parts?.model ??
+      raw.claude?.model,
     outcome: decideOutcome(reward, exception, options.passThreshold),
     reward: reward ?? null,
     exception,

@@ -3,10 +3,12 @@ import { z } from "zod";
 import { describeZodIssues, InputError } from "../errors.js";
 import type { AttemptInput, Outcome } from "../model/attempt.js";
 import { EventLog } from "./events.js";
-import { isFile, peek, subdirs } from "./fs-util.js";
+import { isFile, peek, readSmall, subdirs } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
+import { castText, sessionCommands } from "./tb1-session.js";
 import { attemptId, secondsBetween } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
+import { readVerifierTail } from "./verifier-tail.js";
 
 /** Terminal-Bench 1 `TrialResults` (per-trial `results.json`, also inlined in the run's). */
 export const Tb1Trial = z.looseObject({
@@ -49,9 +51,8 @@ function outcomeOf(t: Tb1Trial): { outcome: Outcome; exception?: AttemptInput["e
   return { outcome: t.is_resolved === false ? "fail" : "unknown" };
 }
 
-async function episodeEvents(trialDir: string | undefined, log: EventLog): Promise<IngestItem[]> {
+async function episodeEvents(trialDir: string, log: EventLog): Promise<IngestItem[]> {
   const errors: IngestItem[] = [];
-  if (!trialDir) return errors;
   const logs = join(trialDir, "agent-logs");
   const eps = subdirs(logs).filter((n) => /^episode-\d+$/.test(n));
   eps.sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
@@ -69,6 +70,56 @@ async function episodeEvents(trialDir: string | undefined, log: EventLog): Promi
   return errors;
 }
 
+/** Largest session log read for commands (a longer one is read from its end). */
+const SESSION_CAP = 32 << 20;
+
+/**
+ * Commands from the pane recording (`sessions/agent.cast`, else `sessions/agent.log`):
+ * typed at the prompt, or printed by the agent in its own output. Returns how many.
+ */
+function sessionEvents(trialDir: string, log: EventLog, errors: IngestItem[]): number {
+  const cast = join(trialDir, "sessions", "agent.cast");
+  const plain = join(trialDir, "sessions", "agent.log");
+  let text: string | undefined;
+  const castRaw = readSmall(cast, SESSION_CAP);
+  if (castRaw !== undefined) {
+    const c = castText(castRaw);
+    text = c.text;
+    if (c.badLines.length > 0)
+      errors.push({
+        type: "error",
+        error: new InputError(
+          cast,
+          c.badLines[0],
+          `expected an asciinema row [time, "o"|"i", text]; ${c.badLines.length} bad row(s) skipped, the rest read`,
+        ),
+      });
+  } else text = readSmall(plain, SESSION_CAP);
+  if (!text) return 0;
+  const cmds = sessionCommands(text);
+  for (const c of cmds) {
+    log.call({ tool: "terminal", args: { command: c.command }, command: c.command });
+    log.result({
+      output: c.output,
+      tool: "terminal",
+      ...(c.exitCode !== undefined ? { exitCode: c.exitCode } : {}),
+    });
+  }
+  return cmds.length;
+}
+
+/** The tests' output (`sessions/tests.log`, else the post-test pane), as the verifier output. */
+function testsOutput(trialDir: string, cap: number) {
+  for (const f of [
+    join(trialDir, "sessions", "tests.log"),
+    join(trialDir, "panes", "post-test.txt"),
+  ]) {
+    const t = readVerifierTail(f, cap);
+    if (t) return t;
+  }
+  return undefined;
+}
+
 async function* trialAttempt(
   t: Tb1Trial,
   dir: string | undefined,
@@ -78,7 +129,13 @@ async function* trialAttempt(
 ): AsyncGenerator<IngestItem> {
   const log = new EventLog(options.outputCap);
   log.text("prompt", "user", t.instruction ?? "");
-  yield* await episodeEvents(dir, log);
+  const errors: IngestItem[] = [];
+  // The pane recording has the commands with their output; Terminus episodes are the fallback.
+  const fromSession = dir ? sessionEvents(dir, log, errors) : 0;
+  if (dir && fromSession === 0) errors.push(...(await episodeEvents(dir, log)));
+  else if (fromSession > 0 && t.failure_mode !== "agent_timeout") log.stop();
+  yield* errors;
+  const tests = dir ? testsOutput(dir, options.outputCap) : undefined;
   const { outcome, exception } = outcomeOf(t);
   const k = /\.(\d+)-of-(\d+)\./.exec(t.trial_name);
   const attempt: AttemptInput = {
@@ -98,6 +155,8 @@ async function* trialAttempt(
         : undefined,
     startedAt: t.trial_started_at ?? undefined,
     durationS: secondsBetween(t.trial_started_at, t.trial_ended_at),
+    verifierOutput: tests?.text,
+    verifierSource: tests ? { file: tests.file, firstLine: tests.firstLine } : undefined,
     events: log.events,
   };
   yield { type: "attempt", attempt };

@@ -200,6 +200,24 @@ describe("Harbor job folders and raw harness sessions", () => {
     expect(a!.taskText).toMatch(/^Generate an image of a friendly robot/);
   });
 
+  it("takes the model from the Claude transcript when result.json and trajectory.json have none", async () => {
+    const dir = join(tmp, "claude-no-atif");
+    cpSync(trial("task-image-gen__Xvxipd8"), dir, { recursive: true });
+    rmSync(join(dir, "agent", "trajectory.json"));
+    const result = JSON.parse(readFileSync(join(dir, "result.json"), "utf8"));
+    result.agent_info.model_info = null;
+    result.config.agent.model_name = null;
+    writeFileSync(join(dir, "result.json"), JSON.stringify(result));
+    mkdirSync(join(dir, "agent", "sessions", "projects", "-app"), { recursive: true });
+    cpSync(
+      fixture("real-clients/claude-rm-deny/session.jsonl"),
+      join(dir, "agent/sessions/projects/-app/9a976fe8.jsonl"),
+    );
+    const [a] = (await collect([dir])).attempts;
+    expect(a!.model).toBe("claude-opus-5-5");
+    expect(calls(a!)).toHaveLength(3);
+  });
+
   it("uses a Codex rollout under agent/sessions/YYYY/MM/DD when it is richer than ATIF", async () => {
     const dir = join(tmp, "codex-trial");
     cpSync(trial("task-image-gen__Xvxipd8"), dir, { recursive: true });

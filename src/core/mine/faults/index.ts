@@ -71,9 +71,10 @@ export function faultOf(
   const exc = exceptionFault(a);
   if (exc) return exc;
   if (!acted(a)) {
-    // A model that answered nothing (0 output tokens) is a provider fault; a log without
-    // actions (e.g. a run folder with no agent log) just has nothing to mine.
-    if (a.tokens?.output === 0 && a.events.length > 0)
+    // A recorded trajectory whose model answered nothing (0 output tokens) is a provider
+    // fault; a log without actions (a run folder with no agent log) has nothing to mine.
+    // Terminal-Bench 1 reports 0 tokens for agents it does not meter, so its 0 says nothing.
+    if (a.tokens?.output === 0 && a.events.length > 0 && a.source.format !== "tb1-run")
       return {
         reason: "provider_fault",
         detail: "the agent's model produced no output (0 output tokens, no tool call, no message)",
