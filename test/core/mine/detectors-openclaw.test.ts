@@ -79,11 +79,8 @@ describe("detectors on the real harbor-openclaw trials", () => {
       "task-calendar__8A83BnJ": ["stop.no-check-after-write@3"],
       "task-csv-stock-trend__EMfhUA5": ["stop.no-check-after-write@3"],
       "task-email-triage__fEmQAc2": ["stop.no-check-after-write@27"],
-      "task-gh-issue-triage__sx8jKBo": [
-        "capability.earlier-success@7",
-        "capability.earlier-success@9",
-        "output.never-written@18",
-      ],
+      // fetching a release page and installing gh (@7, @9) is not capability evidence
+      "task-gh-issue-triage__sx8jKBo": ["output.never-written@18"],
       "task-gws-cross-service__mYkXS7N": ["stop.no-check-after-write@29"],
       "task-image-gen__Xvxipd8": ["output.never-written@2"],
       "task-log-hdfs-block-ops__nvME2du": ["stop.no-check-after-write@79", "run.timeout@80"],

@@ -112,7 +112,7 @@ describe("generic detectors", () => {
       runDetectors(a, { siblings: [sib] }).find(
         (h) => h.detectorId === "capability.passing-sibling",
       )?.reason,
-    ).toBe("1 passing sibling attempt(s): unit-2");
+    ).toBe("1 passing sibling attempt(s) (same model) — unknown model: unit-2");
     expect(
       runDetectors(a, { siblings: [{ ...a, outcome: "pass" }] }).some(
         (h) => h.detectorId === "capability.passing-sibling",

@@ -1,3 +1,4 @@
+import type { Attempt, Event } from "../../model/attempt.js";
 import {
   BUILD_RE,
   callSucceeded,
@@ -5,6 +6,7 @@ import {
   outputOf,
   PROBE_RE,
   probeOk,
+  stripHeredocs,
   TEST_RE,
   toolCalls,
 } from "./shell.js";
@@ -12,26 +14,63 @@ import type { Detector } from "./types.js";
 
 const HTTP_OK = /\bHTTP\/[\d.]+\s+2\d\d\b|\b200 OK\b|^\s*2\d\d\s*$|status(?:_code)?[=: ]+2\d\d/m;
 const TESTS_PASSED = /\b\d+ passed\b|\bOK\b|\bPASS(?:ED)?\b|\ball tests pass/i;
+const TESTS_FAILED = /\b\d+ failed\b|\bFAILED\b|\bFAIL\b|\b\d+ errors?\b/;
 
-/** Capability evidence inside the trace: a test run, probe or build that succeeded. */
+/** Flags that ask a tool about itself (help, version, listing) instead of running it. */
+const ABOUT_ITSELF =
+  /(?:^|\s)(?:--help|-h|--version|-V|help|version|--collect-only|--co|--list(?:-tests)?|--dry-run|--just-print)(?:\s|$)/;
+/** Fetching something (a download, an install) rather than checking the agent's own work. */
+const DOWNLOAD =
+  /(?:^|\s)(?:-o\s+(?!\/dev\/null)|-O(?:\s|$)|--output(?:=|\s+)(?!\/dev\/null)|--remote-name|-L\s+\S+\s*\|)|\|\s*(?:tar|sh|bash|python3?|sudo)\b|\b(?:pip3?|npm|pnpm|yarn|apt(?:-get)?|brew|cargo install|go install|gem)\s+(?:install|add|i)\b/;
+/** A URL or host that is the agent's own machine (its service), not the internet. */
+const LOCAL_TARGET =
+  /\b(?:https?:\/\/)?(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[::1\]|host\.docker\.internal)(?::\d+)?\b|(?:^|\s)(?:https?:\/\/)?:\d{2,5}\b/;
+const REMOTE_URL = /\bhttps?:\/\/(?!localhost\b|127\.|0\.0\.0\.0\b|\[::1\])[\w-]+(?:\.[\w-]+)+/;
+
+/** The pipeline segments of a shell string (heredoc bodies removed). */
+function segmentsOf(cmd: string): string[] {
+  return stripHeredocs(cmd)
+    .split(/&&|\|\||;|\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** What the call shows the agent could do with its own deliverable, if anything. */
+function ownCheck(a: Attempt, call: Event): string | undefined {
+  const cmd = commandOf(call);
+  if (!cmd || !callSucceeded(a, call)) return undefined;
+  const out = outputOf(a, call);
+  for (const seg of segmentsOf(cmd)) {
+    if (ABOUT_ITSELF.test(seg) || DOWNLOAD.test(seg)) continue;
+    if (TEST_RE.test(seg) && TESTS_PASSED.test(out) && !TESTS_FAILED.test(out))
+      return "test run succeeded";
+    if (PROBE_RE.test(seg) && LOCAL_TARGET.test(seg) && !REMOTE_URL.test(seg)) {
+      if (HTTP_OK.test(out) || probeOk(a, call)) return "probe succeeded";
+    }
+    if (BUILD_RE.test(seg) && !/\berror\b/i.test(out)) return "build succeeded";
+  }
+  return undefined;
+}
+
+/**
+ * Capability evidence inside the trace: the agent's own successful check of its deliverable
+ * — its test run, its build, or a probe of the service it runs on this machine. A download,
+ * an install, a help or version page, or a listing is not evidence.
+ */
 export const earlierSuccess: Detector = {
   id: "capability.earlier-success",
   description:
-    "an earlier successful test run, probe (HTTP 2xx, open port) or build in the same trace",
+    "the agent's own successful check of its deliverable: a passing test run, a build, or a probe of its own (local) service",
   capability: true,
   detect(attempt) {
     const hits: { eventIndices: number[]; reason: string }[] = [];
     for (const call of toolCalls(attempt)) {
-      const cmd = commandOf(call);
-      if (!cmd || !callSucceeded(attempt, call)) continue;
-      const out = outputOf(attempt, call);
-      let what: string | undefined;
-      if (TEST_RE.test(cmd) && TESTS_PASSED.test(out) && !/\b\d+ failed\b/.test(out))
-        what = "test run succeeded";
-      else if (PROBE_RE.test(cmd) && (HTTP_OK.test(out) || probeOk(attempt, call)))
-        what = "probe succeeded";
-      else if (BUILD_RE.test(cmd) && !/\berror\b/i.test(out)) what = "build succeeded";
-      if (what) hits.push({ eventIndices: [call.index], reason: `${what}: ${cmd.slice(0, 80)}` });
+      const what = ownCheck(attempt, call);
+      if (what)
+        hits.push({
+          eventIndices: [call.index],
+          reason: `${what}: ${(commandOf(call) ?? "").slice(0, 80)}`,
+        });
     }
     return hits.slice(0, 5);
   },
