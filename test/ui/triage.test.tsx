@@ -25,13 +25,22 @@ describe("Triage screen", () => {
     await app.press("f"); // unsolved
     await app.see("status=unsolved");
     expect(app.frame()).not.toContain("◐ ");
-    await app.press("f", "f", "f"); // solved, excluded, back to all
+    await app.press("f", "f", "f"); // solved, unscored, back to all
     await app.see("filters: none");
     // an attempt-level filter: only codex attempts count
     await app.press("t");
     await app.see("agent=");
     await app.press("x");
     await app.see("Excluded attempts", "provider_fault");
+    app.unmount();
+  });
+
+  it("shows the selected exclusion's evidence (file:line or event)", async () => {
+    const app = renderApp(ws.dir);
+    await app.see("95 attempts");
+    await app.press("x");
+    await app.see("Excluded attempts", "evidence: ");
+    expect(app.frame()).toMatch(/evidence: (?:\S+:\d+|event #\d+)/);
     app.unmount();
   });
 

@@ -1,5 +1,7 @@
+import { relative } from "node:path";
 import { Box, Text } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { evidenceText } from "../../core/mine/render.js";
 import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
 import { triage } from "../../core/mine/triage.js";
 import { printable } from "../../core/printable.js";
@@ -27,6 +29,14 @@ const SYMBOL: Record<TaskStatus, string> = {
 };
 
 type View = "tasks" | "attempts" | "exclusions";
+
+/** A file as the row has room for it: relative to the workspace, else its last three parts. */
+function shortPath(file: string, base: string): string {
+  const rel = relative(base, file);
+  const p = rel.startsWith("..") ? file : rel;
+  if (p.length <= 40) return p;
+  return `…/${p.split(/[\\/]/).slice(-3).join("/")}`;
+}
 
 /** Screen 1: tasks by k/n (reachable-but-undelivered first), exclusions, filters. */
 export function TriageScreen({ width, height }: ScreenProps): ReactNode {
@@ -62,7 +72,9 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
     }
   }, [taskId]);
   const exclusions = result?.exclusions ?? [];
-  const exCursor = useListCursor(exclusions.length, listHeight);
+  // one line under the exclusions list shows the selected one's evidence
+  const exCursor = useListCursor(exclusions.length, listHeight - 1);
+  const selectedEx = exclusions[exCursor.index];
 
   useKeypress((input, key) => {
     if (!data) return false;
@@ -115,7 +127,7 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
           <VirtualList
             items={exclusions}
             selected={exCursor.index}
-            height={listHeight}
+            height={listHeight - 1}
             keyOf={(e) => e.attemptId}
             empty="no exclusions"
             renderRow={(e) => (
@@ -125,6 +137,11 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
               </Text>
             )}
           />
+          <Text color={theme.muted} wrap="truncate-end">
+            {selectedEx
+              ? `evidence: ${selectedEx.evidence.map((ev) => evidenceText(ev.file ? { ...ev, file: shortPath(ev.file, data.ws.dir) } : ev)).join(" · ") || "-"}`
+              : ""}
+          </Text>
         </>
       ) : view === "attempts" && task ? (
         <>

@@ -6,7 +6,9 @@ import {
   plainTerminalText,
   sessionCommands,
 } from "../../../src/core/ingest/tb1-session.js";
+import { mine } from "../../../src/core/mine/mine.js";
 import { triage } from "../../../src/core/mine/triage.js";
+import { defaultConfig } from "../../../src/core/workspace/config.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { collect } from "./collect.js";
 
@@ -66,6 +68,18 @@ describe("Terminal-Bench 1 runs import with their actions", () => {
     // the other failure is in mining scope with its actions
     expect(task.failedIds).toHaveLength(1);
     expect(t.tasks.find((x) => x.taskId === "csv-region-totals")?.status).toBe("reachable");
+  });
+
+  it("mining labels the failures that have actions and leaves the one without out, no crash", async () => {
+    const got = await collect([RUN]);
+    const r = await mine(got.attempts, { labeler: "heuristic", config: defaultConfig() });
+    const failedWithActions = got.attempts.filter(
+      (a) => a.outcome !== "pass" && a.events.some((e) => e.kind === "tool_call"),
+    );
+    expect(r.labels.map((l) => l.attemptId).sort()).toEqual(
+      failedWithActions.map((a) => a.id).sort(),
+    );
+    for (const l of r.labels) expect(l.mechanism.length).toBeGreaterThan(0);
   });
 
   it("a truncated cast row is reported with file and line; the rest of the cast still loads", async () => {
