@@ -65,12 +65,12 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
 
 /**
  * A validated candidate as the hook's cache keeps it: what `step` evaluates (eligibility,
- * tracking, rules) and nothing else. The behaviour marker (only replay codes it) becomes the
+ * task values, tracking, rules) and nothing else. The behaviour marker (only replay codes it) becomes the
  * empty condition and the prose (chain, lineage, notes, sham) is dropped, so a warm hook
  * parses and compiles less on every event.
  */
 export function forHook(c: CompiledPolicy["candidate"]): CompiledPolicy["candidate"] {
-  const { id, version, family, title, status, eligibility, track, rules } = c;
+  const { id, version, family, title, status, eligibility, values, track, rules } = c;
   return {
     id,
     version,
@@ -78,6 +78,7 @@ export function forHook(c: CompiledPolicy["candidate"]): CompiledPolicy["candida
     title,
     status,
     eligibility,
+    ...(values.length > 0 ? { values } : {}),
     track,
     rules,
     behavior: {},

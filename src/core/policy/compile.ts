@@ -30,6 +30,17 @@ export function compilePolicy(c: Candidate, file?: string): CompiledPolicy {
     record: names(t.record),
     recordFirst: names(t.recordFirst),
     increment: names(t.increment),
+    mark: (t.mark === undefined ? [] : Array.isArray(t.mark) ? t.mark : [t.mark]).map((m) => ({
+      values: m.values,
+      as: m.as,
+      mode: m.match ?? "path",
+    })),
+    ...(t.streak ? { streak: { counter: t.streak.counter, key: t.streak.key ?? "output" } } : {}),
+  }));
+  // a hook cache written before task values existed has none
+  const values = (c.values ?? []).map((v, i) => ({
+    id: v.id,
+    re: re(v.pattern, ["values", i, "pattern"]),
   }));
   const rules: Record<RulePoint, CompiledRule[]> = {
     prompt: [],
@@ -55,6 +66,7 @@ export function compilePolicy(c: Candidate, file?: string): CompiledPolicy {
     family: c.family,
     file,
     eligibility,
+    values,
     track,
     rules,
     behavior: compileCondition(c.behavior, ["behavior"]),

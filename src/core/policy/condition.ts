@@ -3,6 +3,7 @@ import { COUNT_CMP, STEP_ORDER } from "./grammar.js";
 import { patternParts } from "./patterns.js";
 import type { Condition, Pattern } from "./schema.js";
 import type { PolicyState } from "./types.js";
+import { eventMentions } from "./values.js";
 
 /** What a compiled condition sees: the (length-capped) event, the policy's state, the step. */
 export interface CondCtx {
@@ -141,6 +142,30 @@ function atoms(c: Condition, path: (string | number)[]): Pred[] {
     const [, name, op, n] = COUNT_CMP.exec(c.count)! as unknown as [string, string, string, string];
     const v = Number(n);
     out.push(({ ps }) => cmp(ps.counters[name] ?? 0, op, v));
+  }
+  if (c.captured !== undefined) {
+    const names = list(c.captured);
+    out.push(({ ps }) => names.every((n) => (ps.values?.[n]?.length ?? 0) > 0));
+  }
+  if (c.unmarked !== undefined) {
+    const { values, as, markedAs } = c.unmarked;
+    out.push(({ ps }) => {
+      const marked = ps.marks?.[as] ?? [];
+      const also = markedAs === undefined ? undefined : (ps.marks?.[markedAs] ?? []);
+      return (ps.values?.[values] ?? []).some(
+        (v) => !marked.includes(v) && (also === undefined || also.includes(v)),
+      );
+    });
+  }
+  if (c.mentions !== undefined) {
+    const { values, unless } = c.mentions;
+    const mode = c.mentions.match ?? "path";
+    costly.push(({ ev, ps }) => {
+      const skip = unless === undefined ? [] : (ps.marks?.[unless] ?? []);
+      return (ps.values?.[values] ?? []).some(
+        (v) => !skip.includes(v) && eventMentions(ev, v, mode),
+      );
+    });
   }
   if (c.all !== undefined) {
     costly.push(...c.all.map((s, i) => compileCondition(s, [...path, "all", i])));

@@ -9,6 +9,7 @@ import type {
   Verdict,
 } from "./types.js";
 import { pointOf } from "./types.js";
+import { captureValues, eventMentions, streakKey } from "./values.js";
 
 /**
  * The ONE evaluator: offline replay and the live hook both call `step` with normalized
@@ -45,13 +46,28 @@ export function withTaskText(state: SessionState, text: string): SessionState {
 }
 
 function copyPs(ps: PolicyState): PolicyState {
-  return {
+  const out: PolicyState = {
     ...ps,
     flags: { ...ps.flags },
     steps: { ...ps.steps },
     counters: { ...ps.counters },
     nudges: { ...ps.nudges },
   };
+  if (ps.marks)
+    out.marks = Object.fromEntries(Object.entries(ps.marks).map(([k, v]) => [k, [...v]]));
+  if (ps.keys) out.keys = { ...ps.keys };
+  return out;
+}
+
+/** The task values of a policy, captured from the (capped) task text. */
+export function valuesOf(p: CompiledPolicy, taskText: string): Record<string, string[]> {
+  const text = capText(taskText);
+  return Object.fromEntries(p.values.map((v) => [v.id, captureValues(v.re, text)]));
+}
+
+function streakText(ev: Event, key: "output" | "command" | "input" | "text"): string {
+  if (key !== "text") return `${ev.tool ?? ""}\n${ev[key] ?? ""}`;
+  return `${ev.tool ?? ""}\n${ev.command ?? ""}\n${ev.input ?? ""}\n${ev.output ?? ""}`;
 }
 
 /** Eligibility of one policy for a task text (E): all-of, any-of (if any), none-of. */
@@ -133,6 +149,7 @@ export function step(
         ...copyPs(ps),
         eligible: r.eligible,
         ...(r.matched === undefined ? {} : { matched: r.matched }),
+        ...(p.values.length === 0 ? {} : { values: valuesOf(p, taskText) }),
       };
       own = true;
     }
@@ -149,6 +166,22 @@ export function step(
       for (const n of t.record) ps.steps[n] = now;
       for (const n of t.recordFirst) if (ps.steps[n] === undefined) ps.steps[n] = now;
       for (const n of t.increment) ps.counters[n] = (ps.counters[n] ?? 0) + 1;
+      for (const m of t.mark) {
+        if (!ps.marks) ps.marks = {};
+        const have = ps.marks[m.as] ?? [];
+        const add = (ps.values?.[m.values] ?? []).filter(
+          (v) => !have.includes(v) && eventMentions(ev, v, m.mode),
+        );
+        if (add.length > 0) ps.marks[m.as] = [...have, ...add];
+      }
+      if (t.streak) {
+        const { counter, key } = t.streak;
+        const k = streakKey(streakText(ev, key));
+        if (!ps.keys) ps.keys = {};
+        const keys = ps.keys;
+        ps.counters[counter] = keys[counter] === k ? (ps.counters[counter] ?? 0) + 1 : 1;
+        keys[counter] = k;
+      }
       tracked.push(`${p.key}/${t.id}`);
     }
     if (own) after[p.key] = ps;
@@ -202,6 +235,7 @@ export function step(
           ...copyPs(base),
           eligible: a.eligible,
           ...(a.matched === undefined ? {} : { matched: a.matched }),
+          ...(a.values === undefined ? {} : { values: a.values }),
           nudges: a.nudges,
         };
       }

@@ -42,6 +42,9 @@ export function collectPatterns(c: Candidate): PatternSite[] {
       out.push({ path: ["eligibility", list, i], ...patternParts(p) });
     }
   }
+  c.values.forEach((v, i) => {
+    out.push({ path: ["values", i, "pattern"], ...patternParts(v.pattern) });
+  });
   c.track.forEach((t, i) => {
     if (t.when) conditionPatterns(t.when, ["track", i, "when"], out);
   });

@@ -41,6 +41,22 @@ const NumberTest = z.union([
     .refine((o) => Object.keys(o).length > 0, "expected at least one of eq, ne, lt, le, gt, ge"),
 ]);
 
+/** How a task value is looked up: as a path (default), or by its file name only. */
+export const MatchMode = z.enum(["path", "name"]);
+
+/** `unmarked`: some captured value of `values` is not marked `as` (but is marked `markedAs`). */
+export interface UnmarkedTest {
+  values: string;
+  as: string;
+  markedAs?: string;
+}
+/** `mentions`: the current tool call uses a captured value of `values` (not marked `unless`). */
+export interface MentionsTest {
+  values: string;
+  match?: "path" | "name";
+  unless?: string;
+}
+
 /** A condition: every key present must hold (an empty object always holds). */
 export interface Condition {
   kind?: EventKind | EventKind[];
@@ -65,6 +81,10 @@ export interface Condition {
   steps?: string;
   /** Counter comparison, `edits >= 2` (a counter never incremented is 0). */
   count?: string;
+  /** Every named task-value list captured at least one value from the task text. */
+  captured?: string | string[];
+  unmarked?: UnmarkedTest;
+  mentions?: MentionsTest;
   all?: Condition[];
   any?: Condition[];
   not?: Condition;
@@ -94,6 +114,11 @@ export const Condition: z.ZodType<Condition> = z
         .string()
         .regex(COUNT_CMP, "expected a counter comparison such as `edits >= 1`")
         .optional(),
+      captured: Names.optional(),
+      unmarked: z.strictObject({ values: Name, as: Name, markedAs: Name.optional() }).optional(),
+      mentions: z
+        .strictObject({ values: Name, match: MatchMode.optional(), unless: Name.optional() })
+        .optional(),
       all: z.array(Condition).optional(),
       any: z.array(Condition).min(1).optional(),
       not: Condition.optional(),
@@ -105,6 +130,26 @@ export const Eligibility = z.strictObject({
   allOf: z.array(Pattern).default([]),
   anyOf: z.array(Pattern).default([]),
   noneOf: z.array(Pattern).default([]),
+});
+
+/**
+ * A list of values captured from the task text when it is known (before any tool call):
+ * every match of `pattern` (its first group when it has one), at most 16, each at most 240
+ * characters. Paths, file names and numbers the task names, in any language.
+ */
+export const TaskValues = z.strictObject({ id: Name, pattern: Pattern });
+
+/** Marks the captured values of `values` that the current tool call uses, under `as`. */
+export const MarkSpec = z.strictObject({ values: Name, as: Name, match: MatchMode.optional() });
+
+/**
+ * A run of identical results: when the rule's condition holds, `counter` grows by one if the
+ * event's normalized `key` text (output by default; digits and spacing ignored) equals the
+ * previous one's, else it restarts at 1. Read it with `count: "counter >= 3"`.
+ */
+export const StreakSpec = z.strictObject({
+  counter: Name,
+  key: z.enum(["output", "command", "input", "text"]).optional(),
 });
 
 export const TrackRule = z
@@ -120,10 +165,12 @@ export const TrackRule = z
     /** Record the current step only if not yet recorded (the first one counts). */
     recordFirst: Names.optional(),
     increment: Names.optional(),
+    mark: z.union([MarkSpec, z.array(MarkSpec).min(1)]).optional(),
+    streak: StreakSpec.optional(),
   })
   .refine(
-    (t) => t.set ?? t.clear ?? t.record ?? t.recordFirst ?? t.increment,
-    "a tracking rule needs at least one of set, clear, record, recordFirst, increment",
+    (t) => t.set ?? t.clear ?? t.record ?? t.recordFirst ?? t.increment ?? t.mark ?? t.streak,
+    "a tracking rule needs at least one of set, clear, record, recordFirst, increment, mark, streak",
   );
 export type TrackRule = z.infer<typeof TrackRule>;
 
@@ -139,6 +186,22 @@ export const Rule = z.strictObject({
   release: Condition.optional(),
 });
 export type Rule = z.infer<typeof Rule>;
+
+/** Calls `known` with every values-list name a condition refers to. */
+function valueRefs(
+  c: Condition,
+  path: (string | number)[],
+  known: (name: string, path: (string | number)[]) => void,
+): void {
+  const caps =
+    c.captured === undefined ? [] : typeof c.captured === "string" ? [c.captured] : c.captured;
+  for (const n of caps) known(n, [...path, "captured"]);
+  if (c.unmarked) known(c.unmarked.values, [...path, "unmarked", "values"]);
+  if (c.mentions) known(c.mentions.values, [...path, "mentions", "values"]);
+  for (const [i, s] of (c.all ?? []).entries()) valueRefs(s, [...path, "all", i], known);
+  for (const [i, s] of (c.any ?? []).entries()) valueRefs(s, [...path, "any", i], known);
+  if (c.not) valueRefs(c.not, [...path, "not"], known);
+}
 
 export const Status = z.enum(["draft", "screening", "frozen", "retired"]);
 
@@ -171,6 +234,7 @@ export const Candidate = z
       .default([]),
     notes: z.string().optional(),
     eligibility: Eligibility.default({ allOf: [], anyOf: [], noneOf: [] }),
+    values: z.array(TaskValues).default([]),
     track: z.array(TrackRule).default([]),
     rules: z.array(Rule).min(1),
     behavior: Condition,
@@ -183,6 +247,35 @@ export const Candidate = z
       seen.add(id);
     };
     for (const [i, t] of c.track.entries()) check(t.id, ["track", i, "id"]);
+    const lists = new Set<string>();
+    c.values.forEach((v, i) => {
+      if (lists.has(v.id))
+        ctx.addIssue({
+          code: "custom",
+          path: ["values", i, "id"],
+          message: `duplicate values id ${v.id}`,
+        });
+      lists.add(v.id);
+    });
+    const known = (name: string, path: (string | number)[]) => {
+      if (!lists.has(name))
+        ctx.addIssue({
+          code: "custom",
+          path,
+          message: `no values list ${name} (declare it under values)`,
+        });
+    };
+    c.track.forEach((t, i) => {
+      const marks = t.mark === undefined ? [] : Array.isArray(t.mark) ? t.mark : [t.mark];
+      for (const [j, m] of marks.entries())
+        known(m.values, ["track", i, "mark", ...(Array.isArray(t.mark) ? [j] : []), "values"]);
+      if (t.when) valueRefs(t.when, ["track", i, "when"], known);
+    });
+    c.rules.forEach((r, i) => {
+      if (r.when) valueRefs(r.when, ["rules", i, "when"], known);
+      if (r.release) valueRefs(r.release, ["rules", i, "release"], known);
+    });
+    valueRefs(c.behavior, ["behavior"], known);
     c.rules.forEach((r, i) => {
       check(r.id, ["rules", i, "id"]);
       if (r.action === "deny" && r.at !== "tool") {

@@ -53,6 +53,12 @@ export interface PolicyState {
   counters: Record<string, number>;
   /** Nudges used per rule id. */
   nudges: Record<string, number>;
+  /** Values captured from the task text per values list (set with eligibility; then fixed). */
+  values?: Record<string, string[]>;
+  /** Captured values marked per mark name (`mark` tracking). */
+  marks?: Record<string, string[]>;
+  /** Last streak key per streak counter. */
+  keys?: Record<string, string>;
 }
 
 export interface SessionState {
@@ -85,6 +91,8 @@ export interface CompiledTrack {
   record: string[];
   recordFirst: string[];
   increment: string[];
+  mark: { values: string; as: string; mode: "path" | "name" }[];
+  streak?: { counter: string; key: "output" | "command" | "input" | "text" };
 }
 
 export interface CompiledRule {
@@ -111,6 +119,8 @@ export interface CompiledPolicy {
   /** File it was loaded from, when loaded from disk. */
   file?: string;
   eligibility: { allOf: RegExp[]; anyOf: RegExp[]; noneOf: RegExp[] };
+  /** Task-value lists captured from the task text when it is known. */
+  values: { id: string; re: RegExp }[];
   track: CompiledTrack[];
   rules: Record<RulePoint, CompiledRule[]>;
   behavior: CompiledPredicate;
