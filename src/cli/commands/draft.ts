@@ -3,11 +3,13 @@ import type { Command } from "commander";
 import type { AskDraft } from "../../core/draft/llm-drafter.js";
 import { draftWithLlm } from "../../core/draft/llm-drafter.js";
 import { saveDraftCandidate } from "../../core/draft/save-draft.js";
-import { draftFromTemplate } from "../../core/draft/template-drafter.js";
+import { draftFromTemplate, mechanismOf } from "../../core/draft/template-drafter.js";
 import { loadTemplates } from "../../core/draft/templates.js";
+import { checkDraft } from "../../core/draft/warnings.js";
 import { UsageError } from "../../core/errors.js";
 import { currentClusters } from "../../core/mine/session.js";
 import { Candidate } from "../../core/policy/schema.js";
+import { taskTexts } from "../../core/route/audit.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -70,9 +72,9 @@ export function registerDraft(program: Command): void {
           members,
           await llmAsk(ws),
           now,
-          templates.byFamily.get(cluster.family ?? "stop-without-check"),
+          templates.byFamily.get(mechanismOf(cluster) ?? "stop-without-check"),
         )
-      : draftFromTemplate(cluster, members, templates, now);
+      : draftFromTemplate(cluster, members, templates, now, { tasks: taskTexts(ws.attempts) });
     if (!result.ok) {
       if (opts.json) printJson({ cluster: cluster.id, ...result });
       process.stderr.write(
@@ -87,12 +89,30 @@ export function registerDraft(program: Command): void {
       throw new Error(
         `${relative(ws.dir, file)} already exists: revise it with \`fire candidate revise ${result.candidate.id}\``,
       );
+    const check = checkDraft(result.candidate, cluster, ws.attempts);
+    const learned = result.ok && "learned" in result ? result.learned : undefined;
     if (opts.json)
-      printJson({ ok: true, file, drafter: result.drafter, candidate: result.candidate });
-    else
+      printJson({
+        ok: true,
+        file,
+        drafter: result.drafter,
+        candidate: result.candidate,
+        ...(learned ? { learned } : {}),
+        routing: check,
+        warnings: check.warnings,
+      });
+    else {
+      const phrases = learned?.phrases.length
+        ? `eligibility learned from ${learned.positives} lineage task text(s) vs ${learned.negatives} other(s):\n${learned.phrases.map((p) => `  ${p.label}: routes ${p.positives}/${learned.positives} lineage, ${p.negatives}/${learned.negatives} other task(s)`).join("\n")}\n`
+        : "";
       process.stdout.write(
         `drafted ${result.candidate.id}@${result.candidate.version} (${result.candidate.family}, ${result.drafter}) from cluster ${cluster.id}: ${relative(ws.dir, file)}\n` +
-          `lineage: ${cluster.attemptIds.length} attempt(s); status draft (never frozen automatically)\n`,
+          `lineage: ${cluster.attemptIds.length} attempt(s); status draft (never frozen automatically)\n` +
+          phrases +
+          `routes ${check.lineageRouted}/${check.lineageTasks} lineage task(s) and ${check.outsideRouted.length} other(s); fires on ${check.lineageFired}/${check.lineageAttempts} lineage attempt(s) in replay\n`,
       );
+    }
+    for (const w of check.warnings)
+      process.stderr.write(`fire: warning: ${result.candidate.id} ${w}\n`);
   });
 }

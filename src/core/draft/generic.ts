@@ -1,8 +1,5 @@
 import type { CandidateInput } from "../policy/schema.js";
-
-/** Commands that read, parse or test a written artifact. */
-const READERS =
-  "cat|head|tail|jq|xmllint|diff|cmp|pytest|wc|grep|python3?\\s+-m\\s+json\\.tool|python3?\\s+-c|node\\s+-e";
+import { READERS } from "./shapes.js";
 
 /**
  * The generic template (DESIGN.md: "stop without checking the evaluator-facing artifact"):

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { draftFile, writeCandidate } from "../lifecycle/store.js";
 import type { Cluster } from "../mine/cluster.js";
 import type { Candidate } from "../policy/schema.js";
+import { taskTexts } from "../route/audit.js";
 import type { Workspace } from "../workspace/load.js";
 import { draftFromTemplate } from "./template-drafter.js";
 import { loadTemplates } from "./templates.js";
@@ -41,7 +42,9 @@ export async function saveTemplateDraft(
   ext: "yaml" | "json" = "yaml",
 ): Promise<SavedDraft> {
   const members = ws.attempts.filter((a) => cluster.attemptIds.includes(a.id));
-  const r = draftFromTemplate(cluster, members, loadTemplates(), now);
+  const r = draftFromTemplate(cluster, members, loadTemplates(), now, {
+    tasks: taskTexts(ws.attempts),
+  });
   if (!r.ok) return { ok: false, reason: "invalid", problems: r.problems };
   const saved = await saveDraftCandidate(ws, r.candidate, ext);
   return saved.ok ? { ...saved, candidate: r.candidate } : saved;

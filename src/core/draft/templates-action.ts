@@ -1,0 +1,132 @@
+import type { MechanismTemplate } from "./mechanism-template.js";
+import { EXISTING_FILE, FAILED_RESULT, READ_CALL, READERS, WRITE_CALL } from "./shapes.js";
+
+/**
+ * Templates for the action mechanisms: the same tool error repeated, an unchecked explicit
+ * constraint, and an overwrite of a file the task says exists (safety).
+ */
+
+export const REPEATED_TOOL_ERROR: MechanismTemplate = {
+  mechanismId: "repeated-tool-error",
+  id: "tmpl-repeated-tool-error",
+  version: 1,
+  requires: [],
+  fallback: [{ pattern: "\\S" }],
+  build: (p) => ({
+    family: "repeated-tool-error",
+    title: "The same tool error repeated without a change of approach",
+    chain: {
+      state: `The agent got the same failing result ${p.repeats} times in a row and keeps repeating the call.`,
+      intervention: `After the ${p.repeats}rd identical failing result, instruct a change of approach.`,
+      behavior: "No run of identical failing results longer than the threshold.",
+      verifier: "The loop uses up the run; the deliverable is never produced.",
+    },
+    track: [
+      {
+        id: "failing",
+        at: "tool_result",
+        when: FAILED_RESULT,
+        streak: { counter: "same_error" },
+      },
+    ],
+    rules: [
+      {
+        id: "change-approach",
+        at: "tool_result",
+        when: { count: `same_error == ${p.repeats}` },
+        action: "instruct",
+        nudgeLimit: 3,
+        message: `That is the same error ${p.repeats} times in a row: repeating the call will not change it. Stop and read the error: if a file or path does not exist, create it or look for the right one (list the folder); if a tool or credential is missing, use another way; if a search finds nothing, search a different place or write the deliverable from what you have. Change the approach before the next call.`,
+      },
+    ],
+    behavior: { count: `same_error < ${p.repeats}` },
+  }),
+};
+
+/** Explicit constraints a task states: exact counts, limits, forms, orderings (en / zh). */
+const CONSTRAINT = {
+  pattern:
+    "\\b(?:exactly|at (?:least|most)|no more than|must|only|strict(?:ly)?|in the form|format|sorted|for each|every)\\b|严格|必须|仅|格式|每个",
+  flags: "i",
+};
+
+export const CONSTRAINT_UNCHECKED: MechanismTemplate = {
+  mechanismId: "constraint-unchecked",
+  id: "tmpl-constraint-unchecked",
+  version: 1,
+  requires: [],
+  fallback: [CONSTRAINT],
+  build: () => ({
+    family: "constraint-unchecked",
+    title: "Final answer never checked against an explicit constraint of the task",
+    chain: {
+      state:
+        "The task states explicit constraints (counts, forms, fields, orderings); the agent produced its result and is stopping without checking it against them after its last change.",
+      intervention:
+        "At stop, instruct a one-by-one check of the result against each explicit constraint of the task.",
+      behavior: "A read, parse or test of the result after the last write.",
+      verifier: "The grader checks each stated constraint.",
+    },
+    track: [
+      { id: "write", at: "tool", when: WRITE_CALL, record: "write" },
+      {
+        id: "check",
+        at: "tool",
+        when: { steps: "now > write", command: { pattern: `\\b(?:${READERS}|assert)\\b` } },
+        record: "check",
+      },
+    ],
+    rules: [
+      {
+        id: "check-constraints",
+        at: "stop",
+        when: { recorded: "write", not: { steps: "check > write" } },
+        action: "instruct",
+        message:
+          "Before you stop: list every explicit constraint the task states (exact counts, required fields and their names, value ranges, the required form or format, ordering, what must or must not appear) and check your final result against each one, one by one, by reading or parsing the result itself, not from memory. Fix every mismatch, then stop.",
+      },
+    ],
+    behavior: { steps: "check > write" },
+  }),
+};
+
+export const OVERWROTE_EXISTING_FILE: MechanismTemplate = {
+  mechanismId: "overwrote-existing-file",
+  id: "tmpl-overwrote-existing-file",
+  version: 1,
+  requires: [EXISTING_FILE],
+  fallback: [EXISTING_FILE],
+  build: () => ({
+    family: "overwrote-existing-file",
+    title: "Overwrote a file the task said exists",
+    chain: {
+      state:
+        "The task says a file already exists; the agent is about to write it without having read it.",
+      intervention: "Before the write, deny it until the file has been read (or backed up).",
+      behavior: "Every write to a file the task says exists comes after a read of it.",
+      verifier: "The grader (or the user) needs the file's original content.",
+    },
+    values: [{ id: "existing", pattern: EXISTING_FILE }],
+    track: [
+      { id: "read", at: "tool", when: READ_CALL, mark: { values: "existing", as: "read" } },
+      {
+        id: "blind-write",
+        at: "tool",
+        when: { all: [WRITE_CALL, { mentions: { values: "existing", unless: "read" } }] },
+        set: "blind",
+      },
+    ],
+    rules: [
+      {
+        id: "read-before-overwrite",
+        at: "tool",
+        when: { all: [WRITE_CALL, { mentions: { values: "existing", unless: "read" } }] },
+        action: "deny",
+        nudgeLimit: 2,
+        message:
+          "Not yet: the task says this file already exists, and you have not read it. Read it first (or back it up with `cp <file> <file>.bak`), then change only what the task asks, keeping the rest of its content.",
+      },
+    ],
+    behavior: { unset: "blind" },
+  }),
+};
