@@ -2,8 +2,8 @@ import type { Cluster } from "../mine/cluster.js";
 import type { Attempt } from "../model/attempt.js";
 import type { CandidateInput, Pattern } from "../policy/schema.js";
 
-/** A cluster as the drafters read it (h11b's clusters carry the dominant mechanism id). */
-export type DraftCluster = Cluster & { mechanismId?: string; signature?: string };
+/** A cluster as the drafters read it (with its dominant mechanism id and signature). */
+export type DraftCluster = Cluster;
 
 /** Parameters a template takes from the cluster's evidence (shapes, never task content). */
 export interface TemplateParams {
@@ -44,7 +44,10 @@ export const REPEATS = 3;
 const KIND = /\.([A-Za-z][A-Za-z0-9]{0,5})\b/g;
 
 /** Template parameters from a cluster's signature and its members' recorded actions. */
-export function paramsOf(cluster: DraftCluster, members: readonly Attempt[]): TemplateParams {
+export function paramsOf(
+  cluster: Pick<DraftCluster, "signature">,
+  members: readonly Attempt[],
+): TemplateParams {
   const kinds = new Set<string>();
   for (const m of (cluster.signature ?? "").matchAll(KIND)) kinds.add(m[1]!.toLowerCase());
   if (kinds.size === 0)

@@ -29,16 +29,17 @@ export const REPEATED_TOOL_ERROR: MechanismTemplate = {
         streak: { counter: "same_error" },
       },
     ],
-    rules: [
-      {
-        id: "change-approach",
-        at: "tool_result",
-        when: { count: `same_error == ${p.repeats}` },
-        action: "instruct",
-        nudgeLimit: 3,
-        message: `That is the same error ${p.repeats} times in a row: repeating the call will not change it. Stop and read the error: if a file or path does not exist, create it or look for the right one (list the folder); if a tool or credential is missing, use another way; if a search finds nothing, search a different place or write the deliverable from what you have. Change the approach before the next call.`,
-      },
-    ],
+    // escalating nudges on one unbroken run: the repeats-th, 4× and 12× that many results
+    rules: [1, 4, 12].map((k, i) => ({
+      id: i === 0 ? "change-approach" : `still-repeating-${k * p.repeats}`,
+      at: "tool_result" as const,
+      when: { count: `same_error == ${k * p.repeats}` },
+      action: "instruct" as const,
+      message:
+        i === 0
+          ? `That is the same error ${p.repeats} times in a row: repeating the call will not change it. Stop and read the error: if a file or path does not exist, create it or look for the right one (list the folder); if a tool or credential is missing, use another way; if a search finds nothing, search a different place or write the deliverable from what you have. Change the approach before the next call.`
+          : `Still the same error, ${k * p.repeats} times in a row. Do something different now: another tool, another path, or write the deliverable from what you already know.`,
+    })),
     behavior: { count: `same_error < ${p.repeats}` },
   }),
 };
@@ -112,7 +113,9 @@ export const OVERWROTE_EXISTING_FILE: MechanismTemplate = {
       {
         id: "blind-write",
         at: "tool",
-        when: { all: [WRITE_CALL, { mentions: { values: "existing", unless: "read" } }] },
+        when: {
+          all: [WRITE_CALL, { mentions: { values: "existing", match: "written", unless: "read" } }],
+        },
         set: "blind",
       },
     ],
@@ -120,7 +123,9 @@ export const OVERWROTE_EXISTING_FILE: MechanismTemplate = {
       {
         id: "read-before-overwrite",
         at: "tool",
-        when: { all: [WRITE_CALL, { mentions: { values: "existing", unless: "read" } }] },
+        when: {
+          all: [WRITE_CALL, { mentions: { values: "existing", match: "written", unless: "read" } }],
+        },
         action: "deny",
         nudgeLimit: 2,
         message:

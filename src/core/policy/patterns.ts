@@ -42,7 +42,8 @@ export function collectPatterns(c: Candidate): PatternSite[] {
       out.push({ path: ["eligibility", list, i], ...patternParts(p) });
     }
   }
-  c.values.forEach((v, i) => {
+  // a hook-cache candidate without task values has no `values` key
+  (c.values ?? []).forEach((v, i) => {
     out.push({ path: ["values", i, "pattern"], ...patternParts(v.pattern) });
   });
   c.track.forEach((t, i) => {

@@ -41,8 +41,11 @@ const NumberTest = z.union([
     .refine((o) => Object.keys(o).length > 0, "expected at least one of eq, ne, lt, le, gt, ge"),
 ]);
 
-/** How a task value is looked up: as a path (default), or by its file name only. */
-export const MatchMode = z.enum(["path", "name"]);
+/**
+ * How a task value is looked up in a tool call: as a path (default), by its file name only,
+ * or as what the call writes (see core/policy/values.ts).
+ */
+export const MatchMode = z.enum(["path", "name", "written"]);
 
 /** `unmarked`: some captured value of `values` is not marked `as` (but is marked `markedAs`). */
 export interface UnmarkedTest {
@@ -53,7 +56,7 @@ export interface UnmarkedTest {
 /** `mentions`: the current tool call uses a captured value of `values` (not marked `unless`). */
 export interface MentionsTest {
   values: string;
-  match?: "path" | "name";
+  match?: "path" | "name" | "written";
   unless?: string;
 }
 

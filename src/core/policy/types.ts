@@ -91,7 +91,7 @@ export interface CompiledTrack {
   record: string[];
   recordFirst: string[];
   increment: string[];
-  mark: { values: string; as: string; mode: "path" | "name" }[];
+  mark: { values: string; as: string; mode: "path" | "name" | "written" }[];
   streak?: { counter: string; key: "output" | "command" | "input" | "text" };
 }
 

@@ -14,6 +14,9 @@ import type { Event } from "../model/attempt.js";
  *    `/` when the folder before it is shallow. `docs/` inside `/opt/tool/lib/docs/` is
  *    another place with the same name, not the task's `docs/`.
  * With `match: "name"` only the last path segment has to match (the same file name anywhere).
+ * With `match: "written"` the value must be what the call writes: one of its `writes`, or a
+ * shell write target (after `>` / `>>`, `tee`, the destination of `cp` / `mv`), never a file
+ * the command only reads (`sqlite3 in.db .dump > out.sql` writes out.sql, not in.db).
  */
 
 /** Most values kept per list, and the longest value (a capture past it is dropped). */
@@ -22,7 +25,7 @@ export const VALUE_LEN_MAX = 240;
 /** Folders an absolute path may have before a relative value (`/workspace/`, `/home/u/`). */
 export const SHALLOW = 2;
 
-export type MatchMode = "path" | "name";
+export type MatchMode = "path" | "name" | "written";
 
 /** The values a global scan of the (capped) task text captures: group 1, else the match. */
 export function captureValues(re: RegExp, text: string): string[] {
@@ -94,9 +97,27 @@ export function writeIs(written: string, value: string, mode: MatchMode): boolea
   return false;
 }
 
+const REDIRECT = /(?:^|[^>&0-9])>{1,2}\s*(['"]?)([^\s'";&|()<>]+)\1/g;
+const TEE = /\btee\s+(?:-a\s+)?(['"]?)([^\s'";&|()<>]+)\1/g;
+const COPY = /\b(?:cp|mv)\s+(?:-[A-Za-z]+\s+)?[^\s;&|]+\s+(['"]?)([^\s'";&|()<>]+)\1/g;
+
+/** Files a shell command writes: redirect and tee targets, cp / mv destinations. */
+export function shellTargets(command: string): string[] {
+  const out: string[] = [];
+  for (const re of [REDIRECT, TEE, COPY])
+    for (const m of command.matchAll(re)) if (m[2] && !m[2].startsWith("/dev/")) out.push(m[2]);
+  return out;
+}
+
 /** Whether a tool call uses `value` (writes, command, input); other events mention nothing. */
 export function eventMentions(ev: Event, value: string, mode: MatchMode): boolean {
   if (ev.kind !== "tool_call") return false;
+  if (mode === "written") {
+    if (ev.writes?.some((w) => writeIs(w, value, "path"))) return true;
+    return (
+      ev.command !== undefined && shellTargets(ev.command).some((w) => writeIs(w, value, "path"))
+    );
+  }
   if (ev.writes?.some((w) => writeIs(w, value, mode))) return true;
   if (ev.command !== undefined && mentionsIn(ev.command, value, mode)) return true;
   return ev.input !== undefined && mentionsIn(ev.input, value, mode);

@@ -32,13 +32,16 @@ describe("saveTemplateDraft and listPortfolios on the demo workspace", () => {
     expect(await readFile(r.file, "utf8")).toBe(before);
   });
 
-  it("writes nothing when there is no valid draft (unknown family)", async () => {
-    const cluster = { ...demo.cluster("latex-final-log"), family: "no-such-family" } as Cluster;
+  it("writes nothing when there is no valid draft (unknown mechanism)", async () => {
+    const cluster = {
+      ...demo.cluster("latex-final-log"),
+      mechanismId: "no-such-mechanism",
+    } as Cluster;
     const r = await saveTemplateDraft(demo.ws, cluster, NOW);
     expect(r).toEqual({
       ok: false,
       reason: "invalid",
-      problems: ["no template for family no-such-family"],
+      problems: ["no template for mechanism no-such-mechanism"],
     });
     expect(listCandidates(demo.dir).candidates.length).toBe(1);
   });
