@@ -1,6 +1,7 @@
 import type { Cluster } from "../mine/cluster.js";
 import type { Attempt } from "../model/attempt.js";
 import type { Candidate } from "../policy/schema.js";
+import { redact } from "../redact.js";
 import { type DraftResult, finishDraft } from "./template-drafter.js";
 
 /** One chat message (the shape src/llm sends). */
@@ -19,9 +20,10 @@ export type AskDraft = (
   validate: (value: Candidate) => string[],
 ) => Promise<{ ok: true; value: Candidate } | { ok: false; reason: string }>;
 
-const LANGUAGE = `A candidate policy is JSON: {id, version, family, title, chain:{state, intervention, behavior, verifier}, eligibility:{allOf:[], anyOf:[pattern], noneOf:[]}, track:[{id, at, when, set|clear|record|recordFirst|increment}], rules:[{id, at: prompt|tool|tool_result|stop, when, action: instruct|deny, message, nudgeLimit?, release?}], behavior: condition}.
+const LANGUAGE = `A candidate policy is JSON: {id, version, family, title, chain:{state, intervention, behavior, verifier}, eligibility:{allOf:[], anyOf:[pattern], noneOf:[]}, values:[{id, pattern}], track:[{id, at, when, set|clear|record|recordFirst|increment|mark|streak}], rules:[{id, at: prompt|tool|tool_result|stop, when, action: instruct|deny, message, nudgeLimit?, release?}], behavior: condition}.
 A pattern is a regex string or {pattern, flags}; flags from i, m, s, u. No nested quantifiers.
-A condition is an object whose keys must all hold: kind, role, tool, command, input, output, text, writes (patterns), exitCode, isError, flag, unset, recorded (step names), steps ("probe > launch", "now > write"), count ("edits >= 1"), all, any, not.
+values lists capture what the task text names (paths, file names: every match, group 1). A track rule's mark {values, as, match?: path|name|written} marks the values the current tool call uses; streak {counter, key?: output} counts a run of identical results.
+A condition is an object whose keys must all hold: kind, role, tool, command, input, output, text, writes (patterns), exitCode, isError, flag, unset, recorded (step names), steps ("probe > launch", "now > write"), count ("edits >= 1", "same_error >= 3"), captured (a values list named something), unmarked {values, as, markedAs?} (some captured value not marked), mentions {values, match?, unless?} (the current tool call uses a captured value), all, any, not.
 deny is only allowed at "tool". Eligibility reads the task text once; tracking rules record the agent's steps; the behaviour marker is checked on the final state.
 Rules and patterns must be general: never name a task, a file path from the traces, or an expected answer.`;
 
@@ -42,8 +44,8 @@ export function draftMessages(cluster: Cluster, example?: Candidate): DraftMessa
     {
       role: "user",
       content: `Draft ONE candidate policy for this failure mechanism.
-Family: ${cluster.family ?? "unknown (choose a short kebab-case family name)"}
-Mechanism: ${cluster.mechanism}
+Family: ${cluster.family ?? cluster.mechanismId ?? "unknown (choose a short kebab-case family name)"}
+Mechanism: ${cluster.mechanism}${cluster.mechanismId ? ` (id ${cluster.mechanismId})` : ""}${cluster.signature ? `\nSignature (normalized evidence): ${redact(cluster.signature)}` : ""}
 Intervention point: ${cluster.interventionPoint}
 Detectors: ${cluster.detectors.map((d) => d.id).join(", ") || "none"}
 Evidence (redacted excerpts of the failed attempts):

@@ -24,6 +24,7 @@ const RUNTIME_FILES = [
   "core/policy/grammar.js",
   "core/policy/patterns.js",
   "core/policy/types.js",
+  "core/policy/values.js",
   "runtime/map-event.js",
 ];
 
