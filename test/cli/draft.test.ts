@@ -55,6 +55,24 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
     expect(await readFile(out.file, "utf8")).toContain(`id: ${out.candidate.id}`);
   });
 
+  it("warns when a saved draft routes nothing and would never fire on its lineage", async () => {
+    const c = clusters.find((x) => x.family === "dataset-token-accounting")!;
+    const t = templates.get("dataset-token-accounting")!;
+    fake.respond = () => ({
+      kind: "json",
+      answer: {
+        ...t,
+        id: "draft",
+        eligibility: { allOf: [], anyOf: ["qqq-no-task-says-this"], noneOf: [] },
+      },
+    });
+    const r = await runFireAsync(["draft", "--cluster", c.id, "--llm"], ws, env());
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/fire: warning: draft-\S+ routes no task of the workspace/);
+    expect(r.stderr).toMatch(/fires on none of its \d+ lineage attempt\(s\) in replay/);
+    expect(r.stdout).toContain("routes 0/");
+  });
+
   it("reports a draft that stays invalid after the repair round and saves nothing", async () => {
     const c = clusters.find((x) => x.family === "latex-final-log")!;
     const t = templates.get("latex-final-log")!;
@@ -94,6 +112,10 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
       /^drafted draft-exact-replacement-[0-9a-f]{6}@1 \(exact-replacement, template\)/,
+    );
+    // where it routes and whether it fires on its own attempts, computed by core checkDraft
+    expect(first.stdout).toMatch(
+      /routes [1-9]\d*\/\d+ lineage task\(s\) and \d+ other\(s\); fires on [1-9]\d*\/\d+ lineage attempt\(s\) in replay/,
     );
     const again = await runFireAsync(["draft", "--cluster", c.id], ws, {});
     expect(again.code).toBe(1);

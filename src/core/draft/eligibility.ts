@@ -2,7 +2,7 @@ import { compileRegex } from "../policy/condition.js";
 import { capText } from "../policy/patterns.js";
 import type { Pattern } from "../policy/schema.js";
 import type { TaskText } from "../route/audit.js";
-import { FILE_KINDS, NAMED_DIR, NAMED_FILE, TIME_LIMIT } from "./shapes.js";
+import { NAMED_DIR, NAMED_FILE, TIME_LIMIT } from "./shapes.js";
 
 /**
  * Eligibility learned from a cluster's task texts against nearby negatives (the workspace's
@@ -52,6 +52,9 @@ const STOPWORDS = new Set(
     " ",
   ),
 );
+/** File kinds that, written as a word ("an ICS file", "the CSV"), name a kind of file. */
+const KIND_WORDS =
+  /\b(csv|tsv|json|jsonl|xml|yaml|yml|toml|html|pdf|png|jpe?g|svg|ics|sql|sqlite|parquet|xlsx|docx|pptx|ipynb|latex|wav|mp3|mp4)\b/gi;
 const CJK = /[\u3400-\u9fff\u3040-\u30ff\uac00-\ud7af]{2,}/g;
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -70,9 +73,9 @@ function featuresOf(text: string, forbidden: ReadonlySet<string>): Map<string, F
         shape: true,
       });
   }
-  for (const m of text.matchAll(new RegExp(`\\b(${FILE_KINDS})\\b`, "gi"))) {
+  for (const m of text.matchAll(KIND_WORDS)) {
     const w = m[1]!.toLowerCase();
-    if (/^[a-z]{3,}$/.test(w) && !forbidden.has(w))
+    if (!forbidden.has(w))
       add({
         key: `kind:${w}`,
         label: `names the file kind "${w}"`,
