@@ -18,6 +18,15 @@ function run(ps: CompiledPolicy[], evs: Event[]): StepResult[] {
   return out;
 }
 
+/** Identity and prose of an inline candidate (the tests add values, rules, behaviour). */
+const BARE = {
+  id: "x",
+  version: 1,
+  family: "f",
+  title: "t",
+  chain: { state: "s", intervention: "i", behavior: "b", verifier: "v" },
+};
+
 const FILE =
   "(?<![\\p{L}\\p{N}_./~@-])([\\p{L}\\p{N}_./~-]*[\\p{L}\\p{N}_-]\\.(?:txt|md|json|py))(?![\\p{L}\\p{N}_/])";
 const write = (path: string): Omit<Event, "index"> => ({
@@ -122,11 +131,7 @@ describe("task values in the policy language", () => {
 
   it("rejects a reference to an undeclared values list, with its field path", () => {
     const r = Candidate.safeParse({
-      id: "x",
-      version: 1,
-      family: "f",
-      title: "t",
-      chain: { state: "s", intervention: "i", behavior: "b", verifier: "v" },
+      ...BARE,
       rules: [
         { id: "r", at: "stop", when: { captured: "nope" }, action: "instruct", message: "m" },
       ],
@@ -142,11 +147,7 @@ describe("task values in the policy language", () => {
 
   it("value patterns are safety-checked like every other pattern", () => {
     const c = Candidate.parse({
-      id: "x",
-      version: 1,
-      family: "f",
-      title: "t",
-      chain: { state: "s", intervention: "i", behavior: "b", verifier: "v" },
+      ...BARE,
       values: [{ id: "v", pattern: "(a+)+$" }],
       rules: [{ id: "r", at: "stop", action: "instruct", message: "m" }],
       behavior: {},
