@@ -9,6 +9,7 @@ import { heuristicLabel } from "./heuristic.js";
 import type { Label } from "./label.js";
 import { type LabelStore, labelKey } from "./label-cache.js";
 import { type TriageResult, triage } from "./triage.js";
+import { triageInputsOf } from "./triage-view.js";
 
 export type LabelerName = "llm" | "heuristic";
 
@@ -67,11 +68,8 @@ export interface MineResult {
 export async function mine(attempts: readonly Attempt[], opts: MineOptions): Promise<MineResult> {
   const { config, signal } = opts;
   const markers = config.mining.verifierFaultMarkers;
-  const faultMarkers = {
-    verifierFaultMarkers: markers,
-    environmentFaultMarkers: config.mining.environmentFaultMarkers,
-  };
-  const first = triage(attempts, faultMarkers);
+  // the same inputs as fire triage and the workbench (core/mine/triage-view.ts)
+  const first = triage(attempts, triageInputsOf(config, undefined, undefined));
   const byId = new Map(attempts.map((a) => [a.id, a]));
   const scope = first.inScope.map((id) => byId.get(id)).filter((a): a is Attempt => !!a);
   opts.onProgress?.({ phase: "detect", done: 0, total: attempts.length });
@@ -125,11 +123,10 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
   signal?.throwIfAborted();
   labels.sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
   const labelMap = new Map(labels.map((l) => [l.attemptId, l]));
-  const finalTriage = triage(attempts, {
-    ...faultMarkers,
-    labels: labelMap,
-    userExcluded: userExclusions(opts.decisions ?? []),
-  });
+  const finalTriage = triage(
+    attempts,
+    triageInputsOf(config, labelMap, userExclusions(opts.decisions ?? [])),
+  );
   opts.onProgress?.({ phase: "cluster", done: 0, total: 1 });
   const input = { labels, attempts: byId, hits };
   const auto = clusterLabels({ ...input, threshold: config.mining.clusterThreshold });

@@ -1,3 +1,4 @@
+import type { FireConfig } from "../workspace/config.js";
 import type { Workspace } from "../workspace/load.js";
 import { loadDecisionsAt, userExclusionsAt } from "./decisions.js";
 import type { Label } from "./label.js";
@@ -11,16 +12,16 @@ import { type TriageOptions, type TriageResult, triage } from "./triage.js";
  */
 export type TriageInputs = TriageOptions;
 
-/** Triage inputs from already-loaded labels and decisions (pure). */
+/** Triage inputs from the config and already-loaded labels and decisions (pure). */
 export function triageInputsOf(
-  ws: Workspace,
+  config: FireConfig,
   labels: ReadonlyMap<string, Label> | undefined,
   userExcluded: TriageOptions["userExcluded"],
   labelsFile?: string,
 ): TriageInputs {
   return {
-    verifierFaultMarkers: ws.config.mining.verifierFaultMarkers,
-    environmentFaultMarkers: ws.config.mining.environmentFaultMarkers,
+    verifierFaultMarkers: config.mining.verifierFaultMarkers,
+    environmentFaultMarkers: config.mining.environmentFaultMarkers,
     ...(labels ? { labels } : {}),
     ...(labelsFile ? { labelsFile } : {}),
     ...(userExcluded ? { userExcluded } : {}),
@@ -35,7 +36,7 @@ export async function loadTriageInputs(ws: Workspace): Promise<TriageInputs> {
     loadDecisionsAt(ws.dir),
   ]);
   return triageInputsOf(
-    ws,
+    ws.config,
     labels,
     userExclusionsAt(at.file, at.decisions.decisions, at.lines),
     labeler ? labelStorePath(ws.dir, labeler) : undefined,
