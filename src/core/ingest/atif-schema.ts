@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 /**
- * The parts of an ATIF (v1.4–1.7) trajectory we read. Unknown fields are
- * accepted and dropped (strip mode), so validation copies only what we use.
+ * The parts of an ATIF (v1.0–1.7) trajectory we read, after Harbor's models
+ * (`harbor/models/trajectories`) and RFC 0001. Unknown fields are accepted and
+ * dropped (strip mode), so validation copies only what we use.
  */
 const num = z.number().nullish();
 
@@ -12,12 +13,34 @@ export const AtifToolCall = z.object({
   arguments: z.unknown().optional(),
 });
 
+/**
+ * A reference to a delegated agent's trajectory: `trajectory_id` names an entry of the
+ * parent's `subagent_trajectories`, `trajectory_path` a file. `session_id` is run-scoped
+ * and informational (two siblings may share it); v1.6 and older used it as the key.
+ */
+export const AtifSubagentRef = z.object({
+  trajectory_id: z.string().nullish(),
+  trajectory_path: z.string().nullish(),
+  session_id: z.string().nullish(),
+});
+export type AtifSubagentRef = z.infer<typeof AtifSubagentRef>;
+
 export const AtifResult = z.object({
   source_call_id: z.string().nullish(),
   content: z.unknown().optional(),
-  subagent_trajectory_ref: z.unknown().optional(),
+  subagent_trajectory_ref: z.union([z.array(AtifSubagentRef), AtifSubagentRef]).nullish(),
   extra: z.record(z.string(), z.unknown()).nullish(),
 });
+
+/** Per-step LLM usage: `prompt_tokens` counts cached ones (`cached_tokens` is part of it). */
+export const AtifMetrics = z.object({
+  prompt_tokens: num,
+  completion_tokens: num,
+  cached_tokens: num,
+  cost_usd: num,
+  extra: z.record(z.string(), z.unknown()).nullish(),
+});
+export type AtifMetrics = z.infer<typeof AtifMetrics>;
 
 export const AtifStep = z.object({
   step_id: z.union([z.number(), z.string()]),
@@ -28,7 +51,9 @@ export const AtifStep = z.object({
   reasoning_content: z.string().nullish(),
   tool_calls: z.array(AtifToolCall).nullish(),
   observation: z.object({ results: z.array(AtifResult).nullish() }).nullish(),
-  metrics: z.object({ cost_usd: num }).nullish(),
+  metrics: AtifMetrics.nullish(),
+  /** Copied from a prior context (a continuation's replayed history): not new activity. */
+  is_copied_context: z.boolean().nullish(),
   extra: z.record(z.string(), z.unknown()).nullish(),
 });
 export type AtifStep = z.infer<typeof AtifStep>;
@@ -51,10 +76,14 @@ export const Atif = z.object({
       total_completion_tokens: num,
       total_cached_tokens: num,
       total_cost_usd: num,
+      extra: z.record(z.string(), z.unknown()).nullish(),
     })
     .nullish(),
   continued_trajectory_ref: z.unknown().optional(),
-  subagent_trajectories: z.unknown().optional(),
+  /** Embedded sub-agent trajectories (v1.7), each named by its `trajectory_id`. */
+  get subagent_trajectories() {
+    return z.array(Atif).nullish();
+  },
 });
 export type Atif = z.infer<typeof Atif>;
 

@@ -1,9 +1,17 @@
 import { basename } from "node:path";
 import type { AttemptInput } from "../model/attempt.js";
-import { ATIF_HEAD, Atif, type AtifStep } from "./atif-schema.js";
+import {
+  ATIF_HEAD,
+  Atif,
+  type AtifMetrics,
+  type AtifStep,
+  type AtifSubagentRef,
+} from "./atif-schema.js";
+import { parentRef, subagentAttempts } from "./atif-subagents.js";
 import { EventLog, exitCodeFromOutput } from "./events.js";
 import { readJsonAs } from "./json-file.js";
 import { attemptId, partsText, taskIdFromText } from "./text.js";
+import { addTokens, normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
 type Link = NonNullable<AttemptInput["links"]>[number];
@@ -19,6 +27,8 @@ export interface AtifParts {
   tokens?: AttemptInput["tokens"];
   costUsd?: number;
   sessionId?: string;
+  /** Steps marked `is_copied_context`: history replayed from a prior context, not events. */
+  copiedSteps: number;
 }
 
 /** Terminus-style prompts wrap the task; keep the task itself for routing. */
@@ -30,21 +40,34 @@ export function taskFromPrompt(text: string): string {
   return (end === -1 ? rest : rest.slice(0, end)).trim();
 }
 
-function refOf(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
-  if (value && typeof value === "object") {
-    const v = value as Record<string, unknown>;
-    const r = v.trajectory_path ?? v.path ?? v.session_id ?? v.trajectory_id;
-    return typeof r === "string" ? r : undefined;
-  }
-  return undefined;
+/**
+ * The key a sub-agent reference resolves by: `trajectory_id` (embedded) or
+ * `trajectory_path` (a file); a v1.6 ref with only `session_id` falls back to it.
+ */
+export function subagentKey(ref: AtifSubagentRef): string | undefined {
+  return ref.trajectory_id ?? ref.trajectory_path ?? ref.session_id ?? undefined;
 }
 
-function pushRefs(links: Link[], kind: Link["kind"], value: unknown): void {
-  for (const v of Array.isArray(value) ? value : [value]) {
-    const ref = refOf(v);
-    if (ref && !links.some((l) => l.kind === kind && l.ref === ref)) links.push({ kind, ref });
+function pushLink(links: Link[], kind: Link["kind"], ref: string | undefined): void {
+  if (ref && !links.some((l) => l.kind === kind && l.ref === ref)) links.push({ kind, ref });
+}
+
+/** Text of an ATIF message or result: text parts as text, image parts noted as images. */
+export function atifText(content: unknown): string {
+  if (!Array.isArray(content)) return partsText(content);
+  const out: string[] = [];
+  for (const part of content) {
+    const p = (part ?? {}) as { type?: unknown; source?: { media_type?: unknown; path?: unknown } };
+    if (p.type === "image") {
+      const src = p.source ?? {};
+      const what = [src.media_type, src.path].filter((x) => typeof x === "string").join(" ");
+      out.push(what ? `[image ${what}]` : "[image]");
+    } else {
+      const t = partsText([part]);
+      if (t) out.push(t);
+    }
   }
+  return out.join("\n");
 }
 
 /** Some writers store tool arguments as a JSON string. */
@@ -60,12 +83,12 @@ function jsonOrText(text: string): unknown {
 function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (content === undefined || content === null) return "";
-  return Array.isArray(content) ? partsText(content) : JSON.stringify(content);
+  return Array.isArray(content) ? atifText(content) : JSON.stringify(content);
 }
 
 function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
   const ts = step.timestamp ?? undefined;
-  const text = partsText(step.message ?? "");
+  const text = atifText(step.message ?? "");
   const extra = step.extra ?? {};
   const results = step.observation?.results ?? [];
   if (step.source === "user") {
@@ -87,9 +110,10 @@ function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
     log.call({ tool: c.function_name, args, callId: c.tool_call_id ?? undefined, ts });
   }
   results.forEach((r, i) => {
-    if (r.subagent_trajectory_ref !== undefined)
-      pushRefs(links, "subagent", r.subagent_trajectory_ref);
-    if (r.content === undefined && r.subagent_trajectory_ref !== undefined) return;
+    const refs = r.subagent_trajectory_ref;
+    for (const ref of Array.isArray(refs) ? refs : refs ? [refs] : [])
+      pushLink(links, "subagent", subagentKey(ref));
+    if (r.content == null && refs) return;
     const callId =
       r.source_call_id ??
       (typeof extra.tool_call_id === "string" ? extra.tool_call_id : undefined) ??
@@ -108,46 +132,86 @@ function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
   });
 }
 
+/** One step's usage in the token model (ATIF prompt tokens count cached ones). */
+function stepTokens(m: AtifMetrics | null | undefined): AttemptInput["tokens"] {
+  if (!m) return undefined;
+  const x = m.extra ?? {};
+  const pick = (...keys: string[]) => {
+    for (const k of keys) if (typeof x[k] === "number") return x[k] as number;
+    return undefined;
+  };
+  return normTokens({
+    input: m.prompt_tokens,
+    output: m.completion_tokens,
+    cached: m.cached_tokens,
+    cacheWrite: pick("cache_creation_input_tokens", "cache_creation_tokens", "cache_write_tokens"),
+    reasoning: pick("reasoning_tokens", "reasoning_output_tokens"),
+    total: pick("total_tokens"),
+  });
+}
+
+/**
+ * Tokens of a trajectory: `final_metrics` when it has totals (it covers the steps
+ * played in this run), else the sum of the per-step metrics; cache writes and
+ * reasoning, which `final_metrics` has no field for, come from the steps.
+ */
+function trajectoryTokens(traj: Atif, steps: AttemptInput["tokens"]): AttemptInput["tokens"] {
+  const fm = traj.final_metrics;
+  const hasTotals = fm && (fm.total_prompt_tokens != null || fm.total_completion_tokens != null);
+  if (!hasTotals) return steps;
+  return normTokens({
+    input: fm.total_prompt_tokens,
+    output: fm.total_completion_tokens,
+    cached: fm.total_cached_tokens,
+    cacheWrite: steps?.cacheWrite,
+    reasoning: steps?.reasoning,
+  });
+}
+
 /** Map an ATIF trajectory to events and attempt fields. */
 export function atifParts(traj: Atif, options: IngestOptions, endWithStop = true): AtifParts {
   const log = new EventLog(options.outputCap);
   const links: Link[] = [];
-  pushRefs(links, "continuation", traj.continued_trajectory_ref);
-  pushRefs(links, "subagent", traj.subagent_trajectories);
+  const cont = traj.continued_trajectory_ref;
+  pushLink(links, "continuation", typeof cont === "string" ? cont : undefined);
   let cost = 0;
   let sawCost = false;
+  let copiedSteps = 0;
+  const usage: AttemptInput["tokens"][] = [];
   for (const step of traj.steps) {
+    if (step.is_copied_context) {
+      copiedSteps++;
+      continue;
+    }
     addStep(log, step, links);
+    usage.push(stepTokens(step.metrics));
     if (typeof step.metrics?.cost_usd === "number") {
       cost += step.metrics.cost_usd;
       sawCost = true;
     }
   }
-  const last = traj.steps[traj.steps.length - 1];
+  for (const sub of traj.subagent_trajectories ?? [])
+    pushLink(links, "subagent", sub.trajectory_id ?? sub.session_id ?? undefined);
+  const played = traj.steps.filter((s) => !s.is_copied_context);
+  const last = played[played.length - 1];
   if (endWithStop && last && last.source === "agent") log.stop(last.timestamp ?? undefined);
+  // the task is the first prompt, copied or not (a continuation's copy repeats it)
   const first = traj.steps.find((s) => s.source === "user");
-  const fm = traj.final_metrics;
-  const tokens = fm
-    ? {
-        input: fm.total_prompt_tokens ?? undefined,
-        output: fm.total_completion_tokens ?? undefined,
-        cached: fm.total_cached_tokens ?? undefined,
-      }
-    : undefined;
   return {
-    taskText: first ? taskFromPrompt(partsText(first.message ?? "")) : "",
+    taskText: first ? taskFromPrompt(atifText(first.message ?? "")) : "",
     events: log,
     links,
     agent: traj.agent?.name ?? undefined,
     model: traj.agent?.model_name ?? undefined,
-    startedAt: traj.steps.find((s) => s.timestamp)?.timestamp ?? undefined,
-    tokens,
-    costUsd: fm?.total_cost_usd ?? (sawCost ? cost : undefined),
+    startedAt: played.find((s) => s.timestamp)?.timestamp ?? undefined,
+    tokens: trajectoryTokens(traj, addTokens(usage)),
+    costUsd: traj.final_metrics?.total_cost_usd ?? (sawCost ? cost : undefined),
     sessionId: traj.session_id ?? undefined,
+    copiedSteps,
   };
 }
 
-/** Standalone ATIF trajectory file. */
+/** Standalone ATIF trajectory file: one attempt, plus one per sub-agent it delegated to. */
 export const atifImporter: Importer = {
   format: "atif",
   detect: (_path, head, isDirectory) =>
@@ -163,10 +227,11 @@ export const atifImporter: Importer = {
     const file = basename(path);
     const stem = file.replace(/(\.trajectory)?\.json$/i, "");
     const identity = [traj.session_id ?? "", traj.trajectory_id ?? "", file].join("/");
+    const taskId = stem && stem !== "trajectory" ? stem : taskIdFromText(p.taskText);
     const attempt: AttemptInput = {
       id: attemptId("atif", identity, stem),
       source: { format: "atif", path },
-      taskId: stem && stem !== "trajectory" ? stem : taskIdFromText(p.taskText),
+      taskId,
       taskText: p.taskText,
       agent: p.agent,
       model: p.model,
@@ -174,9 +239,18 @@ export const atifImporter: Importer = {
       tokens: p.tokens,
       costUsd: p.costUsd,
       startedAt: p.startedAt,
+      copiedSteps: p.copiedSteps || undefined,
       links: p.links.length ? p.links : undefined,
       events: p.events.events,
     };
     yield { type: "attempt", attempt };
+    const parent = {
+      family: "atif",
+      identity,
+      format: "atif" as const,
+      taskId,
+      taskText: p.taskText,
+    };
+    yield* subagentAttempts(traj, path, { ...parent, ref: parentRef(traj, file) }, options);
   },
 };

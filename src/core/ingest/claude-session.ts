@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AttemptInput } from "../model/attempt.js";
 import { EventLog, exitCodeFromOutput } from "./events.js";
 import { partsText } from "./text.js";
+import { addTokens, normTokens } from "./tokens.js";
 
 const Block = z.looseObject({ type: z.string() });
 const Message = z.object({
@@ -15,6 +16,7 @@ const Message = z.object({
       input_tokens: z.number().optional(),
       output_tokens: z.number().optional(),
       cache_read_input_tokens: z.number().optional(),
+      cache_creation_input_tokens: z.number().optional(),
     })
     .nullish(),
 });
@@ -51,7 +53,8 @@ export class ClaudeSession {
   /** Whether this file is a sub-agent (sidechain) transcript, fixed by its first conversation row. */
   sidechain?: boolean;
   private pendingStop?: { id?: string; ts?: string };
-  private readonly usage = new Map<string, { i: number; o: number; c: number }>();
+  /** Usage per assistant message id (a message streamed over several rows repeats it). */
+  private readonly usage = new Map<string, AttemptInput["tokens"]>();
 
   constructor(outputCap: number) {
     this.log = new EventLog(outputCap);
@@ -101,11 +104,17 @@ export class ClaudeSession {
     if (msg.model && msg.model !== "<synthetic>") this.model ??= msg.model;
     if (msg.id && msg.usage) {
       const u = msg.usage;
-      this.usage.set(msg.id, {
-        i: u.input_tokens ?? 0,
-        o: u.output_tokens ?? 0,
-        c: u.cache_read_input_tokens ?? 0,
-      });
+      // Anthropic's input_tokens leave out the cache: the token model counts it in
+      this.usage.set(
+        msg.id,
+        normTokens({
+          input: u.input_tokens ?? 0,
+          output: u.output_tokens ?? 0,
+          cached: u.cache_read_input_tokens ?? 0,
+          cacheWrite: u.cache_creation_input_tokens ?? 0,
+          inputIncludesCache: false,
+        }),
+      );
     }
     const blocks =
       typeof msg.content === "string" ? [{ type: "text", text: msg.content }] : msg.content;
@@ -182,13 +191,6 @@ export class ClaudeSession {
   }
 
   tokens(): AttemptInput["tokens"] {
-    if (!this.usage.size) return undefined;
-    const t = { input: 0, output: 0, cached: 0 };
-    for (const u of this.usage.values()) {
-      t.input += u.i;
-      t.output += u.o;
-      t.cached += u.c;
-    }
-    return t;
+    return addTokens([...this.usage.values()]);
   }
 }

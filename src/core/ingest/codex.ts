@@ -5,6 +5,7 @@ import { EventLog, exitCodeFromOutput } from "./events.js";
 import { streamRows } from "./jsonl.js";
 import { joinArgv } from "./shell.js";
 import { attemptId, partsText, taskIdFromText } from "./text.js";
+import { normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
 const Row = z.object({
@@ -68,6 +69,19 @@ function parseArgs(raw: unknown): unknown {
   }
 }
 
+const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
+
+/** OpenAI usage: input counts cached input, output counts reasoning (README "Token model"). */
+function codexTokens(t: P): AttemptInput["tokens"] {
+  return normTokens({
+    input: num(t.input_tokens),
+    cached: num(t.cached_input_tokens),
+    output: num(t.output_tokens),
+    reasoning: num(t.reasoning_output_tokens),
+    inputIncludesCache: true,
+  });
+}
+
 class CodexSession {
   readonly log: EventLog;
   taskText = "";
@@ -95,12 +109,7 @@ class CodexSession {
     else if (p.type === "task_complete") this.log.stop(ts);
     else if (p.type === "token_count") {
       const t = (p.info as P | null | undefined)?.total_token_usage as P | undefined;
-      if (t)
-        this.tokens = {
-          input: typeof t.input_tokens === "number" ? t.input_tokens : undefined,
-          output: typeof t.output_tokens === "number" ? t.output_tokens : undefined,
-          cached: typeof t.cached_input_tokens === "number" ? t.cached_input_tokens : undefined,
-        };
+      if (t) this.tokens = codexTokens(t);
     }
   }
 

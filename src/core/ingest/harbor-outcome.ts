@@ -1,5 +1,6 @@
 import type { AttemptInput, Outcome } from "../model/attempt.js";
 import type { AgentResult, HarborTrialResult } from "./harbor-schema.js";
+import { addTokens, normTokens } from "./tokens.js";
 
 /** Reward of a trial: `verifier_result.rewards.reward`, else the last step's. */
 export function harborReward(r: HarborTrialResult): number | undefined {
@@ -58,16 +59,11 @@ export function decideOutcome(
   return "unknown";
 }
 
-function add(a: AgentResult): { input: number; output: number; cached: number; cost?: number } {
-  return {
-    input: a.n_input_tokens ?? 0,
-    output: a.n_output_tokens ?? 0,
-    cached: a.n_cache_tokens ?? 0,
-    cost: a.cost_usd ?? undefined,
-  };
-}
-
-/** Tokens and cost from `agent_result`, else summed over `step_results`. */
+/**
+ * Tokens and cost from `agent_result`, else summed over `step_results`. Harbor's
+ * `n_input_tokens` counts cached input (`n_cache_tokens`); an agent that reports
+ * more cached than input tokens left the cache out, and it is added back.
+ */
 export function harborUsage(r: HarborTrialResult): {
   tokens?: AttemptInput["tokens"];
   costUsd?: number;
@@ -79,16 +75,16 @@ export function harborUsage(r: HarborTrialResult): {
     (p) => p.n_input_tokens != null || p.n_output_tokens != null || p.cost_usd != null,
   );
   if (!known.length) return {};
-  let input = 0;
-  let output = 0;
-  let cached = 0;
   let cost: number | undefined;
-  for (const p of known) {
-    const x = add(p);
-    input += x.input;
-    output += x.output;
-    cached += x.cached;
-    if (x.cost !== undefined) cost = (cost ?? 0) + x.cost;
-  }
-  return { tokens: { input, output, cached }, costUsd: cost };
+  for (const p of known) if (p.cost_usd != null) cost = (cost ?? 0) + p.cost_usd;
+  const tokens = addTokens(
+    known.map((p) =>
+      normTokens({
+        input: p.n_input_tokens ?? 0,
+        output: p.n_output_tokens ?? 0,
+        cached: p.n_cache_tokens ?? 0,
+      }),
+    ),
+  );
+  return { tokens, costUsd: cost };
 }

@@ -2,6 +2,7 @@ import { dirname, join, resolve } from "node:path";
 import type { AttemptInput } from "../model/attempt.js";
 import { type AtifParts, atifParts, taskFromPrompt } from "./atif.js";
 import { Atif } from "./atif-schema.js";
+import { parentRef, subagentAttempts } from "./atif-subagents.js";
 import { type ClaudeSession, readClaudeSession } from "./claude.js";
 import { type CodexSession, readCodexSession } from "./codex.js";
 import { findFiles, isDir, isFile, peek, readSmall, subdirs } from "./fs-util.js";
@@ -145,6 +146,7 @@ export async function* readHarborTrial(
   let parts: AtifParts | undefined;
   const queue = await trajectoryFiles(dir, r);
   const seen = new Set(queue);
+  const read: { traj: Atif; file: string }[] = [];
   for (let i = 0; i < queue.length; i++) {
     const f = queue[i]!;
     const t = await readJsonAs(f, Atif, "an ATIF trajectory (schema_version, steps[])");
@@ -160,12 +162,15 @@ export async function* readHarborTrial(
       seen.add(next);
       queue.splice(i + 1, 0, next);
     }
+    read.push({ traj: t.value, file: f });
     const p = atifParts(inRunOrder(t.value, r), options, !timedOut && !continues);
     if (!parts) parts = p;
     else {
+      // a continuation's copied history was skipped: only its new steps are appended
       for (const e of p.events.events)
         parts.events.events.push({ ...e, index: parts.events.length });
       parts.links.push(...p.links);
+      parts.copiedSteps += p.copiedSteps;
     }
   }
   const raw: { claude?: ClaudeSession; codex?: CodexSession } = {};
@@ -186,8 +191,9 @@ export async function* readHarborTrial(
     (raw.claude?.taskText ?? "") ||
     (raw.codex ? taskFromPrompt(raw.codex.taskText || raw.codex.firstPrompt) : "") ||
     (await instruction(dir, r.config?.task?.path ?? undefined));
+  const identity = r.id ?? r.trial_name;
   const attempt: AttemptInput = {
-    id: attemptId("harbor", r.id ?? r.trial_name, r.trial_name),
+    id: attemptId("harbor", identity, r.trial_name),
     source: { format: "harbor-trial", path: dir },
     taskId: r.task_name,
     taskText,
@@ -208,10 +214,16 @@ export async function* readHarborTrial(
     verifierOutput: verifier?.text,
     verifierSource: verifier ? { file: verifier.file, firstLine: verifier.firstLine } : undefined,
     verifierScores: harborScores(r),
+    copiedSteps: parts?.copiedSteps || undefined,
     links: parts?.links.length ? parts.links : undefined,
     events,
   };
   yield { type: "attempt", attempt };
+  const parent = { family: "harbor", identity, format: "harbor-trial" as const, taskText };
+  for (const { traj, file } of read) {
+    const ref = parentRef(traj, file);
+    yield* subagentAttempts(traj, file, { ...parent, ref, taskId: r.task_name }, options, seen);
+  }
 }
 
 export const harborTrialImporter: Importer = {

@@ -71,6 +71,21 @@ export const TrajectoryLink = z.strictObject({
   ref: z.string(),
 });
 
+/**
+ * One token model for every format (README "Token model"): `input` counts every
+ * prompt token, cache reads and cache writes included; `cached` and `cacheWrite`
+ * are the parts of `input` read from / written to a prompt cache; `output`
+ * counts every completion token and `reasoning` the part of it spent reasoning.
+ */
+export const Tokens = z.strictObject({
+  input: z.number().nonnegative().optional(),
+  output: z.number().nonnegative().optional(),
+  cached: z.number().nonnegative().optional(),
+  cacheWrite: z.number().nonnegative().optional(),
+  reasoning: z.number().nonnegative().optional(),
+});
+export type Tokens = z.infer<typeof Tokens>;
+
 /** One run of an agent on one task. */
 export const Attempt = z.strictObject({
   /** Stable across re-imports: derived from the source identity, never random. */
@@ -87,13 +102,9 @@ export const Attempt = z.strictObject({
   reward: z.number().nullable().optional(),
   exception: z.strictObject({ type: z.string(), message: z.string().optional() }).optional(),
   costUsd: z.number().nullable().optional(),
-  tokens: z
-    .strictObject({
-      input: z.number().nonnegative().optional(),
-      output: z.number().nonnegative().optional(),
-      cached: z.number().nonnegative().optional(),
-    })
-    .optional(),
+  tokens: Tokens.optional(),
+  /** Steps a trace marks as copied from an earlier context (ATIF `is_copied_context`): not events. */
+  copiedSteps: z.number().int().positive().optional(),
   startedAt: z.string().optional(),
   durationS: z.number().nonnegative().optional(),
   /** Verifier output tail (test stdout), capped. */

@@ -15,7 +15,7 @@ describe("Claude Code transcript importer (real-clients)", () => {
     expect(a.model).toBe("claude-opus-5-5");
     expect(a.outcome).toBe("unknown");
     expect(a.costUsd).toBe(0.004);
-    expect(a.tokens).toEqual({ input: 500, output: 100, cached: 0 });
+    expect(a.tokens).toEqual({ input: 500, output: 100, cached: 0, cacheWrite: 0 });
     expect(a.events.map((e) => e.kind)).toEqual([
       "prompt",
       "message",

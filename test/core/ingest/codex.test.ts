@@ -10,7 +10,7 @@ describe("Codex rollout importer", () => {
     expect(a.taskText).toBe("Clean the build directory, then finish.");
     expect(a.agent).toBe("codex");
     expect(a.model).toBe("gpt-5.5");
-    expect(a.tokens).toEqual({ input: 500, output: 100, cached: 0 });
+    expect(a.tokens).toEqual({ input: 500, output: 100, cached: 0, reasoning: 0 });
     const calls = a.events.filter((e) => e.kind === "tool_call");
     expect(calls.map((c) => [c.tool, c.command, c.callId])).toEqual([
       ["exec_command", "mkdir -p build && touch build/out.o && echo made build", "call_fake_1"],
