@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import { z } from "zod";
 import type { AttemptInput } from "../model/attempt.js";
+import { isLegacyCodexHead, LEGACY_WHAT, unwrapLegacy } from "./codex-legacy.js";
 import { EventLog, exitCodeFromOutput } from "./events.js";
 import { streamRows } from "./jsonl.js";
 import { joinArgv } from "./shell.js";
@@ -184,9 +185,19 @@ export async function* readCodexSession(
 ): AsyncGenerator<IngestItem> {
   const s = new CodexSession(options.outputCap);
   let good = 0;
+  let legacy: boolean | undefined;
   for await (const item of streamRows(path, options.signal)) {
     if (item.type === "error") {
       yield item;
+      continue;
+    }
+    // a rollout without the {timestamp, type, payload} wrapper: the pre-v0.33 layout
+    legacy ??= !("payload" in item.row);
+    if (legacy) {
+      const u = unwrapLegacy(item.row);
+      if (!u.ok) yield item.invalid(LEGACY_WHAT, u.issues);
+      else if (!("skip" in u)) s.row(u.type, u.payload, u.ts);
+      if (u.ok) good++;
       continue;
     }
     const v = Row.safeParse(item.row);
@@ -199,6 +210,8 @@ export async function* readCodexSession(
       v.data.payload && typeof v.data.payload === "object" ? (v.data.payload as P) : {};
     s.row(v.data.type, payload, v.data.timestamp);
   }
+  // the old layout has no task_complete event: a session ending on the agent's answer stopped
+  if (legacy && s.log.events.at(-1)?.role === "agent") s.log.stop(s.log.events.at(-1)?.ts);
   if (good) out.session = s;
 }
 
@@ -206,7 +219,8 @@ export type { CodexSession };
 
 export const codexImporter: Importer = {
   format: "codex-rollout",
-  detect: (_p, head, isDirectory) => !isDirectory && CODEX_HEAD.test(head),
+  detect: (_p, head, isDirectory) =>
+    !isDirectory && (CODEX_HEAD.test(head) || isLegacyCodexHead(head)),
   async *read(path: string, options: IngestOptions): AsyncIterable<IngestItem> {
     const out: { session?: CodexSession } = {};
     yield* readCodexSession(path, options, out);
