@@ -12,7 +12,7 @@ import { basename, extname, isAbsolute, join, relative } from "node:path";
 import { InputError } from "../errors.js";
 import type { SourceFormat } from "../model/attempt.js";
 import { ioReason } from "./json-file.js";
-import { detectFormat } from "./registry.js";
+import { detectBinaryFormat, detectFormat } from "./registry.js";
 import { dirStamp, fileStamp } from "./stamp.js";
 
 export interface SourceUnit {
@@ -152,6 +152,12 @@ async function* visitFile(
   } catch (e) {
     return yield err(path, ioReason(e));
   }
+  const binary = detectBinaryFormat(path, head);
+  if (binary)
+    return yield {
+      type: "unit",
+      unit: { path, format: binary, isDirectory: false, stamp: fileStamp(st) },
+    };
   if (looksBinary(head)) return yield err(path, "binary file (not a trace)");
   const text = withoutNulLines(head.toString("utf8"));
   if (!text.trim()) return yield err(path, "empty file (whitespace only)");
@@ -163,7 +169,7 @@ async function* visitFile(
 }
 
 const EXPECTED =
-  "expected a Harbor trial, ATIF, Claude Code transcript, Codex rollout, Terminal-Bench run or fire JSONL";
+  "expected a Harbor trial, ATIF, Claude Code transcript, Codex rollout, Terminal-Bench run, Inspect AI eval log or fire JSONL";
 
 /** Known side outputs of agent clients that are not traces get a pointed reason. */
 const SIDE_OUTPUTS: [RegExp, string][] = [

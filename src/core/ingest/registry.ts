@@ -7,6 +7,7 @@ import type { SourceUnit } from "./discover.js";
 import { fireJsonlImporter } from "./fire-jsonl.js";
 import { harborTrialImporter } from "./harbor.js";
 import { harborJobImporter } from "./harbor-job.js";
+import { inspectImporter } from "./inspect.js";
 import { tb1Importer } from "./tb1.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -22,6 +23,7 @@ export const IMPORTERS: readonly Importer[] = [
   codexImporter,
   claudeImporter,
   atifImporter,
+  inspectImporter,
 ];
 
 export const DIRECTORY_FORMATS: ReadonlySet<SourceFormat> = new Set([
@@ -32,6 +34,11 @@ export const DIRECTORY_FORMATS: ReadonlySet<SourceFormat> = new Set([
 
 export function importerFor(format: SourceFormat): Importer | undefined {
   return IMPORTERS.find((i) => i.format === format);
+}
+
+/** First importer whose binary format (a zip) this file head is, if any. */
+export function detectBinaryFormat(path: string, head: Buffer): SourceFormat | undefined {
+  return IMPORTERS.find((i) => i.detectBinary?.(path, head))?.format;
 }
 
 /** First importer that recognises this file head or directory, if any. */

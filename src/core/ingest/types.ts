@@ -23,6 +23,8 @@ export interface Importer {
   readonly format: SourceFormat;
   /** `path` is a file or directory; `head` is the first ≤64 KiB of a file (empty for dirs). */
   detect(path: string, head: string, isDirectory: boolean): boolean | Promise<boolean>;
+  /** For a binary format (a zip): whether this file head is one of its files. */
+  detectBinary?(path: string, head: Buffer): boolean;
   read(path: string, options: IngestOptions): AsyncIterable<IngestItem>;
 }
 

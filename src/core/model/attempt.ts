@@ -59,6 +59,7 @@ export const SourceFormat = z.enum([
   "claude-transcript",
   "codex-rollout",
   "tb1-run",
+  "inspect-eval",
   "fire-jsonl",
   "hook-log",
   "screen-results",
