@@ -48,6 +48,12 @@ export function lineAtOffset(text: string, offset: number): number {
   return line;
 }
 
+/** Short, single-line reason from a JSON.parse error: "invalid JSON: …". */
+export function jsonErrorReason(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return `invalid JSON: ${msg.split("\n")[0]!.slice(0, 160)}`;
+}
+
 /**
  * Parses one JSON document; a syntax error becomes an InputError naming the file and, where
  * the parser gives a position, the line it is on.
@@ -56,12 +62,11 @@ export function parseJsonText(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    const msg = (err as Error).message;
-    const pos = /position (\d+)/.exec(msg)?.[1];
+    const pos = /position (\d+)/.exec(err instanceof Error ? err.message : "")?.[1];
     throw new InputError(
       file,
       pos ? lineAtOffset(text, Number(pos)) : undefined,
-      `invalid JSON: ${msg}`,
+      jsonErrorReason(err),
     );
   }
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { describeZodIssues, InputError } from "./errors.js";
+import { describeZodIssues, InputError, jsonErrorReason } from "./errors.js";
 
 /** One good line of a JSON-lines text: its validated value and 1-based line number. */
 export interface JsonLine<T> {
@@ -32,7 +32,7 @@ export function parseJsonLines<S extends z.ZodType>(
     try {
       raw = JSON.parse(lineText);
     } catch (err) {
-      out.errors.push(new InputError(file, i + 1, `invalid JSON: ${(err as Error).message}`));
+      out.errors.push(new InputError(file, i + 1, jsonErrorReason(err)));
       continue;
     }
     const r = schema.safeParse(raw);

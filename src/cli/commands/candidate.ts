@@ -8,6 +8,7 @@ import {
   reviseCandidate,
 } from "../../core/lifecycle/actions.js";
 import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js";
+import { policyKey } from "../../core/policy/key.js";
 import { compileCandidateText } from "../../core/policy/load.js";
 import { candidateEvidence } from "../../core/verdict/evidence.js";
 import { printErrors, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
@@ -47,7 +48,7 @@ export function registerCandidate(program: Command): void {
       now: new Date(),
     });
     process.stdout.write(
-      `${r.candidate.id}@${r.candidate.version} supersedes ${target.policy.key}: ${relative(dir, r.file)} (the old file stays${r.oldUpdated ? ", its history notes the revision" : ", frozen and untouched"})\n`,
+      `${policyKey(r.candidate)} supersedes ${target.policy.key}: ${relative(dir, r.file)} (the old file stays${r.oldUpdated ? ", its history notes the revision" : ", frozen and untouched"})\n`,
     );
   });
 

@@ -8,6 +8,7 @@ import { loadTemplates } from "../../core/draft/templates.js";
 import { checkDraft } from "../../core/draft/warnings.js";
 import { UsageError } from "../../core/errors.js";
 import { currentClusters } from "../../core/mine/session.js";
+import { policyKey } from "../../core/policy/key.js";
 import { Candidate } from "../../core/policy/schema.js";
 import { taskTexts } from "../../core/route/audit.js";
 import type { Workspace } from "../../core/workspace/load.js";
@@ -106,7 +107,7 @@ export function registerDraft(program: Command): void {
         ? `eligibility learned from ${learned.positives} lineage task text(s) vs ${learned.negatives} other(s):\n${learned.phrases.map((p) => `  ${p.label}: routes ${p.positives}/${learned.positives} lineage, ${p.negatives}/${learned.negatives} other task(s)`).join("\n")}\n`
         : "";
       process.stdout.write(
-        `drafted ${result.candidate.id}@${result.candidate.version} (${result.candidate.family}, ${result.drafter}) from cluster ${cluster.id}: ${relative(ws.dir, file)}\n` +
+        `drafted ${policyKey(result.candidate)} (${result.candidate.family}, ${result.drafter}) from cluster ${cluster.id}: ${relative(ws.dir, file)}\n` +
           `lineage: ${cluster.attemptIds.length} attempt(s); status draft (never frozen automatically)\n` +
           phrases +
           `routes ${check.lineageRouted}/${check.lineageTasks} lineage task(s) and ${check.outsideRouted.length} other(s); fires on ${check.lineageFired}/${check.lineageAttempts} lineage attempt(s) in replay\n`,

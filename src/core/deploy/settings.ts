@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { describeZodIssues, InputError } from "../errors.js";
-import { shellQuote } from "../screen/run/template.js";
+import { shellQuote } from "../shell-quote.js";
 
 /**
  * Settings editing for `fire hook install|uninstall`: merges fire's hook command into Claude Code's

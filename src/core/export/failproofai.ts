@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import writeFileAtomic from "write-file-atomic";
 import { loadFrozenPortfolio } from "../freeze/verify.js";
+import { policyKey } from "../policy/key.js";
 
 /**
  * `fire export --portfolio NAME --format failproofai`: the frozen portfolio as failproofai
@@ -22,6 +23,7 @@ const RUNTIME_FILES = [
   "core/policy/condition.js",
   "core/policy/evaluator.js",
   "core/policy/grammar.js",
+  "core/policy/key.js",
   "core/policy/patterns.js",
   "core/policy/types.js",
   "core/policy/values.js",
@@ -69,7 +71,7 @@ export async function exportFailproofai(
     manifestHash: manifest.manifestHash,
     // Each policy exactly as frozen (canonical JSON text) with its manifest SHA-256.
     policies: manifest.policies.map((p) => ({
-      key: `${p.id}@${p.version}`,
+      key: policyKey(p),
       sha256: p.sha256,
       text: readFileSync(join(portfolioDir, p.file), "utf8"),
     })),

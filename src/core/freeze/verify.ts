@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeZodIssues } from "../errors.js";
+import { policyKey } from "../policy/key.js";
 import { compileCandidateText, lineOf } from "../policy/load.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import { sha256Hex, sha256Json } from "../screen/canonical.js";
@@ -68,7 +69,7 @@ export function loadFrozenPortfolio(dir: string): {
     if (sha256(bytes) !== p.sha256)
       fail(
         file,
-        `SHA-256 does not match the portfolio manifest (frozen policy ${p.id}@${p.version} was modified)`,
+        `SHA-256 does not match the portfolio manifest (frozen policy ${policyKey(p)} was modified)`,
       );
     const r = compileCandidateText(bytes.toString("utf8"), file, { skipSafety: true });
     if (!r.policy) fail(file, r.errors[0]?.message ?? "invalid frozen policy");

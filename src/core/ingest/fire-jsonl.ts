@@ -1,9 +1,8 @@
-import { InputError } from "../errors.js";
+import { InputError, jsonErrorReason } from "../errors.js";
 import { Attempt, type AttemptInput } from "../model/attempt.js";
 import { validate } from "./json-file.js";
 import { NUL_LINE } from "./jsonl.js";
 import { readLines } from "./lines.js";
-import { jsonErrorReason } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
 /**

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
-import { describeZodIssues, InputError } from "../errors.js";
-import { jsonErrorReason, lineOfOffset } from "./text.js";
+import { describeZodIssues, InputError, parseJsonText } from "../errors.js";
 
 export type Loaded<T> = { ok: true; value: T } | { ok: false; error: InputError };
 
@@ -23,17 +22,6 @@ export function ioReason(err: unknown): string {
   }
 }
 
-/** Parse JSON text; a syntax error names the line it is on. */
-export function parseJsonText(file: string, text: string): Loaded<unknown> {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (err) {
-    const m = /position (\d+)/.exec(err instanceof Error ? err.message : "");
-    const line = m ? lineOfOffset(text, Number(m[1])) : undefined;
-    return { ok: false, error: new InputError(file, line, jsonErrorReason(err)) };
-  }
-}
-
 /**
  * Read and parse a whole JSON file (JSON documents are small enough; JSONL streams).
  * One synchronous read: it costs a quarter of the promise-based `readFile` (open,
@@ -48,7 +36,12 @@ export async function readJsonFile(file: string): Promise<Loaded<unknown>> {
     return { ok: false, error: new InputError(file, undefined, ioReason(err)) };
   }
   if (!text.trim()) return { ok: false, error: new InputError(file, undefined, "empty file") };
-  return parseJsonText(file, text);
+  try {
+    return { ok: true, value: parseJsonText(text, file) };
+  } catch (err) {
+    if (err instanceof InputError) return { ok: false, error: err };
+    throw err;
+  }
 }
 
 /** Read, parse and validate a JSON file against a zod schema. */

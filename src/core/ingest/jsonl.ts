@@ -1,7 +1,6 @@
-import { describeZodIssues, InputError } from "../errors.js";
+import { describeZodIssues, InputError, jsonErrorReason } from "../errors.js";
 import { ioReason } from "./json-file.js";
 import { readLines } from "./lines.js";
-import { jsonErrorReason } from "./text.js";
 
 /** The reason given for a line holding NUL bytes. */
 export const NUL_LINE = "line holds NUL bytes (a crash artefact or a zero-filled tail), skipped";

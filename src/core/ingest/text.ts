@@ -76,20 +76,3 @@ export function secondsBetween(start?: string | null, end?: string | null): numb
   if (Number.isNaN(a) || Number.isNaN(b) || b < a) return undefined;
   return (b - a) / 1000;
 }
-
-/** 1-based line number of a character offset in a text. */
-export function lineOfOffset(text: string, offset: number): number {
-  let line = 1;
-  let i = text.indexOf("\n");
-  while (i !== -1 && i < offset) {
-    line++;
-    i = text.indexOf("\n", i + 1);
-  }
-  return line;
-}
-
-/** Short, single-line reason from a JSON.parse error. */
-export function jsonErrorReason(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  return `invalid JSON (${msg.split("\n")[0]!.slice(0, 160)})`;
-}

@@ -1,3 +1,4 @@
+import { policyKey } from "../policy/key.js";
 import type { Candidate } from "../policy/schema.js";
 import { draftFile, FrozenError, type StoredCandidate, writeCandidate } from "./store.js";
 
@@ -41,10 +42,10 @@ export async function reviseCandidate(
       id: o.id,
       version,
       status: "draft",
-      lineage: { ...o.lineage, supersedes: `${o.id}@${o.version}` },
+      lineage: { ...o.lineage, supersedes: policyKey(o) },
       history: o.history,
     },
-    `revised from ${o.id}@${o.version}: ${opts.note}`,
+    `revised from ${policyKey(o)}: ${opts.note}`,
     opts.now,
     "draft",
   );
@@ -68,7 +69,7 @@ export async function retireCandidate(
 ): Promise<Candidate> {
   if (c.candidate.status === "frozen")
     throw new FrozenError(
-      `${c.file}: ${c.candidate.id}@${c.candidate.version} is frozen; leave it out of the next portfolio instead`,
+      `${c.file}: ${policyKey(c.candidate)} is frozen; leave it out of the next portfolio instead`,
     );
   const next = withHistory(c.candidate, `retired: ${reason}`, now, "retired");
   await writeCandidate(c.file, next);
@@ -83,9 +84,7 @@ export async function promoteCandidate(
 ): Promise<Candidate> {
   const s = c.candidate.status;
   if (s !== "draft")
-    throw new Error(
-      `${c.candidate.id}@${c.candidate.version} is ${s}; only a draft can be promoted to screening`,
-    );
+    throw new Error(`${policyKey(c.candidate)} is ${s}; only a draft can be promoted to screening`);
   const next = withHistory(
     c.candidate,
     `promoted to screening${note ? `: ${note}` : ""}`,

@@ -3,6 +3,7 @@ import { basename, extname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { stringify } from "yaml";
 import type { InputError } from "../errors.js";
+import { policyKey } from "../policy/key.js";
 import { candidateFiles, compileCandidateFile, compileCandidateText } from "../policy/load.js";
 import { unsafePatterns } from "../policy/safety.js";
 import { Candidate } from "../policy/schema.js";
@@ -51,7 +52,7 @@ export function resolveCandidate(list: readonly StoredCandidate[], ref: string):
     .sort((a, b) => b.candidate.version - a.candidate.version);
   const hit = same[0];
   if (!hit) {
-    const known = [...new Set(list.map((c) => `${c.candidate.id}@${c.candidate.version}`))];
+    const known = [...new Set(list.map((c) => policyKey(c.candidate)))];
     throw new Error(
       `no candidate ${ref} in candidates/ (known: ${known.slice(0, 12).join(", ") || "none"})`,
     );

@@ -1,3 +1,4 @@
+import { shellQuote } from "../shell-quote.js";
 import type { Cluster } from "./cluster.js";
 import type { ClusterSuggestions } from "./suggest.js";
 
@@ -11,12 +12,6 @@ export interface SuggestedChange {
   currentName?: string;
   why: string;
   command: string;
-}
-
-/** POSIX shell quoting: plain words stay as they are, anything else in single quotes. */
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_.,:/@%+=-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

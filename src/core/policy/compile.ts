@@ -1,4 +1,5 @@
 import { CompileError, compileCondition, compileRegex } from "./condition.js";
+import { policyKey } from "./key.js";
 import { collectPatterns } from "./patterns.js";
 import type { Candidate } from "./schema.js";
 import type { CompiledPolicy, CompiledRule, CompiledTrack, RulePoint } from "./types.js";
@@ -61,7 +62,7 @@ export function compilePolicy(c: Candidate, file?: string): CompiledPolicy {
   });
   const policy: CompiledPolicy = {
     id: c.id,
-    key: `${c.id}@${c.version}`,
+    key: policyKey(c),
     version: c.version,
     family: c.family,
     file,

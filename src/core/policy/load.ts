@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { extname, join } from "node:path";
 import { InputError, parseJsonText } from "../errors.js";
 import { CompileError, compilePolicy } from "./compile.js";
+import { policyKey } from "./key.js";
 import { unsafePatterns } from "./safety.js";
 import { Candidate } from "./schema.js";
 import type { CompiledPolicy } from "./types.js";
@@ -161,7 +162,7 @@ export function loadPolicies(paths: string[], opts: LoadOptions = {}): LoadResul
       const r = compileCandidateFile(file, opts);
       errors.push(...r.errors);
       if (!r.policy) continue;
-      const key = `${r.policy.id}@${r.policy.version}`;
+      const key = policyKey(r.policy);
       const prev = seen.get(key);
       if (prev !== undefined) {
         errors.push(

@@ -1,3 +1,4 @@
+import { policyKey } from "./key.js";
 import type { Candidate } from "./schema.js";
 
 /** Generic review sentences: no mechanism, no task content (the triggered-sham arm). */
@@ -44,6 +45,6 @@ export function deriveSham(c: Candidate): Candidate {
       action: "instruct" as const,
       message: c.sham ?? genericText(r.message.length),
     })),
-    notes: `Derived sham of ${c.id}@${c.version}: same eligibility and trigger timing, generic text.`,
+    notes: `Derived sham of ${policyKey(c)}: same eligibility and trigger timing, generic text.`,
   };
 }

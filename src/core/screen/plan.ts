@@ -1,3 +1,4 @@
+import { policyKey } from "../policy/key.js";
 import { Candidate } from "../policy/schema.js";
 import { deriveSham } from "../policy/sham.js";
 import { createRng, shuffled } from "../stats/prng.js";
@@ -33,7 +34,7 @@ export interface BuiltPlan {
 }
 
 const byId = (cs: readonly Candidate[]): Candidate[] =>
-  [...cs].sort((a, b) => `${a.id}@${a.version}`.localeCompare(`${b.id}@${b.version}`));
+  [...cs].sort((a, b) => policyKey(a).localeCompare(policyKey(b)));
 
 /** Hash of a candidate set (sorted by id@version), the identity of an arm's source. */
 export const candidatesHash = (cs: readonly Candidate[]): string => sha256Json(byId(cs));
@@ -89,14 +90,14 @@ export function buildPlan(input: PlanInput): BuiltPlan {
   const files: Record<string, Candidate> = {};
   const arms: PlanArm[] = input.arms.map((name) => {
     const cs = armCandidates(name, input.candidates);
-    const rel = cs.map((c) => `arms/${name}/${c.id}@${c.version}.json`);
+    const rel = cs.map((c) => `arms/${name}/${policyKey(c)}.json`);
     cs.forEach((c, i) => {
       files[rel[i] as string] = c;
     });
     return {
       name,
       files: rel,
-      policies: cs.map((c) => `${c.id}@${c.version}`),
+      policies: cs.map((c) => policyKey(c)),
       sha256: candidatesHash(cs),
     };
   });

@@ -3,6 +3,7 @@ import { Box, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
 import { installHook, uninstallHook } from "../../core/deploy/install.js";
 import type { Harness } from "../../core/deploy/settings.js";
+import { policyKey } from "../../core/policy/key.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
@@ -105,7 +106,7 @@ export function PortfolioScreen({ width, height }: ScreenProps): ReactNode {
           <Text wrap="truncate-end">manifest sha256 {m?.manifestHash ?? "?"}</Text>
           {(m?.policies ?? []).slice(0, 4).map((x) => (
             <Text key={x.file} wrap="truncate-end">
-              {`  ${x.id}@${x.version}`.padEnd(34)}{" "}
+              {`  ${policyKey(x)}`.padEnd(34)}{" "}
               <Text color={theme.muted}>
                 {x.family} · sha256 {x.sha256.slice(0, 16)}… · from {x.source}
               </Text>

@@ -8,11 +8,8 @@ import {
   SUGGEST_LIMITS,
   suggestMessages,
 } from "../../../src/core/mine/suggest.js";
-import {
-  renderSuggestions,
-  shellQuote,
-  suggestedChanges,
-} from "../../../src/core/mine/suggest-commands.js";
+import { renderSuggestions, suggestedChanges } from "../../../src/core/mine/suggest-commands.js";
+import { shellQuote } from "../../../src/core/shell-quote.js";
 import { loadDemo, removeTempWorkspaces } from "./demo-workspace.js";
 
 afterAll(removeTempWorkspaces);

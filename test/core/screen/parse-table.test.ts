@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseResultsTable } from "../../../src/core/screen/parse-table.js";
-import { fillTemplate, parseVars, shellQuote } from "../../../src/core/screen/run/template.js";
+import { fillTemplate, parseVars } from "../../../src/core/screen/run/template.js";
+import { shellQuote } from "../../../src/core/shell-quote.js";
 
 describe("results tables", () => {
   it("JSON lines: numbers and booleans as written, bad lines named, good lines kept", () => {

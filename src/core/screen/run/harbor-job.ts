@@ -4,12 +4,13 @@ import { join } from "node:path";
 import type { InputError } from "../../errors.js";
 import type { Attempt } from "../../model/attempt.js";
 import type { CompiledPolicy } from "../../policy/types.js";
+import { shellQuote } from "../../shell-quote.js";
 import { rowsFromAttempts } from "../from-attempts.js";
 import type { ScreenPlan } from "../plan-schema.js";
 import type { ScreenRow } from "../row.js";
 import { execShell } from "./exec.js";
 import { type ArmHook, hookEnv } from "./hook.js";
-import { fillTemplate, shellQuote } from "./template.js";
+import { fillTemplate } from "./template.js";
 
 /** Harbor filters tasks by name: the part after the dataset prefix (`source/name`). */
 export const harborTaskName = (id: string): string => id.slice(id.lastIndexOf("/") + 1);

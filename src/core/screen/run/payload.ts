@@ -12,9 +12,9 @@ import {
 } from "../../deploy/payload-format.js";
 import { withFire } from "../../deploy/settings.js";
 import { loadPolicies } from "../../policy/load.js";
+import { shellQuote } from "../../shell-quote.js";
 import { sha256Hex } from "../canonical.js";
 import type { ScreenPlan } from "../plan-schema.js";
-import { shellQuote } from "./template.js";
 
 /**
  * Per-arm hook payloads for agents that run inside Harbor's containers.

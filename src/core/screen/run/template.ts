@@ -1,9 +1,5 @@
 import { UsageError } from "../../errors.js";
-
-/** Quotes a value for `sh` (single quotes, embedded quotes escaped). */
-export function shellQuote(v: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`;
-}
+import { shellQuote } from "../../shell-quote.js";
 
 /**
  * Fills `{name}` placeholders with shell-quoted values; `{name!}` inserts the value raw
