@@ -1,9 +1,10 @@
+import type { VerdictsConfig } from "../verdict/thresholds.js";
 import { type Contrast, type ContrastOptions, contrast } from "./contrast.js";
 import { type Funnel, funnel } from "./funnel.js";
 import { type ArmSummary, summarizeArm } from "./passk.js";
 import { type TransitionTable, transitionTable } from "./transitions.js";
 import { ALL_COHORT, type Observation } from "./types.js";
-import { suggestVerdicts, type VerdictSuggestion, type VerdictThresholds } from "./verdict.js";
+import { suggestVerdicts, type VerdictSuggestion } from "./verdict.js";
 
 export const BASELINE_ARM = "baseline";
 export const POLICY_ARM = "policy";
@@ -59,7 +60,7 @@ export function contrastPairs(arms: readonly string[]): Array<[string, string]> 
  */
 export function analyzeScreen(
   observations: readonly Observation[],
-  opts: ContrastOptions & { thresholds?: VerdictThresholds } = {},
+  opts: ContrastOptions & { thresholds?: VerdictsConfig } = {},
 ): ScreenAnalysis {
   const seed = opts.seed ?? 1;
   const arms = orderArms(observations.map((o) => o.arm));

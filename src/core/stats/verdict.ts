@@ -1,3 +1,8 @@
+import {
+  DEFAULT_THRESHOLDS,
+  type VerdictKind,
+  type VerdictsConfig,
+} from "../verdict/thresholds.js";
 import type { Contrast } from "./contrast.js";
 import type { Funnel } from "./funnel.js";
 import { ALL_COHORT, type Observation } from "./types.js";
@@ -7,28 +12,10 @@ export const NEGATIVE_COHORTS = ["silent", "nearby-negative", "negative"];
 /** Cohorts where the policy is meant to act. */
 export const POSITIVE_COHORTS = ["eligible", "positive"];
 
-export type VerdictKind = "harmful" | "over-broad" | "inert" | "promising" | "inconclusive";
-
 export interface VerdictSuggestion {
   verdict: VerdictKind;
   reason: string;
 }
-
-/** The workspace's `verdicts` settings (fire.config.json), with the same defaults. */
-export interface VerdictThresholds {
-  /** Below this firing rate on positive tasks a candidate is inert. */
-  inertMinFiringRate: number;
-  /** Above this firing rate on negative/silent tasks a candidate is over-broad. */
-  overBroadMaxNegativeRate: number;
-  /** More pass→fail task transitions than this make a candidate harmful. */
-  harmfulMaxPassToFail: number;
-}
-
-export const DEFAULT_THRESHOLDS: VerdictThresholds = {
-  inertMinFiringRate: 0.5,
-  overBroadMaxNegativeRate: 0.25,
-  harmfulMaxPassToFail: 0,
-};
 
 interface Evidence {
   cohorts: readonly string[];
@@ -58,7 +45,7 @@ function firingRate(obs: readonly Observation[]): { rate: number; n: number } | 
 export function suggestVerdicts(
   evidence: Evidence,
   observations: readonly Observation[],
-  thresholds: VerdictThresholds = DEFAULT_THRESHOLDS,
+  thresholds: VerdictsConfig = DEFAULT_THRESHOLDS,
 ): VerdictSuggestion[] {
   const out: VerdictSuggestion[] = [];
   const vsBase = evidence.contrasts.filter(

@@ -1,7 +1,8 @@
 import type { StoredCandidate } from "../lifecycle/store.js";
 import { mechanicsHash, type ReplayScreen } from "./replay-screen.js";
 import { type RunScreenEvidence, readReplayScreen, runScreensFor } from "./store.js";
-import type { SuggestedVerdict, VerdictKind } from "./verdict.js";
+import { VERDICT_KINDS, type VerdictKind } from "./thresholds.js";
+import type { SuggestedVerdict } from "./verdict.js";
 
 /** Every screen verdict known for one candidate, and the one they suggest together. */
 export interface CandidateEvidence {
@@ -10,8 +11,6 @@ export interface CandidateEvidence {
   runs: RunScreenEvidence[];
   suggested: SuggestedVerdict;
 }
-
-const ORDER: VerdictKind[] = ["harmful", "over-broad", "inert", "promising", "inconclusive"];
 
 /**
  * Folds the current (non-stale) replay screen and every run screen of the candidate's file:
@@ -39,7 +38,7 @@ export async function candidateEvidence(
     });
   const evidence = found.flatMap((f) => f.evidence);
   if (replay?.stale) evidence.push("replay screen is stale (the candidate changed since)");
-  const verdict = ORDER.find((v) => found.some((f) => f.verdict === v)) ?? "inconclusive";
+  const verdict = VERDICT_KINDS.find((v) => found.some((f) => f.verdict === v)) ?? "inconclusive";
   return {
     policy: c.policy.key,
     ...(replay ? { replay } : {}),

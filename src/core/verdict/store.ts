@@ -6,6 +6,7 @@ import { z } from "zod";
 import { loadScreenAnalysis } from "../screen/analysis.js";
 import { screenPaths } from "../screen/paths.js";
 import type { ReplayScreen } from "./replay-screen.js";
+import { VerdictKind } from "./thresholds.js";
 import { runScreenVerdict, type SuggestedVerdict } from "./verdict.js";
 
 /** `screens/replay-<id>-v<version>/`: the replay screen of one candidate identity. */
@@ -30,7 +31,7 @@ const SavedReplayScreen = z.looseObject({
   candidate: z.string(),
   candidateSha256: z.string(),
   verdict: z.object({
-    verdict: z.enum(["inert", "over-broad", "harmful", "promising", "inconclusive"]),
+    verdict: VerdictKind,
     evidence: z.array(z.string()),
   }),
 });

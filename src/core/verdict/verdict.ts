@@ -1,7 +1,5 @@
 import type { ReplayScreen } from "./replay-screen.js";
-import type { VerdictsConfig } from "./thresholds.js";
-
-export type VerdictKind = "inert" | "over-broad" | "harmful" | "promising" | "inconclusive";
+import { VERDICT_KINDS, type VerdictKind, type VerdictsConfig } from "./thresholds.js";
 
 /** A suggested verdict with the evidence that produced it (the user decides). */
 export interface SuggestedVerdict {
@@ -59,10 +57,10 @@ export function replayVerdict(s: ReplayScreen["summary"], t: VerdictsConfig): Su
 export function runScreenVerdict(
   suggestions: readonly { verdict: string; reason: string }[],
 ): SuggestedVerdict {
-  const order = ["harmful", "over-broad", "inert", "promising"];
   const evidence = suggestions.map((s) => `${s.verdict}: ${s.reason}`);
-  for (const v of order) {
-    if (suggestions.some((s) => s.verdict === v)) return { verdict: v as VerdictKind, evidence };
+  for (const v of VERDICT_KINDS) {
+    if (v !== "inconclusive" && suggestions.some((s) => s.verdict === v))
+      return { verdict: v, evidence };
   }
   return {
     verdict: "inconclusive",

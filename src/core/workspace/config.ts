@@ -4,6 +4,7 @@ import { lock } from "proper-lockfile";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { InputError } from "../errors.js";
+import { VerdictsConfig } from "../verdict/thresholds.js";
 import { workspacePaths } from "./paths.js";
 
 /** USD per million tokens, used to turn reported usage into a cost. */
@@ -54,16 +55,6 @@ export const MiningConfig = z.strictObject({
   environmentFaultMarkers: z.array(z.string().min(1)).default([]),
   /** Similarity at or above which two labelled mechanisms join one cluster. */
   clusterThreshold: z.number().min(0).max(1).default(0.6),
-});
-
-/** Thresholds that turn screen results into inert / over-broad / harmful verdicts. */
-export const VerdictsConfig = z.strictObject({
-  /** Below this firing rate on positive tasks a candidate is inert. */
-  inertMinFiringRate: z.number().min(0).max(1).default(0.5),
-  /** Above this firing rate on nearby-negative tasks a candidate is over-broad. */
-  overBroadMaxNegativeRate: z.number().min(0).max(1).default(0.25),
-  /** More pass→fail task transitions than this make a candidate harmful. */
-  harmfulMaxPassToFail: z.number().int().nonnegative().default(0),
 });
 
 /** Screening and attribution-panel settings. */
