@@ -8,7 +8,7 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs the built `fire` CLI (dist/, built by `npm test` before vitest) as a real process. */
+/** Runs the built `fire` CLI (dist/, rebuilt by test/setup/build-once.ts when src/ is newer) as a real process. */
 export function runFire(
   args: string[],
   opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
