@@ -136,7 +136,10 @@ export const tuiBenchmark: Benchmark = {
       let preview = Number.POSITIVE_INFINITY;
       for (let i = 0; i < 3; i++) {
         const t0 = now();
-        previewText(text.replace("keep|leave", `keep|leave|hold${i}`), file, some);
+        previewText(text.replace("keep|leave", `keep|leave|hold${i}`), file, some, {
+          pool: [],
+          seed: ws0.config.screen.seed,
+        });
         preview = Math.min(preview, now() - t0);
       }
       const results: BenchResult[] = [

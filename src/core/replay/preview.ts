@@ -2,21 +2,26 @@ import type { InputError } from "../errors.js";
 import type { Attempt } from "../model/attempt.js";
 import { compileCandidateText } from "../policy/load.js";
 import type { CompiledPolicy } from "../policy/types.js";
-import { replayAttempts } from "./replay.js";
+import { taskTexts } from "../route/audit.js";
+import { routesTask } from "../screen/cohorts.js";
+import { measureScreen, type RateOf } from "../verdict/replay-screen.js";
+import { DEFAULT_SIZES, type ScreenSizes, screenCompetitors } from "../verdict/sets.js";
 
-/** Fired attempts out of the attempts in one group. */
+/** Fired ones out of one group (attempts for positives, tasks for negatives and silent). */
 export interface GroupCount {
   fired: number;
   total: number;
 }
 
 export interface PreviewCounts {
+  /** Lineage attempts the candidate fires on (the replay screen's positive firing). */
   positives: GroupCount;
+  /** Screened negative tasks, all kinds, with a firing (the replay screen's negatives). */
   negatives: GroupCount;
+  /** Screened silent tasks with a firing. */
   silent: GroupCount;
-  /** Attempts the candidate routes to (eligibility held). */
+  /** Tasks of the workspace the candidate routes to (eligibility held). */
   routed: number;
-  firings: number;
 }
 
 export interface Preview {
@@ -24,37 +29,51 @@ export interface Preview {
   counts?: PreviewCounts;
 }
 
-/**
- * Live-preview counts of one policy over stored attempts (a quick grouping of replay
- * results, not a screen): positives = the attempts in the candidate's lineage, or when it
- * has none the failed attempts it routes to; negatives = the other routed attempts;
- * silent = attempts it does not route to.
- */
-export function previewCounts(policy: CompiledPolicy, attempts: Attempt[]): PreviewCounts {
-  const lineage = new Set(policy.candidate.lineage.attempts);
-  const { attempts: replays } = replayAttempts([policy], attempts);
-  const counts: PreviewCounts = {
-    positives: { fired: 0, total: 0 },
-    negatives: { fired: 0, total: 0 },
-    silent: { fired: 0, total: 0 },
-    routed: 0,
-    firings: 0,
-  };
-  for (const r of replays) {
-    const routed = r.eligible;
-    if (routed) counts.routed++;
-    const positive = lineage.size > 0 ? lineage.has(r.attemptId) : routed && r.outcome !== "pass";
-    const group = positive ? counts.positives : routed ? counts.negatives : counts.silent;
-    group.total++;
-    if (r.firings.length > 0) group.fired++;
-    counts.firings += r.firings.length;
-  }
-  return counts;
+/** What the replay screen would also know: the routing competition and the seed. */
+export interface PreviewContext {
+  /** Every policy of the workspace (the target and retired ones are left out here). */
+  pool: readonly CompiledPolicy[];
+  /** The workspace's screen seed (fire.config.json `screen.seed`). */
+  seed: string | number;
+  sizes?: ScreenSizes;
 }
 
-/** Compiles a candidate text (schema, safety, regexes) and replays it over the attempts. */
-export function previewText(text: string, file: string, attempts: Attempt[]): Preview {
+const group = (r: RateOf): GroupCount => ({ fired: r.k, total: r.n });
+
+/**
+ * Live-preview counts of one policy: the replay screen's own measures (same cohorts, same
+ * sets, same replay — core/verdict/replay-screen.ts measureScreen), so "negatives 0/11"
+ * here is "negatives 0/11" on the replay screen of the same candidate and workspace.
+ */
+export function previewCounts(
+  policy: CompiledPolicy,
+  attempts: readonly Attempt[],
+  ctx: PreviewContext,
+): PreviewCounts {
+  const m = measureScreen({
+    policy,
+    others: screenCompetitors(policy, ctx.pool),
+    attempts,
+    preFailure: new Map(),
+    sizes: ctx.sizes ?? DEFAULT_SIZES,
+    seed: ctx.seed,
+  });
+  return {
+    positives: group(m.summary.positiveFiring),
+    negatives: group(m.summary.negativeFiring),
+    silent: group(m.summary.silentFiring),
+    routed: taskTexts(attempts).filter((t) => routesTask(policy, t.text)).length,
+  };
+}
+
+/** Compiles a candidate text (schema, safety, regexes) and previews it over the attempts. */
+export function previewText(
+  text: string,
+  file: string,
+  attempts: readonly Attempt[],
+  ctx: PreviewContext,
+): Preview {
   const r = compileCandidateText(text, file);
   if (!r.policy) return { errors: r.errors };
-  return { errors: [], counts: previewCounts(r.policy, attempts) };
+  return { errors: [], counts: previewCounts(r.policy, attempts, ctx) };
 }

@@ -1,6 +1,7 @@
 import type { Attempt } from "../model/attempt.js";
 import type { CompiledPolicy } from "../policy/types.js";
-import { classifyTasks, focusCohorts, taskTexts } from "./cohorts.js";
+import { taskTexts } from "../route/audit.js";
+import { classifyTasks, focusCohorts, positiveTaskIds } from "./cohorts.js";
 import type { PlanTask } from "./plan-schema.js";
 import type { ListedTask } from "./task-list.js";
 
@@ -26,13 +27,7 @@ export async function selectPlanTasks(input: SelectTasksInput): Promise<PlanTask
     const attempts = await input.attempts();
     let tasks = classifyTasks(taskTexts(attempts), input.policies);
     if (input.cohorts.includes("positive") || input.cohorts.includes("nearby-negative")) {
-      const taskOf = new Map(attempts.map((a) => [a.id, a.taskId]));
-      const positive = new Set(
-        input.policies.flatMap((p) =>
-          p.candidate.lineage.attempts.flatMap((id) => taskOf.get(id) ?? []),
-        ),
-      );
-      tasks = focusCohorts(tasks, positive);
+      tasks = focusCohorts(tasks, positiveTaskIds(input.policies, attempts));
     }
     return new Map(tasks.map((t) => [t.id, t]));
   };

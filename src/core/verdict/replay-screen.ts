@@ -94,7 +94,16 @@ export interface ReplayScreenInput {
   signal?: AbortSignal;
 }
 
-export function runReplayScreen(input: ReplayScreenInput): ReplayScreen {
+/** What a replay screen measures, without its verdict and record fields. */
+export type ScreenMeasures = Pick<ReplayScreen, "sets" | "positives" | "negatives" | "summary">;
+
+/**
+ * Replays the candidate over its screen sets and sums up: the numbers the replay screen
+ * saves and the editor preview shows (one computation, so both say the same).
+ */
+export function measureScreen(
+  input: Omit<ReplayScreenInput, "thresholds" | "now">,
+): ScreenMeasures {
   const { policy, attempts } = input;
   const sets = selectSets(policy, input.others, attempts, input.sizes, input.seed);
   const tokens: Record<string, number> = {};
@@ -174,6 +183,12 @@ export function runReplayScreen(input: ReplayScreenInput): ReplayScreen {
         ? 0
         : Number((positives.reduce((s, p) => s + p.addedTokens, 0) / positives.length).toFixed(1)),
   };
+  return { sets, positives, negatives, summary };
+}
+
+export function runReplayScreen(input: ReplayScreenInput): ReplayScreen {
+  const { policy } = input;
+  const { sets, positives, negatives, summary } = measureScreen(input);
   return {
     kind: "fire-replay-screen",
     candidate: policy.key,

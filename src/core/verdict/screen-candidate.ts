@@ -2,7 +2,7 @@ import { currentClusters } from "../mine/session.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import type { Workspace } from "../workspace/load.js";
 import { type ReplayScreen, runReplayScreen } from "./replay-screen.js";
-import { DEFAULT_SIZES, type ScreenSizes } from "./sets.js";
+import { DEFAULT_SIZES, type ScreenSizes, screenCompetitors } from "./sets.js";
 import { saveReplayScreen } from "./store.js";
 
 export interface ScreenCandidateOptions {
@@ -22,7 +22,7 @@ export async function screenCandidate(
   pool: readonly CompiledPolicy[],
   opts: ScreenCandidateOptions = {},
 ): Promise<{ screen: ReplayScreen; file: string }> {
-  const others = pool.filter((p) => p.id !== target.id && p.candidate.status !== "retired");
+  const others = screenCompetitors(target, pool);
   const mined = await currentClusters(ws);
   const preFailure = new Map<string, number>();
   for (const l of mined?.labels ?? [])

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { cosine, tfidf, words } from "../mine/tfidf.js";
 import type { Attempt } from "../model/attempt.js";
-import { eligibilityOf } from "../policy/evaluator.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import { type TaskText, taskTexts } from "../route/audit.js";
+import { positiveTaskIds, routesTask } from "../screen/cohorts.js";
 
 /**
- * Task sets of a replay screen. Positives: the tasks of the attempts in the candidate's
- * lineage. Nearby negatives: (a) tasks the candidate routes whose policy-free attempts all
+ * Task sets of a replay screen, drawn from the cohorts of core/screen/cohorts.ts. Positives:
+ * the tasks of the attempts in the candidate's lineage. Nearby negatives: (a) tasks the candidate routes whose policy-free attempts all
  * passed, (b) the non-positive tasks most similar to the positives by task text (TF-IDF
  * cosine, the mining module's vectors), (c) a seeded sample of silent tasks (routed by no
  * other candidate of the workspace).
@@ -39,6 +39,14 @@ export interface ScreenSets {
 
 const isBaseline = (a: Attempt): boolean => a.arm === "baseline";
 
+/** The routing competition of a screen: every other non-retired policy of the pool. */
+export function screenCompetitors(
+  target: CompiledPolicy,
+  pool: readonly CompiledPolicy[],
+): CompiledPolicy[] {
+  return pool.filter((p) => p.id !== target.id && p.candidate.status !== "retired");
+}
+
 function rank(seed: string, id: string): string {
   return createHash("sha256").update(`${seed}\n${id}`).digest("hex");
 }
@@ -52,9 +60,7 @@ export function selectSets(
 ): ScreenSets {
   const lineage = new Set(policy.candidate.lineage.attempts);
   const positiveAttempts = attempts.filter((a) => lineage.has(a.id)).map((a) => a.id);
-  const positiveTasks = [
-    ...new Set(attempts.filter((a) => lineage.has(a.id)).map((a) => a.taskId)),
-  ].sort();
+  const positiveTasks = [...positiveTaskIds([policy], attempts)].sort();
   const isPositive = new Set(positiveTasks);
   const texts = taskTexts(attempts);
   const byTask = new Map<string, Attempt[]>();
@@ -64,8 +70,7 @@ export function selectSets(
     list.push(a);
     byTask.set(a.taskId, list);
   }
-  const routes = (p: CompiledPolicy, t: TaskText) =>
-    t.text !== "" && eligibilityOf(p, t.text).eligible;
+  const routes = (p: CompiledPolicy, t: TaskText) => routesTask(p, t.text);
 
   const negatives: NegativeTask[] = [];
   const taken = new Set<string>();

@@ -3,7 +3,7 @@ import { type ReactNode, useDeferredValue, useMemo, useState } from "react";
 import type { Attempt } from "../../core/model/attempt.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { fieldsOf, pathLabel, setField } from "../data/fields.js";
-import { previewText } from "../data/preview.js";
+import { type PreviewContext, previewText } from "../data/preview.js";
 import { useKeypress } from "../hooks/useKeypress.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { PreviewLine } from "./PreviewLine.js";
@@ -16,6 +16,8 @@ export interface CandidateEditorProps {
   text: string;
   readOnly: boolean;
   attempts: Attempt[];
+  /** The workspace's policies and screen seed, so the preview counts what the replay screen counts. */
+  screen: PreviewContext;
   width: number;
   height: number;
   onSave: (text: string) => void;
@@ -27,7 +29,7 @@ export interface CandidateEditorProps {
  * marker, with a live preview: every change is compiled and replayed over the workspace.
  */
 export function CandidateEditor(props: CandidateEditorProps): ReactNode {
-  const { file, readOnly, attempts, width, height, onSave, onClose } = props;
+  const { file, readOnly, attempts, screen, width, height, onSave, onClose } = props;
   const theme = useTheme();
   const [text, setText] = useState(props.text);
   const [editing, setEditing] = useState<string | undefined>();
@@ -38,10 +40,13 @@ export function CandidateEditor(props: CandidateEditorProps): ReactNode {
   const shown = editing !== undefined && field ? setField(text, file, field, editing) : text;
   // Typing renders first; the replay catches up on the deferred text.
   const deferred = useDeferredValue(shown);
-  const preview = useMemo(() => previewText(deferred, file, attempts), [deferred, file, attempts]);
+  const preview = useMemo(
+    () => previewText(deferred, file, attempts, screen),
+    [deferred, file, attempts, screen],
+  );
   const before = useMemo(
-    () => previewText(props.text, file, attempts).counts,
-    [props.text, file, attempts],
+    () => previewText(props.text, file, attempts, screen).counts,
+    [props.text, file, attempts, screen],
   );
   const dirty = shown !== props.text;
 

@@ -4,6 +4,7 @@ import type { GroupCount } from "../../core/replay/preview.js";
 export {
   type GroupCount,
   type Preview,
+  type PreviewContext,
   type PreviewCounts,
   previewCounts,
   previewText,

@@ -37,6 +37,13 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
       ),
     [data],
   );
+  const previewScreen = useMemo(
+    () => ({
+      pool: (data?.candidates ?? []).flatMap((c) => (c.policy ? [c.policy] : [])),
+      seed: data?.ws.config.screen.seed ?? 1,
+    }),
+    [data],
+  );
   const listHeight = Math.max(3, height - 6);
   const cursor = useListCursor(entries.length, listHeight);
   const [editing, setEditing] = useState(false);
@@ -91,6 +98,7 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
         text={entry.text}
         readOnly={statusOf(entry) === "frozen"}
         attempts={data.ws.attempts}
+        screen={previewScreen}
         width={width}
         height={height}
         onClose={() => setEditing(false)}

@@ -2,62 +2,92 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Attempt } from "../../../src/core/model/attempt.js";
-import { loadPolicies } from "../../../src/core/policy/load.js";
+import { compileCandidateText, loadPolicies } from "../../../src/core/policy/load.js";
+import type { CompiledPolicy } from "../../../src/core/policy/types.js";
 import { previewCounts, previewText } from "../../../src/core/replay/preview.js";
+import { routesTask } from "../../../src/core/screen/cohorts.js";
+import { runReplayScreen } from "../../../src/core/verdict/replay-screen.js";
+import { DEFAULT_SIZES, screenCompetitors } from "../../../src/core/verdict/sets.js";
+import { DEFAULT_THRESHOLDS } from "../../../src/core/verdict/thresholds.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 
 const FILE = join(REPO_ROOT, "candidates/reference/service-persistence.yaml");
-const TEXT = readFileSync(FILE, "utf8");
+const OTHER = join(REPO_ROOT, "candidates/reference");
 let attempts: Attempt[];
+let seed: number;
+let pool: CompiledPolicy[];
+/** The reference policy with the failed attempts it routes as its lineage. */
+let text: string;
+
 beforeAll(async () => {
-  attempts = (await loadWorkspace(REPO_ROOT)).attempts;
+  const ws = await loadWorkspace(REPO_ROOT);
+  attempts = ws.attempts;
+  seed = ws.config.screen.seed;
+  pool = loadPolicies([OTHER]).policies;
+  const ref = loadPolicies([FILE]).policies[0]!;
+  const lineage = attempts.filter(
+    (a) => a.outcome !== "pass" && a.arm === "baseline" && routesTask(ref, a.taskText ?? ""),
+  );
+  expect(lineage.length).toBeGreaterThan(1);
+  const original = readFileSync(FILE, "utf8");
+  text = `${original}\nlineage:\n  attempts: [${lineage.map((a) => JSON.stringify(a.id)).join(", ")}]\n`;
 });
 
-describe("live preview counts (core replay, grouped for display)", () => {
-  it("the reference service-persistence policy fires on the 3 routed failures and nowhere else", () => {
-    const p = previewText(TEXT, FILE, attempts);
+describe("live preview counts: the replay screen's own numbers", () => {
+  it("equals the replay screen of the same candidate, workspace and pool", () => {
+    const p = previewText(text, FILE, attempts, { pool, seed });
     expect(p.errors).toEqual([]);
-    expect(p.counts).toEqual({
-      positives: { fired: 3, total: 3 },
-      negatives: { fired: 0, total: 3 },
-      silent: { fired: 0, total: 89 },
-      routed: 6,
-      firings: 3,
+    const policy = compileCandidateText(text, FILE).policy!;
+    const screen = runReplayScreen({
+      policy,
+      others: screenCompetitors(policy, pool),
+      attempts,
+      preFailure: new Map(),
+      sizes: DEFAULT_SIZES,
+      seed,
+      thresholds: DEFAULT_THRESHOLDS,
+      now: new Date(0),
     });
+    const s = screen.summary;
+    expect(p.counts).toEqual({
+      positives: { fired: s.positiveFiring.k, total: s.positiveFiring.n },
+      negatives: { fired: s.negativeFiring.k, total: s.negativeFiring.n },
+      silent: { fired: s.silentFiring.k, total: s.silentFiring.n },
+      routed: expect.any(Number),
+    });
+    // The reference policy fires on each routed failure and on no screened negative.
+    expect(p.counts!.positives.fired).toBe(p.counts!.positives.total);
+    expect(p.counts!.negatives).toEqual({ fired: 0, total: screen.negatives.length });
+    expect(p.counts!.routed).toBeGreaterThanOrEqual(new Set(screen.sets.positiveTasks).size);
   });
 
   it("an edit that breaks the rule's trigger shows as no firing; a bad regex as an error", () => {
     const quiet = previewText(
-      TEXT.replace("flag: launched\n      not:", "flag: never\n      not:"),
+      text.replace("flag: launched\n      not:", "flag: never\n      not:"),
       FILE,
       attempts,
+      { pool, seed },
     );
-    expect(quiet.counts?.positives).toEqual({ fired: 0, total: 3 });
+    expect(quiet.counts?.positives.fired).toBe(0);
+    expect(quiet.counts?.positives.total).toBeGreaterThan(1);
     const bad = previewText(
-      TEXT.replace("(keep|leave|remain|stay)", "(keep|leave"),
+      text.replace("(keep|leave|remain|stay)", "(keep|leave"),
       FILE,
       attempts,
+      {
+        pool,
+        seed,
+      },
     );
     expect(bad.counts).toBeUndefined();
     expect(bad.errors[0]?.format()).toMatch(/service-persistence\.yaml:\d+: eligibility\.anyOf\.0/);
   });
-});
 
-describe("preview groups", () => {
-  it("with a lineage, positives are exactly the lineage's attempts, fired or not", () => {
+  it("without a lineage there are no positives, as on the replay screen (inconclusive)", () => {
     const ref = loadPolicies([FILE]).policies[0]!;
-    const lineage = attempts.filter((a) => a.outcome !== "pass").slice(0, 2);
-    const policy = {
-      ...ref,
-      candidate: {
-        ...ref.candidate,
-        lineage: { ...ref.candidate.lineage, attempts: lineage.map((a) => a.id) },
-      },
-    };
-    const c = previewCounts(policy, attempts);
-    expect(c.positives.total).toBe(2);
-    expect(c.positives.total + c.negatives.total + c.silent.total).toBe(attempts.length);
-    expect(c.firings).toBe(3);
+    const c = previewCounts(ref, attempts, { pool, seed });
+    expect(c.positives).toEqual({ fired: 0, total: 0 });
+    expect(c.negatives.total).toBeGreaterThan(0);
   });
 });

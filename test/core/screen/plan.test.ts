@@ -25,9 +25,9 @@ function policies(path = CANDIDATE) {
 }
 
 const tasks = [
-  { id: "a", text: "Write a short report of the results." },
-  { id: "b", text: "Fix the failing unit test." },
-  { id: "c", text: "Summarize the logs in summary.md" },
+  { taskId: "a", text: "Write a short report of the results." },
+  { taskId: "b", text: "Fix the failing unit test." },
+  { taskId: "c", text: "Summarize the logs in summary.md" },
 ];
 
 describe("cohorts by the policy's compiled eligibility", () => {
