@@ -1,13 +1,8 @@
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import type { Command } from "commander";
+import { candidateNamed, candidateSession, promote, retire, revise } from "../../core/app/index.js";
 import { UsageError } from "../../core/errors.js";
-import {
-  promoteCandidate,
-  retireCandidate,
-  reviseCandidate,
-} from "../../core/lifecycle/actions.js";
-import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js";
 import { policyKey } from "../../core/policy/key.js";
 import { compileCandidateText } from "../../core/policy/load.js";
 import { candidateEvidence } from "../../core/verdict/evidence.js";
@@ -15,9 +10,9 @@ import { printErrors, printJson, withWorkspace, workspaceDir } from "../util/wor
 
 function load(opts: { workspace?: string }, ref: string) {
   const dir = workspaceDir(opts);
-  const { candidates, errors } = listCandidates(dir);
-  printErrors(errors);
-  return { dir, candidates, target: resolveCandidate(candidates, ref) };
+  const session = candidateSession(dir);
+  printErrors(session.candidateErrors);
+  return { dir, session, target: candidateNamed(session, ref) };
 }
 
 /** `fire candidate revise|retire|promote`: the user's lifecycle decisions. */
@@ -32,7 +27,7 @@ export function registerCandidate(program: Command): void {
       .option("--from <file>", "the edited candidate (default: a copy of the old one to edit)")
       .option("--note <text>", "why it was revised", "revised"),
   ).action(async (ref: string, opts: { workspace?: string; from?: string; note: string }) => {
-    const { dir, candidates, target } = load(opts, ref);
+    const { dir, session, target } = load(opts, ref);
     let edited: import("../../core/policy/schema.js").Candidate | undefined;
     if (opts.from) {
       const r = compileCandidateText(readFileSync(opts.from, "utf8"), opts.from);
@@ -42,11 +37,7 @@ export function registerCandidate(program: Command): void {
       }
       edited = r.policy.candidate;
     }
-    const r = await reviseCandidate(dir, target, candidates, {
-      ...(edited ? { edited } : {}),
-      note: opts.note,
-      now: new Date(),
-    });
+    const r = await revise(session, target, opts.note, edited ? { edited } : {});
     process.stdout.write(
       `${policyKey(r.candidate)} supersedes ${target.policy.key}: ${relative(dir, r.file)} (the old file stays${r.oldUpdated ? ", its history notes the revision" : ", frozen and untouched"})\n`,
     );
@@ -59,8 +50,8 @@ export function registerCandidate(program: Command): void {
       .argument("<id>", "candidate id or id@version")
       .requiredOption("--reason <text>", "why it is retired"),
   ).action(async (ref: string, opts: { workspace?: string; reason: string }) => {
-    const { target } = load(opts, ref);
-    await retireCandidate(target, opts.reason, new Date());
+    const { session, target } = load(opts, ref);
+    await retire(session, target, opts.reason);
     process.stdout.write(`retired ${target.policy.key}: ${opts.reason}\n`);
   });
 
@@ -71,8 +62,8 @@ export function registerCandidate(program: Command): void {
       .argument("<id>", "candidate id or id@version")
       .option("--note <text>", "a note for the history", ""),
   ).action(async (ref: string, opts: { workspace?: string; note: string }) => {
-    const { target } = load(opts, ref);
-    await promoteCandidate(target, opts.note, new Date());
+    const { session, target } = load(opts, ref);
+    await promote(session, target, opts.note);
     process.stdout.write(`promoted ${target.policy.key} to screening\n`);
   });
 

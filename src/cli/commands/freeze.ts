@@ -1,8 +1,7 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
+import { candidateNamed, freeze, sessionOf } from "../../core/app/index.js";
 import { UsageError } from "../../core/errors.js";
-import { freezePortfolio } from "../../core/freeze/freeze.js";
-import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js";
 import { openWorkspace, printErrors, withWorkspace } from "../util/workspace.js";
 
 interface FreezeOpts {
@@ -27,17 +26,12 @@ export function registerFreeze(program: Command): void {
   ).action(async (refs: string[], opts: FreezeOpts) => {
     if (opts.force && !opts.reason?.trim()) throw new UsageError("--force needs --reason");
     const ws = await openWorkspace(opts);
-    const { candidates, errors } = listCandidates(ws.dir);
-    printErrors(errors);
-    const chosen = refs.map((r) => resolveCandidate(candidates, r));
-    const r = await freezePortfolio({
-      workspace: ws.dir,
+    const session = await sessionOf(ws);
+    printErrors(session.candidateErrors);
+    const chosen = refs.map((r) => candidateNamed(session, r));
+    const r = await freeze(session, chosen, {
       name: opts.name,
-      candidates: chosen,
-      attempts: ws.attempts,
-      config: ws.config,
-      ...(opts.force ? { force: { reason: opts.reason ?? "" } } : {}),
-      now: new Date(),
+      ...(opts.force ? { force: opts.reason ?? "" } : {}),
     });
     if (!r.ok) {
       process.stderr.write("fire: refusing to freeze:\n");

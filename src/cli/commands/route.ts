@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { listCandidates } from "../../core/lifecycle/store.js";
-import { routeAudit, taskTexts } from "../../core/route/audit.js";
+import { routingAudit, sessionOf } from "../../core/app/index.js";
 import { renderRouteAudit } from "../../core/route/render.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -15,14 +14,10 @@ export function registerRoute(program: Command): void {
       .option("--json", "print the audit as JSON")
       .option("--all", "include retired candidates"),
   ).action(async (opts: { workspace?: string; json?: boolean; all?: boolean }) => {
-    const ws = await openWorkspace(opts);
-    const { candidates, errors } = listCandidates(ws.dir);
+    const session = await sessionOf(await openWorkspace(opts));
+    const errors = session.candidateErrors;
     printErrors(errors);
-    const live = candidates.filter((c) => opts.all || c.candidate.status !== "retired");
-    const audit = routeAudit(
-      live.map((c) => c.policy),
-      taskTexts(ws.attempts),
-    );
+    const audit = routingAudit(session, { includeRetired: opts.all === true });
     if (opts.json) printJson(audit);
     else process.stdout.write(renderRouteAudit(audit));
     if (errors.length) process.exitCode = 1;

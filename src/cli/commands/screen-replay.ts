@@ -1,8 +1,7 @@
 import type { Command } from "commander";
+import { candidateNamed, replayScreen, sessionOf } from "../../core/app/index.js";
 import { UsageError } from "../../core/errors.js";
-import { listCandidates, resolveCandidate } from "../../core/lifecycle/store.js";
 import { renderReplayScreen } from "../../core/verdict/render.js";
-import { screenCandidate } from "../../core/verdict/screen-candidate.js";
 import { DEFAULT_SIZES } from "../../core/verdict/sets.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -40,12 +39,9 @@ export function registerScreenReplay(screen: Command): void {
       similar: count(opts.similar, "similar", DEFAULT_SIZES.similar),
       silent: count(opts.silent, "silent", DEFAULT_SIZES.silent),
     };
-    const ws = await openWorkspace(opts);
-    const { candidates, errors } = listCandidates(ws.dir);
-    printErrors(errors);
-    const target = resolveCandidate(candidates, ref);
-    const pool = candidates.map((c) => c.policy);
-    const { screen, file } = await screenCandidate(ws, target.policy, pool, { sizes });
+    const session = await sessionOf(await openWorkspace(opts));
+    printErrors(session.candidateErrors);
+    const { screen, file } = await replayScreen(session, candidateNamed(session, ref), { sizes });
     if (opts.json) printJson(screen);
     else process.stdout.write(`${renderReplayScreen(screen)}saved ${file}\n`);
   });

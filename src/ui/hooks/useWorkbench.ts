@@ -1,10 +1,10 @@
 import { relative } from "node:path";
+import { draftFile } from "../../core/app/index.js";
 import type { Cluster } from "../../core/mine/cluster.js";
 import type { Decision } from "../../core/mine/decisions.js";
 import type { LabelerName } from "../../core/mine/mine.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { readCandidates } from "../data/candidates.js";
-import { draftCluster } from "../data/lifecycle.js";
 import { decide, mineWorkspace } from "../data/mining.js";
 import { reloadTriage, withTriage } from "../data/workspace.js";
 
@@ -64,7 +64,7 @@ export function useWorkbench(): Workbench {
       if (!data) return undefined;
       const file = await actions.run(
         `drafting from ${cluster.id}`,
-        () => draftCluster(data.ws, cluster),
+        () => draftFile(data, cluster),
         (f) => `drafted ${relative(data.ws.dir, f)} (status draft)`,
       );
       if (file)

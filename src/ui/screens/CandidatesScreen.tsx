@@ -1,6 +1,7 @@
 import { relative } from "node:path";
 import { Box, Text } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { freeze, promote, retire, revise } from "../../core/app/index.js";
 import { CandidateEditor } from "../components/CandidateEditor.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
@@ -8,7 +9,6 @@ import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { errorLine } from "../contexts/errors.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { type CandidateEntry, saveCandidate, statusOf } from "../data/candidates.js";
-import { freezeOne, promote, retire, revise } from "../data/lifecycle.js";
 import { useKeypress } from "../hooks/useKeypress.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
@@ -62,11 +62,12 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
     await actions.run(
       label,
       async () => {
-        if (kind === "promote") await promote(ws, entry.file, value);
-        else if (kind === "retire") await retire(ws, entry.file, value);
-        else if (kind === "revise") return relative(ws.dir, await revise(ws, entry.file, value));
+        if (kind === "promote") await promote(data, entry.file, value);
+        else if (kind === "retire") await retire(data, entry.file, value);
+        else if (kind === "revise")
+          return relative(ws.dir, (await revise(data, entry.file, value)).file);
         else {
-          const r = await freezeOne(ws, entry.file, value);
+          const r = await freeze(data, [entry.file], { name: value });
           if (!r.ok) throw new Error(`refused: ${r.refused.flatMap((x) => x.missing).join("; ")}`);
           return `portfolios/${value} (manifest ${r.manifest.manifestHash.slice(0, 12)})`;
         }

@@ -1,21 +1,20 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
-import { routeAudit, taskTexts } from "../../core/route/audit.js";
+import {
+  promote,
+  replayScreen,
+  retire,
+  routingAudit,
+  savedReplayScreens,
+} from "../../core/app/index.js";
 import { renderReplayScreen } from "../../core/verdict/render.js";
-import { readReplayScreen } from "../../core/verdict/store.js";
 import { RouteMatrix } from "../components/RouteMatrix.js";
 import { TextField } from "../components/TextField.js";
 import { TextView } from "../components/TextView.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
-import { promote, retire } from "../data/lifecycle.js";
-import {
-  listRunScreens,
-  type RunScreenEntry,
-  replayScreen,
-  runScreenReport,
-} from "../data/screens.js";
+import { listRunScreens, type RunScreenEntry, runScreenReport } from "../data/screens.js";
 import { useKeypress } from "../hooks/useKeypress.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
@@ -47,16 +46,7 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
       (data?.candidates ?? []).filter((c) => c.policy && c.policy.candidate.status !== "retired"),
     [data],
   );
-  const audit = useMemo(
-    () =>
-      data
-        ? routeAudit(
-            live.map((c) => c.policy!),
-            taskTexts(data.ws.attempts),
-          )
-        : undefined,
-    [data, live],
-  );
+  const audit = useMemo(() => (data ? routingAudit(data) : undefined), [data]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-reads after a run
   useEffect(() => {
     if (data) void listRunScreens(data.ws.dir).then(setRuns, () => setRuns([]));
@@ -64,7 +54,10 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
   const listHeight = Math.max(3, height - 3);
   const items = tab === "runs" ? runs.length : live.length;
   const cursor = useListCursor(items, listHeight);
-  const saved = (key: string) => (data ? readReplayScreen(data.ws.dir, key) : undefined);
+  // Saved replay screens are read once per workspace change or replay run, never in render.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-reads after a run
+  const screens = useMemo(() => (data ? savedReplayScreens(data) : new Map()), [data, tick]);
+  const saved = (key: string) => screens.get(key);
 
   const decide = (kind: "promote" | "retire", note: string) => {
     const c = live[cursor.current()];
@@ -72,7 +65,7 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
     void actions
       .run(
         `${kind} ${c.policy!.key}`,
-        () => (kind === "promote" ? promote : retire)(data.ws, c.file, note),
+        () => (kind === "promote" ? promote : retire)(data, c.file, note),
         () => `${kind} ${c.policy!.key}: done`,
       )
       .then(() => wb.reloadCandidates());
@@ -108,11 +101,12 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
         void actions
           .run(
             `replay screen ${c.policy!.key}`,
-            (signal) => replayScreen(data.ws, c, data.candidates, signal),
+            async (signal) => (await replayScreen(data, c.file, { signal })).screen,
             (s) => `replay screen ${s.candidate}: ${s.verdict.verdict.toUpperCase()}`,
           )
           .then((s) => {
             if (s) {
+              setTick((t) => t + 1);
               setText(renderReplayScreen(s).split("\n"));
               setTop(0);
             }

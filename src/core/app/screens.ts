@@ -1,0 +1,65 @@
+import type { StoredCandidate } from "../lifecycle/store.js";
+import { type RouteAudit, routeAudit, taskTexts } from "../route/audit.js";
+import type { ReplayScreen } from "../verdict/replay-screen.js";
+import { screenCandidate } from "../verdict/screen-candidate.js";
+import { DEFAULT_SIZES, type ScreenSizes } from "../verdict/sets.js";
+import { readReplayScreen } from "../verdict/store.js";
+import {
+  type CandidateSession,
+  candidateAt,
+  compiledPool,
+  type LoadedCandidateSession,
+  storedCandidates,
+} from "./session.js";
+
+/** The candidates screens and audits look at: every valid one that is not retired (or all). */
+export function liveCandidates(
+  s: CandidateSession,
+  opts: { includeRetired?: boolean } = {},
+): StoredCandidate[] {
+  return storedCandidates(s).filter((c) => opts.includeRetired || c.candidate.status !== "retired");
+}
+
+/** `fire route`: each live candidate's eligibility on each task text. */
+export function routingAudit(
+  s: LoadedCandidateSession,
+  opts: { includeRetired?: boolean } = {},
+): RouteAudit {
+  return routeAudit(
+    liveCandidates(s, opts).map((c) => c.policy),
+    taskTexts(s.ws.attempts),
+  );
+}
+
+export interface ReplayScreenOptions {
+  sizes?: ScreenSizes;
+  signal?: AbortSignal;
+  now?: Date;
+}
+
+/**
+ * `fire screen replay CANDIDATE`: replays the candidate over the stored policy-free attempts
+ * with every other candidate as the routing competition, and saves the screen.
+ */
+export function replayScreen(
+  s: LoadedCandidateSession,
+  target: string | StoredCandidate,
+  opts: ReplayScreenOptions = {},
+): Promise<{ screen: ReplayScreen; file: string }> {
+  const c = typeof target === "string" ? candidateAt(s, target) : target;
+  return screenCandidate(s.ws, c.policy, compiledPool(s), {
+    sizes: opts.sizes ?? DEFAULT_SIZES,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+}
+
+/**
+ * The saved replay screen of each live candidate (by policy key), read once: what a screen
+ * list shows per row without touching the disk while it renders.
+ */
+export function savedReplayScreens(s: CandidateSession): Map<string, ReplayScreen | undefined> {
+  return new Map(
+    liveCandidates(s).map((c) => [c.policy.key, readReplayScreen(s.ws.dir, c.policy.key)]),
+  );
+}

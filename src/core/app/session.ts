@@ -1,0 +1,116 @@
+import { relative } from "node:path";
+import type { InputError } from "../errors.js";
+import { type CandidateEntry, readCandidateEntries } from "../lifecycle/entries.js";
+import { resolveCandidate, type StoredCandidate } from "../lifecycle/store.js";
+import { type Decision, loadDecisions } from "../mine/decisions.js";
+import type { Label } from "../mine/label.js";
+import { lastLabels } from "../mine/label-cache.js";
+import type { Attempt } from "../model/attempt.js";
+import type { CompiledPolicy } from "../policy/types.js";
+import { type LoadProgress, loadWorkspace, type Workspace } from "../workspace/load.js";
+
+/**
+ * Everything a user action works on, loaded once: the workspace (config and attempts), the
+ * last mining run's labels, the user's cluster decisions and every candidate file. The CLI
+ * opens one per command, the workbench keeps one and reloads the parts an action changed.
+ */
+export interface WorkspaceSession {
+  readonly ws: Workspace;
+  readonly byId: ReadonlyMap<string, Attempt>;
+  /** The last mining run's labels (empty before any `fire mine`). */
+  readonly labels: ReadonlyMap<string, Label>;
+  /** The user's cluster decisions (`fire cluster …`). */
+  readonly decisions: readonly Decision[];
+  /** Every candidate file, valid or not (one shape: core/lifecycle/entries.ts). */
+  readonly candidates: readonly CandidateEntry[];
+  readonly candidateErrors: readonly InputError[];
+}
+
+export interface OpenSessionOptions {
+  onProgress?: (p: LoadProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** Loads a workspace with its labels, decisions and candidates. */
+export async function openSession(
+  dir: string,
+  opts: OpenSessionOptions = {},
+): Promise<WorkspaceSession> {
+  return sessionOf(await loadWorkspace(dir, opts));
+}
+
+/** A session over an already loaded workspace (labels, decisions and candidates read now). */
+export async function sessionOf(ws: Workspace): Promise<WorkspaceSession> {
+  const [labels, decisions] = await Promise.all([lastLabels(ws.dir), loadDecisions(ws.dir)]);
+  const cands = readCandidateEntries(ws.dir);
+  return {
+    ws,
+    byId: new Map(ws.attempts.map((a) => [a.id, a])),
+    labels: labels ?? new Map(),
+    decisions: decisions.decisions,
+    candidates: cands.entries,
+    candidateErrors: cands.errors,
+  };
+}
+
+/**
+ * What the candidate actions need of a session: the workspace folder and its candidate files
+ * (a WorkspaceSession and the workbench's view model are ones; `candidateSession` reads one
+ * without loading attempts, for commands that need none).
+ */
+export interface CandidateSession {
+  readonly ws: { readonly dir: string };
+  readonly candidates: readonly CandidateEntry[];
+}
+
+/** A session that also has the loaded attempts and config (screens, freezing, drafting). */
+export type LoadedCandidateSession = Pick<WorkspaceSession, "ws" | "candidates">;
+
+/** The candidate files of a workspace folder, without loading its attempts. */
+export function candidateSession(dir: string): CandidateSession & {
+  candidateErrors: readonly InputError[];
+} {
+  const cands = readCandidateEntries(dir);
+  return { ws: { dir }, candidates: cands.entries, candidateErrors: cands.errors };
+}
+
+/** The session after candidate files changed on disk (the rest is kept). */
+export function reloadCandidates(s: WorkspaceSession): WorkspaceSession {
+  const cands = readCandidateEntries(s.ws.dir);
+  return { ...s, candidates: cands.entries, candidateErrors: cands.errors };
+}
+
+/** The session after a mining run or a cluster decision (labels and decisions re-read). */
+export async function reloadMining(s: WorkspaceSession): Promise<WorkspaceSession> {
+  const [labels, decisions] = await Promise.all([lastLabels(s.ws.dir), loadDecisions(s.ws.dir)]);
+  return { ...s, labels: labels ?? new Map(), decisions: decisions.decisions };
+}
+
+/** Every valid candidate as a stored candidate (no file is read again). */
+export function storedCandidates(s: CandidateSession): StoredCandidate[] {
+  return s.candidates.flatMap((e) =>
+    e.policy ? [{ file: e.file, candidate: e.policy.candidate, policy: e.policy }] : [],
+  );
+}
+
+/** The compiled policies of every valid candidate (the routing pool of screens and audits). */
+export function compiledPool(s: CandidateSession): CompiledPolicy[] {
+  return s.candidates.flatMap((e) => (e.policy ? [e.policy] : []));
+}
+
+/** The candidate stored in `file`; an error names the file when it does not compile. */
+export function candidateAt(s: CandidateSession, file: string): StoredCandidate {
+  const hit = storedCandidates(s).find((c) => c.file === file);
+  if (hit) return hit;
+  const rel = relative(s.ws.dir, file);
+  throw new Error(
+    s.candidates.some((e) => e.file === file)
+      ? `${rel} does not compile: fix it first`
+      : `${rel} is not a candidate file of this workspace`,
+  );
+}
+
+/** The candidate `id` (newest version) or `id@version`. */
+export function candidateNamed(s: CandidateSession, ref: string): StoredCandidate {
+  return resolveCandidate(storedCandidates(s), ref);
+}
