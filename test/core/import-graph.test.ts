@@ -43,18 +43,6 @@ function forbiddenEdges(): string[] {
   return out.sort();
 }
 
-/**
- * The one edge left from before the rule (issue 14 item 3): screen payloads still take the
- * hook installer and bundler from runtime/. h12b moves them to src/deploy/ and the build
- * scripts; empty this list when that lands.
- */
-const PENDING = new Set([
-  "core/screen/run/payload.ts → runtime/bundle-standalone.js",
-  "core/screen/run/payload.ts → runtime/install.js",
-  "core/screen/run/payload.ts → runtime/payload-hook.js",
-  "core/screen/run/payload.ts → runtime/select.js",
-]);
-
 describe("the core import graph (src/core)", () => {
   it("reads a real tree: many files, and the specifier scan finds imports", () => {
     const files = sourceFiles(CORE);
@@ -63,11 +51,13 @@ describe("the core import graph (src/core)", () => {
   });
 
   it("imports nothing from ui/, cli/, runtime/ or llm/, and no ink, react or openai", () => {
-    expect(forbiddenEdges().filter((e) => !PENDING.has(e))).toEqual([]);
+    expect(forbiddenEdges()).toEqual([]);
   });
 
-  it("still has every pending edge it excuses (an excuse outliving its edge fails)", () => {
-    const edges = new Set(forbiddenEdges());
-    expect([...PENDING].filter((e) => !edges.has(e))).toEqual([]);
+  it("would see a forbidden edge: the scan resolves relative imports into ui/", () => {
+    const screen = join(SRC, "ui/screens/ScreenBody.tsx");
+    expect(specifiers(screen).map((s) => relative(SRC, resolve(dirname(screen), s)))).toContain(
+      "ui/screens/TriageScreen.js",
+    );
   });
 });

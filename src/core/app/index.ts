@@ -2,6 +2,9 @@
  * The use-case layer: one function per user action, over one WorkspaceSession. CLI commands
  * and workbench hooks call these, so a number shown in both is computed once.
  */
+
+/** Triage (h11a's single triage path): `fire triage` and the workbench both call these. */
+export { loadTriageInputs, triageView } from "../mine/triage-view.js";
 export * from "./lifecycle.js";
 export * from "./screens.js";
 export * from "./session.js";
