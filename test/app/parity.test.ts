@@ -2,6 +2,7 @@ import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { routingAudit, savedReplayScreens } from "../../src/core/app/index.js";
+import { storedOf } from "../../src/core/lifecycle/entries.js";
 import { previewText } from "../../src/core/replay/preview.js";
 import { candidateEvidence } from "../../src/core/verdict/evidence.js";
 import { loadWorkspaceData } from "../../src/ui/data/workspace.js";
@@ -91,7 +92,7 @@ describe("CLI --json and the workbench agree on cohorts and verdicts", () => {
       "verdict",
       drafted.candidate.id,
     );
-    const stored = { file: entry.file, candidate: entry.policy!.candidate, policy: entry.policy! };
+    const stored = storedOf(entry)!;
     const ev = await candidateEvidence(ws, stored);
     expect(ev.policy).toBe(verdict.policy);
     expect(ev.suggested).toEqual(verdict.suggested);

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import type { InputError } from "../errors.js";
-import { type CandidateEntry, readCandidateEntries } from "../lifecycle/entries.js";
+import { type CandidateEntry, readCandidateEntries, storedOf } from "../lifecycle/entries.js";
 import { resolveCandidate, type StoredCandidate } from "../lifecycle/store.js";
 import { type Decision, loadDecisions } from "../mine/decisions.js";
 import type { Label } from "../mine/label.js";
@@ -88,9 +88,7 @@ export async function reloadMining(s: WorkspaceSession): Promise<WorkspaceSessio
 
 /** Every valid candidate as a stored candidate (no file is read again). */
 export function storedCandidates(s: CandidateSession): StoredCandidate[] {
-  return s.candidates.flatMap((e) =>
-    e.policy ? [{ file: e.file, candidate: e.policy.candidate, policy: e.policy }] : [],
-  );
+  return s.candidates.flatMap((e) => storedOf(e) ?? []);
 }
 
 /** The compiled policies of every valid candidate (the routing pool of screens and audits). */

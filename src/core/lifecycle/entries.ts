@@ -2,10 +2,14 @@ import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { InputError } from "../errors.js";
 import { candidateFiles, compileCandidateFile } from "../policy/load.js";
+import type { Candidate } from "../policy/schema.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import { workspacePaths } from "../workspace/paths.js";
 
-/** One candidate file with its text and, when valid, the compiled policy. */
+/**
+ * One candidate file with its text and, when valid, the compiled policy: THE shape of a
+ * candidate on disk (the workbench lists these; a valid one is a StoredCandidate).
+ */
 export interface CandidateEntry {
   file: string;
   /** Workspace-relative path. */
@@ -13,6 +17,18 @@ export interface CandidateEntry {
   text: string;
   policy?: CompiledPolicy;
   errors: InputError[];
+}
+
+/** A candidate file that compiles: what lifecycle actions, screens and freezing take. */
+export interface StoredCandidate {
+  file: string;
+  candidate: Candidate;
+  policy: CompiledPolicy;
+}
+
+/** The entry as a stored candidate, when it compiles (nothing is read or compiled again). */
+export function storedOf(e: CandidateEntry): StoredCandidate | undefined {
+  return e.policy ? { file: e.file, candidate: e.policy.candidate, policy: e.policy } : undefined;
 }
 
 /**

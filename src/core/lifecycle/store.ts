@@ -4,37 +4,24 @@ import writeFileAtomic from "write-file-atomic";
 import { stringify } from "yaml";
 import type { InputError } from "../errors.js";
 import { policyKey } from "../policy/key.js";
-import { candidateFiles, compileCandidateFile, compileCandidateText } from "../policy/load.js";
+import { compileCandidateText } from "../policy/load.js";
 import { unsafePatterns } from "../policy/safety.js";
 import { Candidate } from "../policy/schema.js";
-import type { CompiledPolicy } from "../policy/types.js";
 import { workspacePaths } from "../workspace/paths.js";
+import { readCandidateEntries, type StoredCandidate, storedOf } from "./entries.js";
 
-/** A candidate file of the workspace (`candidates/**`), validated and compiled. */
-export interface StoredCandidate {
-  file: string;
-  candidate: Candidate;
-  policy: CompiledPolicy;
-}
+export type { StoredCandidate };
 
 /** Raised when a write would touch a frozen candidate (frozen candidates are immutable). */
 export class FrozenError extends Error {}
 
-/** Every candidate under `<workspace>/candidates/` (bad files become errors, the rest load). */
+/** Every valid candidate under `<workspace>/candidates/` (readCandidateEntries, compiled ones). */
 export function listCandidates(workspace: string): {
   candidates: StoredCandidate[];
   errors: InputError[];
 } {
-  const dir = workspacePaths(workspace).candidates;
-  const candidates: StoredCandidate[] = [];
-  const errors: InputError[] = [];
-  if (!existsSync(dir)) return { candidates, errors };
-  for (const file of candidateFiles(dir)) {
-    const r = compileCandidateFile(file);
-    errors.push(...r.errors);
-    if (r.policy) candidates.push({ file, candidate: r.policy.candidate, policy: r.policy });
-  }
-  return { candidates, errors };
+  const { entries, errors } = readCandidateEntries(workspace);
+  return { candidates: entries.flatMap((e) => storedOf(e) ?? []), errors };
 }
 
 /**
