@@ -4,11 +4,11 @@ import type { Command } from "commander";
 import { InputError, UsageError } from "../../core/errors.js";
 import { loadPolicies } from "../../core/policy/load.js";
 import { checkScreenName } from "../../core/screen/paths.js";
-import { buildPlan } from "../../core/screen/plan.js";
-import { ARM_NAMES, type ArmName } from "../../core/screen/plan-schema.js";
-import { writePlan } from "../../core/screen/plan-store.js";
-import { selectPlanTasks } from "../../core/screen/select-tasks.js";
-import { type ListedTask, parseTaskList } from "../../core/screen/task-list.js";
+import { buildPlan } from "../../core/screen/plan/build.js";
+import { writePlan } from "../../core/screen/plan/plan-file.js";
+import { ARM_NAMES, type ArmName } from "../../core/screen/plan/schema.js";
+import { selectPlanTasks } from "../../core/screen/plan/select-tasks.js";
+import { type ListedTask, parseTaskList } from "../../core/screen/plan/task-list.js";
 import { loadWorkspace } from "../../core/workspace/load.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { screenStatus } from "../../core/screen/status.js";
+import { screenStatus } from "../../core/screen/results/status.js";
 import { printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 /** `fire screen status NAME [--json]`: plan, integrity, run progress and stored results. */

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
-import { importScreenResults } from "../../core/screen/import.js";
-import { planTags } from "../../core/screen/markers.js";
-import { cohortLookup } from "../../core/screen/plan-read.js";
+import { cohortLookup } from "../../core/screen/plan/cohort-lookup.js";
+import { importScreenResults } from "../../core/screen/results/import.js";
+import { planTags } from "../../core/screen/results/plan-markers.js";
 import { loadWorkspace } from "../../core/workspace/load.js";
 import { printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 import { registerScreenPlan } from "./screen-plan.js";

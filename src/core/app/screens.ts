@@ -1,9 +1,9 @@
 import type { StoredCandidate } from "../lifecycle/store.js";
 import { type RouteAudit, routeAudit, taskTexts } from "../route/audit.js";
-import type { ReplayScreen } from "../verdict/replay-screen.js";
-import { screenCandidate } from "../verdict/screen-candidate.js";
-import { DEFAULT_SIZES, type ScreenSizes } from "../verdict/sets.js";
-import { readReplayScreen } from "../verdict/store.js";
+import type { ReplayScreen } from "../screen/replay/measure.js";
+import { screenCandidate } from "../screen/replay/screen-candidate.js";
+import { readReplayScreen } from "../screen/replay/screen-files.js";
+import { DEFAULT_SIZES, type ScreenSizes } from "../screen/replay/sets.js";
 import {
   type CandidateSession,
   candidateAt,

@@ -7,8 +7,12 @@ import { type StoredCandidate, writeCandidate } from "../lifecycle/store.js";
 import type { Attempt } from "../model/attempt.js";
 import { routeAudit, routingProblems, taskTexts } from "../route/audit.js";
 import { canonicalJson } from "../screen/canonical.js";
-import { mechanicsHash } from "../verdict/replay-screen.js";
-import { readReplayScreen, replayScreenName, runScreensFor } from "../verdict/store.js";
+import { mechanicsHash } from "../screen/replay/measure.js";
+import {
+  readReplayScreen,
+  replayScreenName,
+  runScreensFor,
+} from "../screen/replay/screen-files.js";
 import type { FireConfig } from "../workspace/config.js";
 import { workspacePaths } from "../workspace/paths.js";
 import {

@@ -2,10 +2,10 @@ import type { Attempt } from "../model/attempt.js";
 import { eligibilityOf } from "../policy/evaluator.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import type { TaskText } from "../route/audit.js";
-import type { PlanTask } from "./plan-schema.js";
+import type { PlanTask } from "./plan/schema.js";
 
 /**
- * THE cohort definition, used by the editor preview, the replay screen (core/verdict/sets.ts)
+ * THE cohort definition, used by the editor preview, the replay screen (core/screen/replay/sets.ts)
  * and screen plans (select-tasks.ts):
  * - positive: a task of one of the candidates' lineage attempts (where the failure was seen);
  * - routed ("eligible"): a task whose text the candidate's compiled eligibility accepts;

@@ -7,7 +7,7 @@ import {
   routingAudit,
   savedReplayScreens,
 } from "../../core/app/index.js";
-import { renderReplayScreen } from "../../core/verdict/render.js";
+import { renderReplayScreen } from "../../core/screen/replay/render.js";
 import { RouteMatrix } from "../components/RouteMatrix.js";
 import { TextField } from "../components/TextField.js";
 import { TextView } from "../components/TextView.js";

@@ -6,8 +6,8 @@ import { compileCandidateText, loadPolicies } from "../../../src/core/policy/loa
 import type { CompiledPolicy } from "../../../src/core/policy/types.js";
 import { previewCounts, previewText } from "../../../src/core/replay/preview.js";
 import { routesTask } from "../../../src/core/screen/cohorts.js";
-import { runReplayScreen } from "../../../src/core/verdict/replay-screen.js";
-import { DEFAULT_SIZES, screenCompetitors } from "../../../src/core/verdict/sets.js";
+import { runReplayScreen } from "../../../src/core/screen/replay/measure.js";
+import { DEFAULT_SIZES, screenCompetitors } from "../../../src/core/screen/replay/sets.js";
 import { DEFAULT_THRESHOLDS } from "../../../src/core/verdict/thresholds.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { REPO_ROOT } from "../../helpers/paths.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseResultsTable } from "../../../src/core/screen/parse-table.js";
+import { parseResultsTable } from "../../../src/core/screen/results/parse-table.js";
 import { fillTemplate, parseVars } from "../../../src/core/screen/run/template.js";
 import { shellQuote } from "../../../src/core/shell-quote.js";
 

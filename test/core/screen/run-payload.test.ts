@@ -13,9 +13,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadPolicies } from "../../../src/core/policy/load.js";
-import { buildPlan } from "../../../src/core/screen/plan.js";
-import type { ScreenPlan } from "../../../src/core/screen/plan-schema.js";
-import { readIntactPlan, writePlan } from "../../../src/core/screen/plan-store.js";
+import { buildPlan } from "../../../src/core/screen/plan/build.js";
+import { readIntactPlan, writePlan } from "../../../src/core/screen/plan/plan-file.js";
+import type { ScreenPlan } from "../../../src/core/screen/plan/schema.js";
 import {
   checkStandaloneHook,
   harborHookFlags,

@@ -4,9 +4,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezePortfolio } from "../../../src/core/freeze/freeze.js";
 import { listCandidates, type StoredCandidate } from "../../../src/core/lifecycle/store.js";
+import { mechanicsHash, type ReplayScreen } from "../../../src/core/screen/replay/measure.js";
+import {
+  readReplayScreen,
+  saveReplayScreen,
+} from "../../../src/core/screen/replay/screen-files.js";
 import { candidateEvidence } from "../../../src/core/verdict/evidence.js";
-import { mechanicsHash, type ReplayScreen } from "../../../src/core/verdict/replay-screen.js";
-import { readReplayScreen, saveReplayScreen } from "../../../src/core/verdict/store.js";
 import { defaultConfig } from "../../../src/core/workspace/config.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 

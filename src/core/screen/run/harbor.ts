@@ -2,11 +2,11 @@ import { spawnSync } from "node:child_process";
 import type { InputError } from "../../errors.js";
 import { UsageError } from "../../errors.js";
 import type { Attempt } from "../../model/attempt.js";
-import { planMarkers } from "../markers.js";
 import { screenPaths } from "../paths.js";
-import { readIntactPlan } from "../plan-store.js";
-import type { ScreenRow } from "../row.js";
-import { ResultsWriter } from "../store.js";
+import { readIntactPlan } from "../plan/plan-file.js";
+import { planMarkers } from "../results/plan-markers.js";
+import { ResultsWriter } from "../results/results-file.js";
+import type { ScreenRow } from "../results/row.js";
 import { isProviderFailure, type JobContext, runHarborJob } from "./harbor-job.js";
 import type { ArmHook } from "./hook.js";
 import {

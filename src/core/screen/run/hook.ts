@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { shellQuote } from "../../shell-quote.js";
-import type { ScreenPlan } from "../plan-schema.js";
+import type { ScreenPlan } from "../plan/schema.js";
 
 /** What a runner tells the harness (and the user's template) about an arm's hook. */
 export interface ArmHook {

@@ -14,7 +14,7 @@ import { withFire } from "../../deploy/settings.js";
 import { loadPolicies } from "../../policy/load.js";
 import { shellQuote } from "../../shell-quote.js";
 import { sha256Hex } from "../canonical.js";
-import type { ScreenPlan } from "../plan-schema.js";
+import type { ScreenPlan } from "../plan/schema.js";
 
 /**
  * Per-arm hook payloads for agents that run inside Harbor's containers.

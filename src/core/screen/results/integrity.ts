@@ -1,4 +1,4 @@
-import type { HookLogEntry } from "../hooklog.js";
+import type { HookLogEntry } from "../../hooklog.js";
 
 /** What the integrity check knows about one attempt's hook activity. */
 export interface HookEvidence {

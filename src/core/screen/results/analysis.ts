@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
-import { InputError } from "../errors.js";
-import { analyzeScreen, type ScreenAnalysis } from "../stats/analyze.js";
-import type { ContrastOptions } from "../stats/contrast.js";
-import { loadConfig } from "../workspace/config.js";
-import { screenPaths } from "./paths.js";
+import { InputError } from "../../errors.js";
+import { analyzeScreen, type ScreenAnalysis } from "../../stats/analyze.js";
+import type { ContrastOptions } from "../../stats/contrast.js";
+import { loadConfig } from "../../workspace/config.js";
+import { screenPaths } from "../paths.js";
+import { readResults } from "./results-file.js";
 import { toObservations } from "./row.js";
-import { readResults } from "./store.js";
 
 export interface LoadedAnalysis {
   analysis: ScreenAnalysis;

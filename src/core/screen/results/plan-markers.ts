@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { loadPolicies } from "../policy/load.js";
-import type { CompiledPolicy } from "../policy/types.js";
-import { screenPaths } from "./paths.js";
-import type { ScreenPlan } from "./plan-schema.js";
-import { readPlan } from "./plan-store.js";
+import { loadPolicies } from "../../policy/load.js";
+import type { CompiledPolicy } from "../../policy/types.js";
+import { screenPaths } from "../paths.js";
+import { readPlan } from "../plan/plan-file.js";
+import type { ScreenPlan } from "../plan/schema.js";
 
 /** The real policy of a plan, compiled (its arm copy when planned, else its source). */
 export function planMarkers(workspace: string, plan: ScreenPlan): CompiledPolicy[] {

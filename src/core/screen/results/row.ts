@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Observation } from "../stats/types.js";
+import type { Observation } from "../../stats/types.js";
 
 /**
  * One stored screen result (`screens/<name>/results.jsonl`, one JSON object a line):

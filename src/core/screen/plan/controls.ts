@@ -1,4 +1,4 @@
-import type { CandidateInput } from "../policy/schema.js";
+import type { CandidateInput } from "../../policy/schema.js";
 
 /**
  * The two generic control arms of the five-arm panel, as candidate data: a verify

@@ -3,11 +3,11 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
-import { loadScreenAnalysis } from "../screen/analysis.js";
-import { screenPaths } from "../screen/paths.js";
-import type { ReplayScreen } from "./replay-screen.js";
-import { VerdictKind } from "./thresholds.js";
-import { runScreenVerdict, type SuggestedVerdict } from "./verdict.js";
+import { VerdictKind } from "../../verdict/thresholds.js";
+import { runScreenVerdict, type SuggestedVerdict } from "../../verdict/verdict.js";
+import { screenPaths } from "../paths.js";
+import { loadScreenAnalysis } from "../results/analysis.js";
+import type { ReplayScreen } from "./measure.js";
 
 /** `screens/replay-<id>-v<version>/`: the replay screen of one candidate identity. */
 export function replayScreenName(key: string): string {

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { cosine, tfidf, words } from "../mine/tfidf.js";
-import type { Attempt } from "../model/attempt.js";
-import type { CompiledPolicy } from "../policy/types.js";
-import { type TaskText, taskTexts } from "../route/audit.js";
-import { positiveTaskIds, routesTask } from "../screen/cohorts.js";
+import { cosine, tfidf, words } from "../../mine/tfidf.js";
+import type { Attempt } from "../../model/attempt.js";
+import type { CompiledPolicy } from "../../policy/types.js";
+import { type TaskText, taskTexts } from "../../route/audit.js";
+import { positiveTaskIds, routesTask } from "../cohorts.js";
 
 /**
  * Task sets of a replay screen, drawn from the cohorts of core/screen/cohorts.ts. Positives:

@@ -1,12 +1,12 @@
 import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { InputError } from "../errors.js";
-import type { Attempt } from "../model/attempt.js";
+import { InputError } from "../../errors.js";
+import type { Attempt } from "../../model/attempt.js";
+import { screenPaths } from "../paths.js";
 import { type AttemptTags, rowsFromAttempts } from "./from-attempts.js";
 import { parseResultsTable } from "./parse-table.js";
-import { screenPaths } from "./paths.js";
+import { mergeRows, readResults, writeResults } from "./results-file.js";
 import type { ScreenRow } from "./row.js";
-import { mergeRows, readResults, writeResults } from "./store.js";
 
 export interface ImportOptions extends AttemptTags {
   /** Loads attempts from a directory (the workspace loader); injected so core stays testable. */

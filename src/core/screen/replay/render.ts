@@ -1,4 +1,4 @@
-import type { RateOf, ReplayScreen } from "./replay-screen.js";
+import type { RateOf, ReplayScreen } from "./measure.js";
 
 const r = (x: RateOf): string => `${x.k}/${x.n}`;
 

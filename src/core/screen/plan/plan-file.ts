@@ -2,13 +2,13 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { describeZodIssues, InputError, parseJsonText, UsageError } from "../errors.js";
-import { lineOf, loadPolicies } from "../policy/load.js";
-import { Candidate } from "../policy/schema.js";
-import { sha256Json } from "./canonical.js";
-import { screenPaths } from "./paths.js";
-import { type BuiltPlan, candidatesHash, planBodyHash } from "./plan.js";
-import { ScreenPlan } from "./plan-schema.js";
+import { describeZodIssues, InputError, parseJsonText, UsageError } from "../../errors.js";
+import { lineOf, loadPolicies } from "../../policy/load.js";
+import { Candidate } from "../../policy/schema.js";
+import { sha256Json } from "../canonical.js";
+import { screenPaths } from "../paths.js";
+import { type BuiltPlan, candidatesHash, planBodyHash } from "./build.js";
+import { ScreenPlan } from "./schema.js";
 
 /** Writes the arms' candidate files and then `plan.json`, atomically; never over a plan. */
 export async function writePlan(workspace: string, built: BuiltPlan): Promise<string> {

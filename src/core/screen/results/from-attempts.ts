@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { InputError } from "../errors.js";
-import { parseHookLog } from "../hooklog.js";
-import type { Attempt } from "../model/attempt.js";
-import type { CompiledPolicy } from "../policy/types.js";
-import { replayAttempt } from "../replay/replay.js";
+import type { InputError } from "../../errors.js";
+import { parseHookLog } from "../../hooklog.js";
+import type { Attempt } from "../../model/attempt.js";
+import type { CompiledPolicy } from "../../policy/types.js";
+import { replayAttempt } from "../../replay/replay.js";
 import { hookEvidence, integrityProblem } from "./integrity.js";
 import type { ScreenRow } from "./row.js";
 

@@ -1,9 +1,9 @@
-import { currentClusters } from "../mine/session.js";
-import type { CompiledPolicy } from "../policy/types.js";
-import type { Workspace } from "../workspace/load.js";
-import { type ReplayScreen, runReplayScreen } from "./replay-screen.js";
+import { currentClusters } from "../../mine/session.js";
+import type { CompiledPolicy } from "../../policy/types.js";
+import type { Workspace } from "../../workspace/load.js";
+import { type ReplayScreen, runReplayScreen } from "./measure.js";
+import { saveReplayScreen } from "./screen-files.js";
 import { DEFAULT_SIZES, type ScreenSizes, screenCompetitors } from "./sets.js";
-import { saveReplayScreen } from "./store.js";
 
 export interface ScreenCandidateOptions {
   sizes?: ScreenSizes;

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { screenPaths } from "./paths.js";
-import { checkPlan, readPlan } from "./plan-store.js";
-import { RunState } from "./run/state.js";
-import { readResults } from "./store.js";
+import { screenPaths } from "../paths.js";
+import { checkPlan, readPlan } from "../plan/plan-file.js";
+import { RunState } from "../run/state.js";
+import { readResults } from "./results-file.js";
 
 export interface ScreenStatus {
   name: string;

@@ -1,8 +1,8 @@
-import type { Attempt } from "../model/attempt.js";
-import type { CompiledPolicy } from "../policy/types.js";
-import { taskTexts } from "../route/audit.js";
-import { classifyTasks, focusCohorts, positiveTaskIds } from "./cohorts.js";
-import type { PlanTask } from "./plan-schema.js";
+import type { Attempt } from "../../model/attempt.js";
+import type { CompiledPolicy } from "../../policy/types.js";
+import { taskTexts } from "../../route/audit.js";
+import { classifyTasks, focusCohorts, positiveTaskIds } from "../cohorts.js";
+import type { PlanTask } from "./schema.js";
 import type { ListedTask } from "./task-list.js";
 
 export interface SelectTasksInput {

@@ -1,8 +1,8 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import type { InputError } from "../errors.js";
-import { parseJsonLines } from "../jsonl.js";
+import type { InputError } from "../../errors.js";
+import { parseJsonLines } from "../../jsonl.js";
 import { rowKey, ScreenRow } from "./row.js";
 
 export interface StoredRows {

@@ -1,4 +1,4 @@
-import { InputError } from "../errors.js";
+import { InputError } from "../../errors.js";
 
 export interface ListedTask {
   id: string;

@@ -1,11 +1,11 @@
-import type { Attempt } from "../model/attempt.js";
-import type { Candidate } from "../policy/schema.js";
-import type { CompiledPolicy } from "../policy/types.js";
-import { replayAttempt } from "../replay/replay.js";
-import { sha256Json } from "../screen/canonical.js";
+import type { Attempt } from "../../model/attempt.js";
+import type { Candidate } from "../../policy/schema.js";
+import type { CompiledPolicy } from "../../policy/types.js";
+import { replayAttempt } from "../../replay/replay.js";
+import type { VerdictsConfig } from "../../verdict/thresholds.js";
+import { replayVerdict, type SuggestedVerdict } from "../../verdict/verdict.js";
+import { sha256Json } from "../canonical.js";
 import { type NegativeKind, type ScreenSets, type ScreenSizes, selectSets } from "./sets.js";
-import type { VerdictsConfig } from "./thresholds.js";
-import { replayVerdict, type SuggestedVerdict } from "./verdict.js";
 
 /**
  * Replay screen (no agent run): the candidate replayed by the one evaluator over the stored

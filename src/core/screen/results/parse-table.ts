@@ -1,6 +1,6 @@
 import { parse } from "csv-parse/sync";
-import { describeZodIssues, InputError } from "../errors.js";
-import { parseJsonLines } from "../jsonl.js";
+import { describeZodIssues, InputError } from "../../errors.js";
+import { parseJsonLines } from "../../jsonl.js";
 import { type ScreenRow, ScreenRowInput } from "./row.js";
 
 export interface ParsedRows {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { screenPaths } from "./paths.js";
-import { readPlan } from "./plan-store.js";
+import { screenPaths } from "../paths.js";
+import { readPlan } from "./plan-file.js";
 
 /**
  * Task → cohort from the screen's plan, or undefined when the screen has no plan (results

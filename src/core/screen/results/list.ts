@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { readResults } from "./store.js";
+import { readResults } from "./results-file.js";
 
 /** A run screen folder under `screens/` (replay screens, `replay-*`, are not run screens). */
 export interface RunScreenEntry {
