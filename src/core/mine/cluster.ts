@@ -5,6 +5,7 @@ import { redact } from "../redact.js";
 import { detectorById } from "./detectors/index.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { InterventionPoint, Label } from "./label.js";
+import { mechanismById, signatureKey } from "./mechanisms.js";
 import { agglomerate, tfidf, words } from "./tfidf.js";
 
 export interface EvidenceExcerpt {
@@ -73,6 +74,23 @@ function excerptOf(a: Attempt | undefined, idx: number): string {
   ).slice(0, 200);
 }
 
+/** The dominant mechanism's name: a family title, a registry name (+ signature), or the text. */
+function clusterName(
+  members: readonly Label[],
+  family: FamilyId | undefined,
+  mechanism: string,
+): string {
+  if (family) return FAMILY_TITLES[family];
+  const id = majority(members.flatMap((l) => (l.mechanismId ? [l.mechanismId] : [])));
+  const known = mechanismById(id);
+  if (!known) return mechanism || "unnamed mechanism";
+  const sig = majority(
+    members.flatMap((l) => (l.mechanismId === id && l.signature ? [l.signature] : [])),
+  );
+  const plain = known.name.charAt(0).toUpperCase() + known.name.slice(1);
+  return sig ? `${plain} (${sig.slice(0, 60)})` : plain;
+}
+
 /** Builds the shown shape of one cluster from its member labels. */
 export function describeCluster(
   members: readonly Label[],
@@ -101,7 +119,7 @@ export function describeCluster(
   const taskIds = [...new Set(ids.map((id) => input.attempts.get(id)?.taskId ?? "?"))].sort();
   const cluster: Cluster = {
     id: clusterId(ids),
-    name: name ?? (family ? FAMILY_TITLES[family] : mechanism || "unnamed mechanism"),
+    name: name ?? clusterName(members, family, mechanism),
     named: name !== undefined,
     mechanism,
     interventionPoint: majority(members.map((l) => l.interventionPoint)) ?? "none",
@@ -132,32 +150,45 @@ export function describeCluster(
 }
 
 /**
- * Clusters procedural-loss labels by mechanism (not by task): TF-IDF over mechanism
- * words + detector ids + intervention point (+ family), cosine similarity,
- * average-linkage agglomeration at `threshold`. Identical token lists fold into one
- * weighted item first. Deterministic for the same input.
+ * Clusters procedural-loss labels by mechanism signature (not by task): labels that name
+ * a known mechanism (or family) group by (mechanism id, intervention point, normalized
+ * evidence), so a catch-all cannot absorb unrelated failures and LLM and heuristic labels
+ * with the same signature share a cluster. Labels with only a free-text mechanism are
+ * grouped by TF-IDF over mechanism words + detector ids + intervention point, cosine
+ * similarity, average-linkage agglomeration at `threshold`. Deterministic for the same input.
  */
 export function clusterLabels(input: ClusterInput): Cluster[] {
   const labels = input.labels
     .filter((l) => l.isProceduralLoss && l.exclusion === "none" && !l.unlabelledReason)
     .sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
-  const folded = new Map<string, Label[]>();
+  const bySignature = new Map<string, Label[]>();
+  const freeText: Label[] = [];
   for (const l of labels) {
+    if (!l.mechanismId && !l.family) {
+      freeText.push(l);
+      continue;
+    }
+    const key = signatureKey(l);
+    bySignature.set(key, [...(bySignature.get(key) ?? []), l]);
+  }
+  const folded = new Map<string, Label[]>();
+  for (const l of freeText) {
     const key = [...labelTokens(l)].sort().join(" ");
     folded.set(key, [...(folded.get(key) ?? []), l]);
   }
   const keys = [...folded.keys()].sort();
   const vectors = tfidf(keys.map((k) => k.split(" ")));
   const weights = keys.map((k) => folded.get(k)?.length ?? 1);
-  const groups = agglomerate(vectors, input.threshold, weights);
-  return sortClusters(
-    groups.map((g) =>
+  const groups = keys.length ? agglomerate(vectors, input.threshold, weights) : [];
+  return sortClusters([
+    ...[...bySignature.keys()].sort().map((k) => describeCluster(bySignature.get(k) ?? [], input)),
+    ...groups.map((g) =>
       describeCluster(
         g.flatMap((i) => folded.get(keys[i] as string) ?? []),
         input,
       ),
     ),
-  );
+  ]);
 }
 
 /** Largest first, then by id. */

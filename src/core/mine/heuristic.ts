@@ -4,33 +4,33 @@ import { detectorById } from "./detectors/index.js";
 import { stopIndex } from "./detectors/shell.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { InterventionPoint, Label } from "./label.js";
+import { familyMechanism, mechanismById } from "./mechanisms.js";
 import { faultOf } from "./triage.js";
 
-/** Short mechanism noun phrase per family (what the heuristic labeller says). */
-export const FAMILY_MECHANISM: Record<FamilyId, string> = {
-  "service-persistence": "server launched in the agent session and not kept running at stop",
-  "deployment-preservation": "destructive cleanup after a successful deployment probe",
-  "database-evidence": "evidence database opened read-write before a byte copy",
-  "exact-replacement": "exact replacement damaged by a rewrite or left unverified by a diff",
-  "latex-final-log": "LaTeX final log not searched for overfull boxes after the last build",
-  "binary-equivalence": "re-implementation never compared byte for byte with the original",
-  "dataset-token-accounting": "multi-field token count not reconciled per field before answering",
-  "multi-answer-enumeration": "only one of several valid answers emitted",
-  "stop-without-check": "stopped without checking the evaluator-facing artifact",
-};
+/** Short mechanism noun phrase per family (what the heuristic labeller says): the registry's name. */
+export const FAMILY_MECHANISM = Object.fromEntries(
+  FAMILIES.map((f) => [f, familyMechanism(f).name]),
+) as Record<FamilyId, string>;
 
-/** Where a bounded intervention would act, per family. */
-export const FAMILY_POINT: Record<FamilyId, InterventionPoint> = {
-  "service-persistence": "stop",
-  "deployment-preservation": "tool",
-  "database-evidence": "tool",
-  "exact-replacement": "stop",
-  "latex-final-log": "stop",
-  "binary-equivalence": "stop",
-  "dataset-token-accounting": "stop",
-  "multi-answer-enumeration": "stop",
-  "stop-without-check": "stop",
-};
+/** Where a bounded intervention would act, per family: the registry's point. */
+export const FAMILY_POINT = Object.fromEntries(
+  FAMILIES.map((f) => [f, familyMechanism(f).point]),
+) as Record<FamilyId, InterventionPoint>;
+
+/**
+ * Mechanisms with no family, most specific evidence first: an unsafe action, then what
+ * happened to the deliverable, then how the run went wrong (inputs, deadline, loops,
+ * unchecked expectations). The first one with a hit names the label.
+ */
+export const OPEN_PRIORITY: readonly string[] = [
+  "overwrote-existing-file",
+  "artifact-wrong-path",
+  "artifact-never-written",
+  "task-input-missed",
+  "deadline-no-deliverable",
+  "repeated-tool-error",
+  "constraint-unchecked",
+];
 
 /** Families in the order the labeller prefers them: specific before the generic stop check. */
 const PRIORITY: readonly FamilyId[] = [
@@ -76,12 +76,40 @@ export function heuristicLabel(
         ? [{ eventIndex: h.eventIndices[0] ?? first, why: h.reason }]
         : [{ eventIndex: first, why: h.reason }],
     );
-  const familyHits = hits.filter((h) => h.family !== undefined);
-  const family = PRIORITY.find((f) => familyHits.some((h) => h.family === f));
   const rationale = hits
     .map((h) => `${h.detectorId}: ${h.reason}`)
     .join("; ")
     .slice(0, 4000);
+  const familyHits = hits.filter((h) => h.family !== undefined);
+  let family = PRIORITY.find((f) => familyHits.some((h) => h.family === f));
+  const openId =
+    family === undefined || family === "stop-without-check"
+      ? OPEN_PRIORITY.find((id) => hits.some((h) => h.mechanism === id))
+      : undefined;
+  const open = openId ? mechanismById(openId) : undefined;
+  if (open) {
+    family = undefined;
+    const mh = hits.filter((h) => h.mechanism === open.id);
+    const first = mh[0];
+    const evidenceEvents = [...new Set(mh.flatMap((h) => h.eventIndices))].sort((a, b) => a - b);
+    return {
+      ...base,
+      mechanismId: open.id,
+      ...(first?.signature ? { signature: first.signature } : {}),
+      evidenceEvents,
+      isProceduralLoss: true,
+      capabilityEvidence,
+      preFailureState: {
+        eventIndex: first?.eventIndices.at(-1) ?? stopIndex(attempt),
+        description: first?.reason ?? open.name,
+      },
+      mechanism: open.name,
+      interventionPoint: open.point,
+      exclusion: "none",
+      confidence: capabilityEvidence.length > 0 ? 0.7 : 0.55,
+      rationale: rationale || open.name,
+    };
+  }
   if (family) {
     const hit = familyHits.find((h) => h.family === family);
     const idx = hit?.eventIndices.at(-1) ?? stopIndex(attempt);

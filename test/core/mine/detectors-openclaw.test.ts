@@ -69,26 +69,44 @@ describe("detectors on the real harbor-openclaw trials", () => {
 
   it("per trial: exactly these detectors fire, at these events", () => {
     const expected: Record<string, string[]> = {
-      "t2-add-tests-normalizer__BPeAoa2": ["capability.earlier-success@12"],
-      "t3-data-pipeline-report__25HCHpE": [],
+      "t2-add-tests-normalizer__BPeAoa2": ["capability.earlier-success@12", "output.wrong-path@5"],
+      "t3-data-pipeline-report__25HCHpE": ["check.constraint-unchecked@7"],
       "t4-browser-research-and-code__56zvvqY": ["capability.earlier-success@28"],
       "t4-delegation-repair__x8HNRDi": [],
-      "t4-life-trip-plan__AjimJm5": ["stop.no-check-after-write@12"],
-      "t4-life-trip-plan__pk7EZC6": ["stop.no-check-after-write@25"],
-      "t5-hallucination-resistant-evide__85qPU4": ["output.never-written@806", "run.timeout@806"],
-      "task-calendar__8A83BnJ": ["stop.no-check-after-write@3"],
+      "t4-life-trip-plan__AjimJm5": ["input.discovery-miss@4,7,14", "stop.no-check-after-write@12"],
+      "t4-life-trip-plan__pk7EZC6": [
+        "input.discovery-miss@2,12,27",
+        "stop.no-check-after-write@25",
+        "loop.repeated-failure@5,6,7,13,14,15",
+      ],
+      "t5-hallucination-resistant-evide__85qPU4": [
+        "output.never-written@806",
+        "deadline.no-deliverable@806",
+        "loop.repeated-failure@41,43,45,…",
+        "run.timeout@806",
+      ],
+      "task-calendar__8A83BnJ": ["output.wrong-path@3", "stop.no-check-after-write@3"],
       "task-csv-stock-trend__EMfhUA5": ["stop.no-check-after-write@3"],
       "task-email-triage__fEmQAc2": ["stop.no-check-after-write@27"],
       // fetching a release page and installing gh (@7, @9) is not capability evidence
-      "task-gh-issue-triage__sx8jKBo": ["output.never-written@18"],
-      "task-gws-cross-service__mYkXS7N": ["stop.no-check-after-write@29"],
+      "task-gh-issue-triage__sx8jKBo": ["output.never-written@18", "input.discovery-miss@5,17"],
+      "task-gws-cross-service__mYkXS7N": [
+        "input.discovery-miss@23,31",
+        "stop.no-check-after-write@29",
+      ],
       "task-image-gen__Xvxipd8": ["output.never-written@2"],
-      "task-log-hdfs-block-ops__nvME2du": ["stop.no-check-after-write@79", "run.timeout@80"],
+      "task-log-hdfs-block-ops__nvME2du": [
+        "deadline.no-deliverable@15,17,19,…",
+        "stop.no-check-after-write@79",
+        "run.timeout@80",
+      ],
       "task-session-chain-analysis__UGpJKzs": ["stop.no-check-after-write@117"],
     };
+    const short = (xs: number[]) =>
+      xs.length > 6 ? `${xs.slice(0, 3).join(",")},…` : xs.join(",");
     for (const [prefix, want] of Object.entries(expected)) {
       const a = attemptByPrefix(ws.attempts, prefix);
-      const got = (hits.get(a.id) ?? []).map((h) => `${h.detectorId}@${h.eventIndices.join(",")}`);
+      const got = (hits.get(a.id) ?? []).map((h) => `${h.detectorId}@${short(h.eventIndices)}`);
       expect(got, prefix).toEqual(want);
     }
   });
@@ -100,12 +118,52 @@ describe("detectors on the real harbor-openclaw trials", () => {
     expect(paper).toEqual([]);
   });
 
-  it("the heuristic labeller names the timeout trial a stop-without-check loss, the image trial too", () => {
-    const a = attemptByPrefix(ws.attempts, "task-image-gen__Xvxipd8");
-    const l = heuristicLabel(a, hits.get(a.id) ?? []);
-    expect(l.family).toBe("stop-without-check");
-    expect(l.source).toBe("heuristic");
-    expect(l.interventionPoint).toBe("stop");
-    expect(l.preFailureState?.eventIndex).toBe(2);
+  it("the heuristic labeller names open mechanisms from evidence, with signature and events", () => {
+    const label = (prefix: string) => {
+      const a = attemptByPrefix(ws.attempts, prefix);
+      return heuristicLabel(a, hits.get(a.id) ?? []);
+    };
+    const got = Object.fromEntries(
+      [
+        "t2-add-tests-normalizer__BPeAoa2",
+        "t3-data-pipeline-report__25HCHpE",
+        "t4-life-trip-plan__AjimJm5",
+        "t4-life-trip-plan__pk7EZC6",
+        "t5-hallucination-resistant-evide__85qPU4",
+        "task-calendar__8A83BnJ",
+        "task-log-hdfs-block-ops__nvME2du",
+      ].map((p) => {
+        const l = label(p);
+        return [p, `${l.mechanismId}|${l.interventionPoint}|${l.signature}|${l.isProceduralLoss}`];
+      }),
+    );
+    expect(got).toEqual({
+      "t2-add-tests-normalizer__BPeAoa2": "artifact-wrong-path|stop|written elsewhere|true",
+      "t3-data-pipeline-report__25HCHpE":
+        "constraint-unchecked|stop|output not compared with the expectation|true",
+      "t4-life-trip-plan__AjimJm5":
+        "task-input-missed|stop|asked the user after inputs were not found|true",
+      "t4-life-trip-plan__pk7EZC6":
+        "task-input-missed|stop|asked the user after inputs were not found|true",
+      "t5-hallucination-resistant-evide__85qPU4":
+        "artifact-never-written|stop|missing:.md,.txt|true",
+      "task-calendar__8A83BnJ": "artifact-wrong-path|stop|written elsewhere|true",
+      "task-log-hdfs-block-ops__nvME2du":
+        "deadline-no-deliverable|tool|placeholder deliverable|true",
+    });
+    const t5 = label("t5-hallucination-resistant-evide__85qPU4");
+    expect(t5.evidenceEvents).toEqual([806]);
+    expect(t5.family).toBeUndefined();
+  });
+
+  it("a loop of identical non-shell tool errors is that tool's repeated error", () => {
+    const loop = hit("t5-hallucination-resistant-evide__85qPU4", "loop.repeated-failure");
+    expect(loop?.reason).toMatch(/^140× read failed: enoent: no such file or directory/);
+    expect(loop?.signature).toBe(
+      "read: enoent: no such file or directory, access '/workspace/answer.txt'",
+    );
+    expect(loop?.mechanism).toBe("repeated-tool-error");
+    const memory = hit("t4-life-trip-plan__pk7EZC6", "loop.repeated-failure");
+    expect(memory?.reason).toMatch(/^6× memory_search failed: no api key found/);
   });
 });

@@ -2,13 +2,17 @@ import type { Attempt } from "../../model/attempt.js";
 import { redact } from "../../redact.js";
 import { attachedServer } from "./attached-server.js";
 import { binaryNeverCompared } from "./binary-compare.js";
+import { constraintUnchecked } from "./constraint-unchecked.js";
+import { deadlineNoDeliverable } from "./deadline.js";
 import { destructiveAfterProbe } from "./destructive-after-probe.js";
 import { earlierSuccess } from "./earlier-success.js";
 import { evidenceMutated } from "./evidence-mutated.js";
 import { gaveUp } from "./gave-up.js";
+import { inputMissed } from "./input-missed.js";
 import { latexLogUnchecked } from "./latex-log.js";
 import { noDiffAfterReplace } from "./no-diff-after-replace.js";
-import { outputNeverWritten } from "./output-never-written.js";
+import { artifactWrongPath, outputNeverWritten } from "./output-never-written.js";
+import { overwroteExisting } from "./overwrote-existing.js";
 import { passingSibling } from "./passing-sibling.js";
 import { repeatedFailure } from "./repeated-failure.js";
 import { rewriteAfterEdit } from "./rewrite-after-edit.js";
@@ -34,7 +38,12 @@ export const DETECTORS: readonly Detector[] = [
   binaryNeverCompared,
   tokenFieldsUnreconciled,
   singleAnswer,
+  overwroteExisting,
+  artifactWrongPath,
   outputNeverWritten,
+  inputMissed,
+  deadlineNoDeliverable,
+  constraintUnchecked,
   stopNoCheck,
   stopFailedCheck,
   repeatedFailure,
@@ -68,6 +77,9 @@ export function runDetectors(attempt: Attempt, ctx: DetectorContext): DetectorHi
         reason: redact(h.reason),
       };
       if (d.family) hit.family = d.family;
+      const mechanism = h.mechanism ?? d.mechanism;
+      if (mechanism) hit.mechanism = mechanism;
+      if (h.signature) hit.signature = redact(h.signature);
       hits.push(hit);
     }
   }

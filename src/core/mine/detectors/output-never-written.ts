@@ -1,4 +1,15 @@
-import { commandOf, stopIndex, toolCalls, writtenPaths } from "./shell.js";
+import {
+  allWrites,
+  baseName,
+  callText,
+  extOf,
+  namedFiles,
+  notFoundCalls,
+  samePath,
+  seenExisting,
+  verifierMissing,
+} from "./paths.js";
+import { stopIndex } from "./shell.js";
 import type { Detector } from "./types.js";
 
 const VERB = "(?:write|save|create|produce|output|generate|store|put|emit|place|record|export)";
@@ -9,7 +20,7 @@ const TO_FILE = new RegExp(`\\b(?:to|into|in|as|at)\\s+${FILE}`, "gi");
 const WRITE_MARKERS =
   /(>|\btee\b|\bcp\b|\bmv\b|\s-o\s|--output|open\(|write|savefig|to_csv|to_json|dump|touch|install)/;
 
-/** Output files the task text asks for (after a writing verb). */
+/** Output files an English task text asks for (after a writing verb): one hint among several. */
 export function requiredOutputs(taskText: string): string[] {
   const found = new Set<string>();
   for (const m of taskText.matchAll(NAMED_OUTPUT)) if (m[1]) found.add(m[1]);
@@ -20,26 +31,94 @@ export function requiredOutputs(taskText: string): string[] {
   return [...found];
 }
 
-const base = (p: string): string => p.split("/").pop() ?? p;
+/** Whether any tool call wrote `named` (same path, else same file name). */
+function written(a: Parameters<Detector["detect"]>[0], named: string): boolean {
+  const b = baseName(named);
+  if (allWrites(a).some((w) => samePath(named, w.path) || baseName(w.path) === b)) return true;
+  // Code that writes without a visible path (python open(), tee, …) naming the file.
+  return a.events.some(
+    (e) => e.kind === "tool_call" && callText(e).includes(b) && WRITE_MARKERS.test(callText(e)),
+  );
+}
 
-/** A required output file (named in the task text) never written. */
+/**
+ * The deliverables an attempt was asked for, from evidence rather than English verbs:
+ * files the verifier reports missing, task-named files the agent itself found absent,
+ * and task-named files after a writing verb. Task-named files the agent saw exist are
+ * inputs, not deliverables.
+ */
+export function requiredArtifacts(a: Parameters<Detector["detect"]>[0]): string[] {
+  const named = namedFiles(a.taskText);
+  const absent = new Set(
+    notFoundCalls(a).flatMap((c) => named.filter((n) => callText(c).includes(baseName(n)))),
+  );
+  const verbs = new Set(requiredOutputs(a.taskText).map(baseName));
+  const out = new Set(verifierMissing(a).paths);
+  for (const n of named) {
+    if (absent.has(n) || verbs.has(baseName(n))) {
+      if (!seenExisting(a, n) || absent.has(n)) out.add(n);
+    }
+  }
+  return [...out];
+}
+
+/** A required artifact (named by the task or the verifier) no tool ever wrote, under any path. */
 export const outputNeverWritten: Detector = {
   id: "output.never-written",
-  description: "a required output file named in the task text was never written",
-  family: "stop-without-check",
+  description: "a required artifact named by the task or the verifier was never written",
+  mechanism: "artifact-never-written",
   detect(attempt) {
-    const required = requiredOutputs(attempt.taskText);
-    if (required.length === 0) return [];
-    const calls = toolCalls(attempt);
-    const missing = required.filter((req) => {
-      const b = base(req);
-      return !calls.some((c) => {
-        if (writtenPaths(c).some((p) => base(p) === b)) return true;
-        const text = commandOf(c) ?? c.input ?? "";
-        return text.includes(b) && WRITE_MARKERS.test(text);
-      });
-    });
+    const missing = requiredArtifacts(attempt).filter((p) => !written(attempt, p));
     if (missing.length === 0) return [];
-    return [{ eventIndices: [stopIndex(attempt)], reason: `never written: ${missing.join(", ")}` }];
+    const kinds = [...new Set(missing.map((p) => extOf(p) || "file"))].sort().join(",");
+    return [
+      {
+        eventIndices: [stopIndex(attempt)],
+        reason: `never written: ${missing.join(", ")}`,
+        signature: `missing:${kinds}`,
+      },
+    ];
+  },
+};
+
+/**
+ * The verifier found the deliverable absent although the agent wrote it: under another
+ * directory (same file name), or — when the verifier names no path — a file of the kind
+ * the task names, in a place the verifier did not look.
+ */
+export const artifactWrongPath: Detector = {
+  id: "output.wrong-path",
+  description: "the deliverable was written, but not at the path the task or verifier names",
+  mechanism: "artifact-wrong-path",
+  detect(attempt) {
+    if (attempt.outcome === "pass") return [];
+    const { paths, createdZero } = verifierMissing(attempt);
+    const writes = allWrites(attempt);
+    for (const p of paths) {
+      const w = writes.find((x) => baseName(x.path) === baseName(p) && !samePath(p, x.path));
+      if (w && !writes.some((x) => samePath(p, x.path)))
+        return [
+          {
+            eventIndices: [w.call.index],
+            reason: `verifier wanted ${p}, the agent wrote ${w.path}`,
+            signature: "written elsewhere",
+          },
+        ];
+    }
+    if (!createdZero || paths.length > 0) return [];
+    const task = attempt.taskText.toLowerCase();
+    const kinds = new Set(namedFiles(attempt.taskText).map(extOf));
+    const w = writes.find((x) => {
+      const ext = extOf(x.path);
+      return ext !== "" && (kinds.has(ext) || new RegExp(`\\b${ext.slice(1)}\\b`).test(task));
+    });
+    if (!w) return [];
+    return [
+      {
+        eventIndices: [w.call.index],
+        reason: `verifier found no ${extOf(w.path)} deliverable; the agent wrote ${w.path}`,
+        signature: "written elsewhere",
+      },
+    ];
   },
 };

@@ -5,6 +5,10 @@ import type { Attempt } from "../../model/attempt.js";
 export interface DetectorHit {
   detectorId: string;
   family?: FamilyId;
+  /** Mechanism id (core/mine/mechanisms.ts) the hit shows, when it shows one. */
+  mechanism?: string;
+  /** Normalized evidence for clustering (repeated error text, kind of missing artifact). */
+  signature?: string;
   /** Indices into `attempt.events` (the `index` field of each event). */
   eventIndices: number[];
   reason: string;
@@ -23,6 +27,8 @@ export interface Detector {
   description: string;
   /** The mechanism family a hit suggests, when one fits. */
   family?: FamilyId;
+  /** The mechanism its hits show (core/mine/mechanisms.ts); a hit may set its own instead. */
+  mechanism?: string;
   /** True for detectors that show the agent *can* solve the task (capability evidence). */
   capability?: boolean;
   detect(attempt: Attempt, ctx: DetectorContext): Omit<DetectorHit, "detectorId" | "family">[];

@@ -1,0 +1,45 @@
+import { baseName, callText, notFoundCalls } from "./paths.js";
+import { toolCalls } from "./shell.js";
+import type { Detector } from "./types.js";
+
+/** A question to the user in any script: `?`, full-width `？`, or the Arabic `؟`. */
+const QUESTION = /[?？؟]/;
+
+/**
+ * The agent probed for its inputs at guessed paths (not found), never located them, and
+ * ended by asking the user for what the workspace already held: the last agent message
+ * is a question and the run failed.
+ */
+export const inputMissed: Detector = {
+  id: "input.discovery-miss",
+  description: "inputs probed at guessed paths (not found), then the agent asked the user",
+  mechanism: "task-input-missed",
+  detect(attempt) {
+    if (attempt.outcome === "pass") return [];
+    const misses = notFoundCalls(attempt);
+    if (misses.length === 0) return [];
+    const last = [...attempt.events]
+      .reverse()
+      .find((e) => e.kind === "message" && e.role !== "user" && (e.input ?? e.output));
+    const text = last?.input ?? last?.output ?? "";
+    if (!last || !QUESTION.test(text)) return [];
+    // A miss the agent later recovered from (the same name read successfully) is no miss.
+    const unresolved = misses.filter((m) => {
+      const names = callText(m).match(/[\w.-]+\.[A-Za-z]\w{0,7}/g) ?? [];
+      return !toolCalls(attempt).some(
+        (c) =>
+          c.index > m.index &&
+          !notFoundCalls(attempt).includes(c) &&
+          names.some((n) => callText(c).includes(baseName(n))),
+      );
+    });
+    if (unresolved.length === 0) return [];
+    return [
+      {
+        eventIndices: [...unresolved.map((m) => m.index), last.index],
+        reason: `${unresolved.length} input probe(s) not found, then asked the user`,
+        signature: "asked the user after inputs were not found",
+      },
+    ];
+  },
+};

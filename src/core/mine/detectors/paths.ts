@@ -1,0 +1,184 @@
+import type { Attempt, Event } from "../../model/attempt.js";
+import { callFailed, commandOf, outputOf, resultOf, toolCalls, writtenPaths } from "./shell.js";
+
+/**
+ * Paths and file names in free text, in any language: task texts in Chinese, Japanese
+ * or English name files the same way (`answer.txt`, `docs/`, `/app/out.json`). A token
+ * counts when it has a file extension or a directory slash; CJK punctuation and quotes
+ * around it are not part of it.
+ */
+const PATH_TOKEN =
+  /(?<![\w./~-])(~?\/?(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,7}|~?\/?(?:[\w.-]+\/)+[\w.-]*)(?![\w/-])/g;
+/** Extension-like endings that are not files (versions, domains, abbreviations). */
+const NOT_FILE =
+  /^(?:\d+(?:\.\d+)+|(?:e\.g|i\.e|etc|vs|mr|dr|no)\.?|[\w-]+\.(?:com|org|net|io|dev|ai|example)(?:\/.*)?)$/i;
+
+function clean(tok: string): string {
+  return tok.replace(/[.,;:!?)\]}'"`]+$/, "");
+}
+
+/** A quoted token (backticks, quotes, CJK brackets) that looks like a path, in any script. */
+const QUOTED = /[`"'「『“]([^`"'」』”\s]{1,200})[`"'」』”]/gu;
+const QUOTED_PATH = /^(?:~?\/)?(?:[^/\s]+\/)*[^/\s]*(?:\.[A-Za-z][A-Za-z0-9]{0,7}|\/)$/u;
+
+function urlBefore(text: string, at: number): boolean {
+  const start = text.lastIndexOf(" ", at) + 1;
+  return /:\/\/|^https?:/.test(text.slice(start, at));
+}
+
+/** Every path or file name a text names, in order, without duplicates. */
+export function namedPaths(text: string): string[] {
+  const out: string[] = [];
+  const add = (tok: string, at: number) => {
+    if (tok.length < 3 || NOT_FILE.test(tok) || urlBefore(text, at)) return;
+    if (/^\/+$/.test(tok) || /^\.+\/?$/.test(tok) || /^\d+\/$/.test(tok)) return;
+    if (!out.includes(tok)) out.push(tok);
+  };
+  for (const m of text.matchAll(QUOTED)) {
+    const tok = clean(m[1] ?? "");
+    if (QUOTED_PATH.test(tok) && /[./]/.test(tok)) add(tok, m.index ?? 0);
+  }
+  for (const m of text.matchAll(PATH_TOKEN)) {
+    const tok = clean(m[1] ?? "");
+    // A piece of a quoted non-ASCII path already taken whole.
+    if (out.some((o) => o !== tok && o.includes(tok))) continue;
+    add(tok, m.index ?? 0);
+  }
+  return out;
+}
+
+/** Names of files (not directories) a text names. */
+export function namedFiles(text: string): string[] {
+  return namedPaths(text).filter((p) => !p.endsWith("/") && baseName(p).includes("."));
+}
+
+export function baseName(p: string): string {
+  return p.replace(/\/+$/, "").split("/").pop() ?? p;
+}
+
+/** The extension of a path, lower case with the dot (`.ics`), or "". */
+export function extOf(p: string): string {
+  const b = baseName(p);
+  const dot = b.lastIndexOf(".");
+  return dot > 0 ? b.slice(dot).toLowerCase() : "";
+}
+
+/** Whether path `written` is the same file as the named path `named` (suffix match). */
+export function samePath(named: string, written: string): boolean {
+  const n = named.replace(/^\.?\//, "").replace(/\/+$/, "");
+  const w = written.replace(/\/+$/, "");
+  return w === n || w.endsWith(`/${n}`);
+}
+
+/** Every path any tool call of the attempt wrote (write/edit tools, shell writes). */
+export function allWrites(a: Attempt): { path: string; call: Event }[] {
+  return toolCalls(a).flatMap((c) => writtenPaths(c).map((path) => ({ path, call: c })));
+}
+
+/** The text a tool call was given (its shell command, else its raw input). */
+export function callText(ev: Event): string {
+  return commandOf(ev) ?? ev.input ?? "";
+}
+
+const NOT_FOUND =
+  /ENOENT|no such file or directory|does not exist|not found|cannot find|can't open|找不到|不存在|見つかりません/i;
+
+/** Calls whose result says a path was not found, with the path when the result names one. */
+export function notFoundCalls(a: Attempt): Event[] {
+  return toolCalls(a).filter((c) => {
+    const r = resultOf(a, c);
+    return NOT_FOUND.test(r?.output ?? "") && !/command not found/i.test(r?.output ?? "");
+  });
+}
+
+/** Whether the agent saw the path exist: a successful read of it, or a listing that shows it. */
+export function seenExisting(
+  a: Attempt,
+  named: string,
+  before = Number.POSITIVE_INFINITY,
+): boolean {
+  const b = baseName(named);
+  for (const c of toolCalls(a)) {
+    if (c.index >= before) break;
+    const r = resultOf(a, c);
+    const out = r ? (r.output ?? "") : outputOf(a, c);
+    if (!out || NOT_FOUND.test(out.slice(0, 300))) continue;
+    if (r?.isError) continue;
+    if (callText(c).includes(b) && out.length > 0 && !writtenPaths(c).length) return true;
+    if (new RegExp(`(^|[\\s/])${escapeRe(b)}(\\s|$)`, "m").test(out)) return true;
+  }
+  return false;
+}
+
+export function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Whether any tool call's text mentions the path (read, listed, searched, written). */
+export function touched(a: Attempt, named: string): boolean {
+  const b = baseName(named);
+  return toolCalls(a).some((c) => callText(c).includes(b));
+}
+
+const VERIFIER_MISSING = [
+  /(?:FILE\s+)?([\w./-]+\.[A-Za-z]\w{0,7})\s*:?\s*(?:file\s+)?(?:does not exist|is missing|not found|missing)/gi,
+  /(?:missing|no such file(?: or directory)?|not found|does not exist)[:\s]+['"`]?([\w./-]+\.[A-Za-z]\w{0,7})/gi,
+];
+/** A verifier check that a file was created/exists, scored 0. */
+const CREATED_ZERO =
+  /["']?[\w.]*(?:file_created|file_exists|output_created|created|exists)["']?\s*[:=]\s*(?:0(?:\.0+)?|false)\b/i;
+
+/** Files the verifier reports missing, and whether a "file created" check scored 0. */
+export function verifierMissing(a: Attempt): { paths: string[]; createdZero: boolean } {
+  const text = a.verifierOutput ?? "";
+  const paths = new Set<string>();
+  for (const re of VERIFIER_MISSING)
+    for (const m of text.matchAll(re)) if (m[1] && !/^\d/.test(m[1])) paths.add(clean(m[1]));
+  return { paths: [...paths], createdZero: CREATED_ZERO.test(text) };
+}
+
+/** The error text of a failing tool result, whatever the tool (JSON `error` fields first). */
+export function errorText(r: Event | undefined): string {
+  const out = r?.output ?? "";
+  const j = out.match(/"error"\s*:\s*"((?:[^"\\]|\\.)*)"/);
+  if (j?.[1]) return j[1];
+  const line = out
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => /error|fail|denied|refused|not found|exception|invalid|unavailable/i.test(l));
+  return (line ?? out.trim().split("\n")[0] ?? "").slice(0, 200);
+}
+
+const JSON_ERROR = /"status"\s*:\s*"error"|"error"\s*:\s*"[^"]+"|"is_?error"\s*:\s*true/i;
+
+/** Whether a call failed, for any tool: exit status, error flag, or a JSON error result. */
+export function toolFailed(a: Attempt, call: Event): boolean {
+  const r = resultOf(a, call);
+  const src = r ?? call;
+  // Shell output is judged by its exit status and text; another tool's output is content
+  // (a file that mentions "Error:" is no failure), so only its flags and JSON status count.
+  if (commandOf(call) !== undefined) return callFailed(a, call);
+  if (src.exitCode !== undefined) return src.exitCode !== 0;
+  if (src.isError) return true;
+  return JSON_ERROR.test((src.output ?? "").slice(0, 300));
+}
+
+/** Whether the attempt hit its time limit (outcome or exception type). */
+export function isTimeout(a: Attempt): boolean {
+  return a.outcome === "timeout" || /timeout|timed?\s*out/i.test(a.exception?.type ?? "");
+}
+
+/** The content a write tool call wrote, when its input shows it (shell writes: undefined). */
+export function writtenContent(call: Event): string | undefined {
+  if (commandOf(call) !== undefined) return undefined;
+  try {
+    const j = JSON.parse(call.input ?? "") as Record<string, unknown>;
+    for (const k of ["content", "file_text", "text", "contents"]) {
+      const v = j[k];
+      if (typeof v === "string") return v;
+    }
+  } catch {
+    // not JSON: content unknown
+  }
+  return undefined;
+}
