@@ -1,6 +1,7 @@
 import { hookBenchmark } from "./hook.js";
 import { ingestBenchmark } from "./ingest.js";
 import { mineBenchmark } from "./mine.js";
+import { mineRealBenchmark } from "./mine-real.js";
 import { replayBenchmark } from "./replay.js";
 import { tuiBenchmark } from "./tui.js";
 import type { Benchmark } from "./types.js";
@@ -14,5 +15,6 @@ export const benchmarks: Benchmark[] = [
   hookBenchmark,
   replayBenchmark,
   mineBenchmark,
+  mineRealBenchmark,
   tuiBenchmark,
 ];

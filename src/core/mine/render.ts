@@ -97,13 +97,12 @@ export function renderValidation(v: ValidationReport): string {
   for (const r of v.rows) {
     const pct = r.total ? Math.round((100 * r.agreed) / r.total) : 0;
     out.push(`  ${pad(r.expected, 40)} ${r.agreed}/${r.total} (${pct}%)`);
-    for (const m of r.misses.slice(0, 5)) out.push(`      ✗ ${clip(m.attemptId, 60)} → ${m.got}`);
+    // Every miss is listed: a validation run is read to find them.
+    for (const m of r.misses) out.push(`      ✗ ${clip(m.attemptId, 60)} → ${m.got}`);
   }
   const pct = v.total ? Math.round((100 * v.agreed) / v.total) : 0;
   out.push(`  ${pad("overall", 40)} ${v.agreed}/${v.total} (${pct}%)`);
   if (v.unmatched.length)
-    out.push(
-      `  ${v.unmatched.length} entr(ies) matched no attempt: ${v.unmatched.slice(0, 3).join(", ")}`,
-    );
+    out.push(`  ${v.unmatched.length} entr(ies) matched no attempt: ${v.unmatched.join(", ")}`);
   return `${out.join("\n")}\n`;
 }

@@ -4,13 +4,19 @@ import { describeZodIssues, InputError, parseJsonText } from "../errors.js";
 import { FAMILIES } from "../families.js";
 import type { Attempt } from "../model/attempt.js";
 import { Exclusion, type Label } from "./label.js";
+import { isMechanismId, mechanismById } from "./mechanisms.js";
 
-/** One expectation: an attempt (by id, or by a suffix of its source path) and its family or exclusion. */
+/** One expectation: an attempt (by id, or by a suffix of its source path) and its family, mechanism or exclusion. */
 export const ValidationEntry = z
   .strictObject({
     attemptId: z.string().min(1).optional(),
     path: z.string().min(1).optional(),
     family: z.enum(FAMILIES).optional(),
+    /** A procedural loss by a mechanism with no family (an id from core/mine/mechanisms.ts). */
+    mechanism: z
+      .string()
+      .refine(isMechanismId, "a mechanism id from core/mine/mechanisms.ts")
+      .optional(),
     exclusion: Exclusion.exclude(["none"]).optional(),
     /** `false`: a failure that is not a procedural loss (any exclusion agrees). */
     procedural: z.literal(false).optional(),
@@ -18,8 +24,10 @@ export const ValidationEntry = z
   })
   .refine((e) => e.attemptId !== undefined || e.path !== undefined, "needs attemptId or path")
   .refine(
-    (e) => [e.family, e.exclusion, e.procedural].filter((x) => x !== undefined).length === 1,
-    "needs exactly one of family, exclusion or procedural: false",
+    (e) =>
+      [e.family, e.mechanism, e.exclusion, e.procedural].filter((x) => x !== undefined).length ===
+      1,
+    "needs exactly one of family, mechanism, exclusion or procedural: false",
   );
 export type ValidationEntry = z.infer<typeof ValidationEntry>;
 
@@ -42,24 +50,29 @@ export async function loadValidationSet(file: string): Promise<ValidationSet> {
     throw new InputError(
       file,
       undefined,
-      `expected {version: 1, entries: [{attemptId|path, family|exclusion}]}: ${describeZodIssues(r.error.issues)}`,
+      `expected {version: 1, entries: [{attemptId|path, family|mechanism|exclusion|procedural}]}: ${describeZodIssues(r.error.issues)}`,
     );
   }
   return r.data;
 }
 
-/** What a label says, in the validation vocabulary: a family, an exclusion, or "other". */
+/**
+ * What a label says, in the validation vocabulary: a family, a mechanism with no family
+ * (`mechanism:<id>`), an exclusion, or "other" (procedural, no known mechanism).
+ */
 export function verdictOf(label: Label | undefined, triageExclusion?: string): string {
   if (triageExclusion) return `exclusion:${triageExclusion}`;
   if (!label) return "unlabelled";
   if (label.unlabelledReason) return "unlabelled";
   if (label.exclusion !== "none") return `exclusion:${label.exclusion}`;
   if (label.isProceduralLoss && label.family) return `family:${label.family}`;
+  const m = mechanismById(label.mechanismId);
+  if (label.isProceduralLoss && m) return m.family ? `family:${m.family}` : `mechanism:${m.id}`;
   return "other";
 }
 
 export interface ValidationRow {
-  /** `family:<id>`, `exclusion:<kind>` or `not-procedural`. */
+  /** `family:<id>`, `mechanism:<id>`, `exclusion:<kind>` or `not-procedural`. */
   expected: string;
   total: number;
   agreed: number;
@@ -104,9 +117,11 @@ export function validate(
     }
     const expected = e.family
       ? `family:${e.family}`
-      : e.exclusion
-        ? `exclusion:${e.exclusion}`
-        : "not-procedural";
+      : e.mechanism
+        ? `mechanism:${e.mechanism}`
+        : e.exclusion
+          ? `exclusion:${e.exclusion}`
+          : "not-procedural";
     const got = verdictOf(labels.get(a.id), triageExclusions.get(a.id));
     const row = rows.get(expected) ?? { expected, total: 0, agreed: 0, misses: [] };
     rows.set(expected, row);

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDetectors } from "../../../src/core/mine/detectors/index.js";
+import { namedPaths } from "../../../src/core/mine/detectors/paths.js";
+import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
+import type { Attempt, Event } from "../../../src/core/model/attempt.js";
+import type { Workspace } from "../../../src/core/workspace/load.js";
+import { attemptByPrefix, loadDemo, loadOpenclaw, removeTempWorkspaces } from "./demo-workspace.js";
+
+afterAll(removeTempWorkspaces);
+
+/**
+ * Every open mechanism on a real trial (harbor-openclaw fixtures) and a near miss: the
+ * same real trial changed in the one fact the mechanism rests on.
+ */
+let ws: Workspace;
+let demo: Workspace;
+beforeAll(async () => {
+  ws = await loadOpenclaw();
+  demo = await loadDemo();
+});
+
+const real = (prefix: string): Attempt => structuredClone(attemptByPrefix(ws.attempts, prefix));
+const mechanisms = (a: Attempt): string[] =>
+  runDetectors(a, { siblings: [] }).flatMap((h) => (h.mechanism ? [h.mechanism] : []));
+const labelOf = (a: Attempt) => heuristicLabel(a, runDetectors(a, { siblings: [] }));
+
+function withEvents(a: Attempt, edit: (events: Event[]) => Event[]): Attempt {
+  const events = edit([...a.events]).map((e, index) => ({ ...e, index }));
+  return { ...a, events };
+}
+
+describe("open mechanisms on real trials, each with a near miss", () => {
+  it("artifact-wrong-path: tests written beside the folder the verifier looked in", () => {
+    const a = real("t2-add-tests-normalizer__BPeAoa2");
+    expect(labelOf(a).mechanismId).toBe("artifact-wrong-path");
+    // Near miss: the same run writing tests/test_normalizer.py where the verifier looks.
+    const right = withEvents(a, (evs) =>
+      evs.map((e) =>
+        e.tool === "write" && e.kind === "tool_call"
+          ? {
+              ...e,
+              writes: ["/workspace/tests/test_normalizer.py"],
+              input: e.input?.replace(
+                "/workspace/test_normalizer.py",
+                "/workspace/tests/test_normalizer.py",
+              ),
+            }
+          : e,
+      ),
+    );
+    expect(mechanisms(right)).not.toContain("artifact-wrong-path");
+  });
+
+  it("artifact-wrong-path without a named path: an .ics written where no file was found", () => {
+    const a = real("task-calendar__8A83BnJ");
+    expect(labelOf(a).mechanismId).toBe("artifact-wrong-path");
+    const found = {
+      ...a,
+      verifierOutput: a.verifierOutput?.replace(
+        '"automated.file_created": 0.0',
+        '"automated.file_created": 1.0',
+      ),
+    };
+    expect(mechanisms(found)).not.toContain("artifact-wrong-path");
+  });
+
+  it("artifact-never-written: the two files the task names, never written before the timeout", () => {
+    const a = real("t5-hallucination-resistant-evide__85qPU4");
+    const l = labelOf(a);
+    expect(l.mechanismId).toBe("artifact-never-written");
+    expect(l.signature).toBe("missing:.md,.txt");
+    // Near miss: the same run writing both files at its end.
+    const wrote = withEvents(a, (evs) => [
+      ...evs.slice(0, -1),
+      {
+        index: 0,
+        kind: "tool_call",
+        tool: "write",
+        writes: ["/workspace/answer.txt"],
+        input: "{}",
+      },
+      {
+        index: 0,
+        kind: "tool_call",
+        tool: "write",
+        writes: ["/workspace/evidence.md"],
+        input: "{}",
+      },
+      evs.at(-1) as Event,
+    ]);
+    expect(mechanisms(wrote)).not.toContain("artifact-never-written");
+  });
+
+  it("task-input-missed: guessed profile paths not found, then the user is asked", () => {
+    for (const p of ["t4-life-trip-plan__AjimJm5", "t4-life-trip-plan__pk7EZC6"]) {
+      expect(labelOf(real(p)).mechanismId, p).toBe("task-input-missed");
+    }
+    // Near miss: the same run ending on a statement, not a question to the user.
+    const a = real("t4-life-trip-plan__AjimJm5");
+    const told = withEvents(a, (evs) =>
+      evs.map((e, i) =>
+        e.kind === "message" && i === evs.length - 2 ? { ...e, input: "Itinerary written." } : e,
+      ),
+    );
+    expect(mechanisms(told)).not.toContain("task-input-missed");
+  });
+
+  it("deadline-no-deliverable: timed out while a placeholder replaced the fuller report", () => {
+    const a = real("task-log-hdfs-block-ops__nvME2du");
+    const l = labelOf(a);
+    expect(l.mechanismId).toBe("deadline-no-deliverable");
+    expect(l.interventionPoint).toBe("tool");
+    // Near miss: the same writes in a run that ended on its own (no time limit hit).
+    const ended = { ...a, outcome: "fail" as const };
+    delete ended.exception;
+    expect(mechanisms(ended)).not.toContain("deadline-no-deliverable");
+  });
+
+  it("repeated-tool-error: one read error 140 times, keyed by tool and error text", () => {
+    const hit = runDetectors(real("t5-hallucination-resistant-evide__85qPU4"), {
+      siblings: [],
+    }).find((h) => h.detectorId === "loop.repeated-failure");
+    expect(hit?.mechanism).toBe("repeated-tool-error");
+    expect(hit?.eventIndices).toHaveLength(140);
+    // Near miss (demo, planted capability gap): the same failing check three times is
+    // struggle, not the mechanism.
+    const gap = attemptByPrefix(demo.attempts, "custom-archive-decoder__oyFLHrl");
+    const loop = runDetectors(gap, { siblings: [] }).find(
+      (h) => h.detectorId === "loop.repeated-failure",
+    );
+    expect(loop?.eventIndices).toHaveLength(3);
+    expect(loop?.mechanism).toBeUndefined();
+  });
+
+  it("constraint-unchecked: output never compared with the reference the verifier used", () => {
+    const a = real("t3-data-pipeline-report__25HCHpE");
+    expect(labelOf(a).mechanismId).toBe("constraint-unchecked");
+    // Near miss: the same run diffing its output against the reference before stopping.
+    const compared = withEvents(a, (evs) => [
+      ...evs.slice(0, -2),
+      {
+        index: 0,
+        kind: "tool_call",
+        tool: "exec",
+        command:
+          "python3 pipeline.py input/sales.csv input/regions.json | diff - expected/report.txt",
+      },
+      ...evs.slice(-2),
+    ]);
+    expect(mechanisms(compared)).not.toContain("constraint-unchecked");
+  });
+
+  it("overwrote-existing-file: a task-named input replaced without being read", () => {
+    // The real csv trial read apple_stock_2014.csv and wrote its report: no overwrite.
+    const a = real("task-csv-stock-trend__EMfhUA5");
+    expect(mechanisms(a)).not.toContain("overwrote-existing-file");
+    // The same run listing the workspace and writing over the CSV instead of reading it.
+    const blind = withEvents(a, (evs) => [
+      evs[0] as Event,
+      { index: 0, kind: "tool_call", tool: "exec", command: "ls", callId: "ls" },
+      {
+        index: 0,
+        kind: "tool_result",
+        callId: "ls",
+        output: "apple_stock_2014.csv\n",
+        exitCode: 0,
+      },
+      {
+        index: 0,
+        kind: "tool_call",
+        tool: "write",
+        writes: ["/app/apple_stock_2014.csv"],
+        input: JSON.stringify({ path: "/app/apple_stock_2014.csv", content: "date,price\n" }),
+      },
+      ...evs.slice(-2),
+    ]);
+    const l = labelOf(blind);
+    expect(l.mechanismId).toBe("overwrote-existing-file");
+    expect(l.interventionPoint).toBe("tool");
+    // Near miss (real): browser-research read report_client.py, then rewrote it as asked.
+    expect(mechanisms(real("t4-browser-research-and-code__56zvvqY"))).not.toContain(
+      "overwrote-existing-file",
+    );
+  });
+
+  it("reads paths in task texts of any script", () => {
+    expect(
+      namedPaths(
+        "请读取 `input/数据.csv` 和 /app/config.yaml，把结果写入report.md（不要修改 data/）。版本 3.2",
+      ),
+    ).toEqual(["input/数据.csv", "/app/config.yaml", "report.md", "data/"]);
+    expect(namedPaths("Local docs are at http://127.0.0.1:27828/ and in `docs/`.")).toEqual([
+      "docs/",
+    ]);
+  });
+});
