@@ -104,7 +104,8 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
     expect(shown.status).toBe(0);
     expect(shown.stdout).toContain("Servers die with the session (named by you)");
     expect(shown.stdout).toContain("Excluded by you: 1");
-  });
+    // Eleven sequential CLI processes: on a shared 2-core machine this outlasts 30 s.
+  }, 90_000);
 
   it("rejects a bad labeller with exit 2 and an llm run without endpoint with a clear error", () => {
     const ws = tempWorkspace(`${DEMO_DIR}/`);

@@ -15,6 +15,7 @@ interface MineOptions {
   batch?: boolean;
   json?: boolean;
   validate?: string;
+  retryUnlabelled?: boolean;
 }
 
 /** The LLM labeller (src/llm), loaded only when asked for so the offline path never imports it. */
@@ -68,8 +69,12 @@ export function registerMine(program: Command): void {
       .option("--batch", "with --labeler llm: use the OpenAI Batch API")
       .option("--json", "print labels, clusters and triage as JSON")
       .option(
+        "--retry-unlabelled",
+        "label again the attempts that stayed unlabelled (a cached re-run sends no request for them)",
+      )
+      .option(
         "--validate <file>",
-        "compare labels with a validation set and print agreement per family",
+        "compare labels with a validation set: agreement per family, mechanism and exclusion, every miss",
       ),
   ).action(async (opts: MineOptions) => {
     if (opts.labeler !== "llm" && opts.labeler !== "heuristic") {
@@ -83,6 +88,7 @@ export function registerMine(program: Command): void {
     const r = await runMining(ws, {
       labeler: opts.labeler,
       ...(external ? { external } : {}),
+      ...(opts.retryUnlabelled ? { retryUnlabelled: true } : {}),
       ...(tty
         ? { onProgress: (p) => process.stderr.write(`\r${p.phase} ${p.done}/${p.total}\x1b[K`) }
         : {}),

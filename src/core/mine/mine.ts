@@ -39,6 +39,11 @@ export interface MineOptions {
   decisions?: readonly Decision[];
   /** Only reuse stored labels (for `fire clusters`): attempts without one stay unlabelled. */
   reuseOnly?: boolean;
+  /**
+   * Label again the attempts whose stored label is "unlabelled" (a failed request or
+   * answer). Without it a cached re-run sends nothing for them.
+   */
+  retryUnlabelled?: boolean;
   onProgress?: (p: MineProgress) => void;
   signal?: AbortSignal;
 }
@@ -90,7 +95,8 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
     const key = labelKey(a, hits.get(a.id) ?? [], opts.labeler === "llm" ? config.llm.model : "");
     keys.set(a.id, key);
     const cached = store.entries[a.id];
-    if (cached && cached.hash === key) labels.push(cached.label);
+    const retry = opts.retryUnlabelled === true && cached?.label.unlabelledReason !== undefined;
+    if (cached && cached.hash === key && !retry) labels.push(cached.label);
     else todo.push(a);
   }
   const reused = labels.length;
@@ -117,7 +123,8 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
     for (const l of fresh) {
       labels.push(l);
       const key = keys.get(l.attemptId);
-      if (key && !l.unlabelledReason) store.entries[l.attemptId] = { hash: key, label: l };
+      // Unlabelled attempts are stored too: a re-run reuses them until --retry-unlabelled.
+      if (key) store.entries[l.attemptId] = { hash: key, label: l };
     }
   }
   signal?.throwIfAborted();

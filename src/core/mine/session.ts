@@ -12,6 +12,8 @@ import {
 export interface RunMiningOptions {
   labeler: LabelerName;
   external?: ExternalLabeler;
+  /** Label again attempts that stayed unlabelled in an earlier run. */
+  retryUnlabelled?: boolean;
   onProgress?: (p: MineProgress) => void;
   signal?: AbortSignal;
 }
@@ -28,6 +30,7 @@ export async function runMining(ws: Workspace, opts: RunMiningOptions): Promise<
     store,
     decisions: decisions.decisions,
     ...(opts.external ? { external: opts.external } : {}),
+    ...(opts.retryUnlabelled ? { retryUnlabelled: true } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
