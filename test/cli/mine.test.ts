@@ -17,95 +17,106 @@ const NO_LLM_ENV = { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
 
 describe("fire triage / mine / clusters / cluster on the demo workspace", () => {
   // a dozen spawned CLI runs: on a loaded 2-core machine this takes well over the default 30 s
-  it("runs the offline workflow end to end and keeps user decisions across re-mining", {
-    timeout: 180_000,
-  }, () => {
-    const ws = tempWorkspace(`${DEMO_DIR}/`);
-    const before = runFire(["clusters", "-w", ws]);
-    expect(before.status).toBe(1);
-    expect(before.stderr).toContain("nothing mined yet");
+  it(
+    "runs the offline workflow end to end and keeps user decisions across re-mining",
+    {
+      timeout: 180_000,
+    },
+    () => {
+      const ws = tempWorkspace(`${DEMO_DIR}/`);
+      const before = runFire(["clusters", "-w", ws]);
+      expect(before.status).toBe(1);
+      expect(before.stderr).toContain("nothing mined yet");
 
-    const t = runFire(["triage", "--json", "-w", ws]);
-    expect(t.status).toBe(0);
-    const tri = JSON.parse(t.stdout) as {
-      tasks: { status: string }[];
-      inScope: string[];
-      exclusions: { reason: string }[];
-    };
-    expect(tri.tasks).toHaveLength(40);
-    expect(tri.tasks[0]?.status).toBe("reachable");
-    expect(tri.inScope).toHaveLength(35);
-    expect(tri.exclusions.map((e) => e.reason)).toEqual(["provider_fault"]);
+      const t = runFire(["triage", "--json", "-w", ws]);
+      expect(t.status).toBe(0);
+      const tri = JSON.parse(t.stdout) as {
+        tasks: { status: string }[];
+        inScope: string[];
+        exclusions: { reason: string }[];
+      };
+      expect(tri.tasks).toHaveLength(40);
+      expect(tri.tasks[0]?.status).toBe("reachable");
+      expect(tri.inScope).toHaveLength(35);
+      expect(tri.exclusions.map((e) => e.reason)).toEqual(["provider_fault"]);
 
-    const m = runFire(["mine", "--labeler", "heuristic", "--json", "-w", ws]);
-    expect(m.status).toBe(0);
-    const mined = JSON.parse(m.stdout) as {
-      clusters: ClusterJson[];
-      labels: unknown[];
-      labelled: number;
-    };
-    expect(mined.clusters).toHaveLength(9);
-    expect(mined.labelled).toBe(35);
-    const svc = mined.clusters.find((c) => c.family === "service-persistence");
-    expect(svc?.attemptIds).toHaveLength(3);
+      const m = runFire(["mine", "--labeler", "heuristic", "--json", "-w", ws]);
+      expect(m.status).toBe(0);
+      const mined = JSON.parse(m.stdout) as {
+        clusters: ClusterJson[];
+        labels: unknown[];
+        labelled: number;
+      };
+      expect(mined.clusters).toHaveLength(9);
+      expect(mined.labelled).toBe(35);
+      const svc = mined.clusters.find((c) => c.family === "service-persistence");
+      expect(svc?.attemptIds).toHaveLength(3);
 
-    const t2 = JSON.parse(runFire(["triage", "--json", "-w", ws]).stdout) as typeof tri;
-    const reasons = t2.exclusions.map((e) => e.reason);
-    expect(reasons.filter((r) => r === "capability_gap")).toHaveLength(4);
-    expect(reasons.filter((r) => r === "no_intervention_point")).toHaveLength(6);
-    expect(t2.inScope).toHaveLength(25);
+      const t2 = JSON.parse(runFire(["triage", "--json", "-w", ws]).stdout) as typeof tri;
+      const reasons = t2.exclusions.map((e) => e.reason);
+      expect(reasons.filter((r) => r === "capability_gap")).toHaveLength(4);
+      expect(reasons.filter((r) => r === "no_intervention_point")).toHaveLength(6);
+      expect(t2.inScope).toHaveLength(25);
 
-    const v = runFire(["mine", "--validate", resolve(REPO_ROOT, "validation/demo.json"), "-w", ws]);
-    expect(v.status).toBe(0);
-    expect(v.stdout).toMatch(/family:latex-final-log\s+3\/3 \(100%\)/);
-    expect(v.stdout).toMatch(/overall\s+36\/36 \(100%\)/);
-    expect(v.stdout).toContain("(0 new, 35 cached)");
+      const v = runFire([
+        "mine",
+        "--validate",
+        resolve(REPO_ROOT, "validation/demo.json"),
+        "-w",
+        ws,
+      ]);
+      expect(v.status).toBe(0);
+      expect(v.stdout).toMatch(/family:latex-final-log\s+3\/3 \(100%\)/);
+      expect(v.stdout).toMatch(/overall\s+36\/36 \(100%\)/);
+      expect(v.stdout).toContain("(0 new, 35 cached)");
 
-    const rn = runFire([
-      "cluster",
-      "rename",
-      (svc?.id ?? "").slice(0, 8),
-      "Servers die with the session",
-      "-w",
-      ws,
-    ]);
-    expect(rn.status).toBe(0);
-    const ex = runFire([
-      "cluster",
-      "exclude",
-      "Stop without checking the evaluator-facing artifact",
-      "--reason",
-      "grader quirk",
-      "-w",
-      ws,
-    ]);
-    expect(ex.status).toBe(0);
+      const rn = runFire([
+        "cluster",
+        "rename",
+        (svc?.id ?? "").slice(0, 8),
+        "Servers die with the session",
+        "-w",
+        ws,
+      ]);
+      expect(rn.status).toBe(0);
+      const ex = runFire([
+        "cluster",
+        "exclude",
+        "Stop without checking the evaluator-facing artifact",
+        "--reason",
+        "grader quirk",
+        "-w",
+        ws,
+      ]);
+      expect(ex.status).toBe(0);
 
-    const again = runFire(["mine", "--json", "-w", ws]);
-    const after = JSON.parse(again.stdout) as {
-      clusters: ClusterJson[];
-      userExcluded: { reason: string }[];
-    };
-    expect(after.clusters).toHaveLength(8);
-    expect(after.clusters.find((c) => c.family === "service-persistence")?.name).toBe(
-      "Servers die with the session",
-    );
-    expect(after.userExcluded).toEqual([expect.objectContaining({ reason: "grader quirk" })]);
+      const again = runFire(["mine", "--json", "-w", ws]);
+      const after = JSON.parse(again.stdout) as {
+        clusters: ClusterJson[];
+        userExcluded: { reason: string }[];
+      };
+      expect(after.clusters).toHaveLength(8);
+      expect(after.clusters.find((c) => c.family === "service-persistence")?.name).toBe(
+        "Servers die with the session",
+      );
+      expect(after.userExcluded).toEqual([expect.objectContaining({ reason: "grader quirk" })]);
 
-    const t3 = JSON.parse(runFire(["triage", "--json", "-w", ws]).stdout) as typeof tri & {
-      exclusions: { reason: string; detail: string }[];
-    };
-    expect(
-      t3.exclusions.filter((e) => e.reason === "excluded_by_user").map((e) => e.detail),
-    ).toEqual(["grader quirk"]);
-    expect(t3.inScope).toHaveLength(24);
+      const t3 = JSON.parse(runFire(["triage", "--json", "-w", ws]).stdout) as typeof tri & {
+        exclusions: { reason: string; detail: string }[];
+      };
+      expect(
+        t3.exclusions.filter((e) => e.reason === "excluded_by_user").map((e) => e.detail),
+      ).toEqual(["grader quirk"]);
+      expect(t3.inScope).toHaveLength(24);
 
-    const shown = runFire(["clusters", "-w", ws]);
-    expect(shown.status).toBe(0);
-    expect(shown.stdout).toContain("Servers die with the session (named by you)");
-    expect(shown.stdout).toContain("Excluded by you: 1");
-    // Eleven sequential CLI processes: on a shared 2-core machine this outlasts 30 s.
-  }, 90_000);
+      const shown = runFire(["clusters", "-w", ws]);
+      expect(shown.status).toBe(0);
+      expect(shown.stdout).toContain("Servers die with the session (named by you)");
+      expect(shown.stdout).toContain("Excluded by you: 1");
+      // Eleven sequential CLI processes: on a shared 2-core machine this outlasts 30 s.
+    },
+    90_000,
+  );
 
   it("rejects a bad labeller with exit 2 and an llm run without endpoint with a clear error", () => {
     const ws = tempWorkspace(`${DEMO_DIR}/`);

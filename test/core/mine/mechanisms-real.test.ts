@@ -174,7 +174,8 @@ describe("open mechanisms on real trials, each with a near miss", () => {
       },
       ...evs.slice(-2),
     ]);
-    const l = labelOf(blind);
+    // (its real judge crash is a verifier fault; the mechanism is about the trace)
+    const l = labelOf({ ...blind, verifierOutput: "" });
     expect(l.mechanismId).toBe("overwrote-existing-file");
     expect(l.interventionPoint).toBe("tool");
     // Near miss (real): browser-research read report_client.py, then rewrote it as asked.
