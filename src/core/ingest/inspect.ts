@@ -3,7 +3,7 @@ import { unzipSync } from "fflate";
 import { InputError } from "../errors.js";
 import { sampleAttempt } from "./inspect-sample.js";
 import { INSPECT_JSON_HEAD, InspectHeader, InspectSample } from "./inspect-schema.js";
-import { ioReason, parseJsonText, validate } from "./json-file.js";
+import { ioReason, parseJsonLoaded, validate } from "./json-file.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
 const HEADER_WHAT = "an Inspect AI eval log (version, status, eval{task, model})";
@@ -42,7 +42,7 @@ function* samplesOf(
 
 /** A `.json` log: the whole EvalLog in one document; each sample is checked on its own. */
 function* readJsonLog(path: string, text: string, options: IngestOptions): Generator<IngestItem> {
-  const doc = parseJsonText(path, text);
+  const doc = parseJsonLoaded(path, text);
   if (!doc.ok) return yield { type: "error", error: doc.error };
   const h = validate(path, doc.value, InspectHeader, HEADER_WHAT);
   if (!h.ok) return yield { type: "error", error: h.error };
@@ -82,7 +82,7 @@ function* readZipLog(path: string, zip: Buffer, options: IngestOptions): Generat
     return yield { type: "error", error: new InputError(path, undefined, why) };
   }
   const headerFile = `${path}/${headerName}`;
-  const doc = parseJsonText(headerFile, entry(headerName) ?? "");
+  const doc = parseJsonLoaded(headerFile, entry(headerName) ?? "");
   if (!doc.ok) return yield { type: "error", error: doc.error };
   const h = validate(headerFile, doc.value, InspectHeader, HEADER_WHAT);
   if (!h.ok) return yield { type: "error", error: h.error };
@@ -90,7 +90,7 @@ function* readZipLog(path: string, zip: Buffer, options: IngestOptions): Generat
   for (const name of sampleNames) {
     if (options.signal?.aborted) return;
     const file = `${path}/${name}`;
-    const parsed = parseJsonText(file, entry(name) ?? "");
+    const parsed = parseJsonLoaded(file, entry(name) ?? "");
     if (!parsed.ok) {
       yield { type: "error", error: parsed.error };
       continue;

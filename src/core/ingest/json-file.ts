@@ -36,6 +36,11 @@ export async function readJsonFile(file: string): Promise<Loaded<unknown>> {
     return { ok: false, error: new InputError(file, undefined, ioReason(err)) };
   }
   if (!text.trim()) return { ok: false, error: new InputError(file, undefined, "empty file") };
+  return parseJsonLoaded(file, text);
+}
+
+/** errors.ts parseJsonText as a Loaded result: a syntax error names file:line. */
+export function parseJsonLoaded(file: string, text: string): Loaded<unknown> {
   try {
     return { ok: true, value: parseJsonText(text, file) };
   } catch (err) {
