@@ -5,14 +5,11 @@ import type { Command } from "commander";
  * `fire hook` runs inside the agent harness on every event, so it is dispatched here before
  * commander and the other commands are loaded (`hook install|uninstall` go through commander).
  */
+/** `fire hook <sub>` that commander handles; any other `fire hook …` is the live hook. */
+const HOOK_SUBCOMMANDS = new Set(["install", "uninstall", "doctor", "--help", "-h"]);
+
 function isHookRun(argv: string[]): boolean {
-  return (
-    argv[2] === "hook" &&
-    argv[3] !== "install" &&
-    argv[3] !== "uninstall" &&
-    argv[3] !== "--help" &&
-    argv[3] !== "-h"
-  );
+  return argv[2] === "hook" && !HOOK_SUBCOMMANDS.has(argv[3] ?? "");
 }
 
 /** Builds the `fire` program; every command lives in its own file under commands/. */

@@ -32,7 +32,9 @@ describe("fire screen run --runner local", () => {
     ]);
     expect(r.stdout).toContain("screen loc: 6/6 done (0 from an earlier run), 0 failed");
     const trial = join(ws, "screens/loc/jobs/local/r1/policy/standin_report-sales");
-    const settings = JSON.parse(readFileSync(join(trial, "work/.claude/settings.json"), "utf8"));
+    const settings = JSON.parse(
+      readFileSync(join(trial, "work/.claude/settings.local.json"), "utf8"),
+    );
     expect(settings.hooks.PreToolUse[0].hooks[0].command).toContain(
       join(ws, "screens/loc/arms/policy"),
     );

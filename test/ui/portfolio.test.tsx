@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runFire } from "../helpers/cli.js";
@@ -42,21 +43,30 @@ describe("Portfolio screen", () => {
   });
 
   it("installs and uninstalls the hook for Claude Code and Codex in the project", async () => {
-    const app = renderApp(ws.dir, { columns: 100, rows: 30 });
-    await app.press("6");
-    await app.see("✓ hashes verified");
-    await app.press("c");
-    await app.see("installed: fire hook for claude in .claude/settings.json");
-    const settings = JSON.parse(readFileSync(join(ws.dir, ".claude/settings.json"), "utf8"));
-    expect(JSON.stringify(settings.hooks.PreToolUse)).toContain("portfolios/demo");
-    await app.press("C");
-    await app.see("installed: fire hook for codex in .codex/hooks.json");
-    await app.press("u");
-    await app.see("removed: fire hook for claude in .claude/settings.json");
-    expect(readFileSync(join(ws.dir, ".claude/settings.json"), "utf8")).not.toContain(
-      "portfolios/demo",
-    );
-    app.unmount();
+    // Codex's hook trust goes to $CODEX_HOME/config.toml: a scratch one, not the user's
+    const codexHome = mkdtempSync(join(tmpdir(), "fire-ui-codex-"));
+    const saved = process.env.CODEX_HOME;
+    process.env.CODEX_HOME = codexHome;
+    try {
+      const app = renderApp(ws.dir, { columns: 100, rows: 30 });
+      await app.press("6");
+      await app.see("✓ hashes verified");
+      await app.press("c");
+      await app.see("installed: fire hook for claude in .claude/settings.local.json");
+      const file = join(ws.dir, ".claude/settings.local.json");
+      const settings = JSON.parse(readFileSync(file, "utf8"));
+      expect(JSON.stringify(settings.hooks.PreToolUse)).toContain("portfolios/demo");
+      await app.press("C");
+      await app.see("installed: fire hook for codex in .codex/hooks.json");
+      expect(readFileSync(join(codexHome, "config.toml"), "utf8")).toContain("trusted_hash");
+      await app.press("u");
+      await app.see("removed: fire hook for claude in .claude/settings.local.json");
+      expect(existsSync(file)).toBe(false); // nothing but fire's hook was in it
+      app.unmount();
+    } finally {
+      if (saved === undefined) delete process.env.CODEX_HOME;
+      else process.env.CODEX_HOME = saved;
+    }
   });
 
   it("exports the portfolio for failproofai", async () => {

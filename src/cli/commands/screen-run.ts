@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import type { Command } from "commander";
 import { installHook, uninstallHook } from "../../core/deploy/install.js";
 import type { Harness } from "../../core/deploy/settings.js";
@@ -31,7 +32,14 @@ function settingsInstaller(harness: Harness): HookInstaller {
     if (!ctx.workdir) return;
     const project = ctx.workdir;
     if (!hook.portfolio) uninstallHook({ harness, project });
-    else installHook({ harness, project, portfolio: hook.portfolio, log: hook.logFile });
+    else
+      installHook({
+        harness,
+        project,
+        portfolio: hook.portfolio,
+        log: hook.logFile,
+        workspace: dirname(project), // the trial folder: hook state stays out of the copy
+      });
   };
 }
 

@@ -1,13 +1,18 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { UsageError } from "../errors.js";
 import { defaultPortfolioDir } from "../freeze/default.js";
+import { trustEntries, writeCodexTrust } from "./codex-trust.js";
 import {
   editSettings,
   type Harness,
   hookCommand,
   type InstallResult,
+  isFireCommand,
+  readSettings,
   settingsPath,
+  userConfigDir,
   withFire,
   withoutFire,
 } from "./settings.js";
@@ -15,7 +20,8 @@ import {
 /**
  * The `install hook` use-case, composed once for the CLI (`fire hook install|uninstall`),
  * the workbench's portfolio screen and the local screen runner: where the harness reads its
- * hooks, the command fire installs there, and what the hook will evaluate.
+ * hooks, the command fire installs there, the trust step Codex needs, and what the hook
+ * will evaluate.
  */
 
 /** The built CLI entry the installed hook runs (dist/cli/main.js beside dist/core/). */
@@ -33,10 +39,15 @@ export interface HookTarget {
 export interface InstallHookRequest extends HookTarget {
   /** Candidate file or folder; without one the workspace's newest frozen portfolio. */
   portfolio?: string;
-  /** The fire workspace the hook keeps state and logs in (and takes its default portfolio from). */
-  workspace?: string;
+  /**
+   * The fire workspace: where the hook keeps state and its log, and (without a portfolio)
+   * whose newest frozen portfolio it follows. One folder for every project the agent opens.
+   */
+  workspace: string;
   /** Where the hook logs its decisions (default: inside the workspace). */
   log?: string;
+  /** Codex --project: leave the project's trust to the user (default: mark it trusted). */
+  noProjectTrust?: boolean;
 }
 
 export interface InstallNote {
@@ -49,41 +60,133 @@ export interface InstallReport extends InstallResult {
   notes: InstallNote[];
 }
 
+function projectDir(req: HookTarget): string {
+  const dir = resolve(req.project ?? process.cwd());
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/** Codex's user config.toml, where persisted hook trust lives. */
+export function codexConfigToml(env: NodeJS.ProcessEnv = process.env): string {
+  return join(userConfigDir("codex", env), "config.toml");
+}
+
 /** Adds (or replaces) fire's hook for one harness and scope. */
 export function installHook(req: InstallHookRequest): InstallReport {
-  const file = settingsPath(req.harness, req, req.env);
+  const env = req.env ?? process.env;
+  const workspace = resolve(req.workspace);
+  if (!req.portfolio && !defaultPortfolioDir(workspace))
+    throw new UsageError(
+      `nothing frozen yet under ${join(workspace, "portfolios")}/: an installed hook would stay silent. Run \`fire freeze\` in ${workspace} (or pass -w DIR of a workspace with a frozen portfolio), or install with --portfolio FILE|DIR`,
+    );
+  const scope = req.user ? { user: true } : { project: projectDir(req) };
+  const file = settingsPath(req.harness, scope, env);
   const command = hookCommand({
     cliPath: FIRE_CLI,
     portfolio: req.portfolio,
-    workspace: req.workspace,
+    workspace,
     log: req.log,
   });
-  const r = editSettings(file, (s) => withFire(s, command));
-  const notes = req.portfolio ? [] : [defaultPortfolioNote(req.workspace)];
+  const notes: InstallNote[] = [];
+  if (req.harness === "claude" && !req.user) notes.push(...dropSharedClaudeEntry(scope.project));
+  const r = editSettings(file, (s) => withFire(s, command, req.harness));
+  if (req.harness === "codex") notes.push(...trustCodexHooks(file, r, env, req, scope.project));
+  notes.push(req.portfolio ? portfolioNote(req.portfolio) : defaultPortfolioNote(workspace));
   return { ...r, harness: req.harness, notes };
 }
 
 /** Removes fire's hook for one harness and scope; every other hook stays. */
 export function uninstallHook(req: HookTarget): InstallReport {
-  const r = editSettings(settingsPath(req.harness, req, req.env), withoutFire);
-  return { ...r, harness: req.harness, notes: [] };
+  const env = req.env ?? process.env;
+  const scope = req.user ? { user: true } : { project: projectDir(req) };
+  const file = settingsPath(req.harness, scope, env);
+  const r = editSettings(file, withoutFire);
+  const notes: InstallNote[] = [];
+  if (req.harness === "claude" && !req.user) notes.push(...dropSharedClaudeEntry(scope.project));
+  if (req.harness === "codex") {
+    const t = writeCodexTrust(
+      codexConfigToml(env),
+      file,
+      [],
+      scope.project ? { dir: scope.project, trust: false } : undefined,
+    );
+    if (t.changed) notes.push({ text: `removed fire's hook trust from ${t.file}`, warn: false });
+  }
+  return { ...r, harness: req.harness, notes };
+}
+
+/** An older fire wrote the project hook into the team-shared settings.json: move it out. */
+function dropSharedClaudeEntry(project: string | undefined): InstallNote[] {
+  const shared = join(project ?? process.cwd(), ".claude", "settings.json");
+  if (!existsSync(shared)) return [];
+  const hasFire = Object.values(readSettings(shared).hooks ?? {}).some((groups) =>
+    groups.some((g) => g.hooks.some((h) => isFireCommand(h.command))),
+  );
+  if (!hasFire) return [];
+  editSettings(shared, withoutFire);
+  return [
+    {
+      text: `removed fire's hook from the team-shared ${shared} (it now lives in settings.local.json)`,
+      warn: false,
+    },
+  ];
+}
+
+/**
+ * Codex runs user- and project-layer hooks only with persisted trust: fire records the trust
+ * hash of each of its entries in `$CODEX_HOME/config.toml` (and, for a project, marks the
+ * project trusted, since Codex loads an untrusted project's `.codex/` disabled).
+ */
+function trustCodexHooks(
+  file: string,
+  r: InstallResult,
+  env: NodeJS.ProcessEnv,
+  req: InstallHookRequest,
+  project: string | undefined,
+): InstallNote[] {
+  const entries = trustEntries(file, r.settings, isFireCommand);
+  const t = writeCodexTrust(
+    codexConfigToml(env),
+    file,
+    entries,
+    project ? { dir: project, trust: !req.noProjectTrust } : undefined,
+  );
+  const notes: InstallNote[] = [
+    {
+      text: `trusted fire's ${entries.length} hook entries in ${t.file} (Codex runs user and project hooks only with persisted trust; \`fire hook uninstall\` removes it)`,
+      warn: false,
+    },
+  ];
+  if (project && t.trustedProjects.length)
+    notes.push({
+      text: `marked ${project} trusted in ${t.file} (Codex loads an untrusted project's .codex/ disabled)`,
+      warn: false,
+    });
+  if (project && req.noProjectTrust)
+    notes.push({
+      text: `fire: Codex runs ${file} only once ${project} is a trusted project (\`[projects."${project}"] trust_level = "trusted"\` in ${t.file})`,
+      warn: true,
+    });
+  return notes;
+}
+
+function portfolioNote(portfolio: string): InstallNote {
+  return { text: `portfolio: ${resolve(portfolio)}`, warn: false };
 }
 
 /**
  * What an install without a portfolio will evaluate: the hook takes the workspace's newest
  * frozen portfolio (`portfolios/<name>/manifest.json`, latest `frozenAt`) on every event, so
- * a later freeze is picked up without reinstalling. A warning only when nothing is frozen.
+ * a later freeze is picked up without reinstalling.
  */
-export function defaultPortfolioNote(workspace: string | undefined): InstallNote {
-  if (!workspace)
-    return {
-      text: "portfolio: the newest frozen portfolio under portfolios/ of the directory the client runs the hook in (none there: the hook stays silent and logs why)",
-      warn: false,
-    };
+export function defaultPortfolioNote(workspace: string): InstallNote {
   const dir = defaultPortfolioDir(workspace);
   if (!dir)
     return {
-      text: `fire: nothing frozen yet under ${join(workspace, "portfolios")}/: the hook stays silent (and logs "no portfolio") until \`fire freeze\` writes one there, or reinstall with --portfolio FILE|DIR`,
+      text: `fire: nothing frozen yet under ${join(workspace, "portfolios")}/: the hook stays silent (and logs "no portfolio") until \`fire freeze\` writes one there`,
       warn: true,
     };
   let at = "";
@@ -93,7 +196,7 @@ export function defaultPortfolioNote(workspace: string | undefined): InstallNote
     // defaultPortfolioDir just read it; a race only loses the date
   }
   return {
-    text: `portfolio: ${relative(workspace, dir)} (newest frozen${at ? `, ${at}` : ""}); the hook follows the newest frozen portfolio at every event`,
+    text: `portfolio: ${relative(workspace, dir)} in ${workspace} (newest frozen${at ? `, ${at}` : ""}); the hook follows the newest frozen portfolio at every event`,
     warn: false,
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
@@ -15,6 +15,16 @@ import { shellQuote } from "../shell-quote.js";
 
 export type Harness = "claude" | "codex";
 export const INSTALL_EVENTS = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"] as const;
+/**
+ * The events fire's hook is registered for, per harness: Claude Code also sends a failed
+ * tool call's result as `PostToolUseFailure` and a sub-agent's end as `SubagentStop`; Codex
+ * has neither.
+ */
+export const HARNESS_EVENTS: Record<Harness, readonly string[]> = {
+  claude: [...INSTALL_EVENTS, "PostToolUseFailure", "SubagentStop"],
+  codex: INSTALL_EVENTS,
+};
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure"]);
 /** Seconds the harness waits for the hook (both clients read `timeout` in seconds). */
 export const HOOK_TIMEOUT_S = 30;
 
@@ -23,44 +33,98 @@ const HookGroup = z.looseObject({ matcher: z.string().optional(), hooks: z.array
 const SettingsFile = z.looseObject({
   hooks: z.record(z.string(), z.array(HookGroup)).optional(),
 });
-type SettingsFile = z.infer<typeof SettingsFile>;
+export type SettingsFile = z.infer<typeof SettingsFile>;
 type HookGroup = z.infer<typeof HookGroup>;
 
-/** The settings file a harness reads for this scope. */
+/** Where a harness keeps its user-level files. */
+export function userConfigDir(harness: Harness, env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.HOME || homedir();
+  return harness === "claude"
+    ? env.CLAUDE_CONFIG_DIR || join(home, ".claude")
+    : env.CODEX_HOME || join(home, ".codex");
+}
+
+/**
+ * The settings file fire writes for this scope. Claude Code: the user's settings under
+ * `CLAUDE_CONFIG_DIR` (else `~/.claude`), or a project's personal, not team-shared,
+ * `.claude/settings.local.json` (the hook command holds machine-specific absolute paths).
+ * Codex: `hooks.json` in `CODEX_HOME` (else `~/.codex`) or in the project's `.codex/`.
+ */
 export function settingsPath(
   harness: Harness,
   scope: { project?: string; user?: boolean },
   env: NodeJS.ProcessEnv = process.env,
 ): string {
-  if (scope.user) {
-    const home = env.HOME || homedir();
-    return harness === "claude"
-      ? join(home, ".claude", "settings.json")
-      : join(env.CODEX_HOME || join(home, ".codex"), "hooks.json");
-  }
+  if (scope.user)
+    return join(userConfigDir(harness, env), harness === "claude" ? "settings.json" : "hooks.json");
   const project = resolve(scope.project ?? process.cwd());
   return harness === "claude"
-    ? join(project, ".claude", "settings.json")
+    ? join(project, ".claude", "settings.local.json")
     : join(project, ".codex", "hooks.json");
 }
 
-/** The command fire installs: this node and this fire build, absolute paths. */
+/**
+ * Marks the commands fire installs (a trailing shell comment: both clients run hook commands
+ * with `sh -c`), so install and uninstall touch fire's own entries and nothing else.
+ */
+export const FIRE_MARK = "# fire-hook";
+
+/** The command fire installs: this node and this fire build, absolute paths, marked. */
 export function hookCommand(opts: {
   cliPath: string;
   portfolio?: string;
   workspace?: string;
   log?: string;
+  node?: string;
 }): string {
-  const words = [process.execPath, opts.cliPath, "hook"];
+  const words = [opts.node ?? process.execPath, opts.cliPath, "hook"];
   if (opts.portfolio) words.push("--portfolio", resolve(opts.portfolio));
   if (opts.workspace) words.push("--workspace", resolve(opts.workspace));
   if (opts.log) words.push("--log", resolve(opts.log));
-  return words.map(shellQuote).join(" ");
+  return markCommand(words.map(shellQuote).join(" "));
 }
 
-/** Whether a hook command is fire's (`… fire hook …` or `… dist/cli/main.js hook …`). */
+/** Appends fire's mark to a hook command line. */
+export function markCommand(command: string): string {
+  return `${command} ${FIRE_MARK}`;
+}
+
+/** The flags `fire hook` takes; an unmarked command is fire's only if it uses just these. */
+const HOOK_FLAGS = new Set(["--portfolio", "--workspace", "--log", "--state-dir", "--fail-closed"]);
+
+/**
+ * Whether a hook command is one fire installed: it ends with fire's mark, or (an install by
+ * an older fire, before the mark) it is exactly `<node> <…/cli/main.js> hook [fire's flags]`
+ * with absolute paths. A user's command that merely contains "fire hook" is not.
+ */
 export function isFireCommand(command: string | undefined): boolean {
-  return command !== undefined && /(^|[\s'"/])(fire|main\.js)'?\s+'?hook'?(\s|$)/.test(command);
+  if (command === undefined) return false;
+  if (command.trimEnd().endsWith(` ${FIRE_MARK}`)) return true;
+  const words = shellWords(command);
+  if (!words || words.length < 3) return false;
+  const [node, cli, verb, ...rest] = words as [string, string, string, ...string[]];
+  if (!/^\/\S*\/node(js)?[\d.]*$/.test(node) || !/^\/\S*\/cli\/main\.js$/.test(cli)) return false;
+  if (verb !== "hook") return false;
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i] as string;
+    if (!HOOK_FLAGS.has(w)) return false;
+    if (w !== "--fail-closed") i++;
+  }
+  return true;
+}
+
+/** Splits a command line quoted the way fire quotes (plain words, '…' and \' escapes). */
+export function shellWords(command: string): string[] | undefined {
+  const out: string[] = [];
+  const re = /\s*((?:[^\s'"\\]+|'[^']*'|\\.)+)/gy;
+  let end = 0;
+  for (let m = re.exec(command); m; m = re.exec(command)) {
+    end = re.lastIndex;
+    out.push(
+      (m[1] as string).replace(/'([^']*)'|\\(.)/g, (_x, q?: string, e?: string) => q ?? e ?? ""),
+    );
+  }
+  return command.slice(end).trim() ? undefined : out;
 }
 
 /** Reads a settings file (missing → {}); a file that is not settings is an InputError. */
@@ -106,16 +170,15 @@ export function withoutFire(settings: SettingsFile): SettingsFile {
 }
 
 /** Settings with exactly one fire hook per event (any older fire hook replaced). */
-export function withFire(settings: SettingsFile, command: string): SettingsFile {
+export function withFire(settings: SettingsFile, command: string, harness: Harness): SettingsFile {
   const base = withoutFire(settings);
   const hooks: Record<string, HookGroup[]> = { ...(base.hooks ?? {}) };
-  for (const event of INSTALL_EVENTS) {
+  for (const event of HARNESS_EVENTS[harness]) {
     const handler = { type: "command", command, timeout: HOOK_TIMEOUT_S };
     // Tool events: "" matches every tool in both clients; prompt/stop events take no matcher.
-    const group: HookGroup =
-      event === "PreToolUse" || event === "PostToolUse"
-        ? { matcher: "", hooks: [handler] }
-        : { hooks: [handler] };
+    const group: HookGroup = TOOL_EVENTS.has(event)
+      ? { matcher: "", hooks: [handler] }
+      : { hooks: [handler] };
     hooks[event] = [...(hooks[event] ?? []), group];
   }
   return { ...base, hooks };
@@ -124,6 +187,8 @@ export function withFire(settings: SettingsFile, command: string): SettingsFile 
 export interface InstallResult {
   file: string;
   changed: boolean;
+  /** The settings as written (or as they are, when unchanged). */
+  settings: SettingsFile;
 }
 
 /** Applies `edit` to the settings file; writes (atomically) only when something changed. */
@@ -131,9 +196,11 @@ export function editSettings(file: string, edit: (s: SettingsFile) => SettingsFi
   const before = readSettings(file);
   const after = edit(before);
   const changed = JSON.stringify(before) !== JSON.stringify(after);
-  if (changed) {
+  if (changed && Object.keys(after).length === 0) {
+    rmSync(file, { force: true }); // nothing but fire's hook was there: leave no `{}` behind
+  } else if (changed) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileAtomic.sync(file, `${JSON.stringify(after, null, 2)}\n`);
   }
-  return { file, changed };
+  return { file, changed, settings: after };
 }

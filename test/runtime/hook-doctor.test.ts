@@ -1,0 +1,79 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runFire } from "../helpers/cli.js";
+import { PORTFOLIO, tempWorkspace } from "./hook-helpers.js";
+
+function home() {
+  const dir = tempWorkspace();
+  return { dir, env: { HOME: dir, CODEX_HOME: join(dir, "codex-home"), CLAUDE_CONFIG_DIR: "" } };
+}
+const doctor = (harness: string, scope: string[], env: NodeJS.ProcessEnv) =>
+  runFire(["hook", "doctor", "--harness", harness, ...scope], { env });
+
+describe("fire hook doctor", () => {
+  it("says the installed Codex hook will run, then names each reason it would not", () => {
+    const { dir, env } = home();
+    const ws = tempWorkspace();
+    const install = runFire(
+      ["hook", "install", "--harness", "codex", "--user", "--portfolio", PORTFOLIO, "-w", ws],
+      { env },
+    );
+    expect(install.status).toBe(0);
+    const ok = doctor("codex", ["--user"], env);
+    expect([ok.status, ok.stderr]).toEqual([0, ""]);
+    expect(ok.stdout).toContain("trusted: all 4 entries have persisted hook trust");
+    expect(ok.stdout).toMatch(/the fire hook for codex will run\n$/);
+
+    const config = join(dir, "codex-home/config.toml");
+    const trusted = readFileSync(config, "utf8");
+    writeFileSync(config, "[features]\nhooks = false\n");
+    const off = doctor("codex", ["--user"], env);
+    expect(off.status).toBe(1);
+    const lines = off.stderr.trim().split("\n");
+    expect(lines).toEqual([
+      expect.stringMatching(/^PROBLEM: feature flag: .*hooks = false, so Codex runs no hooks$/),
+      expect.stringMatching(
+        /^PROBLEM: untrusted: 4 of fire's 4 entries have no persisted hook trust/,
+      ),
+    ]);
+    writeFileSync(config, trusted);
+
+    const hooksFile = join(dir, "codex-home/hooks.json");
+    const hooks = readFileSync(hooksFile, "utf8");
+    writeFileSync(hooksFile, hooks.replaceAll(process.execPath, "/nowhere/bin/node"));
+    const noNode = doctor("codex", ["--user"], env);
+    expect(noNode.stderr).toContain("PROBLEM: missing node: the hook runs /nowhere/bin/node");
+    // the command changed, so its trusted hash no longer matches either
+    expect(noNode.stderr).toContain("PROBLEM: modified: 4 of fire's entries changed");
+  });
+
+  it("names an uninstalled hook, an untrusted project, nothing frozen and a stale portfolio", () => {
+    const { env } = home();
+    const project = tempWorkspace();
+    const none = doctor("claude", ["--project", project], env);
+    expect(none.status).toBe(1);
+    expect(none.stderr).toMatch(/^PROBLEM: not installed: no fire hook in .*settings\.local\.json/);
+
+    const ws = tempWorkspace();
+    mkdirSync(join(ws, "portfolios/p1"), { recursive: true });
+    // a manifest that is not a verified frozen portfolio (edited, or half-written)
+    writeFileSync(
+      join(ws, "portfolios/p1/manifest.json"),
+      JSON.stringify({ frozenAt: "2026-01-01" }),
+    );
+    const args = ["--project", project, "-w", ws, "--no-project-trust"];
+    expect(runFire(["hook", "install", "--harness", "codex", ...args], { env }).status).toBe(0);
+    const r = doctor("codex", ["--project", project], env);
+    expect(r.stderr).toContain("PROBLEM: stale portfolio:");
+    expect(r.stderr).toContain(
+      `PROBLEM: project not trusted: Codex loads ${project}/.codex/ disabled`,
+    );
+
+    rmSync(join(ws, "portfolios"), { recursive: true });
+    const empty = doctor("codex", ["--project", project], env);
+    expect(empty.stderr).toContain(
+      `PROBLEM: nothing frozen: no portfolio under ${join(ws, "portfolios")}/`,
+    );
+  });
+});
