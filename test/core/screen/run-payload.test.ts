@@ -7,10 +7,12 @@ import {
   readdirSync,
   readFileSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadPolicies } from "../../../src/core/policy/load.js";
 import { buildPlan } from "../../../src/core/screen/plan/build.js";
@@ -53,7 +55,7 @@ async function screen(): Promise<{ ws: string; plan: ScreenPlan }> {
  * /fire/payload), a logs folder for /logs/agent, an empty cwd and no FIRE_* environment.
  * Each event runs the command exactly as the delivered settings file lists it.
  */
-function container(payloadDir: string, settingsFile: string) {
+function container(payloadDir: string, settingsFile: string, opts: { runtime?: boolean } = {}) {
   const root = mkdtempSync(join(tmpdir(), "fire-container-"));
   const mounted = join(root, "fire-payload");
   cpSync(payloadDir, mounted, { recursive: true });
@@ -62,13 +64,35 @@ function container(payloadDir: string, settingsFile: string) {
   mkdirSync(logs);
   mkdirSync(cwd);
   const settings = JSON.parse(readFileSync(join(mounted, settingsFile), "utf8"));
+  // The container has NO node on PATH (Harbor's claude-code agent on an apt image): only the
+  // runtime the payload mounts at /fire/node/glibc/node (this host's node) can run the hook.
+  const toHost = (text: string) =>
+    text
+      .replaceAll(
+        "/fire/node/glibc/node",
+        opts.runtime === false ? join(root, "none") : process.execPath,
+      )
+      .replaceAll("/fire/node/musl/node", join(root, "no-musl-node"))
+      .replaceAll("/fire/payload", mounted)
+      .replaceAll("/logs/agent", logs);
+  const launcher = join(mounted, "fire-hook.sh");
+  writeFileSync(launcher, toHost(readFileSync(launcher, "utf8")));
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith("FIRE_") && k !== "NODE_PATH"),
   );
+  // a PATH with the shell tools a slim image has, and no node
+  const bin = join(root, "bin");
+  mkdirSync(bin);
+  for (const tool of ["sh", "ls", "cat", "mkdir", "dirname", "date"])
+    symlinkSync(
+      execFileSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim(),
+      join(bin, tool),
+    );
+  env.PATH = bin;
   const send = (input: Record<string, unknown>): unknown => {
     const command: string = settings.hooks[input.hook_event_name as string][0].hooks[0].command;
-    const host = command.replaceAll("/fire/payload", mounted).replaceAll("/logs/agent", logs);
-    const out = execFileSync("sh", ["-c", host], {
+    const host = toHost(command);
+    const out = execFileSync(join(bin, "sh"), ["-c", host], {
       input: JSON.stringify(input),
       cwd,
       env,
@@ -109,27 +133,31 @@ describe("Harbor hook payloads", () => {
     expect(
       writeArmPayload({ hookFile: HOOK, screenDir, plan, arm: "baseline", harness: "claude" }),
     ).toBe(undefined);
+    const glibc = { path: process.execPath, libc: "glibc" as const, arch: "x86_64" };
     const p = writeArmPayload({
       hookFile: HOOK,
       screenDir,
       plan,
       arm: "policy",
       harness: "claude",
+      runtimes: { glibc },
     });
     if (!p) throw new Error("no payload");
     expect(readdirSync(p.dir).sort()).toEqual([
       "claude-settings.json",
-      "codex-hooks.json",
+      "codex-requirements.toml",
       "fire-hook.mjs",
+      "fire-hook.sh",
       "payload.json",
       "portfolio.json",
     ]);
     expect(p.manifest.files).toEqual({
       "portfolio.json": sha256(readFileSync(join(p.dir, "portfolio.json"))),
       "fire-hook.mjs": sha256(readFileSync(join(p.dir, "fire-hook.mjs"))),
+      "fire-hook.sh": sha256(readFileSync(join(p.dir, "fire-hook.sh"))),
     });
     expect(p.command).toBe(
-      `node /fire/payload/fire-hook.mjs --payload /fire/payload --sha256 ${p.manifest.files["portfolio.json"]} --log /logs/agent/fire-hook-log.jsonl --state-dir /logs/agent/fire-state`,
+      `sh /fire/payload/fire-hook.sh --payload /fire/payload --sha256 ${p.manifest.files["portfolio.json"]} --log /logs/agent/fire-hook-log.jsonl --state-dir /logs/agent/fire-state # fire-hook`,
     );
     expect(p.mounts).toEqual([
       { type: "bind", source: p.dir, target: "/fire/payload", read_only: true },
@@ -139,13 +167,22 @@ describe("Harbor hook payloads", () => {
         target: "/etc/claude-code/managed-settings.json",
         read_only: true,
       },
+      // the Node runtime the hook runs on, for images without node
+      { type: "bind", source: process.execPath, target: "/fire/node/glibc/node", read_only: true },
     ]);
     const flags = harborHookFlags(p);
     expect(flags.startsWith("--mounts '")).toBe(true);
     expect(JSON.parse(flags.slice("--mounts '".length, -1))).toEqual(p.mounts);
     const settings = JSON.parse(readFileSync(join(p.dir, "claude-settings.json"), "utf8"));
     expect(Object.keys(settings.hooks).sort()).toEqual(
-      ["PostToolUse", "PreToolUse", "Stop", "UserPromptSubmit"].sort(),
+      [
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PreToolUse",
+        "Stop",
+        "SubagentStop",
+        "UserPromptSubmit",
+      ].sort(),
     );
     const codex = writeArmPayload({
       hookFile: HOOK,
@@ -154,7 +191,24 @@ describe("Harbor hook payloads", () => {
       arm: "sham",
       harness: "codex",
     });
-    expect(codex?.mounts[1]?.target).toBe("/tmp/codex-home/hooks.json");
+    expect(codex?.mounts[1]?.target).toBe("/etc/codex/requirements.toml");
+    // Codex's managed requirements: [hooks] as TOML, the shape its requirements.toml takes
+    const toml = parseToml(readFileSync(join(codex?.dir ?? "", "codex-requirements.toml"), "utf8"));
+    const hooks = toml.hooks as Record<
+      string,
+      { matcher?: string; hooks: { command: string }[] }[]
+    >;
+    expect(Object.keys(hooks).sort()).toEqual([
+      "PostToolUse",
+      "PreToolUse",
+      "Stop",
+      "UserPromptSubmit",
+    ]);
+    expect(hooks.PreToolUse?.[0]).toMatchObject({
+      matcher: "",
+      hooks: [{ type: "command", timeout: 30 }],
+    });
+    expect(hooks.Stop?.[0]?.hooks[0]?.command).toBe(codex?.command);
   });
 
   it("the hook bundle imports only node built-ins", () => {
@@ -168,7 +222,7 @@ describe("Harbor hook payloads", () => {
   });
 
   /** The policy arm's Claude payload for screen `pay`, delivered into a fresh container. */
-  const policyContainer = () => {
+  const policyContainer = (opts: { runtime?: boolean } = {}) => {
     const p = writeArmPayload({
       hookFile: HOOK,
       screenDir: join(ws, "screens/pay"),
@@ -177,7 +231,7 @@ describe("Harbor hook payloads", () => {
       harness: "claude",
     });
     if (!p) throw new Error("no payload");
-    return container(p.dir, "claude-settings.json");
+    return container(p.dir, "claude-settings.json", opts);
   };
 
   it("runs from a lone copy of the payload with the command its settings give", () => {
@@ -194,6 +248,16 @@ describe("Harbor hook payloads", () => {
     expect(log[2].firings.map((f: { ruleId: string }) => f.ruleId)).toEqual(["read-back"]);
     expect(log.every((e) => e.error === undefined)).toBe(true);
     expect(readdirSync(join(c.logs, "fire-state"))).toContain("s1.json");
+  });
+
+  it("without a Node runtime for its C library and no node on PATH: no answer, a logged reason", () => {
+    const c = policyContainer({ runtime: false });
+    expect(c.send(events.write)).toBe(null);
+    const log = c.log();
+    expect(log).toHaveLength(1);
+    expect(log[0].error).toBe(
+      "no node runtime in this container: none was mounted for its C library (glibc) and there is no node on PATH",
+    );
   });
 
   it("a tampered portfolio fails its hash check: no answer, one logged fault per event", () => {

@@ -1,7 +1,9 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stringify as toToml } from "smol-toml";
 import { type BundleManifest, isFresh } from "../../deploy/bundle-manifest.js";
+import type { Libc, NodeBinary } from "../../deploy/node-runtime.js";
 import {
   PAYLOAD_FORMAT,
   PAYLOAD_HOOK,
@@ -10,7 +12,8 @@ import {
   type PayloadManifest,
   type PayloadPortfolio,
 } from "../../deploy/payload-format.js";
-import { withFire } from "../../deploy/settings.js";
+import { launcherScript, PAYLOAD_LAUNCHER, runtimeMounts } from "../../deploy/payload-launcher.js";
+import { markCommand, withFire } from "../../deploy/settings.js";
 import { loadPolicies } from "../../policy/load.js";
 import { shellQuote } from "../../shell-quote.js";
 import { sha256Hex } from "../canonical.js";
@@ -26,21 +29,23 @@ import type { ScreenPlan } from "../plan/schema.js";
  * (the harness settings whose four hooks run `node <mount>/fire-hook.mjs --sha256 …`).
  *
  * Delivery is Harbor's `--mounts` (a JSON list of Docker Compose bind volumes): the folder
- * read-only at `/fire/payload`, and the settings file where the agent reads it —
- * Claude Code's managed settings `/etc/claude-code/managed-settings.json` (read whatever
- * CLAUDE_CONFIG_DIR Harbor sets), Codex's `$CODEX_HOME/hooks.json` with Harbor's
- * CODEX_HOME `/tmp/codex-home`. The hook logs to `/logs/agent/fire-hook-log.jsonl`: the
+ * read-only at `/fire/payload`, and the settings file where the agent reads it, in each
+ * client's MANAGED layer, which runs without any trust step or bypass flag — Claude Code's
+ * managed settings `/etc/claude-code/managed-settings.json` (read whatever CLAUDE_CONFIG_DIR
+ * Harbor sets), Codex's managed requirements `/etc/codex/requirements.toml` (`[hooks]`; a
+ * user-layer `$CODEX_HOME/hooks.json` would run only with persisted hook trust, which
+ * Harbor's codex agent does not set up, nor pass `--dangerously-bypass-hook-trust`). The hook logs to `/logs/agent/fire-hook-log.jsonl`: the
  * trial's `agent/` folder that Harbor mounts there (and downloads on other providers).
  */
 export const CONTAINER_PAYLOAD = "/fire/payload";
 export const CONTAINER_LOG = "/logs/agent/fire-hook-log.jsonl";
 export const CONTAINER_STATE = "/logs/agent/fire-state";
 export const CLAUDE_SETTINGS = "claude-settings.json";
-export const CODEX_HOOKS = "codex-hooks.json";
+export const CODEX_HOOKS = "codex-requirements.toml";
 /** Where each harness reads the settings file inside the container. */
 export const SETTINGS_TARGET = {
   claude: "/etc/claude-code/managed-settings.json",
-  codex: "/tmp/codex-home/hooks.json",
+  codex: "/etc/codex/requirements.toml",
 } as const;
 
 export type PayloadHarness = keyof typeof SETTINGS_TARGET;
@@ -117,6 +122,8 @@ export function writeArmPayload(opts: {
   arm: string;
   harness: PayloadHarness;
   hookFile?: string;
+  /** Linux node runtimes mounted beside the hook (core/deploy/node-runtime.ts). */
+  runtimes?: Partial<Record<Libc, NodeBinary>>;
 }): ArmPayload | undefined {
   const spec = opts.plan.arms.find((a) => a.name === opts.arm);
   if (!spec || spec.files.length === 0) return undefined;
@@ -136,6 +143,15 @@ export function writeArmPayload(opts: {
   const portfolioText = `${JSON.stringify(portfolio)}\n`;
   writeFileSync(join(dir, PAYLOAD_PORTFOLIO), portfolioText);
   copyFileSync(hookFile, join(dir, PAYLOAD_HOOK));
+  writeFileSync(
+    join(dir, PAYLOAD_LAUNCHER),
+    launcherScript({
+      payloadDir: CONTAINER_PAYLOAD,
+      hook: PAYLOAD_HOOK,
+      log: CONTAINER_LOG,
+      harness: opts.harness,
+    }),
+  );
   const portfolioSha = sha256Hex(portfolioText);
   const manifest: PayloadManifest = {
     format: PAYLOAD_FORMAT,
@@ -145,12 +161,13 @@ export function writeArmPayload(opts: {
     files: {
       [PAYLOAD_PORTFOLIO]: portfolioSha,
       [PAYLOAD_HOOK]: sha256Hex(readFileSync(join(dir, PAYLOAD_HOOK))),
+      [PAYLOAD_LAUNCHER]: sha256Hex(readFileSync(join(dir, PAYLOAD_LAUNCHER))),
     },
   };
   writeFileSync(join(dir, PAYLOAD_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   const command = [
-    "node",
-    `${CONTAINER_PAYLOAD}/${PAYLOAD_HOOK}`,
+    "sh",
+    `${CONTAINER_PAYLOAD}/${PAYLOAD_LAUNCHER}`,
     "--payload",
     CONTAINER_PAYLOAD,
     "--sha256",
@@ -162,9 +179,15 @@ export function writeArmPayload(opts: {
   ]
     .map(shellQuote)
     .join(" ");
-  const settings = `${JSON.stringify(withFire({}, command), null, 2)}\n`;
-  writeFileSync(join(dir, CLAUDE_SETTINGS), settings);
-  writeFileSync(join(dir, CODEX_HOOKS), settings);
+  const marked = markCommand(command);
+  writeFileSync(
+    join(dir, CLAUDE_SETTINGS),
+    `${JSON.stringify(withFire({}, marked, "claude"), null, 2)}\n`,
+  );
+  writeFileSync(
+    join(dir, CODEX_HOOKS),
+    `# fire hook payload: Codex managed hooks (requirements.toml [hooks])\n${toToml(withFire({}, marked, "codex"))}\n`,
+  );
   const settingsFile = opts.harness === "claude" ? CLAUDE_SETTINGS : CODEX_HOOKS;
   const mounts: BindMount[] = [
     { type: "bind", source: dir, target: CONTAINER_PAYLOAD, read_only: true },
@@ -174,8 +197,9 @@ export function writeArmPayload(opts: {
       target: SETTINGS_TARGET[opts.harness],
       read_only: true,
     },
+    ...runtimeMounts(opts.runtimes ?? {}),
   ];
-  return { dir, manifest, command, mounts };
+  return { dir, manifest, command: marked, mounts };
 }
 
 /** Harbor flags that deliver a payload (`--mounts '<json>'`); empty without one. */
