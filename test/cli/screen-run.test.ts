@@ -9,7 +9,7 @@ import { planReportCheck, SCREEN_FIXTURES } from "../helpers/screens.js";
 const F = SCREEN_FIXTURES;
 const STANDIN = `${process.execPath} ${join(REPO_ROOT, "test/helpers/harbor-standin.mjs")}`;
 const TEMPLATE =
-  "{harbor!} run -p {dataset} -a standin -m scripted -k 1 -o {jobsDir} --job-name {jobName} {taskFlags!} --ae FIRE_ARM={arm} {hookFlags!}";
+  "{harbor!} run -p {dataset} -a standin -m scripted -k 1 -o {jobsDir} --job-name {jobName} -y {taskFlags!} --ae FIRE_ARM={arm} {hookFlags!}";
 
 /** `fire screen run NAME` through the Harbor stand-in over the stand-in dataset. */
 function standinRun(name: string, ws: string): string[] {
@@ -144,6 +144,43 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
     ]);
     const state = JSON.parse(readFileSync(join(ws, "screens/rec/run-state.json"), "utf8"));
     expect(state.units["r1-policy"]).toMatchObject({ status: "done", recoveries: 1 });
+  }, 120_000);
+
+  it("the default command: -y, org/name tasks, multi-step trials, the only reward key, agent time", () => {
+    const ws = mkdtempSync(join(tmpdir(), "fire-run-default-"));
+    planReportCheck(ws, "ms", ["--arms", "baseline,policy", "--attempts", "1"]);
+    const vars = [`dataset=${join(F, "dataset")}`, "agent=standin", "model=scripted", "env=docker"];
+    const args = ["screen", "run", "ms", "--runner", "harbor", "--harbor-bin", STANDIN, "-w", ws];
+    const r = runFire([...args, ...vars.flatMap((v) => ["--var", v])], {
+      env: { STANDIN_MULTISTEP: "1", STANDIN_REWARD_KEY: "score" },
+      timeoutMs: 120_000,
+    });
+    expect([r.status, r.stderr.match(/fire: .*/g)]).toEqual([0, null]);
+    expect(r.stdout).toContain("screen ms: 2/2 done");
+    const trial = join(ws, "screens/ms/jobs/r1-policy/report-sales__r1-policy");
+    expect(readdirSync(join(trial, "steps/main/agent"))).toContain("fire-hook-log.jsonl");
+    const rows = readFileSync(join(ws, "screens/ms/results.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const policy = rows.find((x) => x.arm === "policy" && x.task === "standin/report-sales");
+    // the hook log in steps/main/agent/ was read: the policy arm is scorable and fired
+    expect(policy).toMatchObject({ pass: true, fired: true });
+    expect(policy.unscorable).toBeUndefined();
+    // the agent's own time (agent_execution), not the trial's 90 s of setup and verifier
+    expect(policy.durationS).toBeLessThan(60);
+    const baseline = rows.find((x) => x.arm === "baseline" && x.task === "standin/report-sales");
+    expect(baseline.pass).toBe(false); // reward 0 under the only key "score", not unknown
+  }, 120_000);
+
+  it("without -y, Harbor's prompt on a closed stdin fails the job, naming it", () => {
+    const ws = mkdtempSync(join(tmpdir(), "fire-run-noyes-"));
+    planReportCheck(ws, "ny", ["--arms", "baseline", "--attempts", "1"]);
+    const run = standinRun("ny", ws);
+    run[run.indexOf("--command") + 1] = TEMPLATE.replace(" -y ", " ");
+    const r = runFire(run, { timeoutMs: 120_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("Aborted.");
   }, 120_000);
 
   it("says how to get Harbor when it is missing", () => {

@@ -19,8 +19,10 @@
  * the agent ran: no trajectory steps beyond the prompt, no reward).
  * The hook runs ONLY as delivered into the "container": `--mounts` (Harbor's JSON list of bind
  * volumes) is the container's file system; the stand-in reads the agent's settings file from
- * where Claude Code (`/etc/claude-code/managed-settings.json`) or Codex
- * (`/tmp/codex-home/hooks.json`, Harbor's CODEX_HOME) would, and runs each hook command it
+ * where Claude Code (`/etc/claude-code/managed-settings.json`) or Codex (its managed
+ * requirements `/etc/codex/requirements.toml`, TOML `[hooks]`) would — only managed layers, as
+ * the real clients run no untrusted user-layer hook (`$CODEX_HOME/hooks.json` without persisted
+ * trust) under Harbor's agents — and runs each hook command it
  * lists for the event through `sh -c`, with container paths mapped to their mount sources and
  * `/logs/agent` to the trial's agent/ folder (as Harbor mounts it). The command runs in an
  * empty working directory with an environment free of FIRE_* variables and NODE_PATH, so the
@@ -28,9 +30,18 @@
  * FIRE_REPLICATE selects the lucky pass.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { parse as parseToml } from "smol-toml";
 
 const argv = process.argv.slice(2);
 if (argv[0] === "--version") {
@@ -45,13 +56,45 @@ const opts = { tasks: [], ae: [], mounts: [] };
 for (let i = 1; i < argv.length; i++) {
   const a = argv[i];
   const v = () => argv[++i];
-  if (a === "-p" || a === "--path") opts.dataset = v();
+  if (a === "-p" || a === "--path" || a === "-d" || a === "--dataset") opts.dataset = v();
   else if (a === "-o" || a === "--jobs-dir") opts.jobsDir = v();
   else if (a === "--job-name") opts.jobName = v();
   else if (a === "-i" || a === "--include-task-name" || a === "--task-name") opts.tasks.push(v());
   else if (a === "--mounts") opts.mounts = JSON.parse(v());
   else if (a === "--ae") opts.ae.push(v());
+  else if (a === "-y" || a === "--yes") opts.yes = true;
   else if (a === "-a" || a === "-m" || a === "-k" || a === "--n-concurrent" || a === "--env") v();
+  else {
+    process.stderr.write(`harbor-standin: unknown option ${a}\n`);
+    process.exit(2);
+  }
+}
+// Harbor matches -i against each task's task_name (`standin/<folder>`, a package-style
+// `org/name`), as a glob; a name that matches nothing is an error, as in Harbor.
+const glob = (p) =>
+  new RegExp(
+    `^${p
+      .replace(/[.+^${}()|\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+  );
+const available = readdirSync(opts.dataset).filter((d) =>
+  existsSync(join(opts.dataset, d, "instruction.md")),
+);
+const selected = available.filter((d) => opts.tasks.some((p) => glob(p).test(`standin/${d}`)));
+if (selected.length === 0) {
+  process.stderr.write(`No tasks matched the filter(s) ${opts.tasks.join(", ")}\n`);
+  process.exit(1);
+}
+// Harbor asks before handing host environment variables (`\${VAR}` in a task's env) to a
+// task; without -y it reads the answer from stdin (closed under fire: no answer = abort).
+if (
+  !opts.yes &&
+  selected.some((d) => /\$\{/.test(readIfExists(join(opts.dataset, d, "task.toml"))))
+) {
+  process.stdout.write("Proceed? [y/N]: ");
+  process.stderr.write("Aborted.\n");
+  process.exit(1);
 }
 const jobDir = resolve(opts.jobsDir, opts.jobName);
 mkdirSync(jobDir, { recursive: true });
@@ -63,9 +106,14 @@ const AGENT_INFO = {
   model_info: { name: "scripted", provider: "standin" },
 };
 const replicate = Number(process.env.FIRE_REPLICATE ?? "1");
-const SETTINGS_TARGETS = ["/etc/claude-code/managed-settings.json", "/tmp/codex-home/hooks.json"];
-const settingsMount = opts.mounts.find((m) => SETTINGS_TARGETS.includes(m.target));
-const settings = settingsMount ? JSON.parse(readFileSync(settingsMount.source, "utf8")) : null;
+const SETTINGS_TARGETS = {
+  "/etc/claude-code/managed-settings.json": (text) => JSON.parse(text),
+  "/etc/codex/requirements.toml": (text) => parseToml(text),
+};
+const settingsMount = opts.mounts.find((m) => m.target in SETTINGS_TARGETS);
+const settings = settingsMount
+  ? SETTINGS_TARGETS[settingsMount.target](readFileSync(settingsMount.source, "utf8"))
+  : null;
 // The agent's environment: nothing of fire's, no module paths into this repository.
 const agentEnv = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !k.startsWith("FIRE_") && k !== "NODE_PATH"),
@@ -87,6 +135,22 @@ function hostPath(text, trialDir) {
   });
 }
 
+/**
+ * The command as it would run in the container: paths mapped to their mount sources; a
+ * script it runs with `sh <mounted script>` (the payload's launcher) is mapped the same way,
+ * so the paths inside it resolve too.
+ */
+function containerCommand(command, trialDir) {
+  const m = /^sh\s+(\/\S+)(.*)$/s.exec(command);
+  const mapped = hostPath(command, trialDir);
+  if (!m) return mapped;
+  const script = hostPath(m[1], trialDir);
+  const text = hostPath(readFileSync(script, "utf8"), trialDir);
+  const copy = join(mkdtempSync(join(tmpdir(), "standin-script-")), "script.sh");
+  writeFileSync(copy, text);
+  return `sh ${copy}${hostPath(m[2], trialDir)}`;
+}
+
 /** Runs every hook the delivered settings list for this event; the last answer counts. */
 function hook(trialDir, input) {
   const groups = settings?.hooks?.[input.hook_event_name] ?? [];
@@ -96,7 +160,7 @@ function hook(trialDir, input) {
       continue;
     for (const h of group.hooks ?? []) {
       if (h.type !== "command" || !h.command) continue;
-      const command = hostPath(h.command, trialDir);
+      const command = containerCommand(h.command, trialDir);
       if (!existsSync(emptyCwd)) mkdirSync(emptyCwd);
       const out = execFileSync("sh", ["-c", command], {
         input: JSON.stringify(input),
@@ -112,7 +176,16 @@ function hook(trialDir, input) {
 
 const providerFails = new Set((process.env.STANDIN_FAIL_JOBS ?? "").split(",").filter(Boolean));
 
-for (const name of opts.tasks) {
+function readIfExists(file) {
+  return existsSync(file) ? readFileSync(file, "utf8") : "";
+}
+
+/** STANDIN_MULTISTEP=1: one named step, whose agent/ and verifier/ Harbor moves to steps/. */
+const multiStep = process.env.STANDIN_MULTISTEP === "1";
+/** STANDIN_REWARD_KEY=k: the verifier reports its reward under that key instead of `reward`. */
+const rewardKey = process.env.STANDIN_REWARD_KEY || "reward";
+
+for (const name of selected) {
   const instruction = readFileSync(join(opts.dataset, name, "instruction.md"), "utf8").trim();
   const trialName = `${name}__${opts.jobName}`;
   const trialDir = join(jobDir, trialName);
@@ -187,6 +260,11 @@ for (const name of opts.tasks) {
   const pass = !reportTask || readBack || (name === "report-logs" && replicate === 2);
   const reward = pass ? 1 : 0;
   const finishedAt = new Date().toISOString();
+  // The trial began a minute before the agent: environment setup (the agent's own timing is
+  // agent_execution); the verifier ran after it.
+  const trialStart = new Date(Date.parse(startedAt) - 60_000).toISOString();
+  const trialEnd = new Date(Date.parse(finishedAt) + 30_000).toISOString();
+  const agentExecution = { started_at: startedAt, finished_at: finishedAt };
   writeTrajectory(trialDir, session, steps, {
     total_prompt_tokens: 100,
     total_completion_tokens: 20,
@@ -219,16 +297,30 @@ for (const name of opts.tasks) {
           n_output_tokens: 20,
           cost_usd: 0.01,
         },
-        verifier_result: { rewards: { reward } },
+        verifier_result: multiStep ? null : { rewards: { [rewardKey]: reward } },
         exception_info: null,
-        started_at: startedAt,
-        finished_at: finishedAt,
-        agent_execution: { started_at: startedAt, finished_at: finishedAt },
+        started_at: trialStart,
+        finished_at: trialEnd,
+        agent_execution: multiStep ? null : agentExecution,
+        step_results: multiStep
+          ? [
+              {
+                step_name: "main",
+                verifier_result: { rewards: { [rewardKey]: reward } },
+                agent_execution: agentExecution,
+              },
+            ]
+          : null,
       },
       null,
       2,
     ),
   );
+  if (multiStep) {
+    mkdirSync(join(trialDir, "steps", "main"), { recursive: true });
+    renameSync(join(trialDir, "agent"), join(trialDir, "steps", "main", "agent"));
+    renameSync(join(trialDir, "verifier"), join(trialDir, "steps", "main", "verifier"));
+  }
 }
 writeFileSync(
   join(jobDir, "config.json"),

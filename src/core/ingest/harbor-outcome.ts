@@ -1,17 +1,66 @@
 import type { AttemptInput, Outcome } from "../model/attempt.js";
 import type { AgentResult, HarborTrialResult } from "./harbor-schema.js";
+import { secondsBetween } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
 
-/** Reward of a trial: `verifier_result.rewards.reward`, else the last step's. */
-export function harborReward(r: HarborTrialResult): number | undefined {
-  const top = r.verifier_result?.rewards?.reward;
-  if (typeof top === "number") return top;
+/**
+ * The reward in one `rewards` dict: `key` when given; else `reward`; else its only key.
+ * A dict where none of these applies is a problem naming its keys (no silent `unknown`).
+ */
+export function pickReward(
+  rewards: Record<string, unknown> | null | undefined,
+  key: string | undefined,
+): { reward?: number; problem?: string } {
+  if (!rewards) return {};
+  const keys = Object.keys(rewards);
+  if (keys.length === 0) return {};
+  const name = key ?? ("reward" in rewards ? "reward" : keys.length === 1 ? keys[0] : undefined);
+  const list = keys.map((k) => `'${k}'`).join(", ");
+  if (name === undefined)
+    return {
+      problem: `verifier_result.rewards has ${keys.length} keys (${list}) and none is 'reward': set "rewardKey" in fire.config.json to the one that scores the task`,
+    };
+  const v = rewards[name];
+  if (typeof v === "number") return { reward: v };
+  if (typeof v === "boolean") return { reward: v ? 1 : 0 };
+  return {
+    problem:
+      v === undefined
+        ? `verifier_result.rewards has no '${name}' (keys: ${list}); check "rewardKey" in fire.config.json`
+        : `verifier_result.rewards.${name} is not a number`,
+  };
+}
+
+/** Reward of a trial: its `verifier_result.rewards`, else the last step's that has one. */
+export function harborReward(
+  r: HarborTrialResult,
+  key?: string,
+): { reward?: number; problem?: string } {
+  const top = pickReward(r.verifier_result?.rewards, key);
+  if (top.reward !== undefined || top.problem) return top;
   const steps = r.step_results ?? [];
   for (let i = steps.length - 1; i >= 0; i--) {
-    const v = steps[i]?.verifier_result?.rewards?.reward;
-    if (typeof v === "number") return v;
+    const v = pickReward(steps[i]?.verifier_result?.rewards, key);
+    if (v.reward !== undefined || v.problem) return v;
   }
-  return undefined;
+  return {};
+}
+
+const seconds = (
+  t: { started_at?: string | null; finished_at?: string | null } | null | undefined,
+) => secondsBetween(t?.started_at, t?.finished_at);
+
+/**
+ * How long the agent itself ran: `agent_execution` (not environment setup or the verifier),
+ * summed over the steps of a multi-step trial; the whole trial only when neither is there.
+ */
+export function agentDurationS(r: HarborTrialResult): number | undefined {
+  const own = seconds(r.agent_execution);
+  if (own !== undefined) return own;
+  const steps = (r.step_results ?? []).map((s) => seconds(s.agent_execution));
+  if (steps.length && steps.every((s) => s !== undefined))
+    return steps.reduce((a, b) => (a ?? 0) + (b ?? 0), 0);
+  return seconds(r);
 }
 
 /** The verifier's numeric sub-scores (`verifier_result.rewards`), else the last step's. */

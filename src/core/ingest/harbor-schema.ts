@@ -56,6 +56,7 @@ export const HarborTrialResult = z.looseObject({
         agent_result: AgentResult.nullish(),
         verifier_result: VerifierResult.nullish(),
         exception_info: ExceptionInfo.nullish(),
+        agent_execution: Timing,
       }),
     )
     .nullish(),

@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from "node:path";
+import { InputError } from "../errors.js";
 import type { AttemptInput } from "../model/attempt.js";
 import { type AtifParts, atifParts, taskFromPrompt } from "./atif.js";
 import { Atif } from "./atif-schema.js";
@@ -7,6 +8,7 @@ import { type ClaudeSession, readClaudeSession } from "./claude.js";
 import { type CodexSession, readCodexSession } from "./codex.js";
 import { findFiles, isDir, isFile, peek, readSmall, subdirs } from "./fs-util.js";
 import {
+  agentDurationS,
   decideOutcome,
   harborException,
   harborReward,
@@ -15,7 +17,7 @@ import {
 } from "./harbor-outcome.js";
 import { HarborTrialResult } from "./harbor-schema.js";
 import { readJsonAs } from "./json-file.js";
-import { attemptId, secondsBetween } from "./text.js";
+import { attemptId } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
 
@@ -183,7 +185,13 @@ export async function* readHarborTrial(
       (parts?.events.count("tool_call") ?? -1)
   )
     events = session.log.events;
-  const reward = harborReward(r) ?? (await rewardFile(dir));
+  const picked = harborReward(r, options.rewardKey);
+  if (picked.problem)
+    yield {
+      type: "error",
+      error: new InputError(join(dir, "result.json"), undefined, picked.problem),
+    };
+  const reward = picked.problem ? undefined : (picked.reward ?? (await rewardFile(dir)));
   const verifier = await verifierTail(dir, r, options.outputCap);
   const usage = harborUsage(r);
   const taskText =
@@ -210,7 +218,7 @@ export async function* readHarborTrial(
     costUsd: usage.costUsd ?? parts?.costUsd,
     tokens: usage.tokens ?? parts?.tokens,
     startedAt: r.started_at ?? parts?.startedAt,
-    durationS: secondsBetween(r.started_at, r.finished_at),
+    durationS: agentDurationS(r),
     verifierOutput: verifier?.text,
     verifierSource: verifier ? { file: verifier.file, firstLine: verifier.firstLine } : undefined,
     verifierScores: harborScores(r),

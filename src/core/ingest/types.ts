@@ -7,6 +7,8 @@ export interface IngestOptions {
   passThreshold: number;
   /** Max characters kept of any event output (full length goes to outputBytes). */
   outputCap: number;
+  /** Which key of a Harbor `rewards` dict scores the task (default `reward`, else the only key). */
+  rewardKey?: string;
   signal?: AbortSignal;
 }
 

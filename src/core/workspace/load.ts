@@ -83,11 +83,13 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   const options: IngestOptions = {
     passThreshold: config.passThreshold,
     outputCap: config.outputCap,
+    ...(config.rewardKey ? { rewardKey: config.rewardKey } : {}),
     ...(signal ? { signal } : {}),
   };
   const optionsKey = JSON.stringify({
     p: config.passThreshold,
     c: config.outputCap,
+    ...(config.rewardKey ? { r: config.rewardKey } : {}),
     code: await parserCodeStamp(),
   });
   const cacheDir = workspacePaths(root).parseCache;
@@ -114,9 +116,9 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
       pool = ParsePool.open(workers) ?? null;
     if (pool) {
       await ensureCacheDir();
-      const { passThreshold, outputCap } = options;
+      const { passThreshold, outputCap, rewardKey } = options;
       const record = await pool
-        .run({ unit, key, passThreshold, outputCap, cacheDir })
+        .run({ unit, key, passThreshold, outputCap, ...(rewardKey ? { rewardKey } : {}), cacheDir })
         .catch(() => undefined);
       const result = record === undefined ? undefined : decodeEntry(recordText(record), key, false);
       if (result) return result;

@@ -11,6 +11,7 @@ export interface ParseRequest {
   key: CacheKey;
   passThreshold: number;
   outputCap: number;
+  rewardKey?: string;
   /** Parse cache folder; the worker appends the entry itself when it is cacheable. */
   cacheDir: string;
 }
@@ -35,7 +36,11 @@ function ensureDir(dir: string): Promise<unknown> {
 
 async function handle(req: ParseRequest): Promise<ParseReply> {
   try {
-    const opts = { passThreshold: req.passThreshold, outputCap: req.outputCap };
+    const opts = {
+      passThreshold: req.passThreshold,
+      outputCap: req.outputCap,
+      ...(req.rewardKey ? { rewardKey: req.rewardKey } : {}),
+    };
     const result = await parseUnit(req.unit, opts);
     const record = encodeRecord(req.key, result);
     if (isCacheable(result)) {

@@ -37,7 +37,8 @@ describe("Harbor importer (harbor-openclaw)", () => {
     // OpenClaw reports more cached than input tokens: its input left the cache out, and the
     // token model (input includes cache reads) adds it back: 124664 + 4633344
     expect(hdfs.tokens).toEqual({ input: 4758008, output: 10129, cached: 4633344 });
-    expect(hdfs.durationS).toBeCloseTo(580.872, 3);
+    // the agent's own time (agent_execution: the 540 s timeout), not the whole trial (580.872 s)
+    expect(hdfs.durationS).toBeCloseTo(540.006, 3);
     expect(hdfs.events.some((e) => e.kind === "stop")).toBe(false);
     const t2 = byTask(got.attempts, "clawbench/t2-add-tests-normalizer");
     expect(t2.agent).toBe("openclaw");

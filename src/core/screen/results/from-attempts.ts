@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { InputError } from "../../errors.js";
 import { parseHookLog } from "../../hooklog.js";
@@ -27,13 +27,33 @@ export interface AttemptTags {
 
 /** The trial directory of an attempt imported from a Harbor trial (file or dir path). */
 export function trialDirOf(sourcePath: string): string {
+  let dir = sourcePath;
   try {
-    if (statSync(sourcePath).isDirectory()) return sourcePath;
+    if (!statSync(sourcePath).isDirectory()) dir = dirname(sourcePath);
   } catch {
-    /* fall through: a file path */
+    dir = dirname(sourcePath); // a file path
   }
-  const dir = dirname(sourcePath);
-  return basename(dir) === "agent" ? dirname(dir) : dir;
+  if (basename(dir) === "agent") dir = dirname(dir);
+  // a multi-step trial's steps/<name>/agent/…: the trial is above steps/
+  if (basename(dirname(dir)) === "steps") dir = dirname(dirname(dir));
+  return dir;
+}
+
+/**
+ * Every hook log of a trial: `agent/fire-hook-log.jsonl`, and in a multi-step trial (whose
+ * `agent/` Harbor moves to `steps/<name>/agent/` after each step) each step's, in step order.
+ */
+export function trialHookLogs(trialDir: string): string[] {
+  const logs = [join(trialDir, TRIAL_HOOK_LOG)];
+  const steps = join(trialDir, "steps");
+  let names: string[] = [];
+  try {
+    names = readdirSync(steps).sort();
+  } catch {
+    // a single-step trial
+  }
+  for (const n of names) logs.push(join(steps, n, TRIAL_HOOK_LOG));
+  return logs.filter((f) => existsSync(f));
 }
 
 /**
@@ -54,12 +74,15 @@ export function rowsFromAttempts(
     const key = JSON.stringify([a.taskId, arm, replicate ?? null]);
     const n = (seen.get(key) ?? 0) + 1;
     seen.set(key, n);
-    const logPath = join(trialDirOf(a.source.path), TRIAL_HOOK_LOG);
     let evidence: ReturnType<typeof hookEvidence> | undefined;
-    if (existsSync(logPath)) {
-      const log = parseHookLog(readFileSync(logPath, "utf8"), logPath);
-      errors.push(...log.errors);
-      evidence = hookEvidence(log.entries);
+    const logs = trialHookLogs(trialDirOf(a.source.path));
+    if (logs.length) {
+      const entries = logs.flatMap((logPath) => {
+        const log = parseHookLog(readFileSync(logPath, "utf8"), logPath);
+        errors.push(...log.errors);
+        return log.entries;
+      });
+      evidence = hookEvidence(entries);
     }
     const row: ScreenRow = {
       task: a.taskId,

@@ -12,8 +12,13 @@ import { execShell } from "./exec.js";
 import { type ArmHook, hookEnv } from "./hook.js";
 import { fillTemplate } from "./template.js";
 
-/** Harbor filters tasks by name: the part after the dataset prefix (`source/name`). */
-export const harborTaskName = (id: string): string => id.slice(id.lastIndexOf("/") + 1);
+/**
+ * Harbor's `--include-task-name` matches the trial's `task_name` as Harbor writes it, which
+ * is the task id fire imported: `name` for a folder dataset, `org/name` for a package
+ * dataset (stripping `org/` matches nothing). Glob characters are escaped (`[*]`), since
+ * Harbor takes the value as a glob pattern.
+ */
+export const harborTaskName = (id: string): string => id.replace(/[*?[\]]/g, (c) => `[${c}]`);
 
 export interface JobContext {
   plan: ScreenPlan;

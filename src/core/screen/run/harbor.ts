@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import type { InputError } from "../../errors.js";
 import { UsageError } from "../../errors.js";
 import type { Attempt } from "../../model/attempt.js";
@@ -17,19 +19,22 @@ import {
   type RebuildHook,
   writeArmPayload,
 } from "./payload.js";
+import { preflightPayload } from "./payload-preflight.js";
 import { startSummary } from "./progress.js";
 import { readRunState, StateWriter } from "./state.js";
 import type { RunCommon, RunSummary } from "./types.js";
 
 /**
- * Default Harbor command: one job per (replicate, arm), one attempt per task. `{hookFlags!}`
+ * Default Harbor command: one job per (replicate, arm), one attempt per task, `-y` so that
+ * Harbor's prompts (host environment access for a task whose env uses `${VAR}`, "Proceed?")
+ * never wait on the runner's closed stdin. `{hookFlags!}`
  * is `--mounts '<json>'` delivering the arm's hook payload into the container (see
  * payload.ts; empty for baseline). `{dataset}`, `{agent}`, `{model}` and `{env}` come from
  * `--var`. Also available: `{mounts}` (the JSON alone), `{payloadDir}`, `{hookCommand}`.
  */
 export const DEFAULT_HARBOR_TEMPLATE =
   "{harbor!} run -d {dataset} -a {agent} -m {model} --env {env} -k 1 --n-concurrent {concurrency} " +
-  "-o {jobsDir} --job-name {jobName} {taskFlags!} --ae FIRE_ARM={arm} {hookFlags!}";
+  "-o {jobsDir} --job-name {jobName} -y {taskFlags!} --ae FIRE_ARM={arm} {hookFlags!}";
 
 export const HARBOR_INSTALL_HINT =
   "Harbor is not installed (or not on PATH). Install it with `uv tool install harbor` (or `pip install harbor`); see https://harborframework.com — or pass --harbor-bin PATH.";
@@ -47,6 +52,14 @@ export interface HarborRunOptions extends RunCommon {
   /** Loads the attempts of a finished job folder (the workspace loader). */
   loadAttempts: (dir: string) => Promise<{ attempts: Attempt[]; errors: InputError[] }>;
 }
+
+const isDirectory = (p: string): boolean => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
 
 /** Throws a UsageError with install instructions when Harbor cannot be started. */
 export function checkHarbor(bin: string): string {
@@ -74,6 +87,14 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
       `cannot deliver the hook into Harbor's containers: ${(err as Error).message}`,
     );
   }
+  // Refuse before any trial when the payload could not start in the containers.
+  const dataset = opts.vars?.dataset ?? opts.vars?.path;
+  const { runtimes } = preflightPayload({
+    plan,
+    ...(dataset && isDirectory(resolve(opts.workspace, dataset))
+      ? { datasetDir: resolve(opts.workspace, dataset) }
+      : {}),
+  });
   const paths = screenPaths(opts.workspace, opts.name);
   const state = new StateWriter(
     paths.state,
@@ -118,6 +139,7 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
         arm: cell.arm,
         harness: opts.harness ?? "claude",
         ...(opts.hookFile ? { hookFile: opts.hookFile } : {}),
+        runtimes,
       });
       hook = {
         arm: cell.arm,
