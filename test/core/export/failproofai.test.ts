@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +8,11 @@ import { exportFailproofai } from "../../../src/core/export/failproofai.js";
 import { freezePortfolio } from "../../../src/core/freeze/freeze.js";
 import { listCandidates } from "../../../src/core/lifecycle/store.js";
 import { defaultConfig } from "../../../src/core/workspace/config.js";
+import { spawnAsync } from "../../helpers/cli.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
+
+/** The exported module's state file name for a session id (its hash). */
+const sessionFile = (id: string) => createHash("sha256").update(id).digest("hex").slice(0, 40);
 
 /**
  * A stand-in for the third-party failproofai package (its documented custom-policy API:
@@ -23,7 +28,7 @@ export const instruct = (message) => ({ decision: "instruct", message });
 
 const RUN = `import { registered } from "failproofai";
 await import(process.argv[2]);
-const session = { session_id: "s1" };
+const session = { session_id: process.env.RUN_SESSION || "s1" };
 const events = [
   { eventType: "UserPromptSubmit", payload: { ...session, prompt: "Fix main.tex so pdflatex builds with no Overfull hbox warnings." } },
   { eventType: "PreToolUse", toolName: "Bash", toolInput: { command: "pdflatex -interaction=nonstopmode main.tex" }, payload: session },
@@ -70,17 +75,19 @@ describe("fire export --format failproofai", () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  const run = (state: string) =>
+  const run = (state: string, session = "s1") =>
     execFileSync(process.execPath, [join(exp, "run.mjs"), join(exp, "fire-tex.policies.mjs")], {
       cwd: exp,
-      env: { ...process.env, FIRE_FAILPROOFAI_STATE: state },
+      env: { ...process.env, FIRE_FAILPROOFAI_STATE: state, RUN_SESSION: session },
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
     });
 
-  it("is JavaScript that imports, registers one policy per fire policy and decides like fire", async () => {
+  it("is JavaScript that imports, registers the portfolio as one policy and decides like fire", async () => {
     const res = JSON.parse(run(join(dir, "state-a")));
-    expect(res.names).toEqual(["fire/ref-latex-final-log@1"]);
+    // one failproofai policy: failproofai stops at the first deny, so one per fire policy
+    // would hide events from the later ones
+    expect(res.names).toEqual(["fire/tex"]);
     expect(res.out.map((o: { event: string; decision: string }) => [o.event, o.decision])).toEqual([
       ["UserPromptSubmit", "allow"],
       ["PreToolUse", "allow"],
@@ -90,10 +97,37 @@ describe("fire export --format failproofai", () => {
     ]);
     expect(res.out[3].message).toMatch(/^The task forbids overfull boxes\./);
     const state = JSON.parse(
-      await readFile(join(dir, "state-a", "s1", "ref-latex-final-log_1.json"), "utf8"),
+      await readFile(join(dir, "state-a", `${sessionFile("s1")}.json`), "utf8"),
     );
     expect(state.step).toBe(5);
     expect(state.policies["ref-latex-final-log@1"].nudges).toEqual({ "search-final-log": 1 });
+  });
+
+  it("keeps every session's state inside the state folder, whatever the session id", async () => {
+    const state = join(dir, "state-escape", "inner");
+    for (const id of ["..", "../../x", "/etc/passwd", "a/b"]) run(state, id);
+    expect((await readdir(join(dir, "state-escape"))).sort()).toEqual(["inner"]);
+    const files = (await readdir(state)).filter((f) => f.endsWith(".json"));
+    expect(files).toHaveLength(4);
+  });
+
+  it("loses no state update when hook processes of one session run at once (the lock)", async () => {
+    const state = join(dir, "state-lock");
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        spawnAsync(
+          process.execPath,
+          [join(exp, "run.mjs"), join(exp, "fire-tex.policies.mjs")],
+          exp,
+          {
+            FIRE_FAILPROOFAI_STATE: state,
+            RUN_SESSION: "shared",
+          },
+        ),
+      ),
+    );
+    const s = JSON.parse(await readFile(join(state, `${sessionFile("shared")}.json`), "utf8"));
+    expect(s.step).toBe(6 * 5);
   });
 
   it("refuses a sidecar whose policy text no longer matches its frozen SHA-256", async () => {
