@@ -8,7 +8,8 @@
 #   RC_RIG: a copy of ../shared/realclients (default: ../shared/realclients itself; it is
 #   only read); CLAUDE_BIN / CODEX_BIN: the pinned clients (see the rig's README).
 # Evidence per case in OUTDIR/<case>/: pre-client.txt (fire's install output), check.txt (the
-# rig's summary), fire-hook-log.jsonl (fire's decisions), client-stderr.txt.
+# rig's summary), fire-hook-log.jsonl (fire's decisions), client-stderr.txt, installed-* (the
+# settings files fire wrote, as the client read them).
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
@@ -29,6 +30,11 @@ for client in claude codex; do
     cp "$dir/run/pre-client.txt" "$dir/" 2>/dev/null
     cp "$dir/run/client-stderr.txt" "$dir/" 2>/dev/null
     cp "$dir/ws/.fire/hook-log.jsonl" "$dir/fire-hook-log.jsonl" 2>/dev/null
+    # what fire installed, where the client read it
+    for f in run/state/home/.claude/settings.json work/.claude/settings.local.json \
+             run/state/codex-home/hooks.json work/.codex/hooks.json run/state/codex-home/config.toml; do
+      [ -f "$dir/$f" ] && cp "$dir/$f" "$dir/installed-$(basename "$f")"
+    done
     if node "$RIG/check-run.mjs" "$dir/run" --expect-all >"$dir/check.txt" 2>&1; then
       echo "ok   $name: fire's deny and stop instruction reached the model"
     else
