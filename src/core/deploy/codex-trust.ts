@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import writeFileAtomic from "write-file-atomic";
 import { InputError } from "../errors.js";
+import { sha256Json } from "../screen/canonical.js";
 import type { SettingsFile } from "./settings.js";
 
 /**
@@ -43,19 +43,6 @@ export function eventKeyLabel(event: string): string {
   return event.replace(/[A-Z]/g, (c, i: number) => (i > 0 ? "_" : "") + c.toLowerCase());
 }
 
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[k];
-      if (v !== undefined && v !== null) out[k] = canonical(v);
-    }
-    return out;
-  }
-  return value;
-}
-
 /** The trust hash Codex computes for one command handler. */
 export function codexHookHash(
   event: string,
@@ -75,8 +62,8 @@ export function codexHookHash(
       },
     ],
   };
-  const text = JSON.stringify(canonical(identity));
-  return `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  // keys sorted at every level, absent fields left out: Codex's version_for_toml
+  return `sha256:${sha256Json(identity)}`;
 }
 
 /** Trust entries for every handler in `settings` whose command `mine` accepts. */
