@@ -143,7 +143,9 @@ export class ClaudeSession {
       output,
       callId,
       ts,
-      isError: isError || undefined,
+      // The Messages API's is_error defaults to false: Claude Code flags every failed call,
+      // so any other result is one that worked (live: PostToolUse, not PostToolUseFailure)
+      isError,
       exitCode: exitCodeFromOutput(output),
     });
     const m = isError ? HOOK_ERROR.exec(output.slice(0, 2000)) : null;

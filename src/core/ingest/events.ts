@@ -105,9 +105,4 @@ export class EventLog {
   }
 }
 
-/** Exit code from common tool-output conventions ("Process exited with code N", "Exit code N"). */
-export function exitCodeFromOutput(output: string): number | undefined {
-  const head = output.length > 400 ? output.slice(0, 400) : output;
-  const m = /(?:Process exited with code|^Exit code:?|exit_code["']?:)\s*(-?\d+)/m.exec(head);
-  return m ? Number(m[1]) : undefined;
-}
+export { exitCodeFromOutput } from "../model/exit-status.js";

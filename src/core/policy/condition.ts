@@ -1,4 +1,5 @@
 import type { Event } from "../model/attempt.js";
+import { exitStatus } from "../model/exit-status.js";
 import { COUNT_CMP, STEP_ORDER } from "./grammar.js";
 import { patternParts } from "./patterns.js";
 import type { Condition, Pattern } from "./schema.js";
@@ -114,6 +115,10 @@ function atoms(c: Condition, path: (string | number)[]): Pred[] {
   if (c.isError !== undefined) {
     const want = c.isError;
     out.push(({ ev }) => (ev.isError ?? false) === want);
+  }
+  if (c.status !== undefined) {
+    const want = new Set<string>(list(c.status));
+    out.push(({ ev }) => ev.kind === "tool_result" && want.has(exitStatus(ev)));
   }
   if (c.flag !== undefined) {
     const names = list(c.flag);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EventKind } from "../model/attempt.js";
+import { EXIT_STATUSES, type ExitStatus } from "../model/exit-status.js";
 import { COUNT_CMP, STEP_ORDER } from "./grammar.js";
 
 /**
@@ -74,6 +75,11 @@ export interface Condition {
   writes?: Pattern;
   exitCode?: z.infer<typeof NumberTest>;
   isError?: boolean;
+  /**
+   * The tool result's exit status (ok, failed, unknown; see core/model/exit-status.ts).
+   * A result whose status is unknown never matches `ok`.
+   */
+  status?: ExitStatus | ExitStatus[];
   /** Every named flag is set. */
   flag?: string | string[];
   /** Every named flag is unset. */
@@ -106,6 +112,7 @@ export const Condition: z.ZodType<Condition> = z
       writes: Pattern.optional(),
       exitCode: NumberTest.optional(),
       isError: z.boolean().optional(),
+      status: z.union([z.enum(EXIT_STATUSES), z.array(z.enum(EXIT_STATUSES)).min(1)]).optional(),
       flag: Names.optional(),
       unset: Names.optional(),
       recorded: Names.optional(),
