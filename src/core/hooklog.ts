@@ -36,6 +36,8 @@ export const HookLogEntry = z.strictObject({
   /** Harness session id ("" when the event could not be read). */
   session: z.string(),
   harness: HookHarness,
+  /** Claude Code sub-agent id: the event belongs to that sub-agent, not the main agent. */
+  agent: z.string().optional(),
   /** hook_event_name as the harness sent it ("" when stdin was unreadable). */
   event: z.string(),
   /** Step number of the normalized event in the session (null: no evaluator step ran). */
@@ -43,6 +45,8 @@ export const HookLogEntry = z.strictObject({
   tool: z.string().optional(),
   /** Shell command of a tool call, capped at HOOK_LOG_COMMAND_CAP characters. */
   command: z.string().optional(),
+  /** A tool result's exit status as the evaluator saw it (core/model/exit-status.ts). */
+  status: z.enum(["ok", "failed", "unknown"]).optional(),
   firings: z.array(HookFiring),
   verdict: HookVerdict,
   /** What the harness was told: the exact stdout object, or null for "nothing to say". */

@@ -1,4 +1,4 @@
-import { HOOK_EVENTS, type HookEventName, type HookInput } from "./hook-events.js";
+import { HOOK_EVENTS, type HookEventName, type HookInput, TOOL_EVENTS } from "./hook-events.js";
 
 /**
  * Zod-free check of one parsed stdin value against `HookInputSchema` (hook-input.ts):
@@ -18,9 +18,12 @@ export function checkHookInput(v: unknown): HookInput | undefined {
   if (!isOptional(o.tool_use_id, "string")) return undefined;
   if (!isOptional(o.stop_hook_active, "boolean")) return undefined;
   if (!isOptional(o.turn_id, "string")) return undefined;
-  const event = o.hook_event_name;
-  if ((event === "PreToolUse" || event === "PostToolUse") && o.tool_name === undefined)
-    return undefined;
+  if (!isOptional(o.error, "string")) return undefined;
+  if (!isOptional(o.is_interrupt, "boolean")) return undefined;
+  if (!isOptional(o.agent_id, "string")) return undefined;
+  if (!isOptional(o.agent_transcript_path, "string")) return undefined;
+  const event = o.hook_event_name as HookEventName;
+  if (TOOL_EVENTS.includes(event) && o.tool_name === undefined) return undefined;
   if (event === "UserPromptSubmit" && o.prompt === undefined) return undefined;
   return o as HookInput;
 }

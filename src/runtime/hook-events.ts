@@ -1,12 +1,24 @@
-/** The hook events fire answers (both clients send these names). */
+/**
+ * The hook events fire answers (both clients send these names; Claude Code also sends
+ * PostToolUseFailure for a failed tool call and SubagentStop when a sub-agent finishes).
+ */
 export const HOOK_EVENTS = [
   "UserPromptSubmit",
   "PreToolUse",
   "PostToolUse",
+  "PostToolUseFailure",
   "Stop",
+  "SubagentStop",
   "SessionStart",
   "SessionEnd",
 ] as const;
+
+/** Events that carry a tool call (`tool_name` required). */
+export const TOOL_EVENTS: readonly HookEventName[] = [
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+];
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
 /** One event on the hook's stdin, after `checkHookInput` accepted it. */
@@ -22,5 +34,11 @@ export interface HookInput {
   tool_use_id?: string;
   stop_hook_active?: boolean;
   turn_id?: string;
+  /** PostToolUseFailure: why the call failed (`"Exit code 7"`). */
+  error?: string;
+  is_interrupt?: boolean;
+  /** A Claude Code sub-agent's id: its events share the parent's session_id. */
+  agent_id?: string;
+  agent_transcript_path?: string;
   [key: string]: unknown;
 }

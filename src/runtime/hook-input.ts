@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HOOK_EVENTS } from "./hook-events.js";
+import { HOOK_EVENTS, TOOL_EVENTS } from "./hook-events.js";
 
 /**
  * The zod schema of one hook event on stdin, as Claude Code 2.1.332 and Codex 0.171.0 send
@@ -23,9 +23,13 @@ export const HookInputSchema = z
     tool_use_id: z.string().optional(),
     stop_hook_active: z.boolean().optional(),
     turn_id: z.string().optional(),
+    error: z.string().optional(),
+    is_interrupt: z.boolean().optional(),
+    agent_id: z.string().optional(),
+    agent_transcript_path: z.string().optional(),
   })
   .superRefine((v, ctx) => {
-    const toolEvent = v.hook_event_name === "PreToolUse" || v.hook_event_name === "PostToolUse";
+    const toolEvent = TOOL_EVENTS.includes(v.hook_event_name);
     if (toolEvent && v.tool_name === undefined)
       ctx.addIssue({
         code: "custom",

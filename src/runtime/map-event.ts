@@ -1,5 +1,7 @@
 import type { HookHarness } from "../core/hooklog.js";
+import { isPatchTool, shellCommand, writtenPaths } from "../core/ingest/shell.js";
 import type { Event } from "../core/model/attempt.js";
+import { exitCodeFromOutput } from "../core/model/exit-status.js";
 import type { HookInput } from "./hook-events.js";
 
 /** Caps on text handed to the evaluator (patterns see at most this much). */
@@ -17,54 +19,93 @@ export function detectHarness(input: HookInput, env: NodeJS.ProcessEnv): HookHar
 
 /**
  * Maps one harness event to the normalized Event (index filled by the caller), or
- * undefined for events the evaluator does not see (SessionStart / SessionEnd).
+ * undefined for events the evaluator does not see (SessionStart / SessionEnd). The fields
+ * mean what the importers make of the client's own session log (README: event mapping):
+ * - Claude `PostToolUseFailure` (`error: "Exit code 7"`) is a failed tool result;
+ * - Claude `PostToolUse` is sent only for a call that succeeded (`isError: false`);
+ * - Codex `PostToolUse.tool_response` is the output string only: its exit status comes from
+ *   the text where Codex prints one (`Exit code: 0`), else from the rollout's record of the
+ *   call (`exitFromTranscript`), else it stays unknown (never a success);
+ * - `apply_patch` is no shell command: `input` = the patch, `writes` = the patched paths;
+ * - a tool result carries the tool and call id, not the call's command (as in import).
  */
-export function toEvent(input: HookInput): Omit<Event, "index"> | undefined {
+export function toEvent(
+  input: HookInput,
+  exitFromTranscript: ExitLookup = noLookup,
+): Omit<Event, "index"> | undefined {
   switch (input.hook_event_name) {
     case "UserPromptSubmit":
       return { kind: "prompt", role: "user", input: cap(input.prompt ?? "", INPUT_CAP) };
     case "PreToolUse":
       return { kind: "tool_call", ...toolFields(input) };
     case "PostToolUse":
-      return { kind: "tool_result", ...toolFields(input), ...resultFields(input.tool_response) };
+      return {
+        kind: "tool_result",
+        ...resultOf(input),
+        ...resultFields(input, exitFromTranscript),
+      };
+    case "PostToolUseFailure":
+      return { kind: "tool_result", ...resultOf(input), ...failureFields(input) };
     case "Stop":
+    case "SubagentStop":
       return { kind: "stop" };
     default:
       return undefined;
   }
 }
 
-/** The shell command of a tool input (`command` string, or argv array joined with spaces). */
-export function commandOf(toolInput: Record<string, unknown> | undefined): string | undefined {
-  const c = toolInput?.command ?? toolInput?.cmd;
-  if (typeof c === "string") return c;
-  if (Array.isArray(c) && c.every((x) => typeof x === "string")) return c.join(" ");
-  return undefined;
+/** Finds a call's exit code in the client's session log (Codex rollout), if it is there. */
+export type ExitLookup = (transcriptPath: string, callId: string) => number | undefined;
+const noLookup: ExitLookup = () => undefined;
+
+/** The shell command of a tool call, as the importers read it (shell tools only). */
+export function commandOf(
+  toolInput: Record<string, unknown> | undefined,
+  tool = "Bash",
+): string | undefined {
+  return shellCommand(tool, toolInput);
 }
 
 function toolFields(input: HookInput): Partial<Event> {
+  const tool = input.tool_name ?? "";
   const out: Partial<Event> = { tool: input.tool_name };
-  const command = commandOf(input.tool_input);
+  const args = input.tool_input;
+  // Codex hands apply_patch to hooks as {command: <patch>}; its rollout has the bare patch.
+  const patch = isPatchTool(tool) ? patchOf(args) : undefined;
+  const command = patch === undefined ? commandOf(args, tool) : undefined;
   if (command !== undefined) out.command = cap(command, INPUT_CAP);
-  else if (input.tool_input) out.input = cap(JSON.stringify(input.tool_input), INPUT_CAP);
-  const writes = writesOf(input.tool_input);
-  if (writes.length) out.writes = writes;
+  if (patch !== undefined) out.input = cap(patch, INPUT_CAP);
+  else if (args) out.input = cap(JSON.stringify(args), INPUT_CAP);
+  const writes = writtenPaths(tool, patch ?? args);
+  if (writes?.length) out.writes = writes;
   if (input.tool_use_id) out.callId = input.tool_use_id;
   return out;
 }
 
-function writesOf(toolInput: Record<string, unknown> | undefined): string[] {
-  const p = toolInput?.file_path ?? toolInput?.notebook_path;
-  return typeof p === "string" ? [p] : [];
+/** A result names its call (tool, callId); command and writes belong to the call. */
+function resultOf(input: HookInput): Partial<Event> {
+  const out: Partial<Event> = { tool: input.tool_name };
+  if (input.tool_use_id) out.callId = input.tool_use_id;
+  return out;
+}
+
+function patchOf(args: Record<string, unknown> | undefined): string | undefined {
+  const p = args?.input ?? args?.patch ?? args?.command;
+  return typeof p === "string" ? p : undefined;
 }
 
 /** Claude sends `{stdout, stderr, interrupted, …}`; Codex sends the output string. */
-function resultFields(resp: unknown): Partial<Event> {
+function resultFields(input: HookInput, exitFromTranscript: ExitLookup): Partial<Event> {
+  const resp = input.tool_response;
   let text: string | undefined;
   let exitCode: number | undefined;
   let isError: boolean | undefined;
-  if (typeof resp === "string") text = resp;
-  else if (resp && typeof resp === "object" && !Array.isArray(resp)) {
+  if (typeof resp === "string") {
+    text = resp;
+    exitCode = exitCodeFromOutput(resp);
+    if (exitCode === undefined && input.transcript_path && input.tool_use_id)
+      exitCode = exitFromTranscript(input.transcript_path, input.tool_use_id);
+  } else if (resp && typeof resp === "object" && !Array.isArray(resp)) {
     const r = resp as Record<string, unknown>;
     const parts = [r.stdout, r.stderr, r.output, r.content].filter(
       (x): x is string => typeof x === "string" && x.length > 0,
@@ -72,7 +113,8 @@ function resultFields(resp: unknown): Partial<Event> {
     text = parts.join("\n");
     const code = r.exit_code ?? r.exitCode ?? r.returnCode ?? r.code;
     if (typeof code === "number" && Number.isInteger(code)) exitCode = code;
-    if (r.interrupted === true || r.is_error === true || r.isError === true) isError = true;
+    // Claude Code sends PostToolUse only for a call that worked (failures: PostToolUseFailure).
+    isError = r.interrupted === true || r.is_error === true || r.isError === true;
   }
   const out: Partial<Event> = {};
   if (text !== undefined) {
@@ -80,7 +122,20 @@ function resultFields(resp: unknown): Partial<Event> {
     out.outputBytes = Buffer.byteLength(text);
   }
   if (exitCode !== undefined) out.exitCode = exitCode;
-  if (isError) out.isError = true;
+  if (isError !== undefined) out.isError = isError;
+  return out;
+}
+
+/** Claude's PostToolUseFailure: `{error: "Exit code 7", is_interrupt}`, always a failure. */
+function failureFields(input: HookInput): Partial<Event> {
+  const text = typeof input.error === "string" ? input.error : "";
+  const out: Partial<Event> = {
+    output: cap(text, OUTPUT_CAP),
+    outputBytes: Buffer.byteLength(text),
+    isError: true,
+  };
+  const exitCode = exitCodeFromOutput(text);
+  if (exitCode !== undefined) out.exitCode = exitCode;
   return out;
 }
 

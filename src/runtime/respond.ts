@@ -9,8 +9,8 @@ const FALLBACK_REASON = "fire: this tool call is blocked by a runtime policy.";
 /**
  * Translates a verdict into the Claude Code / Codex hook protocol (identical for both):
  * - deny at PreToolUse → permissionDecision "deny" with a non-empty reason;
- * - instruct (or deny) at Stop → `{"decision":"block","reason"}` (forces another turn);
- * - instruct (or deny) at UserPromptSubmit / PreToolUse / PostToolUse → additionalContext.
+ * - instruct (or deny) at Stop / SubagentStop → `{"decision":"block","reason"}` (another turn);
+ * - instruct (or deny) at UserPromptSubmit / PreToolUse / PostToolUse(Failure) → additionalContext.
  * A deny anywhere but before a tool call cannot block anything, so it is delivered as text.
  */
 export function toHookOutput(event: HookEventName, verdict: Verdict): HookOutput {
@@ -20,10 +20,12 @@ export function toHookOutput(event: HookEventName, verdict: Verdict): HookOutput
   if (!text) return null;
   switch (event) {
     case "Stop":
+    case "SubagentStop":
       return { decision: "block", reason: text };
     case "UserPromptSubmit":
     case "PreToolUse":
     case "PostToolUse":
+    case "PostToolUseFailure":
       return { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
     default:
       return null;

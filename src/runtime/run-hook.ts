@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import type { HookLogEntry } from "../core/hooklog.js";
+import { type ExitStatus, exitStatus } from "../core/model/exit-status.js";
 import { initState, step, withTaskText } from "../core/policy/evaluator.js";
 import type { CompiledPolicy, StepResult } from "../core/policy/types.js";
+import { rolloutExitCode } from "./codex-exit.js";
 import { checkHookInput } from "./guard.js";
 import type { HookInput } from "./hook-events.js";
 import { appendHookLog, logCommand } from "./hook-log.js";
@@ -61,8 +63,9 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
     });
     const harness = detectHarness(input, opts.env);
     Object.assign(base, { session: input.session_id, harness, event: input.hook_event_name });
+    if (input.agent_id !== undefined) base.agent = input.agent_id;
     if (input.tool_name !== undefined) base.tool = input.tool_name;
-    const command = logCommand(commandOf(input.tool_input));
+    const command = logCommand(commandOf(input.tool_input, input.tool_name));
     if (command !== undefined) base.command = command;
     if (opts.usageError) throw new Fault(opts.usageError);
     const result = await evaluate(input, opts);
@@ -101,14 +104,14 @@ async function readInput(stdin: StdinRead, seen: (name: string) => void): Promis
   throw new Fault(`bad hook event: ${explainHookInput(value) ?? "rejected"}`);
 }
 
-type Evaluated = StepResult & { index: number };
+type Evaluated = StepResult & { index: number; status?: ExitStatus };
 
 /**
  * Runs the evaluator on the session's state under the session lock; undefined for events
  * it does not see (SessionStart / SessionEnd).
  */
 async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated | undefined> {
-  const ev = toEvent(input);
+  const ev = toEvent(input, rolloutExitCode);
   if (!ev) return undefined;
   if (!opts.portfolio && !opts.loadPolicies)
     throw new Fault(
@@ -127,24 +130,46 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
   } catch (err) {
     throw new Fault(`state directory unusable: ${errText(err)}`);
   }
-  const file = sessionFile(opts.stateDir, input.session_id);
+  // A sub-agent is its own attempt (as import makes its transcript one): its own state.
+  const file = sessionFile(opts.stateDir, stateKey(input));
+  const transcript = transcriptOf(input);
   try {
     return await withFileLock(file, () => {
       let state = readState(file) ?? initState();
-      // First sight of a session that is already under way (even at a later prompt):
-      // its task is the transcript's first prompt (looked up once; a new session finds none).
-      if (state.step === 0 && state.taskText === undefined && input.transcript_path) {
-        const task = firstPromptOf(input.transcript_path);
+      // First sight of a session that is already under way (even at a later prompt), or of
+      // a sub-agent: its task is its transcript's first prompt (looked up once).
+      if (state.step === 0 && state.taskText === undefined && transcript) {
+        const task = firstPromptOf(transcript);
         if (task !== undefined) state = withTaskText(state, task);
       }
       const index = state.step;
       const result = step(policies, state, { ...ev, index });
       writeState(file, result.state);
-      return { ...result, index };
+      return ev.kind === "tool_result"
+        ? { ...result, index, status: exitStatus(ev) }
+        : { ...result, index };
     });
   } catch (err) {
     throw new Fault(`state: ${errText(err)}`);
   }
+}
+
+/** The state file's key: the session, or `<session>--agent-<id>` for a Claude sub-agent. */
+export function stateKey(input: HookInput): string {
+  return input.agent_id ? `${input.session_id}--agent-${input.agent_id}` : input.session_id;
+}
+
+/**
+ * The transcript holding this event's task: the session's, or for a Claude sub-agent its own
+ * (`agent_transcript_path`, else `<session transcript dir>/<session>/subagents/agent-<id>.jsonl`,
+ * where Claude Code 2.1 writes it).
+ */
+export function transcriptOf(input: HookInput): string | undefined {
+  const main = input.transcript_path ?? undefined;
+  if (!input.agent_id) return main;
+  if (input.agent_transcript_path) return input.agent_transcript_path;
+  if (!main?.endsWith(".jsonl")) return undefined;
+  return join(main.slice(0, -".jsonl".length), "subagents", `agent-${input.agent_id}.jsonl`);
 }
 
 function finish(
@@ -160,6 +185,7 @@ function finish(
     entry.firings = result.firings;
     entry.verdict = result.verdict;
     entry.tracked = result.tracked;
+    if (result.status) entry.status = result.status;
   }
   if (error !== undefined) entry.error = error;
   entry.ms = Number((process.hrtime.bigint() - t0) / 10_000n) / 100;

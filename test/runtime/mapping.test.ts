@@ -15,18 +15,18 @@ describe("harness event → normalized Event", () => {
     expect(toEvent(ev("claude-rm-deny", 3))).toEqual({
       kind: "tool_result",
       tool: "Bash",
-      command: "mkdir -p build && touch build/out.o && echo made build",
       callId: "toolu_fake_1",
       output: "made build",
       outputBytes: 10,
+      isError: false, // Claude sends PostToolUse only for a call that worked
     });
     expect(toEvent(ev("codex-rm-deny", 3))).toEqual({
       kind: "tool_result",
       tool: "Bash",
-      command: "mkdir -p build && touch build/out.o && echo made build",
       callId: "call_fake_1",
       output: "made build\n",
       outputBytes: 11,
+      // no exit status in Codex's output string, and the recorded rollout is not on disk
     });
   });
 

@@ -70,14 +70,17 @@ const WRITE_TOOLS = new Set([
   "patch",
 ]);
 
+/** A tool whose argument is an apply_patch body (Codex `apply_patch`, `patch`). */
+export const isPatchTool = (tool: string): boolean => /apply_patch|patch/i.test(tool);
+
 /** File paths an edit tool touched (Claude Write/Edit, OpenClaw write/edit, apply_patch). */
 export function writtenPaths(tool: string, args: unknown): string[] | undefined {
   if (typeof args === "string") {
-    return /apply_patch|patch/i.test(tool) ? patchPaths(args) : undefined;
+    return isPatchTool(tool) ? patchPaths(args) : undefined;
   }
   if (!WRITE_TOOLS.has(tool.toLowerCase()) || !args || typeof args !== "object") return undefined;
   const a = args as Record<string, unknown>;
-  if (typeof a.input === "string" && /apply_patch|patch/i.test(tool)) return patchPaths(a.input);
+  if (typeof a.input === "string" && isPatchTool(tool)) return patchPaths(a.input);
   for (const k of PATH_KEYS) {
     const v = a[k];
     if (typeof v === "string" && v) return [v];
