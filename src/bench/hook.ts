@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +31,36 @@ function prompt(session: string, cwd: string): string {
     cwd,
     hook_event_name: "UserPromptSubmit",
     prompt: "Start a web server on port 8765 that keeps running after you finish, then verify it.",
+  });
+}
+
+/**
+ * A Codex 0.171 PostToolUse whose output string prints no exit status (a silent failed
+ * `curl -sf`), so the hook looks the call up in its rollout: a 1 MiB one with the call's
+ * item_completed record at the end (the new event mapping's slowest path).
+ */
+function codexPostToolUse(session: string, cwd: string): string {
+  const rollout = join(cwd, "rollout-2026-12-01T09-00-00-bench.jsonl");
+  const filler = `${JSON.stringify({ timestamp: "t", type: "response_item", payload: { type: "message", content: "x".repeat(900) } })}\n`;
+  const done = JSON.stringify({
+    timestamp: "t",
+    type: "event_msg",
+    payload: {
+      type: "item_completed",
+      item: { type: "CommandExecution", id: "call_bench", exit_code: 7 },
+    },
+  });
+  writeFileSync(rollout, `${filler.repeat(1100)}${done}\n`);
+  return JSON.stringify({
+    session_id: session,
+    turn_id: "turn-bench",
+    transcript_path: rollout,
+    cwd,
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "curl -sf --max-time 3 http://127.0.0.1:8799/" },
+    tool_response: "",
+    tool_use_id: "call_bench",
   });
 }
 
@@ -74,16 +104,21 @@ export const hookBenchmark: Benchmark = {
     try {
       timeRun(args, prompt("bench", ws)); // warm: portfolio cache + session state file
       timeRun(args, preToolUse("bench", ws));
+      const codexEvent = codexPostToolUse("bench-codex", ws);
+      timeRun(args, codexEvent);
       const hook: number[] = [];
+      const codex: number[] = [];
       const bare: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         bare.push(timeRun(["-e", "0"]));
         hook.push(timeRun(args, preToolUse("bench", ws)));
+        codex.push(timeRun(args, codexEvent));
       }
       const h = median(hook);
+      const c = median(codex);
       const b = median(bare);
       log(
-        `${RUNS} runs each; median fire hook ${h.toFixed(1)} ms, node -e 0 ${b.toFixed(1)} ms (${note})`,
+        `${RUNS} runs each; median fire hook ${h.toFixed(1)} ms (Codex PostToolUse with rollout lookup ${c.toFixed(1)} ms), node -e 0 ${b.toFixed(1)} ms (${note})`,
       );
       return [
         {
@@ -92,6 +127,13 @@ export const hookBenchmark: Benchmark = {
           limit: 1.3,
           kind: "max",
           note: `${h.toFixed(1)} / ${b.toFixed(1)} ms, ${note}, ${loaded}`,
+        },
+        {
+          target: "fire hook per Codex PostToolUse, exit status from a 1 MiB rollout ÷ node -e 0",
+          measured: c / b,
+          limit: 1.3,
+          kind: "max",
+          note: `${c.toFixed(1)} / ${b.toFixed(1)} ms, ${note}, ${loaded}`,
         },
       ];
     } finally {
