@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /** How much of a rollout's end is searched for a call's record. */
 export const ROLLOUT_TAIL = 256 * 1024;
@@ -13,7 +13,8 @@ export const ROLLOUT_TAIL = 256 * 1024;
 export function rolloutExitCode(path: string, callId: string): number | undefined {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    // non-blocking: a FIFO at the path must not hang the hook (it is refused below)
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }

@@ -34,6 +34,8 @@ import { policyKey } from "../policy/key.js";
 
 /** Compiled evaluator modules copied next to the export (all are free of packages). */
 const RUNTIME_FILES = [
+  "core/ingest/shell.js",
+  "core/model/exit-status.js",
   "core/policy/compile.js",
   "core/policy/condition.js",
   "core/policy/evaluator.js",
