@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inspectNodeBinary, payloadRuntimes } from "../../../src/core/deploy/node-runtime.js";
 import { UsageError } from "../../../src/core/errors.js";
-import type { ScreenPlan } from "../../../src/core/screen/plan-schema.js";
+import type { ScreenPlan } from "../../../src/core/screen/plan/schema.js";
 import {
   imageLibc,
   preflightPayload,

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Libc, type NodeBinary, payloadRuntimes } from "../../deploy/node-runtime.js";
 import { UsageError } from "../../errors.js";
-import type { ScreenPlan } from "../plan-schema.js";
+import type { ScreenPlan } from "../plan/schema.js";
 
 /**
  * Before any trial runs: can the hook payload start in the containers? It needs a Linux node
