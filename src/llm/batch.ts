@@ -54,7 +54,11 @@ export async function labelInBatch<T>(
   const reservations = new Map<string, { tokens: number; dollars: number }>();
   if (!state) {
     for (const p of pending) {
-      const r = session.budget.reserve(p.call.estimatedTokens, session.config.maxOutputTokens);
+      const r = session.budget.reserve(
+        p.call.estimatedTokens,
+        session.config.maxOutputTokens,
+        "batch",
+      );
       if (r.ok) {
         admitted.push(p);
         reservations.set(p.call.key, r);
@@ -96,6 +100,16 @@ export async function labelInBatch<T>(
     );
   }
   report.batch.status = batch.status;
+  const batchErrors = (batch.errors?.data ?? []).map((e) =>
+    session.scrub(
+      `${e.code ?? "error"}${e.line != null ? ` (line ${e.line})` : ""}: ${e.message ?? ""}`,
+    ),
+  );
+  if (batchErrors.length > 0) report.batch.errors = batchErrors;
+  if (batch.status === "failed" || (batchErrors.length > 0 && !batch.output_file_id)) {
+    const first = batchErrors.slice(0, 3).join("; ") || "no errors given";
+    return failAll(`batch ${batch.id} ${batch.status}: ${first}`, false);
+  }
 
   let lines: BatchLines;
   try {
@@ -117,6 +131,7 @@ export async function labelInBatch<T>(
     report.costUsd += session.budget.settle(
       reservations.get(id) ?? { tokens: 0, dollars: 0 },
       usage,
+      "batch",
     );
     reservations.delete(id);
   }

@@ -1,4 +1,4 @@
-import type { LlmBudget, LlmPricing } from "./config.js";
+import type { LlmBudget, LlmPricing, Rate } from "./config.js";
 import { costOf } from "./config.js";
 
 export type BudgetLimit = "maxRequests" | "maxTokens" | "maxDollars";
@@ -25,10 +25,11 @@ export class Budget {
   reserve(
     promptTokens: number,
     maxOutputTokens: number,
+    rate: Rate = "live",
   ): { ok: true; tokens: number; dollars: number } | { ok: false; limit: BudgetLimit } {
     if (this.stoppedBy) return { ok: false, limit: this.stoppedBy };
     const tokens = promptTokens + maxOutputTokens;
-    const dollars = costOf(this.pricing, { promptTokens, completionTokens: maxOutputTokens });
+    const dollars = costOf(this.pricing, { promptTokens, completionTokens: maxOutputTokens }, rate);
     const { maxRequests, maxTokens, maxDollars } = this.limits;
     let limit: BudgetLimit | undefined;
     if (maxRequests !== undefined && this.requests + 1 > maxRequests) limit = "maxRequests";
@@ -50,10 +51,11 @@ export class Budget {
   settle(
     reservation: { tokens: number; dollars: number },
     used: { promptTokens: number; completionTokens: number },
+    rate: Rate = "live",
   ): number {
     this.reservedTokens -= reservation.tokens;
     this.reservedDollars -= reservation.dollars;
-    const cost = costOf(this.pricing, used);
+    const cost = costOf(this.pricing, used, rate);
     this.tokens += used.promptTokens + used.completionTokens;
     this.dollars += cost;
     return cost;

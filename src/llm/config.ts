@@ -39,13 +39,22 @@ export function pricingFor(config: LlmConfig): LlmPricing | undefined {
   return config.pricing ?? KNOWN_PRICES[config.model];
 }
 
+/** Live requests bill the listed rate; the Batch API bills its own (half, unless configured). */
+export type Rate = "live" | "batch";
+
 export function costOf(
   pricing: LlmPricing | undefined,
   usage: { promptTokens: number; completionTokens: number },
+  rate: Rate = "live",
 ): number {
   if (!pricing) return 0;
-  return (
-    (usage.promptTokens * pricing.inputPerMTok + usage.completionTokens * pricing.outputPerMTok) /
-    1_000_000
-  );
+  const input =
+    rate === "batch"
+      ? (pricing.batchInputPerMTok ?? pricing.inputPerMTok / 2)
+      : pricing.inputPerMTok;
+  const output =
+    rate === "batch"
+      ? (pricing.batchOutputPerMTok ?? pricing.outputPerMTok / 2)
+      : pricing.outputPerMTok;
+  return (usage.promptTokens * input + usage.completionTokens * output) / 1_000_000;
 }

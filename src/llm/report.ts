@@ -15,13 +15,13 @@ export interface RunReport {
   unlabelled: number;
   failures: { id: string; reason: string }[];
   /** Set when a budget limit or an abort ended the run early. */
-  stoppedBy?: "maxRequests" | "maxTokens" | "maxDollars" | "aborted";
+  stoppedBy?: "maxRequests" | "maxTokens" | "maxDollars" | "aborted" | "maxRunMs";
   /** Prompt compression on this run: estimated attempt-specific prompt tokens ÷ full trace tokens. */
   estimatedPromptTokens: number;
   /** Fixed instruction tokens sent with every request (not attempt-specific). */
   fixedPromptTokens: number;
   fullTraceTokens: number;
-  batch?: { id: string; status: string; resumed: boolean };
+  batch?: { id: string; status: string; resumed: boolean; errors?: string[] };
 }
 
 export function emptyReport(model: string): RunReport {

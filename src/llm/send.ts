@@ -1,10 +1,12 @@
 import { BadRequestError, UnprocessableEntityError } from "openai";
+import { z } from "zod";
 import type { ChatMessage } from "./prompt.js";
-import { backoffDelay, classifyError, describeError, isRetryable, waitFor } from "./retry.js";
+import { describeError } from "./retry.js";
 import { openAiJsonSchema } from "./schema.js";
 import type { LlmSession } from "./session.js";
 import type { StructuredSpec } from "./spec.js";
 import { estimateTokens } from "./tokens.js";
+import { withCall } from "./transport.js";
 
 /** The request body for one chat completion in the session's current output mode. */
 export function completionBody(
@@ -47,7 +49,40 @@ function rejectsStructuredOutput(err: unknown): boolean {
   return /response_format|json_schema|schema|structured/i.test(`${err.param ?? ""} ${err.message}`);
 }
 
-/** One chat completion with budget, retries/backoff, and the json_schema → json_object fallback. */
+/** What a chat completion answer must hold before fire reads it (a server may send anything). */
+const Completion = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({
+          content: z.string().nullish(),
+          refusal: z.string().nullish(),
+        }),
+      }),
+    )
+    .min(1),
+  usage: z
+    .object({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() })
+    .nullish(),
+});
+
+/** Rejects as soon as `signal` aborts, so a wait inside the SDK never outlives an abort. */
+function untilAborted(signal: AbortSignal): { promise: Promise<never>; done: () => void } {
+  let onAbort: () => void = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason ?? new Error("aborted"));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  promise.catch(() => {});
+  return { promise, done: () => signal.removeEventListener("abort", onAbort) };
+}
+
+/**
+ * One chat completion: budget, the SDK's retries (through fire's bounded transport), a total
+ * deadline for the whole request (retries, waits and the body: a server that drips its answer
+ * is cut off), the run's wall-clock budget, and the json_schema → json_object fallback.
+ */
 export async function send(
   session: LlmSession,
   spec: StructuredSpec<unknown>,
@@ -56,34 +91,52 @@ export async function send(
 ): Promise<Sent> {
   const { config, report, budget } = session;
   const estimate = messages.reduce((s, m) => s + estimateTokens(m.content), 0);
-  let retry = 0;
+  const deadline = AbortSignal.timeout(config.requestDeadlineMs);
+  const signal = AbortSignal.any(
+    [session.signal, session.runDeadline, deadline].filter((x): x is AbortSignal => !!x),
+  );
   for (;;) {
     if (session.signal?.aborted) {
       report.stoppedBy ??= "aborted";
       return { ok: false, reason: "aborted", stopped: true };
+    }
+    if (session.runDeadline.aborted) {
+      report.stoppedBy ??= "maxRunMs";
+      return {
+        ok: false,
+        reason: `run time budget spent (maxRunMs ${config.maxRunMs})`,
+        stopped: true,
+      };
     }
     const reservation = budget.reserve(estimate, config.maxOutputTokens);
     if (!reservation.ok) {
       report.stoppedBy ??= reservation.limit;
       return { ok: false, reason: `budget exhausted (${reservation.limit})`, stopped: true };
     }
-    report.requests += 1;
     const mode = session.outputMode;
+    const abort = untilAborted(signal);
     try {
-      const res = await session.openai.chat.completions.create(
-        completionBody(session, spec, messages),
-        {
-          signal: session.signal,
-        },
+      const raw: unknown = await withCall({ id, attempts: 0 }, () =>
+        Promise.race([
+          session.openai.chat.completions.create(completionBody(session, spec, messages), {
+            signal,
+          }),
+          abort.promise,
+        ]),
       );
+      const res = Completion.safeParse(raw);
+      if (!res.success) {
+        budget.settle(reservation, { promptTokens: 0, completionTokens: 0 });
+        return { ok: false, reason: notACompletion(raw, res.error.issues), stopped: false };
+      }
       const usage = {
-        promptTokens: res.usage?.prompt_tokens ?? estimate,
-        completionTokens: res.usage?.completion_tokens ?? 0,
+        promptTokens: res.data.usage?.prompt_tokens ?? estimate,
+        completionTokens: res.data.usage?.completion_tokens ?? 0,
       };
       report.promptTokens += usage.promptTokens;
       report.completionTokens += usage.completionTokens;
       report.costUsd += budget.settle(reservation, usage);
-      const choice = res.choices[0];
+      const choice = res.data.choices[0];
       const text = choice?.message.refusal
         ? `REFUSAL: ${choice.message.refusal}`
         : (choice?.message.content ?? "");
@@ -97,23 +150,36 @@ export async function send(
         continue;
       }
       if (mode !== session.outputMode) continue; // another call switched the mode meanwhile
-      const kind = classifyError(err);
-      if (kind === "aborted") {
+      if (session.signal?.aborted) {
         report.stoppedBy ??= "aborted";
         return { ok: false, reason: "aborted", stopped: true };
       }
-      if (!isRetryable(kind) || retry >= config.maxRetries)
-        return { ok: false, reason: session.scrub(describeError(err)), stopped: false };
-      const delayMs = backoffDelay(retry, err, config);
-      retry += 1;
-      report.retries += 1;
-      session.onRetry?.({ id, retry, delayMs, reason: kind });
-      try {
-        await waitFor(delayMs, session.signal);
-      } catch {
-        report.stoppedBy ??= "aborted";
-        return { ok: false, reason: "aborted", stopped: true };
+      if (session.runDeadline.aborted) {
+        report.stoppedBy ??= "maxRunMs";
+        return {
+          ok: false,
+          reason: `run time budget spent (maxRunMs ${config.maxRunMs})`,
+          stopped: true,
+        };
       }
+      if (deadline.aborted)
+        return {
+          ok: false,
+          reason: `no complete answer within requestDeadlineMs (${config.requestDeadlineMs} ms)`,
+          stopped: false,
+        };
+      return { ok: false, reason: session.scrub(describeError(err)), stopped: false };
+    } finally {
+      abort.done();
     }
   }
+}
+
+/** A short reason for an answer that is not a chat completion (never the whole body). */
+function notACompletion(raw: unknown, issues: readonly { path: PropertyKey[]; message: string }[]) {
+  const size = typeof raw === "string" ? raw.length : JSON.stringify(raw ?? null).length;
+  const first = issues[0];
+  const where = first ? `${first.path.map(String).join(".") || "(root)"}: ${first.message}` : "";
+  const mb = size >= 1_000_000 ? `${(size / 1_000_000).toFixed(1)} MB` : `${size} bytes`;
+  return `the server's answer is not a chat completion (${where}; ${mb})`;
 }

@@ -10,6 +10,7 @@ import {
   pricingFor,
 } from "./config.js";
 import { emptyReport, type RunReport } from "./report.js";
+import { boundedFetch } from "./transport.js";
 
 /** Raised when no endpoint can be reached: no API key and no base URL. */
 export class LlmUnavailableError extends Error {
@@ -45,6 +46,8 @@ export interface LlmSession {
   readonly report: RunReport;
   readonly signal?: AbortSignal;
   readonly onRetry?: (e: RetryEvent) => void;
+  /** Fires when the run's wall-clock budget (`maxRunMs`) is spent. */
+  readonly runDeadline: AbortSignal;
   /** Starts as json_schema; switches once to json_object if the server rejects schemas. */
   outputMode: "json_schema" | "json_object";
   /** Redacts secrets and the session's own API key (servers may echo it in errors). */
@@ -66,14 +69,36 @@ export function createSession(
       );
     apiKey = "no-key"; // local OpenAI-compatible servers often need none
   }
+  const report = emptyReport(config.model);
+  // The run's wall-clock budget (an unref'd timer: it never keeps the process alive).
+  const runDeadline = AbortSignal.timeout(config.maxRunMs);
+  const runEnds = Date.now() + config.maxRunMs;
   const openai = new OpenAI({
     apiKey,
     baseURL,
     timeout: config.timeoutMs,
-    maxRetries: 0, // retries are ours: budget-aware, configurable backoff
+    // The SDK's retries (408/409/429/5xx, retry-after, x-should-retry); fire's transport
+    // counts them, reports them and bounds every wait a server asks for.
+    maxRetries: config.maxRetries,
+    fetch: boundedFetch({
+      maxWaitMs: () => Math.max(0, Math.min(config.maxBackoffMs, runEnds - Date.now())),
+      onAttempt: () => {
+        report.requests += 1;
+      },
+      onRetry: (call, waitedMs) => {
+        report.retries += 1;
+        opts.onRetry?.({
+          id: call.id,
+          retry: call.attempts - 1,
+          delayMs: waitedMs,
+          reason: call.lastReason ?? "retry",
+        });
+      },
+    }),
   });
   return {
     openai,
+    runDeadline,
     config,
     cache: new AnswerCache(opts.cacheDir),
     budget: new Budget(
@@ -85,7 +110,7 @@ export function createSession(
       pricingFor(config),
     ),
     limit: pLimit(config.concurrency),
-    report: emptyReport(config.model),
+    report,
     signal: opts.signal,
     onRetry: opts.onRetry,
     outputMode: "json_schema",

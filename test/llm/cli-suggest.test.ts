@@ -93,7 +93,7 @@ describe("fire clusters --suggest (built CLI) against a local OpenAI-compatible 
     expect(after.clusters.find((c: { id: string }) => c.id === ids[0]).name).toBe(
       "Agent's stop before checking",
     );
-  });
+  }, 120_000); // a dozen spawned CLI runs: minutes under a loaded 2-core machine
 
   it("without a key or base URL it fails clearly and writes nothing", async () => {
     const bytes = await readFile(decisions(), "utf8");

@@ -12,6 +12,8 @@ const CLIENT_SETTINGS = {
   model: "fake-model",
   concurrency: 2,
   timeoutMs: 5_000,
+  requestDeadlineMs: 9_000,
+  maxRunMs: 60_000,
   maxRequests: 50,
   maxTokens: 100_000,
   maxDollars: 1,

@@ -35,7 +35,10 @@ function renderRunReport(rep: RunReport): string {
   return (
     `llm ${rep.model} (${rep.outputMode}): ${rep.requests} request(s), ${rep.retries} retr(ies), ${rep.repairs} repair(s), ` +
     `${rep.cacheHits} cache hit(s), ${rep.promptTokens}+${rep.completionTokens} tokens, $${rep.costUsd.toFixed(4)}; ` +
-    `${rep.labelled} labelled, ${rep.unlabelled} unlabelled${stop}`
+    `${rep.labelled} labelled, ${rep.unlabelled} unlabelled${stop}` +
+    (rep.batch?.errors?.length
+      ? `\nbatch ${rep.batch.id} ${rep.batch.status}: ${rep.batch.errors.join("; ")}`
+      : "")
   );
 }
 

@@ -11,6 +11,9 @@ import { workspacePaths } from "./paths.js";
 export const LlmPricing = z.strictObject({
   inputPerMTok: z.number().nonnegative(),
   outputPerMTok: z.number().nonnegative(),
+  /** Batch API rates; default: half the live rates (the Batch API bills half). */
+  batchInputPerMTok: z.number().nonnegative().optional(),
+  batchOutputPerMTok: z.number().nonnegative().optional(),
 });
 
 /**
@@ -22,15 +25,19 @@ export const LlmConfig = z.strictObject({
   model: z.string().min(1).default("gpt-4o-mini"),
   baseUrl: z.string().url().optional(),
   concurrency: z.number().int().min(1).max(64).default(4),
-  /** Per-request client timeout. */
+  /** Per-attempt client timeout until the response headers arrive (the SDK's `timeout`). */
   timeoutMs: z.number().int().positive().default(60_000),
+  /** Total deadline of one request: every retry, wait and the whole body (slow servers). */
+  requestDeadlineMs: z.number().int().positive().default(180_000),
+  /** Wall-clock budget of a whole run (mine, draft, suggest); stops cleanly when reached. */
+  maxRunMs: z.number().int().positive().default(1_800_000),
   /** Budget: HTTP requests, tokens (prompt + completion), dollars per run. */
   maxRequests: z.number().int().nonnegative().default(500),
   maxTokens: z.number().int().nonnegative().default(2_000_000),
   maxDollars: z.number().nonnegative().default(5),
-  /** Retries after the first try on 429 / 5xx / timeouts / connection errors. */
+  /** Retries after the first try (the SDK's: 408, 409, 429, 5xx, timeouts, `x-should-retry`). */
   maxRetries: z.number().int().min(0).max(10).default(3),
-  /** First backoff delay; doubles per retry (with jitter), capped by maxBackoffMs. */
+  /** Backoff is the SDK's; a server's `retry-after` is honoured up to maxBackoffMs. */
   backoffMs: z.number().int().nonnegative().default(1_000),
   maxBackoffMs: z.number().int().nonnegative().default(30_000),
   /**
