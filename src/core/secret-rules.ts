@@ -44,9 +44,13 @@ export interface SecretRule {
   replace?: (marker: string, match: string, ...groups: string[]) => string;
 }
 
-/** Words that make a `KEY=value` / `"key": "value"` pair a secret. */
+/**
+ * Names that make a `KEY=value` / `"key": "value"` pair a secret: any prefix (DB_PASSWORD,
+ * github_token), only a short value-like suffix (token_value, passwords), so names that merely
+ * contain the word (token_limit_exceeded, secretName, max_tokens) are not taken for secrets.
+ */
 const SECRET_NAME =
-  "[A-Za-z0-9_.-]{0,40}(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|access[_-]?key|account[_-]?key|private[_-]?key|client[_-]?secret|credentials?|authorization|auth[_-]?token|session[_-]?id)[A-Za-z0-9_.-]{0,40}";
+  "[A-Za-z0-9_.-]{0,40}(?:pass(?:word|wd|phrase)?|secret|token|api[_-]?key|apikey|access[_-]?key|account[_-]?key|private[_-]?key|client[_-]?secret|credentials?|authorization|auth[_-]?token|session[_-]?id)(?:[_.-]?(?:key|value|data|b64|base64))?s?";
 
 /** Values that are never secrets: numbers, booleans, placeholders, variable references. */
 export function isPlainValue(value: string): boolean {

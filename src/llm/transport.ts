@@ -82,7 +82,8 @@ export function boundedFetch(hooks: TransportHooks, inner: typeof fetch = fetch)
         call.lastAt = Date.now();
         // the SDK aborts an attempt that outlives its `timeout`
         const name = (err as Error | undefined)?.name;
-        call.lastReason = name === "AbortError" || name === "TimeoutError" ? "timeout" : "connection";
+        call.lastReason =
+          name === "AbortError" || name === "TimeoutError" ? "timeout" : "connection";
       }
       throw err;
     }

@@ -90,6 +90,9 @@ describe("redact covers the common credential shapes", () => {
       "tests pass: 12",
       "SKIP this step",
       "sig=short",
+      "token_limit_exceeded: enqueued token limit reached",
+      "secretName: db-credentials-ref",
+      "max_tokens: 2000",
     ].join("\n");
     expect(redactSecrets(plain)).toEqual({ text: plain, counts: {} });
   });

@@ -7,7 +7,11 @@ export type ChatReply =
   | { kind: "json"; answer: unknown }
   | { kind: "text"; content: string }
   | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string> }
-  | { kind: "hang" };
+  | { kind: "hang" }
+  /** 200 with headers at once, then one byte of body every `everyMs`, never finishing. */
+  | { kind: "drip"; everyMs: number }
+  /** A 200 whose body is exactly this JSON value (not wrapped as a chat completion). */
+  | { kind: "raw"; body: unknown };
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are arbitrary JSON
 export type ChatBody = any;
@@ -47,6 +51,8 @@ export class FakeOpenAI {
   rejectJsonSchema = false;
   /** Batch retrieves answered "in_progress" before the batch completes. */
   batchPolls = 1;
+  /** When set, a batch ends "failed" with these errors instead of running. */
+  batchErrors?: { code: string; message: string; line?: number }[];
   inflight = 0;
   peakInflight = 0;
   private readonly files = new Map<string, string>();
@@ -139,12 +145,20 @@ export class FakeOpenAI {
     res.on("close", leave);
     const reply = await this.respond(body, n);
     if (reply.kind === "hang") return; // never answers; the client must time out
+    if (reply.kind === "drip") return drip(res, reply.everyMs);
+    if (reply.kind === "raw") {
+      leave();
+      return send(res, 200, reply.body);
+    }
     const out = this.replyBody(body, reply);
     leave(); // before the bytes go out, so a follow-up request never overlaps in the count
     send(res, out.status, out.body, out.headers);
   }
 
-  private replyBody(body: ChatBody, reply: Exclude<ChatReply, { kind: "hang" }>) {
+  private replyBody(
+    body: ChatBody,
+    reply: Exclude<ChatReply, { kind: "hang" } | { kind: "drip" } | { kind: "raw" }>,
+  ) {
     if (reply.kind === "status")
       return {
         status: reply.status,
@@ -223,12 +237,18 @@ export class FakeOpenAI {
   private async retrieveBatch(id: string, res: ServerResponse): Promise<void> {
     const b = this.batches.get(id);
     if (!b) return send(res, 404, { error: { message: "no such batch" } });
-    if (b.status !== "completed") {
+    if (b.status !== "completed" && b.status !== "failed") {
       b.polls += 1;
       b.status = "in_progress";
-      if (b.polls > this.batchPolls) await this.runBatch(b);
+      if (b.polls > this.batchPolls) {
+        if (this.batchErrors) b.status = "failed";
+        else await this.runBatch(b);
+      }
     }
-    send(res, 200, batchObject(b));
+    send(res, 200, {
+      ...batchObject(b),
+      ...(b.status === "failed" ? { errors: { object: "list", data: this.batchErrors } } : {}),
+    });
   }
 
   private async runBatch(b: FakeBatch): Promise<void> {
@@ -238,7 +258,7 @@ export class FakeOpenAI {
       const req = JSON.parse(line);
       this.chat.push(req.body);
       const reply = await this.respond(req.body, this.chat.length - 1);
-      if (reply.kind === "hang") continue;
+      if (reply.kind === "hang" || reply.kind === "drip" || reply.kind === "raw") continue;
       const r = this.replyBody(req.body, reply);
       out.push(
         JSON.stringify({
@@ -273,6 +293,17 @@ function batchObject(b: FakeBatch) {
       failed: 0,
     },
   };
+}
+
+/** Headers now, then a byte at a time until the client gives up (a slowloris answer). */
+function drip(res: ServerResponse, everyMs: number): void {
+  res.writeHead(200, { "content-type": "application/json" });
+  res.write("{");
+  const t = setInterval(() => {
+    if (res.destroyed || res.writableEnded) clearInterval(t);
+    else res.write(" ");
+  }, everyMs);
+  res.on("close", () => clearInterval(t));
 }
 
 function send(

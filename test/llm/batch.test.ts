@@ -65,6 +65,24 @@ describe("--batch through the files and batches endpoints", () => {
     expect(again.report).toMatchObject({ requests: 0, cacheHits: 3 });
   });
 
+  it("a failed batch reports the server's errors and labels nothing", async () => {
+    fake.respond = () => good;
+    fake.batchErrors = [
+      { code: "invalid_request", message: "model fake-model is not batchable", line: 1 },
+      { code: "token_limit_exceeded", message: "enqueued token limit reached" },
+    ];
+    const { labels, report } = await run(["f1", "f2"].map((id) => makeAttempt(id)));
+    expect(report.batch).toMatchObject({
+      status: "failed",
+      errors: [
+        "invalid_request (line 1): model fake-model is not batchable",
+        "token_limit_exceeded: enqueued token limit reached",
+      ],
+    });
+    for (const l of labels) expect(l.unlabelledReason).toMatch(/batch .* failed: invalid_request/);
+    expect(report.costUsd).toBe(0);
+  });
+
   it("resumes the same batch after a restart instead of submitting again", async () => {
     fake.respond = () => good;
     fake.batchPolls = 1_000;
