@@ -1,12 +1,26 @@
 import { BadRequestError, UnprocessableEntityError } from "openai";
+import { zodResponseFormat } from "openai/helpers/zod";
 import { z } from "zod";
 import type { ChatMessage } from "./prompt.js";
 import { describeError } from "./retry.js";
-import { openAiJsonSchema } from "./schema.js";
 import type { LlmSession } from "./session.js";
 import type { StructuredSpec } from "./spec.js";
 import { estimateTokens } from "./tokens.js";
 import { withCall } from "./transport.js";
+
+/**
+ * The strict response format for a spec, built by the SDK's own `zodResponseFormat`
+ * (zod 4 → strict JSON schema); memoised per schema.
+ */
+function responseFormatOf(spec: StructuredSpec<unknown>) {
+  let format = formats.get(spec.schema);
+  if (!format) {
+    format = zodResponseFormat(spec.schema, spec.name);
+    formats.set(spec.schema, format);
+  }
+  return format;
+}
+const formats = new WeakMap<object, ReturnType<typeof zodResponseFormat>>();
 
 /** The request body for one chat completion in the session's current output mode. */
 export function completionBody(
@@ -14,21 +28,19 @@ export function completionBody(
   spec: StructuredSpec<unknown>,
   messages: ChatMessage[],
 ) {
-  const jsonSchema = openAiJsonSchema(spec.schema);
+  const format = responseFormatOf(spec);
   if (session.outputMode === "json_schema") {
     return {
       model: session.config.model,
       messages,
       max_completion_tokens: session.config.maxOutputTokens,
-      response_format: {
-        type: "json_schema" as const,
-        json_schema: { name: spec.name, schema: jsonSchema, strict: true },
-      },
+      response_format: { type: "json_schema" as const, json_schema: format.json_schema },
     };
   }
+  // Servers without structured output: JSON mode, the same schema as an instruction.
   const hint: ChatMessage = {
     role: "system",
-    content: `Reply with a single JSON object valid against this JSON Schema:\n${JSON.stringify(jsonSchema)}`,
+    content: `Reply with a single JSON object valid against this JSON Schema:\n${JSON.stringify(format.json_schema.schema)}`,
   };
   return {
     model: session.config.model,
