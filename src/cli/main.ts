@@ -62,6 +62,18 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * A reader that stops early (`fire export | head`) closes the pipe: the output is no longer
+ * wanted, so the process ends quietly with success instead of printing an EPIPE stack trace.
+ */
+export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+    throw err;
+  });
+}
+
+endQuietlyOnClosedPipe(process.stdout);
 main(process.argv).then((code) => {
   process.exitCode = code;
 });
