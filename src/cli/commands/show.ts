@@ -5,17 +5,25 @@ import { print } from "../util/out.js";
 import { clip } from "../util/table.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
-/** Exact id first, else a unique id prefix. */
+/** Ids listed in an ambiguity error before the rest are folded into a count. */
+const MAX_LISTED = 10;
+
+/** Exact id first, else the one attempt whose id contains `id` anywhere (prefix or not). */
 export function findAttempt(attempts: Attempt[], id: string): Attempt {
   const exact = attempts.find((a) => a.id === id);
   if (exact) return exact;
-  const prefixed = attempts.filter((a) => a.id.startsWith(id));
-  if (prefixed.length === 1) return prefixed[0]!;
-  const why =
-    prefixed.length > 1
-      ? `id prefix matches ${prefixed.length} attempts`
-      : "no attempt with this id";
-  throw new InputError(id, undefined, `${why} (see \`fire attempts\`)`);
+  const matches = attempts.filter((a) => a.id.includes(id));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) {
+    throw new InputError(id, undefined, "no attempt with this id (see `fire attempts`)");
+  }
+  const listed = matches.slice(0, MAX_LISTED).map((a) => a.id);
+  const more = matches.length > MAX_LISTED ? `, … ${matches.length - MAX_LISTED} more` : "";
+  throw new InputError(
+    id,
+    undefined,
+    `matches ${matches.length} attempts: ${listed.join(", ")}${more} (give more of the id)`,
+  );
 }
 
 function eventLine(e: Event): string {
@@ -52,7 +60,7 @@ export function registerShow(program: Command): void {
     program
       .command("show")
       .description("show one normalized attempt in full")
-      .argument("<attempt-id>", "attempt id (or a unique prefix of one)")
+      .argument("<attempt-id>", "attempt id (or any unique part of one)")
       .option("--json", "print the attempt as JSON"),
   ).action(async (id: string, opts: { workspace?: string; json?: boolean }) => {
     const ws = await openWorkspace(opts);
