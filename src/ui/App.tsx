@@ -151,10 +151,11 @@ function headerCounts(state: ReturnType<typeof useAppState>, width: number): str
   if (!d) return `workspace ${state.dir}`;
   const by = { reachable: 0, unsolved: 0, solved: 0, unscored: 0 };
   for (const t of d.triage.tasks) by[t.status]++;
+  // Each count sits next to its unit: exclusions count attempts, statuses count tasks.
   const base =
-    `${d.ws.attempts.length} attempts · ${d.triage.tasks.length} tasks · ` +
-    `${by.reachable} reachable · ${by.unsolved} unsolved · ${by.solved} solved · ` +
-    `${d.triage.exclusions.length} excluded`;
+    `${d.ws.attempts.length} attempts (${d.triage.exclusions.length} excluded) · ` +
+    `${d.triage.tasks.length} tasks: ${by.reachable} reachable, ${by.unsolved} unsolved, ` +
+    `${by.solved} solved`;
   const more = ` · ${state.mine?.clusters.length ?? 0} clusters · ${d.candidates.length} candidates`;
   return base.length + more.length <= width ? base + more : base;
 }

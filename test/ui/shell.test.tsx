@@ -11,6 +11,21 @@ const ws = demoCopy();
 afterAll(() => ws.cleanup());
 
 describe("workbench shell", () => {
+  it("the header puts each count next to its unit: exclusions are attempts", async () => {
+    const app = renderApp(ws.dir, { columns: 200, rows: 30 });
+    await app.see("95 attempts");
+    const m =
+      /95 attempts \((\d+) excluded\) · (\d+) tasks: (\d+) reachable, (\d+) unsolved, (\d+) solved/.exec(
+        app.frame(),
+      );
+    expect(m).not.toBeNull();
+    const [, excluded, tasks, ...byStatus] = m!.map(Number);
+    expect(excluded).toBeLessThanOrEqual(95);
+    expect(byStatus.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(tasks!);
+    expect(app.frame()).not.toMatch(/solved · \d+ excluded/);
+    app.unmount();
+  });
+
   it("? shows the one keymap and any key closes it without acting", async () => {
     const app = renderApp(ws.dir, { columns: 80, rows: 30 });
     await app.see("95 attempts");
