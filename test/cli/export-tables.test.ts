@@ -1,0 +1,106 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Cluster } from "../../src/core/mine/cluster.js";
+import type { Label } from "../../src/core/mine/label.js";
+import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "../core/mine/demo-workspace.js";
+import { runFire } from "../helpers/cli.js";
+
+const NO_LLM_ENV = { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
+let ws: string;
+let mined: { labels: Label[]; clusters: Cluster[] };
+beforeAll(() => {
+  ws = tempWorkspace(`${DEMO_DIR}/`);
+  const m = runFire(["mine", "--labeler", "heuristic", "--json", "-w", ws], { env: NO_LLM_ENV });
+  expect(m.status).toBe(0);
+  mined = JSON.parse(m.stdout) as typeof mined;
+}, 180_000);
+afterAll(removeTempWorkspaces);
+
+const exportOf = (args: string[]) => {
+  const r = runFire(["export", ...args, "-w", ws], { env: NO_LLM_ENV });
+  expect(r.stderr).toBe("");
+  expect(r.status).toBe(0);
+  return r.stdout;
+};
+
+describe("fire export labels|clusters --format jsonl|csv", () => {
+  it("labels as JSONL: one row per label of the last mine, documented columns in order", () => {
+    const rows = exportOf(["labels"])
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows).toHaveLength(mined.labels.length);
+    expect(Object.keys(rows[0]!)).toEqual([
+      "attemptId",
+      "source",
+      "mechanismId",
+      "family",
+      "mechanism",
+      "interventionPoint",
+      "signature",
+      "isProceduralLoss",
+      "exclusion",
+      "confidence",
+      "detectorIds",
+      "model",
+      "unlabelledReason",
+      "rationale",
+    ]);
+    for (const [i, l] of mined.labels.entries()) {
+      expect(rows[i]).toMatchObject({
+        attemptId: l.attemptId,
+        mechanism: l.mechanism,
+        detectorIds: l.detectorIds,
+        confidence: l.confidence,
+        mechanismId: l.mechanismId ?? null,
+      });
+    }
+  });
+
+  it("clusters as CSV parse back to the clusters of `fire mine` (lists `;`-joined)", () => {
+    const records = parse(exportOf(["clusters", "--format", "csv"]), {
+      columns: true,
+    }) as Record<string, string>[];
+    expect(records).toHaveLength(mined.clusters.length);
+    expect(records.length).toBeGreaterThan(1);
+    for (const [i, c] of mined.clusters.entries()) {
+      const r = records[i]!;
+      expect(r.id).toBe(c.id);
+      expect(r.name).toBe(c.name);
+      expect(Number(r.attempts)).toBe(c.attemptIds.length);
+      expect(r.attemptIds!.split(";")).toEqual(c.attemptIds);
+      expect(r.taskIds!.split(";")).toEqual(c.taskIds);
+      expect(r.family).toBe(c.family ?? "");
+    }
+  });
+
+  it("labels as CSV keep commas, quotes and newlines of free text intact", async () => {
+    const out = join(ws, "labels.csv");
+    const r = runFire(["export", "labels", "--format", "csv", "--out", out, "-w", ws]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe(`exported ${mined.labels.length} labels to ${out}\n`);
+    const records = parse(await readFile(out, "utf8"), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    expect(records.map((x) => x.rationale)).toEqual(mined.labels.map((l) => l.rationale));
+    expect(records.map((x) => x.isProceduralLoss)).toEqual(
+      mined.labels.map((l) => String(l.isProceduralLoss)),
+    );
+  });
+
+  it("refuses an unknown table or format, and tables before anything was mined", () => {
+    const bad = runFire(["export", "verdictz", "-w", ws]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("unknown export 'verdictz'");
+    const fmt = runFire(["export", "labels", "--format", "xlsx", "-w", ws]);
+    expect(fmt.status).toBe(2);
+    expect(fmt.stderr).toContain("--format xlsx");
+    const fresh = tempWorkspace(`${DEMO_DIR}/`);
+    const none = runFire(["export", "clusters", "-w", fresh]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain("nothing mined yet");
+  });
+});
