@@ -42,6 +42,34 @@ describe("fire (no command)", () => {
     expect(r.stdout).toContain("Tasks (k/n = passing attempts / attempts):");
   });
 
+  it("--json gives the same counts as the text, as one object", () => {
+    runFire(["import", fixture("harbor-openclaw"), "--workspace", ws]);
+    const r = runFire(["--json", "--workspace", ws]);
+    expect(r.status).toBe(0);
+    const s = JSON.parse(r.stdout) as {
+      dir: string;
+      attempts: number;
+      byFormat: Record<string, number>;
+      outcomes: Record<string, number>;
+      tasks: { taskId: string; passed: number; total: number }[];
+      tasksByKn: Record<string, number>;
+      errors: unknown[];
+    };
+    expect(s.dir).toBe(ws);
+    expect(s.attempts).toBe(15);
+    expect(s.byFormat).toEqual({ "harbor-trial": 15 });
+    expect(Object.values(s.outcomes).reduce((a, b) => a + b, 0)).toBe(15);
+    expect(s.tasks.reduce((n, t) => n + t.total, 0)).toBe(15);
+    expect(Object.values(s.tasksByKn).reduce((a, b) => a + b, 0)).toBe(s.tasks.length);
+    expect(s.errors).toEqual([]);
+    const text = runFire(["--workspace", ws]).stdout;
+    expect(text).toContain(`  tasks      ${s.tasks.length} (`);
+    const kn = Object.entries(s.tasksByKn)
+      .map(([k, n]) => `${k}: ${n}`)
+      .join(", ");
+    expect(text).toContain(`(passed k/n → tasks: ${kn})`);
+  });
+
   it("`npm start` (the repo root) shows the demo workspace summary", () => {
     const r = runFire([], { cwd: REPO_ROOT });
     expect(r.status).toBe(0);

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { print } from "../util/out.js";
-import { renderSummary } from "../util/summary.js";
-import { openWorkspace, withWorkspace, workspaceDir } from "../util/workspace.js";
+import { renderSummary, summaryOf } from "../util/summary.js";
+import { openWorkspace, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 /**
  * `fire` without a command: in a terminal the workbench; otherwise the workspace summary and
@@ -14,9 +14,14 @@ export function registerSummary(program: Command): void {
   withWorkspace(program)
     .usage("[options] [command]")
     .argument("[command]", "a command below; without one, the workspace summary")
-    .action(async (command: string | undefined, opts: { workspace?: string }) => {
+    .option("--json", "print the workspace summary as JSON (never the workbench)")
+    .action(async (command: string | undefined, opts: { workspace?: string; json?: boolean }) => {
       if (command !== undefined) {
         throw new UsageError(`unknown command '${command}' (see fire --help)`);
+      }
+      if (opts.json) {
+        printJson(summaryOf(await openWorkspace(opts)));
+        return;
       }
       if (process.stdout.isTTY === true && process.stdin.isTTY === true) {
         // In a terminal: the interactive workbench (src/ui), loaded only here.

@@ -33,24 +33,54 @@ const HOW_TO = [
   "  fire <command> --help               options of a command; every command takes --workspace DIR",
 ];
 
+export interface WorkspaceSummary {
+  dir: string;
+  attempts: number;
+  byFormat: Record<string, number>;
+  outcomes: Record<string, number>;
+  tasks: TaskTally[];
+  /** Tasks per "k/n" (passing attempts / attempts). */
+  tasksByKn: Record<string, number>;
+  errors: { file: string; line: number | null; message: string }[];
+}
+
+const OUTCOME_ORDER = ["pass", "fail", "error", "timeout", "unknown"];
+
+/** What `fire` reports about a workspace: one computation for the text and `--json`. */
+export function summaryOf(ws: Workspace): WorkspaceSummary {
+  const outcomes: Record<string, number> = Object.fromEntries(OUTCOME_ORDER.map((o) => [o, 0]));
+  for (const a of ws.attempts) outcomes[a.outcome] = (outcomes[a.outcome] ?? 0) + 1;
+  const tasks = tallyTasks(ws.attempts);
+  const tasksByKn: Record<string, number> = {};
+  for (const t of [...tasks].sort((a, b) =>
+    `${a.passed}/${a.total}` < `${b.passed}/${b.total}` ? -1 : 1,
+  ))
+    tasksByKn[`${t.passed}/${t.total}`] = (tasksByKn[`${t.passed}/${t.total}`] ?? 0) + 1;
+  const byFormat = Object.fromEntries(
+    Object.entries(ws.byFormat).sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+  return {
+    dir: ws.dir,
+    attempts: ws.attempts.length,
+    byFormat,
+    outcomes,
+    tasks,
+    tasksByKn,
+    errors: ws.errors.map((e) => ({ file: e.file, line: e.line ?? null, message: e.message })),
+  };
+}
+
 /** The text `fire` prints without arguments: what the workspace holds, then how to go on. */
 export function renderSummary(ws: Workspace): string {
-  const out: string[] = [`fire workspace ${ws.dir}`, ""];
-  const formats = Object.entries(ws.byFormat)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
+  const s = summaryOf(ws);
+  const out: string[] = [`fire workspace ${s.dir}`, ""];
+  const formats = Object.entries(s.byFormat)
     .map(([f, n]) => `${f} ${n}`)
     .join(", ");
-  out.push(`  attempts   ${ws.attempts.length}${formats ? ` (${formats})` : ""}`);
-  const outcomes = new Map<string, number>();
-  for (const a of ws.attempts) outcomes.set(a.outcome, (outcomes.get(a.outcome) ?? 0) + 1);
-  const order = ["pass", "fail", "error", "timeout", "unknown"];
-  out.push(`  outcomes   ${order.map((o) => `${o} ${outcomes.get(o) ?? 0}`).join(", ")}`);
-  const tasks = tallyTasks(ws.attempts);
-  const dist = new Map<string, number>();
-  for (const t of tasks)
-    dist.set(`${t.passed}/${t.total}`, (dist.get(`${t.passed}/${t.total}`) ?? 0) + 1);
-  const distText = [...dist.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
+  out.push(`  attempts   ${s.attempts}${formats ? ` (${formats})` : ""}`);
+  out.push(`  outcomes   ${OUTCOME_ORDER.map((o) => `${o} ${s.outcomes[o] ?? 0}`).join(", ")}`);
+  const tasks = s.tasks;
+  const distText = Object.entries(s.tasksByKn)
     .map(([k, n]) => `${k}: ${n}`)
     .join(", ");
   out.push(`  tasks      ${tasks.length}${distText ? ` (passed k/n → tasks: ${distText})` : ""}`);
