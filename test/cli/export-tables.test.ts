@@ -103,4 +103,17 @@ describe("fire export labels|clusters --format jsonl|csv", () => {
     expect(none.status).toBe(2);
     expect(none.stderr).toContain("nothing mined yet");
   });
+
+  it("fire cluster rename --json prints the decision, and the export shows the new name", () => {
+    const c = mined.clusters[0]!;
+    const r = runFire(["cluster", "rename", c.id, "Renamed, with a comma", "--json", "-w", ws]);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as { ok: boolean; decision: { op: string; name: string } };
+    expect(out.ok).toBe(true);
+    expect(out.decision).toMatchObject({ op: "rename", name: "Renamed, with a comma" });
+    const records = parse(exportOf(["clusters", "--format", "csv"]), {
+      columns: true,
+    }) as Record<string, string>[];
+    expect(records.find((x) => x.id === c.id)?.name).toBe("Renamed, with a comma");
+  });
 });

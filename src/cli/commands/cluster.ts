@@ -6,9 +6,9 @@ import { appendDecision, type Decision } from "../../core/mine/decisions.js";
 import { renderCluster } from "../../core/mine/render.js";
 import { currentClusters } from "../../core/mine/session.js";
 import { print } from "../util/out.js";
-import { openWorkspace, withWorkspace } from "../util/workspace.js";
+import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
-type Opts = { workspace?: string };
+type Opts = { workspace?: string; json?: boolean };
 
 async function clustersOf(
   opts: Opts,
@@ -28,32 +28,42 @@ function find(clusters: Cluster[], ref: string): Cluster {
   return c;
 }
 
-async function record(dir: string, d: Decision, what: string): Promise<void> {
-  await appendDecision(dir, { ...d, at: new Date().toISOString() });
-  print(`${what}\nrecorded in mining/decisions.json (re-clustering keeps it)\n`);
+/** Records the decision; `--json` prints `{ok, message, decision}` instead of the text. */
+async function record(dir: string, d: Decision, what: string, json?: boolean): Promise<void> {
+  const decision = { ...d, at: new Date().toISOString() };
+  await appendDecision(dir, decision);
+  if (json) printJson({ ok: true, message: what, decision });
+  else print(`${what}\nrecorded in mining/decisions.json (re-clustering keeps it)\n`);
 }
+
+const JSON_HELP = "print the recorded decision as JSON";
 
 /** `fire cluster rename|merge|split|exclude`: user decisions, persisted in the workspace. */
 export function registerCluster(program: Command): void {
   const cluster = program
     .command("cluster")
     .description("change clusters: rename, merge, split, exclude (kept across re-clustering)");
-  withWorkspace(cluster.command("rename <cluster> <name>").description("rename a cluster")).action(
-    async (ref: string, name: string, opts: Opts) => {
-      const { dir, clusters } = await clustersOf(opts);
-      const c = find(clusters, ref);
-      await record(
-        dir,
-        { op: "rename", members: c.attemptIds, name },
-        `renamed ${c.id} to "${name}"`,
-      );
-    },
-  );
+  withWorkspace(
+    cluster
+      .command("rename <cluster> <name>")
+      .description("rename a cluster")
+      .option("--json", JSON_HELP),
+  ).action(async (ref: string, name: string, opts: Opts) => {
+    const { dir, clusters } = await clustersOf(opts);
+    const c = find(clusters, ref);
+    await record(
+      dir,
+      { op: "rename", members: c.attemptIds, name },
+      `renamed ${c.id} to "${name}"`,
+      opts.json,
+    );
+  });
   withWorkspace(
     cluster
       .command("merge <clusters...>")
       .description("merge two or more clusters")
-      .option("--name <name>", "name of the merged cluster"),
+      .option("--name <name>", "name of the merged cluster")
+      .option("--json", JSON_HELP),
   ).action(async (refs: string[], opts: Opts & { name?: string }) => {
     if (refs.length < 2) throw new UsageError("merge needs at least two clusters");
     const { dir, clusters } = await clustersOf(opts);
@@ -67,13 +77,15 @@ export function registerCluster(program: Command): void {
         ...(opts.name ? { name: opts.name } : {}),
       },
       `merged ${cs.map((c) => c.id).join(" + ")}`,
+      opts.json,
     );
   });
   withWorkspace(
     cluster
       .command("split <cluster> <attemptIds...>")
       .description("move attempts out of a cluster into a new one")
-      .option("--name <name>", "name of the new cluster"),
+      .option("--name <name>", "name of the new cluster")
+      .option("--json", JSON_HELP),
   ).action(async (ref: string, ids: string[], opts: Opts & { name?: string }) => {
     const { dir, clusters } = await clustersOf(opts);
     const c = find(clusters, ref);
@@ -85,13 +97,15 @@ export function registerCluster(program: Command): void {
       dir,
       { op: "split", attemptIds: ids, ...(opts.name ? { name: opts.name } : {}) },
       `split ${ids.length} attempt(s) out of ${c.id}`,
+      opts.json,
     );
   });
   withWorkspace(
     cluster
       .command("exclude <target>")
       .description("exclude a cluster (or one attempt id) from mining, with a reason")
-      .requiredOption("--reason <text>", "why it is out of scope"),
+      .requiredOption("--reason <text>", "why it is out of scope")
+      .option("--json", JSON_HELP),
   ).action(async (target: string, opts: Opts & { reason: string }) => {
     const { dir, clusters, known } = await clustersOf(opts);
     const c = known.has(target) ? undefined : find(clusters, target);
@@ -100,7 +114,8 @@ export function registerCluster(program: Command): void {
       dir,
       { op: "exclude", attemptIds: ids, reason: opts.reason },
       `excluded ${c ? `cluster ${c.id}` : target}: ${opts.reason}`,
+      opts.json,
     );
-    if (c) print(`${renderCluster(c)}\n`);
+    if (c && !opts.json) print(`${renderCluster(c)}\n`);
   });
 }
