@@ -89,6 +89,15 @@ describe("fire draft / screen replay / route / freeze / hook (built CLI, demo wo
     expect(r.stderr).toContain(
       `${ids["latex-final-log"]}@1: no promising screen: no replay screen (run \`fire screen replay ${ids["latex-final-log"]}@1\`)`,
     );
+    const j = fire(["freeze", "--name", "p0", "--json", ids["latex-final-log"]!]);
+    expect(j.status).toBe(1);
+    const refused = JSON.parse(j.stdout) as {
+      ok: boolean;
+      refused: { policy: string; missing: string[] }[];
+    };
+    expect(refused.ok).toBe(false);
+    expect(refused.refused[0]?.policy).toBe(`${ids["latex-final-log"]}@1`);
+    expect(refused.refused[0]?.missing.join("\n")).toContain("no promising screen");
     expect(fire(["freeze", "--name", "p0", "--force", ids["latex-final-log"]!]).status).toBe(2);
     await expect(readdir(join(ws, "portfolios"))).rejects.toThrow(/ENOENT/);
   });

@@ -2,13 +2,14 @@ import { relative } from "node:path";
 import type { Command } from "commander";
 import { candidateNamed, freeze, sessionOf } from "../../core/app/index.js";
 import { UsageError } from "../../core/errors.js";
-import { openWorkspace, printErrors, withWorkspace } from "../util/workspace.js";
+import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
 interface FreezeOpts {
   workspace?: string;
   name: string;
   force?: boolean;
   reason?: string;
+  json?: boolean;
 }
 
 /** `fire freeze --name NAME CANDIDATE…`: a frozen, hashed portfolio under portfolios/NAME/. */
@@ -22,7 +23,8 @@ export function registerFreeze(program: Command): void {
       .argument("<candidates...>", "candidate ids or id@version")
       .requiredOption("--name <name>", "portfolio name")
       .option("--force", "freeze despite missing evidence (needs --reason, recorded)")
-      .option("--reason <text>", "why --force is justified"),
+      .option("--reason <text>", "why --force is justified")
+      .option("--json", "print {ok, dir, manifest} or {ok: false, refused} as JSON"),
   ).action(async (refs: string[], opts: FreezeOpts) => {
     if (opts.force && !opts.reason?.trim()) throw new UsageError("--force needs --reason");
     const ws = await openWorkspace(opts);
@@ -33,6 +35,15 @@ export function registerFreeze(program: Command): void {
       name: opts.name,
       ...(opts.force ? { force: opts.reason ?? "" } : {}),
     });
+    if (opts.json) {
+      printJson(
+        r.ok
+          ? { ok: true, dir: relative(ws.dir, r.dir), manifest: r.manifest }
+          : { ok: false, refused: r.refused },
+      );
+      if (!r.ok) process.exitCode = 1;
+      return;
+    }
     if (!r.ok) {
       process.stderr.write("fire: refusing to freeze:\n");
       for (const x of r.refused)
