@@ -3,24 +3,44 @@ import { zodResponseFormat } from "openai/helpers/zod";
 import { z } from "zod";
 import type { ChatMessage } from "./prompt.js";
 import { describeError } from "./retry.js";
+import { openAiJsonSchema } from "./schema.js";
 import type { LlmSession } from "./session.js";
 import type { StructuredSpec } from "./spec.js";
 import { estimateTokens } from "./tokens.js";
 import { withCall } from "./transport.js";
 
+interface Format {
+  json_schema: { name: string; schema: Record<string, unknown>; strict: boolean };
+}
+
 /**
- * The strict response format for a spec, built by the SDK's own `zodResponseFormat`
- * (zod 4 → strict JSON schema); memoised per schema.
+ * The response format for a spec: the SDK's own `zodResponseFormat` (zod 4 → strict JSON
+ * schema) where strict mode can express the schema; a schema it refuses (optional fields,
+ * which strict mode cannot have, e.g. a candidate's `$schema`) is sent non-strict from zod's
+ * own JSON Schema, and zod still validates every answer. Memoised per schema.
  */
-function responseFormatOf(spec: StructuredSpec<unknown>) {
+function responseFormatOf(spec: StructuredSpec<unknown>): Format {
   let format = formats.get(spec.schema);
   if (!format) {
-    format = zodResponseFormat(spec.schema, spec.name);
+    try {
+      const f = zodResponseFormat(spec.schema, spec.name);
+      format = {
+        json_schema: {
+          name: f.json_schema.name,
+          schema: f.json_schema.schema ?? {},
+          strict: f.json_schema.strict ?? true,
+        },
+      };
+    } catch {
+      format = {
+        json_schema: { name: spec.name, schema: openAiJsonSchema(spec.schema), strict: false },
+      };
+    }
     formats.set(spec.schema, format);
   }
   return format;
 }
-const formats = new WeakMap<object, ReturnType<typeof zodResponseFormat>>();
+const formats = new WeakMap<object, Format>();
 
 /** The request body for one chat completion in the session's current output mode. */
 export function completionBody(

@@ -52,6 +52,11 @@ describe("structuredCall (shared by cluster naming and drafting)", () => {
       cached: false,
     });
     expect(fake.chat[0].response_format.json_schema.name).toBe("cluster_name");
+    // the SDK's zodResponseFormat: strict, every property required, no extra keys
+    expect(fake.chat[0].response_format.json_schema).toMatchObject({
+      strict: true,
+      schema: { required: ["name", "mergeWith"], additionalProperties: false },
+    });
     expect(fake.allReceived()).not.toContain("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
 
     const again = await structuredCall(spec, messages, { id: "c1", session });
