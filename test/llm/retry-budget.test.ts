@@ -2,9 +2,6 @@ import { describe, expect, it } from "vitest";
 import { Budget } from "../../src/llm/budget.js";
 import { askedWaitMs } from "../../src/llm/transport.js";
 
-const rateLimited = (headers: Record<string, string>) =>
-  APIError.generate(429, { error: { message: "slow" } }, undefined, new Headers(headers));
-
 describe("the server's wait", () => {
   it("reads retry-after-ms, retry-after seconds and retry-after dates", () => {
     expect(askedWaitMs(new Headers({ "retry-after-ms": "250" }))).toBe(250);
