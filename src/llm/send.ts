@@ -128,18 +128,8 @@ export async function send(
     [session.signal, session.runDeadline, deadline].filter((x): x is AbortSignal => !!x),
   );
   for (;;) {
-    if (session.signal?.aborted) {
-      report.stoppedBy ??= "aborted";
-      return { ok: false, reason: "aborted", stopped: true };
-    }
-    if (session.runDeadline.aborted) {
-      report.stoppedBy ??= "maxRunMs";
-      return {
-        ok: false,
-        reason: `run time budget spent (maxRunMs ${config.maxRunMs})`,
-        stopped: true,
-      };
-    }
+    const halted = haltedRun(session);
+    if (halted) return halted;
     const reservation = budget.reserve(estimate, config.maxOutputTokens);
     if (!reservation.ok) {
       report.stoppedBy ??= reservation.limit;
@@ -182,18 +172,8 @@ export async function send(
         continue;
       }
       if (mode !== session.outputMode) continue; // another call switched the mode meanwhile
-      if (session.signal?.aborted) {
-        report.stoppedBy ??= "aborted";
-        return { ok: false, reason: "aborted", stopped: true };
-      }
-      if (session.runDeadline.aborted) {
-        report.stoppedBy ??= "maxRunMs";
-        return {
-          ok: false,
-          reason: `run time budget spent (maxRunMs ${config.maxRunMs})`,
-          stopped: true,
-        };
-      }
+      const stopped = haltedRun(session);
+      if (stopped) return stopped;
       if (deadline.aborted)
         return {
           ok: false,
@@ -214,4 +194,19 @@ function notACompletion(raw: unknown, issues: readonly { path: PropertyKey[]; me
   const where = first ? `${first.path.map(String).join(".") || "(root)"}: ${first.message}` : "";
   const mb = size >= 1_000_000 ? `${(size / 1_000_000).toFixed(1)} MB` : `${size} bytes`;
   return `the server's answer is not a chat completion (${where}; ${mb})`;
+}
+
+/** The run is over (aborted, or its wall-clock budget spent): the result that says so. */
+function haltedRun(session: LlmSession): Sent | undefined {
+  const { report } = session;
+  if (session.signal?.aborted) {
+    report.stoppedBy ??= "aborted";
+    return { ok: false, reason: "aborted", stopped: true };
+  }
+  if (session.runDeadline.aborted) {
+    report.stoppedBy ??= "maxRunMs";
+    const reason = `run time budget spent (maxRunMs ${session.config.maxRunMs})`;
+    return { ok: false, reason, stopped: true };
+  }
+  return undefined;
 }
