@@ -1,7 +1,9 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import writeFileAtomic from "write-file-atomic";
-import { UsageError } from "../../core/errors.js";
+import { candidateSession } from "../../core/app/index.js";
+import { type InputError, UsageError } from "../../core/errors.js";
+import { SCREEN_ROW_COLUMNS } from "../../core/export/screen-rows.js";
 import {
   CLUSTER_COLUMNS,
   EXPORT_FORMATS,
@@ -9,13 +11,21 @@ import {
   LABEL_COLUMNS,
   renderTableExport,
 } from "../../core/export/tables.js";
+import { VERDICT_COLUMNS, verdictRows } from "../../core/export/verdicts.js";
 import { serializeAttempt } from "../../core/ingest/fire-jsonl.js";
 import { currentClusters } from "../../core/mine/session.js";
-import type { Workspace } from "../../core/workspace/load.js";
-import { openWorkspace, withWorkspace, workspaceDir } from "../util/workspace.js";
+import { readScreenRows } from "../../core/screen/results/analysis.js";
+import { openWorkspace, printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 
-const TABLES = ["attempts", "labels", "clusters"] as const;
+const TABLES = ["attempts", "labels", "clusters", "verdicts", "screen"] as const;
 type Table = (typeof TABLES)[number];
+
+interface Exported {
+  text: string;
+  rows: number;
+  /** Bad input lines skipped (the good rows around them are exported). */
+  errors?: InputError[];
+}
 
 type Opts = { workspace?: string; out?: string; portfolio?: string; format?: string };
 
@@ -34,10 +44,26 @@ function tableFormat(table: Table, format: string | undefined): ExportFormat {
 
 /** The text of one export table and how many rows it has. */
 async function exportText(
-  ws: Workspace,
+  opts: Opts,
   table: Table,
+  name: string | undefined,
   format: ExportFormat,
-): Promise<{ text: string; rows: number }> {
+): Promise<Exported> {
+  if (table === "verdicts") {
+    const session = candidateSession(workspaceDir(opts));
+    const rows = await verdictRows(session);
+    return {
+      text: renderTableExport(rows, VERDICT_COLUMNS, format),
+      rows: rows.length,
+      errors: [...session.candidateErrors],
+    };
+  }
+  if (table === "screen") {
+    if (name === undefined) throw new UsageError("fire export screen NAME: give the screen's name");
+    const { rows, errors } = await readScreenRows(workspaceDir(opts), name);
+    return { text: renderTableExport(rows, SCREEN_ROW_COLUMNS, format), rows: rows.length, errors };
+  }
+  const ws = await openWorkspace(opts);
   if (table === "attempts") {
     const text = ws.attempts.map((a) => `${serializeAttempt(a)}\n`).join("");
     return { text, rows: ws.attempts.length };
@@ -57,19 +83,23 @@ async function exportText(
   };
 }
 
-/** `fire export [attempts|labels|clusters]`: a table as JSONL / CSV (attempts: fire JSONL). */
+/**
+ * `fire export [attempts|labels|clusters|verdicts|screen NAME]`: a table as JSONL / CSV
+ * (attempts: fire JSONL).
+ */
 export function registerExport(program: Command): void {
   withWorkspace(
     program
       .command("export")
       .description(
-        "write attempts (fire JSONL), labels or clusters (JSONL or CSV) to stdout unless --out",
+        "write attempts (fire JSONL), labels, clusters, verdicts or a screen's results (JSONL or CSV) to stdout unless --out",
       )
       .argument("[table]", `what to export: ${TABLES.join(" | ")}`, "attempts")
+      .argument("[name]", "the screen (fire export screen NAME)")
       .option("-o, --out <file>", "write to this file (atomically) instead of stdout")
       .option("--portfolio <name>", "export a frozen portfolio instead (see --format)")
       .option("--format <format>", "jsonl | csv for tables; with --portfolio: failproofai"),
-  ).action(async (table: string, opts: Opts) => {
+  ).action(async (table: string, name: string | undefined, opts: Opts) => {
     if (opts.portfolio !== undefined) {
       const { exportPortfolio } = await import("./portfolio-export.js");
       return exportPortfolio(workspaceDir(opts), opts.portfolio, opts.format, opts.out);
@@ -78,15 +108,19 @@ export function registerExport(program: Command): void {
       throw new UsageError(`unknown export '${table}' (one of: ${TABLES.join(", ")})`);
     }
     const t = table as Table;
+    if (name !== undefined && t !== "screen") {
+      throw new UsageError(`fire export ${t} takes no name (only fire export screen NAME does)`);
+    }
     const format = tableFormat(t, opts.format);
-    const ws = await openWorkspace(opts);
-    const { text, rows } = await exportText(ws, t, format);
+    const { text, rows, errors = [] } = await exportText(opts, t, name, format);
+    printErrors(errors);
+    if (errors.length) process.exitCode = 1;
     if (opts.out === undefined) {
       process.stdout.write(text);
       return;
     }
     const file = resolve(opts.out);
     await writeFileAtomic(file, text);
-    process.stderr.write(`exported ${rows} ${t} to ${file}\n`);
+    process.stderr.write(`exported ${rows} ${t === "screen" ? `${name} rows` : t} to ${file}\n`);
   });
 }

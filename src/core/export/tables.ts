@@ -9,6 +9,8 @@ export type Cell = string | number | boolean | null | readonly string[];
 export interface Column<T> {
   name: string;
   value: (row: T) => Cell;
+  /** How CSV joins this column's list (default `;`; free text that may hold `;` uses a newline). */
+  csvSeparator?: string;
 }
 
 export type ExportFormat = "jsonl" | "csv";
@@ -50,7 +52,8 @@ export const CLUSTER_COLUMNS: readonly Column<Cluster>[] = [
 
 /**
  * The rows as text: JSONL (one object a line, keys in column order) or CSV (a header row,
- * RFC 4180 quoting by csv-stringify, lists joined by `;`, null as an empty field).
+ * RFC 4180 quoting by csv-stringify, lists joined by `;` (or the column's `csvSeparator`),
+ * null as an empty field).
  */
 export function renderTableExport<T>(
   rows: readonly T[],
@@ -64,10 +67,10 @@ export function renderTableExport<T>(
       )
       .join("");
   }
-  const csvCell = (v: Cell): string | number | boolean =>
-    v === null ? "" : Array.isArray(v) ? v.join(";") : (v as string | number | boolean);
+  const csvCell = (v: Cell, sep: string): string | number | boolean =>
+    v === null ? "" : Array.isArray(v) ? v.join(sep) : (v as string | number | boolean);
   return stringify(
-    rows.map((r) => columns.map((c) => csvCell(c.value(r)))),
+    rows.map((r) => columns.map((c) => csvCell(c.value(r), c.csvSeparator ?? ";"))),
     { header: true, columns: columns.map((c) => c.name), cast: { boolean: (b) => String(b) } },
   );
 }

@@ -4,7 +4,7 @@ import { analyzeScreen, type ScreenAnalysis } from "../../stats/analyze.js";
 import type { ContrastOptions } from "../../stats/contrast.js";
 import { loadConfig } from "../../workspace/config.js";
 import { screenPaths } from "../paths.js";
-import { readResults } from "./results-file.js";
+import { readResults, type StoredRows } from "./results-file.js";
 import { toObservations } from "./row.js";
 
 export interface LoadedAnalysis {
@@ -24,6 +24,24 @@ async function planSeed(planFile: string): Promise<string | number | undefined> 
 }
 
 /**
+ * The stored result rows of a screen (bad lines are errors, the good ones still load); a
+ * screen with no results at all is an error naming the file. `fire report` and
+ * `fire export screen` read them here.
+ */
+export async function readScreenRows(workspace: string, name: string): Promise<StoredRows> {
+  const file = screenPaths(workspace, name).results;
+  const stored = await readResults(file);
+  if (stored.rows.length === 0 && stored.errors.length === 0) {
+    throw new InputError(
+      file,
+      undefined,
+      `no results for screen "${name}" (run \`fire screen import ${name} FILE\` first)`,
+    );
+  }
+  return stored;
+}
+
+/**
  * Reads `screens/<name>/results.jsonl` and computes every statistic with the workspace's
  * settings: seed = the option, else the plan's, else `screen.seed`; bootstrap resamples
  * and permutation flips from `screen`; verdict thresholds from `verdicts`.
@@ -35,14 +53,7 @@ export async function loadScreenAnalysis(
 ): Promise<LoadedAnalysis> {
   const paths = screenPaths(workspace, name);
   const config = await loadConfig(workspace);
-  const { rows, errors } = await readResults(paths.results);
-  if (rows.length === 0 && errors.length === 0) {
-    throw new InputError(
-      paths.results,
-      undefined,
-      `no results for screen "${name}" (run \`fire screen import ${name} FILE\` first)`,
-    );
-  }
+  const { rows, errors } = await readScreenRows(workspace, name);
   const seed = opts.seed ?? (await planSeed(paths.plan)) ?? config.screen.seed;
   const analysis = analyzeScreen(toObservations(rows), {
     seed,
