@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezePortfolio } from "../../../src/core/freeze/freeze.js";
 import { listCandidates, type StoredCandidate } from "../../../src/core/lifecycle/store.js";
+import { buildPlan } from "../../../src/core/screen/plan/build.js";
+import { writePlan } from "../../../src/core/screen/plan/plan-file.js";
 import { mechanicsHash, type ReplayScreen } from "../../../src/core/screen/replay/measure.js";
 import {
   readReplayScreen,
@@ -51,9 +53,22 @@ describe("verdict evidence: a harmful run screen", () => {
     );
     const screen = join(dir, "screens", "run-latex");
     await mkdir(screen, { recursive: true });
-    await writeFile(
-      join(screen, "plan.json"),
-      JSON.stringify({ seed: 1, source: { kind: "candidate", path: "candidates/latex.yaml" } }),
+    const c = listCandidates(dir).candidates[0]!;
+    await writePlan(
+      dir,
+      buildPlan({
+        name: "run-latex",
+        seed: 1,
+        attempts: 2,
+        arms: ["baseline", "policy"],
+        source: { kind: "candidate", path: "candidates/latex.yaml" },
+        candidates: [c.candidate],
+        tasks: [
+          { id: "pos-1", cohort: "positive" },
+          { id: "neg-1", cohort: "nearby-negative" },
+        ],
+        createdAt: NOW.toISOString(),
+      }),
     );
     await writeFile(join(screen, "results.jsonl"), rows());
   });

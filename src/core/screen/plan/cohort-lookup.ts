@@ -1,6 +1,4 @@
-import { existsSync } from "node:fs";
-import { screenPaths } from "../paths.js";
-import { readPlan } from "./plan-file.js";
+import { readPlanIfAny } from "./plan-file.js";
 
 /**
  * Task → cohort from the screen's plan, or undefined when the screen has no plan (results
@@ -10,8 +8,8 @@ export async function cohortLookup(
   workspace: string,
   name: string,
 ): Promise<((task: string) => string | undefined) | undefined> {
-  if (!existsSync(screenPaths(workspace, name).plan)) return undefined;
-  const plan = await readPlan(workspace, name);
+  const plan = await readPlanIfAny(workspace, name);
+  if (!plan) return undefined;
   const map = new Map(plan.tasks.map((t) => [t.id, t.cohort]));
   return (task) => map.get(task);
 }

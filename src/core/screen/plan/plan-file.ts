@@ -28,7 +28,11 @@ export async function writePlan(workspace: string, built: BuiltPlan): Promise<st
   return paths.plan;
 }
 
-/** Reads and validates `plan.json` (no integrity check). */
+/**
+ * THE reader of `plan.json`: reads and validates it against `ScreenPlan` (no integrity
+ * check; `readIntactPlan` adds one). Every consumer of a plan goes through this or
+ * `readPlanIfAny`.
+ */
 export async function readPlan(workspace: string, name: string): Promise<ScreenPlan> {
   const file = screenPaths(workspace, name).plan;
   let text: string;
@@ -52,6 +56,15 @@ export async function readPlan(workspace: string, name: string): Promise<ScreenP
       describeZodIssues(r.error.issues),
     );
   return r.data;
+}
+
+/** The screen's plan, or undefined when it has none; a plan that does not validate throws. */
+export async function readPlanIfAny(
+  workspace: string,
+  name: string,
+): Promise<ScreenPlan | undefined> {
+  if (!existsSync(screenPaths(workspace, name).plan)) return undefined;
+  return readPlan(workspace, name);
 }
 
 async function armHash(dir: string, files: readonly string[]): Promise<string | string[]> {

@@ -6,6 +6,8 @@ import { z } from "zod";
 import { VerdictKind } from "../../verdict/thresholds.js";
 import { runScreenVerdict, type SuggestedVerdict } from "../../verdict/verdict.js";
 import { screenPaths } from "../paths.js";
+import { readPlanIfAny } from "../plan/plan-file.js";
+import type { ScreenPlan } from "../plan/schema.js";
 import { loadScreenAnalysis } from "../results/analysis.js";
 import type { ReplayScreen } from "./measure.js";
 
@@ -55,30 +57,24 @@ export interface RunScreenEvidence {
 }
 
 /**
- * Only the plan's source decides whose screen it is: a plan that `fire screen run` would
- * refuse still carries evidence (a harmful result must keep blocking a freeze).
- */
-const PlanSource = z.looseObject({
-  source: z.looseObject({ kind: z.string(), path: z.string() }),
-});
-
-/**
  * Run screens (`fire screen plan/run/import`) whose plan's source is this candidate's file:
- * their report's verdict suggestions, folded (harmful wins).
+ * their report's verdict suggestions, folded (harmful wins). Only the plan's source decides
+ * whose screen it is: a plan that `fire screen run` would refuse (edited since planning)
+ * still carries evidence, so a harmful result keeps blocking a freeze. A folder whose plan
+ * does not validate names no candidate and is passed over.
  */
 export async function runScreensFor(workspace: string, file: string): Promise<RunScreenEvidence[]> {
   const root = join(resolve(workspace), "screens");
   if (!existsSync(root)) return [];
   const out: RunScreenEvidence[] = [];
   for (const name of readdirSync(root).sort()) {
-    const plan = join(root, name, "plan.json");
-    let src: { kind: string; path: string } | undefined;
+    let src: ScreenPlan["source"] | undefined;
     try {
-      src = PlanSource.safeParse(JSON.parse(readFileSync(plan, "utf8"))).data?.source;
+      src = (await readPlanIfAny(workspace, name))?.source;
     } catch {
       continue;
     }
-    if (src?.kind !== "candidate" || !src.path) continue;
+    if (src?.kind !== "candidate") continue;
     if (resolve(workspace, src.path) !== resolve(file)) continue;
     try {
       const { analysis } = await loadScreenAnalysis(workspace, name);

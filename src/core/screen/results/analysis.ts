@@ -1,9 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { InputError } from "../../errors.js";
 import { analyzeScreen, type ScreenAnalysis } from "../../stats/analyze.js";
 import type { ContrastOptions } from "../../stats/contrast.js";
 import { loadConfig } from "../../workspace/config.js";
 import { screenPaths } from "../paths.js";
+import { readPlanIfAny } from "../plan/plan-file.js";
 import { readResults, type StoredRows } from "./results-file.js";
 import { toObservations } from "./row.js";
 
@@ -11,16 +11,6 @@ export interface LoadedAnalysis {
   analysis: ScreenAnalysis;
   errors: InputError[];
   rows: number;
-}
-
-/** The seed recorded in a screen's plan, if it has one. */
-async function planSeed(planFile: string): Promise<string | number | undefined> {
-  try {
-    const plan = JSON.parse(await readFile(planFile, "utf8")) as { seed?: unknown };
-    return typeof plan.seed === "number" || typeof plan.seed === "string" ? plan.seed : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -51,10 +41,9 @@ export async function loadScreenAnalysis(
   name: string,
   opts: ContrastOptions = {},
 ): Promise<LoadedAnalysis> {
-  const paths = screenPaths(workspace, name);
   const config = await loadConfig(workspace);
   const { rows, errors } = await readScreenRows(workspace, name);
-  const seed = opts.seed ?? (await planSeed(paths.plan)) ?? config.screen.seed;
+  const seed = opts.seed ?? (await readPlanIfAny(workspace, name))?.seed ?? config.screen.seed;
   const analysis = analyzeScreen(toObservations(rows), {
     seed,
     resamples: opts.resamples ?? config.screen.bootstrapResamples,

@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadPolicies } from "../../policy/load.js";
 import type { CompiledPolicy } from "../../policy/types.js";
 import { screenPaths } from "../paths.js";
-import { readPlan } from "../plan/plan-file.js";
+import { readPlanIfAny } from "../plan/plan-file.js";
 import type { ScreenPlan } from "../plan/schema.js";
 
 /** The real policy of a plan, compiled (its arm copy when planned, else its source). */
@@ -18,8 +17,8 @@ export async function planTags(
   workspace: string,
   name: string,
 ): Promise<{ markers?: CompiledPolicy[]; providerFailures?: string[] }> {
-  if (!existsSync(screenPaths(workspace, name).plan)) return {};
-  const plan = await readPlan(workspace, name);
+  const plan = await readPlanIfAny(workspace, name);
+  if (!plan) return {};
   return {
     markers: planMarkers(workspace, plan),
     providerFailures: plan.replacement.providerFailures,
