@@ -1,10 +1,10 @@
 import type { Command } from "commander";
+import { clusterNamed, decide, minedClusters } from "../../core/app/mining.js";
 import { UsageError } from "../../core/errors.js";
-import { resolveCluster } from "../../core/mine/apply-decisions.js";
 import type { Cluster } from "../../core/mine/cluster.js";
-import { appendDecision, type Decision } from "../../core/mine/decisions.js";
+import type { Decision } from "../../core/mine/decisions.js";
 import { renderCluster } from "../../core/mine/render.js";
-import { currentClusters } from "../../core/mine/session.js";
+import type { Workspace } from "../../core/workspace/load.js";
 import { print } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -12,26 +12,17 @@ type Opts = { workspace?: string; json?: boolean };
 
 async function clustersOf(
   opts: Opts,
-): Promise<{ dir: string; clusters: Cluster[]; known: Set<string> }> {
+): Promise<{ ws: Workspace; clusters: Cluster[]; known: Set<string> }> {
   const ws = await openWorkspace(opts);
-  const r = await currentClusters(ws);
-  if (!r) throw new UsageError("nothing mined yet: run `fire mine` first");
-  return { dir: ws.dir, clusters: r.clusters, known: new Set(r.labels.map((l) => l.attemptId)) };
+  const r = await minedClusters({ ws });
+  return { ws, clusters: r.clusters, known: new Set(r.labels.map((l) => l.attemptId)) };
 }
 
-function find(clusters: Cluster[], ref: string): Cluster {
-  const c = resolveCluster(clusters, ref);
-  if (!c)
-    throw new UsageError(
-      `no single cluster matches "${ref}" (use an id from \`fire clusters\`, an id prefix or an exact name)`,
-    );
-  return c;
-}
+const find = (clusters: Cluster[], ref: string): Cluster => clusterNamed({ clusters }, ref);
 
 /** Records the decision; `--json` prints `{ok, message, decision}` instead of the text. */
-async function record(dir: string, d: Decision, what: string, json?: boolean): Promise<void> {
-  const decision = { ...d, at: new Date().toISOString() };
-  await appendDecision(dir, decision);
+async function record(ws: Workspace, d: Decision, what: string, json?: boolean): Promise<void> {
+  const decision = await decide({ ws }, d);
   if (json) printJson({ ok: true, message: what, decision });
   else print(`${what}\nrecorded in mining/decisions.json (re-clustering keeps it)\n`);
 }
@@ -49,10 +40,10 @@ export function registerCluster(program: Command): void {
       .description("rename a cluster")
       .option("--json", JSON_HELP),
   ).action(async (ref: string, name: string, opts: Opts) => {
-    const { dir, clusters } = await clustersOf(opts);
+    const { ws, clusters } = await clustersOf(opts);
     const c = find(clusters, ref);
     await record(
-      dir,
+      ws,
       { op: "rename", members: c.attemptIds, name },
       `renamed ${c.id} to "${name}"`,
       opts.json,
@@ -66,11 +57,11 @@ export function registerCluster(program: Command): void {
       .option("--json", JSON_HELP),
   ).action(async (refs: string[], opts: Opts & { name?: string }) => {
     if (refs.length < 2) throw new UsageError("merge needs at least two clusters");
-    const { dir, clusters } = await clustersOf(opts);
+    const { ws, clusters } = await clustersOf(opts);
     const cs = [...new Set(refs.map((r) => find(clusters, r)))];
     if (cs.length < 2) throw new UsageError("merge needs two different clusters");
     await record(
-      dir,
+      ws,
       {
         op: "merge",
         groups: cs.map((c) => c.attemptIds),
@@ -87,14 +78,14 @@ export function registerCluster(program: Command): void {
       .option("--name <name>", "name of the new cluster")
       .option("--json", JSON_HELP),
   ).action(async (ref: string, ids: string[], opts: Opts & { name?: string }) => {
-    const { dir, clusters } = await clustersOf(opts);
+    const { ws, clusters } = await clustersOf(opts);
     const c = find(clusters, ref);
     const outside = ids.filter((id) => !c.attemptIds.includes(id));
     if (outside.length) throw new UsageError(`not in cluster ${c.id}: ${outside.join(", ")}`);
     if (ids.length === c.attemptIds.length)
       throw new UsageError("split must leave at least one attempt behind");
     await record(
-      dir,
+      ws,
       { op: "split", attemptIds: ids, ...(opts.name ? { name: opts.name } : {}) },
       `split ${ids.length} attempt(s) out of ${c.id}`,
       opts.json,
@@ -107,11 +98,11 @@ export function registerCluster(program: Command): void {
       .requiredOption("--reason <text>", "why it is out of scope")
       .option("--json", JSON_HELP),
   ).action(async (target: string, opts: Opts & { reason: string }) => {
-    const { dir, clusters, known } = await clustersOf(opts);
+    const { ws, clusters, known } = await clustersOf(opts);
     const c = known.has(target) ? undefined : find(clusters, target);
     const ids = c ? c.attemptIds : [target];
     await record(
-      dir,
+      ws,
       { op: "exclude", attemptIds: ids, reason: opts.reason },
       `excluded ${c ? `cluster ${c.id}` : target}: ${opts.reason}`,
       opts.json,

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { clusters } from "../../core/app/mining.js";
 import type { MineResult } from "../../core/mine/mine.js";
 import { renderMine } from "../../core/mine/render.js";
-import { currentClusters } from "../../core/mine/session.js";
 import { renderSuggestions, suggestedChanges } from "../../core/mine/suggest-commands.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
@@ -64,7 +64,7 @@ export function registerClusters(program: Command): void {
       ),
   ).action(async (opts: Opts) => {
     const ws = await openWorkspace(opts);
-    const r = await currentClusters(ws);
+    const r = await clusters({ ws });
     if (!r) {
       process.stderr.write("fire: nothing mined yet: run `fire mine` first\n");
       process.exitCode = 1;

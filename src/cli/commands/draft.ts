@@ -1,16 +1,11 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
+import { draft } from "../../core/app/lifecycle.js";
+import { clusterNamed, minedClusters } from "../../core/app/mining.js";
 import type { AskDraft } from "../../core/draft/llm-drafter.js";
-import { draftWithLlm } from "../../core/draft/llm-drafter.js";
-import { saveDraftCandidate } from "../../core/draft/save-draft.js";
-import { draftFromTemplate, mechanismOf } from "../../core/draft/template-drafter.js";
-import { loadTemplates } from "../../core/draft/templates.js";
-import { checkDraft } from "../../core/draft/warnings.js";
 import { UsageError } from "../../core/errors.js";
-import { currentClusters } from "../../core/mine/session.js";
 import { policyKey } from "../../core/policy/key.js";
 import { Candidate } from "../../core/policy/schema.js";
-import { taskTexts } from "../../core/route/audit.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -46,7 +41,10 @@ export function registerDraft(program: Command): void {
       .description(
         "draft a candidate policy for a mechanism cluster (family template, or --llm) into candidates/drafts/",
       )
-      .requiredOption("--cluster <id>", "cluster id (or a unique prefix) from `fire clusters`")
+      .requiredOption(
+        "--cluster <id>",
+        "cluster id, id prefix (4+ characters) or exact name from `fire clusters`",
+      )
       .option("--llm", "draft with the LLM (structured output, validated and safety-checked)")
       .option("--format <fmt>", "yaml or json", "yaml")
       .option("--json", "print the result as JSON"),
@@ -54,29 +52,12 @@ export function registerDraft(program: Command): void {
     if (opts.format !== "yaml" && opts.format !== "json")
       throw new UsageError("--format must be yaml or json");
     const ws = await openWorkspace(opts);
-    const mined = await currentClusters(ws);
-    if (!mined) throw new Error("nothing mined yet: run `fire mine` first");
-    const hits = mined.clusters.filter(
-      (c) => c.id === opts.cluster || c.id.startsWith(opts.cluster),
-    );
-    if (hits.length !== 1)
-      throw new UsageError(
-        `${hits.length === 0 ? "no" : "more than one"} cluster matches ${opts.cluster} (known: ${mined.clusters.map((c) => c.id).join(", ")})`,
-      );
-    const cluster = hits[0]!;
-    const members = ws.attempts.filter((a) => cluster.attemptIds.includes(a.id));
-    const templates = loadTemplates();
-    const now = new Date();
-    const result = opts.llm
-      ? await draftWithLlm(
-          cluster,
-          members,
-          await llmAsk(ws),
-          now,
-          templates.byFamily.get(mechanismOf(cluster) ?? "stop-without-check"),
-        )
-      : draftFromTemplate(cluster, members, templates, now, { tasks: taskTexts(ws.attempts) });
-    if (!result.ok) {
+    const cluster = clusterNamed(await minedClusters({ ws }), opts.cluster);
+    const result = await draft({ ws }, cluster, {
+      ext: opts.format,
+      ...(opts.llm ? { ask: await llmAsk(ws) } : {}),
+    });
+    if (!result.ok && result.reason === "invalid") {
       if (opts.json) printJson({ cluster: cluster.id, ...result });
       process.stderr.write(
         `fire: the ${result.drafter} drafter produced no valid candidate for ${cluster.id} (nothing saved):\n${result.problems.map((p) => `  - ${p}`).join("\n")}\n`,
@@ -84,14 +65,11 @@ export function registerDraft(program: Command): void {
       process.exitCode = 1;
       return;
     }
-    const saved = await saveDraftCandidate(ws, result.candidate, opts.format);
-    const file = saved.file;
-    if (!saved.ok)
+    if (!result.ok)
       throw new Error(
-        `${relative(ws.dir, file)} already exists: revise it with \`fire candidate revise ${result.candidate.id}\``,
+        `${relative(ws.dir, result.file)} already exists: revise it with \`fire candidate revise ${result.candidate.id}\``,
       );
-    const check = checkDraft(result.candidate, cluster, ws.attempts);
-    const learned = result.ok && "learned" in result ? result.learned : undefined;
+    const { file, check, learned } = result;
     if (opts.json)
       printJson({
         ok: true,

@@ -1,7 +1,12 @@
 import type { Command } from "commander";
-import { diagnoseHook } from "../../core/deploy/doctor.js";
-import { type InstallReport, installHook, uninstallHook } from "../../core/deploy/install.js";
-import type { Harness } from "../../core/deploy/settings.js";
+import {
+  diagnoseHook,
+  type Harness,
+  harnessNamed,
+  type InstallReport,
+  installHook,
+  uninstallHook,
+} from "../../core/app/hook.js";
 import { UsageError } from "../../core/errors.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -99,6 +104,7 @@ function scoped(cmd: Command): Command {
 }
 
 function harnessOf(name: string | undefined): Harness {
-  if (name === "claude" || name === "codex") return name;
+  const h = harnessNamed(name);
+  if (h) return h;
   throw new UsageError(`--harness must be claude or codex, not '${name}'`);
 }

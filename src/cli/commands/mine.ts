@@ -1,9 +1,9 @@
 import type { Command } from "commander";
+import { mine, validateMining } from "../../core/app/mining.js";
 import { UsageError } from "../../core/errors.js";
 import type { ExternalLabeler, MineResult } from "../../core/mine/mine.js";
 import { renderMine, renderValidation } from "../../core/mine/render.js";
-import { runMining } from "../../core/mine/session.js";
-import { loadValidationSet, type ValidationReport, validate } from "../../core/mine/validation.js";
+import { loadValidationSet, type ValidationReport } from "../../core/mine/validation.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
 import { print } from "../util/out.js";
@@ -88,23 +88,19 @@ export function registerMine(program: Command): void {
     const ws = await openWorkspace(opts);
     const tty = process.stderr.isTTY === true;
     const external = opts.labeler === "llm" ? await llmLabeler(ws, opts.batch === true) : undefined;
-    const r = await runMining(ws, {
-      labeler: opts.labeler,
-      ...(external ? { external } : {}),
-      ...(opts.retryUnlabelled ? { retryUnlabelled: true } : {}),
-      ...(tty
-        ? { onProgress: (p) => process.stderr.write(`\r${p.phase} ${p.done}/${p.total}\x1b[K`) }
-        : {}),
-    });
+    const r = await mine(
+      { ws },
+      {
+        labeler: opts.labeler,
+        ...(external ? { external } : {}),
+        ...(opts.retryUnlabelled ? { retryUnlabelled: true } : {}),
+        ...(tty
+          ? { onProgress: (p) => process.stderr.write(`\r${p.phase} ${p.done}/${p.total}\x1b[K`) }
+          : {}),
+      },
+    );
     if (tty) process.stderr.write("\r\x1b[K");
-    const validation = set
-      ? validate(
-          set,
-          ws.attempts,
-          new Map(r.labels.map((l) => [l.attemptId, l])),
-          new Map(r.triage.exclusions.map((e) => [e.attemptId, e.reason])),
-        )
-      : undefined;
+    const validation = set ? validateMining({ ws }, r, set) : undefined;
     if (opts.json) {
       printJson(mineJson(r, validation));
       return;

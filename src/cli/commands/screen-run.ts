@@ -1,10 +1,7 @@
-import { dirname } from "node:path";
 import type { Command } from "commander";
-import { installHook, uninstallHook } from "../../core/deploy/install.js";
-import type { Harness } from "../../core/deploy/settings.js";
+import { armHookInstaller, type Harness, harnessNamed } from "../../core/app/hook.js";
 import { UsageError } from "../../core/errors.js";
 import { DEFAULT_HARBOR_TEMPLATE, runHarborScreen } from "../../core/screen/run/harbor.js";
-import type { HookInstaller } from "../../core/screen/run/hook.js";
 import { runLocalScreen } from "../../core/screen/run/local.js";
 import { parseVars } from "../../core/screen/run/template.js";
 import type { RunProgress, RunSummary } from "../../core/screen/run/types.js";
@@ -23,24 +20,10 @@ interface RunOpts {
   harness: string;
 }
 
-/**
- * Installs an arm's hook into the fresh working copy the way `fire hook install` does
- * (project settings of Claude Code or Codex); baseline gets none (a copied one is removed).
- */
-function settingsInstaller(harness: Harness): HookInstaller {
-  return async (hook, ctx) => {
-    if (!ctx.workdir) return;
-    const project = ctx.workdir;
-    if (!hook.portfolio) uninstallHook({ harness, project });
-    else
-      installHook({
-        harness,
-        project,
-        portfolio: hook.portfolio,
-        log: hook.logFile,
-        workspace: dirname(project), // the trial folder: hook state stays out of the copy
-      });
-  };
+function harnessOf(name: string): Harness {
+  const h = harnessNamed(name);
+  if (!h) throw new UsageError(`--harness must be claude or codex, not ${name}`);
+  return h;
 }
 
 const positive = (s: string, flag: string): number => {
@@ -114,22 +97,17 @@ export function registerScreenRun(screen: Command): void {
     try {
       if (opts.runner === "local") {
         if (!opts.command) throw new UsageError("the local runner needs --command TEMPLATE");
-        if (opts.harness !== "claude" && opts.harness !== "codex") {
-          throw new UsageError(`--harness must be claude or codex, not ${opts.harness}`);
-        }
+        const harness = harnessOf(opts.harness);
         summary = await runLocalScreen({
           ...common,
           template: opts.command,
-          installHook: settingsInstaller(opts.harness),
+          installHook: armHookInstaller(harness),
           ...(opts.copyFrom ? { copyFrom: opts.copyFrom } : {}),
         });
       } else if (opts.runner === "harbor") {
-        if (opts.harness !== "claude" && opts.harness !== "codex") {
-          throw new UsageError(`--harness must be claude or codex, not ${opts.harness}`);
-        }
         summary = await runHarborScreen({
           ...common,
-          harness: opts.harness,
+          harness: harnessOf(opts.harness),
           ...(opts.command ? { template: opts.command } : {}),
           ...(opts.harborBin ? { harborBin: opts.harborBin } : {}),
           rebuildHook: async () =>

@@ -5,6 +5,9 @@
 
 /** Triage (h11a's single triage path): `fire triage` and the workbench both call these. */
 export { loadTriageInputs, triageView } from "../mine/triage-view.js";
+export * from "./hook.js";
 export * from "./lifecycle.js";
+export * from "./mining.js";
+export * from "./plan.js";
 export * from "./screens.js";
 export * from "./session.js";

@@ -1,7 +1,6 @@
+import { clusters, decide as decideAction, mine } from "../../core/app/mining.js";
 import type { Decision } from "../../core/mine/decisions.js";
-import { appendDecision } from "../../core/mine/decisions.js";
 import type { ExternalLabeler, LabelerName, MineResult } from "../../core/mine/mine.js";
-import { currentClusters, runMining } from "../../core/mine/session.js";
 import type { Workspace } from "../../core/workspace/load.js";
 
 /** Progress of a labelling run as the Mechanisms screen shows it. */
@@ -31,7 +30,7 @@ async function llmLabeler(
   });
 }
 
-/** Runs `fire mine` (core runMining) with progress and cancellation. */
+/** Mechanisms `m`: core/app `mine`, with the LLM labeller's cost in the progress. */
 export async function mineWorkspace(
   ws: Workspace,
   labeler: LabelerName,
@@ -39,21 +38,25 @@ export async function mineWorkspace(
   signal: AbortSignal,
 ): Promise<MineResult> {
   const external = labeler === "llm" ? await llmLabeler(ws, onProgress) : undefined;
-  return runMining(ws, {
-    labeler,
-    ...(external ? { external } : {}),
-    onProgress: (p) => {
-      if (labeler === "llm" && p.phase === "label") return; // the LLM's own progress has cost
-      onProgress({ phase: p.phase, done: p.done, total: p.total });
+  return mine(
+    { ws },
+    {
+      labeler,
+      ...(external ? { external } : {}),
+      onProgress: (p) => {
+        if (labeler === "llm" && p.phase === "label") return; // the LLM's own progress has cost
+        onProgress({ phase: p.phase, done: p.done, total: p.total });
+      },
+      signal,
     },
-    signal,
-  });
+  );
 }
 
-/** Records a cluster decision (rename/merge/split/exclude) and re-clusters from cached labels. */
+/** A cluster decision (core/app `decide`), then the clusters with it applied. */
 export async function decide(ws: Workspace, d: Decision): Promise<MineResult | undefined> {
-  await appendDecision(ws.dir, { ...d, at: new Date().toISOString() });
-  return currentClusters(ws);
+  await decideAction({ ws }, d);
+  return clusters({ ws });
 }
 
-export { currentClusters };
+/** The current clusters (core/app `clusters`). */
+export const currentClusters = (ws: Workspace): Promise<MineResult | undefined> => clusters({ ws });

@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { Box, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
-import { installHook, uninstallHook } from "../../core/deploy/install.js";
+import { installHook, uninstallHook } from "../../core/app/hook.js";
 import type { Harness } from "../../core/deploy/settings.js";
 import { policyKey } from "../../core/policy/key.js";
 import { VirtualList } from "../components/VirtualList.js";

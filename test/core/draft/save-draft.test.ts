@@ -1,7 +1,7 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { saveTemplateDraft } from "../../../src/core/draft/save-draft.js";
+import { draft } from "../../../src/core/app/lifecycle.js";
 import { freezePortfolio } from "../../../src/core/freeze/freeze.js";
 import { listPortfolios } from "../../../src/core/freeze/list.js";
 import { listCandidates } from "../../../src/core/lifecycle/store.js";
@@ -10,7 +10,7 @@ import { type Demo, minedDemo } from "./demo.js";
 
 const NOW = new Date("2026-11-30T03:00:00Z");
 
-describe("saveTemplateDraft and listPortfolios on the demo workspace", () => {
+describe("draft (core/app) and listPortfolios on the demo workspace", () => {
   let demo: Demo;
   beforeAll(async () => {
     demo = await minedDemo();
@@ -19,7 +19,7 @@ describe("saveTemplateDraft and listPortfolios on the demo workspace", () => {
 
   it("writes a valid draft under candidates/drafts/ once; a second draft is refused as existing", async () => {
     const cluster = demo.cluster("service-persistence");
-    const r = await saveTemplateDraft(demo.ws, cluster, NOW);
+    const r = await draft(demo, cluster, { now: NOW });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.file).toBe(join(demo.dir, "candidates", "drafts", `${r.candidate.id}.yaml`));
@@ -27,8 +27,9 @@ describe("saveTemplateDraft and listPortfolios on the demo workspace", () => {
     expect(listed.map((c) => c.policy.id)).toEqual([r.candidate.id]);
     expect(listed[0]!.policy.candidate.lineage.attempts).toEqual(cluster.attemptIds);
     const before = await readFile(r.file, "utf8");
-    const again = await saveTemplateDraft(demo.ws, cluster, new Date("2026-12-01T00:00:00Z"));
-    expect(again).toEqual({ ok: false, reason: "exists", file: r.file });
+    expect(r.check.lineageTasks).toBe(cluster.taskIds.length);
+    const again = await draft(demo, cluster, { now: new Date("2026-12-01T00:00:00Z") });
+    expect(again).toMatchObject({ ok: false, reason: "exists", file: r.file });
     expect(await readFile(r.file, "utf8")).toBe(before);
   });
 
@@ -37,10 +38,11 @@ describe("saveTemplateDraft and listPortfolios on the demo workspace", () => {
       ...demo.cluster("latex-final-log"),
       mechanismId: "no-such-mechanism",
     } as Cluster;
-    const r = await saveTemplateDraft(demo.ws, cluster, NOW);
+    const r = await draft(demo, cluster, { now: NOW });
     expect(r).toEqual({
       ok: false,
       reason: "invalid",
+      drafter: "template",
       problems: ["no template for mechanism no-such-mechanism"],
     });
     expect(listCandidates(demo.dir).candidates.length).toBe(1);

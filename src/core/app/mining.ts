@@ -1,0 +1,74 @@
+import { UsageError } from "../errors.js";
+import { resolveCluster } from "../mine/apply-decisions.js";
+import type { Cluster } from "../mine/cluster.js";
+import { appendDecision, type Decision } from "../mine/decisions.js";
+import type { MineResult } from "../mine/mine.js";
+import { currentClusters, type RunMiningOptions, runMining } from "../mine/session.js";
+import { type ValidationReport, type ValidationSet, validate } from "../mine/validation.js";
+import type { Workspace } from "../workspace/load.js";
+
+/**
+ * The mining actions (`fire mine`, `fire clusters`, `fire cluster …` and the workbench's
+ * Mechanisms screen). The LLM labeller lives in src/llm, which core never imports: a front
+ * end that wants it loads it and passes it in as `external`.
+ */
+
+/** What mining works on: the loaded workspace (a WorkspaceSession is one). */
+export interface MiningSession {
+  readonly ws: Workspace;
+}
+
+export type MineOptions = RunMiningOptions;
+
+/** `fire mine` / Mechanisms `m`: labels what changed (label cache), clusters, persists. */
+export function mine(s: MiningSession, opts: MineOptions): Promise<MineResult> {
+  return runMining(s.ws, opts);
+}
+
+/** `fire mine --validate FILE`: the run's labels and exclusions against a validation set. */
+export function validateMining(
+  s: MiningSession,
+  r: MineResult,
+  set: ValidationSet,
+): ValidationReport {
+  return validate(
+    set,
+    s.ws.attempts,
+    new Map(r.labels.map((l) => [l.attemptId, l])),
+    new Map(r.triage.exclusions.map((e) => [e.attemptId, e.reason])),
+  );
+}
+
+/** `fire clusters`: the last run's labels re-clustered with the user's decisions; undefined before any `fire mine`. */
+export function clusters(s: MiningSession): Promise<MineResult | undefined> {
+  return currentClusters(s.ws);
+}
+
+/** The current clusters, or a usage error saying to mine first. */
+export async function minedClusters(s: MiningSession): Promise<MineResult> {
+  const r = await clusters(s);
+  if (!r) throw new UsageError("nothing mined yet: run `fire mine` first");
+  return r;
+}
+
+/**
+ * The cluster `ref` names — its id, its exact name or an id prefix of 4+ characters — or a
+ * usage error listing the known ids.
+ */
+export function clusterNamed(mined: Pick<MineResult, "clusters">, ref: string): Cluster {
+  const c = resolveCluster(mined.clusters, ref);
+  if (c) return c;
+  throw new UsageError(
+    `no cluster matches ${ref} (use an id, an id prefix or an exact name; known: ${mined.clusters.map((x) => x.id).join(", ")})`,
+  );
+}
+
+/**
+ * `fire cluster rename|merge|split|exclude` / the Mechanisms screen's decisions: records the
+ * decision, timestamped (`clusters` then re-clusters with it; triage reads exclusions).
+ */
+export async function decide(s: MiningSession, d: Decision, now = new Date()): Promise<Decision> {
+  const decision = { ...d, at: now.toISOString() };
+  await appendDecision(s.ws.dir, decision);
+  return decision;
+}

@@ -1,0 +1,89 @@
+import { readFile } from "node:fs/promises";
+import { isAbsolute, relative, resolve } from "node:path";
+import { InputError, UsageError } from "../errors.js";
+import { loadPolicies } from "../policy/load.js";
+import { checkScreenName } from "../screen/paths.js";
+import { buildPlan } from "../screen/plan/build.js";
+import { writePlan } from "../screen/plan/plan-file.js";
+import type { ArmName, ScreenPlan } from "../screen/plan/schema.js";
+import { selectPlanTasks } from "../screen/plan/select-tasks.js";
+import { type ListedTask, parseTaskList } from "../screen/plan/task-list.js";
+import { loadWorkspace } from "../workspace/load.js";
+
+export interface PlanScreenRequest {
+  /** The workspace folder (its attempts are loaded only when a task must be routed). */
+  workspace: string;
+  /** The policy arm: a portfolio (folder of candidates) or one candidate file. */
+  source: { kind: "portfolio" | "candidate"; path: string };
+  /** A task list file: one `task` or `task,cohort` a line. */
+  tasksFile?: string;
+  /** Cohorts from the workspace's tasks when there is no task list. */
+  cohorts: readonly string[];
+  arms: readonly ArmName[];
+  attempts: number;
+  seed: number | string;
+  /** Screen name (default: the policy's id, or "portfolio"). */
+  name?: string;
+  now?: Date;
+}
+
+export interface PlannedScreen {
+  file: string;
+  plan: ScreenPlan;
+  /** Tasks per cohort, in plan order. */
+  byCohort: Map<string, number>;
+}
+
+async function readTaskList(file: string): Promise<ListedTask[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    throw new InputError(file, undefined, `cannot read the task list: ${(err as Error).message}`);
+  }
+  const parsed = parseTaskList(text, file);
+  if (parsed.errors.length) throw parsed.errors[0];
+  return parsed.tasks;
+}
+
+/**
+ * `fire screen plan`: fixes the tasks (a task list, or the workspace's tasks by cohort),
+ * arms, attempts and a seeded schedule, hashes them and writes `screens/<name>/plan.json`.
+ */
+export async function planScreen(req: PlanScreenRequest): Promise<PlannedScreen> {
+  const src = resolve(req.source.path);
+  const loaded = loadPolicies([src]);
+  if (loaded.errors.length) throw loaded.errors[0];
+  if (loaded.policies.length === 0)
+    throw new UsageError(`no candidate policies in ${req.source.path}`);
+  const listed = req.tasksFile ? await readTaskList(req.tasksFile) : undefined;
+  const tasks = await selectPlanTasks({
+    policies: loaded.policies,
+    ...(listed ? { listed } : {}),
+    cohorts: req.cohorts,
+    attempts: async () => (await loadWorkspace(req.workspace)).attempts,
+  });
+  if (tasks.length === 0)
+    throw new UsageError("no tasks selected (check --tasks / --cohort and the workspace's traces)");
+  const name = checkScreenName(
+    req.name ?? (loaded.policies.length === 1 ? (loaded.policies[0]?.id ?? "screen") : "portfolio"),
+  );
+  const rel = relative(req.workspace, src);
+  const built = buildPlan({
+    name,
+    seed: req.seed,
+    attempts: req.attempts,
+    arms: req.arms,
+    source: {
+      kind: req.source.kind,
+      path: rel.startsWith("..") || isAbsolute(rel) ? src : rel,
+    },
+    candidates: loaded.policies.map((p) => p.candidate),
+    tasks,
+    createdAt: (req.now ?? new Date()).toISOString(),
+  });
+  const file = await writePlan(req.workspace, built);
+  const byCohort = new Map<string, number>();
+  for (const t of built.plan.tasks) byCohort.set(t.cohort, (byCohort.get(t.cohort) ?? 0) + 1);
+  return { file, plan: built.plan, byCohort };
+}
