@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Attempt, Event } from "../core/model/attempt.js";
 import { loadPolicies } from "../core/policy/load.js";
+import { collectPatterns } from "../core/policy/patterns.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { replayAttempts } from "../core/replay/replay.js";
 import type { Benchmark } from "./types.js";
@@ -109,7 +110,9 @@ export const replayBenchmark: Benchmark = {
   async run(log) {
     const { policies, errors } = loadPolicies([resolve(ROOT, "candidates/reference")]);
     if (errors.length > 0) throw new Error(errors.map((e) => e.format()).join("\n"));
-    const patterns = policies.flatMap((p: CompiledPolicy) => p.patterns);
+    const patterns = policies.flatMap((p: CompiledPolicy) =>
+      collectPatterns(p.candidate).map((s) => new RegExp(s.source, s.flags)),
+    );
     const corpus = replayCorpus(TOTAL);
     const n = corpus.reduce((s, a) => s + a.events.length, 0);
     // warm both paths once on a slice so JIT state is comparable

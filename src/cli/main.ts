@@ -73,7 +73,9 @@ export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
   });
 }
 
-endQuietlyOnClosedPipe(process.stdout);
+// Not on the hook path: touching process.stdout loads the whole streams stack (~10% of a
+// hook call); the hook writes its answer with writeSync and handles EPIPE itself.
+if (!isHookRun(process.argv)) endQuietlyOnClosedPipe(process.stdout);
 main(process.argv).then((code) => {
   process.exitCode = code;
 });

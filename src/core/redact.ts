@@ -27,7 +27,10 @@ export function redactionMarker(kind: SecretKind): string {
 export function redactSecrets(text: string): RedactionResult {
   const counts: Partial<Record<SecretKind, number>> = {};
   let out = text;
+  let lower = text.toLowerCase();
   for (const rule of SECRET_RULES) {
+    if (!rule.keywords.some((k) => lower.includes(k))) continue;
+    const before = out;
     out = out.replace(rule.pattern, (match: string, ...rest: unknown[]) => {
       const end = rest.findIndex((g) => typeof g === "number");
       const groups = rest.slice(0, end).map((g) => (typeof g === "string" ? g : ""));
@@ -36,6 +39,7 @@ export function redactSecrets(text: string): RedactionResult {
       if (replaced !== match) counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
       return replaced;
     });
+    if (out !== before) lower = out.toLowerCase();
   }
   return { text: out, counts };
 }

@@ -82,7 +82,8 @@ export function writeOut(text: string): void {
   let done = 0;
   try {
     while (done < buf.length) done += writeSync(1, buf, done);
-  } catch {
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EPIPE") return; // the harness stopped reading
     process.stdout.write(buf.subarray(done)); // a full non-blocking pipe: the stream queues the rest
   }
 }

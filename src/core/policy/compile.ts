@@ -1,6 +1,5 @@
 import { CompileError, compileCondition, compileRegex } from "./condition.js";
 import { policyKey } from "./key.js";
-import { collectPatterns } from "./patterns.js";
 import type { Candidate } from "./schema.js";
 import type { CompiledPolicy, CompiledRule, CompiledTrack, RulePoint } from "./types.js";
 
@@ -71,7 +70,6 @@ export function compilePolicy(c: Candidate, file?: string): CompiledPolicy {
     track,
     rules,
     behavior: compileCondition(c.behavior, ["behavior"]),
-    patterns: collectPatterns(c).map((s) => new RegExp(s.source, s.flags)),
     candidate: c,
   };
   return policy;

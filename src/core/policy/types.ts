@@ -124,7 +124,5 @@ export interface CompiledPolicy {
   track: CompiledTrack[];
   rules: Record<RulePoint, CompiledRule[]>;
   behavior: CompiledPredicate;
-  /** Every compiled pattern (benchmarks and audits). */
-  patterns: RegExp[];
   candidate: import("./schema.js").Candidate;
 }
