@@ -71,12 +71,40 @@ export function harborScores(r: HarborTrialResult): Record<string, number> | und
   ];
   for (const rewards of all) {
     if (!rewards) continue;
-    const out: Record<string, number> = {};
-    for (const [k, v] of Object.entries(rewards))
-      if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
+    const out = numericRewards(rewards);
     if (Object.keys(out).length > 0) return out;
   }
   return undefined;
+}
+
+/** Numeric entries of one `rewards` dict. */
+function numericRewards(
+  rewards: Record<string, unknown> | null | undefined,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(rewards ?? {}))
+    if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
+  return out;
+}
+
+/** Each step's own verdict in a multi-step trial (fewer than two steps: none). */
+export function harborSteps(
+  r: HarborTrialResult,
+  key: string | undefined,
+  threshold: number,
+): AttemptInput["verifierSteps"] {
+  const steps = r.step_results ?? [];
+  if (steps.length < 2) return undefined;
+  return steps.map((s, i) => {
+    const reward = pickReward(s.verifier_result?.rewards, key).reward;
+    const scores = numericRewards(s.verifier_result?.rewards);
+    return {
+      name: s.step_name ?? `step ${i + 1}`,
+      reward: reward ?? null,
+      passed: reward !== undefined && reward >= threshold,
+      ...(Object.keys(scores).length > 1 ? { scores } : {}),
+    };
+  });
 }
 
 /** The trial's exception: top-level, else the last step that raised one. */

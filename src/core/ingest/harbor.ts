@@ -13,6 +13,7 @@ import {
   harborException,
   harborReward,
   harborScores,
+  harborSteps,
   harborUsage,
 } from "./harbor-outcome.js";
 import { HarborTrialResult } from "./harbor-schema.js";
@@ -222,6 +223,7 @@ export async function* readHarborTrial(
     verifierOutput: verifier?.text,
     verifierSource: verifier ? { file: verifier.file, firstLine: verifier.firstLine } : undefined,
     verifierScores: harborScores(r),
+    verifierSteps: harborSteps(r, options.rewardKey, options.passThreshold),
     copiedSteps: parts?.copiedSteps || undefined,
     links: parts?.links.length ? parts.links : undefined,
     events,

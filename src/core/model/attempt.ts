@@ -116,6 +116,21 @@ export const Attempt = z.strictObject({
     .optional(),
   /** The verifier's named sub-scores (Harbor `verifier_result.rewards`), when it reports them. */
   verifierScores: z.record(z.string(), z.number()).optional(),
+  /**
+   * Per-step verdicts of a multi-step trial (Harbor `step_results`), in run order: each
+   * step's own verifier reward and whether it passed (the workspace's pass threshold).
+   */
+  verifierSteps: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        reward: z.number().nullable(),
+        passed: z.boolean(),
+        /** The step's named sub-scores, when it reports more than one. */
+        scores: z.record(z.string(), z.number()).optional(),
+      }),
+    )
+    .optional(),
   links: z.array(TrajectoryLink).optional(),
   events: z.array(Event),
 });

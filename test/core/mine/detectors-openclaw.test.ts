@@ -31,9 +31,10 @@ describe("detectors on the real harbor-openclaw trials", () => {
     const ex = t.exclusions.find((e) => e.attemptId.startsWith("t4-delegation-repair__x8HNRDi"));
     expect(ex?.reason).toBe("provider_fault");
     expect(ex?.detail).toMatch(/^the agent's model produced no output/);
-    // delegation (provider), browser-research, csv-stock-trend, email-triage (verifier),
-    // gh-issue-triage, gws-cross-service (environment) are out of scope
-    expect(t.inScope).toHaveLength(9);
+    // delegation (provider), browser-research, csv-stock-trend, email-triage,
+    // session-chain-analysis (verifier), gh-issue-triage, gws-cross-service (environment)
+    // are out of scope
+    expect(t.inScope).toHaveLength(8);
   });
 
   it("task-log-hdfs-block-ops (AgentTimeoutError after 540 s, report rewritten 33 times, never checked)", () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { faultOf } from "../../../src/core/mine/triage.js";
 import { Attempt, type AttemptInput } from "../../../src/core/model/attempt.js";
 import type { Workspace } from "../../../src/core/workspace/load.js";
@@ -157,5 +158,61 @@ describe("fault markers: general signals and their near misses", () => {
     });
     expect(faultOf(a)).toBeUndefined();
     expect(faultOf(a, { environment: ["license-expired"] })?.reason).toBe("provider_fault");
+  });
+
+  it("the heuristic labeller excludes on configured environment markers too", () => {
+    const a = base({
+      taskText: "Use the `acme` CLI.",
+      events: call("acme sync", "ACME-LICENSE-EXPIRED"),
+    });
+    expect(heuristicLabel(a, []).exclusion).not.toBe("provider_fault");
+    const l = heuristicLabel(a, [], { verifier: [], environment: ["license-expired"] });
+    expect(l.exclusion).toBe("provider_fault");
+    expect(l.rationale).toContain('`acme`, which the task relies on, failed ("license-expired")');
+    // verifier markers alone (the old array form) still work
+    const v = base({ verifierOutput: "harness: SCORER-OFFLINE" });
+    expect(heuristicLabel(v, [], ["scorer-offline"]).exclusion).toBe("verifier_fault");
+    expect(heuristicLabel(v, [], { environment: ["scorer-offline"] }).exclusion).not.toBe(
+      "verifier_fault",
+    );
+  });
+});
+
+describe("step verdicts of a multi-step trial", () => {
+  type Steps = NonNullable<AttemptInput["verifierSteps"]>;
+  const step = (name: string, reward: number, scores?: Record<string, number>): Steps[number] => ({
+    name,
+    reward,
+    passed: reward >= 1,
+    ...(scores ? { scores } : {}),
+  });
+  const final = { reward: 0.4, "checks.design_fields": 0.3, "checks.summary_length": 1 };
+
+  it("a final verifier failing the work earlier step verifiers passed is a verifier fault (real trial)", () => {
+    const a = attemptByPrefix(ws.attempts, "task-session-chain-analysis__UGpJKzs");
+    expect(a.verifierSteps?.map((s) => s.passed)).toEqual([true, true, true, false]);
+    const f = faultOf(a);
+    expect(f?.reason).toBe("verifier_fault");
+    expect(f?.detail).toMatch(/^step verdicts disagree: every earlier step's verifier passed/);
+    expect(f?.detail).toContain("(step fixed-design passed)");
+    expect(f?.evidence[0]?.file).toMatch(/result\.json$/);
+  });
+
+  it("names the disagreement only when every earlier step passed and a failed score names one (near misses)", () => {
+    const steps = [step("draft-design", 1), step("final-report", 0.4, final)];
+    expect(faultOf(base({ verifierSteps: steps }))?.detail).toContain(
+      "checks.design_fields=0.3 (step draft-design passed)",
+    );
+    // an earlier step failed: the final verdict may be right
+    const failedEarlier = [step("draft-design", 0.5), step("final-report", 0.4, final)];
+    expect(faultOf(base({ verifierSteps: failedEarlier }))).toBeUndefined();
+    // the failed sub-score grades work no earlier step was verified for
+    const unrelated = [step("collect-inputs", 1), step("final-report", 0.4, final)];
+    expect(faultOf(base({ verifierSteps: unrelated }))).toBeUndefined();
+    // generic words ("step", "check", "final") tie nothing
+    const generic = [step("check-step", 1), step("final-report", 0.4, { "check.step": 0 })];
+    expect(faultOf(base({ verifierSteps: generic }))).toBeUndefined();
+    // a passing trial is never a fault
+    expect(faultOf(base({ outcome: "pass", verifierSteps: steps }))).toBeUndefined();
   });
 });

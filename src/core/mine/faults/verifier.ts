@@ -106,9 +106,76 @@ function verifierCrash(
   return undefined;
 }
 
+/** Words too generic to tie a sub-score to a step. */
+const GENERIC_WORDS = new Set([
+  "step",
+  "task",
+  "test",
+  "tests",
+  "check",
+  "checks",
+  "score",
+  "result",
+  "output",
+  "final",
+  "total",
+  "reward",
+  "automated",
+]);
+
+/** Distinctive words of a step or score name (four letters or more). */
+function nameWords(name: string): Set<string> {
+  return new Set(
+    name
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length >= 4 && !/^\d+$/.test(w) && !GENERIC_WORDS.has(w)),
+  );
+}
+
+/**
+ * Two verifiers of one trial disagree about the same work: in a multi-step trial every
+ * earlier step's own verifier passed, and the final verifier failed sub-scores named after
+ * those steps' work (it re-graded what they accepted, e.g. from a transcript that no longer
+ * holds it). The step verdicts are the evidence.
+ */
+function stepContradiction(f: VerifierFacts): Fault | undefined {
+  const steps = f.a.verifierSteps ?? [];
+  const last = steps.at(-1);
+  const earlier = steps.slice(0, -1);
+  if (!last || earlier.length === 0 || f.a.outcome === "pass") return undefined;
+  if (last.passed || !earlier.every((s) => s.passed)) return undefined;
+  const regraded: { key: string; value: number; step: string }[] = [];
+  for (const [key, value] of Object.entries(last.scores ?? {})) {
+    if (value >= 1) continue;
+    const words = nameWords(lastSeg(key));
+    const step = earlier.find((s) => [...nameWords(s.name)].some((w) => words.has(w)));
+    if (step) regraded.push({ key, value, step: step.name });
+  }
+  if (regraded.length === 0) return undefined;
+  const file =
+    f.a.source.format === "harbor-trial" ? join(f.a.source.path, "result.json") : f.a.source.path;
+  const shown = regraded
+    .slice(0, 3)
+    .map((r) => `${r.key}=${+r.value.toFixed(2)} (step ${r.step} passed)`)
+    .join(", ");
+  return {
+    reason: "verifier_fault",
+    detail: `step verdicts disagree: every earlier step's verifier passed, the final verifier failed their work: ${shown}`,
+    evidence: [
+      ...regraded.slice(0, 3).map((r) => ({
+        file,
+        excerpt: `step_results "${r.step}" reward ${earlier.find((s) => s.name === r.step)?.reward}`,
+      })),
+      { file, excerpt: `step_results "${last.name}" rewards: ${shown}` },
+    ],
+  };
+}
+
 /**
  * A verifier that crashed or mis-scored, as opposed to one that checked and failed:
- * a judge / scorer fault (built-in or configured markers), an uncaught exception in the
+ * a judge / scorer fault (built-in or configured markers), step verifiers that passed the
+ * work a failing final verifier re-graded, an uncaught exception in the
  * verifier's own scripts, a judge error, or deliverable checks that all passed while the
  * aggregate reward failed. A broken judge does not excuse deliverable checks that failed.
  */
@@ -125,6 +192,8 @@ export function verifierFault(a: Attempt, userMarkers: readonly string[]): Fault
         evidence: [lineEvidence(f, at)],
       };
   }
+  const contradiction = stepContradiction(f);
+  if (contradiction) return contradiction;
   const failedOnOwn = deliverableFailed(f);
   if (failedOnOwn) return undefined;
   for (const re of VERIFIER_FAULT_PATTERNS) {
