@@ -3,6 +3,7 @@ import type { Attempt } from "../model/attempt.js";
 import { detectorById } from "./detectors/index.js";
 import { stopIndex } from "./detectors/shell.js";
 import type { DetectorHit } from "./detectors/types.js";
+import type { FaultMarkers } from "./faults/index.js";
 import type { InterventionPoint, Label } from "./label.js";
 import { familyMechanism, mechanismById } from "./mechanisms.js";
 import { faultOf } from "./triage.js";
@@ -49,7 +50,7 @@ function isCapabilityHit(h: DetectorHit): boolean {
 export function heuristicLabel(
   attempt: Attempt,
   hits: readonly DetectorHit[],
-  markers: readonly string[] = [],
+  markers: readonly string[] | FaultMarkers = [],
 ): Label {
   const detectorIds = [...new Set(hits.map((h) => h.detectorId))];
   const base = { attemptId: attempt.id, source: "heuristic" as const, detectorIds };

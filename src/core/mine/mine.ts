@@ -72,7 +72,10 @@ export interface MineResult {
  */
 export async function mine(attempts: readonly Attempt[], opts: MineOptions): Promise<MineResult> {
   const { config, signal } = opts;
-  const markers = config.mining.verifierFaultMarkers;
+  const markers = {
+    verifier: config.mining.verifierFaultMarkers,
+    environment: config.mining.environmentFaultMarkers,
+  };
   // the same inputs as fire triage and the workbench (core/mine/triage-view.ts)
   const first = triage(attempts, triageInputsOf(config, undefined, undefined));
   const byId = new Map(attempts.map((a) => [a.id, a]));
