@@ -6,9 +6,12 @@ import { UsageError } from "../../core/errors.js";
 import { policyKey } from "../../core/policy/key.js";
 import { compileCandidateText } from "../../core/policy/load.js";
 import { candidateEvidence } from "../../core/verdict/evidence.js";
-import { printErrors, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
+import { printResult } from "../util/out.js";
+import { printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 
-function load(opts: { workspace?: string }, ref: string) {
+type RefOpts = { workspace?: string; json?: boolean };
+
+function load(opts: RefOpts, ref: string) {
   const dir = workspaceDir(opts);
   const session = candidateSession(dir);
   printErrors(session.candidateErrors);
@@ -25,8 +28,9 @@ export function registerCandidate(program: Command): void {
       .description("new identity (next version, supersedes the old, which stays)")
       .argument("<id>", "candidate id or id@version")
       .option("--from <file>", "the edited candidate (default: a copy of the old one to edit)")
-      .option("--note <text>", "why it was revised", "revised"),
-  ).action(async (ref: string, opts: { workspace?: string; from?: string; note: string }) => {
+      .option("--note <text>", "why it was revised", "revised")
+      .option("--json", "print {ok, policy, supersedes, file, oldUpdated} as JSON"),
+  ).action(async (ref: string, opts: RefOpts & { from?: string; note: string }) => {
     const { dir, session, target } = load(opts, ref);
     let edited: import("../../core/policy/schema.js").Candidate | undefined;
     if (opts.from) {
@@ -38,8 +42,13 @@ export function registerCandidate(program: Command): void {
       edited = r.policy.candidate;
     }
     const r = await revise(session, target, opts.note, edited ? { edited } : {});
-    process.stdout.write(
-      `${policyKey(r.candidate)} supersedes ${target.policy.key}: ${relative(dir, r.file)} (the old file stays${r.oldUpdated ? ", its history notes the revision" : ", frozen and untouched"})\n`,
+    const policy = policyKey(r.candidate);
+    const file = relative(dir, r.file);
+    printResult(
+      opts.json,
+      { ok: true, policy, supersedes: target.policy.key, file, oldUpdated: r.oldUpdated },
+      () =>
+        `${policy} supersedes ${target.policy.key}: ${file} (the old file stays${r.oldUpdated ? ", its history notes the revision" : ", frozen and untouched"})\n`,
     );
   });
 
@@ -48,11 +57,16 @@ export function registerCandidate(program: Command): void {
       .command("retire")
       .description("retire a candidate (kept on disk, status retired)")
       .argument("<id>", "candidate id or id@version")
-      .requiredOption("--reason <text>", "why it is retired"),
-  ).action(async (ref: string, opts: { workspace?: string; reason: string }) => {
+      .requiredOption("--reason <text>", "why it is retired")
+      .option("--json", "print {ok, policy, status, reason} as JSON"),
+  ).action(async (ref: string, opts: RefOpts & { reason: string }) => {
     const { session, target } = load(opts, ref);
     await retire(session, target, opts.reason);
-    process.stdout.write(`retired ${target.policy.key}: ${opts.reason}\n`);
+    printResult(
+      opts.json,
+      { ok: true, policy: target.policy.key, status: "retired", reason: opts.reason },
+      () => `retired ${target.policy.key}: ${opts.reason}\n`,
+    );
   });
 
   withWorkspace(
@@ -60,11 +74,16 @@ export function registerCandidate(program: Command): void {
       .command("promote")
       .description("promote a draft to screening")
       .argument("<id>", "candidate id or id@version")
-      .option("--note <text>", "a note for the history", ""),
-  ).action(async (ref: string, opts: { workspace?: string; note: string }) => {
+      .option("--note <text>", "a note for the history", "")
+      .option("--json", "print {ok, policy, status} as JSON"),
+  ).action(async (ref: string, opts: RefOpts & { note: string }) => {
     const { session, target } = load(opts, ref);
     await promote(session, target, opts.note);
-    process.stdout.write(`promoted ${target.policy.key} to screening\n`);
+    printResult(
+      opts.json,
+      { ok: true, policy: target.policy.key, status: "screening" },
+      () => `promoted ${target.policy.key} to screening\n`,
+    );
   });
 
   withWorkspace(
@@ -73,20 +92,19 @@ export function registerCandidate(program: Command): void {
       .description("the suggested verdict from its replay and run screens, with the evidence")
       .argument("<id>", "candidate id or id@version")
       .option("--json", "print as JSON"),
-  ).action(async (ref: string, opts: { workspace?: string; json?: boolean }) => {
+  ).action(async (ref: string, opts: RefOpts) => {
     const { dir, target } = load(opts, ref);
     const ev = await candidateEvidence(dir, target);
-    if (opts.json) {
-      printJson({
+    printResult(
+      opts.json,
+      {
         policy: ev.policy,
         status: target.candidate.status,
         suggested: ev.suggested,
         runs: ev.runs.map((r) => r.name),
-      });
-      return;
-    }
-    process.stdout.write(
-      `${ev.policy} (${target.candidate.status}): ${ev.suggested.verdict}\n${ev.suggested.evidence.map((e) => `  - ${e}`).join("\n")}\n`,
+      },
+      () =>
+        `${ev.policy} (${target.candidate.status}): ${ev.suggested.verdict}\n${ev.suggested.evidence.map((e) => `  - ${e}`).join("\n")}\n`,
     );
   });
 }

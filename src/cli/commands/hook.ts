@@ -8,6 +8,7 @@ import {
   uninstallHook,
 } from "../../core/app/hook.js";
 import { UsageError } from "../../core/errors.js";
+import { printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface InstallOpts {
@@ -17,6 +18,7 @@ interface InstallOpts {
   user?: boolean;
   workspace?: string;
   projectTrust?: boolean;
+  json?: boolean;
 }
 
 /**
@@ -51,16 +53,16 @@ export function registerHook(program: Command): void {
         ...(opts.portfolio ? { portfolio: opts.portfolio } : {}),
         ...(opts.projectTrust === false ? { noProjectTrust: true } : {}),
       });
-      process.stdout.write(
+      printReport(
+        opts,
+        r,
         `${r.changed ? "installed" : "already installed"}: fire hook for ${r.harness} in ${r.file}\n`,
       );
-      printNotes(r);
     });
   scoped(hook.command("uninstall").description("remove fire's hook; other hooks stay")).action(
     (opts: InstallOpts) => {
       const r = uninstallHook({ harness: harnessOf(opts.harness), ...scopeOf(opts) });
-      process.stdout.write(`${r.changed ? "removed" : "not installed"}: fire hook in ${r.file}\n`);
-      printNotes(r);
+      printReport(opts, r, `${r.changed ? "removed" : "not installed"}: fire hook in ${r.file}\n`);
     },
   );
   scoped(
@@ -69,16 +71,22 @@ export function registerHook(program: Command): void {
       .description("say whether the installed hook will run in the client, and why not"),
   ).action((opts: InstallOpts) => {
     const r = diagnoseHook({ harness: harnessOf(opts.harness), ...scopeOf(opts) });
-    for (const f of r.findings)
-      (f.level === "ok" ? process.stdout : process.stderr).write(
-        `${f.level === "ok" ? "ok" : "PROBLEM"}: ${f.text}\n`,
-      );
-    process.stdout.write(
-      r.ok
-        ? `the fire hook for ${r.harness} will run\n`
-        : `the fire hook for ${r.harness} will not act as installed\n`,
-    );
     if (!r.ok) process.exitCode = 1;
+    if (!opts.json)
+      for (const f of r.findings)
+        if (f.level !== "ok") process.stderr.write(`PROBLEM: ${f.text}\n`);
+    printResult(
+      opts.json,
+      r,
+      () =>
+        r.findings
+          .filter((f) => f.level === "ok")
+          .map((f) => `ok: ${f.text}\n`)
+          .join("") +
+        (r.ok
+          ? `the fire hook for ${r.harness} will run\n`
+          : `the fire hook for ${r.harness} will not act as installed\n`),
+    );
   });
 }
 
@@ -86,13 +94,26 @@ function scopeOf(opts: InstallOpts): { project?: string; user?: boolean } {
   return opts.user ? { user: true } : opts.project ? { project: opts.project } : {};
 }
 
-function printNotes(r: InstallReport): void {
-  for (const note of r.notes) (note.warn ? process.stderr : process.stdout).write(`${note.text}\n`);
+/**
+ * What install / uninstall did. `--json` prints `{harness, file, changed, notes}` (the
+ * settings themselves are not printed: they may hold the user's environment and keys).
+ */
+function printReport(opts: InstallOpts, r: InstallReport, text: string): void {
+  printResult(
+    opts.json,
+    { harness: r.harness, file: r.file, changed: r.changed, notes: r.notes },
+    () => `${text}${r.notes.flatMap((n) => (n.warn ? [] : [`${n.text}\n`])).join("")}`,
+  );
+  if (!opts.json) for (const n of r.notes) if (n.warn) process.stderr.write(`${n.text}\n`);
 }
 
 function scoped(cmd: Command): Command {
   return cmd
     .requiredOption("--harness <name>", "claude or codex")
+    .option(
+      "--json",
+      "print the result as JSON (install/uninstall: {harness, file, changed, notes})",
+    )
     .option(
       "--project <dir>",
       "the project's settings: .claude/settings.local.json or .codex/hooks.json (default: the current directory)",

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { planScreen } from "../../core/app/plan.js";
 import { UsageError } from "../../core/errors.js";
 import { ARM_NAMES, type ArmName } from "../../core/screen/plan/schema.js";
+import { printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface PlanOpts {
@@ -14,6 +15,7 @@ interface PlanOpts {
   seed: string;
   name?: string;
   workspace?: string;
+  json?: boolean;
 }
 
 const list = (s: string): string[] =>
@@ -40,7 +42,11 @@ export function registerScreenPlan(screen: Command): void {
       .option("--arms <list>", "arms", ARM_NAMES.join(","))
       .option("--attempts <n>", "attempts (replicates) per task and arm", "2")
       .option("--seed <seed>", "seed of the schedule and of the statistics", "1")
-      .option("--name <name>", "screen name (default: the policy's file name)"),
+      .option("--name <name>", "screen name (default: the policy's file name)")
+      .option(
+        "--json",
+        "print {name, file, tasks, cohorts, arms, attempts, cells, seed, hashes} as JSON",
+      ),
   ).action(async (opts: PlanOpts) => {
     const sourceArg = opts.portfolio ?? opts.candidate;
     if (!sourceArg || (opts.portfolio && opts.candidate)) {
@@ -68,8 +74,21 @@ export function registerScreenPlan(screen: Command): void {
       seed,
       ...(opts.name ? { name: opts.name } : {}),
     });
-    process.stdout.write(
-      `planned screen ${plan.name}: ${plan.tasks.length} task(s) (${[...byCohort].map(([c, n]) => `${c} ${n}`).join(", ")}), arms ${arms.join(", ")}, ${plan.attempts} attempt(s), ${plan.schedule.length} cell(s), seed ${seed}\nwrote ${file}\n`,
+    printResult(
+      opts.json,
+      {
+        name: plan.name,
+        file,
+        tasks: plan.tasks.length,
+        cohorts: Object.fromEntries(byCohort),
+        arms,
+        attempts: plan.attempts,
+        cells: plan.schedule.length,
+        seed,
+        hashes: plan.hashes,
+      },
+      () =>
+        `planned screen ${plan.name}: ${plan.tasks.length} task(s) (${[...byCohort].map(([c, n]) => `${c} ${n}`).join(", ")}), arms ${arms.join(", ")}, ${plan.attempts} attempt(s), ${plan.schedule.length} cell(s), seed ${seed}\nwrote ${file}\n`,
     );
   });
 }

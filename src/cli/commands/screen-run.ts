@@ -6,6 +6,7 @@ import { runLocalScreen } from "../../core/screen/run/local.js";
 import { parseVars } from "../../core/screen/run/template.js";
 import type { RunProgress, RunSummary } from "../../core/screen/run/types.js";
 import { loadWorkspace } from "../../core/workspace/load.js";
+import { printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface RunOpts {
@@ -18,6 +19,7 @@ interface RunOpts {
   var: string[];
   harborBin?: string;
   harness: string;
+  json?: boolean;
 }
 
 function harnessOf(name: string): Harness {
@@ -72,6 +74,10 @@ export function registerScreenRun(screen: Command): void {
         "--harness <harness>",
         "the agent whose hook settings each arm gets: claude or codex (local: the working copy's settings; harbor: the payload mounted into the container)",
         "claude",
+      )
+      .option(
+        "--json",
+        "print {name, total, done, skipped, failed, aborted, errors} as JSON (progress stays on stderr)",
       ),
   ).action(async (name: string, opts: RunOpts) => {
     const workspace = workspaceDir(opts);
@@ -124,9 +130,12 @@ export function registerScreenRun(screen: Command): void {
       process.removeListener("SIGINT", onSigint);
     }
     if (process.stderr.isTTY) process.stderr.write("\r\x1b[K"); // clear an unfinished bar
-    for (const e of summary.errors) process.stderr.write(`fire: ${e}\n`);
-    process.stdout.write(
-      `screen ${name}: ${summary.done}/${summary.total} done (${summary.skipped} from an earlier run), ${summary.failed} failed${summary.aborted ? "; stopped early: run again to resume" : ""}\n`,
+    if (!opts.json) for (const e of summary.errors) process.stderr.write(`fire: ${e}\n`);
+    printResult(
+      opts.json,
+      { name, ...summary },
+      () =>
+        `screen ${name}: ${summary.done}/${summary.total} done (${summary.skipped} from an earlier run), ${summary.failed} failed${summary.aborted ? "; stopped early: run again to resume" : ""}\n`,
     );
     if (summary.failed || summary.aborted) process.exitCode = 1;
   });

@@ -4,6 +4,7 @@ import { cohortLookup } from "../../core/screen/plan/cohort-lookup.js";
 import { importScreenResults } from "../../core/screen/results/import.js";
 import { planTags } from "../../core/screen/results/plan-markers.js";
 import { loadWorkspace } from "../../core/workspace/load.js";
+import { printResult } from "../util/out.js";
 import { printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 import { registerScreenPlan } from "./screen-plan.js";
 import { registerScreenReplay } from "./screen-replay.js";
@@ -14,6 +15,7 @@ interface ImportOpts {
   workspace?: string;
   arm?: string;
   replicate?: string;
+  json?: boolean;
 }
 
 /** `fire screen …`: import results, plan and run screens. */
@@ -33,7 +35,11 @@ export function registerScreen(program: Command): void {
       .argument("<name>", "screen name (screens/<name>/)")
       .argument("<input>", "a CSV or JSONL file, or a directory of Harbor jobs/trials")
       .option("--arm <arm>", "tag every imported attempt with this arm")
-      .option("--replicate <n>", "tag every imported attempt with this replicate"),
+      .option("--replicate <n>", "tag every imported attempt with this replicate")
+      .option(
+        "--json",
+        "print {name, resultsFile, read, added, replaced, total, unscorable, errors} as JSON",
+      ),
   ).action(async (name: string, input: string, opts: ImportOpts) => {
     let replicate: number | undefined;
     if (opts.replicate !== undefined) {
@@ -52,9 +58,12 @@ export function registerScreen(program: Command): void {
         return { attempts: ws.attempts, errors: ws.errors };
       },
     });
-    printErrors(result.errors);
-    process.stdout.write(
-      `imported ${result.read} row(s) into ${result.resultsFile}: ${result.added} new, ${result.replaced} replaced, ${result.total} stored` +
+    if (!opts.json) printErrors(result.errors);
+    printResult(
+      opts.json,
+      { name, ...result, errors: result.errors.map((e) => e.toJSON()) },
+      () =>
+        `imported ${result.read} row(s) into ${result.resultsFile}: ${result.added} new, ${result.replaced} replaced, ${result.total} stored` +
         (result.unscorable ? `; ${result.unscorable} unscorable` : "") +
         (result.errors.length ? `; ${result.errors.length} bad row(s) skipped` : "") +
         "\n",

@@ -46,10 +46,8 @@ export async function openWorkspace(
   return ws;
 }
 
-/** Prints a value as JSON on stdout (one document). */
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
+/** `printJson` lives with the other output helpers (util/out.ts). */
+export { printJson } from "./out.js";
 
 /** Prints input errors (`fire: file:line: reason`) on stderr, one a line. */
 export function printErrors(errors: readonly InputError[]): void {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { basename, extname, join } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { basename, dirname, extname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { stringify } from "yaml";
 import type { InputError } from "../errors.js";
@@ -78,6 +79,8 @@ export async function writeCandidate(file: string, c: Candidate): Promise<void> 
   const unsafe = unsafePatterns(parsed.data);
   if (unsafe.length > 0)
     throw new Error(`${file}: ${unsafe[0]!.path.join(".")}: ${unsafe[0]!.reason}`);
+  // a revision of a candidate outside candidates/drafts/ is the first file there
+  await mkdir(dirname(file), { recursive: true });
   await writeFileAtomic(file, candidateText(parsed.data, file));
 }
 
