@@ -2,9 +2,10 @@ import { relative } from "node:path";
 import type { InputError } from "../errors.js";
 import { type CandidateEntry, readCandidateEntries, storedOf } from "../lifecycle/entries.js";
 import { resolveCandidate, type StoredCandidate } from "../lifecycle/store.js";
-import { type Decision, loadDecisions } from "../mine/decisions.js";
+import type { Decision } from "../mine/decisions.js";
 import type { Label } from "../mine/label.js";
-import { lastLabels } from "../mine/label-cache.js";
+import { type TriageResult, triage } from "../mine/triage.js";
+import { loadMiningState, type MiningState, type TriageInputs } from "../mine/triage-view.js";
 import type { Attempt } from "../model/attempt.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import { type LoadProgress, loadWorkspace, type Workspace } from "../workspace/load.js";
@@ -21,6 +22,8 @@ export interface WorkspaceSession {
   readonly labels: ReadonlyMap<string, Label>;
   /** The user's cluster decisions (`fire cluster …`). */
   readonly decisions: readonly Decision[];
+  /** What triage takes besides the attempts: fault markers, labels, the user's exclusions. */
+  readonly triageInputs: TriageInputs;
   /** Every candidate file, valid or not (one shape: core/lifecycle/entries.ts). */
   readonly candidates: readonly CandidateEntry[];
   readonly candidateErrors: readonly InputError[];
@@ -41,16 +44,26 @@ export async function openSession(
 
 /** A session over an already loaded workspace (labels, decisions and candidates read now). */
 export async function sessionOf(ws: Workspace): Promise<WorkspaceSession> {
-  const [labels, decisions] = await Promise.all([lastLabels(ws.dir), loadDecisions(ws.dir)]);
+  const mining = await loadMiningState(ws);
   const cands = readCandidateEntries(ws.dir);
   return {
     ws,
     byId: new Map(ws.attempts.map((a) => [a.id, a])),
-    labels: labels ?? new Map(),
-    decisions: decisions.decisions,
+    ...miningParts(mining),
     candidates: cands.entries,
     candidateErrors: cands.errors,
   };
+}
+
+const miningParts = (m: MiningState) => ({
+  labels: m.labels ?? new Map<string, Label>(),
+  decisions: m.decisions,
+  triageInputs: m.inputs,
+});
+
+/** `fire triage` / the Triage screen: k/n per task and arm, exclusions with evidence. */
+export function sessionTriage(s: Pick<WorkspaceSession, "ws" | "triageInputs">): TriageResult {
+  return triage(s.ws.attempts, s.triageInputs);
 }
 
 /**
@@ -75,15 +88,14 @@ export function candidateSession(dir: string): CandidateSession & {
 }
 
 /** The session after candidate files changed on disk (the rest is kept). */
-export function reloadCandidates(s: WorkspaceSession): WorkspaceSession {
+export function reloadCandidates<S extends WorkspaceSession>(s: S): S {
   const cands = readCandidateEntries(s.ws.dir);
   return { ...s, candidates: cands.entries, candidateErrors: cands.errors };
 }
 
 /** The session after a mining run or a cluster decision (labels and decisions re-read). */
-export async function reloadMining(s: WorkspaceSession): Promise<WorkspaceSession> {
-  const [labels, decisions] = await Promise.all([lastLabels(s.ws.dir), loadDecisions(s.ws.dir)]);
-  return { ...s, labels: labels ?? new Map(), decisions: decisions.decisions };
+export async function reloadMining<S extends WorkspaceSession>(s: S): Promise<S> {
+  return { ...s, ...miningParts(await loadMiningState(s.ws)) };
 }
 
 /** Every valid candidate as a stored candidate (no file is read again). */

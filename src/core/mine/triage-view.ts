@@ -1,6 +1,6 @@
 import type { FireConfig } from "../workspace/config.js";
 import type { Workspace } from "../workspace/load.js";
-import { loadDecisionsAt, userExclusionsAt } from "./decisions.js";
+import { type Decision, loadDecisionsAt, userExclusionsAt } from "./decisions.js";
 import type { Label } from "./label.js";
 import { labelStorePath, lastLabeler, lastLabels } from "./label-cache.js";
 import { type TriageOptions, type TriageResult, triage } from "./triage.js";
@@ -28,19 +28,36 @@ export function triageInputsOf(
   };
 }
 
-/** Reads the workspace's last labels and decisions into triage inputs. */
-export async function loadTriageInputs(ws: Workspace): Promise<TriageInputs> {
+/** What the last mining run and the user's decisions left in a workspace, read once. */
+export interface MiningState {
+  /** The last run's labels (undefined before any `fire mine`). */
+  labels: ReadonlyMap<string, Label> | undefined;
+  decisions: readonly Decision[];
+  /** Triage inputs built from these (and the config's fault markers). */
+  inputs: TriageInputs;
+}
+
+/** Reads the workspace's last labels and decisions, and the triage inputs they make. */
+export async function loadMiningState(ws: Pick<Workspace, "dir" | "config">): Promise<MiningState> {
   const [labels, labeler, at] = await Promise.all([
     lastLabels(ws.dir),
     lastLabeler(ws.dir),
     loadDecisionsAt(ws.dir),
   ]);
-  return triageInputsOf(
+  const inputs = triageInputsOf(
     ws.config,
     labels,
     userExclusionsAt(at.file, at.decisions.decisions, at.lines),
     labeler ? labelStorePath(ws.dir, labeler) : undefined,
   );
+  return { labels, decisions: at.decisions.decisions, inputs };
+}
+
+/** Reads the workspace's last labels and decisions into triage inputs. */
+export async function loadTriageInputs(
+  ws: Pick<Workspace, "dir" | "config">,
+): Promise<TriageInputs> {
+  return (await loadMiningState(ws)).inputs;
 }
 
 /** `fire triage` and the workbench's triage: k/n per task and arm, exclusions with evidence. */

@@ -1,13 +1,8 @@
 import type { InputError } from "../../core/errors.js";
-import { type CandidateEntry, readCandidateEntries } from "../../core/lifecycle/entries.js";
+import type { CandidateEntry } from "../../core/lifecycle/entries.js";
 import { saveCandidateText } from "../../core/lifecycle/save-text.js";
 
 export type { CandidateEntry };
-
-/** Reads and compiles every candidate file under `candidates/` (core readCandidateEntries). */
-export function readCandidates(dir: string): { entries: CandidateEntry[]; errors: InputError[] } {
-  return readCandidateEntries(dir);
-}
 
 /** The candidate's lifecycle status ("invalid" when the file does not compile). */
 export function statusOf(e: CandidateEntry): string {

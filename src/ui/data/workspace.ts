@@ -1,58 +1,37 @@
-import type { InputError } from "../../core/errors.js";
-import type { Label } from "../../core/mine/label.js";
-import { type TriageResult, triage } from "../../core/mine/triage.js";
-import { loadTriageInputs, type TriageInputs } from "../../core/mine/triage-view.js";
-import type { Attempt } from "../../core/model/attempt.js";
-import { type LoadProgress, loadWorkspace, type Workspace } from "../../core/workspace/load.js";
-import { type CandidateEntry, readCandidates } from "./candidates.js";
+import {
+  type OpenSessionOptions,
+  openSession,
+  reloadCandidates,
+  reloadMining,
+  sessionTriage,
+  type WorkspaceSession,
+} from "../../core/app/session.js";
+import type { TriageResult } from "../../core/mine/triage.js";
 
-/** Everything the first frame needs: the loaded workspace, its triage and candidates. */
-export interface WorkspaceData {
-  ws: Workspace;
-  byId: Map<string, Attempt>;
-  labels: Map<string, Label>;
-  /** What triage was computed from (core triage-view): screens re-triage with these only. */
-  triageInputs: TriageInputs;
+/**
+ * The workbench's view model: the core/app WorkspaceSession (workspace, labels, decisions,
+ * triage inputs, candidates) and its triage, so screens show what `fire triage` shows.
+ */
+export interface WorkspaceData extends WorkspaceSession {
   triage: TriageResult;
-  candidates: CandidateEntry[];
-  candidateErrors: InputError[];
 }
 
-export interface LoadDataOptions {
-  onProgress?: (p: LoadProgress) => void;
-  signal?: AbortSignal;
-}
+export type LoadDataOptions = OpenSessionOptions;
 
-/** Loads the workspace through core (loadWorkspace, triage inputs, triage, candidate files). */
+const withTriage = (s: WorkspaceSession): WorkspaceData => ({ ...s, triage: sessionTriage(s) });
+
+/** Opens the workspace session (core/app openSession) and computes its triage. */
 export async function loadWorkspaceData(
   dir: string,
   opts: LoadDataOptions = {},
 ): Promise<WorkspaceData> {
-  const ws = await loadWorkspace(dir, opts);
-  return withTriage(ws, await loadTriageInputs(ws), readCandidates(ws.dir));
+  return withTriage(await openSession(dir, opts));
 }
 
-/** Re-reads the triage inputs (labels, decisions) after a mining run or a cluster decision. */
+/** Re-reads labels and decisions after a mining run or a cluster decision; triage again. */
 export async function reloadTriage(data: WorkspaceData): Promise<WorkspaceData> {
-  return withTriage(data.ws, await loadTriageInputs(data.ws), {
-    entries: data.candidates,
-    errors: data.candidateErrors,
-  });
+  return withTriage(await reloadMining(data));
 }
 
-/** Recomputes the derived parts after triage inputs or candidates change. */
-export function withTriage(
-  ws: Workspace,
-  inputs: TriageInputs,
-  cands: { entries: CandidateEntry[]; errors: InputError[] },
-): WorkspaceData {
-  return {
-    ws,
-    byId: new Map(ws.attempts.map((a) => [a.id, a])),
-    labels: new Map(inputs.labels ?? new Map<string, Label>()),
-    triageInputs: inputs,
-    triage: triage(ws.attempts, inputs),
-    candidates: cands.entries,
-    candidateErrors: cands.errors,
-  };
-}
+/** Re-reads the candidate files after a draft, an edit or a lifecycle action. */
+export const reloadCandidateFiles = (data: WorkspaceData): WorkspaceData => reloadCandidates(data);

@@ -4,9 +4,8 @@ import type { Cluster } from "../../core/mine/cluster.js";
 import type { Decision } from "../../core/mine/decisions.js";
 import type { LabelerName } from "../../core/mine/mine.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
-import { readCandidates } from "../data/candidates.js";
 import { decide, mineWorkspace } from "../data/mining.js";
-import { reloadTriage, withTriage } from "../data/workspace.js";
+import { reloadCandidateFiles, reloadTriage } from "../data/workspace.js";
 
 /** Workspace-level actions shared by screens: each runs as a cancellable job. */
 export interface Workbench {
@@ -21,7 +20,7 @@ export function useWorkbench(): Workbench {
   const actions = useAppActions();
   const data = state.data;
   const reloadCandidates = () => {
-    if (data) actions.setData(withTriage(data.ws, data.triageInputs, readCandidates(data.ws.dir)));
+    if (data) actions.setData(reloadCandidateFiles(data));
   };
   return {
     reloadCandidates,
@@ -67,8 +66,7 @@ export function useWorkbench(): Workbench {
         () => draftFile(data, cluster),
         (f) => `drafted ${relative(data.ws.dir, f)} (status draft)`,
       );
-      if (file)
-        actions.setData(withTriage(data.ws, data.triageInputs, readCandidates(data.ws.dir)));
+      if (file) actions.setData(reloadCandidateFiles(data));
       return file;
     },
   };
