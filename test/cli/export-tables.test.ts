@@ -116,4 +116,39 @@ describe("fire export labels|clusters --format jsonl|csv", () => {
     }) as Record<string, string>[];
     expect(records.find((x) => x.id === c.id)?.name).toBe("Renamed, with a comma");
   });
+  it("fire cluster merge|split|exclude --json print the decision; the export follows it", () => {
+    const [a, b] = [mined.clusters[1]!, mined.clusters[2]!];
+    const c = mined.clusters.slice(3).find((x) => x.attemptIds.length > 1)!;
+    expect(c).toBeDefined();
+    const decided = (args: string[]) => {
+      const r = runFire(["cluster", ...args, "--json", "-w", ws]);
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      return JSON.parse(r.stdout) as { ok: boolean; message: string; decision: Decision };
+    };
+    type Decision = { op: string; groups?: string[][]; attemptIds?: string[]; at: string };
+    const merge = decided(["merge", a.id, b.id, "--name", "ab"]);
+    expect(merge.ok).toBe(true);
+    expect(merge.decision).toMatchObject({ op: "merge", groups: [a.attemptIds, b.attemptIds] });
+    expect(Number.isNaN(Date.parse(merge.decision.at))).toBe(false);
+    const rows = () =>
+      exportOf(["clusters"])
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { name: string; attemptIds: string[] });
+    const ab = rows().find((x) => x.name === "ab")!;
+    expect([...ab.attemptIds].sort()).toEqual([...a.attemptIds, ...b.attemptIds].sort());
+    const moved = [c.attemptIds[0]!];
+    const split = decided(["split", c.id, ...moved, "--name", "c-split"]);
+    expect(split.decision).toMatchObject({ op: "split", attemptIds: moved });
+    expect(rows().find((x) => x.name === "c-split")?.attemptIds).toEqual(moved);
+    const ex = decided(["exclude", ab.attemptIds[0]!, "--reason", "not ours"]);
+    expect(ex.decision).toMatchObject({ op: "exclude", attemptIds: [ab.attemptIds[0]] });
+    const labels = exportOf(["labels"])
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { attemptId: string });
+    expect(rows().some((x) => x.attemptIds.includes(ab.attemptIds[0]!))).toBe(false);
+    expect(labels.length).toBe(mined.labels.length);
+  });
 });
