@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -130,5 +130,24 @@ describe("fire show by any unique part of an id", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(`fire: ${part}: matches ${matching.length} attempts: `);
     for (const id of matching.slice(0, 10)) expect(r.stderr).toContain(id);
+  });
+});
+
+describe("the README's way to run fire right after npm install", () => {
+  it("`npm start -s -- ARGS` is the CLI, its --json output one document", () => {
+    const r = spawnSync("npm", ["start", "-s", "--", "--json", "-w", ws], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(0);
+    const summary = JSON.parse(r.stdout) as { attempts: number };
+    expect(summary.attempts).toBe(15);
+    const v = spawnSync("npm", ["start", "-s", "--prefix", REPO_ROOT, "--", "--version"], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(v.stdout).toBe("0.1.0\n");
   });
 });
