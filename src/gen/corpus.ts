@@ -24,6 +24,8 @@ export interface CorpusOptions {
   formats: TraceFormat[];
   /** Attempts per task (default 2). */
   attemptsPerTask?: number;
+  /** Bounds of the exploratory steps added to each attempt (default 2–24). */
+  padSteps?: [number, number];
   onProgress?: (p: { bytes: number; attempts: number }) => void;
   signal?: AbortSignal;
 }
@@ -68,7 +70,7 @@ export async function writeCorpus(opts: CorpusOptions): Promise<CorpusResult> {
       const script = padScript(
         base.build(kind, arng.fork("script")),
         arng.fork("pad"),
-        arng.int(2, 24),
+        arng.int(...(opts.padSteps ?? [2, 24])),
       );
       const startMs = EPOCH_MS + i * 600_000 + ai * 90_000 + arng.int(0, 60_000);
       if (format === "harbor") {

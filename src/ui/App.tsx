@@ -7,11 +7,10 @@ import { StatusLine } from "./components/StatusLine.js";
 import { AppProvider, useAppActions, useAppState } from "./contexts/AppContext.js";
 import { SCREENS } from "./contexts/screens.js";
 import { ThemeContext } from "./contexts/ThemeContext.js";
-import { currentClusters } from "./data/mining.js";
 import { searchItems } from "./data/search.js";
-import { loadWorkspaceData } from "./data/workspace.js";
 import { KeyLayer, KeypressProvider, useKeypress } from "./hooks/useKeypress.js";
 import { type TerminalSize, useTerminalSize } from "./hooks/useTerminalSize.js";
+import { useWorkspaceLoad } from "./hooks/useWorkspaceLoad.js";
 import { ScreenBody } from "./screens/ScreenBody.js";
 import { isBusy } from "./status.js";
 import { type Theme, themeFor } from "./theme.js";
@@ -22,7 +21,7 @@ export interface AppProps {
   /** Fixed size (tests, benchmarks); otherwise the terminal's, following resizes. */
   size?: Partial<TerminalSize>;
   theme?: Theme;
-  /** Called when the user quits (q). */
+  /** Called when the user quits (q; Ctrl-C is Boot's, whatever has the keyboard). */
   onQuit?: () => void;
   /** Called once the workspace is loaded and its first frame rendered. */
   onReady?: () => void;
@@ -55,24 +54,8 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
   const state = useAppState();
   const actions = useAppActions();
   const size = useTerminalSize(fixed);
-  // Load the workspace, then (in the background) the current clusters.
-  useEffect(() => {
-    void (async () => {
-      const data = await actions.run(
-        "reading workspace",
-        (signal, progress) =>
-          loadWorkspaceData(state.dir, {
-            signal,
-            onProgress: (p) => progress({ done: p.done, ...(p.total ? { total: p.total } : {}) }),
-          }),
-        (d) => `${d.ws.attempts.length} attempts, ${d.ws.errors.length} input errors`,
-      );
-      if (!data) return;
-      actions.setData(data);
-      const mine = await currentClusters(data.ws).catch(() => undefined);
-      actions.setMine(mine);
-    })();
-  }, [actions, state.dir]);
+  // Load the workspace (its index when current), then in the background the clusters.
+  const load = useWorkspaceLoad();
   useEffect(() => {
     if (state.data) onReady?.();
   }, [state.data, onReady]);
@@ -86,6 +69,7 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
       if (input === "?") actions.setOverlay("help");
       else if (input === "/") actions.setOverlay("search");
       else if (input === "q") onQuit?.();
+      else if (input === "r" && !state.data && !isBusy(state.status)) load.retry();
       else if (key.tab) {
         const i = SCREENS.findIndex((s) => s.id === state.screen);
         const next = (i + (key.shift ? SCREENS.length - 1 : 1)) % SCREENS.length;

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { indexFile } from "../../src/core/workspace/index-file.js";
 import { runFire } from "../helpers/cli.js";
 import { FIXTURES, fixture } from "../helpers/paths.js";
 
@@ -36,6 +37,19 @@ describe("fire import", () => {
     expect(out).toEqual({ attempts: 15, byFormat: { "harbor-trial": 15 }, errors: [] });
     const cfg = JSON.parse(await readFile(join(ws, "fire.config.json"), "utf8"));
     expect(cfg).toEqual({ sources: ["traces/", fixture("harbor-openclaw")] });
+  });
+
+  it("keeps the workspace index fresh: the workbench's warm open sees the import", async () => {
+    // (the index the built CLI writes is keyed to dist/ code, so it is read as a file here)
+    const indexed = async () =>
+      (JSON.parse(await readFile(indexFile(ws), "utf8")) as { attempts: unknown[] }).attempts
+        .length;
+    runFire(["import", fixture("codex-rollouts-redacted"), "--json", "--workspace", ws]);
+    runFire(["--json", "--workspace", ws]); // any full read writes the index
+    expect(await indexed()).toBe(4);
+    const r = runFire(["import", fixture("harbor-openclaw"), "--json", "--workspace", ws]);
+    expect(r.status).toBe(0);
+    expect(await indexed()).toBe(19);
   });
 
   it("does not add a source twice, nor one inside an existing folder source", async () => {

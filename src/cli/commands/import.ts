@@ -3,6 +3,8 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { updateConfig } from "../../core/workspace/config.js";
+import { storedDigest } from "../../core/workspace/index-file.js";
+import { loadWorkspace } from "../../core/workspace/load.js";
 import { coveredBy, sourceEntry } from "../../core/workspace/sources.js";
 import { openWorkspace, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -40,6 +42,9 @@ export function registerImport(program: Command): void {
       });
       return { ...raw, sources };
     });
+    // Keep the workspace index (the workbench's warm open) fresh: a read of all sources,
+    // from the parse cache but for what was just imported, rewrites it.
+    if (storedDigest(dir)) await loadWorkspace(dir);
     if (opts.json) {
       printJson({
         attempts: ws.attempts.length,

@@ -9,6 +9,7 @@ import { loadMiningState, type MiningState, type TriageInputs } from "../mine/tr
 import type { Attempt } from "../model/attempt.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import { type LoadProgress, loadWorkspace, type Workspace } from "../workspace/load.js";
+import { openWorkspace } from "../workspace/open.js";
 
 /**
  * Everything a user action works on, loaded once: the workspace (config and attempts), the
@@ -32,6 +33,13 @@ export interface WorkspaceSession {
 export interface OpenSessionOptions {
   onProgress?: (p: LoadProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Open from the workspace index when it is current for this config (the workbench:
+   * attempts' events are then read on first use; see core/workspace/open.ts).
+   */
+  fromIndex?: boolean;
+  /** Called when the index is about to be read. */
+  onIndex?: () => void;
 }
 
 /** Loads a workspace with its labels, decisions and candidates. */
@@ -39,7 +47,11 @@ export async function openSession(
   dir: string,
   opts: OpenSessionOptions = {},
 ): Promise<WorkspaceSession> {
-  return sessionOf(await loadWorkspace(dir, opts));
+  const { fromIndex, onIndex, ...load } = opts;
+  const ws = fromIndex
+    ? await openWorkspace(dir, { ...load, ...(onIndex ? { onIndex } : {}) })
+    : await loadWorkspace(dir, load);
+  return sessionOf(ws);
 }
 
 /** A session over an already loaded workspace (labels, decisions and candidates read now). */

@@ -37,8 +37,13 @@ export interface MiningState {
   inputs: TriageInputs;
 }
 
-/** Reads the workspace's last labels and decisions, and the triage inputs they make. */
-export async function loadMiningState(ws: Pick<Workspace, "dir" | "config">): Promise<MiningState> {
+/**
+ * Reads the workspace's last labels and decisions, and the triage inputs they make (with
+ * the faults its index already computed, when it was opened from one).
+ */
+export async function loadMiningState(
+  ws: Pick<Workspace, "dir" | "config" | "index">,
+): Promise<MiningState> {
   const [labels, labeler, at] = await Promise.all([
     lastLabels(ws.dir),
     lastLabeler(ws.dir),
@@ -50,12 +55,13 @@ export async function loadMiningState(ws: Pick<Workspace, "dir" | "config">): Pr
     userExclusionsAt(at.file, at.decisions.decisions, at.lines),
     labeler ? labelStorePath(ws.dir, labeler) : undefined,
   );
-  return { labels, decisions: at.decisions.decisions, inputs };
+  const withFaults = ws.index ? { ...inputs, knownFaults: ws.index.faults } : inputs;
+  return { labels, decisions: at.decisions.decisions, inputs: withFaults };
 }
 
 /** Reads the workspace's last labels and decisions into triage inputs. */
 export async function loadTriageInputs(
-  ws: Pick<Workspace, "dir" | "config">,
+  ws: Pick<Workspace, "dir" | "config" | "index">,
 ): Promise<TriageInputs> {
   return (await loadMiningState(ws)).inputs;
 }

@@ -1,5 +1,5 @@
 import type { Attempt } from "../model/attempt.js";
-import { type Evidence, type FaultMarkers, faultOf } from "./faults/index.js";
+import { type Evidence, type Fault, type FaultMarkers, faultOf } from "./faults/index.js";
 import type { Label } from "./label.js";
 
 export type { Evidence, FaultMarkers } from "./faults/index.js";
@@ -77,6 +77,11 @@ export interface TriageOptions {
   labelsFile?: string;
   /** Attempts the user excluded (`fire cluster exclude`), with their reasons. */
   userExcluded?: ReadonlyMap<string, string | UserExclusion>;
+  /**
+   * Outside faults already computed with the same markers (the workspace index stores
+   * faultOf per attempt, so triage need not read every attempt's events); null = none.
+   */
+  knownFaults?: ReadonlyMap<string, Fault | null>;
 }
 
 const STATUS_ORDER: Record<TaskStatus, number> = {
@@ -94,7 +99,8 @@ function exclusionOf(
   opts: TriageOptions,
   markers: FaultMarkers,
 ): Omit<ExcludedAttempt, "attemptId" | "taskId" | "arm"> | undefined {
-  const fault = faultOf(a, markers);
+  const known = opts.knownFaults?.get(a.id);
+  const fault = known === undefined ? faultOf(a, markers) : known;
   if (fault) return { ...fault, source: "triage" };
   const user = opts.userExcluded?.get(a.id);
   if (user !== undefined) {

@@ -9,6 +9,7 @@ import type { IngestOptions } from "../ingest/types.js";
 import type { Attempt } from "../model/attempt.js";
 import { parserCodeStamp } from "./code-stamp.js";
 import { type FireConfig, loadConfig } from "./config.js";
+import { type AttemptOrigin, type IndexInfo, indexKey, writeIndex } from "./index-file.js";
 import {
   type CacheKey,
   decodeEntry,
@@ -63,6 +64,8 @@ export interface Workspace {
   /** Attempt count per source format. */
   byFormat: Record<string, number>;
   stats: LoadStats;
+  /** Set when the workspace was opened from its index (events are read on first use). */
+  index?: IndexInfo;
 }
 
 /** Units read at once: enough to overlap I/O with parsing, few enough to bound memory. */
@@ -86,16 +89,12 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     ...(config.rewardKey ? { rewardKey: config.rewardKey } : {}),
     ...(signal ? { signal } : {}),
   };
-  const optionsKey = JSON.stringify({
-    p: config.passThreshold,
-    c: config.outputCap,
-    ...(config.rewardKey ? { r: config.rewardKey } : {}),
-    code: await parserCodeStamp(),
-  });
+  const optionsKey = await parseOptionsKey(config);
   const cacheDir = workspacePaths(root).parseCache;
   const cache = new ParseCacheSession(cacheDir, await listCacheEntries(cacheDir));
   const stats: LoadStats = { units: 0, parsed: 0, cached: 0, duplicates: 0 };
   const results: UnitResult[] = [];
+  const unitKeys: { path: string; stamp: string }[] = [];
   const limit = pLimit(UNIT_CONCURRENCY);
   let done = 0;
   let total: number | undefined;
@@ -138,6 +137,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   const readOne = async (unit: SourceUnit, i: number): Promise<void> => {
     signal?.throwIfAborted();
     const key = { path: unit.path, stamp: unit.stamp, options: optionsKey };
+    unitKeys[i] = { path: unit.path, stamp: unit.stamp };
     let result = cache.get(key);
     if (result) stats.cached++;
     else result = await parse(unit, key, stats.parsed++);
@@ -178,7 +178,8 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   const attempts: Attempt[] = [];
   const byId = new Map<string, Attempt>();
   const byFormat: Record<string, number> = {};
-  for (const r of results) {
+  const origins = new Map<string, AttemptOrigin>();
+  for (const [unit, r] of results.entries()) {
     errors.push(...r.errors);
     for (const found of r.attempts) {
       let a = found;
@@ -191,12 +192,28 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
         a = { ...a, id: distinctId(a, byId) };
       }
       byId.set(a.id, a);
+      origins.set(a.id, { unit, id: found.id });
       attempts.push(a);
       byFormat[a.source.format] = (byFormat[a.source.format] ?? 0) + 1;
     }
   }
   attempts.sort(compareAttempts);
-  return { dir: root, config, attempts, errors, byFormat, stats };
+  const ws: Workspace = { dir: root, config, attempts, errors, byFormat, stats };
+  // The index serves the workbench's next open; only a load of the configured sources
+  // describes the workspace.
+  if (!opts.sources)
+    await writeIndex(ws, indexKey(optionsKey, config), optionsKey, unitKeys, origins);
+  return ws;
+}
+
+/** The ingest options that shape parsed attempts, as one key (parse cache, index). */
+export async function parseOptionsKey(config: FireConfig): Promise<string> {
+  return JSON.stringify({
+    p: config.passThreshold,
+    c: config.outputCap,
+    ...(config.rewardKey ? { r: config.rewardKey } : {}),
+    code: await parserCodeStamp(),
+  });
 }
 
 function workerCap(): number {

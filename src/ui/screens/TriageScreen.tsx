@@ -5,6 +5,7 @@ import { evidenceText } from "../../core/mine/render.js";
 import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
 import { triage } from "../../core/mine/triage.js";
 import { printable } from "../../core/printable.js";
+import { eventCountOf } from "../../core/workspace/index-file.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
@@ -160,7 +161,7 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
                 </Text>
                 {id}{" "}
                 <Text color={theme.muted}>
-                  {a?.agent ?? ""} {a?.model ?? ""} {a?.events.length ?? 0} events
+                  {a?.agent ?? ""} {a?.model ?? ""} {a ? eventCountOf(data.ws, a) : 0} events
                 </Text>
               </Text>
             );

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+/**
+ * One measurement of the tui benchmark, in a fresh process so start-up and peak memory
+ * are its own: `bare` renders a bare Ink app; `open DIR N` opens the workbench on a
+ * warm workspace of N attempts and, with `keys`, times list moves, search keystrokes and
+ * `q`; `quit DIR` times Ctrl-C during the first read; `build DIR` reads a workspace cold.
+ * Times are from process start (performance.now()). Prints one JSON object.
+ */
+import { createElement } from "react";
+
+const now = () => performance.now();
+
+async function until(cond: () => boolean, what: string, frame: () => string | undefined) {
+  const start = now();
+  while (!cond()) {
+    if (now() - start > 300_000)
+      throw new Error(`timed out waiting for ${what}; last frame:\n${frame() ?? ""}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+async function bare(): Promise<Record<string, number>> {
+  const [{ render }, { Text }] = await Promise.all([import("ink-testing-library"), import("ink")]);
+  const app = render(createElement(Text, null, "reading workspace"));
+  await until(() => (app.lastFrame() ?? "").includes("reading"), "bare frame", app.lastFrame);
+  const firstFrame = now();
+  app.unmount();
+  return { firstFrame, maxRss: process.resourceUsage().maxRSS * 1024 };
+}
+
+async function open(dir: string, attempts: number, keys: boolean) {
+  const [{ render }, { Boot }] = await Promise.all([
+    import("ink-testing-library"),
+    import("../ui/Boot.js"),
+  ]);
+  let quitAt = 0;
+  const app = render(
+    createElement(Boot, {
+      dir,
+      size: { columns: 120, rows: 36 },
+      onQuit: () => {
+        quitAt ||= now();
+      },
+    }),
+  );
+  const frame = () => app.lastFrame() ?? "";
+  await until(() => frame().trim().length > 0, "the first frame", app.lastFrame);
+  const firstFrame = now();
+  const hadProgress = /reading workspace/.test(frame()) ? 1 : 0;
+  const usable = `${attempts} attempts`;
+  await until(() => frame().includes(usable) && frame().includes("▸"), usable, app.lastFrame);
+  const usableFrame = now();
+  const rssAtUsable = process.memoryUsage().rss;
+  const out: Record<string, number> = { firstFrame, usableFrame, hadProgress, rssAtUsable };
+  if (keys) {
+    // List moves: each `j` until the frame shows the cursor on a new row.
+    let move = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 5; i++) {
+      const before = frame();
+      const t0 = now();
+      app.stdin.write("j");
+      await until(() => frame() !== before, "a list move", app.lastFrame);
+      move = Math.min(move, now() - t0);
+    }
+    out.listMove = move;
+    app.stdin.write("/");
+    await until(() => frame().includes("type to search"), "the search box", app.lastFrame);
+    let typed = "";
+    let search = Number.POSITIVE_INFINITY;
+    for (const ch of "serve") {
+      typed += ch;
+      const t0 = now();
+      app.stdin.write(ch);
+      const want = `matches for “${typed}”`;
+      await until(() => frame().includes(want), want, app.lastFrame);
+      if (typed.length > 1) search = Math.min(search, now() - t0); // the first builds the index
+    }
+    out.searchKey = search;
+    app.stdin.write("\x1b");
+    await until(
+      () => !frame().includes("type to search"),
+      "the search box to close",
+      app.lastFrame,
+    );
+    const t0 = now();
+    app.stdin.write("q");
+    await until(() => quitAt > 0, "quit", app.lastFrame);
+    out.quit = quitAt - t0;
+  }
+  app.unmount();
+  out.maxRss = process.resourceUsage().maxRSS * 1024;
+  return out;
+}
+
+/** Ctrl-C typed while the first read is still going (right after the first frame). */
+async function quitEarly(dir: string) {
+  const [{ render }, { Boot }] = await Promise.all([
+    import("ink-testing-library"),
+    import("../ui/Boot.js"),
+  ]);
+  let quitAt = 0;
+  const app = render(
+    createElement(Boot, {
+      dir,
+      size: { columns: 120, rows: 36 },
+      onQuit: () => {
+        quitAt ||= now();
+      },
+    }),
+  );
+  await until(() => (app.lastFrame() ?? "").trim().length > 0, "the first frame", app.lastFrame);
+  const t0 = now();
+  app.stdin.write("\x03");
+  await until(() => quitAt > 0, "quit", app.lastFrame);
+  app.unmount();
+  return { quitEarly: quitAt - t0 };
+}
+
+async function main(): Promise<void> {
+  const [mode, dir, n, keys] = process.argv.slice(2);
+  if (mode === "build") {
+    // The cold first read: parse cache and workspace index are written.
+    const { loadWorkspace } = await import("../core/workspace/load.js");
+    const ws = await loadWorkspace(dir!);
+    process.stdout.write(
+      `${JSON.stringify({ attempts: ws.attempts.length, errors: ws.errors.length })}\n`,
+    );
+    process.exit(0);
+  }
+  const result =
+    mode === "bare"
+      ? await bare()
+      : mode === "quit"
+        ? await quitEarly(dir!)
+        : await open(dir!, Number(n), keys === "keys");
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+import { useCallback, useEffect, useState } from "react";
+import { isIndexCurrent } from "../../core/workspace/open.js";
+import { useAppActions, useAppState } from "../contexts/AppContext.js";
+import { currentClusters } from "../data/mining.js";
+import { loadWorkspaceData, type WorkspaceData } from "../data/workspace.js";
+
+export interface WorkspaceLoad {
+  /** Reads the workspace again (after Esc cancelled the first read). */
+  retry(): void;
+}
+
+/**
+ * Opens the workspace as a cancellable job (from its index when current), then, in the
+ * background, checks the index against the sources and re-reads everything when they
+ * changed, and loads the current clusters.
+ */
+export function useWorkspaceLoad(): WorkspaceLoad {
+  const state = useAppState();
+  const actions = useAppActions();
+  const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` (the retry counter) re-runs the read
+  useEffect(() => {
+    const background = new AbortController();
+    let job: AbortSignal | undefined;
+    const read = (full: boolean) =>
+      actions.run(
+        full ? "sources changed: reading workspace" : "reading workspace",
+        (signal, progress) => {
+          job = signal;
+          return loadWorkspaceData(state.dir, {
+            signal,
+            fromIndex: !full,
+            onIndex: () => progress({ done: 0 }),
+            onProgress: (p) => progress({ done: p.done, ...(p.total ? { total: p.total } : {}) }),
+          });
+        },
+        (d: WorkspaceData) =>
+          `${d.ws.attempts.length} attempts, ${d.ws.errors.length} input errors`,
+      );
+    void (async () => {
+      let data = await read(false);
+      if (!data) {
+        if (job?.aborted && !background.signal.aborted)
+          actions.notify("warn", "reading workspace: cancelled · r reads it again");
+        return;
+      }
+      actions.setData(data);
+      if (data.ws.index) {
+        const current = await isIndexCurrent(data.ws, background.signal).catch(() => true);
+        if (!current && !background.signal.aborted) {
+          const fresh = await read(true);
+          if (fresh) {
+            data = fresh;
+            actions.setData(fresh);
+          }
+        }
+      }
+      if (background.signal.aborted) return;
+      const mine = await currentClusters(data.ws).catch(() => undefined);
+      if (!background.signal.aborted) actions.setMine(mine);
+    })();
+    return () => background.abort();
+  }, [actions, state.dir, attempt]);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  return { retry };
+}

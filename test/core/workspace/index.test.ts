@@ -1,0 +1,95 @@
+import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { triageView } from "../../../src/core/mine/triage-view.js";
+import { saveConfig } from "../../../src/core/workspace/config.js";
+import { indexFile, storedDigest } from "../../../src/core/workspace/index-file.js";
+import { loadWorkspace } from "../../../src/core/workspace/load.js";
+import { isIndexCurrent, openWorkspace } from "../../../src/core/workspace/open.js";
+import { workspacePaths } from "../../../src/core/workspace/paths.js";
+import { fixture } from "../../helpers/paths.js";
+
+let ws: string;
+
+beforeEach(async () => {
+  ws = await mkdtemp(join(tmpdir(), "fire-index-"));
+  await mkdir(join(ws, "traces"));
+  await cp(fixture("codex-rollouts-redacted"), join(ws, "traces", "codex"), { recursive: true });
+  await cp(fixture("atif-golden"), join(ws, "traces", "atif"), { recursive: true });
+});
+afterEach(async () => {
+  await rm(ws, { recursive: true, force: true });
+});
+
+/** Attempts as plain data with sorted keys (the index stores fields in another order). */
+const canonical = (x: unknown): string =>
+  JSON.stringify(x, (_k, v) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, (v as Record<string, unknown>)[k]]),
+        )
+      : v,
+  );
+
+describe("workspace index", () => {
+  it("a full load writes it; an open from it gives the same attempts and triage", async () => {
+    const full = await loadWorkspace(ws);
+    expect(full.index).toBeUndefined();
+    expect(storedDigest(ws)).toMatch(/^[0-9a-f]{64}$/);
+    const warm = await openWorkspace(ws);
+    expect(warm.index?.file).toBe(indexFile(ws));
+    expect(warm.attempts.map((a) => a.id)).toEqual(full.attempts.map((a) => a.id));
+    // events and verifier details are read from the parse cache when first touched
+    expect(canonical(warm.attempts)).toBe(canonical(full.attempts));
+    expect(warm.errors.map((e) => e.format())).toEqual(full.errors.map((e) => e.format()));
+    const a = await triageView(full);
+    const b = await triageView(warm);
+    expect(b.inputs.knownFaults?.size).toBe(full.attempts.length);
+    expect(b.triage).toEqual(a.triage);
+  });
+
+  it("is found stale when a source changes, and not used under other fault markers", async () => {
+    await loadWorkspace(ws);
+    const warm = await openWorkspace(ws);
+    expect(await isIndexCurrent(warm)).toBe(true);
+    const extra = (await readdir(join(ws, "traces", "codex"))).find((n) => n.endsWith(".jsonl"))!;
+    await cp(join(ws, "traces", "codex", extra), join(ws, "traces", `copy-${extra}`));
+    expect(await isIndexCurrent(warm)).toBe(false);
+
+    await saveConfig(ws, {
+      sources: ["traces/"],
+      mining: { verifierFaultMarkers: ["sandbox exploded"] },
+    });
+    const other = await openWorkspace(ws);
+    expect(other.index).toBeUndefined(); // read fully (and a new index written)
+    expect((await openWorkspace(ws)).index).toBeDefined();
+  });
+
+  it("names the unit when the events are gone from the parse cache", async () => {
+    await loadWorkspace(ws);
+    const warm = await openWorkspace(ws);
+    await rm(workspacePaths(ws).parseCache, { recursive: true, force: true });
+    const a = warm.attempts[0]!;
+    expect(a.taskId).toBeTruthy(); // the index part needs no cache
+    expect(() => a.events).toThrow(/cannot read the events: its parse-cache entry is gone/);
+  });
+
+  it("reads the events of a moved entry from its whole shard", async () => {
+    await loadWorkspace(ws);
+    const warm = await openWorkspace(ws);
+    const full = await loadWorkspace(ws, { sources: ["traces/"] });
+    // rewrite every shard with a blank line in front: every recorded span is now off
+    const dir = workspacePaths(ws).parseCache;
+    const { readFile } = await import("node:fs/promises");
+    for (const name of await readdir(dir)) {
+      const f = join(dir, name);
+      await writeFile(f, `\n\n${await readFile(f, "utf8")}`);
+    }
+    expect(canonical(warm.attempts.map((a) => a.events))).toBe(
+      canonical(full.attempts.map((a) => a.events)),
+    );
+  });
+});
