@@ -5,7 +5,7 @@ import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { InputError } from "../errors.js";
 import { type Fault, faultOf } from "../mine/faults/index.js";
-import type { Attempt } from "../model/attempt.js";
+import { type Attempt, Attempt as AttemptSchema } from "../model/attempt.js";
 import type { FireConfig } from "./config.js";
 import { EventStore, entrySpans, type UnitRef } from "./event-store.js";
 import type { LoadStats, Workspace } from "./load.js";
@@ -218,14 +218,11 @@ export function readIndex(
   const eventCounts = new Map<string, number>();
   const attempts: Attempt[] = [];
   for (const row of file.attempts) {
-    const { t, u, s, n, p, f, ...head } = row;
-    const task = file.tasks[t];
-    if (!task || typeof head.id !== "string") return undefined;
-    const a = head as unknown as Attempt;
-    a.taskText = task[1];
-    lazyParts(a, store, u, s ?? head.id, p ?? 0);
-    faults.set(a.id, f ?? null);
-    eventCounts.set(a.id, n);
+    const task = file.tasks[row.t];
+    if (!task || typeof row.id !== "string") return undefined;
+    const a = attemptOf(row, task[1], store);
+    faults.set(a.id, row.f ?? null);
+    eventCounts.set(a.id, row.n);
     attempts.push(a);
   }
   return {
@@ -239,25 +236,43 @@ export function readIndex(
   };
 }
 
-/** Defines `events` (and the other LAZY parts it has) as read-on-first-use. */
-function lazyParts(a: Attempt, store: EventStore, unit: number, id: string, parts: number): void {
-  const full = () => store.attempt(unit, id);
-  const lazy = (name: LazyPart) =>
-    Object.defineProperty(a, name, {
-      enumerable: true,
-      configurable: true,
-      get: () => full()[name],
-      // an assignment replaces the lazy part with a plain value
-      set: (value: unknown) =>
-        Object.defineProperty(a, name, {
-          value,
-          writable: true,
-          enumerable: true,
-          configurable: true,
-        }),
-    });
-  LAZY.forEach((name, i) => {
-    if (i === 0 || parts & (1 << i)) lazy(name);
+/** The model's fields in its order: attempts from the index keep the order of parsed ones. */
+const FIELDS = Object.keys(AttemptSchema.shape) as (keyof Attempt)[];
+
+/**
+ * An attempt from its index row, fields in the model's order (so its JSON, and every
+ * hash of it, e.g. the label cache's, is that of the parsed attempt); `events` and the
+ * other LAZY parts it has are read on first use.
+ */
+function attemptOf(row: IndexRow, taskText: string, store: EventStore): Attempt {
+  const a: Record<string, unknown> = {};
+  const id = row.s ?? row.id;
+  const full = () => store.attempt(row.u, id);
+  const head = row as unknown as Record<string, unknown>;
+  for (const name of FIELDS) {
+    const lazyAt = (LAZY as readonly string[]).indexOf(name);
+    if (name === "taskText") a.taskText = taskText;
+    else if (lazyAt === 0 || (lazyAt > 0 && (row.p ?? 0) & (1 << lazyAt)))
+      lazyPart(a, name as LazyPart, full);
+    else if (lazyAt < 0 && head[name] !== undefined) a[name] = head[name];
+  }
+  return a as unknown as Attempt;
+}
+
+/** Defines one LAZY part as read from the full attempt on first use. */
+function lazyPart(a: Record<string, unknown>, name: LazyPart, full: () => Attempt): void {
+  Object.defineProperty(a, name, {
+    enumerable: true,
+    configurable: true,
+    get: () => full()[name],
+    // an assignment replaces the lazy part with a plain value
+    set: (value: unknown) =>
+      Object.defineProperty(a, name, {
+        value,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      }),
   });
 }
 
