@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, join } from "node:path";
 import type { AttemptInput, SourceFormat } from "../model/attempt.js";
-import { type AtifParts, atifParts } from "./atif.js";
+import { type AtifParts, atifAttemptFields, atifParts } from "./atif.js";
 import { Atif, type AtifSubagentRef } from "./atif-schema.js";
 import { isFile } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
@@ -50,13 +50,7 @@ function subAttempt(key: string, path: string, parent: ParentInfo, p: AtifParts)
     source: { format: parent.format, path },
     taskId: parent.taskId,
     taskText: parent.taskText,
-    agent: p.agent,
-    model: p.model,
-    outcome: "unknown",
-    tokens: p.tokens,
-    costUsd: p.costUsd,
-    startedAt: p.startedAt,
-    copiedSteps: p.copiedSteps || undefined,
+    ...atifAttemptFields(p),
     links: [{ kind: "parent", ref: parent.ref }, ...p.links],
     events: p.events.events,
   };

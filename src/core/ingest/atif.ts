@@ -31,6 +31,24 @@ export interface AtifParts {
   copiedSteps: number;
 }
 
+/** The attempt fields a trajectory fills by itself (ATIF records no outcome: unknown). */
+export function atifAttemptFields(
+  p: AtifParts,
+): Pick<
+  AttemptInput,
+  "agent" | "model" | "outcome" | "tokens" | "costUsd" | "startedAt" | "copiedSteps"
+> {
+  return {
+    agent: p.agent,
+    model: p.model,
+    outcome: "unknown",
+    tokens: p.tokens,
+    costUsd: p.costUsd,
+    startedAt: p.startedAt,
+    copiedSteps: p.copiedSteps || undefined,
+  };
+}
+
 /** Terminus-style prompts wrap the task; keep the task itself for routing. */
 export function taskFromPrompt(text: string): string {
   const i = text.indexOf("Task Description:\n");
@@ -233,13 +251,7 @@ export const atifImporter: Importer = {
       source: { format: "atif", path },
       taskId,
       taskText: p.taskText,
-      agent: p.agent,
-      model: p.model,
-      outcome: "unknown",
-      tokens: p.tokens,
-      costUsd: p.costUsd,
-      startedAt: p.startedAt,
-      copiedSteps: p.copiedSteps || undefined,
+      ...atifAttemptFields(p),
       links: p.links.length ? p.links : undefined,
       events: p.events.events,
     };

@@ -113,27 +113,20 @@ export function toAtif(
     ctx += Math.ceil(content.length / 4);
     t += Math.round(s.secs * 1000);
   });
-  if (script.final !== null) {
-    t += rng.int(1500, 6000);
-    steps.push({
-      step_id: steps.length + 1,
-      timestamp: iso(t),
-      source: "agent",
-      model_name: agent.model,
-      message: script.final,
-      metrics: metrics(0),
-    });
-  } else {
-    t += rng.int(300, 1500);
-    steps.push({
-      step_id: steps.length + 1,
-      timestamp: iso(t),
-      source: "agent",
-      model_name: agent.model,
-      message: "",
-      metrics: { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost_usd: 0 },
-    });
-  }
+  // the closing agent step: the final answer, or an empty one (no answer, no tokens)
+  const final = script.final;
+  t += final !== null ? rng.int(1500, 6000) : rng.int(300, 1500);
+  steps.push({
+    step_id: steps.length + 1,
+    timestamp: iso(t),
+    source: "agent",
+    model_name: agent.model,
+    message: final ?? "",
+    metrics:
+      final !== null
+        ? metrics(0)
+        : { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, cost_usd: 0 },
+  });
   cost = Math.round(cost * 1e6) / 1e6;
   const trajectory = {
     schema_version: "ATIF-v1.7",
