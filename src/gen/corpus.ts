@@ -94,7 +94,14 @@ export async function writeCorpus(opts: CorpusOptions): Promise<CorpusResult> {
         const lines = format === "claude" ? claudeLines : codexLines;
         await writeLines(
           sessionPath(opts.outDir, format, sid, startMs),
-          lines(script, base.instruction, agent, sid, startMs, arng),
+          lines({
+            script,
+            instruction: base.instruction,
+            agent,
+            sessionId: sid,
+            startMs,
+            rng: arng,
+          }),
           stats,
         );
       }

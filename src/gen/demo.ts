@@ -147,7 +147,18 @@ export async function writeDemo(
         const sid = arng.uuid();
         const file = sessionPath(opts.outDir, format, sid, startMs);
         const lines = format === "claude" ? claudeLines : codexLines;
-        await writeLines(file, lines(script, task.instruction, agent, sid, startMs, arng), stats);
+        await writeLines(
+          file,
+          lines({
+            script,
+            instruction: task.instruction,
+            agent,
+            sessionId: sid,
+            startMs,
+            rng: arng,
+          }),
+          stats,
+        );
         path = relative(opts.outDir, file);
       }
       details.push({

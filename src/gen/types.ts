@@ -1,4 +1,5 @@
 import type { FamilyId } from "../core/families.js";
+import type { AgentProfile } from "./agents.js";
 import type { Rng } from "./prng.js";
 
 /** Which group a task belongs to in the demo's ground truth. */
@@ -43,4 +44,16 @@ export interface TaskSpec {
   instruction: string;
   plan: AttemptKind[];
   build(kind: AttemptKind, rng: Rng): AttemptScript;
+}
+
+/** What a trace writer (writers/) renders: one attempt's script in one harness's format. */
+export interface TraceInput {
+  script: AttemptScript;
+  /** The task instruction the agent was given. */
+  instruction: string;
+  /** The agent whose idiom the trace is written in. */
+  agent: AgentProfile;
+  sessionId: string;
+  startMs: number;
+  rng: Rng;
 }

@@ -1,6 +1,6 @@
 import { type AgentProfile, costUsd, iso } from "../agents.js";
 import type { Rng } from "../prng.js";
-import type { AttemptScript } from "../types.js";
+import type { TraceInput } from "../types.js";
 
 export interface AtifResult {
   trajectory: Record<string, unknown>;
@@ -56,14 +56,8 @@ function observation(agent: AgentProfile, host: string, cmd: string, out: string
 }
 
 /** Render a script as an ATIF-v1.7 trajectory in the given agent's idiom. */
-export function toAtif(
-  script: AttemptScript,
-  instruction: string,
-  agent: AgentProfile,
-  sessionId: string,
-  startMs: number,
-  rng: Rng,
-): AtifResult {
+export function toAtif(w: TraceInput): AtifResult {
+  const { script, instruction, agent, sessionId, startMs, rng } = w;
   const host = rng.hex(12);
   let t = startMs;
   let ctx = rng.int(1800, 4200);

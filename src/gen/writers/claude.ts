@@ -1,6 +1,5 @@
-import { type AgentProfile, iso, sessionCwd } from "../agents.js";
-import type { Rng } from "../prng.js";
-import type { AttemptScript } from "../types.js";
+import { iso, sessionCwd } from "../agents.js";
+import type { TraceInput } from "../types.js";
 
 /**
  * A Claude Code transcript (`~/.claude/projects/<cwd>/<session>.jsonl`) for a script, as
@@ -8,14 +7,8 @@ import type { AttemptScript } from "../types.js";
  * answered by a `user` row holding the `tool_result`, plus bookkeeping rows
  * (queue-operation, attachment, last-prompt) that importers must skip.
  */
-export function* claudeLines(
-  script: AttemptScript,
-  instruction: string,
-  agent: AgentProfile,
-  sessionId: string,
-  startMs: number,
-  rng: Rng,
-): Generator<string> {
+export function* claudeLines(w: TraceInput): Generator<string> {
+  const { script, instruction, agent, sessionId, startMs, rng } = w;
   let t = startMs;
   const cwd = sessionCwd(sessionId);
   const base = {

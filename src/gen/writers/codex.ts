@@ -1,20 +1,13 @@
-import { type AgentProfile, iso, sessionCwd } from "../agents.js";
-import type { Rng } from "../prng.js";
-import type { AttemptScript } from "../types.js";
+import { iso, sessionCwd } from "../agents.js";
+import type { TraceInput } from "../types.js";
 
 /**
  * A Codex CLI rollout (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`) for a script, as lines:
  * `session_meta`, `turn_context`, `response_item` (message, reasoning, function_call
  * `exec_command` with JSON-string arguments, function_call_output) and `event_msg` rows.
  */
-export function* codexLines(
-  script: AttemptScript,
-  instruction: string,
-  agent: AgentProfile,
-  sessionId: string,
-  startMs: number,
-  rng: Rng,
-): Generator<string> {
+export function* codexLines(w: TraceInput): Generator<string> {
+  const { script, instruction, agent, sessionId, startMs, rng } = w;
   let t = startMs;
   const cwd = sessionCwd(sessionId);
   const turnId = rng.uuid();

@@ -80,7 +80,14 @@ export async function writeTrial(
   const dir = join(jobDir, name);
   const setupMs = startMs + rng.int(8000, 25000);
   const agentStart = setupMs + rng.int(800, 3000);
-  const atif = toAtif(script, instruction, agent, rng.uuid(), agentStart, rng);
+  const atif = toAtif({
+    script,
+    instruction,
+    agent,
+    sessionId: rng.uuid(),
+    startMs: agentStart,
+    rng,
+  });
   const agentEnd = atif.endMs + rng.int(200, 2000);
   const verifierEnd = agentEnd + rng.int(4000, 40000);
   const config = trialConfig(taskId, name, jobName, jobId, agent);
