@@ -1,16 +1,25 @@
-import { Box } from "ink";
+import { Box, Text } from "ink";
 import { type ReactNode, useEffect, useMemo } from "react";
 import { Header } from "./components/Header.js";
 import { HelpOverlay } from "./components/HelpOverlay.js";
 import { SearchOverlay } from "./components/SearchOverlay.js";
 import { StatusLine } from "./components/StatusLine.js";
 import { AppProvider, useAppActions, useAppState } from "./contexts/AppContext.js";
-import { SCREENS } from "./contexts/screens.js";
+import { SCREENS, type ScreenId } from "./contexts/screens.js";
 import { ThemeContext } from "./contexts/ThemeContext.js";
 import { searchItems } from "./data/search.js";
-import { KeyLayer, KeypressProvider, useKeypress } from "./hooks/useKeypress.js";
+import {
+  type ActiveTable,
+  KeyLayer,
+  KeypressProvider,
+  useActiveTables,
+} from "./hooks/useKeypress.js";
+import { useKeyTable } from "./hooks/useKeyTable.js";
+import { StickyProvider } from "./hooks/useSticky.js";
 import { type TerminalSize, useTerminalSize } from "./hooks/useTerminalSize.js";
 import { useWorkspaceLoad } from "./hooks/useWorkspaceLoad.js";
+import { hintText, type KeyTable } from "./keys/table.js";
+import { GLOBAL_KEYS, LOAD_KEYS } from "./keys/tables.js";
 import { ScreenBody } from "./screens/ScreenBody.js";
 import { isBusy } from "./status.js";
 import { type Theme, themeFor } from "./theme.js";
@@ -25,19 +34,26 @@ export interface AppProps {
   onQuit?: () => void;
   /** Called once the workspace is loaded and its first frame rendered. */
   onReady?: () => void;
+  /** Told every command a key runs (tests watch dispatch with it). */
+  onCommand?: (scope: string, id: string) => void;
 }
 
+/** Below this size the workbench shows a message instead of a garbled frame. */
+export const MIN_SIZE = { columns: 40, rows: 10 } as const;
+
 /** The workbench: providers around the shell. */
-export function App({ dir, size, theme, onQuit, onReady }: AppProps): ReactNode {
+export function App({ dir, size, theme, onQuit, onReady, onCommand }: AppProps): ReactNode {
   return (
     <ThemeContext.Provider value={theme ?? themeFor()}>
-      <KeypressProvider>
+      <KeypressProvider {...(onCommand ? { onCommand } : {})}>
         <AppProvider dir={dir}>
-          <Shell
-            {...(size ? { size } : {})}
-            {...(onQuit ? { onQuit } : {})}
-            {...(onReady ? { onReady } : {})}
-          />
+          <StickyProvider>
+            <Shell
+              {...(size ? { size } : {})}
+              {...(onQuit ? { onQuit } : {})}
+              {...(onReady ? { onReady } : {})}
+            />
+          </StickyProvider>
         </AppProvider>
       </KeypressProvider>
     </ThemeContext.Provider>
@@ -60,29 +76,34 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
     if (state.data) onReady?.();
   }, [state.data, onReady]);
 
-  useKeypress(
-    (input, key) => {
-      if (key.escape && isBusy(state.status)) {
-        actions.cancel();
-        return true;
-      }
-      if (input === "?") actions.setOverlay("help");
-      else if (input === "/") actions.setOverlay("search");
-      else if (input === "q") onQuit?.();
-      else if (input === "r" && !state.data && !isBusy(state.status)) load.retry();
-      else if (key.tab) {
-        const i = SCREENS.findIndex((s) => s.id === state.screen);
-        const next = (i + (key.shift ? SCREENS.length - 1 : 1)) % SCREENS.length;
-        actions.go(SCREENS[next]!.id);
-      } else {
+  useKeyTable(
+    LOAD_KEYS,
+    { retry: () => load.retry() },
+    {
+      isActive: !state.data && !isBusy(state.status),
+    },
+  );
+  useKeyTable(
+    GLOBAL_KEYS,
+    {
+      screen: (input) => {
         const s = SCREENS.find((x) => x.key === input);
-        if (!s) return false;
-        actions.go(s.id);
-      }
-      return true;
+        if (s) actions.go(s.id);
+      },
+      next: () => actions.go(cycleScreen(state.screen, 1)),
+      prev: () => actions.go(cycleScreen(state.screen, -1)),
+      back: () => {
+        if (isBusy(state.status)) actions.cancel();
+        else actions.back();
+      },
+      search: () => actions.setOverlay("search"),
+      help: () => actions.setOverlay("help"),
+      quit: () => onQuit?.(),
     },
     { layer: KeyLayer.Global },
   );
+  const live = useActiveTables();
+  const hints = useMemo(() => hintText(footerTables(live)), [live]);
 
   const items = useMemo(
     () =>
@@ -93,12 +114,24 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
   );
   const bodyHeight = Math.max(4, size.rows - 4);
   const counts = headerCounts(state, size.columns);
+  if (size.columns < MIN_SIZE.columns || size.rows < MIN_SIZE.rows)
+    return (
+      <Box flexDirection="column" width={size.columns} height={size.rows} overflow="hidden">
+        <Text wrap="wrap">
+          {`fire needs at least ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this terminal is ${size.columns}×${size.rows}. Enlarge it (q quits).`}
+        </Text>
+      </Box>
+    );
   return (
-    <Box flexDirection="column" width={size.columns} height={size.rows}>
+    <Box flexDirection="column" width={size.columns} height={size.rows} overflow="hidden">
       <Header screen={state.screen} counts={counts} width={size.columns} />
       <Box height={bodyHeight} flexDirection="column" overflow="hidden">
         {state.overlay === "help" ? (
-          <HelpOverlay width={size.columns} onClose={() => actions.setOverlay(undefined)} />
+          <HelpOverlay
+            width={size.columns}
+            height={bodyHeight}
+            onClose={() => actions.setOverlay(undefined)}
+          />
         ) : null}
         {state.overlay === "search" ? (
           <SearchOverlay
@@ -123,11 +156,27 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
         status={state.status}
         {...(state.job ? { job: state.job } : {})}
         {...(state.message ? { message: state.message } : {})}
-        hints="1-6/Tab screens · j/k move · Enter open · Esc back · / search · ? keys · q quit"
+        hints={hints}
         width={size.columns}
       />
     </Box>
   );
+}
+
+function cycleScreen(screen: ScreenId, by: 1 | -1): ScreenId {
+  const i = SCREENS.findIndex((s) => s.id === screen);
+  return SCREENS[(i + by + SCREENS.length) % SCREENS.length]!.id;
+}
+
+/**
+ * The footer's tables: those of the most specific layer live now (an overlay, a text field,
+ * the screen and its modes), then the global keys when they are reachable from there.
+ */
+export function footerTables(live: readonly ActiveTable[]): KeyTable[] {
+  const top = live.find((t) => t.layer > KeyLayer.Global)?.layer;
+  const own = live.filter((t) => t.layer === top).map((t) => t.table);
+  const global = live.filter((t) => t.layer === KeyLayer.Global).map((t) => t.table);
+  return top === undefined || top < KeyLayer.Field ? [...own, ...global] : own;
 }
 
 function headerCounts(state: ReturnType<typeof useAppState>, width: number): string {

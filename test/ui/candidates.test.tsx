@@ -56,7 +56,7 @@ describe("Candidates screen", () => {
     expect(app.frame()).toMatch(/saved {3}positives \d+\/\d+ · negatives 0\//);
     expect(app.frame()).toMatch(/preview positives \d+\/\d+ · negatives [1-9]\d*\//);
     await app.press(KEY.enter);
-    await app.see("modified (Ctrl-S saves", "↑↓ field · Enter edit");
+    await app.see("modified (Ctrl-S saves", "Enter edit field");
     await app.press(KEY.ctrlS);
     await app.see("saved candidates/drafts/my-serve.yaml");
     expect(readFileSync(draft, "utf8")).toContain("pattern: '\\bthe\\b'");
@@ -72,7 +72,7 @@ describe("Candidates screen", () => {
     await app.press(KEY.enter);
     await app.see("eligibility.anyOf.0.pattern:");
     await app.press(KEY.ctrlU, "(", KEY.enter);
-    await app.see("✗ eligibility.anyOf.0", "↑↓ field · Enter edit");
+    await app.see("✗ eligibility.anyOf.0", "Enter edit field");
     await app.press(KEY.ctrlS);
     await app.see("error: saving candidates/drafts/my-serve.yaml");
     expect(readFileSync(draft, "utf8")).not.toContain("pattern: (");

@@ -16,7 +16,7 @@ describe("the whole loop by keys alone (temp copy of the demo workspace)", () =>
     expect(selected(app.frame())).toMatch(/◐ .* 1\/2/);
     // 2 Attempt: open the first attempt of the first task
     await app.press(KEY.enter);
-    await app.see("Enter opens, Esc back");
+    await app.see("Enter open · Esc tasks");
     await app.press(KEY.enter);
     await app.see("markers (C capability");
     // 3 Mechanisms: label (heuristic) and cluster
@@ -29,7 +29,12 @@ describe("the whole loop by keys alone (temp copy of the demo workspace)", () =>
     await app.see("type to search");
     await app.press(..."Service persistence".split(""));
     await app.see("cluster   Service persistence");
-    for (let i = 0; i < 10 && !selected(app.frame()).includes("cluster   Service"); i++)
+    const searchSel = () =>
+      app
+        .frame()
+        .split("\n")
+        .find((l) => l.includes("▸ ")) ?? "";
+    for (let i = 0; i < 10 && !searchSel().includes("▸ cluster   Service"); i++)
       await app.press(KEY.down);
     await app.press(KEY.enter);
     await app.see("▸   Service persistence");
@@ -50,7 +55,7 @@ describe("the whole loop by keys alone (temp copy of the demo workspace)", () =>
     await app.press(KEY.esc);
     await app.gone("saved   positives");
     await app.press(KEY.esc);
-    await app.see("Enter edit (live preview)");
+    await app.see("Enter edit · P promote");
     // 5 Screens: replay screen of the draft
     await app.press("5");
     await app.see("a routing audit");
@@ -64,7 +69,7 @@ describe("the whole loop by keys alone (temp copy of the demo workspace)", () =>
     await app.press(KEY.esc);
     await app.gone("verdict: PROMISING");
     await app.press("4");
-    await app.see("Enter edit (live preview)");
+    await app.see("Enter edit · P promote");
     await app.press("F");
     await app.see("portfolio name:");
     await app.press(KEY.ctrlU, ..."demo".split(""), KEY.enter);

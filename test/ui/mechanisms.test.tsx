@@ -67,7 +67,7 @@ describe("Mechanisms screen", () => {
       await app.press("j");
     }
     await app.press(KEY.enter);
-    await app.see("s splits out");
+    await app.see("members of", "s split");
     await app.press("s");
     await app.see(`${before + 1} clusters`);
     expect(existsSync(join(ws.dir, "mining/decisions.json"))).toBe(true);

@@ -4,8 +4,9 @@ import type { Attempt } from "../../core/model/attempt.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { fieldsOf, pathLabel, setField } from "../data/fields.js";
 import { type PreviewContext, previewText } from "../data/preview.js";
-import { useKeypress } from "../hooks/useKeypress.js";
+import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { EDITOR_KEYS } from "../keys/tables.js";
 import { PreviewLine } from "./PreviewLine.js";
 import { TextField } from "./TextField.js";
 import { VirtualList } from "./VirtualList.js";
@@ -50,17 +51,22 @@ export function CandidateEditor(props: CandidateEditorProps): ReactNode {
   );
   const dirty = shown !== props.text;
 
-  useKeypress((input, key) => {
-    if (editing !== undefined) return false;
-    if (key.escape) onClose();
-    else if (key.ctrl && input === "s") {
-      if (readOnly) return true;
-      onSave(text);
-    } else if (key.return && field) {
-      if (!readOnly) setEditing(String(field.value));
-    } else return cursor.handle(input, key);
-    return true;
-  });
+  useKeyTable(
+    EDITOR_KEYS,
+    {
+      move: cursor.handle,
+      edit: () => {
+        const f = fields[cursor.current()];
+        if (!f || readOnly) return;
+        setEditing(String(f.value));
+      },
+      save: () => {
+        if (!readOnly) onSave(text);
+      },
+      close: () => onClose(),
+    },
+    { isActive: editing === undefined },
+  );
 
   return (
     <Box flexDirection="column" width={width}>
@@ -97,11 +103,7 @@ export function CandidateEditor(props: CandidateEditorProps): ReactNode {
           }}
           onCancel={() => setEditing(undefined)}
         />
-      ) : (
-        <Text color={theme.muted}>
-          ↑↓ field · Enter edit (Enter keeps, Esc drops) · Ctrl-S save · Esc back
-        </Text>
-      )}
+      ) : null}
       <PreviewLine preview={preview} {...(before ? { before } : {})} />
     </Box>
   );

@@ -4,7 +4,11 @@ import { printable } from "../../core/printable.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import type { SearchItem } from "../data/search.js";
 import { createSearcher } from "../data/search.js";
-import { KeyLayer, useKeypress } from "../hooks/useKeypress.js";
+import { KeyLayer } from "../hooks/useKeypress.js";
+import { useKeyTable } from "../hooks/useKeyTable.js";
+import { useListCursor } from "../hooks/useListCursor.js";
+import { SEARCH_KEYS } from "../keys/tables.js";
+import { cutTo, fitCell } from "../text/wrap.js";
 import { TextField } from "./TextField.js";
 import { VirtualList } from "./VirtualList.js";
 
@@ -16,7 +20,14 @@ export interface SearchOverlayProps {
   onClose: () => void;
 }
 
-/** `/`: fuzzy search (fuse.js) over tasks, attempts, clusters and candidates. */
+/** Ids keep both ends (middle ellipsis); names are cut at the end. */
+function titleCell(r: SearchItem, w: number): string {
+  const t = printable(r.title);
+  if (r.kind === "attempt" || r.kind === "task") return fitCell(t, w);
+  return fitCell(t.length > w ? `${cutTo(t, w - 1)}…` : t, w);
+}
+
+/** `/`: search (literal, then fuzzy with fuse.js) over tasks, attempts, clusters, candidates. */
 export function SearchOverlay({
   items,
   width,
@@ -26,17 +37,17 @@ export function SearchOverlay({
 }: SearchOverlayProps): ReactNode {
   const theme = useTheme();
   const [query, setQuery] = useState("");
-  const [sel, setSel] = useState(0);
   const index = useMemo(() => createSearcher(items), [items]);
-  const searched = query;
-  const results = useMemo(() => (searched ? index.search(searched, 50) : []), [index, searched]);
-  useKeypress(
-    (_input, key) => {
-      if (key.downArrow) setSel((s) => Math.min(s + 1, Math.max(0, results.length - 1)));
-      else if (key.upArrow) setSel((s) => Math.max(0, s - 1));
-      else return false;
-      return true;
-    },
+  const results = useMemo(() => (query ? index.search(query, 50) : []), [index, query]);
+  const listHeight = Math.max(3, height - 5);
+  const cursor = useListCursor(results.length, listHeight);
+  const open = () => {
+    const item = results[cursor.current()];
+    if (item) onOpen(item);
+  };
+  useKeyTable(
+    SEARCH_KEYS,
+    { move: (input, key) => cursor.handle(input, key), open, close: onClose },
     { layer: KeyLayer.Overlay },
   );
   return (
@@ -48,29 +59,24 @@ export function SearchOverlay({
         width={width - 4}
         onChange={(q) => {
           setQuery(q);
-          setSel(0);
+          cursor.setIndex(0);
         }}
-        onSubmit={() => {
-          const item = results[sel];
-          if (item) onOpen(item);
-        }}
-        onCancel={onClose}
       />
-      <Text color={theme.muted}>
-        {searched
-          ? `${results.length}${results.length === 50 ? "+" : ""} matches for “${searched}”`
+      <Text color={theme.muted} wrap="truncate-end">
+        {query
+          ? `${results.length}${results.length === 50 ? "+" : ""} matches for “${query}”`
           : " "}
       </Text>
       <VirtualList
         items={results}
-        selected={sel}
-        height={Math.max(3, height - 5)}
+        selected={cursor.index}
+        height={listHeight}
         keyOf={(r) => `${r.kind}:${r.ref}`}
         empty={query ? "no match" : "type to search tasks, attempts, clusters, candidates"}
         renderRow={(r) => (
           <Text wrap="truncate-end">
             <Text color={theme.muted}>{r.kind.padEnd(10)}</Text>
-            {printable(r.title)}
+            {titleCell(r, Math.max(12, Math.min(48, width - 18)))}
             <Text color={theme.muted}> {printable(r.detail)}</Text>
           </Text>
         )}

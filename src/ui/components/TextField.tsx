@@ -1,7 +1,19 @@
 import { Text } from "ink";
-import { type ReactNode, useRef } from "react";
+import { type ReactNode, useRef, useState } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
-import { KeyLayer, useKeypress } from "../hooks/useKeypress.js";
+import { KeyLayer } from "../hooks/useKeypress.js";
+import { useKeyTable } from "../hooks/useKeyTable.js";
+import { FIELD_KEYS } from "../keys/tables.js";
+import {
+  deleteBack,
+  deleteForward,
+  type EditState,
+  insert,
+  step,
+  visibleSlice,
+  wordLeft,
+  wordRight,
+} from "../text/edit.js";
 
 export interface TextFieldProps {
   label: string;
@@ -14,7 +26,11 @@ export interface TextFieldProps {
   width: number;
 }
 
-/** A one-line text input; while active it consumes every printable key (Field layer). */
+/**
+ * A one-line text input with a cursor: ←→ move, Alt/Ctrl-←→ by word, Home/End, Backspace/Del
+ * at the cursor; a value longer than the field scrolls sideways to keep the cursor in view.
+ * While active it consumes every printable key (Field layer).
+ */
 export function TextField({
   label,
   value,
@@ -25,48 +41,60 @@ export function TextField({
   width,
 }: TextFieldProps): ReactNode {
   const theme = useTheme();
-  // The latest value, also between renders (typing can outpace frames).
-  const latest = useRef(value);
-  latest.current = value;
-  const change = (v: string) => {
-    latest.current = v;
-    onChange(v);
+  const [cursorAt, setCursorAt] = useState(value.length);
+  // The latest state, also between renders (typing can outpace frames).
+  const latest = useRef<EditState>({ value, cursor: cursorAt });
+  if (latest.current.value !== value)
+    latest.current = { value, cursor: Math.min(latest.current.cursor, value.length) };
+  const apply = (next: EditState) => {
+    const changed = next.value !== latest.current.value;
+    latest.current = next;
+    setCursorAt(next.cursor);
+    if (changed) onChange(next.value);
   };
-  useKeypress(
-    (input, key) => {
-      if (key.escape) {
-        onCancel?.();
-        return true;
-      }
-      if (key.return) {
-        onSubmit?.(latest.current);
-        return true;
-      }
-      if (key.backspace || key.delete) {
-        change(latest.current.slice(0, -1));
-        return true;
-      }
-      if (key.ctrl && input === "u") {
-        change("");
-        return true;
-      }
-      if (key.upArrow || key.downArrow || key.tab || key.pageUp || key.pageDown) return false;
-      if (key.ctrl || key.meta) return false;
-      if (input) {
-        change(latest.current + input);
-        return true;
-      }
-      return true;
+  const e = () => latest.current;
+  useKeyTable(
+    FIELD_KEYS,
+    {
+      submit: () => onSubmit?.(e().value),
+      cancel: () => onCancel?.(),
+      left: () => apply(step(e(), -1)),
+      right: () => apply(step(e(), 1)),
+      wordLeft: () => apply({ ...e(), cursor: wordLeft(e().value, e().cursor) }),
+      wordRight: () => apply({ ...e(), cursor: wordRight(e().value, e().cursor) }),
+      home: () => apply({ ...e(), cursor: 0 }),
+      end: () => apply({ ...e(), cursor: e().value.length }),
+      backspace: () => apply(deleteBack(e())),
+      delete: () => apply(deleteForward(e())),
+      clear: () => apply({ value: "", cursor: 0 }),
     },
-    { layer: KeyLayer.Field, isActive: active },
+    {
+      layer: KeyLayer.Field,
+      isActive: active,
+      fallback: (input, key) => {
+        if (key.upArrow || key.downArrow || key.tab || key.pageUp || key.pageDown) return false;
+        if (key.ctrl || (key.meta && !key.escape)) return false;
+        if (input) apply(insert(e(), input));
+        return true;
+      },
+    },
   );
-  const room = Math.max(8, width - label.length - 3);
-  const shown = value.length > room ? `…${value.slice(value.length - room + 1)}` : value;
+  const room = Math.max(8, width - label.length - 2);
+  const shown = visibleSlice(latest.current, room);
   return (
-    <Text>
+    <Text wrap="truncate-end">
       <Text color={theme.accent}>{label} </Text>
-      <Text>{shown}</Text>
-      {active ? <Text inverse> </Text> : null}
+      {active ? (
+        <>
+          {shown.before}
+          <Text inverse>{shown.at}</Text>
+          {shown.after}
+        </>
+      ) : (
+        visibleSlice({ value, cursor: 0 }, room).before +
+        visibleSlice({ value, cursor: 0 }, room).at +
+        visibleSlice({ value, cursor: 0 }, room).after
+      )}
     </Text>
   );
 }

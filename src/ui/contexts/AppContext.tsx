@@ -21,6 +21,44 @@ export interface JobProgress {
 
 export type Overlay = "help" | "search" | undefined;
 
+/** A named set of attempts to list (evidence, preview counts, routing cells, funnel rows). */
+export interface AttemptSet {
+  title: string;
+  ids: readonly string[];
+}
+
+/** Where the user is: what Esc returns to. */
+export interface Location {
+  screen: ScreenId;
+  attemptId?: string;
+  taskId?: string;
+  clusterId?: string;
+  candidateFile?: string;
+  /** Two attempts side by side (Attempt screen). */
+  compare?: readonly [string, string];
+  /** An attempt list opened from a count or row (Triage screen). */
+  attemptSet?: AttemptSet;
+}
+
+const LOCATION_KEYS = [
+  "screen",
+  "attemptId",
+  "taskId",
+  "clusterId",
+  "candidateFile",
+  "compare",
+  "attemptSet",
+] as const;
+
+const locationOf = (s: AppState): Location => {
+  const l: Location = { screen: s.screen };
+  for (const k of LOCATION_KEYS) if (s[k] !== undefined) Object.assign(l, { [k]: s[k] });
+  return l;
+};
+
+/** At most this many places are remembered for Esc. */
+const HISTORY = 50;
+
 export interface AppState {
   dir: string;
   status: Status;
@@ -34,7 +72,11 @@ export interface AppState {
   taskId?: string;
   clusterId?: string;
   candidateFile?: string;
+  compare?: readonly [string, string];
+  attemptSet?: AttemptSet;
   overlay: Overlay;
+  /** Places left, newest last (Esc pops). */
+  history: Location[];
 }
 
 export type Work<T> = (
@@ -48,6 +90,12 @@ export interface AppActions {
   openTask(id: string): void;
   openCluster(id: string): void;
   openCandidate(file: string): void;
+  /** Two attempts side by side. */
+  openCompare(a: string, b: string): void;
+  /** A list of attempts named by a count or row. */
+  openAttempts(set: AttemptSet): void;
+  /** Back to where the user came from (nothing when there is nowhere to go). */
+  back(): void;
   setOverlay(o: Overlay): void;
   notify(level: Message["level"], text: string): void;
   setData(d: WorkspaceData): void;
@@ -73,18 +121,36 @@ export function AppProvider({ dir, initial, children }: AppProviderProps): React
     status: Status.Idle,
     screen: "triage",
     overlay: undefined,
+    history: [],
     ...initial,
   });
   const controller = useRef<AbortController | undefined>(undefined);
   const actions = useMemo<AppActions>(() => {
     const patch = (p: Partial<AppState>) => setState((s) => ({ ...s, ...p }));
+    // Moves to a new place, remembering the current one for Esc.
+    const visit = (p: Partial<Location> & { screen: ScreenId }) =>
+      setState((s) => {
+        const here = locationOf(s);
+        const next = { ...s, ...p, overlay: undefined };
+        if (LOCATION_KEYS.every((k) => here[k] === locationOf(next)[k])) return next;
+        return { ...next, history: [...s.history, here].slice(-HISTORY) };
+      });
     return {
-      go: (screen) => patch({ screen, overlay: undefined }),
-      openAttempt: (attemptId) => patch({ attemptId, screen: "attempt", overlay: undefined }),
-      openTask: (taskId) => patch({ taskId, screen: "triage", overlay: undefined }),
-      openCluster: (clusterId) => patch({ clusterId, screen: "mechanisms", overlay: undefined }),
-      openCandidate: (candidateFile) =>
-        patch({ candidateFile, screen: "candidates", overlay: undefined }),
+      go: (screen) => visit({ screen }),
+      openAttempt: (attemptId) => visit({ attemptId, screen: "attempt", compare: undefined }),
+      openTask: (taskId) => visit({ taskId, screen: "triage", attemptSet: undefined }),
+      openCluster: (clusterId) => visit({ clusterId, screen: "mechanisms" }),
+      openCandidate: (candidateFile) => visit({ candidateFile, screen: "candidates" }),
+      openCompare: (a, b) => visit({ screen: "attempt", attemptId: a, compare: [a, b] }),
+      openAttempts: (attemptSet) => visit({ screen: "triage", attemptSet }),
+      back() {
+        setState((s) => {
+          const prev = s.history.at(-1);
+          if (!prev) return s;
+          const cleared = Object.fromEntries(LOCATION_KEYS.map((k) => [k, undefined]));
+          return { ...s, ...cleared, ...prev, overlay: undefined, history: s.history.slice(0, -1) };
+        });
+      },
       setOverlay: (overlay) => patch({ overlay }),
       notify: (level, text) => patch({ message: { level, text } }),
       setData: (data) => patch({ data }),

@@ -1,5 +1,15 @@
 import { type Key, useInput } from "ink";
-import { createContext, type ReactNode, useContext, useLayoutEffect, useMemo, useRef } from "react";
+import {
+  createContext,
+  type ReactNode,
+  useContext,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import { splitBurst } from "../keys/burst.js";
+import type { KeyTable } from "../keys/table.js";
 
 /** A key handler; returning true consumes the key (lower layers do not see it). */
 export type KeyHandler = (input: string, key: Key) => boolean | undefined | void;
@@ -13,49 +23,87 @@ export const KeyLayer = {
 } as const;
 export type KeyLayer = (typeof KeyLayer)[keyof typeof KeyLayer];
 
+/** A key table that is live now, with the layer it listens on. */
+export interface ActiveTable {
+  layer: number;
+  table: KeyTable;
+}
+
 interface Entry {
   id: number;
   layer: number;
   handler: { current: KeyHandler };
   active: { current: boolean };
+  table: { current: KeyTable | undefined };
 }
 
 interface Registry {
   add(e: Entry): () => void;
+  /** Recomputes the live tables (after a handler's table or activity changed). */
+  refresh(): void;
+  onCommand?: (scope: string, id: string) => void;
 }
 
 const KeypressContext = createContext<Registry | undefined>(undefined);
+const TablesContext = createContext<readonly ActiveTable[]>([]);
 
 export interface KeypressProviderProps {
   children: ReactNode;
+  /** Told every command a key table runs (tests and benchmarks watch dispatch with it). */
+  onCommand?: (scope: string, id: string) => void;
 }
+
+const order = (a: Entry, b: Entry) => b.layer - a.layer || b.id - a.id;
 
 /**
  * The one place keyboard input enters the app (one `useInput`). Handlers register by layer;
  * each key goes to the active handlers from the highest layer down (newest first within a
- * layer) until one consumes it.
+ * layer) until one consumes it. Several keys in one write (`jjj`) are split and handled one
+ * by one. The provider also knows which key tables are live, so help and hints follow them.
  */
-export function KeypressProvider({ children }: KeypressProviderProps): ReactNode {
+export function KeypressProvider({ children, onCommand }: KeypressProviderProps): ReactNode {
   const entries = useRef<Entry[]>([]);
-  const registry = useMemo<Registry>(
-    () => ({
+  const [tables, setTables] = useState<readonly ActiveTable[]>([]);
+  const registry = useMemo<Registry>(() => {
+    const refresh = () => {
+      const live = entries.current
+        .filter((e) => e.active.current && e.table.current)
+        .sort(order)
+        .map((e) => ({ layer: e.layer, table: e.table.current! }));
+      setTables((prev) =>
+        prev.length === live.length &&
+        prev.every((p, i) => p.table === live[i]!.table && p.layer === live[i]!.layer)
+          ? prev
+          : live,
+      );
+    };
+    return {
       add(e) {
         entries.current = [...entries.current, e];
+        refresh();
         return () => {
           entries.current = entries.current.filter((x) => x.id !== e.id);
+          refresh();
         };
       },
-    }),
-    [],
-  );
+      refresh,
+      ...(onCommand ? { onCommand } : {}),
+    };
+  }, [onCommand]);
   useInput((input, key) => {
-    const ordered = [...entries.current].sort((a, b) => b.layer - a.layer || b.id - a.id);
-    for (const e of ordered) {
-      if (!e.active.current) continue;
-      if (e.handler.current(input, key) === true) return;
+    for (const [i, k] of splitBurst(input, key)) {
+      const ordered = [...entries.current].sort(order);
+      for (const e of ordered) {
+        if (!e.active.current) continue;
+        if (e.handler.current(i, k) === true) break;
+      }
     }
   });
-  return <KeypressContext.Provider value={registry}>{children}</KeypressContext.Provider>;
+  return (
+    <KeypressContext.Provider value={registry}>
+      <TablesContext.Provider value={tables}>{children}</TablesContext.Provider>
+    </KeypressContext.Provider>
+  );
 }
 
 let nextId = 1;
@@ -63,22 +111,44 @@ let nextId = 1;
 export interface UseKeypressOptions {
   layer?: KeyLayer;
   isActive?: boolean;
+  /** The table this handler implements (for help and hints). */
+  table?: KeyTable;
+}
+
+function useRegistry(): Registry {
+  const registry = useContext(KeypressContext);
+  if (!registry) throw new Error("useKeypress needs a KeypressProvider");
+  return registry;
 }
 
 /** Subscribes a handler to the keypress provider (the latest handler closure is used). */
 export function useKeypress(handler: KeyHandler, opts: UseKeypressOptions = {}): void {
-  const registry = useContext(KeypressContext);
-  if (!registry) throw new Error("useKeypress needs a KeypressProvider");
+  const registry = useRegistry();
   const handlerRef = useRef(handler);
   handlerRef.current = handler;
-  const active = useRef(opts.isActive ?? true);
-  active.current = opts.isActive ?? true;
+  const isActive = opts.isActive ?? true;
+  const active = useRef(isActive);
+  active.current = isActive;
+  const table = useRef(opts.table);
+  table.current = opts.table;
   const layer = opts.layer ?? KeyLayer.Screen;
   // Registered during commit, so a key typed right after a frame appears already reaches it.
   useLayoutEffect(() => {
     const id = nextId++;
-    return registry.add({ id, layer, handler: handlerRef, active });
+    return registry.add({ id, layer, handler: handlerRef, active, table });
   }, [registry, layer]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refresh when table or activity change
+  useLayoutEffect(() => registry.refresh(), [registry, isActive, opts.table]);
+}
+
+/** The live key tables, highest layer (and newest) first. */
+export function useActiveTables(): readonly ActiveTable[] {
+  return useContext(TablesContext);
+}
+
+/** The command reporter of the provider (undefined outside tests and benchmarks). */
+export function useCommandReporter(): ((scope: string, id: string) => void) | undefined {
+  return useRegistry().onCommand;
 }
 
 /** Up/down movement from arrows, j/k, PageUp/PageDown, g/G; undefined for other keys. */
@@ -90,8 +160,8 @@ export function moveBy(
   if (key.upArrow || input === "k") return -1;
   if (key.downArrow || input === "j") return 1;
   if (key.pageUp) return -page;
-  if (key.pageDown || input === " ") return page;
-  if (input === "g") return "start";
-  if (input === "G") return "end";
+  if (key.pageDown) return page;
+  if (input === "g" || key.home) return "start";
+  if (input === "G" || key.end) return "end";
   return undefined;
 }

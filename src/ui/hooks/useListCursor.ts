@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect } from "react";
 import { type KeyHandler, moveBy } from "./useKeypress.js";
+import { useSticky } from "./useSticky.js";
 
 export interface ListCursor {
   index: number;
@@ -9,28 +10,25 @@ export interface ListCursor {
   handle: KeyHandler;
 }
 
-/** A list cursor clamped to the list; `handle` moves it by arrows, j/k, pages, g/G. */
-export function useListCursor(count: number, page: number, initial = 0): ListCursor {
-  const [index, setState] = useState(initial);
-  const ref = useRef(initial);
+/**
+ * A list cursor clamped to the list; `handle` moves it by arrows, j/k, pages, g/G. With a
+ * `stickyKey` the cursor survives the screen being switched away and back.
+ */
+export function useListCursor(count: number, page: number, stickyKey?: string): ListCursor {
+  const [index, setState, latest] = useSticky(stickyKey, 0);
   const clamp = (i: number) => Math.max(0, Math.min(Math.max(0, count - 1), i));
-  const setIndex = (i: number) => {
-    ref.current = clamp(i);
-    setState(ref.current);
-  };
+  const setIndex = (i: number) => setState(clamp(i));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-clamp when the list shrinks
   useEffect(() => {
-    if (ref.current >= count && count > 0) {
-      ref.current = count - 1;
-      setState(count - 1);
-    }
+    if (latest() >= count && count > 0) setState(count - 1);
   }, [count]);
   const handle: KeyHandler = (input, key) => {
     const m = moveBy(input, key, Math.max(1, page));
     if (m === undefined) return false;
     if (m === "start") setIndex(0);
     else if (m === "end") setIndex(count - 1);
-    else setIndex(ref.current + m);
+    else setIndex(clamp(latest()) + m);
     return true;
   };
-  return { index: clamp(index), current: () => ref.current, setIndex, handle };
+  return { index: clamp(index), current: () => clamp(latest()), setIndex, handle };
 }

@@ -6,8 +6,9 @@ import { VirtualList } from "../components/VirtualList.js";
 import { useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { attemptMarkers, eventLine, MARKER_TAG, type Marker, siblingsOf } from "../data/markers.js";
-import { useKeypress } from "../hooks/useKeypress.js";
+import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { ATTEMPT_KEYS } from "../keys/tables.js";
 import { outcomeToken } from "../theme.js";
 import type { ScreenProps } from "./types.js";
 
@@ -37,22 +38,28 @@ export function AttemptScreen({ width, height }: ScreenProps): ReactNode {
   const cursor = useListCursor(rows.length, listHeight);
   const marked = useMemo(() => [...new Set(markers.map((m) => m.eventIndex))], [markers]);
 
-  useKeypress((input, key) => {
-    if (!attempt) return false;
-    if (input === "n" || input === "p") {
-      const cur = rows[cursor.current()]?.index ?? 0;
-      const target =
-        input === "n" ? marked.find((i) => i > cur) : [...marked].reverse().find((i) => i < cur);
-      const at = target === undefined ? -1 : rows.findIndex((e) => e.index === target);
-      if (at >= 0) cursor.setIndex(at);
-      return true;
-    }
-    if (input === "o") setPane((p) => (p === "output" ? "markers" : "output"));
-    else if (input === "v") setPane((p) => (p === "verifier" ? "markers" : "verifier"));
-    else if (key.escape && pane !== "markers") setPane("markers");
-    else return cursor.handle(input, key);
-    return true;
-  });
+  const jump = (dir: "next" | "prev") => {
+    const cur = rows[cursor.current()]?.index ?? 0;
+    const target =
+      dir === "next" ? marked.find((i) => i > cur) : [...marked].reverse().find((i) => i < cur);
+    const at = target === undefined ? -1 : rows.findIndex((e) => e.index === target);
+    if (at >= 0) cursor.setIndex(at);
+  };
+  useKeyTable(
+    ATTEMPT_KEYS,
+    {
+      move: cursor.handle,
+      next: () => jump("next"),
+      prev: () => jump("prev"),
+      output: () => setPane((p) => (p === "output" ? "markers" : "output")),
+      verifier: () => setPane((p) => (p === "verifier" ? "markers" : "verifier")),
+      close: () => {
+        if (pane === "markers") return false;
+        setPane("markers");
+      },
+    },
+    { isActive: !!attempt },
+  );
 
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
   if (!attempt)
@@ -76,9 +83,7 @@ export function AttemptScreen({ width, height }: ScreenProps): ReactNode {
         ? (event?.output ?? event?.input ?? event?.command ?? "").split("\n")
         : here.length > 0
           ? here.map((m) => `${MARKER_TAG[m.kind]} ${m.kind}: ${m.text}`)
-          : [
-              `${markers.length} markers (C capability, ! pre-failure, D detector, F fires) · n/p jump · o output · v verifier`,
-            ];
+          : [`${markers.length} markers (C capability, ! pre-failure, D detector, F fires)`];
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">

@@ -9,9 +9,10 @@ import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { errorLine } from "../contexts/errors.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { type CandidateEntry, saveCandidate, statusOf } from "../data/candidates.js";
-import { useKeypress } from "../hooks/useKeypress.js";
+import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
+import { CANDIDATES_KEYS } from "../keys/tables.js";
 import type { ScreenProps } from "./types.js";
 
 const ORDER = ["draft", "screening", "frozen", "retired", "invalid"];
@@ -45,7 +46,7 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
     [data],
   );
   const listHeight = Math.max(3, height - 6);
-  const cursor = useListCursor(entries.length, listHeight);
+  const cursor = useListCursor(entries.length, listHeight, "candidates.list");
   const [editing, setEditing] = useState(false);
   const [prompt, setPrompt] = useState<{ kind: PromptKind; value: string } | undefined>();
   const entry: CandidateEntry | undefined = entries[cursor.index];
@@ -78,17 +79,23 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
     wb.reloadCandidates();
   };
 
-  useKeypress((input, key) => {
-    const entry = entries[cursor.current()];
-    if (editing || prompt || !entry) return false;
-    if (key.return) setEditing(true);
-    else if (input === "P") setPrompt({ kind: "promote", value: "" });
-    else if (input === "R") setPrompt({ kind: "retire", value: "" });
-    else if (input === "V") setPrompt({ kind: "revise", value: "" });
-    else if (input === "F") setPrompt({ kind: "freeze", value: entry.policy?.id ?? "" });
-    else return cursor.handle(input, key);
-    return true;
-  });
+  const withEntry = (f: (e: CandidateEntry) => void) => () => {
+    const e = entries[cursor.current()];
+    if (!e) return false;
+    f(e);
+  };
+  useKeyTable(
+    CANDIDATES_KEYS,
+    {
+      move: cursor.handle,
+      edit: withEntry(() => setEditing(true)),
+      promote: withEntry(() => setPrompt({ kind: "promote", value: "" })),
+      retire: withEntry(() => setPrompt({ kind: "retire", value: "" })),
+      revise: withEntry(() => setPrompt({ kind: "revise", value: "" })),
+      freeze: withEntry((e) => setPrompt({ kind: "freeze", value: e.policy?.id ?? "" })),
+    },
+    { isActive: !!data && !editing && !prompt },
+  );
 
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
   if (editing && entry)
@@ -173,9 +180,6 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
           <Text wrap="truncate-end">{c?.title ?? entry.errors.map(errorLine).join("; ")}</Text>
           <Text color={theme.muted} wrap="truncate-end">
             {entry.rel} · last: {c?.history.at(-1)?.note ?? "no history"}
-          </Text>
-          <Text color={theme.muted} wrap="truncate-end">
-            Enter edit (live preview) · P promote · R retire · V revise · F freeze
           </Text>
         </Box>
       ) : null}

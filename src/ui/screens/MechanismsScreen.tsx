@@ -5,9 +5,11 @@ import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
-import { useKeypress } from "../hooks/useKeypress.js";
+import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { useSticky } from "../hooks/useSticky.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
+import { MECHANISMS_KEYS, MEMBERS_KEYS } from "../keys/tables.js";
 import type { ScreenProps } from "./types.js";
 
 type Prompt = { kind: "rename" | "exclude" | "merge-name"; value: string } | undefined;
@@ -20,9 +22,11 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
   const theme = useTheme();
   const clusters = mine?.clusters ?? [];
   const listHeight = Math.max(3, height - 8);
-  const cursor = useListCursor(clusters.length, listHeight);
-  const [members, setMembers] = useState(false);
-  const [memberSel, setMemberSel] = useState(0);
+  const cursor = useListCursor(clusters.length, listHeight, "mechanisms.clusters");
+  const [members, setMembers] = useSticky("mechanisms.members", false);
+  const cluster: Cluster | undefined = clusters[cursor.index];
+  const memberCursor = useListCursor(cluster?.attemptIds.length ?? 0, 5, "mechanisms.member");
+  const memberSel = memberCursor.index;
   const [mark, setMarkState] = useState<string | undefined>();
   const markRef = useRef<string | undefined>(undefined);
   const setMark = (id: string | undefined) => {
@@ -30,7 +34,6 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
     setMarkState(id);
   };
   const [prompt, setPrompt] = useState<Prompt>();
-  const cluster: Cluster | undefined = clusters[cursor.index];
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow a search jump only
   useEffect(() => {
     const i = clusters.findIndex((c) => c.id === clusterId);
@@ -53,62 +56,70 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
       );
   };
 
-  useKeypress((input, key) => {
-    if (prompt || !data) return false;
-    if (input === "l" || input === "L") {
-      void wb.mine(input === "L" ? "llm" : "heuristic");
-      return true;
-    }
-    // The cursor's latest row (keys can arrive before the next frame).
-    const cluster = clusters[cursor.current()];
+  // The cursor's latest row (keys can arrive before the next frame).
+  const current = () => clusters[cursor.current()];
+  const withCluster = (f: (c: Cluster) => void) => () => {
+    const c = current();
+    if (!c) return false;
+    f(c);
+  };
+  useKeyTable(
+    MECHANISMS_KEYS,
+    {
+      move: cursor.handle,
+      label: () => void wb.mine("heuristic"),
+      llm: () => void wb.mine("llm"),
+      rename: withCluster((c) => setPrompt({ kind: "rename", value: c.name })),
+      exclude: withCluster(() => setPrompt({ kind: "exclude", value: "" })),
+      members: withCluster(() => {
+        memberCursor.setIndex(0);
+        setMembers(true);
+      }),
+      draft: withCluster((c) => {
+        void wb.draft(c).then((file) => {
+          if (file) actions.openCandidate(file);
+        });
+      }),
+      merge: withCluster((c) => merge(c)),
+    },
+    { isActive: !!data && !prompt && !members },
+  );
+  const merge = (c: Cluster) => {
     const mark = markRef.current;
-    if (!cluster) return false;
-    if (members) {
-      const ids = cluster.attemptIds;
-      if (key.escape) setMembers(false);
-      else if (key.return && ids[memberSel]) actions.openAttempt(ids[memberSel]!);
-      else if (key.downArrow || input === "j") setMemberSel((s) => Math.min(ids.length - 1, s + 1));
-      else if (key.upArrow || input === "k") setMemberSel((s) => Math.max(0, s - 1));
-      else if (input === "s" && ids[memberSel]) {
-        if (ids.length < 2) actions.notify("warn", "split must leave at least one attempt behind");
-        else
-          void wb.decide(
-            { op: "split", attemptIds: [ids[memberSel]!] },
-            `split ${ids[memberSel]} out of ${cluster.id}`,
-          );
-        setMembers(false);
-      } else return false;
-      return true;
-    }
-    if (key.return) {
-      setMemberSel(0);
-      setMembers(true);
-    } else if (input === "r") setPrompt({ kind: "rename", value: cluster.name });
-    else if (input === "e") setPrompt({ kind: "exclude", value: "" });
-    else if (input === "d")
-      void wb.draft(cluster).then((file) => {
-        if (file) actions.openCandidate(file);
-      });
-    else if (input === "m") {
-      if (!mark) {
-        setMark(cluster.id);
-        actions.notify(
-          "info",
-          `marked ${cluster.id}: move to another cluster and press m to merge`,
+    if (!mark) {
+      setMark(c.id);
+      actions.notify("info", `marked ${c.id}: move to another cluster and press m to merge`);
+    } else if (mark === c.id) setMark(undefined);
+    else {
+      const other = clusters.find((x) => x.id === mark);
+      setMark(undefined);
+      if (other)
+        void wb.decide(
+          { op: "merge", groups: [other.attemptIds, c.attemptIds] },
+          `merge ${other.id} + ${c.id}`,
         );
-      } else if (mark === cluster.id) setMark(undefined);
-      else {
-        const other = clusters.find((c) => c.id === mark);
-        setMark(undefined);
-        if (other)
-          void wb.decide(
-            { op: "merge", groups: [other.attemptIds, cluster.attemptIds] },
-            `merge ${other.id} + ${cluster.id}`,
-          );
-      }
-    } else return cursor.handle(input, key);
-    return true;
-  });
+    }
+  };
+  useKeyTable(
+    MEMBERS_KEYS,
+    {
+      move: memberCursor.handle,
+      open: () => {
+        const id = current()?.attemptIds[memberCursor.current()];
+        if (id) actions.openAttempt(id);
+      },
+      split: withCluster((c) => {
+        const id = c.attemptIds[memberCursor.current()];
+        if (!id) return;
+        if (c.attemptIds.length < 2)
+          actions.notify("warn", "split must leave at least one attempt behind");
+        else void wb.decide({ op: "split", attemptIds: [id] }, `split ${id} out of ${c.id}`);
+        setMembers(false);
+      }),
+      back: () => setMembers(false),
+    },
+    { isActive: !!data && !prompt && members },
+  );
 
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
   if (clusters.length === 0)
@@ -153,7 +164,7 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
       ) : null}
       {cluster && members ? (
         <Box flexDirection="column">
-          <Text bold>members of {cluster.id} — Enter opens, s splits out, Esc back</Text>
+          <Text bold>members of {cluster.id}</Text>
           <VirtualList
             items={cluster.attemptIds}
             selected={memberSel}
@@ -182,9 +193,6 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
             {cluster.evidence[0]
               ? `#${cluster.evidence[0].eventIndex} ${cluster.evidence[0].excerpt}`
               : "-"}
-          </Text>
-          <Text color={theme.muted} wrap="truncate-end">
-            l/L label · r rename · m merge · Enter members (s split) · e exclude · d draft
           </Text>
         </Box>
       ) : null}

@@ -8,16 +8,10 @@ import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { exportPortfolio, listPortfolios } from "../data/portfolios.js";
-import { useKeypress } from "../hooks/useKeypress.js";
+import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { PORTFOLIO_KEYS } from "../keys/tables.js";
 import type { ScreenProps } from "./types.js";
-
-const HOOK_KEYS: Record<string, { harness: Harness; install: boolean }> = {
-  c: { harness: "claude", install: true },
-  C: { harness: "codex", install: true },
-  u: { harness: "claude", install: false },
-  U: { harness: "codex", install: false },
-};
 
 /** Screen 6: frozen portfolios with hashes and evidence; hook install/uninstall; export. */
 export function PortfolioScreen({ width, height }: ScreenProps): ReactNode {
@@ -28,48 +22,52 @@ export function PortfolioScreen({ width, height }: ScreenProps): ReactNode {
   // biome-ignore lint/correctness/useExhaustiveDependencies: data/tick re-read the folder
   const portfolios = useMemo(() => (data ? listPortfolios(data.ws.dir) : []), [data, tick]);
   const listHeight = Math.max(3, Math.min(portfolios.length + 1, Math.floor(height / 3)));
-  const cursor = useListCursor(portfolios.length, listHeight);
+  const cursor = useListCursor(portfolios.length, listHeight, "portfolio.list");
   const p = portfolios[cursor.index];
 
-  useKeypress((input, key) => {
-    if (!data) return false;
-    const hook = HOOK_KEYS[input];
-    if (hook) {
-      if (hook.install && !p) {
-        actions.notify("warn", "freeze a portfolio first (4 Candidates, F)");
-        return true;
-      }
-      const { harness } = hook;
-      void actions.run(
-        `${hook.install ? "install" : "uninstall"} hook (${harness})`,
-        async () =>
-          hook.install
-            ? installHook({
-                harness,
-                project: data.ws.dir,
-                portfolio: p!.dir,
-                workspace: data.ws.dir,
-              })
-            : uninstallHook({ harness, project: data.ws.dir }),
-        (r) =>
-          `${hook.install ? (r.changed ? "installed" : "already installed") : r.changed ? "removed" : "not installed"}: fire hook for ${harness} in ${relative(data.ws.dir, r.file)}`,
-      );
-      return true;
+  const hook = (harness: Harness, install: boolean) => () => {
+    if (!data) return;
+    const p = portfolios[cursor.current()];
+    if (install && !p) {
+      actions.notify("warn", "freeze a portfolio first (4 Candidates, F)");
+      return;
     }
-    if (input === "x" && p) {
-      void actions.run(
-        `export ${p.name}`,
-        () => exportPortfolio(data.ws.dir, p),
-        (m) => `exported for failproofai: ${relative(data.ws.dir, m)}`,
-      );
-      return true;
-    }
-    if (input === "r") {
-      setTick((t) => t + 1);
-      return true;
-    }
-    return cursor.handle(input, key);
-  });
+    void actions.run(
+      `${install ? "install" : "uninstall"} hook (${harness})`,
+      async () =>
+        install
+          ? installHook({
+              harness,
+              project: data.ws.dir,
+              portfolio: p!.dir,
+              workspace: data.ws.dir,
+            })
+          : uninstallHook({ harness, project: data.ws.dir }),
+      (r) =>
+        `${install ? (r.changed ? "installed" : "already installed") : r.changed ? "removed" : "not installed"}: fire hook for ${harness} in ${relative(data.ws.dir, r.file)}`,
+    );
+  };
+  useKeyTable(
+    PORTFOLIO_KEYS,
+    {
+      move: cursor.handle,
+      claude: hook("claude", true),
+      codex: hook("codex", true),
+      unclaude: hook("claude", false),
+      uncodex: hook("codex", false),
+      export: () => {
+        const p = portfolios[cursor.current()];
+        if (!data || !p) return false;
+        void actions.run(
+          `export ${p.name}`,
+          () => exportPortfolio(data.ws.dir, p),
+          (m) => `exported for failproofai: ${relative(data.ws.dir, m)}`,
+        );
+      },
+      reload: () => setTick((t) => t + 1),
+    },
+    { isActive: !!data },
+  );
 
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
   const m = p?.manifest;
@@ -127,10 +125,6 @@ export function PortfolioScreen({ width, height }: ScreenProps): ReactNode {
           ))}
         </Box>
       ) : null}
-      <Text color={theme.muted} wrap="truncate-end">
-        c/C install hook (Claude/Codex, this project) · u/U uninstall · x export failproofai · r
-        reload
-      </Text>
     </Box>
   );
 }

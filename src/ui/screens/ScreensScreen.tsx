@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box, type Key, Text } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import {
   promote,
@@ -7,6 +7,7 @@ import {
   routingAudit,
   savedReplayScreens,
 } from "../../core/app/index.js";
+import type { ReplayScreen } from "../../core/screen/replay/measure.js";
 import { renderReplayScreen } from "../../core/screen/replay/render.js";
 import { RouteMatrix } from "../components/RouteMatrix.js";
 import { TextField } from "../components/TextField.js";
@@ -15,9 +16,17 @@ import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { listRunScreens, type RunScreenEntry, runScreenReport } from "../data/screens.js";
-import { useKeypress } from "../hooks/useKeypress.js";
+import { moveBy } from "../hooks/useKeypress.js";
+import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { useSticky } from "../hooks/useSticky.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
+import {
+  SCREENS_AUDIT_KEYS,
+  SCREENS_REPLAY_KEYS,
+  SCREENS_RUNS_KEYS,
+  TEXT_KEYS,
+} from "../keys/tables.js";
 import type { ScreenProps } from "./types.js";
 
 type Tab = "audit" | "replay" | "runs";
@@ -32,7 +41,7 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
   const { data } = useAppState();
   const actions = useAppActions();
   const theme = useTheme();
-  const [tab, setTab] = useState<Tab>("audit");
+  const [tab, setTab] = useSticky<Tab>("screens.tab", "audit");
   const [text, setText] = useState<string[] | undefined>();
   const [top, setTop] = useState(0);
   const [runs, setRuns] = useState<RunScreenEntry[]>([]);
@@ -53,7 +62,7 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
   }, [data, tick]);
   const listHeight = Math.max(3, height - 3);
   const items = tab === "runs" ? runs.length : live.length;
-  const cursor = useListCursor(items, listHeight);
+  const cursor = useListCursor(items, listHeight, `screens.${tab}`);
   // Saved replay screens are read once per workspace change or replay run, never in render.
   // biome-ignore lint/correctness/useExhaustiveDependencies: tick re-reads after a run
   const screens = useMemo(() => (data ? savedReplayScreens(data) : new Map()), [data, tick]);
@@ -71,33 +80,47 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
       .then(() => wb.reloadCandidates());
   };
 
-  useKeypress((input, key) => {
-    if (!data || verdict) return false;
-    if (text) {
-      if (key.escape) setText(undefined);
-      else if (key.downArrow || input === "j") setTop((t) => Math.min(t + 1, text.length));
-      else if (key.upArrow || input === "k") setTop((t) => Math.max(0, t - 1));
-      else if (key.pageDown || input === " ") setTop((t) => Math.min(t + listHeight, text.length));
-      else if (key.pageUp) setTop((t) => Math.max(0, t - listHeight));
-      else return false;
-      return true;
-    }
-    const t = TABS.find(([, k]) => k === input);
-    if (t) {
-      setTab(t[0]);
-      setTop(0);
-      cursor.setIndex(0);
-      return true;
-    }
-    if (tab === "audit") {
-      if (key.downArrow || input === "j") setTop((x) => x + 1);
-      else if (key.upArrow || input === "k") setTop((x) => Math.max(0, x - 1));
-      else return false;
-      return true;
-    }
-    if (tab === "replay") {
-      const c = live[cursor.current()];
-      if (input === "r" && c) {
+  const scroll = (input: string, key: Key, max: number) => {
+    const m = moveBy(input, key, listHeight);
+    if (m === undefined) return false;
+    setTop((t) => Math.max(0, Math.min(max, m === "start" ? 0 : m === "end" ? max : t + m)));
+  };
+  useKeyTable(
+    TEXT_KEYS,
+    {
+      move: (input, key) => scroll(input, key, text?.length ?? 0),
+      close: () => setText(undefined),
+    },
+    { isActive: !!data && !verdict && !!text },
+  );
+  const tabs = {
+    audit: () => switchTab("audit"),
+    replay: () => switchTab("replay"),
+    runs: () => switchTab("runs"),
+  };
+  const switchTab = (t: Tab) => {
+    setTab(t);
+    setTop(0);
+  };
+  const showReport = (s: ReplayScreen) => {
+    setText(renderReplayScreen(s).split("\n"));
+    setTop(0);
+  };
+  const live1 = () => live[cursor.current()];
+  const tabActive = (t: Tab) => !!data && !verdict && !text && tab === t;
+  useKeyTable(
+    SCREENS_AUDIT_KEYS,
+    { ...tabs, move: (input, key) => scroll(input, key, audit?.matrix.length ?? 0) },
+    { isActive: tabActive("audit") },
+  );
+  useKeyTable(
+    SCREENS_REPLAY_KEYS,
+    {
+      ...tabs,
+      move: cursor.handle,
+      run: () => {
+        const c = live1();
+        if (!data || !c) return false;
         void actions
           .run(
             `replay screen ${c.policy!.key}`,
@@ -107,47 +130,47 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
           .then((s) => {
             if (s) {
               setTick((t) => t + 1);
-              setText(renderReplayScreen(s).split("\n"));
+              showReport(s);
+            }
+          });
+      },
+      open: () => {
+        const c = live1();
+        if (!c) return false;
+        const s = saved(c.policy!.key);
+        if (s) showReport(s);
+        else actions.notify("warn", `no replay screen for ${c.policy!.key} yet: press r`);
+      },
+      promote: () => (live1() ? setVerdict({ kind: "promote", value: "" }) : false),
+      retire: () => (live1() ? setVerdict({ kind: "retire", value: "" }) : false),
+    },
+    { isActive: tabActive("replay") },
+  );
+  useKeyTable(
+    SCREENS_RUNS_KEYS,
+    {
+      ...tabs,
+      move: cursor.handle,
+      open: () => {
+        const r = runs[cursor.current()];
+        if (!data || !r) return false;
+        void actions
+          .run(
+            `report ${r.name}`,
+            () => runScreenReport(data.ws.dir, r.name),
+            () => `report ${r.name}`,
+          )
+          .then((out) => {
+            if (out) {
+              setText(out.split("\n"));
               setTop(0);
             }
           });
-        return true;
-      }
-      if ((input === "P" || input === "R") && c) {
-        setVerdict({ kind: input === "P" ? "promote" : "retire", value: "" });
-        return true;
-      }
-      if (key.return && c) {
-        const s = saved(c.policy!.key);
-        if (s) setText(renderReplayScreen(s).split("\n"));
-        else actions.notify("warn", `no replay screen for ${c.policy!.key} yet: press r`);
-        setTop(0);
-        return true;
-      }
-      return cursor.handle(input, key);
-    }
-    const r = runs[cursor.current()];
-    if (key.return && r) {
-      void actions
-        .run(
-          `report ${r.name}`,
-          () => runScreenReport(data.ws.dir, r.name),
-          () => `report ${r.name}`,
-        )
-        .then((out) => {
-          if (out) {
-            setText(out.split("\n"));
-            setTop(0);
-          }
-        });
-      return true;
-    }
-    if (input === "r") {
-      setTick((x) => x + 1);
-      return true;
-    }
-    return cursor.handle(input, key);
-  });
+      },
+      refresh: () => setTick((x) => x + 1),
+    },
+    { isActive: tabActive("runs") },
+  );
 
   if (!data || !audit) return <Text color={theme.muted}>reading the workspace…</Text>;
   return (
@@ -205,33 +228,24 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
               }}
               onCancel={() => setVerdict(undefined)}
             />
-          ) : (
-            <Text color={theme.muted}>
-              r run replay screen · Enter show · verdict: P promote, R retire (F freeze in 4)
-            </Text>
-          )}
+          ) : null}
         </>
       ) : (
-        <>
-          <VirtualList
-            items={runs}
-            selected={cursor.index}
-            height={listHeight}
-            keyOf={(r) => r.name}
-            empty="no run screens: fire screen plan / run / import (see README)"
-            renderRow={(r) => (
-              <Text wrap="truncate-end">
-                {r.name.padEnd(30)}{" "}
-                <Text color={theme.muted}>
-                  {r.hasPlan ? "plan" : "no plan"} · {r.rows} result rows
-                </Text>
+        <VirtualList
+          items={runs}
+          selected={cursor.index}
+          height={listHeight}
+          keyOf={(r) => r.name}
+          empty="no run screens: fire screen plan / run / import (see README)"
+          renderRow={(r) => (
+            <Text wrap="truncate-end">
+              {r.name.padEnd(30)}{" "}
+              <Text color={theme.muted}>
+                {r.hasPlan ? "plan" : "no plan"} · {r.rows} result rows
               </Text>
-            )}
-          />
-          <Text color={theme.muted}>
-            Enter report (per-arm table, contrasts, forest plot, funnel) · r refresh
-          </Text>
-        </>
+            </Text>
+          )}
+        />
       )}
     </Box>
   );

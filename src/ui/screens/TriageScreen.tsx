@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { Box, Text } from "ink";
-import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useMemo } from "react";
 import { evidenceText } from "../../core/mine/render.js";
 import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
 import { triage } from "../../core/mine/triage.js";
@@ -16,8 +16,10 @@ import {
   FILTER_KEYS,
   filterValues,
 } from "../data/filters.js";
-import { useKeypress } from "../hooks/useKeypress.js";
+import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { useSticky } from "../hooks/useSticky.js";
+import { TRIAGE_ATTEMPTS_KEYS, TRIAGE_EXCLUSIONS_KEYS, TRIAGE_TASKS_KEYS } from "../keys/tables.js";
 import { outcomeToken } from "../theme.js";
 import type { ScreenProps } from "./types.js";
 
@@ -44,9 +46,9 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
   const { data, taskId } = useAppState();
   const actions = useAppActions();
   const theme = useTheme();
-  const [filters, setFilters] = useState<AttemptFilters>({});
-  const [status, setStatus] = useState<TaskStatus | undefined>();
-  const [view, setView] = useState<View>("tasks");
+  const [filters, setFilters] = useSticky<AttemptFilters>("triage.filters", {});
+  const [status, setStatus] = useSticky<TaskStatus | undefined>("triage.status", undefined);
+  const [view, setView] = useSticky<View>("triage.view", "tasks");
   const attempts = useMemo(() => applyFilters(data?.ws.attempts ?? [], filters), [data, filters]);
   // Unfiltered, the screen shows the workspace's triage as computed once (core triage-view);
   // filtered, the same core triage over the matching attempts with the same inputs.
@@ -60,9 +62,14 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
     [result, status],
   );
   const listHeight = height - 3;
-  const cursor = useListCursor(tasks.length, listHeight);
-  const [attemptSel, setAttemptSel] = useState(0);
+  const cursor = useListCursor(tasks.length, listHeight, "triage.tasks");
   const task: TaskTriage | undefined = tasks[cursor.index];
+  const attemptCursor = useListCursor(
+    task?.attemptIds.length ?? 0,
+    listHeight - 1,
+    "triage.attempts",
+  );
+  const attemptSel = attemptCursor.index;
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow a search jump only
   useEffect(() => {
     if (!taskId) return;
@@ -74,41 +81,57 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
   }, [taskId]);
   const exclusions = result?.exclusions ?? [];
   // one line under the exclusions list shows the selected one's evidence
-  const exCursor = useListCursor(exclusions.length, listHeight - 1);
+  const exCursor = useListCursor(exclusions.length, listHeight - 1, "triage.exclusions");
   const selectedEx = exclusions[exCursor.index];
 
-  useKeypress((input, key) => {
-    if (!data) return false;
-    if (view === "attempts") {
-      const ids = task?.attemptIds ?? [];
-      if (key.escape) setView("tasks");
-      else if (key.return && ids[attemptSel]) actions.openAttempt(ids[attemptSel]!);
-      else if (key.downArrow || input === "j")
-        setAttemptSel((s) => Math.min(ids.length - 1, s + 1));
-      else if (key.upArrow || input === "k") setAttemptSel((s) => Math.max(0, s - 1));
-      else return false;
-      return true;
-    }
-    if (view === "exclusions") {
-      if (key.escape || input === "x") setView("tasks");
-      else if (key.return && exclusions[exCursor.index])
-        actions.openAttempt(exclusions[exCursor.index]!.attemptId);
-      else return exCursor.handle(input, key);
-      return true;
-    }
-    if (key.return && task) {
-      setAttemptSel(0);
-      setView("attempts");
-      return true;
-    }
-    if (input === "x") setView("exclusions");
-    else if (input === "f") setStatus((s) => cycle(STATUSES, s) as TaskStatus | undefined);
-    else if (input in FILTER_KEYS) {
-      const name = FILTER_KEYS[input as keyof typeof FILTER_KEYS];
-      setFilters((f) => ({ ...f, [name]: cycle(filterValues(data.ws.attempts, name), f[name]) }));
-    } else return cursor.handle(input, key);
-    return true;
-  });
+  useKeyTable(
+    TRIAGE_TASKS_KEYS,
+    {
+      move: cursor.handle,
+      open: () => {
+        if (!tasks[cursor.current()]) return false;
+        attemptCursor.setIndex(0);
+        setView("attempts");
+      },
+      status: () => setStatus((s) => cycle(STATUSES, s) as TaskStatus | undefined),
+      arm: (input) => cycleFilter(input),
+      outcome: (input) => cycleFilter(input),
+      agent: (input) => cycleFilter(input),
+      model: (input) => cycleFilter(input),
+      source: (input) => cycleFilter(input),
+      exclusions: () => setView("exclusions"),
+    },
+    { isActive: !!data && view === "tasks" },
+  );
+  const cycleFilter = (input: string) => {
+    if (!data) return;
+    const name = FILTER_KEYS[input as keyof typeof FILTER_KEYS];
+    setFilters((f) => ({ ...f, [name]: cycle(filterValues(data.ws.attempts, name), f[name]) }));
+  };
+  useKeyTable(
+    TRIAGE_ATTEMPTS_KEYS,
+    {
+      move: attemptCursor.handle,
+      open: () => {
+        const id = tasks[cursor.current()]?.attemptIds[attemptCursor.current()];
+        if (id) actions.openAttempt(id);
+      },
+      back: () => setView("tasks"),
+    },
+    { isActive: !!data && view === "attempts" },
+  );
+  useKeyTable(
+    TRIAGE_EXCLUSIONS_KEYS,
+    {
+      move: exCursor.handle,
+      open: () => {
+        const ex = exclusions[exCursor.current()];
+        if (ex) actions.openAttempt(ex.attemptId);
+      },
+      back: () => setView("tasks"),
+    },
+    { isActive: !!data && view === "exclusions" },
+  );
 
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
   const active = [
@@ -119,12 +142,11 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
   return (
     <Box flexDirection="column" width={width}>
       <Text color={theme.muted} wrap="truncate-end">
-        filters: {filterText} · x exclusions ({exclusions.length}) · f status a arm o outcome t
-        agent m model s source
+        filters: {filterText} · exclusions {exclusions.length}
       </Text>
       {view === "exclusions" ? (
         <>
-          <Text bold>Excluded attempts (reason: detail) — Enter opens, x/Esc back</Text>
+          <Text bold>Excluded attempts (reason: detail)</Text>
           <VirtualList
             items={exclusions}
             selected={exCursor.index}
@@ -147,7 +169,7 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
       ) : view === "attempts" && task ? (
         <>
           <Text bold wrap="truncate-end">
-            {task.taskId} · {task.arm} · {task.passes}/{task.n} — Enter opens, Esc back
+            {task.taskId} · {task.arm} · {task.passes}/{task.n}
           </Text>
           {task.attemptIds.map((id, i) => {
             const a = data.byId.get(id);

@@ -1,0 +1,256 @@
+import { type Command, keyTable } from "./table.js";
+
+/**
+ * Every key binding of the workbench, one table per screen or mode. Screens bind them with
+ * `useKeyTable`; the `?` help and the footer hints are derived from the live tables.
+ */
+
+const MOVE = {
+  id: "move",
+  keys: ["j", "k", "down", "up", "pgdn", "pgup", "g", "G", "home", "end"],
+  label: "move",
+  help: "move, a page, first/last (Home/End too)",
+  show: "↑↓ j/k PgUp/PgDn g/G",
+  short: "j/k",
+} as const satisfies Command;
+
+export const GLOBAL_KEYS = keyTable("Everywhere", [
+  {
+    id: "screen",
+    keys: ["1", "2", "3", "4", "5", "6"],
+    label: "screens",
+    help: "switch screen: 1 Triage 2 Attempt 3 Mechanisms 4 Candidates 5 Screens 6 Portfolio",
+    show: "1–6",
+  },
+  { id: "next", keys: ["tab"], label: "next", help: "next screen" },
+  { id: "prev", keys: ["shift+tab"], label: "prev", help: "previous screen" },
+  {
+    id: "back",
+    keys: ["esc"],
+    label: "back",
+    help: "cancel running work, else back to where you came from",
+  },
+  {
+    id: "search",
+    keys: ["/"],
+    label: "search",
+    help: "fuzzy search tasks, attempts, clusters, candidates",
+  },
+  {
+    id: "help",
+    keys: ["?"],
+    label: "keys",
+    help: "this help (every key of the screen you are on)",
+  },
+  { id: "quit", keys: ["q"], label: "quit" },
+]);
+
+export const LOAD_KEYS = keyTable("Workspace not read", [
+  { id: "retry", keys: ["r"], label: "retry", help: "read the workspace again" },
+]);
+
+export const HELP_KEYS = keyTable("Help", [
+  { ...MOVE, label: "scroll" },
+  { id: "close", keys: ["esc", "?", "q"], label: "close" },
+]);
+
+export const SEARCH_KEYS = keyTable("Search", [
+  { id: "move", keys: ["down", "up", "pgdn", "pgup"], label: "move", show: "↑↓ PgUp/PgDn" },
+  { id: "open", keys: ["enter"], label: "open" },
+  { id: "close", keys: ["esc"], label: "close" },
+]);
+
+export const FIELD_KEYS = keyTable("Text field", [
+  { id: "submit", keys: ["enter"], label: "keep" },
+  { id: "cancel", keys: ["esc"], label: "drop" },
+  { id: "left", keys: ["left"], label: "cursor", show: "←→", help: "move the cursor" },
+  { id: "right", keys: ["right"], label: "cursor right", show: "→", help: "move the cursor right" },
+  {
+    id: "wordLeft",
+    keys: ["alt+left", "ctrl+left", "alt+b"],
+    label: "word",
+    show: "Alt/Ctrl-←→",
+    help: "previous word",
+  },
+  {
+    id: "wordRight",
+    keys: ["alt+right", "ctrl+right", "alt+f"],
+    label: "next word",
+    show: "Alt/Ctrl-→",
+    help: "next word",
+  },
+  { id: "home", keys: ["home"], label: "start", show: "Home/Ctrl-A" },
+  { id: "end", keys: ["end"], label: "end", show: "End/Ctrl-E" },
+  { id: "backspace", keys: ["backspace"], label: "delete back", show: "Bksp" },
+  { id: "delete", keys: ["ctrl+d"], label: "delete", help: "delete under the cursor" },
+  { id: "clear", keys: ["ctrl+u"], label: "clear" },
+]);
+
+export const TRIAGE_TASKS_KEYS = keyTable("Triage · tasks", [
+  MOVE,
+  { id: "open", keys: ["enter"], label: "attempts", help: "list the task's attempts" },
+  { id: "status", keys: ["f"], label: "status", help: "cycle the status filter" },
+  { id: "arm", keys: ["a"], label: "arm", help: "cycle the arm filter" },
+  { id: "outcome", keys: ["o"], label: "outcome", help: "cycle the outcome filter" },
+  { id: "agent", keys: ["t"], label: "agent", help: "cycle the agent filter" },
+  { id: "model", keys: ["m"], label: "model", help: "cycle the model filter" },
+  { id: "source", keys: ["s"], label: "source", help: "cycle the source format filter" },
+  {
+    id: "exclusions",
+    keys: ["x"],
+    label: "exclusions",
+    help: "list excluded attempts with reasons",
+  },
+]);
+
+export const TRIAGE_ATTEMPTS_KEYS = keyTable("Triage · a task's attempts", [
+  MOVE,
+  { id: "open", keys: ["enter"], label: "open" },
+  { id: "back", keys: ["esc"], label: "tasks", help: "back to the task list" },
+]);
+
+export const TRIAGE_EXCLUSIONS_KEYS = keyTable("Triage · exclusions", [
+  MOVE,
+  { id: "open", keys: ["enter"], label: "open", help: "open the excluded attempt" },
+  { id: "back", keys: ["esc", "x"], label: "tasks", help: "back to the task list" },
+]);
+
+export const ATTEMPT_KEYS = keyTable("Attempt", [
+  MOVE,
+  { id: "next", keys: ["n"], label: "next marker" },
+  { id: "prev", keys: ["p"], label: "prev marker" },
+  { id: "output", keys: ["o"], label: "output", help: "show the selected event's full text" },
+  { id: "verifier", keys: ["v"], label: "verifier", help: "show the verifier's output" },
+  {
+    id: "close",
+    keys: ["esc"],
+    label: "close pane",
+    help: "close the output pane (else Esc goes back)",
+  },
+]);
+
+export const TEXT_KEYS = keyTable("Report", [
+  { ...MOVE, label: "scroll" },
+  { id: "close", keys: ["esc"], label: "close" },
+]);
+
+export const MECHANISMS_KEYS = keyTable("Mechanisms", [
+  MOVE,
+  {
+    id: "label",
+    keys: ["l"],
+    label: "label",
+    help: "label the failed attempts in scope (heuristic), then cluster",
+  },
+  {
+    id: "llm",
+    keys: ["L"],
+    label: "LLM label",
+    help: "label with the LLM (OPENAI_API_KEY; Esc cancels)",
+  },
+  { id: "rename", keys: ["r"], label: "rename" },
+  {
+    id: "merge",
+    keys: ["m"],
+    label: "merge",
+    help: "mark a cluster, then m on another merges them",
+  },
+  { id: "members", keys: ["enter"], label: "members", help: "list the cluster's attempts" },
+  {
+    id: "exclude",
+    keys: ["e"],
+    label: "exclude",
+    help: "exclude the cluster's attempts with a reason",
+  },
+  { id: "draft", keys: ["d"], label: "draft", help: "draft a candidate from the cluster" },
+]);
+
+export const MEMBERS_KEYS = keyTable("Mechanisms · members", [
+  MOVE,
+  { id: "open", keys: ["enter"], label: "open" },
+  {
+    id: "split",
+    keys: ["s"],
+    label: "split",
+    help: "split the selected attempt out of the cluster",
+  },
+  { id: "back", keys: ["esc"], label: "clusters" },
+]);
+
+export const CANDIDATES_KEYS = keyTable("Candidates", [
+  MOVE,
+  { id: "edit", keys: ["enter"], label: "edit", help: "structured editor with live preview" },
+  { id: "promote", keys: ["P"], label: "promote" },
+  { id: "retire", keys: ["R"], label: "retire" },
+  {
+    id: "revise",
+    keys: ["V"],
+    label: "revise",
+    help: "revise a frozen or screened candidate into a new version",
+  },
+  { id: "freeze", keys: ["F"], label: "freeze", help: "freeze into a portfolio" },
+]);
+
+export const EDITOR_KEYS = keyTable("Candidate editor", [
+  MOVE,
+  { id: "edit", keys: ["enter"], label: "edit field" },
+  { id: "save", keys: ["ctrl+s"], label: "save" },
+  {
+    id: "close",
+    keys: ["esc"],
+    label: "close",
+    help: "close (asks first when there are unsaved changes)",
+  },
+]);
+
+const SCREEN_TABS = [
+  { id: "audit", keys: ["a"], label: "audit", help: "routing audit (task × candidate)" },
+  { id: "replay", keys: ["p"], label: "replay", help: "replay screens" },
+  { id: "runs", keys: ["s"], label: "runs", help: "run screens" },
+] as const satisfies Command[];
+
+export const SCREENS_AUDIT_KEYS = keyTable("Screens · routing audit", [
+  ...SCREEN_TABS,
+  { ...MOVE, label: "scroll" },
+]);
+
+export const SCREENS_REPLAY_KEYS = keyTable("Screens · replay", [
+  ...SCREEN_TABS,
+  MOVE,
+  { id: "run", keys: ["r"], label: "run", help: "run the replay screen of the selected candidate" },
+  { id: "open", keys: ["enter"], label: "report", help: "read the saved replay screen" },
+  { id: "promote", keys: ["P"], label: "promote" },
+  { id: "retire", keys: ["R"], label: "retire" },
+]);
+
+export const SCREENS_RUNS_KEYS = keyTable("Screens · run screens", [
+  ...SCREEN_TABS,
+  MOVE,
+  {
+    id: "open",
+    keys: ["enter"],
+    label: "report",
+    help: "per-arm table, contrasts, forest plot, funnel",
+  },
+  { id: "refresh", keys: ["r"], label: "refresh" },
+]);
+
+export const PORTFOLIO_KEYS = keyTable("Portfolio", [
+  MOVE,
+  {
+    id: "claude",
+    keys: ["c"],
+    label: "install Claude",
+    help: "install the hook for Claude Code (this project)",
+  },
+  {
+    id: "codex",
+    keys: ["C"],
+    label: "install Codex",
+    help: "install the hook for Codex (this project)",
+  },
+  { id: "unclaude", keys: ["u"], label: "uninstall Claude" },
+  { id: "uncodex", keys: ["U"], label: "uninstall Codex" },
+  { id: "export", keys: ["x"], label: "export", help: "export for failproofai" },
+  { id: "reload", keys: ["r"], label: "reload" },
+]);
