@@ -37,4 +37,29 @@ describe("triage filters and search", () => {
     expect(fuzzy.some((i) => i.kind === "task" && i.ref === "recover-sqlite-orders")).toBe(true);
     expect(fuzzy.every((i) => i.kind !== "attempt")).toBe(true);
   });
+
+  it("a phrase finds every task whose text holds it, wherever it sits; rows are one line", () => {
+    const index = createSearcher(searchItems(attempts, [], []));
+    for (const phrase of ["keep the server running", "port 5000"]) {
+      const holding = new Set(
+        attempts
+          .filter((a) => a.taskText.replace(/\s+/g, " ").toLowerCase().includes(phrase))
+          .map((a) => a.taskId),
+      );
+      expect(holding.size).toBeGreaterThan(0);
+      const found = new Set(
+        index
+          .search(phrase, 50)
+          .filter((i) => i.kind === "task")
+          .map((i) => i.ref),
+      );
+      for (const t of holding) expect(found, `${phrase}: ${t}`).toContain(t);
+    }
+    const withNewline = searchItems(attempts, [], []).filter(
+      (i) =>
+        i.kind === "task" && attempts.some((a) => a.taskId === i.ref && a.taskText.includes("\n")),
+    );
+    expect(withNewline.length).toBeGreaterThan(0);
+    expect(withNewline.every((i) => !/[\n\r]/.test(i.detail))).toBe(true);
+  });
 });

@@ -16,6 +16,9 @@ export interface SearchItem {
   text?: string;
 }
 
+/** One line: newlines and runs of white space become one space (a result is one row). */
+const flatten = (s: string): string => s.replace(/\s+/g, " ").trim();
+
 /** Builds the search items: tasks, attempts, clusters and candidates. */
 export function searchItems(
   attempts: readonly Attempt[],
@@ -25,14 +28,10 @@ export function searchItems(
   const items: SearchItem[] = [];
   const tasks = new Map<string, string>();
   for (const a of attempts) if (!tasks.has(a.taskId)) tasks.set(a.taskId, a.taskText);
-  for (const [id, text] of tasks)
-    items.push({
-      kind: "task",
-      ref: id,
-      title: id,
-      detail: text.slice(0, 120),
-      text: text.slice(0, 120),
-    });
+  for (const [id, text] of tasks) {
+    const flat = flatten(text);
+    items.push({ kind: "task", ref: id, title: id, detail: flat.slice(0, 200), text: flat });
+  }
   for (const a of attempts)
     items.push({
       kind: "attempt",
@@ -45,16 +44,16 @@ export function searchItems(
       kind: "cluster",
       ref: c.id,
       title: c.name,
-      detail: `${c.id} ${c.mechanism}`,
-      text: `${c.id} ${c.mechanism}`,
+      detail: flatten(`${c.id} ${c.mechanism}`),
+      text: flatten(`${c.id} ${c.mechanism}`),
     });
   for (const c of candidates)
     items.push({
       kind: "candidate",
       ref: c.file,
       title: c.policy?.id ?? c.rel,
-      detail: c.policy?.candidate.title ?? "(does not compile)",
-      text: `${c.rel} ${c.policy?.candidate.title ?? ""}`,
+      detail: flatten(c.policy?.candidate.title ?? "(does not compile)"),
+      text: flatten(`${c.rel} ${c.policy?.candidate.title ?? ""}`),
     });
   return items;
 }
@@ -76,28 +75,47 @@ const fuseOf = (items: SearchItem[]): Fuse<SearchItem> =>
     ignoreLocation: true,
   });
 
+/** Items whose title or text holds the whole query, then those holding every word of it. */
+function literalHits(
+  items: readonly SearchItem[],
+  lower: readonly string[],
+  q: string,
+  limit: number,
+): SearchItem[] {
+  const needle = q.toLowerCase().trim();
+  const words = needle.split(/\s+/).filter(Boolean);
+  const phrase: SearchItem[] = [];
+  const allWords: SearchItem[] = [];
+  for (let i = 0; i < items.length && phrase.length < limit; i++) {
+    const hay = lower[i]!;
+    if (hay.includes(needle)) phrase.push(items[i]!);
+    else if (words.length > 1 && allWords.length < limit && words.every((w) => hay.includes(w)))
+      allWords.push(items[i]!);
+  }
+  return [...phrase, ...allWords].slice(0, limit);
+}
+
 /**
- * Search over the items with fuse.js: the title (ids, names) weighs more than the extra text
- * (task text, mechanism). In large workspaces (more than `fuzzyAttempts` attempts) attempts
- * are matched by a case-insensitive substring of their id, listed first, so a keystroke stays
- * fast; tasks, clusters and candidates stay fuzzy.
+ * Search over the items: first every item holding the query literally (case-insensitive, in
+ * its id/name or its whole text — `keep the server running` finds the task texts saying so),
+ * then items holding each of its words, then fuse.js fuzzy matches (the title weighs more than
+ * the text). In large workspaces (more than `fuzzyAttempts` attempts) attempts are matched by
+ * the literal pass only, so a keystroke stays fast; tasks, clusters and candidates stay fuzzy.
  */
 export function createSearcher(items: SearchItem[], fuzzyAttempts = FUZZY_ATTEMPTS): Searcher {
-  const attempts = items.filter((i) => i.kind === "attempt");
-  if (attempts.length <= fuzzyAttempts) {
-    const fuse = fuseOf(items);
-    return { search: (q, limit) => fuse.search(q, { limit }).map((r) => r.item) };
-  }
-  const fuse = fuseOf(items.filter((i) => i.kind !== "attempt"));
-  const ids = attempts.map((a) => a.ref.toLowerCase());
+  const lower = items.map((i) => `${i.title}\n${i.text ?? ""}`.toLowerCase());
+  const manyAttempts = items.filter((i) => i.kind === "attempt").length > fuzzyAttempts;
+  const fuse = fuseOf(manyAttempts ? items.filter((i) => i.kind !== "attempt") : items);
   return {
     search(q, limit) {
-      const needle = q.toLowerCase();
-      const exact: SearchItem[] = [];
-      for (let i = 0; i < ids.length && exact.length < limit; i++)
-        if (ids[i]!.includes(needle)) exact.push(attempts[i]!);
-      const rest = fuse.search(q, { limit: limit - exact.length }).map((r) => r.item);
-      return [...exact, ...rest].slice(0, limit);
+      if (!q.trim()) return [];
+      const literal = literalHits(items, lower, q, limit);
+      const seen = new Set(literal);
+      const fuzzy = fuse
+        .search(q, { limit })
+        .map((r) => r.item)
+        .filter((i) => !seen.has(i));
+      return [...literal, ...fuzzy].slice(0, limit);
     },
   };
 }
