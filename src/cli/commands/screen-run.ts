@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import { armHookInstaller, type Harness, harnessNamed } from "../../core/app/hook.js";
+import { screenAttemptLoader } from "../../core/app/results.js";
 import { UsageError } from "../../core/errors.js";
 import { DEFAULT_HARBOR_TEMPLATE, runHarborScreen } from "../../core/screen/run/harbor.js";
 import { runLocalScreen } from "../../core/screen/run/local.js";
 import { parseVars } from "../../core/screen/run/template.js";
 import type { RunProgress, RunSummary } from "../../core/screen/run/types.js";
-import { loadWorkspace } from "../../core/workspace/load.js";
 import { printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -118,10 +118,7 @@ export function registerScreenRun(screen: Command): void {
           ...(opts.harborBin ? { harborBin: opts.harborBin } : {}),
           rebuildHook: async () =>
             (await import("../../build/bundle-standalone.js")).bundleStandaloneHook(),
-          loadAttempts: async (dir) => {
-            const ws = await loadWorkspace(workspace, { sources: [dir] });
-            return { attempts: ws.attempts, errors: ws.errors };
-          },
+          loadAttempts: screenAttemptLoader(workspace),
         });
       } else {
         throw new UsageError(`--runner must be local or harbor, not ${opts.runner}`);

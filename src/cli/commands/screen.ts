@@ -1,9 +1,6 @@
 import type { Command } from "commander";
+import { importScreen } from "../../core/app/results.js";
 import { UsageError } from "../../core/errors.js";
-import { cohortLookup } from "../../core/screen/plan/cohort-lookup.js";
-import { importScreenResults } from "../../core/screen/results/import.js";
-import { planTags } from "../../core/screen/results/plan-markers.js";
-import { loadWorkspace } from "../../core/workspace/load.js";
 import { printResult } from "../util/out.js";
 import { printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 import { registerScreenPlan } from "./screen-plan.js";
@@ -46,17 +43,9 @@ export function registerScreen(program: Command): void {
       if (!/^\d+$/.test(opts.replicate)) throw new UsageError("--replicate must be a whole number");
       replicate = Number(opts.replicate);
     }
-    const workspace = workspaceDir(opts);
-    const cohortOf = await cohortLookup(workspace, name);
-    const result = await importScreenResults(workspace, name, input, {
+    const result = await importScreen(workspaceDir(opts), name, input, {
       ...(opts.arm ? { arm: opts.arm } : {}),
       ...(replicate !== undefined ? { replicate } : {}),
-      ...(cohortOf ? { cohortOf } : {}),
-      ...(await planTags(workspace, name)),
-      loadAttempts: async (dir) => {
-        const ws = await loadWorkspace(workspace, { sources: [dir] });
-        return { attempts: ws.attempts, errors: ws.errors };
-      },
     });
     if (!opts.json) printErrors(result.errors);
     printResult(

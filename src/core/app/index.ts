@@ -9,5 +9,6 @@ export * from "./hook.js";
 export * from "./lifecycle.js";
 export * from "./mining.js";
 export * from "./plan.js";
+export * from "./results.js";
 export * from "./screens.js";
 export * from "./session.js";
