@@ -2,6 +2,13 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importScreen } from "../../src/core/app/results.js";
+import {
+  renderReportMarkdown,
+  renderReportText,
+  toReportJson,
+} from "../../src/core/report/index.js";
+import { loadScreenAnalysis } from "../../src/core/screen/results/analysis.js";
 import { runFire } from "../helpers/cli.js";
 import { fixture, REPO_ROOT } from "../helpers/paths.js";
 
@@ -26,37 +33,34 @@ interface Json {
   funnel: Record<string, { attempts: number }>;
 }
 
-function reportJson(dir: string, name: string): Json {
-  const r = runFire(["report", name, "--json", "--workspace", dir]);
-  expect(r.stderr).toBe("");
-  expect(r.status).toBe(0);
-  return JSON.parse(r.stdout) as Json;
+/** What `fire report NAME --json` prints (core/report toReportJson of the analysis). */
+async function reportJson(dir: string, name: string): Promise<Json> {
+  const { analysis, errors } = await loadScreenAnalysis(dir, name);
+  expect(errors).toEqual([]);
+  return JSON.parse(JSON.stringify(toReportJson(name, analysis))) as Json;
 }
 
+/**
+ * `fire screen import` and `fire report` call core/app importScreen and the analysis; the
+ * statistics are checked through those, the commands' own output and exit codes spawned.
+ */
 describe("fire screen import + fire report (Table 9 acceptance)", () => {
-  it("reproduces p = 0.0625 (Sol) and p = 0.125 (Luna) from CSV", () => {
+  it("reproduces p = 0.0625 (Sol) and p = 0.125 (Luna) from CSV", async () => {
     const dir = ws();
     for (const [name, file] of [
       ["sol", "table9-sol.csv"],
       ["luna", "table9-luna.csv"],
-    ]) {
-      const r = runFire([
-        "screen",
-        "import",
-        name as string,
-        join(screens, file as string),
-        "--workspace",
-        dir,
-      ]);
-      expect(r.status).toBe(0);
-      expect(r.stdout).toContain("42 new");
+    ] as const) {
+      const r = await importScreen(dir, name, join(screens, file));
+      expect(r.errors).toEqual([]);
+      expect(r.added).toBe(42);
     }
-    const sol = reportJson(dir, "sol").contrasts.find((c) => c.cohort === "all");
+    const sol = (await reportJson(dir, "sol")).contrasts.find((c) => c.cohort === "all");
     expect(sol).toMatchObject({ arm: "policy", comparator: "baseline", nTasks: 7 });
     expect(sol?.p).toBeCloseTo(0.0625, 12);
     expect(sol?.delta).toBeCloseTo(4 / 7, 12);
     expect(sol?.ci[0]).toBeGreaterThan(0);
-    const luna = reportJson(dir, "luna");
+    const luna = await reportJson(dir, "luna");
     const c = luna.contrasts.find((x) => x.cohort === "all");
     expect(c?.p).toBeCloseTo(0.125, 12);
     expect(c?.nTasks).toBe(7);
@@ -99,24 +103,24 @@ describe("fire screen import + fire report (Table 9 acceptance)", () => {
     expect(again.stdout).toContain("0 new, 4 replaced, 4 stored");
   });
 
-  it("renders Markdown and an HTML file with an SVG forest plot", () => {
+  it("renders Markdown and an HTML file with an SVG forest plot", async () => {
     const dir = ws();
-    runFire(["screen", "import", "sol", join(screens, "table9-sol.csv"), "--workspace", dir]);
-    const md = runFire(["report", "sol", "--md", "--workspace", dir]);
-    expect(md.status).toBe(0);
-    expect(md.stdout).toContain("| policy | baseline | all | 7 | +0.571 |");
-    expect(md.stdout).toContain("0.0625");
+    await importScreen(dir, "sol", join(screens, "table9-sol.csv"));
+    const { analysis } = await loadScreenAnalysis(dir, "sol");
+    const md = renderReportMarkdown("sol", analysis);
+    expect(md).toContain("| policy | baseline | all | 7 | +0.571 |");
+    expect(md).toContain("0.0625");
     const html = runFire(["report", "sol", "--html", "--workspace", dir]);
     expect(html.status).toBe(0);
     const page = readFileSync(join(dir, "screens/sol/report.html"), "utf8");
     expect(page).toContain("<svg");
     expect(page).toContain("p=0.0625 n=7");
-    const text = runFire(["report", "sol", "--workspace", dir]);
-    expect(text.stdout).toContain("●");
-    expect(text.stdout).toContain("Δ +0.571 [+0.238, +0.857] p=0.0625 n=7");
+    const text = renderReportText("sol", analysis);
+    expect(text).toContain("●");
+    expect(text).toContain("Δ +0.571 [+0.238, +0.857] p=0.0625 n=7");
   });
 
-  it("imports a real Harbor job folder tagged with arm and replicate, with integrity flags", () => {
+  it("imports a real Harbor job folder tagged with arm and replicate, with integrity flags", async () => {
     const dir = ws();
     const job = fixture("harbor-openclaw/clawbench-19-kimi2.6");
     const asPolicy = runFire([
@@ -134,19 +138,8 @@ describe("fire screen import + fire report (Table 9 acceptance)", () => {
     expect(asPolicy.status).toBe(0);
     expect(asPolicy.stdout).toContain("imported 4 row(s)");
     expect(asPolicy.stdout).toContain("4 unscorable");
-    const asBaseline = runFire([
-      "screen",
-      "import",
-      "oc",
-      job,
-      "--arm",
-      "baseline",
-      "--replicate",
-      "1",
-      "--workspace",
-      dir,
-    ]);
-    expect(asBaseline.stdout).toContain("4 new, 0 replaced, 8 stored");
+    const asBaseline = await importScreen(dir, "oc", job, { arm: "baseline", replicate: 1 });
+    expect(asBaseline).toMatchObject({ added: 4, replaced: 0, total: 8 });
     const rows = readFileSync(join(dir, "screens/oc/results.jsonl"), "utf8")
       .trim()
       .split("\n")
@@ -158,6 +151,7 @@ describe("fire screen import + fire report (Table 9 acceptance)", () => {
     ]);
     expect(t3[0].attemptId).toBe("t3-data-pipeline-report__25HCHpE-1a97255f");
     const report = JSON.parse(runFire(["report", "oc", "--json", "--workspace", dir]).stdout);
+    expect(report).toEqual(await reportJson(dir, "oc"));
     expect(report.unscorable).toHaveLength(4);
     expect(report.arms.policy.all).toMatchObject({ tasks: 0, attempts: 0, unscorable: 4 });
     expect(report.contrasts).toEqual([]);
