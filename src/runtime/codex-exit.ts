@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegular } from "../core/regular-file.js";
 
 /** How much of a rollout's end is searched for a call's record. */
 export const ROLLOUT_TAIL = 256 * 1024;
@@ -12,20 +13,18 @@ export const ROLLOUT_TAIL = 256 * 1024;
  */
 export function rolloutExitCode(path: string, callId: string): number | undefined {
   let fd: number;
+  let size: number;
   try {
-    // non-blocking: a FIFO at the path must not hang the hook (it is refused below)
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    ({ fd, size } = openRegular(path)); // a FIFO or device is refused, never waited on
   } catch {
     return undefined;
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return undefined;
-    const len = Math.min(st.size, ROLLOUT_TAIL);
+    const len = Math.min(size, ROLLOUT_TAIL);
     const buf = Buffer.allocUnsafe(len);
     let got = 0;
     while (got < len) {
-      const n = readSync(fd, buf, got, len - got, st.size - len + got);
+      const n = readSync(fd, buf, got, len - got, size - len + got);
       if (n <= 0) break;
       got += n;
     }

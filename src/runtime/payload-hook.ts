@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import {
   PAYLOAD_FORMAT,
@@ -9,8 +8,9 @@ import {
 } from "../core/deploy/payload-format.js";
 import { compilePolicy } from "../core/policy/compile.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
+import { readRegularFile } from "../core/regular-file.js";
 import { sha256Hex } from "../core/screen/canonical.js";
-import { parseHookArgs, readStdin, sendAnswer, str } from "./main.js";
+import { finishCli, parseHookArgs, readStdin, sendAnswer, str } from "./main.js";
 import { runHook } from "./run-hook.js";
 
 /**
@@ -39,8 +39,8 @@ export function loadPayloadPortfolio(dir: string, expected: string | undefined):
   let manifest: PayloadManifest;
   let text: Buffer;
   try {
-    manifest = JSON.parse(readFileSync(join(dir, PAYLOAD_MANIFEST), "utf8")) as PayloadManifest;
-    text = readFileSync(join(dir, PAYLOAD_PORTFOLIO));
+    manifest = JSON.parse(readRegularFile(join(dir, PAYLOAD_MANIFEST), "utf8")) as PayloadManifest;
+    text = readRegularFile(join(dir, PAYLOAD_PORTFOLIO));
   } catch (err) {
     throw new Error(`payload unreadable in ${dir}: ${(err as Error).message}`);
   }
@@ -59,7 +59,8 @@ export async function runPayloadHookCli(args: string[], here: string): Promise<n
   const { values, usageError } = parseHookArgs(args, OPTIONS);
   const dir = resolve(str(values.payload) ?? here);
   const env = process.env;
-  const answer = await runHook(readStdin(), {
+  const stdin = await readStdin();
+  const answer = await runHook(stdin, {
     portfolio: join(dir, PAYLOAD_PORTFOLIO),
     loadPolicies: () => loadPayloadPortfolio(dir, str(values.sha256)),
     stateDir: resolve(str(values["state-dir"]) ?? join(dir, "..", `.fire-state-${basename(dir)}`)),
@@ -68,5 +69,5 @@ export async function runPayloadHookCli(args: string[], here: string): Promise<n
     usageError,
     env,
   });
-  return sendAnswer(answer, usageError);
+  return finishCli(stdin, sendAnswer(answer, usageError));
 }

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegular } from "../core/regular-file.js";
 
 /** Reads at most this much of a transcript looking for the first user prompt. */
 export const TRANSCRIPT_SCAN_CAP = 4 * 1024 * 1024;
@@ -12,7 +13,7 @@ const CHUNK = 64 * 1024;
 export function firstPromptOf(path: string, scanCap = TRANSCRIPT_SCAN_CAP): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, "r");
+    fd = openRegular(path).fd; // a FIFO or device is refused, never waited on
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { readRegularFile } from "../regular-file.js";
 
 /**
  * The workspace's default frozen portfolio: the one under `<workspace>/portfolios/` whose
@@ -20,8 +21,9 @@ export function defaultPortfolioDir(workspace: string): string | undefined {
     const dir = join(root, name);
     let at: unknown;
     try {
-      at = (JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as { frozenAt?: unknown })
-        .frozenAt;
+      at = (
+        JSON.parse(readRegularFile(join(dir, "manifest.json"), "utf8")) as { frozenAt?: unknown }
+      ).frozenAt;
     } catch {
       continue;
     }

@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describeZodIssues } from "../errors.js";
 import { policyKey } from "../policy/key.js";
 import { compileCandidateText, lineOf } from "../policy/load.js";
 import type { CompiledPolicy } from "../policy/types.js";
+import { readRegularFile } from "../regular-file.js";
 import { sha256Hex, sha256Json } from "../screen/canonical.js";
 import { MANIFEST_FILE, ManifestShape, type PortfolioManifest } from "./manifest.js";
 
@@ -28,7 +28,7 @@ export function readManifest(dir: string): PortfolioManifest {
   let text: string;
   let raw: unknown;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFile(file, "utf8");
     raw = JSON.parse(text);
   } catch (e) {
     fail(file, `cannot read the portfolio manifest: ${(e as Error).message}`);
@@ -62,7 +62,7 @@ export function loadFrozenPortfolio(dir: string): {
     const file = join(dir, p.file);
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file);
+      bytes = readRegularFile(file);
     } catch (e) {
       fail(file, `frozen policy missing: ${(e as Error).message}`);
     }

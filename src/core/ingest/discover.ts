@@ -11,6 +11,7 @@ import {
 import { basename, extname, isAbsolute, join, relative } from "node:path";
 import { InputError } from "../errors.js";
 import type { SourceFormat } from "../model/attempt.js";
+import { fileKind } from "../regular-file.js";
 import { ioReason } from "./json-file.js";
 import { detectBinaryFormat, detectFormat } from "./registry.js";
 import { dirStamp, fileStamp } from "./stamp.js";
@@ -90,12 +91,7 @@ export function isQuietName(name: string): boolean {
   );
 }
 
-function kindOf(st: Stats): string {
-  if (st.isFIFO()) return "a FIFO";
-  if (st.isSocket()) return "a socket";
-  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
-  return "not a regular file";
-}
+const kindOf = fileKind;
 
 /** The first ≤64 KiB of a file (synchronous: one small read per candidate file). */
 export function readHead(path: string): Buffer {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
@@ -8,6 +8,7 @@ import { policyKey } from "../policy/key.js";
 import { compileCandidateText } from "../policy/load.js";
 import { unsafePatterns } from "../policy/safety.js";
 import { Candidate } from "../policy/schema.js";
+import { readRegularFile } from "../regular-file.js";
 import { workspacePaths } from "../workspace/paths.js";
 import { readCandidateEntries, type StoredCandidate, storedOf } from "./entries.js";
 
@@ -58,7 +59,7 @@ export function candidateText(c: Candidate, file: string): string {
 /** Whether the file on disk holds a frozen candidate (then nothing may write it). */
 export function isFrozenOnDisk(file: string): boolean {
   if (!existsSync(file)) return false;
-  const r = compileCandidateText(readFileSync(file, "utf8"), file, { skipSafety: true });
+  const r = compileCandidateText(readRegularFile(file, "utf8"), file, { skipSafety: true });
   return r.policy?.candidate.status === "frozen";
 }
 

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { extname, join } from "node:path";
 import { InputError, parseJsonText } from "../errors.js";
+import { readRegularFile } from "../regular-file.js";
 import { CompileError, compilePolicy } from "./compile.js";
 import { policyKey } from "./key.js";
 import { unsafePatterns } from "./safety.js";
@@ -121,7 +122,7 @@ export function compileCandidateFile(
 ): { policy?: CompiledPolicy; errors: InputError[]; text?: string } {
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFile(file, "utf8");
   } catch (e) {
     return { errors: [new InputError(file, undefined, `cannot read: ${(e as Error).message}`)] };
   }
