@@ -1,44 +1,206 @@
-import { mkdirSync, rmdirSync } from "node:fs";
+import {
+  mkdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
 
-/** How long a hook waits for another hook of the same session before giving up (a fault). */
-export const LOCK_WAIT_MS = 10_000;
-/** A lock older than this is stale (its holder died): proper-lockfile takes it over. */
+/** How long a hook waits on ONE holder of its session's lock before giving up (a fault). */
+export const LOCK_WAIT_MS = 50_000;
+/** The longest a hook waits for the lock in all (the harness's own hook timeout is shorter). */
+export const LOCK_WAIT_TOTAL_MS = 600_000;
+/**
+ * A lock whose holder cannot be checked for life (another host, or no owner record yet) is
+ * stale once its mtime, refreshed by the holder, is this old.
+ */
 export const LOCK_STALE_MS = 5_000;
+/** No event holds a lock this long (the hook's budget is far less): stale whoever holds it. */
+export const LOCK_MAX_HOLD_MS = 120_000;
+const REFRESH_MS = 1_000;
+const CLAIM_STALE_MS = 2_000;
+
+/** The lock was taken over while held: the holder must not write (its update is dropped, logged). */
+export class LockCompromisedError extends Error {}
+
+/** Handed to the locked function: `confirm()` throws LockCompromisedError unless the lock is still ours. */
+export interface LockGuard {
+  confirm(): void;
+}
 
 /**
- * Runs `fn` holding `<file>.lock`, the directory lock of proper-lockfile. The uncontended
- * case is one mkdir (loading proper-lockfile costs ~13 ms, more than the hook's budget);
- * only when the lock is taken is proper-lockfile loaded to wait for it with retries and
- * stale-lock takeover. Both paths use the same on-disk protocol (mkdir of `<file>.lock`,
- * staleness by its mtime), so they exclude each other.
+ * This host's name for owner records, read lazily: the kernel's file where there is one
+ * (loading node:os costs more than the whole uncontended lock), else os.hostname().
  */
-export async function withFileLock<T>(file: string, fn: () => T): Promise<T> {
-  const lockPath = `${file}.lock`;
-  let release: () => Promise<void> | void;
+let host: string | undefined;
+async function hostName(): Promise<string> {
+  if (host !== undefined) return host;
   try {
-    mkdirSync(lockPath);
-    release = () => rmdirSync(lockPath);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    const lockfile = (await import("proper-lockfile")).default;
-    release = await lockfile.lock(file, {
-      lockfilePath: lockPath,
-      realpath: false,
-      stale: LOCK_STALE_MS,
-      retries: {
-        retries: 1000,
-        minTimeout: 2,
-        maxTimeout: 25,
-        factor: 1.2,
-        randomize: true,
-        maxRetryTime: LOCK_WAIT_MS,
-      },
-      onCompromised: () => {},
-    });
+    host = readFileSync("/proc/sys/kernel/hostname", "utf8").trim();
+  } catch {
+    host = "";
   }
+  if (!host) host = (await import("node:os")).hostname();
+  return host;
+}
+
+/**
+ * Runs `fn` holding `<file>.lock`: ONE lock discipline for every session state.
+ *
+ * - Acquire: `mkdir <file>.lock` (atomic), then an `owner` record `pid host token` inside.
+ * - Hold: the directory's mtime is refreshed every second while an async `fn` is pending.
+ * - Wait: a held lock is waited on (async sleeps: signals such as SIGTERM end the process
+ *   normally) for up to LOCK_WAIT_MS, then the event is a logged fault.
+ * - Take over only a DEAD holder: same host and its pid no longer exists; or, when life
+ *   cannot be checked (other host, no owner record), an mtime older than LOCK_STALE_MS; or a
+ *   hold longer than LOCK_MAX_HOLD_MS. A live holder slower than the stale time keeps its
+ *   lock. Take-over is serialized by a `<file>.lock.claim` directory and re-checks the owner.
+ * - Compromise: `guard.confirm()` (called just before the state is written) and release check
+ *   that the owner record is still ours; if not, nothing is written or removed.
+ */
+export async function withFileLock<T>(
+  file: string,
+  fn: (guard: LockGuard) => T | Promise<T>,
+): Promise<T> {
+  const lockDir = `${file}.lock`;
+  const token = `${process.pid} ${await hostName()} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  await acquire(lockDir, token);
+  let timer: NodeJS.Timeout | undefined;
+  const guard: LockGuard = {
+    confirm() {
+      if (ownerOf(lockDir) !== token)
+        throw new LockCompromisedError(
+          `the session lock ${lockDir} was taken over while held; this event's update was not applied`,
+        );
+    },
+  };
   try {
-    return fn();
+    const out = fn(guard);
+    if (!(out instanceof Promise)) return out; // a synchronous holder: no timer could run
+    timer = setInterval(() => refresh(lockDir), REFRESH_MS);
+    timer.unref();
+    return await out;
   } finally {
-    await release();
+    if (timer) clearInterval(timer);
+    release(lockDir, token);
   }
 }
+
+async function acquire(lockDir: string, token: string): Promise<void> {
+  // The wait limit counts while ONE holder keeps the lock: a busy lock that keeps changing
+  // hands (hundreds of events at once) is progress, not a reason to give up.
+  let start = Date.now();
+  let holder: string | undefined;
+  const began = start;
+  let delay = 1;
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      try {
+        writeFileSync(join(lockDir, "owner"), token);
+      } catch (err) {
+        rmdirSync(lockDir);
+        throw err;
+      }
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    const seen = ownerOf(lockDir);
+    if (seen !== holder) {
+      holder = seen;
+      start = Date.now();
+    }
+    if (isStale(lockDir, seen)) takeOver(lockDir, seen);
+    else {
+      const now = Date.now();
+      if (now - start > LOCK_WAIT_MS || now - began > LOCK_WAIT_TOTAL_MS)
+        throw new Error(`session lock ${lockDir} held by one holder for over ${LOCK_WAIT_MS} ms`);
+      await sleep(delay + Math.random() * delay);
+      delay = Math.min(delay * 1.5, 100);
+    }
+  }
+}
+
+/** The owner record, or undefined (none yet, or the lock is gone). */
+function ownerOf(lockDir: string): string | undefined {
+  try {
+    return readFileSync(join(lockDir, "owner"), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function ageOf(path: string): number | undefined {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+function isStale(lockDir: string, owner: string | undefined): boolean {
+  const age = ageOf(lockDir);
+  if (age === undefined) return false; // released meanwhile: just retry
+  if (age > LOCK_MAX_HOLD_MS) return true;
+  const [pid, theirs] = (owner ?? "").split(" ");
+  if (owner !== undefined && theirs === host && pid !== undefined && /^\d+$/.test(pid)) {
+    return !isAlive(Number(pid));
+  }
+  return age > LOCK_STALE_MS;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Removes a stale lock, once, under the claim; the owner must still be the one judged dead. */
+function takeOver(lockDir: string, judged: string | undefined): void {
+  const claim = `${lockDir}.claim`;
+  try {
+    mkdirSync(claim);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    // A claimant that died mid take-over leaves its claim: old claims are cleared.
+    if ((ageOf(claim) ?? 0) > CLAIM_STALE_MS) tryRun(() => rmdirSync(claim));
+    return;
+  }
+  try {
+    const now = ownerOf(lockDir);
+    if (now === judged && isStale(lockDir, now)) {
+      tryRun(() => unlinkSync(join(lockDir, "owner")));
+      tryRun(() => rmdirSync(lockDir));
+    }
+  } finally {
+    tryRun(() => rmdirSync(claim));
+  }
+}
+
+function refresh(lockDir: string): void {
+  const now = new Date();
+  tryRun(() => utimesSync(lockDir, now, now));
+}
+
+function release(lockDir: string, token: string): void {
+  if (ownerOf(lockDir) !== token) return; // taken over: the lock is someone else's now
+  tryRun(() => unlinkSync(join(lockDir, "owner")));
+  tryRun(() => rmdirSync(lockDir));
+}
+
+function tryRun(f: () => void): void {
+  try {
+    f();
+  } catch {
+    // best effort: a concurrent take-over or release got there first
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,34 +1,60 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { detachState } from "../core/policy/evaluator.js";
 import type { SessionState } from "../core/policy/types.js";
+import { NotRegularFileError, readRegularFile } from "../core/regular-file.js";
 
 /** A state file that is not a session state: the hook reports a fault and starts over. */
 export class CorruptStateError extends Error {}
 
-/** `<stateDir>/<session>.json`; the id is reduced to a safe file name. */
+/** Most events one session may have seen; a state claiming more is corrupt. */
+export const MAX_STEP = 1_000_000_000;
+const CLEAN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,79}$/;
+
+/**
+ * `<stateDir>/<name>.json`, one file per session id and never shared by two ids: an id made
+ * of `[A-Za-z0-9._-]` (≤ 80 characters, not starting with `.`) is the name itself; any other
+ * id is a readable prefix, `~` (which clean names never contain) and a 64-bit hash of the
+ * WHOLE id — so ids differing only in `/ _ : space`, or sharing a long prefix, stay apart.
+ */
 export function sessionFile(stateDir: string, session: string): string {
+  if (CLEAN_ID.test(session)) return join(stateDir, `${session}.json`);
   const safe = session
+    .slice(0, 48)
     .replace(/[^A-Za-z0-9._-]/g, "_")
-    .replace(/^\.+/, "_")
-    .slice(0, 160);
-  return join(stateDir, `${safe || "_"}.json`);
+    .replace(/^\.+/, "_");
+  return join(stateDir, `${safe}~${hash64(session)}.json`);
+}
+
+/** Two independent 32-bit FNV-1a hashes of the text, as 16 hex digits. */
+export function hash64(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
+  }
+  const hex = (x: number) => (x >>> 0).toString(16).padStart(8, "0");
+  return hex(a) + hex(b);
 }
 
 /**
  * Reads a session's state; undefined when it does not exist yet. A file that is not a
- * state is moved aside (`.corrupt`) so the next event starts clean, then reported.
+ * state (bad JSON, wrong inner types, not a regular file) is moved aside (`.corrupt`) so the
+ * next event starts clean, then reported.
  */
 export function readState(file: string): SessionState | undefined {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularFile(file, "utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw err;
+    if (!(err instanceof NotRegularFileError)) throw err;
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = text === undefined ? undefined : JSON.parse(text);
   } catch {
     value = undefined;
   }
@@ -40,33 +66,62 @@ export function readState(file: string): SessionState | undefined {
     }
     throw new CorruptStateError(`corrupted state file ${file} (moved to .corrupt)`);
   }
-  return value;
+  return detachState(value);
 }
 
-/** Writes a session's state atomically (temp file + rename; the caller holds the lock). */
+/** Writes a session's state atomically (the caller holds the lock). */
 export function writeState(file: string, state: SessionState): void {
+  writeFileAtomicSync(file, JSON.stringify(state));
+}
+
+/**
+ * Temp file + rename; the temp file is removed when writing fails (a full disk leaves no
+ * `*.tmp` behind).
+ */
+export function writeFileAtomicSync(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state));
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never created, or already renamed
+    }
+    throw err;
+  }
 }
 
 export function ensureDir(dir: string): void {
   if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
 }
 
+const isObj = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
+const isCount = (x: unknown) =>
+  typeof x === "number" && Number.isSafeInteger(x) && x >= 0 && x <= MAX_STEP;
+const isStrings = (x: unknown) => Array.isArray(x) && x.every((s) => typeof s === "string");
+const every = (o: unknown, test: (x: unknown) => boolean) =>
+  isObj(o) && Object.values(o).every(test);
+
+/** A session state with every inner value of its type (counts are bounded integers). */
 function isSessionState(v: unknown): v is SessionState {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const s = v as Record<string, unknown>;
-  if (typeof s.step !== "number" || !Number.isInteger(s.step) || s.step < 0) return false;
-  if (s.taskText !== undefined && typeof s.taskText !== "string") return false;
-  const p = s.policies;
-  if (typeof p !== "object" || p === null || Array.isArray(p)) return false;
-  return Object.values(p).every(
-    (x) =>
-      typeof x === "object" &&
-      x !== null &&
-      ["flags", "steps", "counters", "nudges"].every(
-        (k) => typeof (x as Record<string, unknown>)[k] === "object",
-      ),
-  );
+  if (!isObj(v)) return false;
+  if (!isCount(v.step)) return false;
+  if (v.taskText !== undefined && typeof v.taskText !== "string") return false;
+  return every(v.policies, (x) => {
+    if (!isObj(x)) return false;
+    if (x.eligible !== undefined && typeof x.eligible !== "boolean") return false;
+    if (x.matched !== undefined && typeof x.matched !== "string") return false;
+    return (
+      every(x.flags, (f) => typeof f === "boolean") &&
+      every(x.steps, isCount) &&
+      every(x.counters, isCount) &&
+      every(x.nudges, isCount) &&
+      (x.values === undefined || every(x.values, isStrings)) &&
+      (x.marks === undefined || every(x.marks, isStrings)) &&
+      (x.keys === undefined || every(x.keys, (k) => typeof k === "string"))
+    );
+  });
 }

@@ -30,11 +30,26 @@ import { captureValues, eventMentions, streakKey } from "./values.js";
  */
 
 const EMPTY: PolicyState = Object.freeze({
-  flags: Object.freeze({}),
-  steps: Object.freeze({}),
-  counters: Object.freeze({}),
-  nudges: Object.freeze({}),
+  flags: Object.freeze(dict()),
+  steps: Object.freeze(dict()),
+  counters: Object.freeze(dict()),
+  nudges: Object.freeze(dict()),
 }) as PolicyState;
+
+/**
+ * A name → value map without a prototype: track and rule names are the candidate's words,
+ * so `toString`, `constructor` or `__proto__` must be plain keys, never inherited members.
+ */
+function dict<T>(from?: Record<string, T>): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, from);
+}
+
+/** A state (e.g. parsed from a file) whose maps are all prototype-free (see dict). */
+export function detachState(state: SessionState): SessionState {
+  const policies = dict<PolicyState>();
+  for (const [k, ps] of Object.entries(state.policies)) policies[k] = copyPs(ps);
+  return { ...state, policies };
+}
 
 export function initState(): SessionState {
   return { step: 0, policies: {} };
@@ -48,14 +63,16 @@ export function withTaskText(state: SessionState, text: string): SessionState {
 function copyPs(ps: PolicyState): PolicyState {
   const out: PolicyState = {
     ...ps,
-    flags: { ...ps.flags },
-    steps: { ...ps.steps },
-    counters: { ...ps.counters },
-    nudges: { ...ps.nudges },
+    flags: dict(ps.flags),
+    steps: dict(ps.steps),
+    counters: dict(ps.counters),
+    nudges: dict(ps.nudges),
   };
-  if (ps.marks)
-    out.marks = Object.fromEntries(Object.entries(ps.marks).map(([k, v]) => [k, [...v]]));
-  if (ps.keys) out.keys = { ...ps.keys };
+  if (ps.marks) {
+    out.marks = dict();
+    for (const [k, v] of Object.entries(ps.marks)) out.marks[k] = [...v];
+  }
+  if (ps.keys) out.keys = dict(ps.keys);
   return out;
 }
 
@@ -167,7 +184,7 @@ export function step(
       for (const n of t.recordFirst) if (ps.steps[n] === undefined) ps.steps[n] = now;
       for (const n of t.increment) ps.counters[n] = (ps.counters[n] ?? 0) + 1;
       for (const m of t.mark) {
-        if (!ps.marks) ps.marks = {};
+        if (!ps.marks) ps.marks = dict();
         const have = ps.marks[m.as] ?? [];
         const add = (ps.values?.[m.values] ?? []).filter(
           (v) => !have.includes(v) && eventMentions(ev, v, m.mode),
@@ -177,7 +194,7 @@ export function step(
       if (t.streak) {
         const { counter, key } = t.streak;
         const k = streakKey(streakText(ev, key));
-        if (!ps.keys) ps.keys = {};
+        if (!ps.keys) ps.keys = dict();
         const keys = ps.keys;
         ps.counters[counter] = keys[counter] === k ? (ps.counters[counter] ?? 0) + 1 : 1;
         keys[counter] = k;
