@@ -1,15 +1,11 @@
-import { readSync, writeSync } from "node:fs";
+import { writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { defaultPortfolioDir } from "../core/freeze/default.js";
-import {
-  defaultLogFile,
-  defaultStateDir,
-  type HookAnswer,
-  runHook,
-  STDIN_CAP,
-  type StdinRead,
-} from "./run-hook.js";
+import { defaultLogFile, defaultStateDir, type HookAnswer, runHook } from "./run-hook.js";
+import { readStdin, type StdinRead } from "./stdin.js";
+
+export { readStdin };
 
 /**
  * `fire hook [--portfolio FILE|DIR] [--state-dir DIR] [--log FILE] [--fail-closed]
@@ -32,7 +28,8 @@ export async function runHookCli(args: string[]): Promise<number> {
     env.FIRE_STATE_DIR || str(values["state-dir"]) || defaultStateDir(workspace),
   );
   const logFile = resolve(str(values.log) ?? defaultLogFile(workspace));
-  const answer = await runHook(readStdin(), {
+  const stdin = await readStdin();
+  const answer = await runHook(stdin, {
     // Without --portfolio: the workspace's newest frozen portfolio (portfolios/*/manifest.json).
     portfolio: str(values.portfolio) ?? defaultPortfolioDir(workspace),
     stateDir,
@@ -41,7 +38,16 @@ export async function runHookCli(args: string[]): Promise<number> {
     usageError,
     env,
   });
-  return sendAnswer(answer, usageError);
+  return finishCli(stdin, sendAnswer(answer, usageError));
+}
+
+/**
+ * The exit code; a stdin read left pending (a writer that never closed) would keep the
+ * process alive, so then the process exits here, after the answer was written.
+ */
+export function finishCli(stdin: StdinRead, code: number): number {
+  if ("abandoned" in stdin && stdin.abandoned) process.exit(code);
+  return code;
 }
 
 /** A hook's command-line options: single strings and flags only. */
@@ -87,38 +93,6 @@ export function writeOut(text: string): void {
     process.stdout.write(buf.subarray(done)); // a full non-blocking pipe: the stream queues the rest
   }
 }
-
-/** Reads fd 0 synchronously, stopping one byte past the cap. */
-export function readStdin(cap = STDIN_CAP): StdinRead {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  const buf = Buffer.allocUnsafe(64 * 1024);
-  try {
-    for (;;) {
-      let n: number;
-      try {
-        n = readSync(0, buf, 0, buf.length, null);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === "EAGAIN") {
-          Atomics.wait(SLEEP, 0, 0, 2); // non-blocking stdin without data yet
-          continue;
-        }
-        if (code === "EOF") break;
-        throw err;
-      }
-      if (n === 0) break;
-      chunks.push(Buffer.from(buf.subarray(0, n)));
-      total += n;
-      if (total > cap) return { error: `stdin exceeds ${cap} bytes` };
-    }
-  } catch (err) {
-    return { error: `cannot read stdin: ${(err as Error).message}` };
-  }
-  return { text: Buffer.concat(chunks, total).toString("utf8") };
-}
-
-const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
 /** A non-empty string option, else undefined. */
 export function str(v: string | boolean | undefined): string | undefined {

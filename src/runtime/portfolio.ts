@@ -1,15 +1,10 @@
-import {
-  existsSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compilePolicy } from "../core/policy/compile.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
-import { ensureDir } from "./state-store.js";
+import { readRegularFile } from "../core/regular-file.js";
+import { verifiedFrozenCandidates } from "./frozen.js";
+import { ensureDir, writeFileAtomicSync } from "./state-store.js";
 
 /** A portfolio that cannot be used: the hook reports a fault and answers nothing. */
 export class PortfolioError extends Error {}
@@ -20,34 +15,42 @@ interface CacheFile {
 }
 
 /**
- * Loads the portfolio for the hook. The first call validates and safety-checks the candidate
- * files with the policy loader (zod, yaml, regex-safety: ~200 ms) and stores the validated
- * candidates under `<stateDir>/portfolio-cache/`, keyed by every source file's path, size and
- * mtime; later calls only recompile the cached candidates' patterns (no zod, no yaml).
+ * Loads the portfolio for the hook.
+ *
+ * A FROZEN portfolio (a folder with manifest.json) is verified on EVERY event: the manifest
+ * hash and every policy file's SHA-256 are checked and the policies are compiled from exactly
+ * those bytes (frozen.ts). No cache decides its rules: with `hook install --project` the
+ * state folder lies in the agent's own project, so a cache there could be edited.
+ *
+ * A folder or file of candidates is validated with the policy loader on first use (zod, yaml,
+ * regex-safety: ~200 ms) and the validated candidates are cached under
+ * `<stateDir>/portfolio-cache/`, keyed by every source file's path, size, mtime and ctime;
+ * later calls only recompile the cached candidates' patterns (no zod, no yaml). Such sources
+ * are as writable as the cache, so the cache adds no trust they lack.
  */
 export async function loadPortfolio(path: string, stateDir: string): Promise<CompiledPolicy[]> {
   const abs = resolve(path);
+  if (existsSync(join(abs, "manifest.json"))) {
+    const fast = verifiedFrozenCandidates(abs);
+    try {
+      if (fast) return fast.map((p) => compilePolicy(forHook(p.candidate), p.file));
+    } catch {
+      // verified bytes that do not compile: the full check below explains
+    }
+    // Not verifiable on the fast path: the full verifier names the file and what is wrong.
+    const { loadFrozenPortfolio } = await import("../core/freeze/verify.js");
+    try {
+      return loadFrozenPortfolio(abs).policies;
+    } catch (err) {
+      throw new PortfolioError(`frozen portfolio rejected: ${(err as Error).message}`);
+    }
+  }
   const key = sourceKey(abs);
   const cacheDir = join(stateDir, "portfolio-cache");
   const cacheFile = join(cacheDir, `${fnv1a(key)}.json`);
   const cached = readCache(cacheFile, key);
   if (cached) {
     return cached.policies.map((p) => compilePolicy(p.candidate, p.file));
-  }
-  if (existsSync(join(abs, "manifest.json"))) {
-    // A frozen portfolio: every hash is verified before use (a mismatch names the file).
-    const { loadFrozenPortfolio } = await import("../core/freeze/verify.js");
-    let frozen: CompiledPolicy[];
-    try {
-      frozen = loadFrozenPortfolio(abs).policies;
-    } catch (err) {
-      throw new PortfolioError(`frozen portfolio rejected: ${(err as Error).message}`);
-    }
-    writeCache(cacheDir, cacheFile, {
-      key,
-      policies: frozen.map((p) => ({ file: p.file, candidate: forHook(p.candidate) })),
-    });
-    return frozen;
   }
   const { loadPolicies } = await import("../core/policy/load.js");
   const { policies, errors } = loadPolicies([abs]);
@@ -115,7 +118,7 @@ export function sourceKey(abs: string): string {
 
 function readCache(file: string, key: string): CacheFile | undefined {
   try {
-    const c = JSON.parse(readFileSync(file, "utf8")) as CacheFile;
+    const c = JSON.parse(readRegularFile(file, "utf8")) as CacheFile;
     return c && c.key === key && Array.isArray(c.policies) ? c : undefined;
   } catch {
     return undefined;
@@ -125,9 +128,7 @@ function readCache(file: string, key: string): CacheFile | undefined {
 function writeCache(dir: string, file: string, content: CacheFile): void {
   try {
     ensureDir(dir);
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(content));
-    renameSync(tmp, file);
+    writeFileAtomicSync(file, JSON.stringify(content));
   } catch {
     // a cache that cannot be written only costs speed
   }

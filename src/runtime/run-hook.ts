@@ -2,19 +2,30 @@ import { join } from "node:path";
 import type { HookLogEntry } from "../core/hooklog.js";
 import { type ExitStatus, exitStatus } from "../core/model/exit-status.js";
 import { initState, step, withTaskText } from "../core/policy/evaluator.js";
+import { MATCH_CAP } from "../core/policy/patterns.js";
 import type { CompiledPolicy, StepResult } from "../core/policy/types.js";
 import { rolloutExitCode } from "./codex-exit.js";
 import { checkHookInput } from "./guard.js";
 import type { HookInput } from "./hook-events.js";
 import { appendHookLog, logCommand } from "./hook-log.js";
-import { withFileLock } from "./lock.js";
-import { commandOf, detectHarness, toEvent } from "./map-event.js";
+import { LockCompromisedError, withFileLock } from "./lock.js";
+import { commandOf, detectHarness, INPUT_CAP, toEvent } from "./map-event.js";
 import { loadPortfolio } from "./portfolio.js";
 import { denyOutput, type HookOutput, toHookOutput } from "./respond.js";
 import { ensureDir, readState, sessionFile, writeState } from "./state-store.js";
+import { namesInHead, STDIN_CAP, type StdinRead } from "./stdin.js";
 import { firstPromptOf } from "./transcript.js";
 
-export const STDIN_CAP = 4 * 1024 * 1024;
+export { STDIN_CAP, type StdinRead };
+
+/**
+ * The longest command rules see whole: map-event cuts at INPUT_CAP and patterns see the head
+ * and tail of anything past MATCH_CAP. Under --fail-closed a longer PreToolUse is denied.
+ */
+export const SEEN = Math.min(INPUT_CAP, MATCH_CAP);
+
+/** Longest session id / tool name kept in a log entry. */
+export const LOG_ID_CAP = 200;
 
 export interface HookOptions {
   portfolio?: string;
@@ -30,9 +41,6 @@ export interface HookOptions {
   usageError?: string;
   env: NodeJS.ProcessEnv;
 }
-
-/** Stdin as read: its text, or why it could not be used. */
-export type StdinRead = { text: string } | { error: string };
 
 export interface HookAnswer {
   /** What to print (null: nothing). The hook always exits 0. */
@@ -58,16 +66,33 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
   };
   let eventName: string | undefined;
   try {
+    if ("error" in stdin && stdin.head !== undefined) {
+      // Oversized or unfinished: the event name and tool still decide the answer and the log
+      // (any PreToolUse named in it, or none readable, counts as a tool call).
+      const { events, tools } = namesInHead(stdin.head);
+      eventName = events.includes("PreToolUse") || events.length === 0 ? "PreToolUse" : events[0];
+      base.event = capId(events[0] ?? "");
+      if (tools[0] !== undefined) base.tool = capId(tools[0]);
+    }
     const input = await readInput(stdin, (name) => {
       eventName = name;
     });
     const harness = detectHarness(input, opts.env);
-    Object.assign(base, { session: input.session_id, harness, event: input.hook_event_name });
-    if (input.agent_id !== undefined) base.agent = input.agent_id;
-    if (input.tool_name !== undefined) base.tool = input.tool_name;
-    const command = logCommand(commandOf(input.tool_input, input.tool_name));
+    Object.assign(base, {
+      session: capId(input.session_id),
+      harness,
+      event: capId(input.hook_event_name),
+    });
+    if (input.agent_id !== undefined) base.agent = capId(input.agent_id);
+    if (input.tool_name !== undefined) base.tool = capId(input.tool_name);
+    const raw = commandOf(input.tool_input, input.tool_name);
+    const command = logCommand(raw);
     if (command !== undefined) base.command = command;
     if (opts.usageError) throw new Fault(opts.usageError);
+    if (opts.failClosed && input.hook_event_name === "PreToolUse" && (raw?.length ?? 0) > SEEN)
+      throw new Fault(
+        `the command has ${raw?.length} characters; rules match only ${SEEN} of them (unmatchable)`,
+      );
     const result = await evaluate(input, opts);
     const output = result ? toHookOutput(input.hook_event_name, result.verdict) : null;
     const entry = finish(base, t0, output, result);
@@ -134,7 +159,7 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
   const file = sessionFile(opts.stateDir, stateKey(input));
   const transcript = transcriptOf(input);
   try {
-    return await withFileLock(file, () => {
+    return await withFileLock(file, (guard) => {
       let state = readState(file) ?? initState();
       // First sight of a session that is already under way (even at a later prompt), or of
       // a sub-agent: its task is its transcript's first prompt (looked up once).
@@ -144,12 +169,14 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
       }
       const index = state.step;
       const result = step(policies, state, { ...ev, index });
+      guard.confirm(); // never write over a lock that was taken over meanwhile
       writeState(file, result.state);
       return ev.kind === "tool_result"
         ? { ...result, index, status: exitStatus(ev) }
         : { ...result, index };
     });
   } catch (err) {
+    if (err instanceof LockCompromisedError) throw new Fault(err.message);
     throw new Fault(`state: ${errText(err)}`);
   }
 }
@@ -170,6 +197,11 @@ export function transcriptOf(input: HookInput): string | undefined {
   if (input.agent_transcript_path) return input.agent_transcript_path;
   if (!main?.endsWith(".jsonl")) return undefined;
   return join(main.slice(0, -".jsonl".length), "subagents", `agent-${input.agent_id}.jsonl`);
+}
+
+/** An id as the log keeps it: at most LOG_ID_CAP characters, with the full length noted. */
+function capId(s: string): string {
+  return s.length <= LOG_ID_CAP ? s : `${s.slice(0, LOG_ID_CAP)}…(${s.length} chars)`;
 }
 
 function finish(

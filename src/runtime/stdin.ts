@@ -1,0 +1,95 @@
+import { read } from "node:fs";
+
+/** Largest stdin the hook parses; a larger event is a fault (denied under --fail-closed). */
+export const STDIN_CAP = 4 * 1024 * 1024;
+/** How much of an oversized stdin is kept to learn its event name and tool. */
+export const STDIN_HEAD = 64 * 1024;
+/** Stdin must be complete (closed) within this long; a dripping writer is given up on. */
+export const STDIN_DEADLINE_MS = 10_000;
+/** An oversized stdin is drained (so the writer is not left blocked) up to this much. */
+const DRAIN_CAP = 512 * 1024 * 1024;
+
+/**
+ * Stdin as read: its text, or why it could not be used. `head` is the start of an oversized
+ * stdin; `abandoned`: a read is still pending (the caller must exit explicitly).
+ */
+export type StdinRead = { text: string } | { error: string; head?: string; abandoned?: boolean };
+
+/**
+ * Reads fd 0 to its end with ASYNC reads raced against a deadline: a writer that drips or
+ * stalls without closing cannot hold the hook past STDIN_DEADLINE_MS (a blocking readSync
+ * could wait forever). Past `cap` bytes only the head is kept and the rest is drained.
+ */
+export async function readStdin(
+  cap = STDIN_CAP,
+  deadlineMs = Number(process.env.FIRE_HOOK_STDIN_MS) || STDIN_DEADLINE_MS,
+): Promise<StdinRead> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let head: Buffer | undefined;
+  const buf = Buffer.allocUnsafe(64 * 1024);
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    let n: number;
+    try {
+      const left = end - Date.now();
+      const got = left > 0 ? await withTimeout(readOnce(buf), left) : undefined;
+      if (got === undefined)
+        return {
+          error: `stdin was not closed within ${deadlineMs} ms`,
+          abandoned: true,
+          // what arrived so far: its event name decides --fail-closed
+          head: (head ?? Buffer.concat(chunks)).subarray(0, STDIN_HEAD).toString("utf8"),
+        };
+      n = got;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") {
+        await new Promise((r) => setTimeout(r, 2)); // non-blocking stdin without data yet
+        continue;
+      }
+      if (code === "EOF") break;
+      return { error: `cannot read stdin: ${(err as Error).message}` };
+    }
+    if (n === 0) break;
+    total += n;
+    if (head === undefined) {
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+      if (total > cap) {
+        head = Buffer.concat(chunks).subarray(0, STDIN_HEAD);
+        chunks.length = 0;
+      }
+    } else if (total > DRAIN_CAP) break;
+  }
+  if (head !== undefined)
+    return { error: `stdin exceeds ${cap} bytes (${total} read)`, head: head.toString("utf8") };
+  return { text: Buffer.concat(chunks, total).toString("utf8") };
+}
+
+function readOnce(buf: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    read(0, buf, 0, buf.length, null, (err, n) => (err ? reject(err) : resolve(n)));
+  });
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<undefined>((r) => {
+    timer = setTimeout(() => r(undefined), ms);
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Event names and tool names written in a (possibly truncated) stdin text: every
+ * `"hook_event_name": "…"` occurrence, so a nested copy cannot hide the real one.
+ */
+export function namesInHead(head: string): { events: string[]; tools: string[] } {
+  const events = [...head.matchAll(/"hook_event_name"\s*:\s*"([A-Za-z]{1,40})"/g)].map(
+    (m) => m[1] as string,
+  );
+  const tools = [...head.matchAll(/"tool_name"\s*:\s*"([^"\\]{1,200})"/g)].map(
+    (m) => m[1] as string,
+  );
+  return { events, tools };
+}
