@@ -1,4 +1,5 @@
 import { hookBenchmark } from "./hook.js";
+import { hookConcurrencyBenchmark } from "./hook-concurrency.js";
 import { ingestBenchmark } from "./ingest.js";
 import { mineBenchmark } from "./mine.js";
 import { mineRealBenchmark } from "./mine-real.js";
@@ -13,6 +14,7 @@ import type { Benchmark } from "./types.js";
 export const benchmarks: Benchmark[] = [
   ingestBenchmark,
   hookBenchmark,
+  hookConcurrencyBenchmark,
   replayBenchmark,
   mineBenchmark,
   mineRealBenchmark,

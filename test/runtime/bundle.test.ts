@@ -51,7 +51,7 @@ describe("the bundled hook (npm run build)", () => {
     expect(hookModuleUrl()).toMatch(/dist\/runtime\/hook\.bundle\.mjs$/);
   });
 
-  it("takes node built-ins without ESM facades; zod, the loader and proper-lockfile stay lazy", () => {
+  it("takes node built-ins without ESM facades; zod and the loader stay lazy; no signal handler", () => {
     // no `import … from "node:fs"` (its facade loads the streams stack on every hook call)
     expect(bundleCode).not.toMatch(/^import\s/m);
     const eager = [...bundleCode.matchAll(/^const \{[^}]*\} = __fireBuiltin\("([^"]+)"\);$/gm)].map(
@@ -59,10 +59,15 @@ describe("the bundled hook (npm run build)", () => {
     );
     expect(eager).toEqual(expect.arrayContaining(["node:fs", "node:path"]));
     expect(eager.filter((m) => !m.startsWith("node:"))).toEqual([]);
+    // loaded only when needed: crypto to verify a frozen portfolio, os off Linux (~5 ms / ~0.5 ms)
+    expect(eager).not.toContain("node:crypto");
+    expect(eager).not.toContain("node:os");
     const lazy = [...bundleCode.matchAll(/import\("([^"]+)"\)/g)].map((m) => m[1]);
-    expect(lazy).toEqual(
-      expect.arrayContaining(["proper-lockfile", "../core/policy/load.js", "./hook-input.js"]),
-    );
+    expect(lazy).toEqual(expect.arrayContaining(["../core/policy/load.js", "./hook-input.js"]));
+    // SIGTERM must always end a hook: nothing installs a handler that could swallow it
+    // (proper-lockfile's signal-exit did, and never ran while the thread was blocked).
+    expect(lazy).not.toContain("proper-lockfile");
+    expect(bundleCode).not.toMatch(/process\.on\(\s*["']SIG/);
   });
 
   it.each(["claude-rm-deny", "codex-rm-deny"])(

@@ -1,0 +1,46 @@
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../src/core/screen/canonical.js";
+import { logEntries } from "../runtime/hook-helpers.js";
+import { denyCandidate, preToolUse, promptEvent, runHookChild, writeFrozen } from "./helpers.js";
+
+/**
+ * Issue 16 item 7: the compiled-portfolio cache is trusted without a check. A frozen
+ * portfolio is now verified from its hashed bytes on every event; no cache decides its rules.
+ */
+describe("attack 7: an edited cache never changes a frozen portfolio's rules", () => {
+  it("a forged portfolio cache in the (agent-writable) state folder is ignored", async () => {
+    const ws = mkdtempSync(join(tmpdir(), "fire-attack-7-"));
+    const frozen = writeFrozen(join(ws, "portfolios/p"), [denyCandidate("rm", "\\brm\\s+-rf\\b")]);
+    const args = ["--portfolio", frozen, "--workspace", ws];
+    await runHookChild(args, JSON.stringify(promptEvent("s7")), { cwd: ws });
+    // The agent plants "caches" that would allow rm -rf (a rule that never matches).
+    const harmless = { ...denyCandidate("rm", "^never$") };
+    const cacheDir = join(ws, ".fire/state/portfolio-cache");
+    mkdirSync(cacheDir, { recursive: true });
+    const forged = JSON.stringify({ key: "x", policies: [{ candidate: harmless }] });
+    for (const name of [...readdirSync(cacheDir), "00000000.json", "forged.json"])
+      writeFileSync(join(cacheDir, name), forged);
+    const r = await runHookChild(args, JSON.stringify(preToolUse("s7", "rm -rf /")), { cwd: ws });
+    expect(logEntries(ws).at(-1)?.error).toBeUndefined();
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+  }, 60_000);
+
+  it("an edited frozen policy is rejected (fault named, fail open) even after a warm run", async () => {
+    const ws = mkdtempSync(join(tmpdir(), "fire-attack-7e-"));
+    const frozen = writeFrozen(join(ws, "portfolios/p"), [denyCandidate("rm", "\\brm\\s+-rf\\b")]);
+    const args = ["--portfolio", frozen, "--workspace", ws];
+    await runHookChild(args, JSON.stringify(promptEvent("s7e")), { cwd: ws });
+    writeFileSync(
+      join(frozen, "policies/rm@1.json"),
+      `${canonicalJson(denyCandidate("rm", "^never$"))}\n`,
+    );
+    const r = await runHookChild(args, JSON.stringify(preToolUse("s7e", "rm -rf /")), { cwd: ws });
+    expect(r.stdout).toBe("");
+    expect(logEntries(ws).at(-1)?.error).toMatch(
+      /frozen portfolio rejected: .*rm@1\.json.*SHA-256/,
+    );
+  }, 60_000);
+});
