@@ -47,6 +47,9 @@ describe("ATIF per spec: Harbor's golden trajectories", () => {
     });
     expect(by["hello-world-invalid-json"]!.tokens).toEqual({ input: 2417, output: 200, cached: 0 });
     expect(by["hello-world-invalid-json"]!.costUsd).toBeCloseTo(0.0080425, 7);
+    expect(by["hello-world-timeout"]!.tokens).toEqual({ input: 982, output: 145, cached: 0 });
+    expect(by["hello-world-timeout"]!.costUsd).toBeCloseTo(0.003905, 7);
+    expect(by["hello-world-context-summarization"]!.costUsd).toBeCloseTo(0.029805, 7);
   });
 });
 
