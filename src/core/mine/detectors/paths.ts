@@ -120,13 +120,14 @@ export function touched(a: Attempt, named: string): boolean {
   return toolCalls(a).some((c) => callText(c).includes(b));
 }
 
+/** Path tokens start at a token start and are bounded: long word runs must not backtrack quadratically. */
 const VERIFIER_MISSING = [
-  /(?:FILE\s+)?([\w./-]+\.[A-Za-z]\w{0,7})\s*:?\s*(?:file\s+)?(?:does not exist|is missing|not found|missing)/gi,
-  /(?:missing|no such file(?: or directory)?|not found|does not exist)[:\s]+['"`]?([\w./-]+\.[A-Za-z]\w{0,7})/gi,
+  /(?:FILE\s+)?(?<![\w./-])([\w./-]{1,200}\.[A-Za-z]\w{0,7})\s*:?\s*(?:file\s+)?(?:does not exist|is missing|not found|missing)/gi,
+  /(?:missing|no such file(?: or directory)?|not found|does not exist)[:\s]+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
 ];
 /** A verifier check that a file was created/exists, scored 0. */
 const CREATED_ZERO =
-  /["']?[\w.]*(?:file_created|file_exists|output_created|created|exists)["']?\s*[:=]\s*(?:0(?:\.0+)?|false)\b/i;
+  /(?<![\w.])["']?[\w.]{0,80}(?:file_created|file_exists|output_created|created|exists)["']?\s*[:=]\s*(?:0(?:\.0+)?|false)\b/i;
 
 /** Files the verifier reports missing, and whether a "file created" check scored 0. */
 export function verifierMissing(a: Attempt): { paths: string[]; createdZero: boolean } {
