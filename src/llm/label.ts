@@ -1,11 +1,15 @@
-import { FAMILIES } from "../core/families.js";
+import { z } from "zod";
+import { FAMILIES, isFamilyId } from "../core/families.js";
 import type { DetectorHit } from "../core/mine/detectors/types.js";
-import type { Label, LabelAnswer as LabelAnswerT } from "../core/mine/label.js";
+import type { FaultMarkers } from "../core/mine/faults/index.js";
+import type { Label } from "../core/mine/label.js";
 import { LabelAnswer } from "../core/mine/label.js";
+import { mechanismById } from "../core/mine/mechanisms.js";
 import type { Attempt } from "../core/model/attempt.js";
 import { labelInBatch } from "./batch.js";
 import type { LlmConfig, LlmConfigInput } from "./config.js";
 import { buildLabelPrompt } from "./prompt.js";
+import { MECHANISM_IDS } from "./prompt-evidence.js";
 import type { RunReport } from "./report.js";
 import { createSession, type LlmSession, type RetryEvent } from "./session.js";
 import { type StructuredResult, type StructuredSpec, structuredCall } from "./structured.js";
@@ -27,17 +31,27 @@ export interface LabelOptions {
   apiKey?: string;
   baseURL?: string;
   onRetry?: (e: RetryEvent) => void;
+  /** The workspace's fault markers, so the prompt shows the fault evidence triage sees. */
+  faultMarkers?: FaultMarkers;
 }
 
+/**
+ * What the model answers: the label schema plus the known mechanism id, when one fits.
+ * Nullable, not optional: strict structured output needs every field required.
+ */
+export const LlmLabelAnswer = LabelAnswer.extend({ mechanismId: z.enum(MECHANISM_IDS).nullable() });
+export type LlmLabelAnswer = z.infer<typeof LlmLabelAnswer>;
+type LabelAnswerT = LlmLabelAnswer;
+
 /** Bump when the prompt or LabelAnswer meaning changes: old cache entries stop matching. */
-export const LABEL_SCHEMA_VERSION = "label-answer@1";
+export const LABEL_SCHEMA_VERSION = "label-answer@2";
 
 /** The label spec for one attempt: LabelAnswer plus "every cited event exists". */
 export function labelSpec(attempt: Attempt): StructuredSpec<LabelAnswerT> {
   const indices = new Set(attempt.events.map((e) => e.index));
   const last = attempt.events.length ? Math.max(...indices) : -1;
   return {
-    schema: LabelAnswer,
+    schema: LlmLabelAnswer,
     name: "fire_label",
     version: LABEL_SCHEMA_VERSION,
     validate: (a) => {
@@ -62,6 +76,28 @@ export function familyOf(answer: LabelAnswerT, hits: DetectorHit[]): string | un
   return families.size === 1 ? [...families][0] : undefined;
 }
 
+/**
+ * The known mechanism of an answer and the detector evidence behind it: the id the model
+ * named, else the family its text names (or the detectors agree on). The signature comes
+ * from the detector hit of that mechanism, so an LLM label and a heuristic label of the
+ * same mechanism and evidence share a cluster.
+ */
+function knownMechanism(
+  answer: LabelAnswerT,
+  hits: DetectorHit[],
+): Pick<Label, "family" | "mechanismId" | "signature" | "evidenceEvents"> {
+  const m = mechanismById(answer.mechanismId ?? familyOf(answer, hits));
+  if (!m) return {};
+  const hit = hits.find((h) => (h.mechanism ?? h.family) === m.id);
+  const family = m.family ?? (isFamilyId(m.id) ? m.id : undefined);
+  return {
+    mechanismId: m.id,
+    ...(family ? { family } : {}),
+    ...(hit?.signature ? { signature: hit.signature } : {}),
+    ...(hit ? { evidenceEvents: [...hit.eventIndices] } : {}),
+  };
+}
+
 export function toLabel(
   attempt: Attempt,
   hits: DetectorHit[],
@@ -70,14 +106,14 @@ export function toLabel(
 ): Label {
   const detectorIds = [...new Set(hits.map((h) => h.detectorId))];
   if (result.ok) {
-    const family = familyOf(result.value, hits);
+    const { mechanismId: _named, ...answer } = result.value;
     return {
-      ...result.value,
+      ...answer,
       attemptId: attempt.id,
       source: "llm",
       detectorIds,
       model,
-      ...(family ? { family } : {}),
+      ...knownMechanism(result.value, hits),
     };
   }
   return {
@@ -115,7 +151,9 @@ export async function labelAttempts(
   });
   const { report } = session;
   const prompts = attempts.map((a) => {
-    const p = buildLabelPrompt(a, opts.evidence.get(a.id) ?? [], session.config);
+    const p = buildLabelPrompt(a, opts.evidence.get(a.id) ?? [], session.config, {
+      ...(opts.faultMarkers ? { markers: opts.faultMarkers } : {}),
+    });
     report.estimatedPromptTokens += p.promptTokens;
     report.fullTraceTokens += p.fullTokens;
     report.fixedPromptTokens = p.fixedTokens;

@@ -1,7 +1,7 @@
-import { FAMILIES } from "../core/families.js";
 import type { DetectorHit } from "../core/mine/detectors/types.js";
 import type { Attempt, Event } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
+import { MECHANISM_IDS, mechanismEvidence, type PromptFacts } from "./prompt-evidence.js";
 import { charsForTokens, estimateTokens } from "./tokens.js";
 
 export interface ChatMessage {
@@ -35,10 +35,13 @@ export const LABEL_SYSTEM_PROMPT = [
   "working deployment, mutated evidence, let a service die with the session).",
   "Cite events only by the [index] shown. Fields: isProceduralLoss; capabilityEvidence",
   "[{eventIndex, why}]; preFailureState {eventIndex, description} (last good state) or null;",
-  "mechanism (short noun phrase); interventionPoint prompt|tool|stop|none (where a runtime rule",
-  "could have acted); exclusion none|provider_fault|verifier_fault|capability_gap|",
-  "no_intervention_point; confidence 0..1; rationale (2-4 sentences).",
-  `Known mechanism families: ${FAMILIES.join(", ")}.`,
+  "mechanism (short noun phrase, free text); mechanismId (one of the known ids below when one",
+  "fits, else null); interventionPoint prompt|tool|stop|none (where a runtime rule could have",
+  "acted); exclusion none|provider_fault|verifier_fault|capability_gap|no_intervention_point;",
+  "confidence 0..1; rationale (2-4 sentences).",
+  `Known mechanism ids: ${MECHANISM_IDS.join(", ")}.`,
+  "The Mechanism evidence section is what an offline labeller found (signatures, named paths,",
+  "fault markers): weigh it, but decide from the events.",
   "Answer with one JSON object only.",
 ].join("\n");
 
@@ -113,8 +116,40 @@ function priorityOrder(attempt: Attempt, hits: DetectorHit[]): number[] {
   return order;
 }
 
+/** The chosen event lines in order, with "… k events omitted" for every gap. */
+function renderChosen(chosen: ReadonlyMap<number, string>, n: number): string {
+  const gap = (k: number): string => `… ${k} event${k === 1 ? "" : "s"} omitted`;
+  const lines: string[] = [];
+  let prev = -1;
+  for (const p of [...chosen.keys()].sort((a, b) => a - b)) {
+    if (p > prev + 1) lines.push(gap(p - prev - 1));
+    lines.push(chosen.get(p) ?? "");
+    prev = p;
+  }
+  if (prev < n - 1) lines.push(gap(n - 1 - prev));
+  return lines.join("\n");
+}
+
 function section(title: string, body: string): string {
   return `## ${title}\n${body}\n`;
+}
+
+/** Room for the Mechanism evidence section at most (characters). */
+const MAX_FACT_CHARS = 720;
+const FACTS_TITLE = "Mechanism evidence";
+
+/** The facts that fit in `room` characters (section title included), in order, each whole if it can be. */
+function factsSection(lines: readonly string[], room: number): string {
+  let left = room - FACTS_TITLE.length - 5;
+  const kept: string[] = [];
+  for (const l of lines) {
+    const cap = Math.min(left, Math.max(120, Math.floor(room / 2)));
+    if (cap < 40) break;
+    const line = headTail(l, cap);
+    kept.push(line);
+    left -= line.length + 1;
+  }
+  return kept.length ? section(FACTS_TITLE, kept.join("\n")) : "";
 }
 
 /**
@@ -126,6 +161,7 @@ export function buildLabelPrompt(
   attempt: Attempt,
   hits: DetectorHit[],
   limits: PromptLimits,
+  facts: PromptFacts = {},
 ): BuiltPrompt {
   const fullTokens = estimateTokens(fullTraceText(attempt));
   const budgetTokens = promptBudget(fullTokens, limits);
@@ -141,6 +177,13 @@ export function buildLabelPrompt(
     left -= out.length + 30;
     return out;
   };
+  // The offline labeller's evidence gets a small reserved share now, plus whatever room the
+  // events leave unused (filled after them): it never crowds out the events.
+  const factReserve = Math.min(
+    MAX_FACT_CHARS,
+    Math.max(0, Math.floor(left * 0.12), Math.min(300, Math.floor(left * 0.3))),
+  );
+  left -= factReserve;
   const task = section("Task", take(redact(attempt.taskText), 0.3));
   const verifierText = redact(attempt.verifierOutput?.slice(-4000) ?? "").trim();
   let verifier = "";
@@ -165,52 +208,56 @@ export function buildLabelPrompt(
   }
   const eventsTitle = "Events ([index] kind …; … = omitted)";
   const before = header + task + verifier + evidence;
-  const eventChars = maxChars - before.length - eventsTitle.length - 5;
-
-  // Events by priority; a candidate stays only if the whole section still fits.
-  const chosen = new Map<number, string>();
-  // Per-text caps (a line has up to two texts) leave room for several events even when small.
-  const evidenceCap = Math.min(
-    480,
-    Math.max(120, Math.floor(budgetTokens * 0.6)),
-    Math.floor(eventChars / 6),
-  );
-  const otherCap = Math.min(
-    240,
-    Math.max(80, Math.floor(budgetTokens * 0.3)),
-    Math.floor(eventChars / 8),
-  );
+  const roomForEvents = maxChars - before.length - eventsTitle.length - 5;
   const evidenceSet = new Set(hits.flatMap((h) => h.eventIndices));
-  const render = (): string => {
-    const gap = (k: number): string => `… ${k} event${k === 1 ? "" : "s"} omitted`;
-    const lines: string[] = [];
-    let prev = -1;
-    for (const p of [...chosen.keys()].sort((a, b) => a - b)) {
-      if (p > prev + 1) lines.push(gap(p - prev - 1));
-      lines.push(chosen.get(p) ?? "");
-      prev = p;
+  // Events by priority; a candidate stays only if the whole section still fits.
+  const chooseEvents = (eventChars: number): Map<number, string> => {
+    const chosen = new Map<number, string>();
+    // Per-text caps (a line has up to two texts) leave room for several events even when small.
+    const evidenceCap = Math.min(
+      480,
+      Math.max(120, Math.floor(budgetTokens * 0.6)),
+      Math.floor(eventChars / 6),
+    );
+    const otherCap = Math.min(
+      240,
+      Math.max(80, Math.floor(budgetTokens * 0.3)),
+      Math.floor(eventChars / 8),
+    );
+    let body = renderChosen(chosen, n);
+    for (const p of priorityOrder(attempt, hits)) {
+      if (eventChars - body.length < 24) break;
+      const ev = attempt.events[p];
+      if (!ev) continue;
+      const line = renderEvent(ev, evidenceSet.has(ev.index) ? evidenceCap : otherCap);
+      chosen.set(p, line);
+      let next = renderChosen(chosen, n);
+      if (next.length > eventChars) {
+        chosen.set(p, headTail(line, line.length - (next.length - eventChars)));
+        next = renderChosen(chosen, n);
+      }
+      if (next.length > eventChars) chosen.delete(p);
+      else body = next;
     }
-    if (prev < n - 1) lines.push(gap(n - 1 - prev));
-    return lines.join("\n");
+    return chosen;
   };
-  let body = render();
-  for (const p of priorityOrder(attempt, hits)) {
-    if (eventChars - body.length < 24) break;
-    const ev = attempt.events[p];
-    if (!ev) continue;
-    const line = renderEvent(ev, evidenceSet.has(ev.index) ? evidenceCap : otherCap);
-    chosen.set(p, line);
-    let next = render();
-    if (next.length > eventChars) {
-      chosen.set(p, headTail(line, line.length - (next.length - eventChars)));
-      next = render();
-    }
-    if (next.length > eventChars) chosen.delete(p);
-    else body = next;
+  // The reserve for the facts must not cost an evidence event or the stop: if it would,
+  // the facts get only the room the events leave.
+  let chosen = chooseEvents(roomForEvents - factReserve);
+  if (factReserve > 0) {
+    const whole = chooseEvents(roomForEvents);
+    const key = (p: number) => evidenceSet.has(attempt.events[p]?.index ?? -1) || p === n - 1;
+    if ([...whole.keys()].some((p) => key(p) && !chosen.has(p))) chosen = whole;
   }
+  const body = renderChosen(chosen, n);
   const events = section(eventsTitle, body);
+  const slack = maxChars - (before + events).length;
+  const mechanism = factsSection(
+    mechanismEvidence(attempt, hits, facts),
+    Math.min(MAX_FACT_CHARS, slack),
+  );
 
-  const user = header + task + verifier + evidence + events;
+  const user = header + task + verifier + evidence + mechanism + events;
   const messages: ChatMessage[] = [
     { role: "system", content: LABEL_SYSTEM_PROMPT },
     { role: "user", content: user },

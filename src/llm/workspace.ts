@@ -33,6 +33,10 @@ export function workspaceLabeler(
       config: ws.config.llm,
       cacheDir: llmCacheDir(ws),
       batch: opts.batch === true,
+      faultMarkers: {
+        verifier: ws.config.mining.verifierFaultMarkers,
+        environment: ws.config.mining.environmentFaultMarkers,
+      },
       ...(o.signal ? { signal: o.signal } : {}),
       onProgress: opts.onProgress ?? ((p) => o.onProgress?.(p.done, p.total)),
     });

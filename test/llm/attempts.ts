@@ -1,6 +1,6 @@
-import type { LabelAnswer } from "../../src/core/mine/label.js";
 import { Attempt } from "../../src/core/model/attempt.js";
 import type { DetectorHit } from "../../src/llm/index.js";
+import type { LlmLabelAnswer } from "../../src/llm/label.js";
 import type { ChatBody, ChatReply } from "../helpers/fake-openai.js";
 
 /** Secrets planted in traces; none may ever reach the server, the cache or a report. */
@@ -107,8 +107,9 @@ export function hitsFor(a: Attempt): DetectorHit[] {
   ];
 }
 
-export function goodAnswer(overrides: Partial<LabelAnswer> = {}): LabelAnswer {
+export function goodAnswer(overrides: Partial<LlmLabelAnswer> = {}): LlmLabelAnswer {
   return {
+    mechanismId: null,
     isProceduralLoss: true,
     capabilityEvidence: [{ eventIndex: 6, why: "health check answered ok" }],
     preFailureState: { eventIndex: 6, description: "service up and probed" },

@@ -86,6 +86,7 @@ describe("labelAttempts against a local OpenAI-compatible server", () => {
       "interventionPoint",
       "isProceduralLoss",
       "mechanism",
+      "mechanismId",
       "preFailureState",
       "rationale",
     ]);

@@ -1,0 +1,66 @@
+import { allWrites, namedPaths, samePath, verifierMissing } from "../core/mine/detectors/paths.js";
+import type { DetectorHit } from "../core/mine/detectors/types.js";
+import type { FaultMarkers } from "../core/mine/faults/index.js";
+import { heuristicLabel } from "../core/mine/heuristic.js";
+import { MECHANISMS, mechanismById, signatureKey } from "../core/mine/mechanisms.js";
+import type { Attempt } from "../core/model/attempt.js";
+import { redact } from "../core/redact.js";
+
+/** What the prompt builder needs besides the attempt and its hits. */
+export interface PromptFacts {
+  /** `mining.verifierFaultMarkers` / `mining.environmentFaultMarkers`, as triage uses them. */
+  markers?: FaultMarkers;
+}
+
+/** The known mechanism ids, for the system prompt and the answer schema. */
+export const MECHANISM_IDS = MECHANISMS.map((m) => m.id) as [string, ...string[]];
+
+const MAX_PATHS = 8;
+
+/**
+ * The evidence the offline (heuristic) labeller decides from, one fact per line, uncapped
+ * (the prompt builder caps it): its mechanism signature, the signatures the detectors saw,
+ * the paths the task names and whether they were written, the files the verifier reports
+ * missing, and the fault markers found. Redacted.
+ */
+export function mechanismEvidence(
+  attempt: Attempt,
+  hits: readonly DetectorHit[],
+  facts: PromptFacts = {},
+): string[] {
+  const markers = facts.markers ?? {};
+  const offline = heuristicLabel(attempt, hits, markers);
+  const lines: string[] = [];
+  const fault = offline.exclusion === "provider_fault" || offline.exclusion === "verifier_fault";
+  const pickedKey = offline.mechanismId ? signatureKey(offline) : undefined;
+  const picked = pickedKey
+    ? `${pickedKey}${mechanismById(offline.mechanismId)?.family ? "" : " (no family)"}`
+    : `none (${offline.exclusion})`;
+  lines.push(`offline labeller's signature (mechanism|point|evidence): ${picked}`);
+  lines.push(
+    `fault markers: ${fault ? `${offline.exclusion} — ${offline.rationale}` : "none found"}`,
+  );
+  const seen = new Set<string>();
+  for (const h of hits) {
+    const id = h.mechanism ?? h.family;
+    const m = mechanismById(id);
+    if (!m) continue;
+    const sig = `${m.id}|${m.point}|${h.signature ?? ""}`;
+    if (seen.has(sig) || sig === pickedKey) continue;
+    seen.add(sig);
+  }
+  const writes = allWrites(attempt).map((w) => w.path);
+  const named = namedPaths(attempt.taskText);
+  if (named.length) {
+    const shown = named
+      .slice(0, MAX_PATHS)
+      .map((p) => `${p} (${writes.some((w) => samePath(p, w)) ? "written" : "not written"})`);
+    const more = named.length > MAX_PATHS ? ` … +${named.length - MAX_PATHS} more` : "";
+    lines.push(`paths the task names: ${shown.join(", ")}${more}`);
+  } else lines.push("paths the task names: none");
+  const missing = verifierMissing(attempt).paths;
+  if (missing.length)
+    lines.push(`files the verifier reports missing: ${missing.slice(0, MAX_PATHS).join(", ")}`);
+  if (seen.size) lines.push(`other signatures the detectors saw: ${[...seen].join("; ")}`);
+  return lines.map((l) => redact(l));
+}
