@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { screenStatus } from "../../core/screen/results/status.js";
+import { runSummary, screenStatus } from "../../core/screen/results/status.js";
 import { printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 /** `fire screen status NAME [--json]`: plan, integrity, run progress and stored results. */
@@ -27,9 +27,7 @@ export function registerScreenStatus(screen: Command): void {
       lines.push(
         `  intact   ${s.planProblems.length ? `NO: ${s.planProblems.join("; ")}` : "yes (hashes match)"}`,
       );
-      lines.push(
-        `  run      ${s.runner ? `${s.runner}: ${s.unitsDone} unit(s) done, ${s.unitsFailed} failed` : "not started"}`,
-      );
+      lines.push(`  run      ${runSummary(s)}`);
     } else {
       lines.push("  plan     none (results imported directly)");
     }

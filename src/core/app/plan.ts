@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
 import { InputError, UsageError } from "../errors.js";
-import { loadPolicies } from "../policy/load.js";
+import { loadPolicySource, resolvePolicySource } from "../freeze/policy-source.js";
 import { checkScreenName } from "../screen/paths.js";
 import { buildPlan } from "../screen/plan/build.js";
 import { writePlan } from "../screen/plan/plan-file.js";
@@ -51,8 +51,8 @@ async function readTaskList(file: string): Promise<ListedTask[]> {
  * arms, attempts and a seeded schedule, hashes them and writes `screens/<name>/plan.json`.
  */
 export async function planScreen(req: PlanScreenRequest): Promise<PlannedScreen> {
-  const src = resolve(req.source.path);
-  const loaded = loadPolicies([src]);
+  const src = resolvePolicySource(req.workspace, req.source.path);
+  const loaded = loadPolicySource(src);
   if (loaded.errors.length) throw loaded.errors[0];
   if (loaded.policies.length === 0)
     throw new UsageError(`no candidate policies in ${req.source.path}`);

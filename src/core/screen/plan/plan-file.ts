@@ -3,7 +3,8 @@ import { mkdir, readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { describeZodIssues, InputError, parseJsonText, UsageError } from "../../errors.js";
-import { lineOf, loadPolicies } from "../../policy/load.js";
+import { loadPolicySource } from "../../freeze/policy-source.js";
+import { lineOf } from "../../policy/load.js";
 import { Candidate } from "../../policy/schema.js";
 import { sha256Json } from "../canonical.js";
 import { screenPaths } from "../paths.js";
@@ -100,7 +101,7 @@ export async function checkPlan(workspace: string, plan: ScreenPlan): Promise<st
   const src = isAbsolute(plan.source.path)
     ? plan.source.path
     : resolve(workspace, plan.source.path);
-  const loaded = loadPolicies([src]);
+  const loaded = loadPolicySource(src);
   if (loaded.errors.length) {
     problems.push(`policy source ${plan.source.path}: ${loaded.errors[0]?.format()}`);
   } else if (candidatesHash(loaded.policies.map((p) => p.candidate)) !== plan.source.sha256) {

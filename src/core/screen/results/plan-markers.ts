@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { loadPolicySource } from "../../freeze/policy-source.js";
 import { loadPolicies } from "../../policy/load.js";
 import type { CompiledPolicy } from "../../policy/types.js";
 import { screenPaths } from "../paths.js";
@@ -9,7 +10,9 @@ import type { ScreenPlan } from "../plan/schema.js";
 export function planMarkers(workspace: string, plan: ScreenPlan): CompiledPolicy[] {
   const dir = screenPaths(workspace, plan.name).dir;
   const policyArm = plan.arms.find((a) => a.name === "policy" && a.files.length > 0);
-  return loadPolicies([policyArm ? join(dir, "arms", "policy") : plan.source.path]).policies;
+  return policyArm
+    ? loadPolicies([join(dir, "arms", "policy")]).policies
+    : loadPolicySource(plan.source.path).policies;
 }
 
 /** Import tags a screen's plan supplies (none when the screen has no plan). */
