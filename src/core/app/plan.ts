@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import { InputError, UsageError } from "../errors.js";
 import { loadPolicySource, resolvePolicySource } from "../freeze/policy-source.js";
 import { checkScreenName } from "../screen/paths.js";
