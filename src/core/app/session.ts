@@ -8,6 +8,7 @@ import { type TriageResult, triage } from "../mine/triage.js";
 import { loadMiningState, type MiningState, type TriageInputs } from "../mine/triage-view.js";
 import type { Attempt } from "../model/attempt.js";
 import type { CompiledPolicy } from "../policy/types.js";
+import type { HandMarks } from "../workspace/hand-outcomes.js";
 import { type LoadProgress, loadWorkspace, type Workspace } from "../workspace/load.js";
 import { openWorkspace } from "../workspace/open.js";
 
@@ -23,6 +24,8 @@ export interface WorkspaceSession {
   readonly labels: ReadonlyMap<string, Label>;
   /** The user's cluster decisions (`fire cluster …`). */
   readonly decisions: readonly Decision[];
+  /** Outcomes and tags given by hand to attempts without a verifier (`mining/outcomes.json`). */
+  readonly hand: HandMarks;
   /** What triage takes besides the attempts: fault markers, labels, the user's exclusions. */
   readonly triageInputs: TriageInputs;
   /** Every candidate file, valid or not (one shape: core/lifecycle/entries.ts). */
@@ -70,6 +73,7 @@ export async function sessionOf(ws: Workspace): Promise<WorkspaceSession> {
 const miningParts = (m: MiningState) => ({
   labels: m.labels ?? new Map<string, Label>(),
   decisions: m.decisions,
+  hand: m.hand,
   triageInputs: m.inputs,
 });
 

@@ -1,4 +1,5 @@
 import type { FireConfig } from "../workspace/config.js";
+import { type HandMarks, handOutcomesOf, readHandMarks } from "../workspace/hand-outcomes.js";
 import type { Workspace } from "../workspace/load.js";
 import { type Decision, loadDecisionsAt, userExclusionsAt } from "./decisions.js";
 import type { Label } from "./label.js";
@@ -33,6 +34,8 @@ export interface MiningState {
   /** The last run's labels (undefined before any `fire mine`). */
   labels: ReadonlyMap<string, Label> | undefined;
   decisions: readonly Decision[];
+  /** Outcomes and tags given by hand to attempts without a verifier. */
+  hand: HandMarks;
   /** Triage inputs built from these (and the config's fault markers). */
   inputs: TriageInputs;
 }
@@ -44,19 +47,25 @@ export interface MiningState {
 export async function loadMiningState(
   ws: Pick<Workspace, "dir" | "config" | "index">,
 ): Promise<MiningState> {
-  const [labels, labeler, at] = await Promise.all([
+  const [labels, labeler, at, hand] = await Promise.all([
     lastLabels(ws.dir),
     lastLabeler(ws.dir),
     loadDecisionsAt(ws.dir),
+    readHandMarks(ws.dir),
   ]);
-  const inputs = triageInputsOf(
+  const base = triageInputsOf(
     ws.config,
     labels,
     userExclusionsAt(at.file, at.decisions.decisions, at.lines),
     labeler ? labelStorePath(ws.dir, labeler) : undefined,
   );
-  const withFaults = ws.index ? { ...inputs, knownFaults: ws.index.faults } : inputs;
-  return { labels, decisions: at.decisions.decisions, inputs: withFaults };
+  const outcomes = handOutcomesOf(hand);
+  const inputs: TriageInputs = {
+    ...base,
+    ...(outcomes.size ? { handOutcomes: outcomes } : {}),
+    ...(ws.index ? { knownFaults: ws.index.faults } : {}),
+  };
+  return { labels, decisions: at.decisions.decisions, hand, inputs };
 }
 
 /** Reads the workspace's last labels and decisions into triage inputs. */

@@ -82,6 +82,19 @@ export interface TriageOptions {
    * faultOf per attempt, so triage need not read every attempt's events); null = none.
    */
   knownFaults?: ReadonlyMap<string, Fault | null>;
+  /**
+   * Outcomes given by hand (`mining/outcomes.json`) to attempts without a verifier
+   * outcome; they count in k/n like a verifier's. A recorded outcome always wins.
+   */
+  handOutcomes?: ReadonlyMap<string, "pass" | "fail">;
+}
+
+/** An attempt's outcome for triage: the recorded one, else one given by hand. */
+export function outcomeOf(
+  a: Attempt,
+  opts: Pick<TriageOptions, "handOutcomes">,
+): Attempt["outcome"] {
+  return a.outcome === "unknown" ? (opts.handOutcomes?.get(a.id) ?? "unknown") : a.outcome;
 }
 
 const STATUS_ORDER: Record<TaskStatus, number> = {
@@ -100,7 +113,9 @@ function exclusionOf(
   markers: FaultMarkers,
 ): Omit<ExcludedAttempt, "attemptId" | "taskId" | "arm"> | undefined {
   const known = opts.knownFaults?.get(a.id);
-  const fault = known === undefined ? faultOf(a, markers) : known;
+  let fault = known === undefined ? faultOf(a, markers) : known;
+  // no_outcome is faultOf's last check: an outcome given by hand answers it
+  if (fault?.reason === "no_outcome" && outcomeOf(a, opts) !== "unknown") fault = null;
   if (fault) return { ...fault, source: "triage" };
   const user = opts.userExcluded?.get(a.id);
   if (user !== undefined) {
@@ -160,7 +175,7 @@ export function triage(attempts: readonly Attempt[], opts: TriageOptions = {}): 
     const g = groups.get(key) ?? { taskId: a.taskId, arm: a.arm, all: [], failed: [], out: [] };
     groups.set(key, g);
     g.all.push(a);
-    if (a.outcome === "pass") continue;
+    if (outcomeOf(a, opts) === "pass") continue;
     const ex = exclusionOf(a, opts, markers);
     if (ex) {
       exclusions.push({ attemptId: a.id, taskId: a.taskId, arm: a.arm, ...ex });
@@ -168,8 +183,8 @@ export function triage(attempts: readonly Attempt[], opts: TriageOptions = {}): 
     } else g.failed.push(a.id);
   }
   const tasks: TaskTriage[] = [...groups.values()].map((g) => {
-    const passes = g.all.filter((a) => a.outcome === "pass").length;
-    const n = g.all.filter((a) => a.outcome !== "unknown").length;
+    const passes = g.all.filter((a) => outcomeOf(a, opts) === "pass").length;
+    const n = g.all.filter((a) => outcomeOf(a, opts) !== "unknown").length;
     const status: TaskStatus =
       n === 0 ? "unscored" : passes === 0 ? "unsolved" : passes === n ? "solved" : "reachable";
     return {

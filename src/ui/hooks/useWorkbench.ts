@@ -3,6 +3,7 @@ import { draftFile } from "../../core/app/index.js";
 import type { Cluster } from "../../core/mine/cluster.js";
 import type { Decision } from "../../core/mine/decisions.js";
 import type { LabelerName } from "../../core/mine/mine.js";
+import { type HandChange, setHandMark } from "../../core/workspace/hand-outcomes.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { decide, mineWorkspace } from "../data/mining.js";
 import { reloadCandidateFiles, reloadTriage } from "../data/workspace.js";
@@ -13,6 +14,8 @@ export interface Workbench {
   decide(d: Decision, what: string): Promise<void>;
   reloadCandidates(): void;
   draft(cluster: Cluster): Promise<string | undefined>;
+  /** Gives an attempt without a verifier outcome an outcome and/or tags by hand. */
+  mark(attemptId: string, change: HandChange, what: string): Promise<void>;
 }
 
 export function useWorkbench(): Workbench {
@@ -47,6 +50,15 @@ export function useWorkbench(): Workbench {
       if (!r) return;
       actions.setMine(r);
       actions.setData(await reloadTriage(data));
+    },
+    async mark(attemptId, change, what) {
+      if (!data) return;
+      const r = await actions.run(
+        what,
+        () => setHandMark(data.ws.dir, attemptId, change),
+        () => `${what}: recorded in mining/outcomes.json`,
+      );
+      if (r) actions.setData(await reloadTriage(data));
     },
     async decide(d, what) {
       if (!data) return;

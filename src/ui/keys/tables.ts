@@ -109,6 +109,14 @@ export const TRIAGE_ATTEMPTS_KEYS = keyTable("Triage · a task's attempts", [
   { id: "back", keys: ["esc"], label: "tasks", help: "back to the task list" },
 ]);
 
+/** Outcomes and tags by hand, for attempts without a verifier (Triage's attempt list). */
+export const TRIAGE_HAND_KEYS = keyTable("Triage · outcomes by hand", [
+  { id: "pass", keys: ["+"], label: "pass", help: "give an attempt without a verifier a pass" },
+  { id: "fail", keys: ["-"], label: "fail", help: "give an attempt without a verifier a fail" },
+  { id: "clear", keys: ["="], label: "clear", help: "clear the outcome given by hand" },
+  { id: "tags", keys: ["#"], label: "tags", help: "edit the attempt's tags (comma-separated)" },
+]);
+
 export const TRIAGE_EXCLUSIONS_KEYS = keyTable("Triage · exclusions", [
   MOVE,
   { id: "open", keys: ["enter"], label: "open", help: "open the excluded attempt" },

@@ -1,11 +1,11 @@
 import { relative } from "node:path";
 import { Box, Text } from "ink";
-import { type ReactNode, useEffect, useMemo } from "react";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { evidenceText } from "../../core/mine/render.js";
 import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
 import { triage } from "../../core/mine/triage.js";
 import { printable } from "../../core/printable.js";
-import { eventCountOf } from "../../core/workspace/index-file.js";
+import { TaskAttempts } from "../components/TaskAttempts.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
@@ -20,7 +20,6 @@ import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { TRIAGE_ATTEMPTS_KEYS, TRIAGE_EXCLUSIONS_KEYS, TRIAGE_TASKS_KEYS } from "../keys/tables.js";
-import { outcomeToken } from "../theme.js";
 import type { ScreenProps } from "./types.js";
 
 const STATUSES: TaskStatus[] = ["reachable", "unsolved", "solved", "unscored"];
@@ -63,7 +62,11 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
   );
   const listHeight = height - 3;
   const cursor = useListCursor(tasks.length, listHeight, "triage.tasks");
-  const task: TaskTriage | undefined = tasks[cursor.index];
+  // The open task is followed by id: a hand outcome can move it in the sorted list.
+  const [openKey, setOpenKey] = useState<string | undefined>(undefined);
+  const keyOf = (t: TaskTriage) => `${t.taskId}\u0000${t.arm}`;
+  const openIndex = view === "attempts" ? tasks.findIndex((t) => keyOf(t) === openKey) : -1;
+  const task: TaskTriage | undefined = tasks[openIndex >= 0 ? openIndex : cursor.index];
   const attemptCursor = useListCursor(
     task?.attemptIds.length ?? 0,
     listHeight - 1,
@@ -89,7 +92,9 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
     {
       move: cursor.handle,
       open: () => {
-        if (!tasks[cursor.current()]) return false;
+        const t = tasks[cursor.current()];
+        if (!t) return false;
+        setOpenKey(keyOf(t));
         attemptCursor.setIndex(0);
         setView("attempts");
       },
@@ -113,10 +118,13 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
     {
       move: attemptCursor.handle,
       open: () => {
-        const id = tasks[cursor.current()]?.attemptIds[attemptCursor.current()];
+        const id = task?.attemptIds[attemptCursor.current()];
         if (id) actions.openAttempt(id);
       },
-      back: () => setView("tasks"),
+      back: () => {
+        if (openIndex >= 0) cursor.setIndex(openIndex);
+        setView("tasks");
+      },
     },
     { isActive: !!data && view === "attempts" },
   );
@@ -171,23 +179,13 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
           <Text bold wrap="truncate-end">
             {task.taskId} · {task.arm} · {task.passes}/{task.n}
           </Text>
-          {task.attemptIds.map((id, i) => {
-            const a = data.byId.get(id);
-            return (
-              <Text key={id} wrap="truncate-end">
-                <Text color={i === attemptSel ? theme.accent : undefined}>
-                  {i === attemptSel ? "▸ " : "  "}
-                </Text>
-                <Text color={outcomeToken(theme, a?.outcome ?? "unknown")}>
-                  {(a?.outcome ?? "?").padEnd(8)}
-                </Text>
-                {id}{" "}
-                <Text color={theme.muted}>
-                  {a?.agent ?? ""} {a?.model ?? ""} {a ? eventCountOf(data.ws, a) : 0} events
-                </Text>
-              </Text>
-            );
-          })}
+          <TaskAttempts
+            data={data}
+            task={task}
+            selected={attemptSel}
+            active={view === "attempts"}
+            width={width}
+          />
         </>
       ) : (
         <>
