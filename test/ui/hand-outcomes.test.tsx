@@ -16,7 +16,7 @@ describe("hand outcomes and tags in Triage", () => {
     await app.see("4 attempts");
     expect(app.frame()).toContain("0 reachable, 0 unsolved, 0 solved");
     await app.press(KEY.enter);
-    await app.see("+ pass - fail = clear # tags");
+    await app.see("+ pass", "- fail", "# tags");
     await app.press("+");
     await app.see("pass✎", ": pass by hand: recorded in mining/outcomes.json");
     await app.see("0 unsolved, 1 solved");
