@@ -78,6 +78,13 @@ export const hookConcurrencyBenchmark: Benchmark = {
       const lost = Math.max(EVENTS + 1 - state.step, EVENTS - calls, EVENTS + 1 - distinct, 0);
       const duplicated = Math.max(indexes.length - distinct, calls - EVENTS, 0);
       const faults = entries.filter((e) => e.error !== undefined).length;
+      const why = new Map<string, number>();
+      for (const e of entries)
+        if (e.error !== undefined) {
+          const k = e.error.replace(/\d+/g, "N");
+          why.set(k, (why.get(k) ?? 0) + 1);
+        }
+      for (const [k, n] of why) log(`${n}× fault: ${k}`);
       const med = median(times);
       log(
         `${EVENTS} events: state step ${state.step} (want ${EVENTS + 1}), counter ${calls}, ${distinct} distinct indexes, ${faults} faults; median ${med.toFixed(0)} ms per event`,

@@ -117,7 +117,7 @@ async function readInput(stdin: StdinRead, seen: (name: string) => void): Promis
   if (stdin.text.length > STDIN_CAP) throw new Fault(`stdin exceeds ${STDIN_CAP} bytes`);
   let value: unknown;
   try {
-    value = JSON.parse(stdin.text);
+    value = "value" in stdin ? stdin.value : JSON.parse(stdin.text);
   } catch {
     throw new Fault(stdin.text.trim() ? "stdin is not valid JSON" : "stdin is empty");
   }

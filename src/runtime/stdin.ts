@@ -4,21 +4,29 @@ import { read } from "node:fs";
 export const STDIN_CAP = 4 * 1024 * 1024;
 /** How much of an oversized stdin is kept to learn its event name and tool. */
 export const STDIN_HEAD = 64 * 1024;
-/** Stdin must be complete (closed) within this long; a dripping writer is given up on. */
+/**
+ * Stdin must hold a whole JSON event, or be closed, within this long; a dripping writer is
+ * given up on.
+ */
 export const STDIN_DEADLINE_MS = 10_000;
 /** An oversized stdin is drained (so the writer is not left blocked) up to this much. */
 const DRAIN_CAP = 512 * 1024 * 1024;
 
 /**
- * Stdin as read: its text, or why it could not be used. `head` is the start of an oversized
- * stdin; `abandoned`: a read is still pending (the caller must exit explicitly).
+ * Stdin as read: its text (and its JSON value when it was parsed already), or why it could
+ * not be used. `head` is the start of an oversized or unfinished stdin; `abandoned`: a read is
+ * still pending (the caller must exit explicitly).
  */
-export type StdinRead = { text: string } | { error: string; head?: string; abandoned?: boolean };
+export type StdinRead =
+  | { text: string; value?: unknown }
+  | { error: string; head?: string; abandoned?: boolean };
 
 /**
  * Reads fd 0 to its end with ASYNC reads raced against a deadline: a writer that drips or
  * stalls without closing cannot hold the hook past STDIN_DEADLINE_MS (a blocking readSync
- * could wait forever). Past `cap` bytes only the head is kept and the rest is drained.
+ * could wait forever). Past `cap` bytes only the head is kept and the rest is drained. A
+ * stdin that already holds one whole JSON object is taken without waiting for the writer to
+ * close it (a busy harness may close its end late).
  */
 export async function readStdin(
   cap = STDIN_CAP,
@@ -55,6 +63,14 @@ export async function readStdin(
     total += n;
     if (head === undefined) {
       chunks.push(Buffer.from(buf.subarray(0, n)));
+      if (total <= cap && endsObject(buf, n)) {
+        const text = Buffer.concat(chunks, total).toString("utf8");
+        try {
+          return { text, value: JSON.parse(text) };
+        } catch {
+          // not whole yet: read on
+        }
+      }
       if (total > cap) {
         head = Buffer.concat(chunks).subarray(0, STDIN_HEAD);
         chunks.length = 0;
@@ -64,6 +80,16 @@ export async function readStdin(
   if (head !== undefined)
     return { error: `stdin exceeds ${cap} bytes (${total} read)`, head: head.toString("utf8") };
   return { text: Buffer.concat(chunks, total).toString("utf8") };
+}
+
+/** Whether the bytes read end with `}` (then trailing whitespace): maybe a whole object. */
+function endsObject(buf: Buffer, n: number): boolean {
+  for (let i = n - 1; i >= 0; i--) {
+    const c = buf[i];
+    if (c === 0x7d) return true;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return false;
 }
 
 function readOnce(buf: Buffer): Promise<number> {

@@ -57,6 +57,22 @@ describe("attack low: hook and policy side", () => {
     expect(logEntries(ws).at(-1)?.error).toMatch(/stdin was not closed within 1500 ms/);
   }, 40_000);
 
+  it("a whole event on a stdin the writer keeps open is answered without waiting for EOF", async () => {
+    const { ws, args } = setup();
+    await runHookChild(args, JSON.stringify(promptEvent("open")), { cwd: ws });
+    const { child, done } = startHook(args, JSON.stringify(preToolUse("open", "rm -rf /")), {
+      cwd: ws,
+      keepStdinOpen: true,
+      env: { FIRE_HOOK_STDIN_MS: "20000" },
+      ceilingMs: 30_000,
+    });
+    const r = await done;
+    child.stdin?.destroy();
+    expect(r.ms).toBeLessThan(20_000); // answered before the deadline would have fired
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    expect(logEntries(ws).at(-1)?.error).toBeUndefined();
+  }, 40_000);
+
   it.each([
     [
       "a NaN1 counter",
