@@ -9,7 +9,12 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 
-/** How long a hook waits on ONE holder of its session's lock before giving up (a fault). */
+/**
+ * How long a hook waits on ONE holder whose life it cannot check (another host) before giving
+ * up (a fault). A live holder on this host is waited for until LOCK_MAX_HOLD_MS: on a loaded
+ * machine hundreds of starting hooks can starve it for tens of seconds, and giving up then
+ * would lose the event.
+ */
 export const LOCK_WAIT_MS = 50_000;
 /** The longest a hook waits for the lock in all (the harness's own hook timeout is shorter). */
 export const LOCK_WAIT_TOTAL_MS = 600_000;
@@ -53,7 +58,8 @@ async function hostName(): Promise<string> {
  * - Acquire: `mkdir <file>.lock` (atomic), then an `owner` record `pid host token` inside.
  * - Hold: the directory's mtime is refreshed every second while an async `fn` is pending.
  * - Wait: a held lock is waited on (async sleeps: signals such as SIGTERM end the process
- *   normally) for up to LOCK_WAIT_MS, then the event is a logged fault.
+ *   normally): a live holder on this host until LOCK_MAX_HOLD_MS, one that cannot be checked
+ *   for up to LOCK_WAIT_MS, then the event is a logged fault.
  * - Take over only a DEAD holder: same host and its pid no longer exists; or, when life
  *   cannot be checked (other host, no owner record), an mtime older than LOCK_STALE_MS; or a
  *   hold longer than LOCK_MAX_HOLD_MS. A live holder slower than the stale time keeps its
@@ -117,7 +123,9 @@ async function acquire(lockDir: string, token: string): Promise<void> {
     if (isStale(lockDir, seen)) takeOver(lockDir, seen);
     else {
       const now = Date.now();
-      if (now - start > LOCK_WAIT_MS || now - began > LOCK_WAIT_TOTAL_MS)
+      if (now - began > LOCK_WAIT_TOTAL_MS)
+        throw new Error(`session lock ${lockDir} not free within ${LOCK_WAIT_TOTAL_MS} ms`);
+      if (now - start > LOCK_WAIT_MS && localPid(seen) === undefined)
         throw new Error(`session lock ${lockDir} held by one holder for over ${LOCK_WAIT_MS} ms`);
       await sleep(delay + Math.random() * delay);
       delay = Math.min(delay * 1.5, 100);
@@ -146,11 +154,14 @@ function isStale(lockDir: string, owner: string | undefined): boolean {
   const age = ageOf(lockDir);
   if (age === undefined) return false; // released meanwhile: just retry
   if (age > LOCK_MAX_HOLD_MS) return true;
+  const pid = localPid(owner);
+  return pid !== undefined ? !isAlive(pid) : age > LOCK_STALE_MS;
+}
+
+/** The holder's pid when its owner record names this host, else undefined. */
+function localPid(owner: string | undefined): number | undefined {
   const [pid, theirs] = (owner ?? "").split(" ");
-  if (owner !== undefined && theirs === host && pid !== undefined && /^\d+$/.test(pid)) {
-    return !isAlive(Number(pid));
-  }
-  return age > LOCK_STALE_MS;
+  return theirs === host && pid !== undefined && /^\d+$/.test(pid) ? Number(pid) : undefined;
 }
 
 function isAlive(pid: number): boolean {
