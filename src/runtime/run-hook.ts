@@ -168,7 +168,8 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
         if (task !== undefined) state = withTaskText(state, task);
       }
       const index = state.step;
-      const result = step(policies, state, { ...ev, index });
+      // A live event happens now: its timestamp feeds `elapsed` conditions (replay has the trace's).
+      const result = step(policies, state, { ...ev, index, ts: ev.ts ?? new Date().toISOString() });
       guard.confirm(); // never write over a lock that was taken over meanwhile
       writeState(file, result.state);
       return ev.kind === "tool_result"

@@ -15,6 +15,14 @@ import {
  */
 
 const NAMED = { id: "outputs", pattern: OUTPUT_FILE };
+/** A time limit the task states ("30 minutes", "2h", "10分钟"): its first duration. */
+const STATED_LIMIT = {
+  id: "limit",
+  pattern:
+    "\\b(\\d{1,4} ?(?:seconds|second|secs|sec|minutes|minute|mins|min|hours|hour|hrs|hr|s|m|h))\\b|\\d{1,4} ?(?:秒|分钟|小时)",
+};
+/** Share of a stated time limit after which the deadline nudge fires. */
+export const LIMIT_SHARE = 0.5;
 const NAMES_A_FILE = NAMED_FILE;
 
 /** Marks the named files a write uses, at their exact path and by file name. */
@@ -134,27 +142,36 @@ export const DEADLINE_NO_DELIVERABLE: MechanismTemplate = {
     family: "deadline-no-deliverable",
     title: "Deadline reached after long exploration with no deliverable",
     chain: {
-      state: `After ${p.afterCalls} tool calls the agent has still not written the deliverable the task names.`,
+      state: `After ${LIMIT_SHARE * 100}% of the time limit the task states (or ${p.afterCalls} tool calls when it states none) the agent has still not written the deliverable the task names.`,
       intervention:
         "At the next tool call, instruct a minimal valid deliverable now, improved later.",
       behavior: "The named deliverable is written before the run ends.",
       verifier: "A run stopped by its time limit with no deliverable scores nothing.",
     },
-    values: [NAMED],
+    values: [NAMED, STATED_LIMIT],
     track: [{ id: "calls", at: "tool", increment: "calls" }, WRITE_MARKS],
     rules: [
       {
         id: "deliver-first",
         at: "tool",
         when: {
-          count: `calls >= ${p.afterCalls}`,
+          // a share of the stated time limit; the tool-call count when none is stated or
+          // the events carry no timestamps
           any: [
-            { captured: "outputs", unmarked: { values: "outputs", as: "written" } },
-            { not: { any: [{ captured: "outputs" }, { recorded: "write" }] } },
+            { elapsed: { share: LIMIT_SHARE, of: "limit" } },
+            { count: `calls >= ${p.afterCalls}`, not: { timed: "limit" } },
+          ],
+          all: [
+            {
+              any: [
+                { captured: "outputs", unmarked: { values: "outputs", as: "written" } },
+                { not: { any: [{ captured: "outputs" }, { recorded: "write" }] } },
+              ],
+            },
           ],
         },
         action: "instruct",
-        message: `You have made ${p.afterCalls} tool calls and the deliverable the task asks for does not exist yet. Runs are stopped at a time limit, and a stopped run with no file scores nothing. Write a minimal valid version of every output the task names now (exact path, required format, your best current answer), then keep improving it.`,
+        message: `A good part of your time is spent and the deliverable the task asks for does not exist yet. Runs are stopped at a time limit, and a stopped run with no file scores nothing. Write a minimal valid version of every output the task names now (exact path, required format, your best current answer), then keep improving it.`,
       },
     ],
     behavior: { not: { unmarked: { values: "outputs", as: "written" } }, recorded: "write" },

@@ -4,13 +4,24 @@ import { COUNT_CMP, STEP_ORDER } from "./grammar.js";
 import { patternParts } from "./patterns.js";
 import type { Condition, Pattern } from "./schema.js";
 import type { PolicyState } from "./types.js";
-import { eventMentions } from "./values.js";
+import { durationSeconds, eventMentions } from "./values.js";
 
 /** What a compiled condition sees: the (length-capped) event, the policy's state, the step. */
 export interface CondCtx {
   ev: Event;
   ps: PolicyState;
   now: number;
+  /** Seconds since the session's first timestamped event, when this event has a timestamp. */
+  elapsedS?: number;
+}
+
+/** The time limit (seconds) the task text states: the first duration captured in `of`. */
+function limitOf(ps: PolicyState, of: string): number | undefined {
+  for (const v of ps.values?.[of] ?? []) {
+    const s = durationSeconds(v);
+    if (s !== undefined) return s;
+  }
+  return undefined;
 }
 export type Pred = (c: CondCtx) => boolean;
 
@@ -171,6 +182,17 @@ function atoms(c: Condition, path: (string | number)[]): Pred[] {
         (v) => !skip.includes(v) && eventMentions(ev, v, mode),
       );
     });
+  }
+  if (c.elapsed !== undefined) {
+    const { share, of } = c.elapsed;
+    out.push(({ ps, elapsedS }) => {
+      const limit = limitOf(ps, of);
+      return elapsedS !== undefined && limit !== undefined && elapsedS >= share * limit;
+    });
+  }
+  if (c.timed !== undefined) {
+    const of = c.timed;
+    out.push(({ ps, elapsedS }) => elapsedS !== undefined && limitOf(ps, of) !== undefined);
   }
   if (c.all !== undefined) {
     costly.push(...c.all.map((s, i) => compileCondition(s, [...path, "all", i])));

@@ -155,7 +155,19 @@ export function step(
   const before = state.policies;
   const after: Record<string, PolicyState> = { ...before };
   const tracked: string[] = [];
-  const ctx = { ev, ps: EMPTY, now };
+  // Elapsed time from event timestamps: replay has the trace's, the hook stamps its own.
+  const at = ev.ts === undefined ? Number.NaN : Date.parse(ev.ts);
+  const startedAt = state.startedAt ?? (Number.isFinite(at) ? at : undefined);
+  const elapsedS =
+    startedAt !== undefined && Number.isFinite(at)
+      ? Math.max(0, (at - startedAt) / 1000)
+      : undefined;
+  const ctx: { ev: Event; ps: PolicyState; now: number; elapsedS?: number } = {
+    ev,
+    ps: EMPTY,
+    now,
+    ...(elapsedS === undefined ? {} : { elapsedS }),
+  };
 
   for (const p of policies) {
     let ps = before[p.key] ?? EMPTY;
@@ -263,6 +275,7 @@ export function step(
   }
 
   const next: SessionState = { step: now + 1, policies: after };
+  if (startedAt !== undefined) next.startedAt = startedAt;
   if (taskText !== undefined) next.taskText = taskText;
   return { state: next, firings, verdict, tracked };
 }

@@ -94,6 +94,14 @@ export interface Condition {
   captured?: string | string[];
   unmarked?: UnmarkedTest;
   mentions?: MentionsTest;
+  /**
+   * Elapsed time since the session's first timestamped event is at least `share` of the
+   * time limit the task text states (the first duration in values list `of`, e.g. "30
+   * minutes"). False when there is no such limit or no timestamps.
+   */
+  elapsed?: { share: number; of: string };
+  /** A time limit was captured in values list `of` and events carry timestamps. */
+  timed?: string;
   all?: Condition[];
   any?: Condition[];
   not?: Condition;
@@ -129,6 +137,8 @@ export const Condition: z.ZodType<Condition> = z
       mentions: z
         .strictObject({ values: Name, match: MatchMode.optional(), unless: Name.optional() })
         .optional(),
+      elapsed: z.strictObject({ share: z.number().positive().max(1), of: Name }).optional(),
+      timed: Name.optional(),
       all: z.array(Condition).optional(),
       any: z.array(Condition).min(1).optional(),
       not: Condition.optional(),
@@ -208,6 +218,8 @@ function valueRefs(
   for (const n of caps) known(n, [...path, "captured"]);
   if (c.unmarked) known(c.unmarked.values, [...path, "unmarked", "values"]);
   if (c.mentions) known(c.mentions.values, [...path, "mentions", "values"]);
+  if (c.elapsed) known(c.elapsed.of, [...path, "elapsed", "of"]);
+  if (c.timed) known(c.timed, [...path, "timed"]);
   for (const [i, s] of (c.all ?? []).entries()) valueRefs(s, [...path, "all", i], known);
   for (const [i, s] of (c.any ?? []).entries()) valueRefs(s, [...path, "any", i], known);
   if (c.not) valueRefs(c.not, [...path, "not"], known);

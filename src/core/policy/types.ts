@@ -67,6 +67,8 @@ export interface SessionState {
   taskText?: string;
   /** Number of events seen: the next event's step number. */
   step: number;
+  /** Epoch ms of the first event that carried a timestamp (for `elapsed` conditions). */
+  startedAt?: number;
   policies: Record<string, PolicyState>;
 }
 
@@ -79,7 +81,12 @@ export interface StepResult {
 }
 
 /** A compiled predicate over the current event and one policy's state (see condition.ts). */
-export type CompiledPredicate = (ctx: { ev: Event; ps: PolicyState; now: number }) => boolean;
+export type CompiledPredicate = (ctx: {
+  ev: Event;
+  ps: PolicyState;
+  now: number;
+  elapsedS?: number;
+}) => boolean;
 
 export interface CompiledTrack {
   id: string;

@@ -133,3 +133,19 @@ export function streakKey(text: string): string {
   }
   return h.toString(16).padStart(8, "0");
 }
+
+const UNIT_SECONDS: [RegExp, number][] = [
+  [/^(?:s|secs?|seconds?|秒)$/i, 1],
+  [/^(?:m|mins?|minutes?|分钟|分)$/i, 60],
+  [/^(?:h|hrs?|hours?|小时|時間)$/i, 3600],
+];
+const DURATION = /(\d+(?:\.\d+)?)\s?([A-Za-z]+|秒|分钟|分|小时|時間)/;
+
+/** Seconds in a stated duration ("30 minutes", "2h", "90 s", "10分钟"), or undefined. */
+export function durationSeconds(text: string): number | undefined {
+  const m = DURATION.exec(text);
+  if (!m) return undefined;
+  const unit = UNIT_SECONDS.find(([re]) => re.test(m[2] ?? ""));
+  const n = Number(m[1]);
+  return unit && Number.isFinite(n) && n > 0 ? n * unit[1] : undefined;
+}

@@ -115,7 +115,10 @@ describe("templates drafted from real-trace clusters (harbor-openclaw)", () => {
     const c = draft(cl);
     const n = paramsOf(cl, [at("t5-hallucination")]).afterCalls;
     expect(n).toBe(60); // a quarter of its 403 calls, capped
-    expect(c.rules[0]!.when).toMatchObject({ count: `calls >= ${n}` });
+    // the count is the fallback for a task that states no time limit (or untimed events)
+    const when = c.rules[0]!.when!;
+    expect(when.any?.[0]).toEqual({ elapsed: { share: 0.5, of: "limit" } });
+    expect(when.any?.[1]).toMatchObject({ count: `calls >= ${n}`, not: { timed: "limit" } });
     const f = fired(c, at("t5-hallucination"));
     expect(f).toHaveLength(1);
     const idx = Number(f[0]!.split("@")[1]);
@@ -127,7 +130,15 @@ describe("templates drafted from real-trace clusters (harbor-openclaw)", () => {
     // smallest threshold the mechanics stay silent
     const low = Candidate.parse({
       ...routedEverywhere(c),
-      rules: [{ ...c.rules[0]!, when: { ...c.rules[0]!.when, count: `calls >= ${DEADLINE_MIN}` } }],
+      rules: [
+        {
+          ...c.rules[0]!,
+          when: {
+            ...when,
+            any: [when.any![0]!, { ...when.any![1]!, count: `calls >= ${DEADLINE_MIN}` }],
+          },
+        },
+      ],
     });
     expect(fired(low, at("task-log-hdfs-block-ops"))).toEqual([]);
     expect(fired(low, at("t5-hallucination"))).toHaveLength(1);
