@@ -1,7 +1,7 @@
 import { UsageError } from "../errors.js";
 import { resolveCluster } from "../mine/apply-decisions.js";
 import type { Cluster } from "../mine/cluster.js";
-import { appendDecision, type Decision } from "../mine/decisions.js";
+import { appendDecision, type Decision, undoLastDecision } from "../mine/decisions.js";
 import type { MineResult } from "../mine/mine.js";
 import { currentClusters, type RunMiningOptions, runMining } from "../mine/session.js";
 import { type ValidationReport, type ValidationSet, validate } from "../mine/validation.js";
@@ -67,6 +67,11 @@ export function clusterNamed(mined: Pick<MineResult, "clusters">, ref: string): 
  * `fire cluster rename|merge|split|exclude` / the Mechanisms screen's decisions: records the
  * decision, timestamped (`clusters` then re-clusters with it; triage reads exclusions).
  */
+/** Undoes the newest cluster decision (`u` on Mechanisms); undefined when there was none. */
+export function undoDecision(s: MiningSession): Promise<Decision | undefined> {
+  return undoLastDecision(s.ws.dir);
+}
+
 export async function decide(s: MiningSession, d: Decision, now = new Date()): Promise<Decision> {
   const decision = { ...d, at: now.toISOString() };
   await appendDecision(s.ws.dir, decision);

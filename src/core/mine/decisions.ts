@@ -93,8 +93,11 @@ export async function loadDecisionsAt(
   return { file, decisions: parseDecisions(text, file), lines: decisionLines(text) };
 }
 
-/** Appends one decision under a lock (read-modify-write, atomic replace). */
-export async function appendDecision(workspaceDir: string, d: Decision): Promise<DecisionsFile> {
+/** Rewrites the decisions under a lock (read-modify-write, atomic replace). */
+async function editDecisions(
+  workspaceDir: string,
+  edit: (cur: readonly Decision[]) => Decision[],
+): Promise<DecisionsFile> {
   const file = decisionsPath(workspaceDir);
   const dir = join(workspaceDir, "mining");
   await mkdir(dir, { recursive: true });
@@ -104,12 +107,41 @@ export async function appendDecision(workspaceDir: string, d: Decision): Promise
   });
   try {
     const cur = await loadDecisions(workspaceDir);
-    const next: DecisionsFile = { version: 1, decisions: [...cur.decisions, Decision.parse(d)] };
+    const next: DecisionsFile = { version: 1, decisions: edit(cur.decisions) };
     await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
     return next;
   } finally {
     await release();
   }
+}
+
+/** Appends one decision under a lock (read-modify-write, atomic replace). */
+export function appendDecision(workspaceDir: string, d: Decision): Promise<DecisionsFile> {
+  return editDecisions(workspaceDir, (cur) => [...cur, Decision.parse(d)]);
+}
+
+/**
+ * Undoes the newest decision (removes it; clusters are rebuilt from the rest). Returns
+ * the decision undone, undefined when there was none.
+ */
+export async function undoLastDecision(workspaceDir: string): Promise<Decision | undefined> {
+  let undone: Decision | undefined;
+  await editDecisions(workspaceDir, (cur) => {
+    undone = cur[cur.length - 1];
+    return cur.slice(0, -1);
+  });
+  return undone;
+}
+
+/** One line saying what a decision did (the workbench's decision history). */
+export function describeDecision(d: Decision): string {
+  const n = (ids: readonly string[]) => `${ids.length} attempt${ids.length === 1 ? "" : "s"}`;
+  if (d.op === "rename") return `rename ${n(d.members)} → “${d.name}”`;
+  if (d.op === "merge")
+    return `merge ${d.groups.length} clusters (${n(d.groups.flat())})${d.name ? ` → “${d.name}”` : ""}`;
+  if (d.op === "split")
+    return `split ${d.attemptIds.join(", ")} out${d.name ? ` as “${d.name}”` : ""}`;
+  return `exclude ${n(d.attemptIds)}: ${d.reason}`;
 }
 
 /** Attempt id → reason for every `exclude` decision (later decisions win). */

@@ -1,4 +1,9 @@
-import { clusters, decide as decideAction, mine } from "../../core/app/mining.js";
+import {
+  clusters,
+  decide as decideAction,
+  mine,
+  undoDecision as undoAction,
+} from "../../core/app/mining.js";
 import type { Decision } from "../../core/mine/decisions.js";
 import type { ExternalLabeler, LabelerName, MineResult } from "../../core/mine/mine.js";
 import type { Workspace } from "../../core/workspace/load.js";
@@ -56,6 +61,14 @@ export async function mineWorkspace(
 export async function decide(ws: Workspace, d: Decision): Promise<MineResult | undefined> {
   await decideAction({ ws }, d);
   return clusters({ ws });
+}
+
+/** Undoes the newest cluster decision (core/app `undoDecision`), then the clusters again. */
+export async function undoDecision(
+  ws: Workspace,
+): Promise<{ undone: Decision | undefined; mine: MineResult | undefined }> {
+  const undone = await undoAction({ ws });
+  return { undone, mine: await clusters({ ws }) };
 }
 
 /** The current clusters (core/app `clusters`). */

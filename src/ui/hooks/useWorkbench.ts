@@ -1,17 +1,19 @@
 import { relative } from "node:path";
 import { draftFile } from "../../core/app/index.js";
 import type { Cluster } from "../../core/mine/cluster.js";
-import type { Decision } from "../../core/mine/decisions.js";
+import { type Decision, describeDecision } from "../../core/mine/decisions.js";
 import type { LabelerName } from "../../core/mine/mine.js";
 import { type HandChange, setHandMark } from "../../core/workspace/hand-outcomes.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
-import { decide, mineWorkspace } from "../data/mining.js";
+import { decide, mineWorkspace, undoDecision } from "../data/mining.js";
 import { reloadCandidateFiles, reloadTriage } from "../data/workspace.js";
 
 /** Workspace-level actions shared by screens: each runs as a cancellable job. */
 export interface Workbench {
   mine(labeler: LabelerName): Promise<void>;
   decide(d: Decision, what: string): Promise<void>;
+  /** Undoes the newest cluster decision. */
+  undo(): Promise<void>;
   reloadCandidates(): void;
   draft(cluster: Cluster): Promise<string | undefined>;
   /** Gives an attempt without a verifier outcome an outcome and/or tags by hand. */
@@ -59,6 +61,17 @@ export function useWorkbench(): Workbench {
         () => `${what}: recorded in mining/outcomes.json`,
       );
       if (r) actions.setData(await reloadTriage(data));
+    },
+    async undo() {
+      if (!data) return;
+      const r = await actions.run(
+        "undo",
+        () => undoDecision(data.ws),
+        (u) => (u.undone ? `undid: ${describeDecision(u.undone)}` : "no cluster decision to undo"),
+      );
+      if (!r) return;
+      actions.setMine(r.mine);
+      actions.setData(await reloadTriage(data));
     },
     async decide(d, what) {
       if (!data) return;

@@ -171,6 +171,8 @@ export const MECHANISMS_KEYS = keyTable("Mechanisms", [
     help: "exclude the cluster's attempts with a reason",
   },
   { id: "draft", keys: ["d"], label: "draft", help: "draft a candidate from the cluster" },
+  { id: "undo", keys: ["u"], label: "undo", help: "undo the newest cluster decision" },
+  { id: "history", keys: ["H"], label: "history", help: "show or hide the decision history" },
 ]);
 
 export const MEMBERS_KEYS = keyTable("Mechanisms · members", [

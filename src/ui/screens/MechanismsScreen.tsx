@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { Cluster } from "../../core/mine/cluster.js";
+import { DecisionHistory } from "../components/DecisionHistory.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
@@ -24,6 +25,7 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
   const listHeight = Math.max(3, height - 8);
   const cursor = useListCursor(clusters.length, listHeight, "mechanisms.clusters");
   const [members, setMembers] = useSticky("mechanisms.members", false);
+  const [history, setHistory] = useSticky("mechanisms.history", false);
   const cluster: Cluster | undefined = clusters[cursor.index];
   const memberCursor = useListCursor(cluster?.attemptIds.length ?? 0, 5, "mechanisms.member");
   const memberSel = memberCursor.index;
@@ -81,6 +83,8 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
         });
       }),
       merge: withCluster((c) => merge(c)),
+      undo: () => void wb.undo(),
+      history: () => setHistory(!history),
     },
     { isActive: !!data && !prompt && !members },
   );
@@ -162,7 +166,9 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
           onCancel={() => setPrompt(undefined)}
         />
       ) : null}
-      {cluster && members ? (
+      {history ? (
+        <DecisionHistory decisions={data.decisions} width={width} />
+      ) : cluster && members ? (
         <Box flexDirection="column">
           <Text bold>members of {cluster.id}</Text>
           <VirtualList
