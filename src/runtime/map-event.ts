@@ -73,7 +73,8 @@ function toolFields(input: HookInput): Partial<Event> {
   // Codex hands apply_patch to hooks as {command: <patch>}; its rollout has the bare patch.
   const patch = isPatchTool(tool) ? patchOf(args) : undefined;
   const command = patch === undefined ? commandOf(args, tool) : undefined;
-  if (command !== undefined) out.command = cap(command, INPUT_CAP);
+  // the whole command: deny rules must see all of it (patterns run in linear time)
+  if (command !== undefined) out.command = command;
   if (patch !== undefined) out.input = cap(patch, INPUT_CAP);
   else if (args) out.input = cap(JSON.stringify(args), INPUT_CAP);
   const writes = writtenPaths(tool, patch ?? args);

@@ -52,7 +52,7 @@ export function loadPayloadPortfolio(dir: string, expected: string | undefined):
   const portfolio = JSON.parse(text.toString("utf8")) as PayloadPortfolio;
   if (portfolio.format !== PAYLOAD_FORMAT || !Array.isArray(portfolio.policies))
     throw new Error(`payload portfolio is not ${PAYLOAD_FORMAT}`);
-  return portfolio.policies.map((p) => compilePolicy(p.candidate, p.file));
+  return portfolio.policies.map((p) => compilePolicy(p.candidate, p.file, { admitted: true }));
 }
 
 export async function runPayloadHookCli(args: string[], here: string): Promise<number> {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compilePolicy } from "../core/policy/compile.js";
+import { linearCandidate } from "../core/policy/linear-candidate.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { readRegularFile } from "../core/regular-file.js";
 import { verifiedFrozenCandidates } from "./frozen.js";
@@ -45,12 +46,13 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
       throw new PortfolioError(`frozen portfolio rejected: ${(err as Error).message}`);
     }
   }
-  const key = sourceKey(abs);
+  // the cache holds patterns in their linear form (CACHE_FORMAT): an older cache is a miss
+  const key = `${CACHE_FORMAT}\n${sourceKey(abs)}`;
   const cacheDir = join(stateDir, "portfolio-cache");
   const cacheFile = join(cacheDir, `${fnv1a(key)}.json`);
   const cached = readCache(cacheFile, key);
   if (cached) {
-    return cached.policies.map((p) => compilePolicy(p.candidate, p.file));
+    return cached.policies.map((p) => compilePolicy(p.candidate, p.file, { admitted: true }));
   }
   const { loadPolicies } = await import("../core/policy/load.js");
   const { policies, errors } = loadPolicies([abs]);
@@ -68,13 +70,13 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
 
 /**
  * A validated candidate as the hook's cache keeps it: what `step` evaluates (eligibility,
- * task values, tracking, rules) and nothing else. The behaviour marker (only replay codes it) becomes the
+ * task values, tracking, rules) and nothing else, every pattern in its linear form. The behaviour marker (only replay codes it) becomes the
  * empty condition and the prose (chain, lineage, notes, sham) is dropped, so a warm hook
  * parses and compiles less on every event.
  */
 export function forHook(c: CompiledPolicy["candidate"]): CompiledPolicy["candidate"] {
   const { id, version, family, title, status, eligibility, values, track, rules } = c;
-  return {
+  return linearCandidate({
     id,
     version,
     family,
@@ -85,8 +87,11 @@ export function forHook(c: CompiledPolicy["candidate"]): CompiledPolicy["candida
     track,
     rules,
     behavior: {},
-  } as CompiledPolicy["candidate"];
+  } as CompiledPolicy["candidate"]);
 }
+
+/** Bumped when what the cache stores changes meaning. */
+const CACHE_FORMAT = "fire-hook-cache/2 (linear patterns)";
 
 /** Identity of the portfolio sources: each file's path, size, mtime and ctime, sorted. */
 export function sourceKey(abs: string): string {

@@ -1,15 +1,15 @@
 import { join } from "node:path";
 import type { HookLogEntry } from "../core/hooklog.js";
 import { type ExitStatus, exitStatus } from "../core/model/exit-status.js";
+import { BudgetExceeded, withPatternBudget } from "../core/policy/budget.js";
 import { initState, step, withTaskText } from "../core/policy/evaluator.js";
-import { MATCH_CAP } from "../core/policy/patterns.js";
 import type { CompiledPolicy, StepResult } from "../core/policy/types.js";
 import { rolloutExitCode } from "./codex-exit.js";
 import { checkHookInput } from "./guard.js";
 import type { HookInput } from "./hook-events.js";
 import { appendHookLog, logCommand } from "./hook-log.js";
 import { LockCompromisedError, withFileLock } from "./lock.js";
-import { commandOf, detectHarness, INPUT_CAP, toEvent } from "./map-event.js";
+import { commandOf, detectHarness, toEvent } from "./map-event.js";
 import { loadPortfolio } from "./portfolio.js";
 import { denyOutput, type HookOutput, toHookOutput } from "./respond.js";
 import { ensureDir, readState, sessionFile, writeState } from "./state-store.js";
@@ -19,10 +19,10 @@ import { firstPromptOf } from "./transcript.js";
 export { STDIN_CAP, type StdinRead };
 
 /**
- * The longest command rules see whole: map-event cuts at INPUT_CAP and patterns see the head
- * and tail of anything past MATCH_CAP. Under --fail-closed a longer PreToolUse is denied.
+ * The longest command rules see whole: all of it (patterns run in linear time and the command
+ * is never cut), up to what stdin may carry. Under --fail-closed a longer PreToolUse is denied.
  */
-export const SEEN = Math.min(INPUT_CAP, MATCH_CAP);
+export const SEEN = STDIN_CAP;
 
 /** Longest session id / tool name kept in a log entry. */
 export const LOG_ID_CAP = 200;
@@ -169,7 +169,10 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
       }
       const index = state.step;
       // A live event happens now: its timestamp feeds `elapsed` conditions (replay has the trace's).
-      const result = step(policies, state, { ...ev, index, ts: ev.ts ?? new Date().toISOString() });
+      const st = state;
+      const result = withPatternBudget(budgetMs(opts.env), () =>
+        step(policies, st, { ...ev, index, ts: ev.ts ?? new Date().toISOString() }),
+      );
       guard.confirm(); // never write over a lock that was taken over meanwhile
       writeState(file, result.state);
       return ev.kind === "tool_result"
@@ -178,8 +181,18 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
     });
   } catch (err) {
     if (err instanceof LockCompromisedError) throw new Fault(err.message);
+    if (err instanceof BudgetExceeded)
+      throw new Fault(`${err.message}: the event fails open and its state is unchanged`);
     throw new Fault(`state: ${errText(err)}`);
   }
+}
+
+/** Default wall-clock budget for one event's pattern tests; FIRE_HOOK_BUDGET_MS overrides. */
+export const HOOK_BUDGET_MS = 5_000;
+
+function budgetMs(env: NodeJS.ProcessEnv): number {
+  const v = Number(env.FIRE_HOOK_BUDGET_MS);
+  return Number.isFinite(v) && v > 0 ? v : HOOK_BUDGET_MS;
 }
 
 /** The state file's key: the session, or `<session>--agent-<id>` for a Claude sub-agent. */

@@ -81,17 +81,17 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
     const c2 = clusters.find((x) => x.family === "service-persistence")!;
     fake.respond = () => ({
       kind: "json",
-      answer: { ...t, id: "draft", eligibility: { allOf: [], anyOf: ["(a+)+$"], noneOf: [] } },
+      answer: { ...t, id: "draft", eligibility: { allOf: [], anyOf: ["rm(?=\\s)"], noneOf: [] } },
     });
     const before = fake.chat.length;
     const r = await runFireAsync(["draft", "--cluster", c.id, "--llm"], ws, env());
     expect(r.code).toBe(1);
     expect(fake.chat.length).toBe(before + 2); // the answer and one repair
-    expect(JSON.stringify(fake.chat.at(-1).messages)).toContain("may backtrack catastrophically");
+    expect(JSON.stringify(fake.chat.at(-1).messages)).toContain("cannot run in linear time");
     expect(r.stderr).toContain(
       `the llm drafter produced no valid candidate for ${c.id} (nothing saved)`,
     );
-    expect(r.stderr).toMatch(/eligibility\.anyOf\.0: .*backtrack/);
+    expect(r.stderr).toMatch(/eligibility\.anyOf\.0: .*linear time/);
     // an answer naming a task of the cluster is refused the same way
     fake.respond = () => ({
       kind: "json",

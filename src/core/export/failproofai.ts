@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 import writeFileAtomic from "write-file-atomic";
 import { loadFrozenPortfolio } from "../freeze/verify.js";
 import { policyKey } from "../policy/key.js";
+import { linearCandidate } from "../policy/linear-candidate.js";
+import { sha256Hex } from "../screen/canonical.js";
 
 /**
  * `fire export --portfolio NAME --format failproofai`: the frozen portfolio as a failproofai
@@ -36,12 +38,16 @@ import { policyKey } from "../policy/key.js";
 const RUNTIME_FILES = [
   "core/ingest/shell.js",
   "core/model/exit-status.js",
+  "core/policy/budget.js",
   "core/policy/compile.js",
   "core/policy/condition.js",
   "core/policy/evaluator.js",
   "core/policy/grammar.js",
   "core/policy/key.js",
+  "core/policy/linear-engine.js",
   "core/policy/patterns.js",
+  "core/policy/regex-ast.js",
+  "core/policy/regex.js",
   "core/policy/types.js",
   "core/policy/values.js",
   "runtime/map-event.js",
@@ -87,11 +93,13 @@ export async function exportFailproofai(
     portfolio: manifest.name,
     manifestHash: manifest.manifestHash,
     // Each policy exactly as frozen (canonical JSON text) with its manifest SHA-256.
-    policies: manifest.policies.map((p) => ({
-      key: policyKey(p),
-      sha256: p.sha256,
-      text: readFileSync(join(portfolioDir, p.file), "utf8"),
-    })),
+    // `linear`: the same candidate with its patterns in their linear form (regex.ts), so the
+    // module compiles them without a regex parser; checked against `linearSha256`.
+    policies: manifest.policies.map((p) => {
+      const text = readFileSync(join(portfolioDir, p.file), "utf8");
+      const linear = JSON.stringify(linearCandidate(JSON.parse(text)));
+      return { key: policyKey(p), sha256: p.sha256, text, linear, linearSha256: sha256Hex(linear) };
+    }),
   };
   const sidecarFile = join(outDir, `${base}.portfolio.json`);
   await writeFileAtomic(sidecarFile, `${JSON.stringify(sidecar, null, 2)}\n`);
@@ -176,7 +184,11 @@ const policies = SIDECAR.policies.map((frozen) => {
   if (digest !== frozen.sha256) {
     throw new Error("${base}: policy " + frozen.key + " does not match its frozen SHA-256");
   }
-  return compilePolicy(JSON.parse(frozen.text));
+  const linear = createHash("sha256").update(frozen.linear).digest("hex");
+  if (linear !== frozen.linearSha256) {
+    throw new Error("${base}: policy " + frozen.key + " does not match its linear form's SHA-256");
+  }
+  return compilePolicy(JSON.parse(frozen.linear), undefined, { admitted: true });
 });
 
 customPolicies.add({

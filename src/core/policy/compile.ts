@@ -1,5 +1,7 @@
 import { CompileError, compileCondition, compileRegex } from "./condition.js";
 import { policyKey } from "./key.js";
+import { admittedRegExp } from "./linear-engine.js";
+import { linearRegExp } from "./regex.js";
 import type { Candidate } from "./schema.js";
 import type { CompiledPolicy, CompiledRule, CompiledTrack, RulePoint } from "./types.js";
 
@@ -13,8 +15,14 @@ const names = (v: string | string[] | undefined): string[] =>
  * with its field path). Pattern SAFETY is checked separately (safety.ts) so a hash-verified
  * frozen portfolio can skip it on the hook's hot path.
  */
-export function compilePolicy(c: Candidate, file?: string): CompiledPolicy {
-  const re = compileRegex;
+export function compilePolicy(
+  c: Candidate,
+  file?: string,
+  opts: { admitted?: boolean } = {},
+): CompiledPolicy {
+  const compile = opts.admitted ? admittedRegExp : linearRegExp;
+  const re = (p: Candidate["eligibility"]["allOf"][number], path: (string | number)[]) =>
+    compileRegex(p, path, compile);
   const eligibility = {
     allOf: c.eligibility.allOf.map((p, i) => re(p, ["eligibility", "allOf", i])),
     anyOf: c.eligibility.anyOf.map((p, i) => re(p, ["eligibility", "anyOf", i])),
@@ -24,7 +32,7 @@ export function compilePolicy(c: Candidate, file?: string): CompiledPolicy {
     id: t.id,
     at:
       t.at === undefined ? undefined : new Set<RulePoint>(typeof t.at === "string" ? [t.at] : t.at),
-    when: compileCondition(t.when, ["track", i, "when"]),
+    when: compileCondition(t.when, ["track", i, "when"], compile),
     set: names(t.set),
     clear: names(t.clear),
     record: names(t.record),
@@ -52,11 +60,13 @@ export function compilePolicy(c: Candidate, file?: string): CompiledPolicy {
     rules[r.at].push({
       id: r.id,
       at: r.at,
-      when: compileCondition(r.when, ["rules", i, "when"]),
+      when: compileCondition(r.when, ["rules", i, "when"], compile),
       action: r.action,
       message: r.message,
       limit: r.nudgeLimit ?? (r.release ? Number.POSITIVE_INFINITY : 1),
-      release: r.release ? compileCondition(r.release, ["rules", i, "release"]) : undefined,
+      release: r.release
+        ? compileCondition(r.release, ["rules", i, "release"], compile)
+        : undefined,
     });
   });
   const policy: CompiledPolicy = {
@@ -69,7 +79,7 @@ export function compilePolicy(c: Candidate, file?: string): CompiledPolicy {
     values,
     track,
     rules,
-    behavior: compileCondition(c.behavior, ["behavior"]),
+    behavior: compileCondition(c.behavior, ["behavior"], compile),
     candidate: c,
   };
   return policy;

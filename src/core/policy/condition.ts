@@ -1,7 +1,9 @@
 import type { Event } from "../model/attempt.js";
 import { exitStatus } from "../model/exit-status.js";
+import { checkBudget } from "./budget.js";
 import { COUNT_CMP, STEP_ORDER } from "./grammar.js";
 import { patternParts } from "./patterns.js";
+import { linearRegExp, PatternError } from "./regex.js";
 import type { Condition, Pattern } from "./schema.js";
 import type { PolicyState } from "./types.js";
 import { durationSeconds, eventMentions } from "./values.js";
@@ -36,14 +38,27 @@ export class CompileError extends Error {
   }
 }
 
-export function compileRegex(p: Pattern, path: (string | number)[]): RegExp {
+/**
+ * Compiles one pattern: `linearRegExp` admits it (regex.ts: linear time, `i` expanded);
+ * `admittedRegExp` takes a pattern already stored in that form (the hook's hot path).
+ */
+export type PatternCompiler = (source: string, flags: string) => RegExp;
+
+export function compileRegex(
+  p: Pattern,
+  path: (string | number)[],
+  compile: PatternCompiler = linearRegExp,
+): RegExp {
   const { source, flags } = patternParts(p);
   try {
-    return new RegExp(source, flags);
+    return compile(source, flags);
   } catch (e) {
+    const message = (e as Error).message;
     throw new CompileError(
       path,
-      `pattern /${source}/${flags} does not compile: ${(e as Error).message}`,
+      e instanceof PatternError
+        ? message
+        : `pattern /${source}/${flags} does not compile: ${message}`,
     );
   }
 }
@@ -71,11 +86,13 @@ function cmp(a: number, op: string, b: number): boolean {
 function fieldPred(field: "tool" | "command" | "input" | "output", re: RegExp): Pred {
   return (c) => {
     const s = c.ev[field];
-    return s !== undefined && re.test(s);
+    if (s === undefined) return false;
+    checkBudget();
+    return re.test(s);
   };
 }
 
-function atoms(c: Condition, path: (string | number)[]): Pred[] {
+function atoms(c: Condition, path: (string | number)[], compile: PatternCompiler): Pred[] {
   // Cheap state/kind tests first, regexes and sub-trees after: the conjunction short-circuits.
   const out: Pred[] = [];
   const costly: Pred[] = [];
@@ -89,20 +106,20 @@ function atoms(c: Condition, path: (string | number)[]): Pred[] {
   }
   for (const f of ["tool", "command", "input", "output"] as const) {
     const p = c[f];
-    if (p !== undefined) costly.push(fieldPred(f, compileRegex(p, [...path, f])));
+    if (p !== undefined) costly.push(fieldPred(f, compileRegex(p, [...path, f], compile)));
   }
   if (c.text !== undefined) {
-    const re = compileRegex(c.text, [...path, "text"]);
+    const re = compileRegex(c.text, [...path, "text"], compile);
     costly.push(
       ({ ev }) =>
-        (ev.command !== undefined && re.test(ev.command)) ||
+        (checkBudget(), ev.command !== undefined && re.test(ev.command)) ||
         (ev.input !== undefined && re.test(ev.input)) ||
         (ev.output !== undefined && re.test(ev.output)),
     );
   }
   if (c.writes !== undefined) {
-    const re = compileRegex(c.writes, [...path, "writes"]);
-    costly.push(({ ev }) => ev.writes?.some((w) => re.test(w)) === true);
+    const re = compileRegex(c.writes, [...path, "writes"], compile);
+    costly.push(({ ev }) => (checkBudget(), ev.writes?.some((w) => re.test(w)) === true));
   }
   if (c.exitCode !== undefined) {
     const t = c.exitCode;
@@ -195,23 +212,27 @@ function atoms(c: Condition, path: (string | number)[]): Pred[] {
     out.push(({ ps, elapsedS }) => elapsedS !== undefined && limitOf(ps, of) !== undefined);
   }
   if (c.all !== undefined) {
-    costly.push(...c.all.map((s, i) => compileCondition(s, [...path, "all", i])));
+    costly.push(...c.all.map((s, i) => compileCondition(s, [...path, "all", i], compile)));
   }
   if (c.any !== undefined) {
-    const subs = c.any.map((s, i) => compileCondition(s, [...path, "any", i]));
+    const subs = c.any.map((s, i) => compileCondition(s, [...path, "any", i], compile));
     costly.push((x) => subs.some((p) => p(x)));
   }
   if (c.not !== undefined) {
-    const sub = compileCondition(c.not, [...path, "not"]);
+    const sub = compileCondition(c.not, [...path, "not"], compile);
     costly.push((x) => !sub(x));
   }
   return out.concat(costly);
 }
 
 /** Compiles a condition tree into one predicate; every pattern compiled once, here. */
-export function compileCondition(c: Condition | undefined, path: (string | number)[]): Pred {
+export function compileCondition(
+  c: Condition | undefined,
+  path: (string | number)[],
+  compile: PatternCompiler = linearRegExp,
+): Pred {
   if (c === undefined) return TRUE;
-  const ps = atoms(c, path);
+  const ps = atoms(c, path, compile);
   if (ps.length === 0) return TRUE;
   if (ps.length === 1) return ps[0]!;
   if (ps.length === 2) {

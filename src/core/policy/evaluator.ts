@@ -113,12 +113,16 @@ export function eligibilityOf(
   return matched === undefined ? { eligible: true } : { eligible: true, matched };
 }
 
+/**
+ * Tool input and output are matched on their head and tail (MATCH_CAP); the command is
+ * matched whole, so nothing can hide a destructive command in its middle (patterns run in
+ * linear time, regex.ts).
+ */
 function capped(ev: Event): Event {
   const long = (s: string | undefined) => s !== undefined && s.length > MATCH_CAP;
-  if (!long(ev.command) && !long(ev.input) && !long(ev.output)) return ev;
+  if (!long(ev.input) && !long(ev.output)) return ev;
   return {
     ...ev,
-    command: ev.command === undefined ? undefined : capText(ev.command),
     input: ev.input === undefined ? undefined : capText(ev.input),
     output: ev.output === undefined ? undefined : capText(ev.output),
   };

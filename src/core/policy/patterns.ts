@@ -22,7 +22,7 @@ export function patternParts(p: Pattern): { source: string; flags: string } {
     : { source: p.pattern, flags: p.flags ?? "" };
 }
 
-const PATTERN_KEYS = ["tool", "command", "input", "output", "text", "writes"] as const;
+export const PATTERN_KEYS = ["tool", "command", "input", "output", "text", "writes"] as const;
 
 function conditionPatterns(c: Condition, path: (string | number)[], out: PatternSite[]): void {
   for (const k of PATTERN_KEYS) {

@@ -27,11 +27,19 @@ export const SHALLOW = 2;
 
 export type MatchMode = "path" | "name" | "written";
 
-/** The values a global scan of the (capped) task text captures: group 1, else the match. */
+/**
+ * The values a global scan of the (capped) task text captures: group 1, else the match.
+ * The scan resumes right after the captured value, so a pattern that consumes the character
+ * bounding a value (candidate patterns have no lookaround: regex.ts) still sees the next one
+ * (`a.txt b.txt`).
+ */
 export function captureValues(re: RegExp, text: string): string[] {
   const g = new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`);
   const out: string[] = [];
-  for (const m of text.matchAll(g)) {
+  for (let m = g.exec(text); m !== null; m = g.exec(text)) {
+    const start = m[1] === undefined ? -1 : m[0].indexOf(m[1]);
+    const end = start < 0 ? m.index + m[0].length : m.index + start + (m[1] as string).length;
+    g.lastIndex = Math.max(end, m.index + 1);
     const raw = (m[1] ?? m[0]).trim().replace(/^\.\//, "");
     if (raw === "" || raw.length > VALUE_LEN_MAX || out.includes(raw)) continue;
     out.push(raw);

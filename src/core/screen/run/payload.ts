@@ -14,6 +14,7 @@ import {
 } from "../../deploy/payload-format.js";
 import { launcherScript, PAYLOAD_LAUNCHER, runtimeMounts } from "../../deploy/payload-launcher.js";
 import { markCommand, withFire } from "../../deploy/settings.js";
+import { linearCandidate } from "../../policy/linear-candidate.js";
 import { loadPolicies } from "../../policy/load.js";
 import { shellQuote } from "../../shell-quote.js";
 import { sha256Hex } from "../canonical.js";
@@ -138,7 +139,11 @@ export function writeArmPayload(opts: {
   const portfolio: PayloadPortfolio = {
     format: PAYLOAD_FORMAT,
     arm: opts.arm,
-    policies: policies.map((p) => ({ file: basename(p.file ?? p.key), candidate: p.candidate })),
+    policies: policies.map((p) => ({
+      file: basename(p.file ?? p.key),
+      // patterns in their linear form: the payload hook compiles them as admitted
+      candidate: linearCandidate(p.candidate),
+    })),
   };
   const portfolioText = `${JSON.stringify(portfolio)}\n`;
   writeFileSync(join(dir, PAYLOAD_PORTFOLIO), portfolioText);
