@@ -29,20 +29,21 @@ describe("attack 3: size-based deny bypass", () => {
     expect(logEntries(ws).at(-1)?.event).toBe("UserPromptSubmit");
   }, 60_000);
 
-  it("under --fail-closed a command longer than rules match is denied (rm -rf past the windows)", async () => {
+  it("deny rules see the whole command: rm -rf in the middle of a long one is denied", async () => {
     const { ws, args } = setup();
     for (const pad of [9_000, 20_000, 1_000_000]) {
       const session = `mid-${pad}`;
       await runHookChild(args, JSON.stringify(promptEvent(session)), { cwd: ws });
       const command = `echo ${"a".repeat(pad)} ; rm -rf /srv ; echo ${"b".repeat(pad)}`;
       const input = JSON.stringify(preToolUse(session, command));
-      const r = await runHookChild([...args, "--fail-closed"], input, { cwd: ws });
+      // without --fail-closed too: the rule itself matches, nothing is a fault
+      const r = await runHookChild(args, input, { cwd: ws });
       expect(denied(r.stdout)).toBe(true);
-      expect(logEntries(ws).at(-1)?.error).toMatch(/rules match only \d+ of them \(unmatchable\)/);
+      expect(logEntries(ws).at(-1)?.error).toBeUndefined();
     }
-    // a long command inside the window is evaluated as usual (allowed: no rm in it)
-    await runHookChild(args, JSON.stringify(promptEvent("short")), { cwd: ws });
-    const ok = JSON.stringify(preToolUse("short", `echo ${"a".repeat(4_000)}`));
+    // a long command without rm -rf is evaluated as usual (allowed)
+    await runHookChild(args, JSON.stringify(promptEvent("long")), { cwd: ws });
+    const ok = JSON.stringify(preToolUse("long", `echo ${"a".repeat(40_000)}`));
     const r = await runHookChild([...args, "--fail-closed"], ok, { cwd: ws });
     expect(r.stdout).toBe("");
     expect(logEntries(ws).at(-1)?.error).toBeUndefined();
