@@ -48,7 +48,9 @@ describe("Attempt screen", () => {
     const app = renderApp(ws.dir);
     await openFailedServe(app);
     await app.press("v");
-    await app.see("verifier output (v closes)");
+    await app.see("verifier output", "lines 1–");
+    await app.press(KEY.esc);
+    await app.see("markers here");
     app.unmount();
   });
 });

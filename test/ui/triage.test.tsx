@@ -49,7 +49,7 @@ describe("Triage screen", () => {
     await app.see("95 attempts");
     await app.press(KEY.enter);
     await app.see("Enter open · Esc tasks");
-    expect(app.frame()).toMatch(/▸ (fail|pass)/);
+    expect(app.frame()).toMatch(/▸ +(fail|pass)/);
     await app.press(KEY.enter);
     await app.see("2 Attempt");
     app.unmount();

@@ -1,5 +1,7 @@
+import { resultBody, toolSummary } from "../../core/compare/summary.js";
 import type { MarkerKind } from "../../core/mine/markers.js";
 import type { Event } from "../../core/model/attempt.js";
+import { exitCodeFromOutput } from "../../core/model/exit-status.js";
 import { printable } from "../../core/printable.js";
 
 /** Markers are computed in core (src/core/mine/markers.ts); only their display here. */
@@ -23,9 +25,11 @@ export function eventLine(e: Event): string {
   const first = (s: string | undefined) => printable((s ?? "").replace(/\s+/g, " ").trim());
   switch (e.kind) {
     case "tool_call":
-      return `$ ${first(e.command ?? `${e.tool ?? "tool"} ${e.input ?? ""}`)}`;
-    case "tool_result":
-      return `${e.exitCode !== undefined ? `exit ${e.exitCode} ` : ""}${e.isError ? "error " : ""}${first(e.output)}`;
+      return e.command !== undefined ? `$ ${first(e.command)}` : first(toolSummary(e));
+    case "tool_result": {
+      const code = e.exitCode ?? exitCodeFromOutput(e.output ?? "");
+      return `${code !== undefined ? `exit ${code} ` : ""}${e.isError ? "error " : ""}${first(resultBody(e.output ?? ""))}`;
+    }
     case "hook":
       return `hook ${e.hook?.event ?? ""} ${e.hook?.decision ?? ""} ${first(e.hook?.text)}`;
     case "stop":

@@ -106,6 +106,18 @@ export const TRIAGE_TASKS_KEYS = keyTable("Triage · tasks", [
 export const TRIAGE_ATTEMPTS_KEYS = keyTable("Triage · a task's attempts", [
   MOVE,
   { id: "open", keys: ["enter"], label: "open" },
+  {
+    id: "mark",
+    keys: ["space"],
+    label: "mark",
+    help: "mark an attempt to compare (mark one, then c on another)",
+  },
+  {
+    id: "compare",
+    keys: ["c"],
+    label: "compare",
+    help: "compare with the marked attempt, else a failure with a passing sibling",
+  },
   { id: "back", keys: ["esc"], label: "tasks", help: "back to the task list" },
 ]);
 
@@ -127,14 +139,65 @@ export const ATTEMPT_KEYS = keyTable("Attempt", [
   MOVE,
   { id: "next", keys: ["n"], label: "next marker" },
   { id: "prev", keys: ["p"], label: "prev marker" },
-  { id: "output", keys: ["o"], label: "output", help: "show the selected event's full text" },
-  { id: "verifier", keys: ["v"], label: "verifier", help: "show the verifier's output" },
   {
-    id: "close",
-    keys: ["esc"],
-    label: "close pane",
-    help: "close the output pane (else Esc goes back)",
+    id: "output",
+    keys: ["o", "enter"],
+    label: "output",
+    help: "read the selected event's full text in the pager",
   },
+  {
+    id: "verifier",
+    keys: ["v"],
+    label: "verifier",
+    help: "read the verifier's output in the pager",
+  },
+  { id: "task", keys: ["t"], label: "task text", help: "read the task text in the pager" },
+  {
+    id: "compare",
+    keys: ["c"],
+    label: "vs pass",
+    help: "side by side with a passing sibling (or with the marked attempt)",
+  },
+  {
+    id: "mark",
+    keys: ["m"],
+    label: "mark",
+    help: "mark this attempt; c on another compares the two",
+  },
+]);
+
+export const PAGER_KEYS = keyTable("Pager", [
+  {
+    ...MOVE,
+    keys: [...MOVE.keys, "space"],
+    label: "scroll",
+    help: "scroll; PgUp/PgDn or Space page; g/G top/bottom",
+  },
+  {
+    id: "side",
+    keys: ["left", "right"],
+    label: "side",
+    show: "←→",
+    help: "scroll sideways (no-wrap mode)",
+  },
+  { id: "search", keys: ["/"], label: "find", help: "search inside the text" },
+  { id: "next", keys: ["n"], label: "next", help: "next match" },
+  { id: "prev", keys: ["N"], label: "prev", help: "previous match" },
+  { id: "wrap", keys: ["w"], label: "wrap", help: "toggle line wrapping" },
+  {
+    id: "edit",
+    keys: ["e"],
+    label: "$EDITOR",
+    help: "open the text in $EDITOR (a candidate is validated on return)",
+  },
+  { id: "close", keys: ["esc", "q"], label: "close" },
+]);
+
+export const COMPARE_KEYS = keyTable("Compare", [
+  { ...MOVE, label: "step" },
+  { id: "divergence", keys: ["d"], label: "divergence", help: "jump to the first divergence" },
+  { id: "swap", keys: ["s"], label: "swap", help: "swap the two sides" },
+  { id: "close", keys: ["esc", "q"], label: "close" },
 ]);
 
 export const TEXT_KEYS = keyTable("Report", [

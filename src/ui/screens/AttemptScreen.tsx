@@ -1,43 +1,77 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
-import type { Event } from "../../core/model/attempt.js";
+import { passingSibling } from "../../core/compare/align.js";
+import type { Attempt, Event } from "../../core/model/attempt.js";
 import { printable } from "../../core/printable.js";
+import { CompareView } from "../components/CompareView.js";
+import { Pager } from "../components/Pager.js";
 import { VirtualList } from "../components/VirtualList.js";
-import { useAppState } from "../contexts/AppContext.js";
+import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { attemptMarkers, eventLine, MARKER_TAG, type Marker, siblingsOf } from "../data/markers.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { useSticky } from "../hooks/useSticky.js";
 import { ATTEMPT_KEYS } from "../keys/tables.js";
+import { fitCell } from "../text/wrap.js";
 import { outcomeToken } from "../theme.js";
 import type { ScreenProps } from "./types.js";
 
-type Pane = "markers" | "output" | "verifier";
+interface Reading {
+  title: string;
+  text: string;
+  name: string;
+}
 
-/** Screen 2: one attempt's event timeline with markers, expandable output, verifier output. */
-export function AttemptScreen({ width, height }: ScreenProps): ReactNode {
-  const { data, attemptId } = useAppState();
+/** The attempt marked for a compare (Triage attempt lists and this screen share it). */
+export const MARK_KEY = "compare.mark";
+
+/** Screen 2: one attempt's timeline with markers; pager for long texts; side-by-side compare. */
+export function AttemptScreen(props: ScreenProps): ReactNode {
+  const { data, attemptId, compare } = useAppState();
+  const actions = useAppActions();
   const theme = useTheme();
-  const attempt = attemptId ? data?.byId.get(attemptId) : undefined;
+  if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
+  if (compare) {
+    const [l, r] = compare.map((id) => data.byId.get(id));
+    if (l && r) return <CompareView left={l} right={r} {...props} onClose={() => actions.back()} />;
+  }
+  const attempt = attemptId ? data.byId.get(attemptId) : undefined;
+  if (!attempt)
+    return (
+      <Text color={theme.muted}>
+        No attempt open: pick one in Triage (1, Enter on a task, Enter on an attempt) or search with
+        /.
+      </Text>
+    );
+  return <Timeline key={attempt.id} attempt={attempt} {...props} />;
+}
+
+interface TimelineProps extends ScreenProps {
+  attempt: Attempt;
+}
+
+function Timeline({ attempt, width, height }: TimelineProps): ReactNode {
+  const { data } = useAppState();
+  const actions = useAppActions();
+  const theme = useTheme();
   const markers = useMemo<Marker[]>(() => {
-    if (!data || !attempt) return [];
+    if (!data) return [];
     const siblings = siblingsOf(attempt, data.ws.attempts);
     const policies = data.candidates.flatMap((c) => (c.policy ? [c.policy] : []));
     return attemptMarkers(attempt, siblings, data.labels.get(attempt.id), policies);
   }, [data, attempt]);
   const rows = useMemo<Event[]>(() => {
-    if (!attempt) return [];
     const end = attempt.events.length;
     return markers.some((m) => m.eventIndex >= end)
       ? [...attempt.events, { index: end, kind: "stop", input: "end of trace (synthetic stop)" }]
       : attempt.events;
   }, [attempt, markers]);
-  const [pane, setPane] = useState<Pane>("markers");
-  const detailRows = pane === "markers" ? 5 : Math.max(6, Math.floor(height / 2));
-  const listHeight = Math.max(3, height - 2 - detailRows);
-  const cursor = useListCursor(rows.length, listHeight);
+  const [reading, setReading] = useState<Reading | undefined>();
+  const [mark, setMark] = useSticky<string | undefined>(MARK_KEY, undefined);
+  const listHeight = Math.max(3, height - 7);
+  const cursor = useListCursor(rows.length, listHeight, `attempt.${attempt.id}`);
   const marked = useMemo(() => [...new Set(markers.map((m) => m.eventIndex))], [markers]);
-
   const jump = (dir: "next" | "prev") => {
     const cur = rows[cursor.current()]?.index ?? 0;
     const target =
@@ -45,29 +79,63 @@ export function AttemptScreen({ width, height }: ScreenProps): ReactNode {
     const at = target === undefined ? -1 : rows.findIndex((e) => e.index === target);
     if (at >= 0) cursor.setIndex(at);
   };
+  const read = (title: string, text: string, name: string) => setReading({ title, text, name });
   useKeyTable(
     ATTEMPT_KEYS,
     {
       move: cursor.handle,
       next: () => jump("next"),
       prev: () => jump("prev"),
-      output: () => setPane((p) => (p === "output" ? "markers" : "output")),
-      verifier: () => setPane((p) => (p === "verifier" ? "markers" : "verifier")),
-      close: () => {
-        if (pane === "markers") return false;
-        setPane("markers");
+      output: () => {
+        const e = rows[cursor.current()];
+        if (!e) return false;
+        const kept =
+          e.outputBytes !== undefined && (e.output?.length ?? 0) < e.outputBytes
+            ? ` · kept ${e.output?.length ?? 0} of ${e.outputBytes} characters (outputCap)`
+            : "";
+        const text = [e.command, e.input, e.output].filter((x) => x !== undefined).join("\n\n");
+        read(
+          `event ${e.index} · ${e.kind}${e.tool ? ` · ${e.tool}` : ""}${kept}`,
+          text,
+          `event-${e.index}.txt`,
+        );
+      },
+      verifier: () =>
+        read("verifier output", attempt.verifierOutput ?? "(no verifier output)", "verifier.txt"),
+      task: () => read(`task text · ${attempt.taskId}`, attempt.taskText, "task.txt"),
+      compare: () => {
+        const other =
+          mark && mark !== attempt.id
+            ? data?.byId.get(mark)
+            : passingSibling(attempt, data?.ws.attempts ?? []);
+        if (!other) {
+          actions.notify(
+            "warn",
+            `no passing sibling of ${attempt.id}: mark another attempt (m) first`,
+          );
+          return;
+        }
+        setMark(undefined);
+        actions.openCompare(attempt.id, other.id);
+      },
+      mark: () => {
+        setMark((m) => (m === attempt.id ? undefined : attempt.id));
+        actions.notify("info", `marked ${attempt.id}: open another attempt and press c to compare`);
       },
     },
-    { isActive: !!attempt },
+    { isActive: !reading },
   );
 
-  if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
-  if (!attempt)
+  if (reading)
     return (
-      <Text color={theme.muted}>
-        No attempt open: pick one in Triage (1, Enter on a task, Enter on an attempt) or search with
-        /.
-      </Text>
+      <Pager
+        title={reading.title}
+        text={reading.text}
+        editName={reading.name}
+        width={width}
+        height={height}
+        onClose={() => setReading(undefined)}
+      />
     );
   const event = rows[cursor.index];
   const here = markers.filter((m) => m.eventIndex === event?.index);
@@ -76,21 +144,22 @@ export function AttemptScreen({ width, height }: ScreenProps): ReactNode {
     const tags = byIndex.get(m.eventIndex) ?? "";
     if (!tags.includes(MARKER_TAG[m.kind])) byIndex.set(m.eventIndex, tags + MARKER_TAG[m.kind]);
   }
+  const kindW = width < 60 ? 7 : 12;
   const detail =
-    pane === "verifier"
-      ? (attempt.verifierOutput ?? "(no verifier output)").split("\n")
-      : pane === "output"
-        ? (event?.output ?? event?.input ?? event?.command ?? "").split("\n")
-        : here.length > 0
-          ? here.map((m) => `${MARKER_TAG[m.kind]} ${m.kind}: ${m.text}`)
-          : [`${markers.length} markers (C capability, ! pre-failure, D detector, F fires)`];
+    here.length > 0
+      ? here.map((m) => `${MARKER_TAG[m.kind]} ${m.kind}: ${m.text}`)
+      : [`${markers.length} markers (C capability, ! pre-failure, D detector, F fires)`];
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
-        <Text bold>{attempt.id}</Text> · {attempt.taskId} ·{" "}
+        <Text bold>
+          {fitCell(attempt.id, Math.min(attempt.id.length, Math.max(12, width - 30)))}
+        </Text>
+        {` · ${attempt.taskId} · `}
         <Text color={outcomeToken(theme, attempt.outcome)}>{attempt.outcome}</Text>
         {attempt.reward !== undefined && attempt.reward !== null ? ` (${attempt.reward})` : ""} ·{" "}
         {attempt.agent ?? "?"} {attempt.model ?? ""}
+        {mark === attempt.id ? <Text color={theme.warn}> · marked</Text> : null}
       </Text>
       <Text color={theme.muted} wrap="truncate-end">
         {printable(attempt.taskText.replace(/\s+/g, " "))}
@@ -111,7 +180,7 @@ export function AttemptScreen({ width, height }: ScreenProps): ReactNode {
               <Text
                 color={e.kind === "tool_result" && (e.exitCode ?? 0) !== 0 ? theme.bad : undefined}
               >
-                {e.kind.padEnd(12)}
+                {e.kind.slice(0, kindW - 1).padEnd(kindW)}
                 {eventLine(e)}
               </Text>
             </Text>
@@ -126,24 +195,13 @@ export function AttemptScreen({ width, height }: ScreenProps): ReactNode {
         borderLeft={false}
         borderRight={false}
       >
-        <Text color={theme.muted}>
-          {pane === "verifier"
-            ? "verifier output (v closes)"
-            : pane === "output"
-              ? `full text (o closes)${event?.outputBytes !== undefined && (event.output?.length ?? 0) < event.outputBytes ? ` · kept ${event.output?.length ?? 0} of ${event.outputBytes} characters (outputCap)` : ""}`
-              : "markers here"}
-        </Text>
-        {detail
-          .slice(
-            pane === "verifier" ? -(detailRows - 2) : 0,
-            pane === "verifier" ? undefined : detailRows - 2,
-          )
-          .map((l, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: lines of a fixed text
-            <Text key={i} wrap="truncate-end">
-              {l}
-            </Text>
-          ))}
+        <Text color={theme.muted}>markers here</Text>
+        {detail.slice(0, 3).map((l, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines of a fixed text
+          <Text key={i} wrap="truncate-end">
+            {l}
+          </Text>
+        ))}
       </Box>
     </Box>
   );

@@ -5,7 +5,9 @@ import { evidenceText } from "../../core/mine/render.js";
 import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
 import { triage } from "../../core/mine/triage.js";
 import { printable } from "../../core/printable.js";
+import { AttemptList } from "../components/AttemptList.js";
 import { TaskAttempts } from "../components/TaskAttempts.js";
+import { TaskTable } from "../components/TaskTable.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
@@ -16,6 +18,7 @@ import {
   FILTER_KEYS,
   filterValues,
 } from "../data/filters.js";
+import { useCompareMark } from "../hooks/useCompareMark.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useSticky } from "../hooks/useSticky.js";
@@ -23,12 +26,6 @@ import { TRIAGE_ATTEMPTS_KEYS, TRIAGE_EXCLUSIONS_KEYS, TRIAGE_TASKS_KEYS } from 
 import type { ScreenProps } from "./types.js";
 
 const STATUSES: TaskStatus[] = ["reachable", "unsolved", "solved", "unscored"];
-const SYMBOL: Record<TaskStatus, string> = {
-  reachable: "◐",
-  unsolved: "○",
-  solved: "●",
-  unscored: "⊘",
-};
 
 type View = "tasks" | "attempts" | "exclusions";
 
@@ -42,9 +39,10 @@ function shortPath(file: string, base: string): string {
 
 /** Screen 1: tasks by k/n (reachable-but-undelivered first), exclusions, filters. */
 export function TriageScreen({ width, height }: ScreenProps): ReactNode {
-  const { data, taskId } = useAppState();
+  const { data, taskId, attemptSet } = useAppState();
   const actions = useAppActions();
   const theme = useTheme();
+  const marks = useCompareMark();
   const [filters, setFilters] = useSticky<AttemptFilters>("triage.filters", {});
   const [status, setStatus] = useSticky<TaskStatus | undefined>("triage.status", undefined);
   const [view, setView] = useSticky<View>("triage.view", "tasks");
@@ -106,7 +104,7 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
       source: (input) => cycleFilter(input),
       exclusions: () => setView("exclusions"),
     },
-    { isActive: !!data && view === "tasks" },
+    { isActive: !!data && view === "tasks" && !attemptSet },
   );
   const cycleFilter = (input: string) => {
     if (!data) return;
@@ -121,12 +119,20 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
         const id = task?.attemptIds[attemptCursor.current()];
         if (id) actions.openAttempt(id);
       },
+      mark: () => {
+        const id = task?.attemptIds[attemptCursor.current()];
+        if (id) marks.toggle(id);
+      },
+      compare: () => {
+        const id = task?.attemptIds[attemptCursor.current()];
+        if (id) marks.compare(id);
+      },
       back: () => {
         if (openIndex >= 0) cursor.setIndex(openIndex);
         setView("tasks");
       },
     },
-    { isActive: !!data && view === "attempts" },
+    { isActive: !!data && view === "attempts" && !attemptSet },
   );
   useKeyTable(
     TRIAGE_EXCLUSIONS_KEYS,
@@ -138,7 +144,7 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
       },
       back: () => setView("tasks"),
     },
-    { isActive: !!data && view === "exclusions" },
+    { isActive: !!data && view === "exclusions" && !attemptSet },
   );
 
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
@@ -147,6 +153,20 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
     ...Object.values(FILTER_KEYS).flatMap((n) => (filters[n] ? [`${n}=${filters[n]}`] : [])),
   ];
   const filterText = active.length ? active.join(" ") : "none";
+  if (attemptSet)
+    return (
+      <Box flexDirection="column" width={width}>
+        <AttemptList
+          title={attemptSet.title}
+          ids={attemptSet.ids}
+          width={width}
+          height={height}
+          stickyKey={`triage.set.${attemptSet.title}`}
+          onBack={() => actions.back()}
+          active
+        />
+      </Box>
+    );
   return (
     <Box flexDirection="column" width={width}>
       <Text color={theme.muted} wrap="truncate-end">
@@ -188,38 +208,7 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
           />
         </>
       ) : (
-        <>
-          <Text bold>{`${"   task".padEnd(46)}${"arm".padEnd(11)}k/n  attempts`}</Text>
-          <VirtualList
-            items={tasks}
-            selected={cursor.index}
-            height={listHeight}
-            keyOf={(t) => `${t.taskId}\u0000${t.arm}`}
-            empty="no tasks match the filters"
-            renderRow={(t) => (
-              <Text wrap="truncate-end">
-                <Text
-                  color={
-                    t.status === "reachable"
-                      ? theme.warn
-                      : t.status === "solved"
-                        ? theme.good
-                        : t.status === "unsolved"
-                          ? theme.bad
-                          : theme.muted
-                  }
-                >
-                  {SYMBOL[t.status]}{" "}
-                </Text>
-                {t.taskId.slice(0, 42).padEnd(43)}
-                {t.arm.slice(0, 10).padEnd(11)}
-                {`${t.passes}/${t.n}`.padStart(4)}
-                {String(t.attemptIds.length).padStart(6)}{" "}
-                <Text color={theme.muted}>{t.status}</Text>
-              </Text>
-            )}
-          />
-        </>
+        <TaskTable tasks={tasks} selected={cursor.index} width={width} height={listHeight} />
       )}
     </Box>
   );

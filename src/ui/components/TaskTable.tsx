@@ -1,0 +1,72 @@
+import { Box, Text } from "ink";
+import type { ReactNode } from "react";
+import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
+import { printable } from "../../core/printable.js";
+import { useTheme } from "../contexts/ThemeContext.js";
+import { layoutColumns } from "../text/columns.js";
+import { fitCell } from "../text/wrap.js";
+import { VirtualList } from "./VirtualList.js";
+
+const SYMBOL: Record<TaskStatus, string> = {
+  reachable: "◐",
+  unsolved: "○",
+  solved: "●",
+  unscored: "⊘",
+};
+
+export interface TaskTableProps {
+  tasks: readonly TaskTriage[];
+  selected: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Tasks by k/n with columns sized from the width: the task id takes the room (middle
+ * ellipsis keeps both ends), k/n always stays on screen, arm/attempts/status give way.
+ */
+export function TaskTable({ tasks, selected, width, height }: TaskTableProps): ReactNode {
+  const theme = useTheme();
+  // ▸ + symbol take 4 columns before the first cell
+  const [taskW, armW, knW, nW, statusW] = layoutColumns(width - 4, [
+    { want: 42, min: 10, flex: true },
+    { want: 10, min: 6, drop: 2 },
+    { want: 5, min: 5 },
+    { want: 8, min: 4, drop: 3 },
+    { want: 9, min: 9, drop: 4 },
+  ]);
+  const cell = (s: string, w: number, right = false) =>
+    w > 0 ? `${fitCell(s, w, right ? "right" : "left")} ` : "";
+  const colour = (s: TaskStatus) =>
+    s === "reachable"
+      ? theme.warn
+      : s === "solved"
+        ? theme.good
+        : s === "unsolved"
+          ? theme.bad
+          : theme.muted;
+  return (
+    <Box flexDirection="column">
+      <Text bold wrap="truncate-end">
+        {`    ${cell("task", taskW!)}${cell("arm", armW!)}${cell("k/n", knW!, true)}${cell("attempts", nW!, true)}`}
+      </Text>
+      <VirtualList
+        items={tasks}
+        selected={selected}
+        height={height - 1}
+        keyOf={(t) => `${t.taskId}\u0000${t.arm}`}
+        empty="no tasks match the filters"
+        renderRow={(t) => (
+          <Text wrap="truncate-end">
+            <Text color={colour(t.status)}>{SYMBOL[t.status]} </Text>
+            {cell(printable(t.taskId), taskW!)}
+            {cell(t.arm, armW!)}
+            {cell(`${t.passes}/${t.n}`, knW!, true)}
+            {cell(String(t.attemptIds.length), nW!, true)}
+            {statusW ? <Text color={theme.muted}>{t.status}</Text> : null}
+          </Text>
+        )}
+      />
+    </Box>
+  );
+}
