@@ -16,7 +16,7 @@ describe("the whole loop by keys alone (temp copy of the demo workspace)", () =>
     expect(selected(app.frame())).toMatch(/◐ .* 1\/2/);
     // 2 Attempt: open the first attempt of the first task
     await app.press(KEY.enter);
-    await app.see("Enter open · Esc tasks");
+    await app.see("+ pass · - fail");
     await app.press(KEY.enter);
     await app.see("markers (C capability");
     // 3 Mechanisms: label (heuristic) and cluster

@@ -89,10 +89,10 @@ describe("key bindings as data", () => {
     const { GLOBAL_KEYS: G } = TABLES;
     await check([TABLES.TRIAGE_TASKS_KEYS, G]);
     await app.press(KEY.enter);
-    await app.see("Enter open · Esc tasks");
+    await app.see("c compare · Esc tasks");
     await check([TABLES.TRIAGE_ATTEMPTS_KEYS, G]);
     await app.press(KEY.esc);
-    await app.see("k/n  attempts");
+    await app.gone("Space mark");
     await app.press("x");
     await app.see("Excluded attempts");
     await check([TABLES.TRIAGE_EXCLUSIONS_KEYS, G]);

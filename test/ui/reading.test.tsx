@@ -190,7 +190,7 @@ describe("reading, comparing and going back in the workbench", () => {
     const app = renderApp(ws.dir);
     await app.see("95 attempts");
     await app.press(KEY.enter);
-    await app.see("Esc tasks");
+    await app.see("+ pass · - fail");
     await app.press(KEY.enter);
     await app.see("markers here");
     await app.press("j", "j", "o");

@@ -48,7 +48,7 @@ describe("Triage screen", () => {
     const app = renderApp(ws.dir);
     await app.see("95 attempts");
     await app.press(KEY.enter);
-    await app.see("Enter open · Esc tasks");
+    await app.see("+ pass · - fail");
     expect(app.frame()).toMatch(/▸ +(fail|pass)/);
     await app.press(KEY.enter);
     await app.see("2 Attempt");
