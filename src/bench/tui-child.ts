@@ -77,11 +77,9 @@ async function open(dir: string, attempts: number, keys: boolean) {
     }
     out.searchKey = search;
     app.stdin.write("\x1b");
-    await until(
-      () => !frame().includes("type to search"),
-      "the search box to close",
-      app.lastFrame,
-    );
+    // the box shows matches now, not its placeholder: wait for those to go (a key sent right
+    // after Esc, before the overlay closed, would arrive as Alt+key)
+    await until(() => !frame().includes("matches for"), "the search box to close", app.lastFrame);
     const t0 = now();
     app.stdin.write("q");
     await until(() => quitAt > 0, "quit", app.lastFrame);
