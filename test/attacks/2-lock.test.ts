@@ -6,7 +6,14 @@ import { describe, expect, it } from "vitest";
 import { LockCompromisedError, withFileLock } from "../../src/runtime/lock.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 import { logEntries } from "../runtime/hook-helpers.js";
-import { denyCandidate, preToolUse, promptEvent, runHookChild } from "./helpers.js";
+import {
+  denyCandidate,
+  preToolUse,
+  promptEvent,
+  rmWorkspace,
+  runHookChild,
+  startHook,
+} from "./helpers.js";
 
 /** Issue 16 item 2: the session lock must be exclusive — no lost, no duplicated update. */
 
@@ -117,4 +124,26 @@ describe("attack 2: the session lock is exclusive", () => {
     // the intruder's lock is left alone
     expect(readFileSync(join(`${file}.lock`, "owner"), "utf8")).toBe("1 elsewhere intruder");
   });
+});
+
+describe("attack 1/2: SIGTERM always ends a hook", () => {
+  it("a hook waiting on a session lock held by a live process ends on SIGTERM", async () => {
+    const { ws, args } = rmWorkspace("fire-attack-term-");
+    await runHookChild(args, JSON.stringify(promptEvent("held")), { cwd: ws });
+    // a live holder on this host (this test process) keeps the lock: the hook waits on it
+    const lock = join(ws, ".fire/state/held.json.lock");
+    mkdirSync(lock, { recursive: true });
+    writeFileSync(join(lock, "owner"), `${process.pid} ${hostname()} test-token`);
+    const { child, done } = startHook(args, JSON.stringify(preToolUse("held", "ls")), {
+      cwd: ws,
+      ceilingMs: 60_000,
+    });
+    // give it time to reach the lock (a ceiling for "still waiting", not a speed target)
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(child.exitCode).toBeNull();
+    child.kill("SIGTERM");
+    const r = await done;
+    expect(r.signal).toBe("SIGTERM");
+    expect(r.ms).toBeLessThan(55_000);
+  }, 70_000);
 });
