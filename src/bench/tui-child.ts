@@ -28,21 +28,27 @@ async function bare(): Promise<Record<string, number>> {
   return { firstFrame, maxRss: process.resourceUsage().maxRSS * 1024 };
 }
 
-async function open(dir: string, attempts: number, keys: boolean) {
+/** The workbench at 120×36 and when it asked to quit (0 until then). */
+async function renderBoot(dir: string) {
   const [{ render }, { Boot }] = await Promise.all([
     import("ink-testing-library"),
     import("../ui/Boot.js"),
   ]);
-  let quitAt = 0;
+  let at = 0;
   const app = render(
     createElement(Boot, {
       dir,
       size: { columns: 120, rows: 36 },
       onQuit: () => {
-        quitAt ||= now();
+        at ||= now();
       },
     }),
   );
+  return { app, quitAt: () => at };
+}
+
+async function open(dir: string, attempts: number, keys: boolean) {
+  const { app, quitAt } = await renderBoot(dir);
   const frame = () => app.lastFrame() ?? "";
   await until(() => frame().trim().length > 0, "the first frame", app.lastFrame);
   const firstFrame = now();
@@ -82,8 +88,8 @@ async function open(dir: string, attempts: number, keys: boolean) {
     await until(() => !frame().includes("matches for"), "the search box to close", app.lastFrame);
     const t0 = now();
     app.stdin.write("q");
-    await until(() => quitAt > 0, "quit", app.lastFrame);
-    out.quit = quitAt - t0;
+    await until(() => quitAt() > 0, "quit", app.lastFrame);
+    out.quit = quitAt() - t0;
   }
   app.unmount();
   out.maxRss = process.resourceUsage().maxRSS * 1024;
@@ -92,26 +98,13 @@ async function open(dir: string, attempts: number, keys: boolean) {
 
 /** Ctrl-C typed while the first read is still going (right after the first frame). */
 async function quitEarly(dir: string) {
-  const [{ render }, { Boot }] = await Promise.all([
-    import("ink-testing-library"),
-    import("../ui/Boot.js"),
-  ]);
-  let quitAt = 0;
-  const app = render(
-    createElement(Boot, {
-      dir,
-      size: { columns: 120, rows: 36 },
-      onQuit: () => {
-        quitAt ||= now();
-      },
-    }),
-  );
+  const { app, quitAt } = await renderBoot(dir);
   await until(() => (app.lastFrame() ?? "").trim().length > 0, "the first frame", app.lastFrame);
   const t0 = now();
   app.stdin.write("\x03");
-  await until(() => quitAt > 0, "quit", app.lastFrame);
+  await until(() => quitAt() > 0, "quit", app.lastFrame);
   app.unmount();
-  return { quitEarly: quitAt - t0 };
+  return { quitEarly: quitAt() - t0 };
 }
 
 async function main(): Promise<void> {

@@ -31,7 +31,7 @@ export interface ShardIndex {
 }
 
 /** The unit path named in an entry header, without parsing the whole line. */
-function headerPath(line: string): string | undefined {
+export function headerPath(line: string): string | undefined {
   try {
     const h = JSON.parse(line) as { path?: unknown };
     return typeof h.path === "string" ? h.path : undefined;

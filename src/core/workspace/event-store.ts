@@ -2,7 +2,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:f
 import { basename, join } from "node:path";
 import { InputError } from "../errors.js";
 import type { Attempt } from "../model/attempt.js";
-import { readShard, shardFile } from "./cache-shards.js";
+import { headerPath, readShard, shardFile } from "./cache-shards.js";
 import { type CacheKey, decodeEntry } from "./parse-cache.js";
 
 /** Where a unit's parse-cache entry sits in its shard file (bytes). */
@@ -59,15 +59,6 @@ export function entrySpans(cacheDir: string): Map<string, EntrySpan> {
 function nextHeader(buf: Buffer, from: number): number {
   const at = buf.indexOf(NEXT_HEADER, from);
   return at === -1 ? -1 : at + 1;
-}
-
-function headerPath(line: string): string | undefined {
-  try {
-    const h = JSON.parse(line) as { path?: unknown };
-    return typeof h.path === "string" ? h.path : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Units whose decoded attempts stay in memory (most recently used). */
