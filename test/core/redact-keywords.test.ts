@@ -56,7 +56,7 @@ describe("secret rule keywords", () => {
           const lower = m[0].toLowerCase();
           return rule.keywords.some((k) => lower.includes(k));
         }),
-        { numRuns: 300 },
+        { numRuns: 1000, seed: 20261201 }, // fixed: the match count below is then deterministic
       );
       expect(matched).toBeGreaterThan(30); // the property was tested on real matches
     });
