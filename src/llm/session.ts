@@ -43,6 +43,11 @@ export interface LlmSession {
   readonly cache: AnswerCache;
   readonly budget: Budget;
   readonly limit: LimitFunction;
+  /**
+   * A place in line: calls enter `limit`'s queue in the order they were made, whatever order
+   * their cache lookups finish in, so a request budget always goes to the first calls.
+   */
+  readonly turn: () => { wait: Promise<void>; done: () => void };
   readonly report: RunReport;
   readonly signal?: AbortSignal;
   readonly onRetry?: (e: RetryEvent) => void;
@@ -110,6 +115,7 @@ export function createSession(
       pricingFor(config),
     ),
     limit: pLimit(config.concurrency),
+    turn: queueTurns(),
     report,
     signal: opts.signal,
     onRetry: opts.onRetry,
@@ -118,5 +124,18 @@ export function createSession(
       const clean = redact(text);
       return apiKey.length >= 6 ? clean.split(apiKey).join(redactionMarker("bearer-token")) : clean;
     },
+  };
+}
+
+/** Hand out places in line; each waits for the one before it to call `done`. */
+function queueTurns(): () => { wait: Promise<void>; done: () => void } {
+  let tail: Promise<void> = Promise.resolve();
+  return () => {
+    const wait = tail;
+    let done = (): void => {};
+    tail = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    return { wait, done };
   };
 }

@@ -81,12 +81,24 @@ export async function structuredCall<T>(
 ): Promise<StructuredResult<T>> {
   const { session } = opts;
   const call = prepareCall(session, spec as StructuredSpec<unknown>, messages);
-  const hit = await fromCache(session, spec, call);
+  const turn = session.turn();
+  let hit: T | undefined;
+  try {
+    hit = await fromCache(session, spec, call);
+    await turn.wait;
+  } catch (err) {
+    turn.done();
+    throw err;
+  }
   if (hit !== undefined) {
+    turn.done();
     session.report.cacheHits += 1;
     return { ok: true, value: hit, cached: true };
   }
-  return session.limit(() => liveCall(session, spec, call, opts.id));
+  // Enqueued before the next call's turn starts: the queue keeps the order calls were made in.
+  const live = session.limit(() => liveCall(session, spec, call, opts.id));
+  turn.done();
+  return live;
 }
 
 /** Send a prepared call (cache already missed), with one repair round. */

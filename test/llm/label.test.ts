@@ -234,7 +234,7 @@ describe("labelAttempts against a local OpenAI-compatible server", () => {
     expect(report.outputMode).toBe("json_object");
   });
 
-  it("stops cleanly when the request budget is reached", async () => {
+  it("stops cleanly when the request budget is reached", { repeats: 20 }, async () => {
     fake.respond = () => good;
     const attempts = ["b1", "b2", "b3", "b4"].map((id) => makeAttempt(id));
     const { labels, report } = await run(attempts, { concurrency: 1, maxRequests: 2 });
