@@ -17,12 +17,20 @@ export interface Funnel {
   marginal: Record<FunnelStage, number | null>;
 }
 
-export function funnel(arm: string, obs: readonly Observation[]): Funnel {
+/** The observations behind a funnel: those reaching each stage, and each marker on its own. */
+export interface FunnelReach<T extends Observation> {
+  scorable: T[];
+  stages: Record<FunnelStage, T[] | null>;
+  marginal: Record<FunnelStage, T[] | null>;
+}
+
+/** Which observations reach each stage (the funnel's counts are these lists' lengths). */
+export function funnelReach<T extends Observation>(obs: readonly T[]): FunnelReach<T> {
   const scorable = obs.filter((o) => !o.unscorable);
   const recorded = (s: FunnelStage): boolean =>
     s === "pass" || scorable.some((o) => o[s] !== undefined);
-  const stages = {} as Record<FunnelStage, number | null>;
-  const marginal = {} as Record<FunnelStage, number | null>;
+  const stages = {} as Record<FunnelStage, T[] | null>;
+  const marginal = {} as Record<FunnelStage, T[] | null>;
   let reached = scorable;
   for (const s of FUNNEL_STAGES) {
     if (!recorded(s)) {
@@ -30,9 +38,25 @@ export function funnel(arm: string, obs: readonly Observation[]): Funnel {
       marginal[s] = null;
       continue;
     }
-    marginal[s] = scorable.filter((o) => o[s] === true).length;
+    marginal[s] = scorable.filter((o) => o[s] === true);
     reached = reached.filter((o) => o[s] === true);
-    stages[s] = reached.length;
+    stages[s] = reached;
   }
-  return { arm, attempts: scorable.length, stages, marginal };
+  return { scorable, stages, marginal };
+}
+
+const lengths = (r: Record<FunnelStage, unknown[] | null>) =>
+  Object.fromEntries(FUNNEL_STAGES.map((s) => [s, r[s]?.length ?? null])) as Record<
+    FunnelStage,
+    number | null
+  >;
+
+export function funnel(arm: string, obs: readonly Observation[]): Funnel {
+  const r = funnelReach(obs);
+  return {
+    arm,
+    attempts: r.scorable.length,
+    stages: lengths(r.stages),
+    marginal: lengths(r.marginal),
+  };
 }

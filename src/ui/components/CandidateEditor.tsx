@@ -1,11 +1,13 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useDeferredValue, useMemo, useState } from "react";
 import type { Attempt } from "../../core/model/attempt.js";
+import { useAppActions } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { fieldsOf, pathLabel, setField } from "../data/fields.js";
-import { type PreviewContext, previewText } from "../data/preview.js";
+import { type PreviewContext, previewSet, previewText } from "../data/preview.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { useSticky } from "../hooks/useSticky.js";
 import { EDITOR_KEYS } from "../keys/tables.js";
 import { PreviewLine } from "./PreviewLine.js";
 import { TextField } from "./TextField.js";
@@ -32,11 +34,15 @@ export interface CandidateEditorProps {
 export function CandidateEditor(props: CandidateEditorProps): ReactNode {
   const { file, readOnly, attempts, screen, width, height, onSave, onClose } = props;
   const theme = useTheme();
-  const [text, setText] = useState(props.text);
+  const actions = useAppActions();
+  // The unsaved text outlives the screen (a count opened from the preview, then Esc back).
+  const [draft, setDraft] = useSticky<string | undefined>(`editor.draft.${file}`, undefined);
+  const text = draft ?? props.text;
+  const setText = (t: string) => setDraft(t === props.text ? undefined : t);
   const [editing, setEditing] = useState<string | undefined>();
   const fields = useMemo(() => fieldsOf(text, file), [text, file]);
   const listHeight = Math.max(3, height - 6);
-  const cursor = useListCursor(fields.length, listHeight);
+  const cursor = useListCursor(fields.length, listHeight, `editor.cursor.${file}`);
   const field = fields[cursor.index];
   const shown = editing !== undefined && field ? setField(text, file, field, editing) : text;
   // Typing renders first; the replay catches up on the deferred text.
@@ -50,6 +56,12 @@ export function CandidateEditor(props: CandidateEditorProps): ReactNode {
     [props.text, file, attempts, screen],
   );
   const dirty = shown !== props.text;
+  const open = (name: "positives" | "negatives" | "silent" | "routed") => () => {
+    const counts = preview.counts;
+    const sets = preview.attempts;
+    if (!counts || !sets) return false;
+    actions.openAttempts(previewSet(`preview ${name}`, counts[name], sets[name]));
+  };
 
   useKeyTable(
     EDITOR_KEYS,
@@ -60,10 +72,17 @@ export function CandidateEditor(props: CandidateEditorProps): ReactNode {
         if (!f || readOnly) return;
         setEditing(String(f.value));
       },
+      positives: open("positives"),
+      negatives: open("negatives"),
+      silent: open("silent"),
+      routed: open("routed"),
       save: () => {
         if (!readOnly) onSave(text);
       },
-      close: () => onClose(),
+      close: () => {
+        setDraft(undefined);
+        onClose();
+      },
     },
     { isActive: editing === undefined },
   );

@@ -1,37 +1,61 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { RouteAudit } from "../../core/route/audit.js";
+import type { RouteAudit, RouteRow } from "../../core/route/audit.js";
 import { useTheme } from "../contexts/ThemeContext.js";
+import { windowStart } from "./VirtualList.js";
 
 export interface RouteMatrixProps {
   audit: RouteAudit;
-  top: number;
+  /** The selected cell: a row of `routedRows(audit)` and a candidate column. */
+  row: number;
+  col: number;
   height: number;
   width: number;
 }
 
-/** Task × candidate routing matrix (● routed), routed tasks only; problems underneath. */
-export function RouteMatrix({ audit, top, height, width }: RouteMatrixProps): ReactNode {
+/** The matrix's rows: tasks some candidate routes. */
+export const routedRows = (audit: RouteAudit): RouteRow[] =>
+  audit.matrix.filter((r) => r.routes.length > 0);
+
+/** Task × candidate routing matrix (● routed), routed tasks only; the selected cell inverse. */
+export function RouteMatrix({ audit, row, col, height, width }: RouteMatrixProps): ReactNode {
   const theme = useTheme();
   const cols = audit.candidates.map((c) => c.policy);
-  const routed = audit.matrix.filter((r) => r.routes.length > 0);
+  const routed = routedRows(audit);
   const nameW = Math.max(12, Math.min(30, width - 4 - cols.length * 2));
   const rows = Math.max(1, height - 4);
-  const start = Math.max(0, Math.min(top, Math.max(0, routed.length - rows)));
+  const start = windowStart(routed.length, row, rows);
+  const sel = routed[row];
+  const selCol = cols[col];
+  const route = sel?.routes.find((x) => x.policy === selCol);
   return (
     <Box flexDirection="column">
       <Text color={theme.muted} wrap="truncate-end">
-        {`${"task".padEnd(nameW)} ${cols.map((_c, i) => String((i + 1) % 10)).join(" ")}   ${cols.map((c, i) => `${i + 1}=${c}`).join(" ")}`}
+        {"task".padEnd(nameW)}{" "}
+        {cols.map((_c, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: fixed columns
+          <Text key={i} inverse={i === col}>
+            {String((i + 1) % 10)}
+            {i < cols.length - 1 ? " " : ""}
+          </Text>
+        ))}
+        {`   ${cols.map((c, i) => `${i + 1}=${c}`).join(" ")}`}
       </Text>
-      {routed.slice(start, start + rows).map((r) => {
+      {routed.slice(start, start + rows).map((r, i) => {
         const set = new Set(r.routes.map((x) => x.policy));
         const multi = new Set(r.routes.map((x) => x.family)).size > 1;
+        const here = start + i === row;
         return (
           <Text key={r.taskId} wrap="truncate-end">
-            <Text color={multi ? theme.warn : undefined}>
-              {r.taskId.slice(0, nameW).padEnd(nameW)}{" "}
+            <Text color={multi ? theme.warn : undefined} bold={here}>
+              {`${here ? "▸" : " "}${r.taskId.slice(0, nameW - 1).padEnd(nameW - 1)} `}
             </Text>
-            {cols.map((c) => (set.has(c) ? "●" : "·")).join(" ")}
+            {cols.map((c, j) => (
+              <Text key={c} inverse={here && j === col}>
+                {set.has(c) ? "●" : "·"}
+                {j < cols.length - 1 ? " " : ""}
+              </Text>
+            ))}
             <Text color={theme.muted}> “{(r.routes[0]?.matched ?? "").slice(0, 40)}”</Text>
           </Text>
         );
@@ -44,7 +68,11 @@ export function RouteMatrix({ audit, top, height, width }: RouteMatrixProps): Re
         · <Text color={audit.idle.length ? theme.warn : theme.good}>idle {audit.idle.length}</Text>
         {audit.idle.length ? ` (${audit.idle.join(", ")})` : ""}
       </Text>
-      <Text color={theme.muted}>j/k scroll</Text>
+      <Text color={theme.muted} wrap="truncate-end">
+        {sel && selCol
+          ? `${sel.taskId} × ${selCol}: ${route ? `routed on “${route.matched ?? ""}”` : "not routed"} · Enter lists the task's attempts`
+          : "no routed task"}
+      </Text>
     </Box>
   );
 }

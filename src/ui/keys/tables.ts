@@ -200,11 +200,6 @@ export const COMPARE_KEYS = keyTable("Compare", [
   { id: "close", keys: ["esc", "q"], label: "close" },
 ]);
 
-export const TEXT_KEYS = keyTable("Report", [
-  { ...MOVE, label: "scroll" },
-  { id: "close", keys: ["esc"], label: "close" },
-]);
-
 export const MECHANISMS_KEYS = keyTable("Mechanisms", [
   MOVE,
   {
@@ -236,6 +231,18 @@ export const MECHANISMS_KEYS = keyTable("Mechanisms", [
   { id: "draft", keys: ["d"], label: "draft", help: "draft a candidate from the cluster" },
   { id: "undo", keys: ["u"], label: "undo", help: "undo the newest cluster decision" },
   { id: "history", keys: ["H"], label: "history", help: "show or hide the decision history" },
+  {
+    id: "evidence",
+    keys: ["v"],
+    label: "evidence",
+    help: "the cluster's evidence rows (Enter opens the attempt a row quotes)",
+  },
+]);
+
+export const EVIDENCE_KEYS = keyTable("Mechanisms · evidence", [
+  MOVE,
+  { id: "open", keys: ["enter"], label: "open", help: "open the attempt the evidence row quotes" },
+  { id: "back", keys: ["esc", "v"], label: "clusters" },
 ]);
 
 export const MEMBERS_KEYS = keyTable("Mechanisms · members", [
@@ -267,6 +274,30 @@ export const CANDIDATES_KEYS = keyTable("Candidates", [
 export const EDITOR_KEYS = keyTable("Candidate editor", [
   MOVE,
   { id: "edit", keys: ["enter"], label: "edit field" },
+  {
+    id: "positives",
+    keys: ["p"],
+    label: "positives",
+    help: "list the attempts behind the preview's positives count (fired ones, else all)",
+  },
+  {
+    id: "negatives",
+    keys: ["n"],
+    label: "negatives",
+    help: "list the attempts behind the preview's negatives count (fired ones, else all)",
+  },
+  {
+    id: "silent",
+    keys: ["s"],
+    label: "silent",
+    help: "list the attempts behind the preview's silent count (fired ones, else all)",
+  },
+  {
+    id: "routed",
+    keys: ["t"],
+    label: "routed",
+    help: "list the attempts of the tasks the candidate routes to",
+  },
   { id: "save", keys: ["ctrl+s"], label: "save" },
   {
     id: "close",
@@ -284,7 +315,20 @@ const SCREEN_TABS = [
 
 export const SCREENS_AUDIT_KEYS = keyTable("Screens · routing audit", [
   ...SCREEN_TABS,
-  { ...MOVE, label: "scroll" },
+  { ...MOVE, label: "task" },
+  {
+    id: "column",
+    keys: ["left", "right", "h", "l"],
+    label: "candidate",
+    show: "←→ h/l",
+    help: "move across the candidates (columns)",
+  },
+  {
+    id: "open",
+    keys: ["enter"],
+    label: "attempts",
+    help: "list the attempts of the selected cell's task",
+  },
 ]);
 
 export const SCREENS_REPLAY_KEYS = keyTable("Screens · replay", [
@@ -305,7 +349,19 @@ export const SCREENS_RUNS_KEYS = keyTable("Screens · run screens", [
     label: "report",
     help: "per-arm table, contrasts, forest plot, funnel",
   },
+  {
+    id: "funnel",
+    keys: ["f"],
+    label: "funnel",
+    help: "the funnel rows per arm (Enter lists the attempts of a row)",
+  },
   { id: "refresh", keys: ["r"], label: "refresh" },
+]);
+
+export const FUNNEL_KEYS = keyTable("Screens · funnel", [
+  MOVE,
+  { id: "open", keys: ["enter"], label: "attempts", help: "list the attempts of the funnel row" },
+  { id: "back", keys: ["esc", "f"], label: "run screens" },
 ]);
 
 export const PORTFOLIO_KEYS = keyTable("Portfolio", [

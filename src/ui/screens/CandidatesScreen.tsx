@@ -11,6 +11,7 @@ import { useTheme } from "../contexts/ThemeContext.js";
 import { type CandidateEntry, saveCandidate, statusOf } from "../data/candidates.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { useSticky } from "../hooks/useSticky.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
 import { CANDIDATES_KEYS } from "../keys/tables.js";
 import type { ScreenProps } from "./types.js";
@@ -47,7 +48,8 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
   );
   const listHeight = Math.max(3, height - 6);
   const cursor = useListCursor(entries.length, listHeight, "candidates.list");
-  const [editing, setEditing] = useState(false);
+  // The file open in the editor; kept across screens (a count opened from the preview, Esc back).
+  const [editing, setEditing] = useSticky<string | undefined>("candidates.editing", undefined);
   const [prompt, setPrompt] = useState<{ kind: PromptKind; value: string } | undefined>();
   const entry: CandidateEntry | undefined = entries[cursor.index];
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow a search/draft jump only
@@ -88,7 +90,7 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
     CANDIDATES_KEYS,
     {
       move: cursor.handle,
-      edit: withEntry(() => setEditing(true)),
+      edit: withEntry((e) => setEditing(e.file)),
       promote: withEntry(() => setPrompt({ kind: "promote", value: "" })),
       retire: withEntry(() => setPrompt({ kind: "retire", value: "" })),
       revise: withEntry(() => setPrompt({ kind: "revise", value: "" })),
@@ -98,27 +100,28 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
   );
 
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
-  if (editing && entry)
+  const edited = editing ? entries.find((e) => e.file === editing) : undefined;
+  if (edited)
     return (
       <CandidateEditor
-        key={entry.text}
-        file={entry.file}
-        text={entry.text}
-        readOnly={statusOf(entry) === "frozen"}
+        key={edited.text}
+        file={edited.file}
+        text={edited.text}
+        readOnly={statusOf(edited) === "frozen"}
         attempts={data.ws.attempts}
         screen={previewScreen}
         width={width}
         height={height}
-        onClose={() => setEditing(false)}
+        onClose={() => setEditing(undefined)}
         onSave={(text) => {
           void actions
             .run(
-              `saving ${entry.rel}`,
+              `saving ${edited.rel}`,
               async () => {
-                const errs = await saveCandidate(entry.file, text);
+                const errs = await saveCandidate(edited.file, text);
                 if (errs[0]) throw errs[0];
               },
-              () => `saved ${entry.rel}`,
+              () => `saved ${edited.rel}`,
             )
             .then(() => wb.reloadCandidates());
         }}

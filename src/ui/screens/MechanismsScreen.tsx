@@ -2,6 +2,7 @@ import { Box, Text } from "ink";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import type { Cluster } from "../../core/mine/cluster.js";
 import { DecisionHistory } from "../components/DecisionHistory.js";
+import { EvidenceRows } from "../components/EvidenceRows.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
@@ -26,6 +27,7 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
   const cursor = useListCursor(clusters.length, listHeight, "mechanisms.clusters");
   const [members, setMembers] = useSticky("mechanisms.members", false);
   const [history, setHistory] = useSticky("mechanisms.history", false);
+  const [evidence, setEvidence] = useSticky("mechanisms.evidence", false);
   const cluster: Cluster | undefined = clusters[cursor.index];
   const memberCursor = useListCursor(cluster?.attemptIds.length ?? 0, 5, "mechanisms.member");
   const memberSel = memberCursor.index;
@@ -85,8 +87,9 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
       merge: withCluster((c) => merge(c)),
       undo: () => void wb.undo(),
       history: () => setHistory(!history),
+      evidence: withCluster(() => setEvidence(true)),
     },
-    { isActive: !!data && !prompt && !members },
+    { isActive: !!data && !prompt && !members && !(evidence && cluster) },
   );
   const merge = (c: Cluster) => {
     const mark = markRef.current;
@@ -166,7 +169,14 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
           onCancel={() => setPrompt(undefined)}
         />
       ) : null}
-      {history ? (
+      {cluster && evidence && !prompt ? (
+        <EvidenceRows
+          cluster={cluster}
+          height={5}
+          width={width}
+          onBack={() => setEvidence(false)}
+        />
+      ) : history ? (
         <DecisionHistory decisions={data.decisions} width={width} />
       ) : cluster && members ? (
         <Box flexDirection="column">

@@ -1,4 +1,4 @@
-import { Box, type Key, Text } from "ink";
+import { Box, Text } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import {
   promote,
@@ -9,24 +9,20 @@ import {
 } from "../../core/app/index.js";
 import type { ReplayScreen } from "../../core/screen/replay/measure.js";
 import { renderReplayScreen } from "../../core/screen/replay/render.js";
-import { RouteMatrix } from "../components/RouteMatrix.js";
+import { type FunnelRow, loadFunnelRows } from "../../core/screen/results/funnel-rows.js";
+import { Pager } from "../components/Pager.js";
 import { TextField } from "../components/TextField.js";
-import { TextView } from "../components/TextView.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { listRunScreens, type RunScreenEntry, runScreenReport } from "../data/screens.js";
-import { moveBy } from "../hooks/useKeypress.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
-import {
-  SCREENS_AUDIT_KEYS,
-  SCREENS_REPLAY_KEYS,
-  SCREENS_RUNS_KEYS,
-  TEXT_KEYS,
-} from "../keys/tables.js";
+import { SCREENS_REPLAY_KEYS, SCREENS_RUNS_KEYS } from "../keys/tables.js";
+import { ScreensAudit } from "./ScreensAudit.js";
+import { ScreensFunnel } from "./ScreensFunnel.js";
 import type { ScreenProps } from "./types.js";
 
 type Tab = "audit" | "replay" | "runs";
@@ -42,8 +38,12 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
   const actions = useAppActions();
   const theme = useTheme();
   const [tab, setTab] = useSticky<Tab>("screens.tab", "audit");
-  const [text, setText] = useState<string[] | undefined>();
-  const [top, setTop] = useState(0);
+  // A report in the pager; a run screen's funnel rows (kept while a row's attempts are open).
+  const [text, setText] = useState<{ title: string; text: string } | undefined>();
+  const [funnel, setFunnel] = useSticky<{ name: string; rows: FunnelRow[] } | undefined>(
+    "screens.funnel",
+    undefined,
+  );
   const [runs, setRuns] = useState<RunScreenEntry[]>([]);
   const [tick, setTick] = useState(0);
   const [verdict, setVerdict] = useState<
@@ -80,19 +80,6 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
       .then(() => wb.reloadCandidates());
   };
 
-  const scroll = (input: string, key: Key, max: number) => {
-    const m = moveBy(input, key, listHeight);
-    if (m === undefined) return false;
-    setTop((t) => Math.max(0, Math.min(max, m === "start" ? 0 : m === "end" ? max : t + m)));
-  };
-  useKeyTable(
-    TEXT_KEYS,
-    {
-      move: (input, key) => scroll(input, key, text?.length ?? 0),
-      close: () => setText(undefined),
-    },
-    { isActive: !!data && !verdict && !!text },
-  );
   const tabs = {
     audit: () => switchTab("audit"),
     replay: () => switchTab("replay"),
@@ -100,19 +87,12 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
   };
   const switchTab = (t: Tab) => {
     setTab(t);
-    setTop(0);
+    setFunnel(undefined);
   };
-  const showReport = (s: ReplayScreen) => {
-    setText(renderReplayScreen(s).split("\n"));
-    setTop(0);
-  };
+  const showReport = (s: ReplayScreen) =>
+    setText({ title: `replay screen of ${s.candidate}`, text: renderReplayScreen(s) });
   const live1 = () => live[cursor.current()];
-  const tabActive = (t: Tab) => !!data && !verdict && !text && tab === t;
-  useKeyTable(
-    SCREENS_AUDIT_KEYS,
-    { ...tabs, move: (input, key) => scroll(input, key, audit?.matrix.length ?? 0) },
-    { isActive: tabActive("audit") },
-  );
+  const tabActive = (t: Tab) => !!data && !verdict && !text && !funnel && tab === t;
   useKeyTable(
     SCREENS_REPLAY_KEYS,
     {
@@ -161,10 +141,16 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
             () => `report ${r.name}`,
           )
           .then((out) => {
-            if (out) {
-              setText(out.split("\n"));
-              setTop(0);
-            }
+            if (out) setText({ title: `run screen ${r.name}`, text: out });
+          });
+      },
+      funnel: () => {
+        const r = runs[cursor.current()];
+        if (!data || !r) return false;
+        void actions
+          .run(`funnel ${r.name}`, () => loadFunnelRows(data.ws.dir, r.name))
+          .then((rows) => {
+            if (rows) setFunnel({ name: r.name, rows });
           });
       },
       refresh: () => setTick((x) => x + 1),
@@ -183,9 +169,29 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
         ))}
       </Text>
       {text ? (
-        <TextView lines={text} top={top} height={height - 1} />
+        <Pager
+          title={text.title}
+          text={text.text}
+          width={width}
+          height={height - 1}
+          editName="report.txt"
+          onClose={() => setText(undefined)}
+        />
+      ) : funnel && tab === "runs" ? (
+        <ScreensFunnel
+          name={funnel.name}
+          rows={funnel.rows}
+          height={height - 1}
+          onBack={() => setFunnel(undefined)}
+        />
       ) : tab === "audit" ? (
-        <RouteMatrix audit={audit} top={top} height={height - 1} width={width} />
+        <ScreensAudit
+          audit={audit}
+          tabs={tabs}
+          active={tabActive("audit")}
+          width={width}
+          height={height - 1}
+        />
       ) : tab === "replay" ? (
         <>
           <VirtualList

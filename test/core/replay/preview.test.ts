@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Attempt } from "../../../src/core/model/attempt.js";
+import { fieldsOf, setField } from "../../../src/core/policy/fields.js";
 import { compileCandidateText, loadPolicies } from "../../../src/core/policy/load.js";
 import type { CompiledPolicy } from "../../../src/core/policy/types.js";
 import { previewCounts, previewText } from "../../../src/core/replay/preview.js";
@@ -89,5 +90,27 @@ describe("live preview counts: the replay screen's own numbers", () => {
     const c = previewCounts(ref, attempts, { pool, seed });
     expect(c.positives).toEqual({ fired: 0, total: 0 });
     expect(c.negatives.total).toBeGreaterThan(0);
+  });
+
+  it("names the attempts behind each count (fired ones among those counted)", () => {
+    // the first eligibility phrase made to route any text with "the": negatives fire
+    const first = fieldsOf(text, FILE).find(
+      (f) => f.path.join(".") === "eligibility.anyOf.0.pattern",
+    )!;
+    const broad = setField(text, FILE, first, "\\bthe\\b");
+    const p = previewText(broad, FILE, attempts, { pool, seed });
+    const sets = p.attempts!;
+    const counts = p.counts!;
+    const taskOf = new Map(attempts.map((a) => [a.id, a.taskId]));
+    const tasks = (ids: string[]) => new Set(ids.map((id) => taskOf.get(id))).size;
+    expect(sets.positives.all).toHaveLength(counts.positives.total);
+    expect(sets.positives.fired).toHaveLength(counts.positives.fired);
+    // negatives and silent count tasks: their attempts span exactly that many tasks
+    expect(tasks(sets.negatives.all)).toBe(counts.negatives.total);
+    expect(tasks(sets.negatives.fired)).toBe(counts.negatives.fired);
+    expect(counts.negatives.fired).toBeGreaterThan(0);
+    expect(tasks(sets.silent.fired)).toBe(counts.silent.fired);
+    for (const id of sets.negatives.fired) expect(sets.negatives.all).toContain(id);
+    expect(tasks(sets.routed.all)).toBe(counts.routed);
   });
 });

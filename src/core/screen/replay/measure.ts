@@ -94,8 +94,18 @@ export interface ReplayScreenInput {
   signal?: AbortSignal;
 }
 
+/** The attempts behind one negative row (kept out of the saved screen: rows keep counts). */
+export interface NegativeAttempts {
+  taskId: string;
+  kind: NegativeKind;
+  attemptIds: string[];
+  firedIds: string[];
+}
+
 /** What a replay screen measures, without its verdict and record fields. */
-export type ScreenMeasures = Pick<ReplayScreen, "sets" | "positives" | "negatives" | "summary">;
+export type ScreenMeasures = Pick<ReplayScreen, "sets" | "positives" | "negatives" | "summary"> & {
+  negativeAttempts: NegativeAttempts[];
+};
 
 /**
  * Replays the candidate over its screen sets and sums up: the numbers the replay screen
@@ -136,12 +146,13 @@ export function measureScreen(
   }
 
   const negatives: NegativeRow[] = [];
+  const negativeAttempts: NegativeAttempts[] = [];
   for (const n of sets.negatives) {
     input.signal?.throwIfAborted();
     const list = attempts.filter((a) => a.taskId === n.taskId && a.arm === "baseline");
     let eligible = false;
     let matched: string | undefined;
-    let fired = 0;
+    const firedIds: string[] = [];
     let behavior = 0;
     for (const a of list) {
       const r = replayAttempt([policy], a);
@@ -150,7 +161,7 @@ export function measureScreen(
         eligible = true;
         matched ??= o.matched;
       }
-      if (r.firings.length > 0) fired++;
+      if (r.firings.length > 0) firedIds.push(a.id);
       if (o?.behavior) behavior++;
     }
     negatives.push({
@@ -160,8 +171,14 @@ export function measureScreen(
       eligible,
       ...(matched === undefined ? {} : { matched }),
       attempts: list.length,
-      firedAttempts: fired,
+      firedAttempts: firedIds.length,
       behavior,
+    });
+    negativeAttempts.push({
+      taskId: n.taskId,
+      kind: n.kind,
+      attemptIds: list.map((a) => a.id),
+      firedIds,
     });
   }
 
@@ -183,7 +200,7 @@ export function measureScreen(
         ? 0
         : Number((positives.reduce((s, p) => s + p.addedTokens, 0) / positives.length).toFixed(1)),
   };
-  return { sets, positives, negatives, summary };
+  return { sets, positives, negatives, summary, negativeAttempts };
 }
 
 export function runReplayScreen(input: ReplayScreenInput): ReplayScreen {
