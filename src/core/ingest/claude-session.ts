@@ -47,6 +47,8 @@ export class ClaudeSession {
   readonly log: EventLog;
   taskText = "";
   sessionId?: string;
+  /** The working directory the session ran in (rows carry `cwd`). */
+  cwd?: string;
   model?: string;
   startedAt?: string;
   costUsd?: number;
@@ -80,6 +82,7 @@ export class ClaudeSession {
   row(r: Record<string, unknown>, parsed: z.infer<typeof ConversationRow> | undefined): void {
     const ts = typeof r.timestamp === "string" ? r.timestamp : undefined;
     if (typeof r.sessionId === "string") this.sessionId ??= r.sessionId;
+    if (typeof r.cwd === "string" && r.cwd) this.cwd ??= r.cwd;
     if (r.type === "cost-state" && typeof r.totalCostUSD === "number")
       this.costUsd = r.totalCostUSD;
     if (r.type === "attachment") this.attachment(r.attachment, ts);

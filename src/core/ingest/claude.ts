@@ -1,8 +1,8 @@
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import type { z } from "zod";
 import { ClaudeSession, ConversationRow } from "./claude-session.js";
 import { type JsonlRow, streamRows } from "./jsonl.js";
-import { attemptId, taskIdFromText } from "./text.js";
+import { attemptId, sessionTaskId } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
 /** Content detection: Claude Code rows carry `"type":"user|assistant|…"` and a `sessionId`. */
@@ -64,7 +64,8 @@ export const claudeImporter: Importer = {
       attempt: {
         id: attemptId("claude", identity),
         source: { format: "claude-transcript", path },
-        taskId: taskIdFromText(s.taskText),
+        // the folder it ran in; a log without `cwd` rows: the folder the transcript is in
+        taskId: sessionTaskId(s.taskText, s.cwd ?? basename(dirname(path))),
         taskText: s.taskText,
         agent: "claude-code",
         model: s.model,

@@ -5,7 +5,7 @@ import { isLegacyCodexHead, LEGACY_WHAT, unwrapLegacy } from "./codex-legacy.js"
 import { EventLog, exitCodeFromOutput } from "./events.js";
 import { streamRows } from "./jsonl.js";
 import { joinArgv } from "./shell.js";
-import { attemptId, partsText, taskIdFromText } from "./text.js";
+import { attemptId, partsText, sessionTaskId } from "./text.js";
 import { normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -88,6 +88,8 @@ class CodexSession {
   taskText = "";
   firstPrompt = "";
   sessionId?: string;
+  /** The working directory (`session_meta` / `turn_context` carry `cwd`). */
+  cwd?: string;
   model?: string;
   startedAt?: string;
   tokens?: AttemptInput["tokens"];
@@ -97,6 +99,7 @@ class CodexSession {
   }
 
   row(type: string, p: P, ts?: string): void {
+    if (type === "session_meta" || type === "turn_context") this.cwd ??= str(p.cwd) || undefined;
     if (type === "session_meta") {
       this.sessionId ??= str(p.id) ?? str(p.session_id);
       this.startedAt ??= str(p.timestamp) ?? ts;
@@ -232,7 +235,7 @@ export const codexImporter: Importer = {
       attempt: {
         id: attemptId("codex", s.sessionId ?? basename(path)),
         source: { format: "codex-rollout", path },
-        taskId: taskIdFromText(taskText),
+        taskId: sessionTaskId(taskText, s.cwd),
         taskText,
         agent: "codex",
         model: s.model,

@@ -45,6 +45,30 @@ export function taskIdFromText(text: string): string {
   return `task-${shortHash(text.trim()).slice(0, 10)}`;
 }
 
+/** The last segment of a POSIX or Windows path (`/home/me/webapp/` → `webapp`). */
+function lastSegment(path: string): string {
+  return path.split(/[\\/]+/).filter(Boolean).at(-1) ?? "";
+}
+
+/**
+ * Task id for a session without a benchmark task (a Claude Code or Codex log from daily
+ * work): the name of the folder it ran in, then a readable slug of the task text and its
+ * hash (`webapp/fix-the-login-test-3fa2c1d0`), so equal prompts in one folder still group
+ * together and the id says where and what. Without a folder: `taskIdFromText`.
+ */
+export function sessionTaskId(text: string, folder: string | undefined): string {
+  const where = folder ? lastSegment(folder).replace(/[^A-Za-z0-9._-]+/g, "-") : "";
+  if (!where || /^[-.]*$/.test(where)) return taskIdFromText(text);
+  const words = text
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .slice(0, 32)
+    .replace(/^-+|-+$/g, "");
+  const hash = shortHash(text.trim()).slice(0, 8);
+  return `${where}/${words ? `${words}-` : ""}${hash}`;
+}
+
 /** Text of a message that is a string or a list of parts ({type:"text", text}). */
 export function partsText(message: unknown): string {
   if (typeof message === "string") return message;
