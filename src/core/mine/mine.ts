@@ -37,6 +37,11 @@ export interface MineOptions {
   /** Previous labels of this labeller; unchanged attempts reuse them. */
   store?: LabelStore;
   decisions?: readonly Decision[];
+  /**
+   * Outcomes given by hand (`mining/outcomes.json`) to attempts without a verifier: one
+   * given `fail` is mined like a verifier failure, one given `pass` is not mined.
+   */
+  handOutcomes?: ReadonlyMap<string, "pass" | "fail">;
   /** Only reuse stored labels (for `fire clusters`): attempts without one stay unlabelled. */
   reuseOnly?: boolean;
   /**
@@ -77,7 +82,8 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
     environment: config.mining.environmentFaultMarkers,
   };
   // the same inputs as fire triage and the workbench (core/mine/triage-view.ts)
-  const first = triage(attempts, triageInputsOf(config, undefined, undefined));
+  const hand = opts.handOutcomes?.size ? { handOutcomes: opts.handOutcomes } : {};
+  const first = triage(attempts, { ...triageInputsOf(config, undefined, undefined), ...hand });
   const byId = new Map(attempts.map((a) => [a.id, a]));
   const scope = first.inScope.map((id) => byId.get(id)).filter((a): a is Attempt => !!a);
   opts.onProgress?.({ phase: "detect", done: 0, total: attempts.length });
@@ -133,10 +139,10 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
   signal?.throwIfAborted();
   labels.sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
   const labelMap = new Map(labels.map((l) => [l.attemptId, l]));
-  const finalTriage = triage(
-    attempts,
-    triageInputsOf(config, labelMap, userExclusions(opts.decisions ?? [])),
-  );
+  const finalTriage = triage(attempts, {
+    ...triageInputsOf(config, labelMap, userExclusions(opts.decisions ?? [])),
+    ...hand,
+  });
   opts.onProgress?.({ phase: "cluster", done: 0, total: 1 });
   const input = { labels, attempts: byId, hits };
   const auto = clusterLabels({ ...input, threshold: config.mining.clusterThreshold });

@@ -1,3 +1,4 @@
+import { handOutcomesOf, readHandMarks } from "../workspace/hand-outcomes.js";
 import type { Workspace } from "../workspace/load.js";
 import { loadDecisions } from "./decisions.js";
 import { lastLabeler, readLabelStore, writeLabelStore } from "./label-cache.js";
@@ -20,15 +21,17 @@ export interface RunMiningOptions {
 
 /** `fire mine`: labels what changed (reusing the label cache), clusters, persists the cache. */
 export async function runMining(ws: Workspace, opts: RunMiningOptions): Promise<MineResult> {
-  const [store, decisions] = await Promise.all([
+  const [store, decisions, hand] = await Promise.all([
     readLabelStore(ws.dir, opts.labeler),
     loadDecisions(ws.dir),
+    readHandMarks(ws.dir),
   ]);
   const result = await mine(ws.attempts, {
     labeler: opts.labeler,
     config: ws.config,
     store,
     decisions: decisions.decisions,
+    handOutcomes: handOutcomesOf(hand),
     ...(opts.external ? { external: opts.external } : {}),
     ...(opts.retryUnlabelled ? { retryUnlabelled: true } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
@@ -45,15 +48,17 @@ export async function runMining(ws: Workspace, opts: RunMiningOptions): Promise<
 export async function currentClusters(ws: Workspace): Promise<MineResult | undefined> {
   const labeler = await lastLabeler(ws.dir);
   if (!labeler) return undefined;
-  const [store, decisions] = await Promise.all([
+  const [store, decisions, hand] = await Promise.all([
     readLabelStore(ws.dir, labeler),
     loadDecisions(ws.dir),
+    readHandMarks(ws.dir),
   ]);
   return mine(ws.attempts, {
     labeler,
     config: ws.config,
     store,
     decisions: decisions.decisions,
+    handOutcomes: handOutcomesOf(hand),
     reuseOnly: true,
   });
 }
