@@ -47,7 +47,12 @@ export function taskIdFromText(text: string): string {
 
 /** The last segment of a POSIX or Windows path (`/home/me/webapp/` → `webapp`). */
 function lastSegment(path: string): string {
-  return path.split(/[\\/]+/).filter(Boolean).at(-1) ?? "";
+  return (
+    path
+      .split(/[\\/]+/)
+      .filter(Boolean)
+      .at(-1) ?? ""
+  );
 }
 
 /**
