@@ -268,7 +268,18 @@ export const CANDIDATES_KEYS = keyTable("Candidates", [
     label: "revise",
     help: "revise a frozen or screened candidate into a new version",
   },
-  { id: "freeze", keys: ["F"], label: "freeze", help: "freeze into a portfolio" },
+  {
+    id: "mark",
+    keys: ["space"],
+    label: "mark",
+    help: "mark or unmark for freezing several candidates into one portfolio",
+  },
+  {
+    id: "freeze",
+    keys: ["F"],
+    label: "freeze",
+    help: "freeze the marked candidates (else the selected one) into one portfolio",
+  },
 ]);
 
 export const EDITOR_KEYS = keyTable("Candidate editor", [

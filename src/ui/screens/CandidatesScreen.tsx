@@ -11,6 +11,7 @@ import { useTheme } from "../contexts/ThemeContext.js";
 import { type CandidateEntry, saveCandidate, statusOf } from "../data/candidates.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { useMarks } from "../hooks/useMarks.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
 import { CANDIDATES_KEYS } from "../keys/tables.js";
@@ -52,6 +53,8 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
   const [editing, setEditing] = useSticky<string | undefined>("candidates.editing", undefined);
   const [prompt, setPrompt] = useState<{ kind: PromptKind; value: string } | undefined>();
   const entry: CandidateEntry | undefined = entries[cursor.index];
+  const files = useMemo(() => new Set(entries.map((e) => e.file)), [entries]);
+  const marks = useMarks("candidates.marks", files);
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow a search/draft jump only
   useEffect(() => {
     const i = entries.findIndex((e) => e.file === candidateFile);
@@ -61,7 +64,10 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
   const lifecycle = async (kind: PromptKind, value: string) => {
     if (!data || !entry) return;
     const ws = data.ws;
-    const label = `${kind} ${entry.policy?.key ?? entry.rel}`;
+    const many = kind === "freeze" && marks.current().length > 0;
+    const label = many
+      ? `freeze ${marks.current().length} marked`
+      : `${kind} ${entry.policy?.key ?? entry.rel}`;
     await actions.run(
       label,
       async () => {
@@ -70,9 +76,17 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
         else if (kind === "revise")
           return relative(ws.dir, (await revise(data, entry.file, value)).file);
         else {
-          const r = await freeze(data, [entry.file], { name: value });
-          if (!r.ok) throw new Error(`refused: ${r.refused.flatMap((x) => x.missing).join("; ")}`);
-          return `portfolios/${value} (manifest ${r.manifest.manifestHash.slice(0, 12)})`;
+          // the marked candidates in one portfolio (the same use case as `fire freeze`)
+          const targets = marks.current().length ? marks.current() : [entry.file];
+          const r = await freeze(data, targets, { name: value });
+          const who = (x: { policy: string }) => (targets.length > 1 ? ` (${x.policy})` : "");
+          if (!r.ok)
+            throw new Error(
+              `refused: ${r.refused.map((x) => `${x.missing.join("; ")}${who(x)}`).join(" | ")}`,
+            );
+          marks.clear();
+          const n = r.manifest.policies.length;
+          return `portfolios/${value} (${n > 1 ? `${n} policies, ` : ""}manifest ${r.manifest.manifestHash.slice(0, 12)})`;
         }
         return undefined;
       },
@@ -94,7 +108,10 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
       promote: withEntry(() => setPrompt({ kind: "promote", value: "" })),
       retire: withEntry(() => setPrompt({ kind: "retire", value: "" })),
       revise: withEntry(() => setPrompt({ kind: "revise", value: "" })),
-      freeze: withEntry((e) => setPrompt({ kind: "freeze", value: e.policy?.id ?? "" })),
+      mark: withEntry((e) => marks.toggle(e.file)),
+      freeze: withEntry((e) =>
+        setPrompt({ kind: "freeze", value: marks.current().length ? "" : (e.policy?.id ?? "") }),
+      ),
     },
     { isActive: !!data && !editing && !prompt },
   );
@@ -130,7 +147,7 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
   const c = entry?.policy?.candidate;
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold>{`${"   status".padEnd(13)}${"candidate".padEnd(40)}family / lineage`}</Text>
+      <Text bold>{`${"     status".padEnd(15)}${"candidate".padEnd(40)}family / lineage`}</Text>
       <VirtualList
         items={entries}
         selected={cursor.index}
@@ -142,6 +159,7 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
           const s = statusOf(e);
           return (
             <Text wrap="truncate-end">
+              <Text color={theme.accent}>{marks.has(e.file) ? "● " : "  "}</Text>
               <Text
                 color={
                   s === "frozen"
@@ -166,7 +184,11 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
       />
       {prompt ? (
         <TextField
-          label={PROMPT_LABEL[prompt.kind]}
+          label={
+            prompt.kind === "freeze" && marks.list.length
+              ? `portfolio name (${marks.list.length} marked):`
+              : PROMPT_LABEL[prompt.kind]
+          }
           value={prompt.value}
           active
           width={width}
