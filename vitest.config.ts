@@ -1,5 +1,10 @@
 import { defineConfig } from "vitest/config";
 
+// This sandbox sets NODE_EXTRA_CA_CERTS (a CA bundle for its proxy to the npm registry); node
+// reads it at every start, ~85 ms per process. Tests talk only to loopback, so the test workers
+// and every CLI, hook or harness they spawn start without it (they inherit this environment).
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "test/**/*.test.tsx"],

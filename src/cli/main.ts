@@ -12,9 +12,12 @@ function isHookRun(argv: string[]): boolean {
   return argv[2] === "hook" && !HOOK_SUBCOMMANDS.has(argv[3] ?? "");
 }
 
-/** Builds the `fire` program; every command lives in its own file under commands/. */
-export async function buildProgram(): Promise<Command> {
-  const [{ Command }, { registerAll }] = await Promise.all([
+/**
+ * Builds the `fire` program; every command lives in its own file under commands/. With
+ * `command` (argv's first word) only that command's module is loaded when it names one.
+ */
+export async function buildProgram(command?: string): Promise<Command> {
+  const [{ Command }, { registerCommands }] = await Promise.all([
     import("commander"),
     import("./commands/index.js"),
   ]);
@@ -25,7 +28,7 @@ export async function buildProgram(): Promise<Command> {
     .version("0.1.0")
     .showHelpAfterError()
     .exitOverride();
-  registerAll(program);
+  await registerCommands(program, command);
   return program;
 }
 
@@ -35,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     const { runHookCli } = (await import(hookModuleUrl())) as typeof import("../runtime/main.js");
     return runHookCli(argv.slice(3));
   }
-  const program = await buildProgram();
+  const program = await buildProgram(argv[2]);
   const [{ CommanderError }, { InputError, UsageError }] = await Promise.all([
     import("commander"),
     import("../core/errors.js"),

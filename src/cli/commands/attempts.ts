@@ -12,7 +12,7 @@ interface AttemptsOptions {
 }
 
 /** `fire attempts`: the attempts of the workspace, as a table or JSON rows. */
-export function registerAttempts(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("attempts")

@@ -19,7 +19,7 @@ function load(opts: RefOpts, ref: string) {
 }
 
 /** `fire candidate revise|retire|promote`: the user's lifecycle decisions. */
-export function registerCandidate(program: Command): void {
+export function register(program: Command): void {
   const cmd = program.command("candidate").description("revise, retire or promote a candidate");
 
   withWorkspace(

@@ -30,7 +30,7 @@ async function record(ws: Workspace, d: Decision, what: string, json?: boolean):
 const JSON_HELP = "print the recorded decision as JSON";
 
 /** `fire cluster rename|merge|split|exclude`: user decisions, persisted in the workspace. */
-export function registerCluster(program: Command): void {
+export function register(program: Command): void {
   const cluster = program
     .command("cluster")
     .description("change clusters: rename, merge, split, exclude (kept across re-clustering)");

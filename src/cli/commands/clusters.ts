@@ -52,7 +52,7 @@ async function suggest(ws: Workspace, r: MineResult, opts: Opts): Promise<void> 
 }
 
 /** `fire clusters`: the current mechanism clusters (cached labels + your decisions). */
-export function registerClusters(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("clusters")

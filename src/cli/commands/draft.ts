@@ -34,7 +34,7 @@ async function llmAsk(ws: Workspace): Promise<AskDraft> {
 }
 
 /** `fire draft --cluster ID [--llm]`: a draft candidate for one mechanism cluster. */
-export function registerDraft(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("draft")

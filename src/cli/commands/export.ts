@@ -87,7 +87,7 @@ async function exportText(
  * `fire export [attempts|labels|clusters|verdicts|screen NAME]`: a table as JSONL / CSV
  * (attempts: fire JSONL).
  */
-export function registerExport(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("export")

@@ -13,7 +13,7 @@ interface FreezeOpts {
 }
 
 /** `fire freeze --name NAME CANDIDATE…`: a frozen, hashed portfolio under portfolios/NAME/. */
-export function registerFreeze(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("freeze")

@@ -25,7 +25,7 @@ interface InstallOpts {
  * `fire hook install|uninstall|doctor`. The hook itself (`fire hook [flags]` with an event on
  * stdin) never reaches commander: cli/main.ts dispatches it to src/runtime first.
  */
-export function registerHook(program: Command): void {
+export function register(program: Command): void {
   const hook = program
     .command("hook")
     .description(

@@ -15,7 +15,7 @@ interface ImportOptions {
 }
 
 /** `fire import <path…>`: adds the paths to `sources` and indexes them. */
-export function registerImport(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("import")

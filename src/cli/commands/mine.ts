@@ -61,7 +61,7 @@ export function mineJson(r: MineResult, validation?: ValidationReport): unknown 
 }
 
 /** `fire mine`: label failed attempts in scope and cluster them by mechanism. */
-export function registerMine(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("mine")

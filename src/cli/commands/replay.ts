@@ -19,7 +19,7 @@ function firingText(r: AttemptReplay): string {
 }
 
 /** `fire replay`: run policies over stored attempts with the same evaluator the hook uses. */
-export function registerReplay(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("replay")

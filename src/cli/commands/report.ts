@@ -20,7 +20,7 @@ interface ReportOpts {
 }
 
 /** `fire report NAME [--json|--md|--html [FILE]]`: a screen's statistics. */
-export function registerReport(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("report")

@@ -4,7 +4,7 @@ import { renderRouteAudit } from "../../core/route/render.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
 /** `fire route [--json]`: the routing audit of every live candidate over every task text. */
-export function registerRoute(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("route")

@@ -16,7 +16,7 @@ interface ImportOpts {
 }
 
 /** `fire screen …`: import results, plan and run screens. */
-export function registerScreen(program: Command): void {
+export function register(program: Command): void {
   const screen = program.command("screen").description("plan, run and import policy screens");
   registerScreenPlan(screen);
   registerScreenRun(screen);

@@ -55,7 +55,7 @@ export function renderAttempt(a: Attempt): string {
 }
 
 /** `fire show <attempt-id>`: the whole normalized attempt. */
-export function registerShow(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("show")

@@ -9,7 +9,7 @@ import { openWorkspace, printJson, withWorkspace, workspaceDir } from "../util/w
  * how to use the CLI. Program
  * options become positional, so `--workspace` after a command belongs to that command.
  */
-export function registerSummary(program: Command): void {
+export function register(program: Command): void {
   program.enablePositionalOptions();
   withWorkspace(program)
     .usage("[options] [command]")

@@ -5,7 +5,7 @@ import { print } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
 /** `fire triage`: k/n passes per task and arm, reachable tasks first, exclusions with reasons. */
-export function registerTriage(program: Command): void {
+export function register(program: Command): void {
   withWorkspace(
     program
       .command("triage")

@@ -59,7 +59,8 @@ const locationOf = (s: AppState): Location => {
 /** At most this many places are remembered for Esc. */
 const HISTORY = 50;
 
-export interface AppState {
+/** The app state: the current place (a Location) and what the workbench holds. */
+export interface AppState extends Location {
   dir: string;
   status: Status;
   message?: Message;
@@ -67,13 +68,6 @@ export interface AppState {
   data?: WorkspaceData;
   /** Current clusters (the last mining run's labels with the user's decisions). */
   mine?: MineResult;
-  screen: ScreenId;
-  attemptId?: string;
-  taskId?: string;
-  clusterId?: string;
-  candidateFile?: string;
-  compare?: readonly [string, string];
-  attemptSet?: AttemptSet;
   overlay: Overlay;
   /** Places left, newest last (Esc pops). */
   history: Location[];
