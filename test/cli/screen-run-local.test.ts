@@ -31,6 +31,14 @@ describe("fire screen run --runner local", () => {
       ws,
     ]);
     expect(r.stdout).toContain("screen loc: 6/6 done (0 from an earlier run), 0 failed");
+    // recorded, so the workbench's Runs screen resumes the run the same way
+    expect(
+      JSON.parse(readFileSync(join(ws, "screens/loc/run-settings.json"), "utf8")),
+    ).toMatchObject({
+      runner: "local",
+      command: `sh ${join(F, "local-agent.sh")} {arm}-{replicate}-{task}`,
+      concurrency: 3,
+    });
     const trial = join(ws, "screens/loc/jobs/local/r1/policy/standin_report-sales");
     const settings = JSON.parse(
       readFileSync(join(trial, "work/.claude/settings.local.json"), "utf8"),

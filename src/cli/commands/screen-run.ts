@@ -1,9 +1,7 @@
 import type { Command } from "commander";
-import { armHookInstaller, type Harness, harnessNamed } from "../../core/app/hook.js";
-import { screenAttemptLoader } from "../../core/app/results.js";
+import { type Harness, harnessNamed } from "../../core/app/hook.js";
+import { DEFAULT_HARBOR_TEMPLATE, runScreen, runSummaryLine } from "../../core/app/run.js";
 import { UsageError } from "../../core/errors.js";
-import { DEFAULT_HARBOR_TEMPLATE, runHarborScreen } from "../../core/screen/run/harbor.js";
-import { runLocalScreen } from "../../core/screen/run/local.js";
 import { parseVars } from "../../core/screen/run/template.js";
 import type { RunProgress, RunSummary } from "../../core/screen/run/types.js";
 import { printResult } from "../util/out.js";
@@ -89,40 +87,29 @@ export function registerScreenRun(screen: Command): void {
       controller.abort();
     };
     process.once("SIGINT", onSigint);
-    const common = {
-      workspace,
-      name,
-      fireBin: [process.execPath, process.argv[1] ?? "fire"],
-      vars: parseVars(opts.var),
-      concurrency: positive(opts.concurrency, "--concurrency"),
-      ...(opts.timeout ? { timeoutMs: positive(opts.timeout, "--timeout") * 1000 } : {}),
-      onProgress: progressLine,
-      signal: controller.signal,
-    };
     let summary: RunSummary;
     try {
-      if (opts.runner === "local") {
-        if (!opts.command) throw new UsageError("the local runner needs --command TEMPLATE");
-        const harness = harnessOf(opts.harness);
-        summary = await runLocalScreen({
-          ...common,
-          template: opts.command,
-          installHook: armHookInstaller(harness),
-          ...(opts.copyFrom ? { copyFrom: opts.copyFrom } : {}),
-        });
-      } else if (opts.runner === "harbor") {
-        summary = await runHarborScreen({
-          ...common,
-          harness: harnessOf(opts.harness),
-          ...(opts.command ? { template: opts.command } : {}),
-          ...(opts.harborBin ? { harborBin: opts.harborBin } : {}),
-          rebuildHook: async () =>
-            (await import("../../build/bundle-standalone.js")).bundleStandaloneHook(),
-          loadAttempts: screenAttemptLoader(workspace),
-        });
-      } else {
+      if (opts.runner !== "local" && opts.runner !== "harbor")
         throw new UsageError(`--runner must be local or harbor, not ${opts.runner}`);
-      }
+      summary = await runScreen({
+        workspace,
+        name,
+        settings: {
+          runner: opts.runner,
+          ...(opts.command ? { command: opts.command } : {}),
+          ...(opts.copyFrom ? { copyFrom: opts.copyFrom } : {}),
+          concurrency: positive(opts.concurrency, "--concurrency"),
+          ...(opts.timeout ? { timeoutS: positive(opts.timeout, "--timeout") } : {}),
+          vars: parseVars(opts.var),
+          ...(opts.harborBin ? { harborBin: opts.harborBin } : {}),
+          harness: harnessOf(opts.harness),
+        },
+        fireBin: [process.execPath, process.argv[1] ?? "fire"],
+        onProgress: progressLine,
+        signal: controller.signal,
+        rebuildHook: async () =>
+          (await import("../../build/bundle-standalone.js")).bundleStandaloneHook(),
+      });
     } finally {
       process.removeListener("SIGINT", onSigint);
     }
@@ -131,8 +118,7 @@ export function registerScreenRun(screen: Command): void {
     printResult(
       opts.json,
       { name, ...summary },
-      () =>
-        `screen ${name}: ${summary.done}/${summary.total} done (${summary.skipped} from an earlier run), ${summary.failed} failed${summary.aborted ? "; stopped early: run again to resume" : ""}\n`,
+      () => `${runSummaryLine(name, summary)}\n`,
     );
     if (summary.failed || summary.aborted) process.exitCode = 1;
   });

@@ -10,5 +10,6 @@ export * from "./lifecycle.js";
 export * from "./mining.js";
 export * from "./plan.js";
 export * from "./results.js";
+export * from "./run.js";
 export * from "./screens.js";
 export * from "./session.js";

@@ -4,6 +4,7 @@ import { lock } from "proper-lockfile";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { InputError } from "../errors.js";
+import { RunSettings } from "../screen/run/settings.js";
 import { VerdictsConfig } from "../verdict/thresholds.js";
 import { workspacePaths } from "./paths.js";
 
@@ -70,6 +71,8 @@ export const ScreenConfig = z.strictObject({
   seed: z.number().int().default(1),
   bootstrapResamples: z.number().int().positive().default(10_000),
   permutationFlips: z.number().int().positive().default(100_000),
+  /** How the workbench runs a screen that was never run (`fire screen run` flags as data). */
+  run: RunSettings.optional(),
 });
 
 /** `fire.config.json`: strict, every key optional with a default. */

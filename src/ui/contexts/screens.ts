@@ -1,4 +1,4 @@
-/** The six screens, in keymap order (number keys 1–6, Tab cycles). */
+/** The screens, in keymap order (number keys 1–7, Tab cycles). */
 export const SCREENS = [
   { id: "triage", key: "1", title: "Triage" },
   { id: "attempt", key: "2", title: "Attempt" },
@@ -6,6 +6,7 @@ export const SCREENS = [
   { id: "candidates", key: "4", title: "Candidates" },
   { id: "screens", key: "5", title: "Screens" },
   { id: "portfolio", key: "6", title: "Portfolio" },
+  { id: "runs", key: "7", title: "Runs" },
 ] as const;
 
 export type ScreenId = (typeof SCREENS)[number]["id"];

@@ -17,10 +17,10 @@ const MOVE = {
 export const GLOBAL_KEYS = keyTable("Everywhere", [
   {
     id: "screen",
-    keys: ["1", "2", "3", "4", "5", "6"],
+    keys: ["1", "2", "3", "4", "5", "6", "7"],
     label: "screens",
-    help: "switch screen: 1 Triage 2 Attempt 3 Mechanisms 4 Candidates 5 Screens 6 Portfolio",
-    show: "1–6",
+    help: "switch screen: 1 Triage 2 Attempt 3 Mechanisms 4 Candidates 5 Screens 6 Portfolio 7 Runs",
+    show: "1–7",
   },
   { id: "next", keys: ["tab"], label: "next", help: "next screen" },
   { id: "prev", keys: ["shift+tab"], label: "prev", help: "previous screen" },
@@ -373,6 +373,39 @@ export const FUNNEL_KEYS = keyTable("Screens · funnel", [
   MOVE,
   { id: "open", keys: ["enter"], label: "attempts", help: "list the attempts of the funnel row" },
   { id: "back", keys: ["esc", "f"], label: "run screens" },
+]);
+
+const RUN_CONTROL = [
+  {
+    id: "start",
+    keys: ["s"],
+    label: "run",
+    help: "start or resume the screen's run (finished trials are kept and skipped)",
+  },
+  {
+    id: "cancel",
+    keys: ["x"],
+    label: "stop",
+    help: "stop the run after the running trials end (Esc too); s resumes",
+  },
+  { id: "refresh", keys: ["r"], label: "refresh" },
+] as const satisfies Command[];
+
+export const RUNS_KEYS = keyTable("Runs", [
+  MOVE,
+  { id: "open", keys: ["enter"], label: "schedule", help: "the plan's trials and their status" },
+  ...RUN_CONTROL,
+]);
+
+export const RUNS_SCHEDULE_KEYS = keyTable("Runs · schedule", [
+  { ...MOVE, label: "scroll" },
+  ...RUN_CONTROL,
+  {
+    id: "close",
+    keys: ["esc"],
+    label: "list",
+    help: "back to the run screens (stops a run first)",
+  },
 ]);
 
 export const PORTFOLIO_KEYS = keyTable("Portfolio", [

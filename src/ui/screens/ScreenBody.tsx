@@ -7,6 +7,7 @@ import { AttemptScreen } from "./AttemptScreen.js";
 import { CandidatesScreen } from "./CandidatesScreen.js";
 import { MechanismsScreen } from "./MechanismsScreen.js";
 import { PortfolioScreen } from "./PortfolioScreen.js";
+import { RunsScreen } from "./RunsScreen.js";
 import { ScreensScreen } from "./ScreensScreen.js";
 import { TriageScreen } from "./TriageScreen.js";
 import type { ScreenProps } from "./types.js";
@@ -38,5 +39,7 @@ export function ScreenBody({ screen, width, height }: ScreenBodyProps): ReactNod
       return <ScreensScreen {...props} />;
     case "portfolio":
       return <PortfolioScreen {...props} />;
+    case "runs":
+      return <RunsScreen {...props} />;
   }
 }

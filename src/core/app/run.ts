@@ -1,0 +1,111 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { FIRE_CLI } from "../deploy/install.js";
+import { UsageError } from "../errors.js";
+import { DEFAULT_HARBOR_TEMPLATE, runHarborScreen } from "../screen/run/harbor.js";
+import { runLocalScreen } from "../screen/run/local.js";
+import type { RebuildHook } from "../screen/run/payload.js";
+import {
+  RunSettings,
+  type RunSettingsInput,
+  readRunSettings,
+  writeRunSettings,
+} from "../screen/run/settings.js";
+import type { RunProgress, RunSummary } from "../screen/run/types.js";
+import type { Workspace } from "../workspace/load.js";
+import { armHookInstaller } from "./hook.js";
+import { screenAttemptLoader } from "./results.js";
+
+export {
+  type ScheduleTrial,
+  type ScreenSchedule,
+  screenSchedule,
+  TRIAL_STATUSES,
+  type TrialStatus,
+} from "../screen/run/schedule.js";
+export type { RunSettings, RunSettingsInput } from "../screen/run/settings.js";
+export type { RunProgress, RunSummary };
+export { DEFAULT_HARBOR_TEMPLATE };
+
+export interface RunScreenRequest {
+  workspace: string;
+  name: string;
+  settings: RunSettingsInput;
+  /** How hook commands call fire (default: this node and this fire build). */
+  fireBin?: readonly string[];
+  onProgress?: (p: RunProgress) => void;
+  /** Stops after the running trials end; finished ones are kept and a re-run resumes. */
+  signal?: AbortSignal;
+  /** Harbor: rebuilds the standalone hook the containers get (src/build, passed in). */
+  rebuildHook?: RebuildHook;
+}
+
+/**
+ * This node running this fire build (`dist/cli/main.js`); fire run from its sources (the
+ * test suite) has no `src/cli/main.js`, so its hook commands call the build beside them.
+ */
+export function defaultFireBin(): string[] {
+  const built = FIRE_CLI.replace(/([\\/])src([\\/]cli[\\/]main\.js)$/, "$1dist$2");
+  return [process.execPath, existsSync(FIRE_CLI) ? FIRE_CLI : built];
+}
+
+/**
+ * `fire screen run NAME` / the workbench's Runs screen (`s`): runs the plan's pending trials
+ * with the local runner or Harbor (resumably: finished trials are skipped), and records the
+ * settings it ran with so a later resume from either front end runs the same way.
+ */
+export async function runScreen(req: RunScreenRequest): Promise<RunSummary> {
+  const parsed = RunSettings.safeParse(req.settings);
+  if (!parsed.success) throw new UsageError(`run settings: ${parsed.error.issues[0]?.message}`);
+  // a folder given relative to where the command ran: recorded absolute, for later resumes
+  const s = {
+    ...parsed.data,
+    ...(parsed.data.copyFrom ? { copyFrom: resolve(parsed.data.copyFrom) } : {}),
+  };
+  if (s.runner === "local" && !s.command)
+    throw new UsageError("the local runner needs a command template (--command TEMPLATE)");
+  if (s.copyFrom && !existsSync(s.copyFrom))
+    throw new UsageError(`--copy-from ${s.copyFrom}: no such folder`);
+  const common = {
+    workspace: req.workspace,
+    name: req.name,
+    fireBin: req.fireBin ?? defaultFireBin(),
+    vars: s.vars,
+    concurrency: s.concurrency,
+    ...(s.timeoutS ? { timeoutMs: s.timeoutS * 1000 } : {}),
+    ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+    ...(req.signal ? { signal: req.signal } : {}),
+  };
+  await writeRunSettings(req.workspace, req.name, s);
+  if (s.runner === "local")
+    return runLocalScreen({
+      ...common,
+      template: s.command!,
+      installHook: armHookInstaller(s.harness),
+      ...(s.copyFrom ? { copyFrom: s.copyFrom } : {}),
+    });
+  return runHarborScreen({
+    ...common,
+    harness: s.harness,
+    ...(s.command ? { template: s.command } : {}),
+    ...(s.harborBin ? { harborBin: s.harborBin } : {}),
+    ...(req.rebuildHook ? { rebuildHook: req.rebuildHook } : {}),
+    loadAttempts: screenAttemptLoader(req.workspace),
+  });
+}
+
+/** The line a finished run ends with (`fire screen run` and the workbench's message line). */
+export function runSummaryLine(name: string, s: RunSummary): string {
+  return `screen ${name}: ${s.done}/${s.total} done (${s.skipped} from an earlier run), ${s.failed} failed${s.aborted ? "; stopped early: run again to resume" : ""}`;
+}
+
+/**
+ * The settings the workbench runs a screen with: those of its last run, else the
+ * workspace's `screen.run`; undefined when neither says how.
+ */
+export async function runSettingsFor(
+  ws: Pick<Workspace, "dir" | "config">,
+  name: string,
+): Promise<RunSettings | undefined> {
+  return (await readRunSettings(ws.dir, name)) ?? ws.config.screen.run;
+}
