@@ -26,7 +26,7 @@ describe("workbench shell", () => {
     app.unmount();
   });
 
-  it("Tab and Shift-Tab cycle the six screens, number keys jump", async () => {
+  it("Tab and Shift-Tab cycle the seven screens, number keys jump", async () => {
     const app = renderApp(ws.dir);
     await app.see("95 attempts");
     await app.press(KEY.tab);
@@ -35,7 +35,11 @@ describe("workbench shell", () => {
     await app.see("filters:");
     await app.press("6");
     await app.see("Frozen portfolios");
-    expect(SCREENS.map((s) => s.key).join("")).toBe("123456");
+    await app.press(KEY.tab);
+    await app.see("no planned run screens");
+    await app.press(KEY.tab);
+    await app.see("filters:");
+    expect(SCREENS.map((s) => s.key).join("")).toBe("1234567");
     app.unmount();
   });
 
