@@ -115,11 +115,7 @@ export function registerScreenRun(screen: Command): void {
     }
     if (process.stderr.isTTY) process.stderr.write("\r\x1b[K"); // clear an unfinished bar
     if (!opts.json) for (const e of summary.errors) process.stderr.write(`fire: ${e}\n`);
-    printResult(
-      opts.json,
-      { name, ...summary },
-      () => `${runSummaryLine(name, summary)}\n`,
-    );
+    printResult(opts.json, { name, ...summary }, () => `${runSummaryLine(name, summary)}\n`);
     if (summary.failed || summary.aborted) process.exitCode = 1;
   });
 }
