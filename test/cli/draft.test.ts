@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mine, openSession } from "../../src/core/app/index.js";
 import { loadTemplates } from "../../src/core/draft/templates.js";
-import { runFireAsync } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
-describe("fire draft --llm (built CLI) against a local OpenAI-compatible server", () => {
+describe("fire draft --llm against a local OpenAI-compatible server", () => {
   let fake: FakeOpenAI;
   let ws: string;
   let clusters: { id: string; family: string }[];
@@ -42,9 +42,12 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
     const answer = { ...templates.get("binary-equivalence")!, id: "draft", status: "frozen" };
     fake.respond = () => ({ kind: "json", answer });
     const before = fake.chat.length;
-    const r = await runFireAsync(["draft", "--cluster", c.id, "--llm", "--json"], ws, env());
+    const r = await fireIn(["draft", "--cluster", c.id, "--llm", "--json"], {
+      cwd: ws,
+      env: env(),
+    });
     expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
+    expect(r.status).toBe(0);
     expect(fake.chat.length).toBe(before + 1);
     const sent = JSON.stringify(fake.chat.at(-1).messages);
     expect(sent).toContain("Family: binary-equivalence");
@@ -68,8 +71,8 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
         eligibility: { allOf: [], anyOf: ["qqq-no-task-says-this"], noneOf: [] },
       },
     });
-    const r = await runFireAsync(["draft", "--cluster", c.id, "--llm"], ws, env());
-    expect(r.code).toBe(0);
+    const r = await fireIn(["draft", "--cluster", c.id, "--llm"], { cwd: ws, env: env() });
+    expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/fire: warning: draft-\S+ routes no task of the workspace/);
     expect(r.stderr).toMatch(/fires on none of its \d+ lineage attempt\(s\) in replay/);
     expect(r.stdout).toContain("routes 0/");
@@ -84,8 +87,8 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
       answer: { ...t, id: "draft", eligibility: { allOf: [], anyOf: ["rm(?=\\s)"], noneOf: [] } },
     });
     const before = fake.chat.length;
-    const r = await runFireAsync(["draft", "--cluster", c.id, "--llm"], ws, env());
-    expect(r.code).toBe(1);
+    const r = await fireIn(["draft", "--cluster", c.id, "--llm"], { cwd: ws, env: env() });
+    expect(r.status).toBe(1);
     expect(fake.chat.length).toBe(before + 2); // the answer and one repair
     expect(JSON.stringify(fake.chat.at(-1).messages)).toContain("cannot run in linear time");
     expect(r.stderr).toContain(
@@ -101,8 +104,8 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
         title: "Keep flask-kv-store-api running",
       },
     });
-    const r2 = await runFireAsync(["draft", "--cluster", c2.id, "--llm"], ws, env());
-    expect(r2.code).toBe(1);
+    const r2 = await fireIn(["draft", "--cluster", c2.id, "--llm"], { cwd: ws, env: env() });
+    expect(r2.status).toBe(1);
     expect(r2.stderr).toContain("rule text names the task flask-kv-store-api");
     const drafts = await readdir(join(ws, "candidates", "drafts"));
     expect(drafts.some((f) => f.includes("latex") || f.includes("service"))).toBe(false);
@@ -110,8 +113,8 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
 
   it("drafts from the template without --llm and refuses to overwrite an existing draft", async () => {
     const c = clusters.find((x) => x.family === "exact-replacement")!;
-    const first = await runFireAsync(["draft", "--cluster", c.id], ws, {});
-    expect(first.code).toBe(0);
+    const first = await fireIn(["draft", "--cluster", c.id], { cwd: ws, env: {} });
+    expect(first.status).toBe(0);
     expect(first.stdout).toMatch(
       /^drafted draft-exact-replacement-[0-9a-f]{6}@1 \(exact-replacement, template\)/,
     );
@@ -119,11 +122,11 @@ describe("fire draft --llm (built CLI) against a local OpenAI-compatible server"
     expect(first.stdout).toMatch(
       /routes [1-9]\d*\/\d+ lineage task\(s\) and \d+ other\(s\); fires on [1-9]\d*\/\d+ lineage attempt\(s\) in replay/,
     );
-    const again = await runFireAsync(["draft", "--cluster", c.id], ws, {});
-    expect(again.code).toBe(1);
+    const again = await fireIn(["draft", "--cluster", c.id], { cwd: ws, env: {} });
+    expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/already exists: revise it/);
-    const none = await runFireAsync(["draft", "--cluster", "c-zzzz"], ws, {});
-    expect(none.code).toBe(2);
+    const none = await fireIn(["draft", "--cluster", "c-zzzz"], { cwd: ws, env: {} });
+    expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/no cluster matches c-zzzz/);
   });
 });

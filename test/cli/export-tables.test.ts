@@ -5,29 +5,31 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Cluster } from "../../src/core/mine/cluster.js";
 import type { Label } from "../../src/core/mine/label.js";
 import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "../core/mine/demo-workspace.js";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 
 const NO_LLM_ENV = { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" };
 let ws: string;
 let mined: { labels: Label[]; clusters: Cluster[] };
-beforeAll(() => {
+beforeAll(async () => {
   ws = tempWorkspace(`${DEMO_DIR}/`);
-  const m = runFire(["mine", "--labeler", "heuristic", "--json", "-w", ws], { env: NO_LLM_ENV });
+  const m = await fireIn(["mine", "--labeler", "heuristic", "--json", "-w", ws], {
+    env: NO_LLM_ENV,
+  });
   expect(m.status).toBe(0);
   mined = JSON.parse(m.stdout) as typeof mined;
 }, 180_000);
 afterAll(removeTempWorkspaces);
 
-const exportOf = (args: string[]) => {
-  const r = runFire(["export", ...args, "-w", ws], { env: NO_LLM_ENV });
+const exportOf = async (args: string[]) => {
+  const r = await fireIn(["export", ...args, "-w", ws], { env: NO_LLM_ENV });
   expect(r.stderr).toBe("");
   expect(r.status).toBe(0);
   return r.stdout;
 };
 
 describe("fire export labels|clusters --format jsonl|csv", () => {
-  it("labels as JSONL: one row per label of the last mine, documented columns in order", () => {
-    const rows = exportOf(["labels"])
+  it("labels as JSONL: one row per label of the last mine, documented columns in order", async () => {
+    const rows = (await exportOf(["labels"]))
       .trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -59,8 +61,8 @@ describe("fire export labels|clusters --format jsonl|csv", () => {
     }
   });
 
-  it("clusters as CSV parse back to the clusters of `fire mine` (lists `;`-joined)", () => {
-    const records = parse(exportOf(["clusters", "--format", "csv"]), {
+  it("clusters as CSV parse back to the clusters of `fire mine` (lists `;`-joined)", async () => {
+    const records = parse(await exportOf(["clusters", "--format", "csv"]), {
       columns: true,
     }) as Record<string, string>[];
     expect(records).toHaveLength(mined.clusters.length);
@@ -78,7 +80,7 @@ describe("fire export labels|clusters --format jsonl|csv", () => {
 
   it("labels as CSV keep commas, quotes and newlines of free text intact", async () => {
     const out = join(ws, "labels.csv");
-    const r = runFire(["export", "labels", "--format", "csv", "--out", out, "-w", ws]);
+    const r = await fireIn(["export", "labels", "--format", "csv", "--out", out, "-w", ws]);
     expect(r.status).toBe(0);
     expect(r.stderr).toBe(`exported ${mined.labels.length} labels to ${out}\n`);
     const records = parse(await readFile(out, "utf8"), { columns: true }) as Record<
@@ -91,64 +93,72 @@ describe("fire export labels|clusters --format jsonl|csv", () => {
     );
   });
 
-  it("refuses an unknown table or format, and tables before anything was mined", () => {
-    const bad = runFire(["export", "verdictz", "-w", ws]);
+  it("refuses an unknown table or format, and tables before anything was mined", async () => {
+    const bad = await fireIn(["export", "verdictz", "-w", ws]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("unknown export 'verdictz'");
-    const fmt = runFire(["export", "labels", "--format", "xlsx", "-w", ws]);
+    const fmt = await fireIn(["export", "labels", "--format", "xlsx", "-w", ws]);
     expect(fmt.status).toBe(2);
     expect(fmt.stderr).toContain("--format xlsx");
     const fresh = tempWorkspace(`${DEMO_DIR}/`);
-    const none = runFire(["export", "clusters", "-w", fresh]);
+    const none = await fireIn(["export", "clusters", "-w", fresh]);
     expect(none.status).toBe(2);
     expect(none.stderr).toContain("nothing mined yet");
   });
 
-  it("fire cluster rename --json prints the decision, and the export shows the new name", () => {
+  it("fire cluster rename --json prints the decision, and the export shows the new name", async () => {
     const c = mined.clusters[0]!;
-    const r = runFire(["cluster", "rename", c.id, "Renamed, with a comma", "--json", "-w", ws]);
+    const r = await fireIn([
+      "cluster",
+      "rename",
+      c.id,
+      "Renamed, with a comma",
+      "--json",
+      "-w",
+      ws,
+    ]);
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as { ok: boolean; decision: { op: string; name: string } };
     expect(out.ok).toBe(true);
     expect(out.decision).toMatchObject({ op: "rename", name: "Renamed, with a comma" });
-    const records = parse(exportOf(["clusters", "--format", "csv"]), {
+    const records = parse(await exportOf(["clusters", "--format", "csv"]), {
       columns: true,
     }) as Record<string, string>[];
     expect(records.find((x) => x.id === c.id)?.name).toBe("Renamed, with a comma");
   });
-  it("fire cluster merge|split|exclude --json print the decision; the export follows it", () => {
+  it("fire cluster merge|split|exclude --json print the decision; the export follows it", async () => {
     const [a, b] = [mined.clusters[1]!, mined.clusters[2]!];
     const c = mined.clusters.slice(3).find((x) => x.attemptIds.length > 1)!;
     expect(c).toBeDefined();
-    const decided = (args: string[]) => {
-      const r = runFire(["cluster", ...args, "--json", "-w", ws]);
+    const decided = async (args: string[]) => {
+      const r = await fireIn(["cluster", ...args, "--json", "-w", ws]);
       expect(r.stderr).toBe("");
       expect(r.status).toBe(0);
       return JSON.parse(r.stdout) as { ok: boolean; message: string; decision: Decision };
     };
     type Decision = { op: string; groups?: string[][]; attemptIds?: string[]; at: string };
-    const merge = decided(["merge", a.id, b.id, "--name", "ab"]);
+    const merge = await decided(["merge", a.id, b.id, "--name", "ab"]);
     expect(merge.ok).toBe(true);
     expect(merge.decision).toMatchObject({ op: "merge", groups: [a.attemptIds, b.attemptIds] });
     expect(Number.isNaN(Date.parse(merge.decision.at))).toBe(false);
-    const rows = () =>
-      exportOf(["clusters"])
+    const rows = async () =>
+      (await exportOf(["clusters"]))
         .trimEnd()
         .split("\n")
         .map((l) => JSON.parse(l) as { name: string; attemptIds: string[] });
-    const ab = rows().find((x) => x.name === "ab")!;
+    const ab = (await rows()).find((x) => x.name === "ab")!;
     expect([...ab.attemptIds].sort()).toEqual([...a.attemptIds, ...b.attemptIds].sort());
     const moved = [c.attemptIds[0]!];
-    const split = decided(["split", c.id, ...moved, "--name", "c-split"]);
+    const split = await decided(["split", c.id, ...moved, "--name", "c-split"]);
     expect(split.decision).toMatchObject({ op: "split", attemptIds: moved });
-    expect(rows().find((x) => x.name === "c-split")?.attemptIds).toEqual(moved);
-    const ex = decided(["exclude", ab.attemptIds[0]!, "--reason", "not ours"]);
+    expect((await rows()).find((x) => x.name === "c-split")?.attemptIds).toEqual(moved);
+    const ex = await decided(["exclude", ab.attemptIds[0]!, "--reason", "not ours"]);
     expect(ex.decision).toMatchObject({ op: "exclude", attemptIds: [ab.attemptIds[0]] });
-    const labels = exportOf(["labels"])
+    const labels = (await exportOf(["labels"]))
       .trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l) as { attemptId: string });
-    expect(rows().some((x) => x.attemptIds.includes(ab.attemptIds[0]!))).toBe(false);
+    expect((await rows()).some((x) => x.attemptIds.includes(ab.attemptIds[0]!))).toBe(false);
     expect(labels.length).toBe(mined.labels.length);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { SCREEN_FIXTURES } from "../helpers/screens.js";
 
 /**
@@ -11,7 +11,7 @@ import { SCREEN_FIXTURES } from "../helpers/screens.js";
  * one with a run screen (Table 9 Sol results imported), one never screened.
  */
 let ws: string;
-const fire = (args: string[]) => runFire([...args, "-w", ws]);
+const fire = (args: string[]) => fireIn([...args, "-w", ws]);
 const jsonl = (text: string) =>
   text
     .trimEnd()
@@ -27,7 +27,7 @@ beforeAll(async () => {
     join(ws, "candidates/other-check.yaml"),
     text.replace("id: report-check", "id: other-check"),
   );
-  const plan = fire([
+  const plan = await fire([
     "screen",
     "plan",
     "--candidate",
@@ -38,14 +38,14 @@ beforeAll(async () => {
     "sol",
   ]);
   expect(plan.status).toBe(0);
-  const imp = fire(["screen", "import", "sol", join(SCREEN_FIXTURES, "table9-sol.csv")]);
+  const imp = await fire(["screen", "import", "sol", join(SCREEN_FIXTURES, "table9-sol.csv")]);
   expect(imp.status).toBe(0);
 }, 60_000);
 afterAll(() => rm(ws, { recursive: true, force: true }));
 
 describe("fire export verdicts", () => {
-  it("one row per candidate, the verdict and evidence of `fire candidate verdict`", () => {
-    const r = fire(["export", "verdicts"]);
+  it("one row per candidate, the verdict and evidence of `fire candidate verdict`", async () => {
+    const r = await fire(["export", "verdicts"]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     const rows = jsonl(r.stdout);
@@ -65,7 +65,7 @@ describe("fire export verdicts", () => {
       "evidence",
     ]);
     for (const row of rows) {
-      const v = fire(["candidate", "verdict", String(row.id), "--json"]);
+      const v = await fire(["candidate", "verdict", String(row.id), "--json"]);
       expect(v.status).toBe(0);
       const cli = JSON.parse(v.stdout) as {
         suggested: { verdict: string; evidence: string[] };
@@ -94,12 +94,12 @@ describe("fire export verdicts", () => {
     });
   });
 
-  it("as CSV: evidence (free text with `;`) is joined by newlines and survives quoting", () => {
-    const r = fire(["export", "verdicts", "--format", "csv"]);
+  it("as CSV: evidence (free text with `;`) is joined by newlines and survives quoting", async () => {
+    const r = await fire(["export", "verdicts", "--format", "csv"]);
     expect(r.status).toBe(0);
     const records = parse(r.stdout, { columns: true }) as Record<string, string>[];
     const byId = new Map(records.map((x) => [x.id, x]));
-    const json = jsonl(fire(["export", "verdicts"]).stdout);
+    const json = jsonl((await fire(["export", "verdicts"])).stdout);
     for (const row of json) {
       const rec = byId.get(String(row.id))!;
       expect(rec.evidence!.split("\n")).toEqual(row.evidence);
@@ -112,12 +112,12 @@ describe("fire export verdicts", () => {
 describe("fire export screen NAME", () => {
   it("exports the stored results the report analyses, in column order", async () => {
     const stored = jsonl(await readFile(join(ws, "screens/sol/results.jsonl"), "utf8"));
-    const r = fire(["export", "screen", "sol"]);
+    const r = await fire(["export", "screen", "sol"]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     const rows = jsonl(r.stdout);
     expect(rows).toHaveLength(42);
-    const report = JSON.parse(fire(["report", "sol", "--json"]).stdout) as {
+    const report = JSON.parse((await fire(["report", "sol", "--json"])).stdout) as {
       funnel: Record<string, { attempts: number }>;
     };
     expect(rows.filter((x) => x.arm === "policy")).toHaveLength(report.funnel.policy!.attempts);
@@ -152,29 +152,29 @@ describe("fire export screen NAME", () => {
   });
 
   it("as CSV to a file; a bad stored line is named and the good rows still export", async () => {
-    const csv = fire(["export", "screen", "sol", "--format", "csv"]);
+    const csv = await fire(["export", "screen", "sol", "--format", "csv"]);
     const records = parse(csv.stdout, { columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(42);
     expect(records.filter((x) => x.pass === "true").length).toBe(
-      jsonl(fire(["export", "screen", "sol"]).stdout).filter((x) => x.pass === true).length,
+      jsonl((await fire(["export", "screen", "sol"])).stdout).filter((x) => x.pass === true).length,
     );
     await appendFile(join(ws, "screens/sol/results.jsonl"), '{"task": "t", "arm": 3}\n');
     const out = join(ws, "sol.csv");
-    const r = fire(["export", "screen", "sol", "--format", "csv", "--out", out]);
+    const r = await fire(["export", "screen", "sol", "--format", "csv", "--out", out]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/results\.jsonl:43: /);
     expect(r.stderr).toContain(`exported 42 sol rows to ${out}`);
     expect(parse(await readFile(out, "utf8"), { columns: true })).toHaveLength(42);
   });
 
-  it("needs a name, refuses one elsewhere, and names a screen without results", () => {
-    const none = fire(["export", "screen"]);
+  it("needs a name, refuses one elsewhere, and names a screen without results", async () => {
+    const none = await fire(["export", "screen"]);
     expect(none.status).toBe(2);
     expect(none.stderr).toContain("give the screen's name");
-    const extra = fire(["export", "labels", "sol"]);
+    const extra = await fire(["export", "labels", "sol"]);
     expect(extra.status).toBe(2);
     expect(extra.stderr).toContain("takes no name");
-    const missing = fire(["export", "screen", "nope"]);
+    const missing = await fire(["export", "screen", "nope"]);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('no results for screen "nope"');
   });

@@ -17,7 +17,7 @@ import {
   type WorkspaceSession,
 } from "../../src/core/app/index.js";
 import { renderRouteAudit } from "../../src/core/route/render.js";
-import { runFire } from "../helpers/cli.js";
+import { fireIn, runFire } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 /**
@@ -31,11 +31,11 @@ describe("fire draft / screen replay / route / freeze / hook (demo workspace)", 
   let ws: string;
   let session: WorkspaceSession;
   const ids: Record<string, string> = {};
-  const fire = (args: string[], input?: string) =>
-    runFire([...args, ...(args[0] === "hook" ? [] : ["-w", ws])], {
-      cwd: ws,
-      ...(input === undefined ? {} : { input }),
-    });
+  /** A command in-process (src/cli/run.ts). */
+  const fire = (args: string[]) => fireIn([...args, "-w", ws], { cwd: ws });
+  /** The built CLI spawned: the live hook (stdin), and the failproofai export of the build. */
+  const hook = (input: string) => runFire(["hook"], { cwd: ws, input });
+  const spawned = (args: string[]) => runFire([...args, "-w", ws], { cwd: ws });
   const fresh = () => {
     session = reloadCandidates(session);
     return session;
@@ -76,7 +76,7 @@ describe("fire draft / screen replay / route / freeze / hook (demo workspace)", 
     );
     expect(saved.candidateSha256).toBe(s.candidateSha256);
     // the CLI reads the saved screen back into its verdict
-    const v = fire(["candidate", "verdict", svc]);
+    const v = await fire(["candidate", "verdict", svc]);
     expect(v.stdout.split("\n")[0]).toBe(`${svc}@1 (draft): promising`);
     expect(v.stdout).toContain("  - replay: fires in time on 3/3 positive attempt(s)");
     expect(() => candidateNamed(session, "no-such-candidate")).toThrow(
@@ -84,7 +84,7 @@ describe("fire draft / screen replay / route / freeze / hook (demo workspace)", 
     );
   });
 
-  it("the routing audit lists the matrix, idle candidates and silent tasks", () => {
+  it("the routing audit lists the matrix, idle candidates and silent tasks", async () => {
     const a = JSON.parse(JSON.stringify(routingAudit(session)));
     expect(a.candidates.map((c: { policy: string }) => c.policy).sort()).toEqual(
       [`${ids["latex-final-log"]}@1`, `${ids["service-persistence"]}@1`].sort(),
@@ -104,31 +104,30 @@ describe("fire draft / screen replay / route / freeze / hook (demo workspace)", 
     if (refused.ok) return;
     expect(refused.refused[0]?.policy).toBe(`${latex}@1`);
     expect(refused.refused[0]?.missing.join("\n")).toContain("no promising screen");
-    const r = fire(["freeze", "--name", "p0", latex]);
+    const r = await fire(["freeze", "--name", "p0", latex]);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(
       `${latex}@1: no promising screen: no replay screen (run \`fire screen replay ${latex}@1\`)`,
     );
-    expect(fire(["freeze", "--name", "p0", "--force", latex]).status).toBe(2);
+    expect((await fire(["freeze", "--name", "p0", "--force", latex])).status).toBe(2);
     await expect(readdir(join(ws, "portfolios"))).rejects.toThrow(/ENOENT/);
   });
 
   it("freezes; fire hook uses the frozen portfolio by default; a tampered file is rejected, fail open, logged", async () => {
-    const f = fire(["freeze", "--name", "demo", ids["service-persistence"]!]);
+    const f = await fire(["freeze", "--name", "demo", ids["service-persistence"]!]);
     expect(f.stderr).toBe("");
     expect(f.status).toBe(0);
     const ev = (o: object) => JSON.stringify({ session_id: "s1", cwd: ws, ...o });
     const prompt = "Start the docs server on port 8080 and keep it running after you finish.";
-    expect(fire(["hook"], ev({ hook_event_name: "UserPromptSubmit", prompt })).stdout).toBe("");
-    fire(
-      ["hook"],
+    expect(hook(ev({ hook_event_name: "UserPromptSubmit", prompt })).stdout).toBe("");
+    hook(
       ev({
         hook_event_name: "PreToolUse",
         tool_name: "Bash",
         tool_input: { command: "python3 -m http.server 8080 &" },
       }),
     );
-    const stop = fire(["hook"], ev({ hook_event_name: "Stop", stop_hook_active: false }));
+    const stop = hook(ev({ hook_event_name: "Stop", stop_hook_active: false }));
     expect(stop.status).toBe(0);
     expect(JSON.parse(stop.stdout)).toMatchObject({ decision: "block" });
     expect(JSON.parse(stop.stdout).reason).toMatch(/keep running after you finish/);
@@ -140,10 +139,7 @@ describe("fire draft / screen replay / route / freeze / hook (demo workspace)", 
     const st = await stat(pf);
     await writeFile(pf, original.replace("Relaunch it", "Relaunch IT"));
     await utimes(pf, st.atime, st.mtime);
-    const same = fire(
-      ["hook"],
-      ev({ session_id: "s3", hook_event_name: "Stop", stop_hook_active: false }),
-    );
+    const same = hook(ev({ session_id: "s3", hook_event_name: "Stop", stop_hook_active: false }));
     expect(same.stdout).toBe("");
     const s3 = (await readFile(join(ws, ".fire/hook-log.jsonl"), "utf8"))
       .trim()
@@ -151,10 +147,7 @@ describe("fire draft / screen replay / route / freeze / hook (demo workspace)", 
       .at(-1)!;
     expect(JSON.parse(s3).error).toMatch(/SHA-256 does not match the portfolio manifest/);
     await writeFile(pf, original.replace("Relaunch it", "Kill it"));
-    const t = fire(
-      ["hook"],
-      ev({ session_id: "s2", hook_event_name: "Stop", stop_hook_active: false }),
-    );
+    const t = hook(ev({ session_id: "s2", hook_event_name: "Stop", stop_hook_active: false }));
     expect(t.status).toBe(0);
     expect(t.stdout).toBe("");
     const log = (await readFile(join(ws, ".fire/hook-log.jsonl"), "utf8")).trim().split("\n");
@@ -169,7 +162,7 @@ describe("fire draft / screen replay / route / freeze / hook (demo workspace)", 
   it("a frozen candidate cannot be retired; revise keeps both identities", async () => {
     const id = ids["service-persistence"]!;
     await expect(retire(fresh(), candidateNamed(session, id), "x")).rejects.toThrow(/is frozen/);
-    const v = fire(["candidate", "revise", id, "--note", "tighter"]);
+    const v = await fire(["candidate", "revise", id, "--note", "tighter"]);
     expect(v.status).toBe(0);
     expect(v.stdout).toContain(`${id}@2 supersedes ${id}@1`);
     const files = (await readdir(join(ws, "candidates", "drafts"))).sort();
@@ -182,13 +175,13 @@ describe("fire draft / screen replay / route / freeze / hook (demo workspace)", 
 
   it("exports the frozen portfolio for failproofai only while its hashes hold", async () => {
     const out = join(ws, "fp");
-    const bad = fire(["export", "--portfolio", "demo", "--format", "failproofai", "--out", out]);
+    const bad = spawned(["export", "--portfolio", "demo", "--format", "failproofai", "--out", out]);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/SHA-256 does not match the portfolio manifest/);
     const m = JSON.parse(await readFile(join(ws, "portfolios/demo/manifest.json"), "utf8"));
     const pf = join(ws, "portfolios/demo", m.policies[0].file);
     await writeFile(pf, (await readFile(pf, "utf8")).replace("Kill it", "Relaunch it"));
-    const ok = fire(["export", "--portfolio", "demo", "--format", "failproofai", "--out", out]);
+    const ok = spawned(["export", "--portfolio", "demo", "--format", "failproofai", "--out", out]);
     expect(ok.stderr).toBe("");
     expect(ok.status).toBe(0);
     expect((await readdir(out)).sort()).toEqual([
@@ -196,6 +189,6 @@ describe("fire draft / screen replay / route / freeze / hook (demo workspace)", 
       "fire-demo.portfolio.json",
       "fire-runtime",
     ]);
-    expect(fire(["export", "--portfolio", "demo", "--format", "yaml"]).status).toBe(2);
+    expect((await fire(["export", "--portfolio", "demo", "--format", "yaml"])).status).toBe(2);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 /**
@@ -40,25 +40,25 @@ beforeAll(async () => {
 });
 afterAll(() => rm(ws, { recursive: true, force: true }));
 
-const importJson = (file: string) => {
-  const r = runFire(["import", file, "--json", "-w", ws]);
+const importJson = async (file: string) => {
+  const r = await fireIn(["import", file, "--json", "-w", ws]);
   expect(r.stderr).toBe("");
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout) as { attempts: number; byFormat: Record<string, number> };
 };
-const rowsOf = (prefix: string): Row[] => {
-  const r = runFire(["attempts", "--json", "-w", ws]);
+const rowsOf = async (prefix: string): Promise<Row[]> => {
+  const r = await fireIn(["attempts", "--json", "-w", ws]);
   expect(r.status).toBe(0);
   return (JSON.parse(r.stdout) as Row[]).filter((x) => x.taskId.startsWith(prefix));
 };
 
 describe("fire import of Inspect AI eval logs", () => {
-  it(".eval: one attempt per sample and epoch, the mean reward is the file's accuracy", () => {
+  it(".eval: one attempt per sample and epoch, the mean reward is the file's accuracy", async () => {
     const header = evalHeader();
-    const out = importJson(EVAL);
+    const out = await importJson(EVAL);
     expect(out).toMatchObject({ attempts: header.total_samples, errors: [] });
     expect(out.byFormat).toEqual({ "inspect-eval": header.total_samples });
-    const rows = rowsOf("fix-tests/");
+    const rows = await rowsOf("fix-tests/");
     expect(rows).toHaveLength(6);
     expect(rows.every((r) => r.format === "inspect-eval")).toBe(true);
     const rewards = rows.map((r) => r.reward);
@@ -67,11 +67,11 @@ describe("fire import of Inspect AI eval logs", () => {
     expect(rows.filter((r) => r.outcome === "pass")).toHaveLength(3);
   });
 
-  it(".json: an errored sample is an attempt with no reward; the scored ones give the accuracy", () => {
+  it(".json: an errored sample is an attempt with no reward; the scored ones give the accuracy", async () => {
     const header = jsonHeader();
-    const out = importJson(JSON_LOG);
+    const out = await importJson(JSON_LOG);
     expect(out.attempts).toBe(header.total_samples);
-    const rows = rowsOf("word-count/");
+    const rows = await rowsOf("word-count/");
     expect(rows).toHaveLength(2);
     const scored = rows.flatMap((r) => (r.reward === null ? [] : [r.reward]));
     expect(mean(scored)).toBeCloseTo(header.scores[0]!.metrics.accuracy.value, 12);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { indexFile } from "../../src/core/workspace/index-file.js";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { FIXTURES, fixture } from "../helpers/paths.js";
 
 let ws: string;
@@ -20,7 +20,7 @@ const noStack = (text: string): void => {
 
 describe("fire import", () => {
   it("imports the 15 real Harbor trials with no errors and records the source", async () => {
-    const r = runFire([
+    const r = await fireIn([
       "import",
       "../shared/fixtures/harbor-openclaw",
       "--json",
@@ -40,43 +40,43 @@ describe("fire import", () => {
   });
 
   it("keeps the workspace index fresh: the workbench's warm open sees the import", async () => {
-    // (the index the built CLI writes is keyed to dist/ code, so it is read as a file here)
+    // (the index is keyed to the code that wrote it, so it is read as a file here)
     const indexed = async () =>
       (JSON.parse(await readFile(indexFile(ws), "utf8")) as { attempts: unknown[] }).attempts
         .length;
-    runFire(["import", fixture("codex-rollouts-redacted"), "--json", "--workspace", ws]);
-    runFire(["--json", "--workspace", ws]); // any full read writes the index
+    await fireIn(["import", fixture("codex-rollouts-redacted"), "--json", "--workspace", ws]);
+    await fireIn(["--json", "--workspace", ws]); // any full read writes the index
     expect(await indexed()).toBe(4);
-    const r = runFire(["import", fixture("harbor-openclaw"), "--json", "--workspace", ws]);
+    const r = await fireIn(["import", fixture("harbor-openclaw"), "--json", "--workspace", ws]);
     expect(r.status).toBe(0);
     expect(await indexed()).toBe(19);
   });
 
   it("does not add a source twice, nor one inside an existing folder source", async () => {
-    runFire(["import", FIXTURES, "--json", "--workspace", ws]);
-    const again = runFire(["import", fixture("harbor-openclaw"), "--json", "--workspace", ws]);
+    await fireIn(["import", FIXTURES, "--json", "--workspace", ws]);
+    const again = await fireIn(["import", fixture("harbor-openclaw"), "--json", "--workspace", ws]);
     expect(again.status).toBe(0);
     expect(JSON.parse(again.stdout).attempts).toBe(15);
     const cfg = JSON.parse(await readFile(join(ws, "fire.config.json"), "utf8"));
     expect(cfg.sources).toEqual(["traces/", FIXTURES]);
   });
 
-  it("prints a one-line report without --json", () => {
-    const r = runFire(["import", fixture("harbor-openclaw"), "--workspace", ws]);
+  it("prints a one-line report without --json", async () => {
+    const r = await fireIn(["import", fixture("harbor-openclaw"), "--workspace", ws]);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe("imported 15 attempts (harbor-trial 15) from 1 path; 0 errors\n");
   });
 
   it("exits 2 on a missing path or workspace and leaves the config alone", async () => {
-    const missing = runFire(["import", join(ws, "nope"), "--workspace", ws]);
+    const missing = await fireIn(["import", join(ws, "nope"), "--workspace", ws]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain(`no such file or directory: ${join(ws, "nope")}`);
     noStack(missing.stderr);
     await expect(readFile(join(ws, "fire.config.json"), "utf8")).rejects.toThrow();
-    const noWs = runFire(["import", FIXTURES, "--workspace", join(ws, "absent")]);
+    const noWs = await fireIn(["import", FIXTURES, "--workspace", join(ws, "absent")]);
     expect(noWs.status).toBe(2);
     expect(noWs.stderr).toContain("workspace folder not found");
-    const noArgs = runFire(["import", "--workspace", ws]);
+    const noArgs = await fireIn(["import", "--workspace", ws]);
     expect(noArgs.status).toBe(2);
     expect(noArgs.stderr).toContain("missing required argument 'paths'");
   });
@@ -87,7 +87,7 @@ describe("fire import", () => {
       '{\n  "sources": ["traces/"],\n  "passTreshold": 1\n}\n',
     );
     for (const args of [["import", FIXTURES], ["attempts"], []]) {
-      const r = runFire([...args, "--workspace", ws]);
+      const r = await fireIn([...args, "--workspace", ws]);
       expect(r.status).toBe(1);
       expect(r.stderr).toBe(
         `fire: ${join(ws, "fire.config.json")}:3: unknown key "passTreshold"\n`,
@@ -95,11 +95,11 @@ describe("fire import", () => {
     }
   });
 
-  it("rejects an unknown command and an unknown option with exit 2", () => {
-    const cmd = runFire(["imprt", "--workspace", ws]);
+  it("rejects an unknown command and an unknown option with exit 2", async () => {
+    const cmd = await fireIn(["imprt", "--workspace", ws]);
     expect(cmd.status).toBe(2);
     expect(cmd.stderr).toContain("unknown command 'imprt'");
-    const opt = runFire(["attempts", "--faild", "--workspace", ws]);
+    const opt = await fireIn(["attempts", "--faild", "--workspace", ws]);
     expect(opt.status).toBe(2);
     expect(opt.stderr).toContain("unknown option '--faild'");
     noStack(opt.stderr);

@@ -3,19 +3,22 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runFire } from "../helpers/cli.js";
+import { fireIn, runFire } from "../helpers/cli.js";
 import { SCREEN_FIXTURES } from "../helpers/screens.js";
 
 /**
- * `--json` on the commands that print a result: each is called through the built CLI, its
- * stdout parsed as one JSON document and the fields checked against what happened on disk.
+ * `--json` on the commands that print a result: each is called through the CLI (in-process;
+ * `screen run` and `hook …` spawn the built one, as their commands name it), its stdout
+ * parsed as one JSON document and the fields checked against what happened on disk.
  */
 let ws: string;
 /** `hook uninstall|doctor` take no workspace; every other command here gets `-w`. */
-const fire = (args: string[]) =>
+const spawned = (args: string[]) =>
   runFire(args[0] === "hook" && args[1] !== "install" ? args : [...args, "-w", ws]);
-const json = <T>(args: string[], status = 0): T => {
-  const r = fire([...args, "--json"]);
+const fire = async (args: string[]) =>
+  args[0] === "hook" || args[1] === "run" ? spawned(args) : fireIn([...args, "-w", ws]);
+const json = async <T>(args: string[], status = 0): Promise<T> => {
+  const r = await fire([...args, "--json"]);
   expect(r.stderr).toBe("");
   expect(r.status).toBe(status);
   return JSON.parse(r.stdout) as T;
@@ -32,7 +35,7 @@ afterAll(() => rm(ws, { recursive: true, force: true }));
 
 describe("fire screen plan|run|import|status --json", () => {
   it("plan prints the plan's shape and hashes; status agrees with it", async () => {
-    const p = json<{
+    const p = await json<{
       name: string;
       file: string;
       tasks: number;
@@ -70,7 +73,7 @@ describe("fire screen plan|run|import|status --json", () => {
     });
     const onDisk = JSON.parse(await readFile(p.file, "utf8")) as { hashes: { plan: string } };
     expect(p.hashes.plan).toBe(onDisk.hashes.plan);
-    const s = json<{ planned: boolean; tasks: number; cells: number; arms: string[] }>([
+    const s = await json<{ planned: boolean; tasks: number; cells: number; arms: string[] }>([
       "screen",
       "status",
       "js",
@@ -78,8 +81,17 @@ describe("fire screen plan|run|import|status --json", () => {
     expect(s).toMatchObject({ planned: true, tasks: 2, cells: 4, arms: ["baseline", "policy"] });
   });
 
-  it("run prints the run summary (progress stays on stderr)", () => {
-    const r = fire(["screen", "run", "js", "--runner", "local", "--command", "true", "--json"]);
+  it("run prints the run summary (progress stays on stderr)", async () => {
+    const r = await fire([
+      "screen",
+      "run",
+      "js",
+      "--runner",
+      "local",
+      "--command",
+      "true",
+      "--json",
+    ]);
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out).toEqual({
@@ -92,13 +104,14 @@ describe("fire screen plan|run|import|status --json", () => {
       errors: [],
     });
     const again = JSON.parse(
-      fire(["screen", "run", "js", "--runner", "local", "--command", "true", "--json"]).stdout,
+      (await fire(["screen", "run", "js", "--runner", "local", "--command", "true", "--json"]))
+        .stdout,
     ) as { skipped: number; done: number };
     expect(again).toMatchObject({ done: 4, skipped: 4 });
   });
 
-  it("import prints counts and the bad rows, and exits 1 when rows were skipped", () => {
-    const ok = json<Record<string, unknown>>([
+  it("import prints counts and the bad rows, and exits 1 when rows were skipped", async () => {
+    const ok = await json<Record<string, unknown>>([
       "screen",
       "import",
       "t9",
@@ -114,7 +127,7 @@ describe("fire screen plan|run|import|status --json", () => {
       errors: [],
       resultsFile: join(ws, "screens/t9/results.jsonl"),
     });
-    const bad = fire([
+    const bad = await fire([
       "screen",
       "import",
       "mixed",
@@ -132,8 +145,8 @@ describe("fire screen plan|run|import|status --json", () => {
     expect(out.added).toBeGreaterThan(0);
   });
 
-  it("report --json carries the arms and contrasts of the imported rows", () => {
-    const rep = json<{ arms: Record<string, unknown>; contrasts: { nTasks: number }[] }>([
+  it("report --json carries the arms and contrasts of the imported rows", async () => {
+    const rep = await json<{ arms: Record<string, unknown>; contrasts: { nTasks: number }[] }>([
       "report",
       "t9",
     ]);
@@ -147,13 +160,9 @@ describe("fire hook install|uninstall|doctor --json", () => {
     const project = join(ws, "proj");
     await mkdir(project);
     const base = ["--harness", "claude", "--project", project];
-    const first = json<{ harness: string; file: string; changed: boolean; notes: unknown[] }>([
-      "hook",
-      "install",
-      ...base,
-      "--portfolio",
-      candidateFile(),
-    ]);
+    const first = await json<{ harness: string; file: string; changed: boolean; notes: unknown[] }>(
+      ["hook", "install", ...base, "--portfolio", candidateFile()],
+    );
     expect(first).toMatchObject({
       harness: "claude",
       file: join(project, ".claude/settings.local.json"),
@@ -161,7 +170,7 @@ describe("fire hook install|uninstall|doctor --json", () => {
     });
     expect(existsSync(first.file)).toBe(true);
     expect(Object.keys(first)).not.toContain("settings");
-    const again = json<{ changed: boolean }>([
+    const again = await json<{ changed: boolean }>([
       "hook",
       "install",
       ...base,
@@ -169,7 +178,7 @@ describe("fire hook install|uninstall|doctor --json", () => {
       candidateFile(),
     ]);
     expect(again.changed).toBe(false);
-    const d = fire(["hook", "doctor", ...base, "--json"]);
+    const d = await fire(["hook", "doctor", ...base, "--json"]);
     const doc = JSON.parse(d.stdout) as {
       harness: string;
       file: string;
@@ -180,10 +189,10 @@ describe("fire hook install|uninstall|doctor --json", () => {
     expect(doc.file).toBe(first.file);
     expect(doc.findings.length).toBeGreaterThan(0);
     expect(d.status).toBe(doc.ok ? 0 : 1);
-    const gone = json<{ changed: boolean; file: string }>(["hook", "uninstall", ...base]);
+    const gone = await json<{ changed: boolean; file: string }>(["hook", "uninstall", ...base]);
     expect(gone).toMatchObject({ changed: true, file: first.file });
-    expect(json<{ changed: boolean }>(["hook", "uninstall", ...base]).changed).toBe(false);
-    const none = fire(["hook", "doctor", ...base, "--json"]);
+    expect((await json<{ changed: boolean }>(["hook", "uninstall", ...base])).changed).toBe(false);
+    const none = await fire(["hook", "doctor", ...base, "--json"]);
     expect(none.status).toBe(1);
     expect((JSON.parse(none.stdout) as { ok: boolean }).ok).toBe(false);
   });
@@ -191,19 +200,19 @@ describe("fire hook install|uninstall|doctor --json", () => {
 
 describe("fire candidate …, freeze --json", () => {
   it("promote, verdict, revise, retire print what changed; the file agrees", async () => {
-    expect(json(["candidate", "promote", "report-check"])).toEqual({
+    expect(await json(["candidate", "promote", "report-check"])).toEqual({
       ok: true,
       policy: "report-check@1",
       status: "screening",
     });
     expect(await readFile(candidateFile(), "utf8")).toContain("status: screening");
-    const v = json<{ policy: string; status: string; suggested: { verdict: string } }>([
+    const v = await json<{ policy: string; status: string; suggested: { verdict: string } }>([
       "candidate",
       "verdict",
       "report-check",
     ]);
     expect(v).toMatchObject({ policy: "report-check@1", status: "screening" });
-    const rev = json<{ ok: boolean; policy: string; supersedes: string; file: string }>([
+    const rev = await json<{ ok: boolean; policy: string; supersedes: string; file: string }>([
       "candidate",
       "revise",
       "report-check",
@@ -212,7 +221,7 @@ describe("fire candidate …, freeze --json", () => {
     ]);
     expect(rev).toMatchObject({ ok: true, policy: "report-check@2", supersedes: "report-check@1" });
     expect(existsSync(join(ws, rev.file))).toBe(true);
-    const ret = json([
+    const ret = await json([
       "candidate",
       "retire",
       "report-check@2",
@@ -228,8 +237,8 @@ describe("fire candidate …, freeze --json", () => {
     expect(await readFile(join(ws, rev.file), "utf8")).toContain("status: retired");
   });
 
-  it("freeze --json refuses an unscreened candidate with what is missing (exit 1)", () => {
-    const r = fire(["freeze", "--name", "p", "report-check@1", "--json"]);
+  it("freeze --json refuses an unscreened candidate with what is missing (exit 1)", async () => {
+    const r = await fire(["freeze", "--name", "p", "report-check@1", "--json"]);
     expect(r.status).toBe(1);
     const out = JSON.parse(r.stdout) as {
       ok: boolean;

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { clusterNamed, decide, mine, openSession, triageView } from "../../src/core/app/index.js";
 import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "../core/mine/demo-workspace.js";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 afterAll(removeTempWorkspaces);
@@ -26,11 +26,11 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
     },
     async () => {
       const ws = tempWorkspace(`${DEMO_DIR}/`);
-      const before = runFire(["clusters", "-w", ws]);
+      const before = await fireIn(["clusters", "-w", ws]);
       expect(before.status).toBe(1);
       expect(before.stderr).toContain("nothing mined yet");
 
-      const t = runFire(["triage", "--json", "-w", ws]);
+      const t = await fireIn(["triage", "--json", "-w", ws]);
       expect(t.status).toBe(0);
       const session = await openSession(ws);
       const triageJson = async () =>
@@ -45,7 +45,7 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
       expect(tri.inScope).toHaveLength(35);
       expect(tri.exclusions.map((e) => e.reason)).toEqual(["provider_fault"]);
 
-      const m = runFire(["mine", "--labeler", "heuristic", "--json", "-w", ws]);
+      const m = await fireIn(["mine", "--labeler", "heuristic", "--json", "-w", ws]);
       expect(m.status).toBe(0);
       const mined = JSON.parse(m.stdout) as {
         clusters: ClusterJson[];
@@ -63,7 +63,7 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
       expect(reasons.filter((r) => r === "no_intervention_point")).toHaveLength(6);
       expect(t2.inScope).toHaveLength(25);
 
-      const v = runFire([
+      const v = await fireIn([
         "mine",
         "--validate",
         resolve(REPO_ROOT, "validation/demo.json"),
@@ -75,7 +75,7 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
       expect(v.stdout).toMatch(/overall\s+36\/36 \(100%\)/);
       expect(v.stdout).toContain("(0 new, 35 cached)");
 
-      const rn = runFire([
+      const rn = await fireIn([
         "cluster",
         "rename",
         (svc?.id ?? "").slice(0, 8),
@@ -106,7 +106,7 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
       ).toEqual(["grader quirk"]);
       expect(t3.inScope).toHaveLength(24);
 
-      const shown = runFire(["clusters", "-w", ws]);
+      const shown = await fireIn(["clusters", "-w", ws]);
       expect(shown.status).toBe(0);
       expect(shown.stdout).toContain("Servers die with the session (named by you)");
       expect(shown.stdout).toContain("Excluded by you: 1");
@@ -114,15 +114,15 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
     90_000,
   );
 
-  it("rejects a bad labeller with exit 2 and an llm run without endpoint with a clear error", () => {
+  it("rejects a bad labeller with exit 2 and an llm run without endpoint with a clear error", async () => {
     const ws = tempWorkspace(`${DEMO_DIR}/`);
-    const bad = runFire(["mine", "--labeler", "magic", "-w", ws]);
+    const bad = await fireIn(["mine", "--labeler", "magic", "-w", ws]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--labeler must be llm or heuristic, not "magic"');
-    const llm = runFire(["mine", "--labeler", "llm", "-w", ws], { env: NO_LLM_ENV });
+    const llm = await fireIn(["mine", "--labeler", "llm", "-w", ws], { env: NO_LLM_ENV });
     expect(llm.status).toBe(1);
     expect(llm.stderr).toMatch(/OPENAI_API_KEY/);
-    const unknown = runFire(["cluster", "rename", "zzzz-nope", "x", "-w", ws]);
+    const unknown = await fireIn(["cluster", "rename", "zzzz-nope", "x", "-w", ws]);
     expect(unknown.status).toBe(2);
   });
 });

@@ -9,7 +9,7 @@ import {
   toReportJson,
 } from "../../src/core/report/index.js";
 import { loadScreenAnalysis } from "../../src/core/screen/results/analysis.js";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { fixture, REPO_ROOT } from "../helpers/paths.js";
 
 const screens = join(REPO_ROOT, "test/fixtures/screens");
@@ -75,10 +75,10 @@ describe("fire screen import + fire report (Table 9 acceptance)", () => {
     expect(luna.funnel.policy?.attempts).toBe(21);
   });
 
-  it("reports bad rows as file:line: reason and still loads the good ones", () => {
+  it("reports bad rows as file:line: reason and still loads the good ones", async () => {
     const dir = ws();
     const file = join(screens, "with-bad-rows.csv");
-    const r = runFire(["screen", "import", "mixed", file, "--workspace", dir]);
+    const r = await fireIn(["screen", "import", "mixed", file, "--workspace", dir]);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("with-bad-rows.csv:4: pass: expected true/false");
     expect(r.stderr).toContain("with-bad-rows.csv:5: attempt: expected a number");
@@ -99,7 +99,7 @@ describe("fire screen import + fire report (Table 9 acceptance)", () => {
       behavior: true,
     });
     // a re-import replaces the same cells instead of duplicating them
-    const again = runFire(["screen", "import", "mixed", file, "--workspace", dir]);
+    const again = await fireIn(["screen", "import", "mixed", file, "--workspace", dir]);
     expect(again.stdout).toContain("0 new, 4 replaced, 4 stored");
   });
 
@@ -110,7 +110,7 @@ describe("fire screen import + fire report (Table 9 acceptance)", () => {
     const md = renderReportMarkdown("sol", analysis);
     expect(md).toContain("| policy | baseline | all | 7 | +0.571 |");
     expect(md).toContain("0.0625");
-    const html = runFire(["report", "sol", "--html", "--workspace", dir]);
+    const html = await fireIn(["report", "sol", "--html", "--workspace", dir]);
     expect(html.status).toBe(0);
     const page = readFileSync(join(dir, "screens/sol/report.html"), "utf8");
     expect(page).toContain("<svg");
@@ -123,7 +123,7 @@ describe("fire screen import + fire report (Table 9 acceptance)", () => {
   it("imports a real Harbor job folder tagged with arm and replicate, with integrity flags", async () => {
     const dir = ws();
     const job = fixture("harbor-openclaw/clawbench-19-kimi2.6");
-    const asPolicy = runFire([
+    const asPolicy = await fireIn([
       "screen",
       "import",
       "oc",
@@ -150,16 +150,18 @@ describe("fire screen import + fire report (Table 9 acceptance)", () => {
       ["baseline", 1, false, null],
     ]);
     expect(t3[0].attemptId).toBe("t3-data-pipeline-report__25HCHpE-1a97255f");
-    const report = JSON.parse(runFire(["report", "oc", "--json", "--workspace", dir]).stdout);
+    const report = JSON.parse(
+      (await fireIn(["report", "oc", "--json", "--workspace", dir])).stdout,
+    );
     expect(report).toEqual(await reportJson(dir, "oc"));
     expect(report.unscorable).toHaveLength(4);
     expect(report.arms.policy.all).toMatchObject({ tasks: 0, attempts: 0, unscorable: 4 });
     expect(report.contrasts).toEqual([]);
   });
 
-  it("refuses unsafe screen names (exit 2) and explains a missing screen (exit 1)", () => {
+  it("refuses unsafe screen names (exit 2) and explains a missing screen (exit 1)", async () => {
     const dir = ws();
-    const bad = runFire([
+    const bad = await fireIn([
       "screen",
       "import",
       "../x",
@@ -169,7 +171,7 @@ describe("fire screen import + fire report (Table 9 acceptance)", () => {
     ]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("screen name");
-    const missing = runFire(["report", "nope", "--workspace", dir]);
+    const missing = await fireIn(["report", "nope", "--workspace", dir]);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain("fire screen import nope");
   });

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { fixture, REPO_ROOT } from "../helpers/paths.js";
 
 const CANDIDATE = join(REPO_ROOT, "test/fixtures/screens/candidates/report-check.yaml");
@@ -15,7 +15,7 @@ function workspace(): string {
 }
 
 describe("fire screen plan", () => {
-  it("routes the real traces' tasks into eligible/silent and writes a hashed plan once", () => {
+  it("routes the real traces' tasks into eligible/silent and writes a hashed plan once", async () => {
     const ws = workspace();
     const args = [
       "screen",
@@ -31,7 +31,7 @@ describe("fire screen plan", () => {
       "-w",
       ws,
     ];
-    const r = runFire(args);
+    const r = await fireIn(args);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("14 task(s) (silent 8, eligible 6)");
@@ -46,19 +46,19 @@ describe("fire screen plan", () => {
       },
     );
     expect(plan.hashes.plan).toMatch(/^[0-9a-f]{64}$/);
-    const again = runFire(args);
+    const again = await fireIn(args);
     expect(again.status).toBe(2);
     expect(again.stderr).toContain("already has a plan");
   });
 
-  it("splits a focused screen into positive (lineage tasks), nearby-negative and silent", () => {
+  it("splits a focused screen into positive (lineage tasks), nearby-negative and silent", async () => {
     const ws = workspace();
     const candidate = join(ws, "focused.yaml");
     writeFileSync(
       candidate,
       `${readFileSync(CANDIDATE, "utf8")}lineage:\n  attempts: [t3-data-pipeline-report__25HCHpE-1a97255f]\n`,
     );
-    const r = runFire([
+    const r = await fireIn([
       "screen",
       "plan",
       "--candidate",
@@ -78,11 +78,11 @@ describe("fire screen plan", () => {
     );
   });
 
-  it("takes a task list with cohorts and rejects unknown arms", () => {
+  it("takes a task list with cohorts and rejects unknown arms", async () => {
     const ws = workspace();
     const list = join(ws, "tasks.txt");
     cpSync(join(REPO_ROOT, "test/fixtures/screens/tasks.txt"), list);
-    const r = runFire([
+    const r = await fireIn([
       "screen",
       "plan",
       "--candidate",
@@ -103,7 +103,7 @@ describe("fire screen plan", () => {
       { id: "pinchbench/task-email-triage", cohort: "eligible", matched: "report" },
     ]);
     expect(plan.schedule).toHaveLength(8);
-    const bad = runFire([
+    const bad = await fireIn([
       "screen",
       "plan",
       "--candidate",

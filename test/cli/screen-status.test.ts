@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 const dir = mkdtempSync(join(tmpdir(), "fire-screen-status-"));
@@ -10,11 +10,11 @@ for (const p of ["fire.config.json", "traces", "candidates"])
   cpSync(join(REPO_ROOT, p), join(dir, p), { recursive: true });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const fire = (...args: string[]) => runFire([...args, "--workspace", dir], { cwd: dir });
+const fire = (...args: string[]) => fireIn([...args, "--workspace", dir], { cwd: dir });
 
 describe("fire screen plan --portfolio / fire screen status", () => {
-  it("plans from a frozen portfolio named by path or by name; imported rows are not 'not started'", () => {
-    const frozen = fire(
+  it("plans from a frozen portfolio named by path or by name; imported rows are not 'not started'", async () => {
+    const frozen = await fire(
       "freeze",
       "ref-service-persistence",
       "--name",
@@ -24,10 +24,17 @@ describe("fire screen plan --portfolio / fire screen status", () => {
       "test",
     );
     expect(frozen.status).toBe(0);
-    const byPath = fire("screen", "plan", "--portfolio", "portfolios/p1", "--cohort", "eligible");
+    const byPath = await fire(
+      "screen",
+      "plan",
+      "--portfolio",
+      "portfolios/p1",
+      "--cohort",
+      "eligible",
+    );
     expect(byPath.stderr).toBe("");
     expect(byPath.stdout).toContain("planned screen ref-service-persistence: 3 task(s)");
-    const byName = fire(
+    const byName = await fire(
       "screen",
       "plan",
       "--portfolio",
@@ -39,26 +46,26 @@ describe("fire screen plan --portfolio / fire screen status", () => {
     );
     expect(byName.status).toBe(0);
 
-    const before = fire("screen", "status", "s2");
+    const before = await fire("screen", "status", "s2");
     expect(before.stdout).toContain("intact   yes (hashes match)");
     expect(before.stdout).toContain("run      not started");
-    const imported = fire(
+    const imported = await fire(
       "screen",
       "import",
       "s2",
       join(REPO_ROOT, "test/fixtures/screens/table9-sol.csv"),
     );
     expect(imported.status).toBe(0);
-    const after = fire("screen", "status", "s2");
+    const after = await fire("screen", "status", "s2");
     expect(after.stdout).toContain("run      not run by fire: 42 result row(s) imported");
     expect(after.stdout).not.toContain("not started");
   });
 
-  it("a changed frozen policy is refused naming its file, not with a schema message", () => {
+  it("a changed frozen policy is refused naming its file, not with a schema message", async () => {
     const policies = join(dir, "portfolios", "p1", "policies");
     const file = readdirSync(policies)[0]!;
     writeFileSync(join(policies, file), "id: tampered\n");
-    const r = fire("screen", "plan", "--portfolio", "portfolios/p1", "--cohort", "eligible");
+    const r = await fire("screen", "plan", "--portfolio", "portfolios/p1", "--cohort", "eligible");
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain(`${file}: SHA-256 does not match the portfolio manifest`);
     expect(r.stderr).not.toMatch(/Invalid input|expected string/);

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { fixture, REPO_ROOT } from "../helpers/paths.js";
 
 let ws: string;
@@ -14,8 +14,8 @@ afterEach(async () => {
 });
 
 describe("fire (no command)", () => {
-  it("summarises an empty workspace and says how to start", () => {
-    const r = runFire(["--workspace", ws]);
+  it("summarises an empty workspace and says how to start", async () => {
+    const r = await fireIn(["--workspace", ws]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`fire workspace ${ws}\n`);
     expect(r.stdout).toContain("  attempts   0\n");
@@ -26,9 +26,9 @@ describe("fire (no command)", () => {
     expect(r.stdout).toContain("How to use the CLI:");
   });
 
-  it("counts attempts by format, outcomes, tasks by k/n and errors after an import", () => {
-    runFire(["import", fixture("harbor-openclaw"), "--workspace", ws]);
-    const r = runFire(["--workspace", ws]);
+  it("counts attempts by format, outcomes, tasks by k/n and errors after an import", async () => {
+    await fireIn(["import", fixture("harbor-openclaw"), "--workspace", ws]);
+    const r = await fireIn(["--workspace", ws]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("  attempts   15 (harbor-trial 15)\n");
     expect(r.stdout).toMatch(
@@ -42,9 +42,9 @@ describe("fire (no command)", () => {
     expect(r.stdout).toContain("Tasks (k/n = passing attempts / attempts):");
   });
 
-  it("--json gives the same counts as the text, as one object", () => {
-    runFire(["import", fixture("harbor-openclaw"), "--workspace", ws]);
-    const r = runFire(["--json", "--workspace", ws]);
+  it("--json gives the same counts as the text, as one object", async () => {
+    await fireIn(["import", fixture("harbor-openclaw"), "--workspace", ws]);
+    const r = await fireIn(["--json", "--workspace", ws]);
     expect(r.status).toBe(0);
     const s = JSON.parse(r.stdout) as {
       dir: string;
@@ -62,7 +62,7 @@ describe("fire (no command)", () => {
     expect(s.tasks.reduce((n, t) => n + t.total, 0)).toBe(15);
     expect(Object.values(s.tasksByKn).reduce((a, b) => a + b, 0)).toBe(s.tasks.length);
     expect(s.errors).toEqual([]);
-    const text = runFire(["--workspace", ws]).stdout;
+    const text = (await fireIn(["--workspace", ws])).stdout;
     expect(text).toContain(`  tasks      ${s.tasks.length} (`);
     const kn = Object.entries(s.tasksByKn)
       .map(([k, n]) => `${k}: ${n}`)
@@ -70,8 +70,8 @@ describe("fire (no command)", () => {
     expect(text).toContain(`(passed k/n → tasks: ${kn})`);
   });
 
-  it("`npm start` (the repo root) shows the demo workspace summary", () => {
-    const r = runFire([], { cwd: REPO_ROOT });
+  it("`npm start` (the repo root) shows the demo workspace summary", async () => {
+    const r = await fireIn([], { cwd: REPO_ROOT });
     expect(r.status).toBe(0);
     expect(r.stdout.startsWith(`fire workspace ${REPO_ROOT}\n`)).toBe(true);
     const harbor = /attempts {3}\d+ \(.*harbor-trial (\d+)/.exec(r.stdout);

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { decisionsPath } from "../../src/core/mine/decisions.js";
 import { loadWorkspaceData } from "../../src/ui/data/workspace.js";
 import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "../core/mine/demo-workspace.js";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 
 afterAll(removeTempWorkspaces);
 
@@ -12,8 +12,8 @@ interface TriageJson {
   inScope: string[];
 }
 
-function cliTriage(ws: string): TriageJson {
-  const r = runFire(["triage", "--json", "-w", ws]);
+async function cliTriage(ws: string): Promise<TriageJson> {
+  const r = await fireIn(["triage", "--json", "-w", ws]);
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as TriageJson;
 }
@@ -30,15 +30,15 @@ describe("fire triage --json and the workbench show the same triage", () => {
     timeout: 180_000,
   }, async () => {
     const ws = tempWorkspace(`${DEMO_DIR}/`);
-    const fresh = cliTriage(ws);
+    const fresh = await cliTriage(ws);
     expect(await workbenchTriage(ws)).toEqual(fresh);
 
-    expect(runFire(["mine", "--labeler", "heuristic", "-w", ws]).status).toBe(0);
-    const mined = cliTriage(ws);
+    expect((await fireIn(["mine", "--labeler", "heuristic", "-w", ws])).status).toBe(0);
+    const mined = await cliTriage(ws);
     expect(await workbenchTriage(ws)).toEqual(mined);
     expect(mined.exclusions.length).toBeGreaterThan(fresh.exclusions.length);
 
-    const ex = runFire([
+    const ex = await fireIn([
       "cluster",
       "exclude",
       "Stop without checking the evaluator-facing artifact",
@@ -48,7 +48,7 @@ describe("fire triage --json and the workbench show the same triage", () => {
       ws,
     ]);
     expect(ex.status, ex.stderr).toBe(0);
-    const decided = cliTriage(ws);
+    const decided = await cliTriage(ws);
     const shown = await workbenchTriage(ws);
     expect(shown).toEqual(decided);
     const user = decided.exclusions.filter((e) => e.reason === "excluded_by_user");

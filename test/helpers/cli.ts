@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
+import { runCli } from "../../src/cli/run.js";
 import { REPO_ROOT } from "./paths.js";
 
 export interface RunResult {
@@ -62,4 +63,86 @@ export function runFireAsync(
   env: NodeJS.ProcessEnv = {},
 ): Promise<AsyncRun> {
   return spawnAsync(process.execPath, [resolve(REPO_ROOT, "dist/cli/main.js"), ...args], cwd, env);
+}
+
+type Write = typeof process.stdout.write;
+
+/** Collects what is written to a stream instead of writing it; returns the restore. */
+function capture(stream: NodeJS.WriteStream, into: string[]): () => void {
+  const original = stream.write;
+  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    into.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+    const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+    done?.();
+    return true;
+  }) as Write;
+  return () => {
+    stream.write = original;
+  };
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * The `fire` CLI from src/ inside this test process (src/cli/run.ts: the argument parsing,
+ * commands, output and exit codes a spawned `fire` has), without a node start and a module
+ * load per call. stdout/stderr are captured, `env` and `cwd` set for the call and restored;
+ * calls run one at a time. For commands that read no stdin and run no hook or harness
+ * (those name the built CLI): spawn them with runFire.
+ */
+export function fireIn(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunResult> {
+  const run = queue.then(() => fireInNow(args, opts));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+async function fireInNow(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv },
+): Promise<RunResult> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const env: NodeJS.ProcessEnv = { NO_COLOR: "1", ...opts.env };
+  const savedEnv = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  const savedCwd = process.cwd();
+  const savedExit = process.exitCode;
+  const restoreOut = capture(process.stdout, stdout);
+  const restoreErr = capture(process.stderr, stderr);
+  const restoreTty = notTerminals(); // as spawnSync's pipes: no workbench, no progress bars
+  let status: number;
+  try {
+    for (const [k, v] of Object.entries(env)) setEnv(k, v);
+    process.chdir(opts.cwd ?? REPO_ROOT);
+    process.exitCode = undefined;
+    status = await runCli([process.execPath, "fire", ...args]);
+  } finally {
+    restoreOut();
+    restoreErr();
+    restoreTty();
+    process.exitCode = savedExit;
+    process.chdir(savedCwd);
+    for (const [k, v] of Object.entries(savedEnv)) setEnv(k, v);
+  }
+  return { status, stdout: stdout.join(""), stderr: stderr.join("") };
+}
+
+function notTerminals(): () => void {
+  const streams = [process.stdin, process.stdout, process.stderr] as { isTTY?: boolean }[];
+  const saved = streams.map((s) => Object.getOwnPropertyDescriptor(s, "isTTY"));
+  for (const s of streams) Object.defineProperty(s, "isTTY", { value: false, configurable: true });
+  return () => {
+    streams.forEach((s, i) => {
+      const d = saved[i];
+      if (d) Object.defineProperty(s, "isTTY", d);
+      else delete s.isTTY;
+    });
+  };
+}
+
+function setEnv(key: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[key];
+  else process.env[key] = value;
 }

@@ -1,0 +1,53 @@
+import type { Command } from "commander";
+
+/**
+ * Builds the `fire` program; every command lives in its own file under commands/. With
+ * `command` (argv's first word) only that command's module is loaded when it names one.
+ */
+export async function buildProgram(command?: string): Promise<Command> {
+  const [{ Command }, { registerCommands }] = await Promise.all([
+    import("commander"),
+    import("./commands/index.js"),
+  ]);
+  const program = new Command("fire")
+    .description(
+      "fire: turn failed coding-agent attempts into screened, frozen runtime policies (hooks).",
+    )
+    .version("0.1.0")
+    .showHelpAfterError()
+    .exitOverride();
+  await registerCommands(program, command);
+  return program;
+}
+
+/**
+ * Runs one `fire` command line (argv as process.argv: node, script, words…) and returns its
+ * exit code: 0, 1 for failures and bad input, 2 for usage. Tests call it in-process.
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  const program = await buildProgram(argv[2]);
+  const [{ CommanderError }, { InputError, UsageError }] = await Promise.all([
+    import("commander"),
+    import("../core/errors.js"),
+  ]);
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end here with code 0; usage problems exit 2.
+      return err.exitCode === 0 ? 0 : 2;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`fire: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof InputError) {
+      process.stderr.write(`fire: ${err.format()}\n`);
+      return 1;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`fire: ${message}\n`);
+    return 1;
+  }
+}
