@@ -5,7 +5,8 @@ import { HelpOverlay } from "./components/HelpOverlay.js";
 import { SearchOverlay } from "./components/SearchOverlay.js";
 import { StatusLine } from "./components/StatusLine.js";
 import { AppProvider, useAppActions, useAppState } from "./contexts/AppContext.js";
-import { SCREENS, type ScreenId } from "./contexts/screens.js";
+import { QuitContext } from "./contexts/QuitContext.js";
+import { cycleScreen, SCREENS } from "./contexts/screens.js";
 import { ThemeContext } from "./contexts/ThemeContext.js";
 import { searchItems } from "./data/search.js";
 import {
@@ -149,7 +150,9 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
         ) : null}
         {/* The screen stays mounted under an overlay, so it keeps its place. */}
         <Box display={state.overlay ? "none" : "flex"} flexDirection="column">
-          <ScreenBody screen={state.screen} width={size.columns} height={bodyHeight} />
+          <QuitContext.Provider value={onQuit}>
+            <ScreenBody screen={state.screen} width={size.columns} height={bodyHeight} />
+          </QuitContext.Provider>
         </Box>
       </Box>
       <StatusLine
@@ -161,11 +164,6 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
       />
     </Box>
   );
-}
-
-function cycleScreen(screen: ScreenId, by: 1 | -1): ScreenId {
-  const i = SCREENS.findIndex((s) => s.id === screen);
-  return SCREENS[(i + by + SCREENS.length) % SCREENS.length]!.id;
 }
 
 /**

@@ -12,11 +12,18 @@ import { isFrozenOnDisk } from "./store.js";
  * errors (empty when saved).
  */
 export async function saveCandidateText(file: string, text: string): Promise<InputError[]> {
+  const errors = checkCandidateText(file, text);
+  if (errors.length) return errors;
+  await mkdir(dirname(file), { recursive: true });
+  await writeFileAtomic(file, text);
+  return [];
+}
+
+/** Why a text may not be saved as this candidate file (empty when it may): compile, frozen. */
+export function checkCandidateText(file: string, text: string): InputError[] {
   const r = compileCandidateText(text, file);
   if (!r.policy) return r.errors;
   if (isFrozenOnDisk(file))
     return [new InputError(file, undefined, "frozen candidates are immutable: revise instead")];
-  await mkdir(dirname(file), { recursive: true });
-  await writeFileAtomic(file, text);
   return [];
 }

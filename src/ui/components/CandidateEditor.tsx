@@ -1,14 +1,19 @@
+import { basename } from "node:path";
 import { Box, Text } from "ink";
-import { type ReactNode, useDeferredValue, useMemo, useState } from "react";
+import { type ReactNode, useDeferredValue, useEffect, useMemo, useState } from "react";
+import { checkCandidateText } from "../../core/lifecycle/save-text.js";
 import type { Attempt } from "../../core/model/attempt.js";
-import { useAppActions } from "../contexts/AppContext.js";
+import { reasonText } from "../contexts/errors.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { fieldsOf, pathLabel, setField } from "../data/fields.js";
-import { type PreviewContext, previewSet, previewText } from "../data/preview.js";
-import { useKeyTable } from "../hooks/useKeyTable.js";
+import { type PreviewContext, previewText } from "../data/preview.js";
+import { useEditorKeys } from "../hooks/useEditorKeys.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useSticky } from "../hooks/useSticky.js";
-import { EDITOR_KEYS } from "../keys/tables.js";
+import { ChoiceMenu } from "./ChoiceMenu.js";
+import { ConfirmBar } from "./ConfirmBar.js";
+import { ErrorBlock } from "./ErrorBlock.js";
+import { Pager } from "./Pager.js";
 import { PreviewLine } from "./PreviewLine.js";
 import { TextField } from "./TextField.js";
 import { VirtualList } from "./VirtualList.js";
@@ -17,34 +22,42 @@ export interface CandidateEditorProps {
   file: string;
   /** The saved text. */
   text: string;
+  /** Unsaved text to start from (an $EDITOR edit that did not check out). */
+  draft?: string;
   readOnly: boolean;
   attempts: Attempt[];
   /** The workspace's policies and screen seed, so the preview counts what the replay screen counts. */
   screen: PreviewContext;
   width: number;
   height: number;
-  onSave: (text: string) => void;
+  /** Saves through the validated core path; resolves to the errors (none when saved). */
+  onSave: (text: string) => Promise<string[]>;
   onClose: () => void;
 }
 
 /**
- * Field editor for eligibility, tracking, rules (messages, nudge limits) and the behaviour
- * marker, with a live preview: every change is compiled and replayed over the workspace.
+ * Structured editor for eligibility, tracking, rules and the behaviour marker: edit a field,
+ * add / remove conditions, patterns and rules, with a live preview (every change is compiled
+ * and replayed over the workspace). Unsaved changes outlive the screen and ask before they
+ * are dropped; errors are shown in full.
  */
 export function CandidateEditor(props: CandidateEditorProps): ReactNode {
-  const { file, readOnly, attempts, screen, width, height, onSave, onClose } = props;
+  const { file, readOnly, attempts, screen, width, height } = props;
   const theme = useTheme();
-  const actions = useAppActions();
   // The unsaved text outlives the screen (a count opened from the preview, then Esc back).
   const [draft, setDraft] = useSticky<string | undefined>(`editor.draft.${file}`, undefined);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: seeded once, when opened with one
+  useEffect(() => {
+    if (props.draft !== undefined) setDraft(props.draft);
+  }, []);
   const text = draft ?? props.text;
   const setText = (t: string) => setDraft(t === props.text ? undefined : t);
   const [editing, setEditing] = useState<string | undefined>();
+  const [problems, setProblems] = useState<string[]>([]);
   const fields = useMemo(() => fieldsOf(text, file), [text, file]);
-  const listHeight = Math.max(3, height - 6);
-  const cursor = useListCursor(fields.length, listHeight, `editor.cursor.${file}`);
-  const field = fields[cursor.index];
-  const shown = editing !== undefined && field ? setField(text, file, field, editing) : text;
+  const cursor = useListCursor(fields.length, Math.max(3, height - 6), `editor.cursor.${file}`);
+  const current = fields[cursor.index];
+  const shown = editing !== undefined && current ? setField(text, file, current, editing) : text;
   // Typing renders first; the replay catches up on the deferred text.
   const deferred = useDeferredValue(shown);
   const preview = useMemo(
@@ -55,51 +68,62 @@ export function CandidateEditor(props: CandidateEditorProps): ReactNode {
     () => previewText(props.text, file, attempts, screen).counts,
     [props.text, file, attempts, screen],
   );
+  const errors = [...problems, ...preview.errors.map(reasonText)];
   const dirty = shown !== props.text;
-  const open = (name: "positives" | "negatives" | "silent" | "routed") => () => {
-    const counts = preview.counts;
-    const sets = preview.attempts;
-    if (!counts || !sets) return false;
-    actions.openAttempts(previewSet(`preview ${name}`, counts[name], sets[name]));
-  };
+  const k = useEditorKeys({
+    ...props,
+    text,
+    dirty,
+    fields,
+    cursor,
+    preview,
+    setText,
+    setDraft,
+    editing,
+    setEditing,
+    setProblems,
+  });
+  const { mode } = k;
+  const errorRows = errors.length ? Math.min(6, Math.max(2, height - 14)) : 0;
+  const modeRows =
+    mode?.kind === "menu" ? mode.options.length + 1 : mode?.kind === "confirm" ? 2 : 0;
+  const listHeight = Math.max(3, height - 6 - errorRows - modeRows);
 
-  useKeyTable(
-    EDITOR_KEYS,
-    {
-      move: cursor.handle,
-      edit: () => {
-        const f = fields[cursor.current()];
-        if (!f || readOnly) return;
-        setEditing(String(f.value));
-      },
-      positives: open("positives"),
-      negatives: open("negatives"),
-      silent: open("silent"),
-      routed: open("routed"),
-      save: () => {
-        if (!readOnly) onSave(text);
-      },
-      close: () => {
-        setDraft(undefined);
-        onClose();
-      },
-    },
-    { isActive: editing === undefined },
-  );
-
+  if (mode?.kind === "pager")
+    return (
+      <Pager
+        title={mode.title}
+        text={mode.text}
+        width={width}
+        height={height}
+        editName={mode.errors ? "errors.txt" : basename(file)}
+        onClose={k.closeMode}
+        {...(mode.errors || readOnly
+          ? {}
+          : {
+              onEdited: (t: string) => {
+                setText(t);
+                const errs = checkCandidateText(file, t);
+                return errs.length
+                  ? `kept unsaved; it does not check out:\n${errs.map(reasonText).join("\n")}`
+                  : undefined;
+              },
+            })}
+      />
+    );
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
         <Text bold>{file.split("/").slice(-2).join("/")}</Text>
         {readOnly ? <Text color={theme.warn}> frozen: read-only (revise instead)</Text> : null}
-        {dirty ? <Text color={theme.warn}> modified (Ctrl-S saves, Esc discards)</Text> : null}
+        {dirty ? <Text color={theme.warn}> modified (Ctrl-S saves, Esc asks)</Text> : null}
       </Text>
       <VirtualList
         items={fields}
         selected={cursor.index}
         height={listHeight}
         keyOf={(f) => pathLabel(f.path)}
-        empty="(the file does not parse)"
+        empty="(the text does not parse: e opens it in $EDITOR, E reads the errors)"
         renderRow={(f, i) => (
           <Text wrap="truncate-end">
             <Text color={theme.muted}>{pathLabel(f.path).padEnd(28)} </Text>
@@ -109,21 +133,50 @@ export function CandidateEditor(props: CandidateEditorProps): ReactNode {
           </Text>
         )}
       />
-      {editing !== undefined && field ? (
+      {editing !== undefined && current ? (
         <TextField
-          label={`${pathLabel(field.path)}:`}
+          label={`${pathLabel(current.path)}:`}
           value={editing}
           active
           width={width}
           onChange={setEditing}
           onSubmit={(v) => {
-            setText(setField(text, file, field, v));
+            setText(setField(text, file, current, v));
             setEditing(undefined);
           }}
           onCancel={() => setEditing(undefined)}
         />
       ) : null}
-      <PreviewLine preview={preview} {...(before ? { before } : {})} />
+      {mode?.kind === "prompt" ? (
+        <TextField
+          label={mode.label}
+          value={mode.value}
+          active
+          width={width}
+          onChange={k.setPromptValue}
+          onSubmit={k.submitPrompt}
+          onCancel={k.closeMode}
+        />
+      ) : null}
+      {mode?.kind === "menu" ? (
+        <ChoiceMenu
+          title={mode.title}
+          options={mode.options}
+          onPick={k.pick}
+          onCancel={k.closeMode}
+        />
+      ) : null}
+      {mode?.kind === "confirm" ? (
+        <ConfirmBar
+          question={`Unsaved changes to ${basename(file)}.`}
+          onSave={k.confirm.save}
+          onDrop={k.confirm.drop}
+          {...(mode.then.kind === "go" ? { onKeep: k.confirm.keep } : {})}
+          onStay={k.closeMode}
+        />
+      ) : null}
+      <ErrorBlock errors={errors} width={width} rows={errorRows} />
+      {preview.counts ? <PreviewLine preview={preview} {...(before ? { before } : {})} /> : null}
     </Box>
   );
 }

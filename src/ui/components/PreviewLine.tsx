@@ -15,16 +15,8 @@ const line = (c: PreviewCounts) =>
 /** The live preview: attempts fired / attempts on positives, negatives, silent tasks. */
 export function PreviewLine({ preview, before }: PreviewLineProps): ReactNode {
   const theme = useTheme();
-  if (!preview.counts)
-    return (
-      <Box flexDirection="column">
-        {preview.errors.slice(0, 2).map((e) => (
-          <Text key={e.format()} color={theme.bad} wrap="truncate-end">
-            ✗ {e.message}
-          </Text>
-        ))}
-      </Box>
-    );
+  // A text that does not compile has no counts: its errors are the editor's ErrorBlock.
+  if (!preview.counts) return null;
   const now = line(preview.counts);
   const was = before ? line(before) : now;
   return (

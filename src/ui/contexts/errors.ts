@@ -11,3 +11,8 @@ export function errorLine(err: unknown): string {
 export function isAbort(err: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (err instanceof Error && err.name === "AbortError");
 }
+
+/** An input error where the file is already named (the editor's header): reason (line N). */
+export function reasonText(e: { message: string; line?: number | undefined }): string {
+  return `${e.message}${e.line === undefined ? "" : ` (line ${e.line})`}`;
+}

@@ -10,3 +10,9 @@ export const SCREENS = [
 ] as const;
 
 export type ScreenId = (typeof SCREENS)[number]["id"];
+
+/** The screen `by` places on from `screen` (Tab, Shift-Tab), wrapping around. */
+export function cycleScreen(screen: ScreenId, by: 1 | -1): ScreenId {
+  const i = SCREENS.findIndex((s) => s.id === screen);
+  return SCREENS[(i + by + SCREENS.length) % SCREENS.length]!.id;
+}

@@ -14,10 +14,13 @@ const MOVE = {
   short: "j/k",
 } as const satisfies Command;
 
+/** The number keys that switch screens (the editor's unsaved guard catches the same ones). */
+const SCREEN_NUMBERS = ["1", "2", "3", "4", "5", "6", "7"] as const;
+
 export const GLOBAL_KEYS = keyTable("Everywhere", [
   {
     id: "screen",
-    keys: ["1", "2", "3", "4", "5", "6", "7"],
+    keys: SCREEN_NUMBERS,
     label: "screens",
     help: "switch screen: 1 Triage 2 Attempt 3 Mechanisms 4 Candidates 5 Screens 6 Portfolio 7 Runs",
     show: "1–7",
@@ -280,11 +283,30 @@ export const CANDIDATES_KEYS = keyTable("Candidates", [
     label: "freeze",
     help: "freeze the marked candidates (else the selected one) into one portfolio",
   },
+  { id: "yaml", keys: ["y"], label: "YAML", help: "read the candidate file in the pager" },
+  {
+    id: "external",
+    keys: ["e"],
+    label: "$EDITOR",
+    help: "edit the file in $EDITOR; saved when it checks out, else kept unsaved in the editor",
+  },
 ]);
 
 export const EDITOR_KEYS = keyTable("Candidate editor", [
   MOVE,
   { id: "edit", keys: ["enter"], label: "edit field" },
+  {
+    id: "add",
+    keys: ["a"],
+    label: "add",
+    help: "add a condition, an eligibility pattern or a rule (a copy to edit) where the cursor is",
+  },
+  {
+    id: "remove",
+    keys: ["x"],
+    label: "remove",
+    help: "remove the pattern, condition or rule the cursor is in (innermost first)",
+  },
   {
     id: "positives",
     keys: ["p"],
@@ -309,6 +331,14 @@ export const EDITOR_KEYS = keyTable("Candidate editor", [
     label: "routed",
     help: "list the attempts of the tasks the candidate routes to",
   },
+  { id: "yaml", keys: ["y"], label: "YAML", help: "read the edited text in the pager" },
+  {
+    id: "external",
+    keys: ["e"],
+    label: "$EDITOR",
+    help: "edit the text in $EDITOR; on return it is checked and kept as the unsaved text",
+  },
+  { id: "errors", keys: ["E"], label: "errors", help: "read every error in full in the pager" },
   { id: "save", keys: ["ctrl+s"], label: "save" },
   {
     id: "close",
@@ -316,6 +346,36 @@ export const EDITOR_KEYS = keyTable("Candidate editor", [
     label: "close",
     help: "close (asks first when there are unsaved changes)",
   },
+]);
+
+/** While the editor holds unsaved changes, leaving it asks first. */
+export const UNSAVED_KEYS = keyTable("Candidate editor · unsaved changes", [
+  {
+    id: "leave",
+    keys: [...SCREEN_NUMBERS, "tab", "shift+tab"],
+    label: "leave (asks)",
+    show: "1–7 Tab",
+    help: "switching screen asks what to do with the unsaved changes",
+  },
+  { id: "quit", keys: ["q"], label: "quit (asks)", help: "quitting asks first too" },
+]);
+
+export const CONFIRM_KEYS = keyTable("Unsaved changes", [
+  { id: "save", keys: ["s", "ctrl+s"], label: "save", help: "save, then go on" },
+  { id: "drop", keys: ["d"], label: "drop", help: "drop the unsaved changes, then go on" },
+  {
+    id: "keep",
+    keys: ["k"],
+    label: "keep for later",
+    help: "switching screen: keep the unsaved text for when you come back",
+  },
+  { id: "stay", keys: ["esc", "n"], label: "stay", help: "back to editing" },
+]);
+
+export const MENU_KEYS = keyTable("Editor · choose", [
+  { id: "move", keys: ["j", "k", "down", "up"], label: "move", show: "↑↓ j/k" },
+  { id: "pick", keys: ["enter"], label: "choose" },
+  { id: "cancel", keys: ["esc"], label: "cancel" },
 ]);
 
 const SCREEN_TABS = [

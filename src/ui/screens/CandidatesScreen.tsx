@@ -1,14 +1,16 @@
-import { relative } from "node:path";
+import { basename, relative } from "node:path";
 import { Box, Text } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { freeze, promote, retire, revise } from "../../core/app/index.js";
 import { CandidateEditor } from "../components/CandidateEditor.js";
+import { Pager } from "../components/Pager.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { errorLine } from "../contexts/errors.js";
 import { useTheme } from "../contexts/ThemeContext.js";
-import { type CandidateEntry, saveCandidate, statusOf } from "../data/candidates.js";
+import { type CandidateEntry, statusOf } from "../data/candidates.js";
+import { useCandidateText } from "../hooks/useCandidateText.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useMarks } from "../hooks/useMarks.js";
@@ -55,6 +57,8 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
   const entry: CandidateEntry | undefined = entries[cursor.index];
   const files = useMemo(() => new Set(entries.map((e) => e.file)), [entries]);
   const marks = useMarks("candidates.marks", files);
+  const edited = editing ? entries.find((e) => e.file === editing) : undefined;
+  const texts = useCandidateText((file) => setEditing(file));
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow a search/draft jump only
   useEffect(() => {
     const i = entries.findIndex((e) => e.file === candidateFile);
@@ -112,35 +116,46 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
       freeze: withEntry((e) =>
         setPrompt({ kind: "freeze", value: marks.current().length ? "" : (e.policy?.id ?? "") }),
       ),
+      yaml: withEntry(texts.read),
+      external: withEntry(texts.edit),
     },
-    { isActive: !!data && !editing && !prompt },
+    { isActive: !!data && !edited && !prompt && !texts.reading },
   );
-
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
-  const edited = editing ? entries.find((e) => e.file === editing) : undefined;
+  const reading = texts.reading;
+  if (reading)
+    return (
+      <Pager
+        title={`${reading.rel} · ${statusOf(reading)}`}
+        text={reading.text}
+        width={width}
+        height={height}
+        editName={basename(reading.file)}
+        onClose={texts.closeReading}
+        {...(statusOf(reading) === "frozen"
+          ? {}
+          : { onEdited: (t: string) => texts.edited(reading, t) })}
+      />
+    );
   if (edited)
     return (
       <CandidateEditor
         key={edited.text}
         file={edited.file}
         text={edited.text}
+        {...(texts.handoff?.file === edited.file ? { draft: texts.handoff.text } : {})}
         readOnly={statusOf(edited) === "frozen"}
         attempts={data.ws.attempts}
         screen={previewScreen}
         width={width}
         height={height}
-        onClose={() => setEditing(undefined)}
+        onClose={() => {
+          texts.clearHandoff();
+          setEditing(undefined);
+        }}
         onSave={(text) => {
-          void actions
-            .run(
-              `saving ${edited.rel}`,
-              async () => {
-                const errs = await saveCandidate(edited.file, text);
-                if (errs[0]) throw errs[0];
-              },
-              () => `saved ${edited.rel}`,
-            )
-            .then(() => wb.reloadCandidates());
+          texts.clearHandoff();
+          return texts.save(edited, text);
         }}
       />
     );
