@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { clientEvents, clientOutputs, PORTFOLIO, tempWorkspace } from "./hook-helpers.js";
 
 const USER_HOOKS = {
@@ -40,14 +40,14 @@ describe.each([
     return { project, file, original, ...clientHome() };
   }
   const install = (project: string, env: NodeJS.ProcessEnv) =>
-    runFire(
+    fireIn(
       ["hook", "install", "--harness", harness, "--project", project, "--portfolio", PORTFOLIO],
       { env, cwd: project },
     );
 
-  it("adds one fire hook per event and keeps every user hook, idempotently", () => {
+  it("adds one fire hook per event and keeps every user hook, idempotently", async () => {
     const { project, file, env } = setup();
-    const r = install(project, env);
+    const r = await install(project, env);
     expect([r.status, r.stderr]).toEqual([0, ""]);
     expect(r.stdout).toMatch(/^installed: fire hook/);
     const s = JSON.parse(read(file)) as Settings & { model: string };
@@ -68,36 +68,38 @@ describe.each([
     expect(s.hooks.Stop?.[1]?.matcher).toBeUndefined();
 
     const once = read(file);
-    const again = install(project, env);
+    const again = await install(project, env);
     expect(again.stdout).toMatch(/^already installed/);
     expect(read(file)).toBe(once);
   });
 
-  it("uninstall removes only fire's hooks, restoring the user's file", () => {
+  it("uninstall removes only fire's hooks, restoring the user's file", async () => {
     const { project, file, original, env } = setup();
-    install(project, env);
-    const r = runFire(["hook", "uninstall", "--harness", harness, "--project", project], { env });
+    await install(project, env);
+    const r = await fireIn(["hook", "uninstall", "--harness", harness, "--project", project], {
+      env,
+    });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^removed: fire hook/);
     expect(read(file)).toBe(original);
-    const twice = runFire(["hook", "uninstall", "--harness", harness, "--project", project], {
+    const twice = await fireIn(["hook", "uninstall", "--harness", harness, "--project", project], {
       env,
     });
     expect(twice.stdout).toMatch(/^not installed/);
   });
 
-  it("uninstall leaves no empty settings file behind when fire's hook was all there was", () => {
+  it("uninstall leaves no empty settings file behind when fire's hook was all there was", async () => {
     const project = tempWorkspace();
     const { env } = clientHome();
-    expect(install(project, env).status).toBe(0);
+    expect((await install(project, env)).status).toBe(0);
     expect(existsSync(join(project, rel))).toBe(true);
-    runFire(["hook", "uninstall", "--harness", harness, "--project", project], { env });
+    await fireIn(["hook", "uninstall", "--harness", harness, "--project", project], { env });
     expect(existsSync(join(project, rel))).toBe(false);
   });
 
-  it("the installed command is a working hook (run through the shell as the client does)", () => {
+  it("the installed command is a working hook (run through the shell as the client does)", async () => {
     const { project, file, env } = setup();
-    install(project, env);
+    await install(project, env);
     const s = JSON.parse(read(file)) as Settings;
     const command = s.hooks.PreToolUse?.[1]?.hooks[0]?.command as string;
     const client = `${harness}-rm-deny`;
@@ -112,10 +114,10 @@ describe.each([
     expect(read(join(project, ".fire/hook-log.jsonl")).trim().split("\n")).toHaveLength(2);
   });
 
-  it("refuses to touch a settings file that is not JSON", () => {
+  it("refuses to touch a settings file that is not JSON", async () => {
     const { project, file, env } = setup();
     writeFileSync(file, "{ not json");
-    const r = install(project, env);
+    const r = await install(project, env);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/not valid JSON.*not changed/);
     expect(read(file)).toBe("{ not json");
@@ -123,7 +125,7 @@ describe.each([
 });
 
 describe("Claude Code conventions", () => {
-  it("moves a hook an older fire put into the team-shared settings.json to settings.local.json", () => {
+  it("moves a hook an older fire put into the team-shared settings.json to settings.local.json", async () => {
     const project = tempWorkspace();
     const { env } = clientHome();
     const shared = join(project, ".claude/settings.json");
@@ -136,7 +138,7 @@ describe("Claude Code conventions", () => {
         hooks: { Stop: [{ hooks: [{ type: "command", command: legacy }] }] },
       }),
     );
-    const r = runFire(
+    const r = await fireIn(
       ["hook", "install", "--harness", "claude", "--project", project, "--portfolio", PORTFOLIO],
       { env, cwd: project },
     );
@@ -145,10 +147,10 @@ describe("Claude Code conventions", () => {
     expect(existsSync(join(project, ".claude/settings.local.json"))).toBe(true);
   });
 
-  it("--user honours CLAUDE_CONFIG_DIR", () => {
+  it("--user honours CLAUDE_CONFIG_DIR", async () => {
     const { home, env } = clientHome();
     const dir = join(home, "claude-config");
-    const r = runFire(
+    const r = await fireIn(
       ["hook", "install", "--harness", "claude", "--user", "--portfolio", PORTFOLIO],
       { env: { ...env, CLAUDE_CONFIG_DIR: dir }, cwd: home },
     );
@@ -166,15 +168,18 @@ describe("fire hook install without --portfolio: the workspace's newest frozen p
     writeFileSync(join(ws, "portfolios", name, "manifest.json"), JSON.stringify({ frozenAt }));
   };
 
-  it("follows the newest frozen portfolio by frozenAt of the -w workspace", () => {
+  it("follows the newest frozen portfolio by frozenAt of the -w workspace", async () => {
     const ws = tempWorkspace();
     const project = tempWorkspace();
     const { env } = clientHome();
     freeze(ws, "b-older", "2026-01-01T00:00:00.000Z");
     freeze(ws, "a-newer", "2026-03-01T00:00:00.000Z");
-    const r = runFire(["hook", "install", "--harness", "claude", "--project", project, "-w", ws], {
-      env,
-    });
+    const r = await fireIn(
+      ["hook", "install", "--harness", "claude", "--project", project, "-w", ws],
+      {
+        env,
+      },
+    );
     expect([r.status, r.stderr]).toEqual([0, ""]);
     expect(r.stdout).toContain(
       `portfolio: portfolios/a-newer in ${ws} (newest frozen, 2026-03-01T00:00:00.000Z); the hook follows the newest frozen portfolio at every event`,
@@ -185,10 +190,10 @@ describe("fire hook install without --portfolio: the workspace's newest frozen p
     expect(cmd).toContain(`--workspace ${ws}`);
   });
 
-  it("refuses when nothing is frozen: a hook that stays silent is not installed", () => {
+  it("refuses when nothing is frozen: a hook that stays silent is not installed", async () => {
     const ws = tempWorkspace();
     const { env } = clientHome();
-    const r = runFire(["hook", "install", "--harness", "codex", "--project", ws], {
+    const r = await fireIn(["hook", "install", "--harness", "codex", "--project", ws], {
       env,
       cwd: ws,
     });
@@ -199,12 +204,14 @@ describe("fire hook install without --portfolio: the workspace's newest frozen p
 });
 
 describe("fire hook install --user", () => {
-  it("writes ~/.claude/settings.json and $CODEX_HOME/hooks.json, state in the -w workspace", () => {
+  it("writes ~/.claude/settings.json and $CODEX_HOME/hooks.json, state in the -w workspace", async () => {
     const { home, env } = clientHome();
     const ws = tempWorkspace();
     const args = ["--user", "--portfolio", PORTFOLIO, "-w", ws];
-    expect(runFire(["hook", "install", "--harness", "claude", ...args], { env }).status).toBe(0);
-    const cx = runFire(["hook", "install", "--harness", "codex", ...args], { env });
+    expect(
+      (await fireIn(["hook", "install", "--harness", "claude", ...args], { env })).status,
+    ).toBe(0);
+    const cx = await fireIn(["hook", "install", "--harness", "codex", ...args], { env });
     expect([cx.status, cx.stderr]).toEqual([0, ""]);
     expect(cx.stdout).toContain(
       `trusted fire's 4 hook entries in ${join(home, "codex-home/config.toml")}`,
@@ -216,8 +223,15 @@ describe("fire hook install --user", () => {
     expect(codex.hooks.Stop?.[0]?.hooks[0]?.command).toContain(`--workspace ${ws}`);
   });
 
-  it("rejects an unknown harness with a usage error", () => {
-    const r = runFire(["hook", "install", "--harness", "cursor", "--project", tempWorkspace()]);
+  it("rejects an unknown harness with a usage error", async () => {
+    const r = await fireIn([
+      "hook",
+      "install",
+      "--harness",
+      "cursor",
+      "--project",
+      tempWorkspace(),
+    ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--harness must be claude or codex/);
   });

@@ -24,8 +24,14 @@ import {
  * will evaluate.
  */
 
-/** The built CLI entry the installed hook runs (dist/cli/main.js beside dist/core/). */
-export const FIRE_CLI = resolve(fileURLToPath(import.meta.url), "../../../cli/main.js");
+/**
+ * The built CLI entry the installed hook runs (dist/cli/main.js beside dist/core/). Run from
+ * its sources (the test suite) there is no src/cli/main.js: the hook calls the build beside.
+ */
+export const FIRE_CLI = resolve(
+  fileURLToPath(import.meta.url),
+  import.meta.url.endsWith(".ts") ? "../../../../dist/cli/main.js" : "../../../cli/main.js",
+);
 
 export interface HookTarget {
   harness: Harness;
