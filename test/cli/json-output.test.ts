@@ -82,16 +82,8 @@ describe("fire screen plan|run|import|status --json", () => {
   });
 
   it("run prints the run summary (progress stays on stderr)", async () => {
-    const r = await fire([
-      "screen",
-      "run",
-      "js",
-      "--runner",
-      "local",
-      "--command",
-      "true",
-      "--json",
-    ]);
+    const run = ["screen", "run", "js", "--runner", "local", "--command", "true", "--json"];
+    const r = await fire(run);
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out).toEqual({
@@ -103,10 +95,7 @@ describe("fire screen plan|run|import|status --json", () => {
       aborted: false,
       errors: [],
     });
-    const again = JSON.parse(
-      (await fire(["screen", "run", "js", "--runner", "local", "--command", "true", "--json"]))
-        .stdout,
-    ) as { skipped: number; done: number };
+    const again = JSON.parse((await fire(run)).stdout) as { skipped: number; done: number };
     expect(again).toMatchObject({ done: 4, skipped: 4 });
   });
 

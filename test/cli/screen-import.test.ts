@@ -9,6 +9,7 @@ import {
   toReportJson,
 } from "../../src/core/report/index.js";
 import { loadScreenAnalysis } from "../../src/core/screen/results/analysis.js";
+import type { Contrast } from "../../src/core/stats/contrast.js";
 import { fireIn } from "../helpers/cli.js";
 import { fixture, REPO_ROOT } from "../helpers/paths.js";
 
@@ -16,15 +17,7 @@ const screens = join(REPO_ROOT, "test/fixtures/screens");
 const ws = (): string => mkdtempSync(join(tmpdir(), "fire-screen-"));
 
 interface Json {
-  contrasts: Array<{
-    arm: string;
-    comparator: string;
-    cohort: string;
-    nTasks: number;
-    delta: number;
-    ci: [number, number];
-    p: number;
-  }>;
+  contrasts: Pick<Contrast, "arm" | "comparator" | "cohort" | "nTasks" | "delta" | "ci" | "p">[];
   arms: Record<
     string,
     Record<string, { passAt1: number; passAtK: number; passHatK: number; tasks: number }>
@@ -42,7 +35,7 @@ async function reportJson(dir: string, name: string): Promise<Json> {
 
 /**
  * `fire screen import` and `fire report` call core/app importScreen and the analysis; the
- * statistics are checked through those, the commands' own output and exit codes spawned.
+ * statistics are checked through those, the commands' own output and exit codes via the CLI.
  */
 describe("fire screen import + fire report (Table 9 acceptance)", () => {
   it("reproduces p = 0.0625 (Sol) and p = 0.125 (Luna) from CSV", async () => {

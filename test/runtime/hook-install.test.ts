@@ -224,14 +224,8 @@ describe("fire hook install --user", () => {
   });
 
   it("rejects an unknown harness with a usage error", async () => {
-    const r = await fireIn([
-      "hook",
-      "install",
-      "--harness",
-      "cursor",
-      "--project",
-      tempWorkspace(),
-    ]);
+    const project = tempWorkspace();
+    const r = await fireIn(["hook", "install", "--harness", "cursor", "--project", project]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--harness must be claude or codex/);
   });
