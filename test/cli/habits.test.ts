@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { looksLikeFireJsonl } from "../../src/core/ingest/fire-jsonl.js";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { fixture, REPO_ROOT } from "../helpers/paths.js";
 
 let root: string;
@@ -14,10 +14,10 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "fire-cli-habits-"));
   ws = join(root, "ws");
   await mkdir(ws);
-  expect(runFire(["import", fixture("harbor-openclaw"), "--json", "--workspace", ws]).status).toBe(
-    0,
-  );
-  exported = runFire(["export", "--workspace", ws]).stdout;
+  expect(
+    (await fireIn(["import", fixture("harbor-openclaw"), "--json", "--workspace", ws])).status,
+  ).toBe(0);
+  exported = (await fireIn(["export", "--workspace", ws])).stdout;
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });
@@ -70,17 +70,17 @@ describe("fire JSONL detected by content", () => {
     await writeFile(file, `${spaced}\n`);
     const ws2 = join(root, "ws-spaced");
     await mkdir(ws2);
-    const imp = runFire(["import", file, "--json", "--workspace", ws2]);
+    const imp = await fireIn(["import", file, "--json", "--workspace", ws2]);
     expect(JSON.parse(imp.stdout)).toEqual({
       attempts: lines.length,
       byFormat: { "harbor-trial": lines.length }, // each attempt keeps its source format
       errors: [],
     });
-    const again = runFire(["export", "--workspace", ws2]).stdout.trimEnd().split("\n");
+    const again = (await fireIn(["export", "--workspace", ws2])).stdout.trimEnd().split("\n");
     expect(again.map((l) => JSON.parse(l))).toEqual(lines.map((l) => JSON.parse(l)));
   });
 
-  it("reads the first line, whatever its key order; a cut-off first line by its opening", () => {
+  it("reads the first line, whatever its key order; a cut-off first line by its opening", async () => {
     expect(looksLikeFireJsonl('{"source": {"format": "claude"}, "id": "a"}\n{}')).toBe(true);
     expect(looksLikeFireJsonl('{ "id" : "a\\"b",\n')).toBe(false); // broken complete line
     expect(looksLikeFireJsonl('{ "id" : "a\\"b" , "source" : { "format" : "harb')).toBe(true);
@@ -91,13 +91,13 @@ describe("fire JSONL detected by content", () => {
 });
 
 describe("fire show by any unique part of an id", () => {
-  const ids = (): string[] =>
-    (JSON.parse(runFire(["attempts", "--json", "--workspace", ws]).stdout) as { id: string }[]).map(
-      (r) => r.id,
-    );
+  const ids = async (): Promise<string[]> => {
+    const r = await fireIn(["attempts", "--json", "--workspace", ws]);
+    return (JSON.parse(r.stdout) as { id: string }[]).map((x) => x.id);
+  };
 
-  it("finds an attempt by a substring from the middle of its id", () => {
-    const all = ids();
+  it("finds an attempt by a substring from the middle of its id", async () => {
+    const all = await ids();
     // the shortest substring (not a prefix) that only one id contains
     let pick: { id: string; part: string } | undefined;
     for (const id of all) {
@@ -113,19 +113,19 @@ describe("fire show by any unique part of an id", () => {
       if (pick) break;
     }
     expect(pick).toBeDefined();
-    const r = runFire(["show", pick!.part, "--json", "--workspace", ws]);
+    const r = await fireIn(["show", pick!.part, "--json", "--workspace", ws]);
     expect(r.status).toBe(0);
     expect((JSON.parse(r.stdout) as { id: string }).id).toBe(pick!.id);
   });
 
-  it("an ambiguous part is an error listing the matching ids", () => {
-    const all = ids();
+  it("an ambiguous part is an error listing the matching ids", async () => {
+    const all = await ids();
     // a character shared by several ids
     const part = [..."abcdefghijklmnopqrstuvwxyz0123456789-_"].find(
       (c) => all.filter((x) => x.includes(c)).length >= 2,
     )!;
     const matching = all.filter((x) => x.includes(part));
-    const r = runFire(["show", part, "--workspace", ws]);
+    const r = await fireIn(["show", part, "--workspace", ws]);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(`fire: ${part}: matches ${matching.length} attempts: `);

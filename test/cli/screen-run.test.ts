@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runFire } from "../helpers/cli.js";
+import { fireIn, runFire } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 import { planReportCheck, SCREEN_FIXTURES } from "../helpers/screens.js";
 
@@ -45,7 +45,7 @@ interface ReportJson {
 }
 
 describe("plan → run (Harbor stand-in, real hook) → import → report", () => {
-  it("runs every arm × replicate as a Harbor job, resumes, refuses a changed arm", () => {
+  it("runs every arm × replicate as a Harbor job, resumes, refuses a changed arm", async () => {
     const ws = mkdtempSync(join(tmpdir(), "fire-run-e2e-"));
     const plan = planReportCheck(ws, "e2e", [
       "--arms",
@@ -86,7 +86,7 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
     const base = join(ws, "screens/e2e/jobs/r1-baseline/report-sales__r1-baseline/agent");
     expect(readdirSync(base).sort()).toEqual(["trajectory.json"]);
 
-    const rep = runFire(["report", "e2e", "--json", "-w", ws]);
+    const rep = await fireIn(["report", "e2e", "--json", "-w", ws]);
     expect(rep.status).toBe(0);
     const json = JSON.parse(rep.stdout) as ReportJson;
     expect(json.unscorable).toEqual([]);
@@ -109,7 +109,9 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
     const r3 = runFire(run);
     expect(r3.status).toBe(1);
     expect(r3.stderr).toContain("refusing to run: arm policy: its candidate files changed");
-    const status = JSON.parse(runFire(["screen", "status", "e2e", "--json", "-w", ws]).stdout);
+    const status = JSON.parse(
+      (await fireIn(["screen", "status", "e2e", "--json", "-w", ws])).stdout,
+    );
     expect(status).toMatchObject({
       tasks: 2,
       cells: 8,
