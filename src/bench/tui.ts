@@ -22,7 +22,8 @@ function child(args: string[]): Promise<Report> {
   return new Promise((done, fail) => {
     const p = spawn(process.execPath, ["--max-old-space-size=8192", CHILD, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NO_COLOR: "1" },
+      // React's production build, as `fire` loads the workbench (bare Ink gets the same)
+      env: { ...process.env, NO_COLOR: "1", NODE_ENV: "production" },
     });
     let out = "";
     let err = "";
