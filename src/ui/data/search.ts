@@ -65,11 +65,18 @@ export interface Searcher {
   search(query: string, limit: number): SearchItem[];
 }
 
+/**
+ * Characters of an item's text the fuzzy pass reads: typos are forgiven in ids, names and
+ * the start of a text, while the literal pass reads every text whole (a fuzzy match over
+ * thousands of whole task texts would cost a keystroke hundreds of milliseconds).
+ */
+export const FUZZY_TEXT = 240;
+
 const fuseOf = (items: SearchItem[]): Fuse<SearchItem> =>
   new Fuse(items, {
     keys: [
       { name: "title", weight: 2 },
-      { name: "text", weight: 1 },
+      { name: "text", weight: 1, getFn: (i) => (i.text ?? "").slice(0, FUZZY_TEXT) },
     ],
     threshold: 0.4,
     ignoreLocation: true,
@@ -110,6 +117,8 @@ export function createSearcher(items: SearchItem[], fuzzyAttempts = FUZZY_ATTEMP
     search(q, limit) {
       if (!q.trim()) return [];
       const literal = literalHits(items, lower, q, limit);
+      // literal hits come first: when they fill the page, fuzzy ones could not show
+      if (literal.length >= limit) return literal;
       const seen = new Set(literal);
       const fuzzy = fuse
         .search(q, { limit })
