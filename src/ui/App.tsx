@@ -117,16 +117,18 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
   const counts = headerCounts(state, size.columns);
   if (size.columns < MIN_SIZE.columns || size.rows < MIN_SIZE.rows)
     return (
-      <Box flexDirection="column" width={size.columns} height={size.rows} overflow="hidden">
+      <Box flexDirection="column" width={size.columns} height={size.rows} overflowY="hidden">
         <Text wrap="wrap">
           {`fire needs at least ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this terminal is ${size.columns}×${size.rows}. Enlarge it (q quits).`}
         </Text>
       </Box>
     );
   return (
-    <Box flexDirection="column" width={size.columns} height={size.rows} overflow="hidden">
+    // Clipped vertically only: every row is already cut to the width (Text truncates), and a
+    // horizontal clip makes Ink re-slice each written line on every frame (~⅓ of a frame).
+    <Box flexDirection="column" width={size.columns} height={size.rows} overflowY="hidden">
       <Header screen={state.screen} counts={counts} width={size.columns} />
-      <Box height={bodyHeight} flexDirection="column" overflow="hidden">
+      <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
         {state.overlay === "help" ? (
           <HelpOverlay
             width={size.columns}

@@ -40,6 +40,9 @@ export function SearchOverlay({
   const index = useMemo(() => createSearcher(items), [items]);
   const results = useMemo(() => (query ? index.search(query, 50) : []), [index, query]);
   const listHeight = Math.max(3, height - 5);
+  const titleW = Math.max(12, Math.min(48, width - 18));
+  // border and padding 4, cursor 2, kind 10, title, a space
+  const detailW = Math.max(0, width - 17 - titleW);
   const cursor = useListCursor(results.length, listHeight);
   const open = () => {
     const item = results[cursor.current()];
@@ -74,11 +77,19 @@ export function SearchOverlay({
         keyOf={(r) => `${r.kind}:${r.ref}`}
         empty={query ? "no match" : "type to search tasks, attempts, clusters, candidates"}
         renderRow={(r) => (
-          <Text wrap="truncate-end">
-            <Text color={theme.muted}>{r.kind.padEnd(10)}</Text>
-            {titleCell(r, Math.max(12, Math.min(48, width - 18)))}
-            <Text color={theme.muted}> {printable(r.detail)}</Text>
-          </Text>
+          // kind and title, then the detail as its own text node cut to the row's room first:
+          // Ink measures every text node whole on every frame, grapheme by grapheme unless ASCII
+          <>
+            <Box flexShrink={0}>
+              <Text>
+                <Text color={theme.muted}>{r.kind.padEnd(10)}</Text>
+                {titleCell(r, titleW)}{" "}
+              </Text>
+            </Box>
+            <Text color={theme.muted} wrap="truncate-end">
+              {printable(r.detail.slice(0, detailW + 1))}
+            </Text>
+          </>
         )}
       />
     </Box>

@@ -4,7 +4,7 @@ import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
 import { printable } from "../../core/printable.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { layoutColumns } from "../text/columns.js";
-import { fitCell } from "../text/wrap.js";
+import { fitCell, middleEllipsis } from "../text/wrap.js";
 import { VirtualList } from "./VirtualList.js";
 
 const SYMBOL: Record<TaskStatus, string> = {
@@ -57,14 +57,23 @@ export function TaskTable({ tasks, selected, width, height }: TaskTableProps): R
         keyOf={(t) => `${t.taskId}\u0000${t.arm}`}
         empty="no tasks match the filters"
         renderRow={(t) => (
-          <Text wrap="truncate-end">
-            <Text color={colour(t.status)}>{SYMBOL[t.status]} </Text>
-            {cell(printable(t.taskId), taskW!)}
-            {cell(t.arm, armW!)}
-            {cell(`${t.passes}/${t.n}`, knW!, true)}
-            {cell(String(t.attemptIds.length), nW!, true)}
-            {statusW ? <Text color={theme.muted}>{t.status}</Text> : null}
-          </Text>
+          // The symbol is its own text node: the rest of the row is then mostly ASCII, which
+          // Ink measures in one step instead of grapheme by grapheme (every row, every frame).
+          <>
+            <Box flexShrink={0} width={2}>
+              <Text color={colour(t.status)}>{SYMBOL[t.status]}</Text>
+            </Box>
+            {/* the wide task column is a box, not a string padded with spaces Ink must scan */}
+            <Box flexShrink={0} width={taskW! + 1}>
+              <Text wrap="truncate-end">{middleEllipsis(printable(t.taskId), taskW!)}</Text>
+            </Box>
+            <Text wrap="truncate-end">
+              {cell(t.arm, armW!)}
+              {cell(`${t.passes}/${t.n}`, knW!, true)}
+              {cell(String(t.attemptIds.length), nW!, true)}
+              {statusW ? <Text color={theme.muted}>{t.status}</Text> : null}
+            </Text>
+          </>
         )}
       />
     </Box>
