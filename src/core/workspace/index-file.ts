@@ -12,7 +12,14 @@ import type { LoadStats, Workspace } from "./load.js";
 import { workspacePaths } from "./paths.js";
 
 /** Bump when the index layout changes: an older index is then rebuilt by a full load. */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
+
+/**
+ * Stands for the attempt's own unit path in a row (`source.path`) and for the attempt's
+ * source path in its fault's evidence: 100,000 copies of a long path are most of an index
+ * otherwise, and parsing them most of a warm open.
+ */
+const SAME_PATH = 0;
 
 /** Parts of an attempt read from the parse cache on first use, not kept in the index. */
 const LAZY = [
@@ -156,6 +163,8 @@ export async function writeIndex(
       ...head
     } = a;
     const row: IndexRow = { ...head, t, u: origin.unit, n: events.length };
+    if (a.source.path === units[origin.unit]?.path)
+      row.source = { format: a.source.format, path: SAME_PATH as unknown as string };
     if (origin.id !== a.id) row.s = origin.id;
     let parts = 0;
     LAZY.forEach((name, i) => {
@@ -164,7 +173,7 @@ export async function writeIndex(
     if (parts) row.p = parts;
     if (a.outcome !== "pass") {
       const f = faultOf(a, markers);
-      if (f) row.f = f;
+      if (f) row.f = samePaths(f, a.source.path);
     }
     rows.push(row);
   }
@@ -220,8 +229,10 @@ export function readIndex(
   for (const row of file.attempts) {
     const task = file.tasks[row.t];
     if (!task || typeof row.id !== "string") return undefined;
-    const a = attemptOf(row, task[1], store);
-    faults.set(a.id, row.f ?? null);
+    const unitPath = file.units[row.u]?.path;
+    if (unitPath === undefined) return undefined;
+    const a = attemptOf(row, task[1], store, unitPath);
+    faults.set(a.id, row.f ? withPaths(row.f, a.source.path) : null);
     eventCounts.set(a.id, row.n);
     attempts.push(a);
   }
@@ -244,7 +255,7 @@ const FIELDS = Object.keys(AttemptSchema.shape) as (keyof Attempt)[];
  * hash of it, e.g. the label cache's, is that of the parsed attempt); `events` and the
  * other LAZY parts it has are read on first use.
  */
-function attemptOf(row: IndexRow, taskText: string, store: EventStore): Attempt {
+function attemptOf(row: IndexRow, taskText: string, store: EventStore, unitPath: string): Attempt {
   const a: Record<string, unknown> = {};
   const id = row.s ?? row.id;
   const full = () => store.attempt(row.u, id);
@@ -252,11 +263,33 @@ function attemptOf(row: IndexRow, taskText: string, store: EventStore): Attempt 
   for (const name of FIELDS) {
     const lazyAt = (LAZY as readonly string[]).indexOf(name);
     if (name === "taskText") a.taskText = taskText;
+    else if (name === "source" && (row.source.path as unknown) === SAME_PATH)
+      a.source = { format: row.source.format, path: unitPath };
     else if (lazyAt === 0 || (lazyAt > 0 && (row.p ?? 0) & (1 << lazyAt)))
       lazyPart(a, name as LazyPart, full);
     else if (lazyAt < 0 && head[name] !== undefined) a[name] = head[name];
   }
   return a as unknown as Attempt;
+}
+
+/** A fault as the index stores it: evidence in the attempt's own file names no path. */
+function samePaths(f: Fault, path: string): Fault {
+  if (!f.evidence.some((e) => e.file === path)) return f;
+  return {
+    ...f,
+    evidence: f.evidence.map((e) =>
+      e.file === path ? { ...e, file: SAME_PATH as unknown as string } : e,
+    ),
+  };
+}
+
+/** The stored fault with its evidence paths back (the inverse of `samePaths`). */
+function withPaths(f: Fault, path: string): Fault {
+  if (!f.evidence.some((e) => (e.file as unknown) === SAME_PATH)) return f;
+  return {
+    ...f,
+    evidence: f.evidence.map((e) => ((e.file as unknown) === SAME_PATH ? { ...e, file: path } : e)),
+  };
 }
 
 /** Defines one LAZY part as read from the full attempt on first use. */
