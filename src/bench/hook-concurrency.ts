@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { FIRE_CLI } from "../core/deploy/install.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
@@ -24,7 +25,7 @@ function event(ws: string, name: string, extra: Record<string, unknown>): string
 /** One `fire hook` process; resolves with its wall time (ms). */
 function runHook(ws: string, input: string): Promise<number> {
   const t0 = process.hrtime.bigint();
-  const cli = join(ROOT, "dist/cli/main.js");
+  const cli = FIRE_CLI; // what `fire hook install` puts in the harness settings
   return new Promise((done, fail) => {
     const child = spawn(
       process.execPath,

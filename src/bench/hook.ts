@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundleHook } from "../build/bundle.js";
-import { hookModuleUrl } from "../runtime/select.js";
+import { bundleHook, bundleHookScript, SCRIPT_MANIFEST_FILE } from "../build/bundle.js";
+import { FIRE_CLI } from "../core/deploy/install.js";
+import { currentBundle, hookModuleUrl } from "../runtime/select.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
@@ -96,11 +97,19 @@ export const hookBenchmark: Benchmark = {
   async run(log): Promise<BenchResult[]> {
     const ws = mkdtempSync(join(tmpdir(), "fire-bench-hook-"));
     const { path, note } = portfolio();
-    const cli = join(ROOT, "dist/cli/main.js");
+    const cli = FIRE_CLI; // what `fire hook install` puts in the harness settings
     const args = [cli, "hook", "--portfolio", path, "--workspace", ws];
     // `npm run build` bundles the hook; a later bare `tsc` leaves it stale (then unused).
-    if (!hookModuleUrl().endsWith("/hook.bundle.mjs")) await bundleHook();
-    const loaded = hookModuleUrl().endsWith("/hook.bundle.mjs") ? "bundled" : "unbundled";
+    if (!hookModuleUrl().endsWith("/hook.bundle.mjs")) {
+      await bundleHook();
+      await bundleHookScript();
+    }
+    const script = currentBundle(join(ROOT, "dist/runtime"), SCRIPT_MANIFEST_FILE);
+    const loaded = script
+      ? "CommonJS hook script + V8 code cache"
+      : hookModuleUrl().endsWith("/hook.bundle.mjs")
+        ? "ES module bundle"
+        : "unbundled";
     try {
       timeRun(args, prompt("bench", ws)); // warm: portfolio cache + session state file
       timeRun(args, preToolUse("bench", ws));

@@ -72,7 +72,12 @@ export async function bundleStandaloneHook(
  */
 export async function buildOneChunk(
   label: string,
-  opts: { input: string; external: ExternalOption; plugin: RolldownPlugin },
+  opts: {
+    input: string;
+    external: ExternalOption;
+    plugin: RolldownPlugin;
+    format?: "esm" | "cjs";
+  },
 ): Promise<OutputChunk | undefined> {
   let rolldown: typeof import("rolldown");
   try {
@@ -86,7 +91,7 @@ export async function buildOneChunk(
     external: opts.external,
     plugins: [opts.plugin],
     logLevel: "silent",
-    output: { format: "esm", codeSplitting: false },
+    output: { format: opts.format ?? "esm", codeSplitting: false },
     write: false,
   });
   const chunk = result.output.find((o) => o.type === "chunk");

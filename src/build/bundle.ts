@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BundleManifest } from "../core/deploy/bundle-manifest.js";
@@ -29,11 +30,57 @@ const COLD = [
 export const BUNDLE_FILE = "hook.bundle.mjs";
 export const MANIFEST_FILE = "hook.bundle.json";
 
+export const SCRIPT_FILE = "hook.script.cjs";
+export const SCRIPT_MANIFEST_FILE = "hook.script.json";
+
 export async function bundleHook(
   outDir = join(DIST, "runtime"),
 ): Promise<BundleManifest | undefined> {
-  const chunk = await buildOneChunk("hook bundle", {
-    input: join(DIST, "runtime/main.js"),
+  const chunk = await hookChunk("hook bundle", "runtime/main.js", "esm", outDir);
+  if (!chunk) return undefined;
+  const manifest: BundleManifest = { entry: BUNDLE_FILE, sources: sourcesOf(chunk.moduleIds) };
+  writeBundleFiles(outDir, builtinsWithoutFacades(chunk.code), MANIFEST_FILE, manifest);
+  return manifest;
+}
+
+/**
+ * The same hot path as ONE CommonJS script, `hook.script.cjs`, which the `fire` bin
+ * (src/cli/fire.cts) compiles with V8's code cache: no ES module loader, and the functions a
+ * hook call runs come compiled from the cache. Its first line is a header the bin reads
+ * before compiling: a key for the cache file (from the script's content, so a changed script
+ * never meets an old cache) and the V8 flags the hook sets, which the bin sets first (V8
+ * rejects a cache made under other flags). Its relative dynamic imports (the cold paths) go
+ * through `__fireImport`, which the bin passes in. Old cache files are removed.
+ */
+export async function bundleHookScript(
+  outDir = join(DIST, "runtime"),
+): Promise<BundleManifest | undefined> {
+  const chunk = await hookChunk("hook script", "runtime/script-entry.js", "cjs", outDir);
+  if (!chunk) return undefined;
+  if (
+    /\bawait\s+import\(\s*["']node:/.test(chunk.code) ||
+    /__toESM\(require\("node:/.test(chunk.code)
+  )
+    throw new Error("hook script: a built-in is loaded through the ES module loader");
+  // A script compiled through node:vm has no dynamic import of its own; the bin hands it one.
+  const code = chunk.code.replace(/\bimport\((["'])(\.{1,2}\/[^"']+)\1\)/g, "__fireImport($1$2$1)");
+  if (/\bimport\(/.test(code)) throw new Error("hook script: a dynamic import left unrewritten");
+  const { ENGINE_FLAGS } = await import("../core/policy/linear-engine.js");
+  const key = createHash("sha256").update(code).digest("hex").slice(0, 16);
+  const header = `// fire-hook-script key=${key} v8-flags=${ENGINE_FLAGS.join(",")}\n`;
+  for (const f of readdirSync(outDir))
+    if (f.startsWith(`${SCRIPT_FILE}.`) && f.endsWith(".cache"))
+      rmSync(join(outDir, f), { force: true });
+  const manifest: BundleManifest = { entry: SCRIPT_FILE, sources: sourcesOf(chunk.moduleIds) };
+  writeBundleFiles(outDir, header + code, SCRIPT_MANIFEST_FILE, manifest);
+  return manifest;
+}
+
+/** The hook's hot path from `entry` as one chunk; packages and the cold paths stay outside. */
+async function hookChunk(label: string, entry: string, format: "esm" | "cjs", outDir: string) {
+  const chunk = await buildOneChunk(label, {
+    input: join(DIST, entry),
+    format,
     external: (id) => !id.startsWith(".") && !isAbsolute(id),
     plugin: {
       name: "cold-paths-stay-lazy",
@@ -46,14 +93,11 @@ export async function bundleHook(
   });
   if (!chunk) return undefined;
   // External relative imports keep their spelling: they must resolve from outDir too.
-  for (const m of chunk.code.matchAll(/(?:from|import\()\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+  for (const m of chunk.code.matchAll(/(?:from|import\(|require\()\s*["'](\.{1,2}\/[^"']+)["']/g)) {
     const target = resolve(outDir, m[1] as string);
-    if (!existsSync(target))
-      throw new Error(`hook bundle: ${m[1]} would not resolve from ${outDir}`);
+    if (!existsSync(target)) throw new Error(`${label}: ${m[1]} would not resolve from ${outDir}`);
   }
-  const manifest: BundleManifest = { entry: BUNDLE_FILE, sources: sourcesOf(chunk.moduleIds) };
-  writeBundleFiles(outDir, builtinsWithoutFacades(chunk.code), MANIFEST_FILE, manifest);
-  return manifest;
+  return chunk;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -63,6 +107,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       ? `hook bundle: ${m.sources.length} modules → dist/runtime/${BUNDLE_FILE}\n`
       : "hook bundle: rolldown not installed, skipped\n",
   );
+  const c = m ? await bundleHookScript() : undefined;
+  if (c)
+    process.stdout.write(
+      `hook script: ${c.sources.length} modules → dist/runtime/${SCRIPT_FILE}\n`,
+    );
   const s = m ? await bundleStandaloneHook() : undefined;
   if (s)
     process.stdout.write(

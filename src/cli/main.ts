@@ -1,15 +1,12 @@
 #!/usr/bin/env node
+import { isHookRun } from "./hook-argv.cjs";
+
 /**
- * `fire hook` runs inside the agent harness on every event, so it is dispatched here before
- * commander and the other commands are loaded (`hook install|uninstall` go through commander).
+ * The ES module CLI (the `fire` bin, dist/cli/fire.cjs, loads it for every command but a live
+ * hook call, which it runs itself). `fire hook` here still takes the fast path before
+ * commander and the other commands are loaded: for a script that cannot be used, and for
+ * commands installed by an older fire, which name main.js.
  */
-/** `fire hook <sub>` that commander handles; any other `fire hook …` is the live hook. */
-const HOOK_SUBCOMMANDS = new Set(["install", "uninstall", "doctor", "--help", "-h"]);
-
-function isHookRun(argv: string[]): boolean {
-  return argv[2] === "hook" && !HOOK_SUBCOMMANDS.has(argv[3] ?? "");
-}
-
 async function main(argv: string[]): Promise<number> {
   if (isHookRun(argv)) {
     const { hookModuleUrl } = await import("../runtime/select.js");

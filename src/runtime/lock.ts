@@ -7,7 +7,9 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
+import type * as Os from "node:os";
 import { join } from "node:path";
+import { builtin } from "../core/builtin.js";
 
 /**
  * How long a hook waits on ONE holder whose life it cannot check (another host) before giving
@@ -48,7 +50,7 @@ async function hostName(): Promise<string> {
   } catch {
     host = "";
   }
-  if (!host) host = (await import("node:os")).hostname();
+  if (!host) host = builtin<typeof Os>("node:os").hostname();
   return host;
 }
 

@@ -7,7 +7,7 @@ import { Candidate } from "../../src/core/policy/schema.js";
 import { canonicalJson, sha256Hex } from "../../src/core/screen/canonical.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
-export const CLI = resolve(REPO_ROOT, "dist/cli/main.js");
+export const CLI = resolve(REPO_ROOT, "dist/cli/fire.cjs"); // the bin the hook is installed as
 
 /** A candidate in the policy language (JSON), with a deny rule on `command`. */
 export function denyCandidate(id: string, command: string, extra: Record<string, unknown> = {}) {

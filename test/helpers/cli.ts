@@ -14,7 +14,7 @@ export function runFire(
   args: string[],
   opts: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
 ): RunResult {
-  const r = spawnSync(process.execPath, [resolve(REPO_ROOT, "dist/cli/main.js"), ...args], {
+  const r = spawnSync(process.execPath, [resolve(REPO_ROOT, "dist/cli/fire.cjs"), ...args], {
     cwd: opts.cwd ?? REPO_ROOT,
     input: opts.input,
     env: { ...process.env, NO_COLOR: "1", ...opts.env },
@@ -62,7 +62,7 @@ export function runFireAsync(
   cwd: string,
   env: NodeJS.ProcessEnv = {},
 ): Promise<AsyncRun> {
-  return spawnAsync(process.execPath, [resolve(REPO_ROOT, "dist/cli/main.js"), ...args], cwd, env);
+  return spawnAsync(process.execPath, [resolve(REPO_ROOT, "dist/cli/fire.cjs"), ...args], cwd, env);
 }
 
 type Write = typeof process.stdout.write;

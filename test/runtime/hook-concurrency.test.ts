@@ -15,7 +15,14 @@ function spawnHook(ws: string, input: string): Promise<{ code: number | null; st
   return new Promise((done, fail) => {
     const child = spawn(
       process.execPath,
-      [resolve(REPO_ROOT, "dist/cli/main.js"), "hook", "--portfolio", PORTFOLIO, "--workspace", ws],
+      [
+        resolve(REPO_ROOT, "dist/cli/fire.cjs"),
+        "hook",
+        "--portfolio",
+        PORTFOLIO,
+        "--workspace",
+        ws,
+      ],
       { cwd: ws, env: { ...process.env, FIRE_STATE_DIR: "" } },
     );
     let stdout = "";

@@ -51,6 +51,30 @@ describe("the hook entry's import graph (compiled dist/runtime)", () => {
   it("the CLI entry loads commander only when the command is not the hook", () => {
     const eager = [...graph(dist("cli/main.js"), { dynamic: false })];
     expect(eager).not.toContain("commander");
-    expect(eager.filter((m) => m.startsWith("/"))).toEqual([dist("cli/main.js")]);
+    expect(eager.filter((m) => m.startsWith("/"))).toEqual([
+      dist("cli/main.js"),
+      dist("cli/hook-argv.cjs"),
+    ]);
+  });
+
+  it("the fire bin and the hook script require only node built-ins; cold paths load lazily", () => {
+    const requires = (file: string) =>
+      [...readFileSync(dist(file), "utf8").matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map(
+        (m) => m[1] as string,
+      );
+    expect(requires("cli/fire.cjs")).toEqual(
+      expect.arrayContaining(["node:fs", "node:vm", "./hook-argv.cjs"]),
+    );
+    expect(requires("cli/fire.cjs").filter((m) => !m.startsWith("node:"))).toEqual([
+      "./hook-argv.cjs",
+    ]);
+    const script = readFileSync(dist("runtime/hook.script.cjs"), "utf8");
+    expect(requires("runtime/hook.script.cjs").filter((m) => !/^(node:)?[a-z_]+$/.test(m))).toEqual(
+      [],
+    );
+    expect(requires("runtime/hook.script.cjs")).not.toContain("node:crypto");
+    const lazy = [...script.matchAll(/__fireImport\("([^"]+)"\)/g)].map((m) => m[1]);
+    expect(lazy).toEqual(expect.arrayContaining(["../core/policy/load.js", "./hook-input.js"]));
+    expect(script).not.toMatch(/\bimport\(/);
   });
 });

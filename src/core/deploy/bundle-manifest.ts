@@ -1,18 +1,11 @@
 import type * as Fs from "node:fs";
 import type * as Path from "node:path";
+import { builtin } from "../builtin.js";
 
-/**
- * Built-ins through `process.getBuiltinModule` (Node ≥ 20.16; else `createRequire`): an ESM
- * `import … from "node:fs"` reads every export of fs, whose lazy getters load the streams
- * stack, ~4 ms of every hook call. This module runs on each `fire hook` (runtime/select.ts)
- * before the bundle, and when a run checks the standalone hook it is about to deploy.
- */
-const builtin: (id: string) => unknown =
-  typeof process.getBuiltinModule === "function"
-    ? (id) => process.getBuiltinModule(id)
-    : (await import("node:module")).createRequire(import.meta.url);
-const { readFileSync, statSync } = builtin("node:fs") as typeof Fs;
-const { join } = builtin("node:path") as typeof Path;
+// Runs on each `fire hook` before the bundle, and when a run checks the standalone hook it is
+// about to deploy: built-ins without their ESM facades (core/builtin.ts).
+const { readFileSync, statSync } = builtin<typeof Fs>("node:fs");
+const { join } = builtin<typeof Path>("node:path");
 
 /** What the build (src/build/bundle*.ts) records next to a hook bundle. */
 export interface BundleManifest {
@@ -47,7 +40,7 @@ export function freshness(
   }
   if (moved.length === 0) return "fresh";
   // Slow path (only after a rebuild): node:crypto is loaded only here.
-  const { createHash } = builtin("node:crypto") as typeof import("node:crypto");
+  const { createHash } = builtin<typeof import("node:crypto")>("node:crypto");
   for (const { s, mtimeMs } of moved) {
     if (!s.sha256) return "stale";
     let text: Buffer;

@@ -25,12 +25,13 @@ import {
  */
 
 /**
- * The built CLI entry the installed hook runs (dist/cli/main.js beside dist/core/). Run from
- * its sources (the test suite) there is no src/cli/main.js: the hook calls the build beside.
+ * The `fire` bin the installed hook runs (dist/cli/fire.cjs beside dist/core/): it runs a hook
+ * call as one CommonJS script with V8's code cache (see src/cli/fire.cts). Run from its
+ * sources (the test suite) there is no src/cli/fire.cjs: the hook calls the build beside.
  */
 export const FIRE_CLI = resolve(
   fileURLToPath(import.meta.url),
-  import.meta.url.endsWith(".ts") ? "../../../../dist/cli/main.js" : "../../../cli/main.js",
+  import.meta.url.endsWith(".ts") ? "../../../../dist/cli/fire.cjs" : "../../../cli/fire.cjs",
 );
 
 export interface HookTarget {

@@ -94,7 +94,7 @@ const HOOK_FLAGS = new Set(["--portfolio", "--workspace", "--log", "--state-dir"
 
 /**
  * Whether a hook command is one fire installed: it ends with fire's mark, or (an install by
- * an older fire, before the mark) it is exactly `<node> <…/cli/main.js> hook [fire's flags]`
+ * an older fire, before the mark) it is exactly `<node> <…/cli/main.js|fire.cjs> hook [flags]`
  * with absolute paths. A user's command that merely contains "fire hook" is not.
  */
 export function isFireCommand(command: string | undefined): boolean {
@@ -103,7 +103,8 @@ export function isFireCommand(command: string | undefined): boolean {
   const words = shellWords(command);
   if (!words || words.length < 3) return false;
   const [node, cli, verb, ...rest] = words as [string, string, string, ...string[]];
-  if (!/^\/\S*\/node(js)?[\d.]*$/.test(node) || !/^\/\S*\/cli\/main\.js$/.test(cli)) return false;
+  if (!/^\/\S*\/node(js)?[\d.]*$/.test(node) || !/^\/\S*\/cli\/(main\.js|fire\.cjs)$/.test(cli))
+    return false;
   if (verb !== "hook") return false;
   for (let i = 0; i < rest.length; i++) {
     const w = rest[i] as string;

@@ -14,6 +14,16 @@ export const BACKTRACK_LIMIT = 10_000;
 /** The flag that asks for V8's linear engine (only with --enable-experimental-regexp-engine). */
 export const LINEAR_FLAG = "l";
 
+/**
+ * The V8 flags the hook sets. The hook script's header names them too (src/build/bundle.ts),
+ * so the bin sets them before compiling it: V8 rejects a code cache made under other flags.
+ */
+export const ENGINE_FLAGS: readonly string[] = [
+  "--enable-experimental-regexp-engine",
+  "--enable-experimental-regexp-engine-on-excessive-backtracks",
+  `--regexp-backtracks-before-fallback=${BACKTRACK_LIMIT}`,
+];
+
 let available: boolean | undefined;
 
 /**
@@ -26,9 +36,7 @@ export function enableLinearEngine(): boolean {
   try {
     const v8 = v8Flags();
     if (v8) {
-      v8.setFlagsFromString("--enable-experimental-regexp-engine");
-      v8.setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks");
-      v8.setFlagsFromString(`--regexp-backtracks-before-fallback=${BACKTRACK_LIMIT}`);
+      for (const flag of ENGINE_FLAGS) v8.setFlagsFromString(flag);
     }
     // a literal /a/l would be a syntax error in every process without the flag
     new RegExp("a", LINEAR_FLAG);

@@ -1,4 +1,5 @@
 import type * as Module from "node:module";
+import { builtin } from "../builtin.js";
 
 /**
  * A regex syntax tree (regjsparser's AST: the parser Babel uses) and its printer
@@ -24,18 +25,10 @@ interface Lib {
 
 let lib: Lib | undefined;
 
-/** Node < 20.16 has no process.getBuiltinModule: node:module is then loaded up front. */
-const moduleFallback: unknown =
-  typeof process.getBuiltinModule === "function" ? undefined : await import("node:module");
-
 function load(): Lib {
   if (lib) return lib;
   // node:module only now (the hook never parses a pattern, so never loads it)
-  const { createRequire } = (
-    typeof process.getBuiltinModule === "function"
-      ? process.getBuiltinModule("node:module")
-      : moduleFallback
-  ) as typeof Module;
+  const { createRequire } = builtin<typeof Module>("node:module");
   const req = createRequire(import.meta.url);
   const { parse } = req("regjsparser") as Pick<Lib, "parse">;
   const { generate } = req("regjsgen") as Pick<Lib, "generate">;

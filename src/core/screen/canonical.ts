@@ -1,14 +1,11 @@
 import type * as Crypto from "node:crypto";
+import { builtin } from "../builtin.js";
 
 /**
  * node:crypto is loaded on the first hash, not on import: loading it costs ~5 ms, and the
  * hook imports this module but hashes only for a frozen portfolio.
  */
-const builtin: (id: string) => unknown =
-  typeof process.getBuiltinModule === "function"
-    ? (id) => process.getBuiltinModule(id)
-    : (await import("node:module")).createRequire(import.meta.url);
-const createHash = (alg: string) => (builtin("node:crypto") as typeof Crypto).createHash(alg);
+const createHash = (alg: string) => builtin<typeof Crypto>("node:crypto").createHash(alg);
 
 /** JSON with object keys sorted at every level: the same data always gives the same text. */
 export function canonicalJson(value: unknown): string {

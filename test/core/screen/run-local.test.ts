@@ -11,7 +11,7 @@ import type { RunProgress } from "../../../src/core/screen/run/types.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 
 const CANDIDATE = join(REPO_ROOT, "test/fixtures/screens/candidates/report-check.yaml");
-const FIRE_BIN = [process.execPath, join(REPO_ROOT, "dist/cli/main.js")];
+const FIRE_BIN = [process.execPath, join(REPO_ROOT, "dist/cli/fire.cjs")];
 
 /** A PreToolUse event through the arm's real hook (nothing for baseline), then pass iff policy. */
 const HOOKED =

@@ -14,7 +14,7 @@ export interface RunProgress {
 export interface RunCommon {
   workspace: string;
   name: string;
-  /** How to call fire itself (e.g. [node, dist/cli/main.js]) in hook commands. */
+  /** How to call fire itself (e.g. [node, dist/cli/fire.cjs]) in hook commands. */
   fireBin: readonly string[];
   /** Extra template variables (`--var key=value`). */
   vars?: Record<string, string>;
