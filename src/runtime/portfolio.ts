@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compilePolicy } from "../core/policy/compile.js";
 import { linearCandidate } from "../core/policy/linear-candidate.js";
+import { necessaryLiterals } from "../core/policy/prefilter.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { readRegularFile } from "../core/regular-file.js";
 import { verifiedFrozenCandidates } from "./frozen.js";
@@ -13,6 +14,8 @@ export class PortfolioError extends Error {}
 interface CacheFile {
   key: string;
   policies: { file?: string; candidate: CompiledPolicy["candidate"] }[];
+  /** Each condition pattern's literal prefilter (`flags/source` → literals; null: none). */
+  literals?: Record<string, string[] | null>;
 }
 
 /**
@@ -52,7 +55,11 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
   const cacheFile = join(cacheDir, `${fnv1a(key)}.json`);
   const cached = readCache(cacheFile, key);
   if (cached) {
-    return cached.policies.map((p) => compilePolicy(p.candidate, p.file, { admitted: true }));
+    const known = cached.literals ?? {};
+    const literals = (source: string, flags: string) => known[`${flags}/${source}`] ?? undefined;
+    return cached.policies.map((p) =>
+      compilePolicy(p.candidate, p.file, { admitted: true, literals }),
+    );
   }
   const { loadPolicies } = await import("../core/policy/load.js");
   const { policies, errors } = loadPolicies([abs]);
@@ -61,10 +68,17 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
     throw new PortfolioError(`invalid portfolio (${errors.length} error(s)): ${why}`);
   }
   if (policies.length === 0) throw new PortfolioError(`no candidate policies in ${abs}`);
-  writeCache(cacheDir, cacheFile, {
-    key,
-    policies: policies.map((p) => ({ file: p.file, candidate: forHook(p.candidate) })),
-  });
+  const forCache = policies.map((p) => ({ file: p.file, candidate: forHook(p.candidate) }));
+  // the prefilters, found by compiling the cached form once the way a warm call will
+  const literals: Record<string, string[] | null> = {};
+  const record = (source: string, flags: string) => {
+    const l = necessaryLiterals(source, flags);
+    literals[`${flags}/${source}`] = l ? [...l] : null;
+    return l;
+  };
+  for (const p of forCache)
+    compilePolicy(p.candidate, p.file, { admitted: true, literals: record });
+  writeCache(cacheDir, cacheFile, { key, policies: forCache, literals });
   return policies;
 }
 
@@ -91,7 +105,7 @@ export function forHook(c: CompiledPolicy["candidate"]): CompiledPolicy["candida
 }
 
 /** Bumped when what the cache stores changes meaning. */
-const CACHE_FORMAT = "fire-hook-cache/2 (linear patterns)";
+const CACHE_FORMAT = "fire-hook-cache/3 (linear patterns, literal prefilters)";
 
 /** Identity of the portfolio sources: each file's path, size, mtime and ctime, sorted. */
 export function sourceKey(abs: string): string {

@@ -1,6 +1,7 @@
-import { CompileError, compileCondition, compileRegex } from "./condition.js";
+import { CompileError, compileCondition, compileRegex, type LiteralsOf } from "./condition.js";
 import { policyKey } from "./key.js";
 import { admittedRegExp } from "./linear-engine.js";
+import { necessaryLiterals } from "./prefilter.js";
 import { linearRegExp } from "./regex.js";
 import type { Candidate } from "./schema.js";
 import type { CompiledPolicy, CompiledRule, CompiledTrack, RulePoint } from "./types.js";
@@ -12,15 +13,19 @@ const names = (v: string | string[] | undefined): string[] =>
 
 /**
  * Compiles a validated candidate: every pattern compiled once (a bad one throws CompileError
- * with its field path). Pattern SAFETY is checked separately (safety.ts) so a hash-verified
+ * with its field path); condition patterns sit behind their literal prefilter (prefilter.ts). Pattern SAFETY is checked separately (safety.ts) so a hash-verified
  * frozen portfolio can skip it on the hook's hot path.
  */
 export function compilePolicy(
   c: Candidate,
   file?: string,
-  opts: { admitted?: boolean } = {},
+  opts: { admitted?: boolean; literals?: LiteralsOf } = {},
 ): CompiledPolicy {
   const compile = opts.admitted ? admittedRegExp : linearRegExp;
+  // admitted patterns come from a cache or payload: their prefilters come with them (or none)
+  const lits = opts.literals ?? (opts.admitted ? undefined : necessaryLiterals);
+  const cond = (x: Parameters<typeof compileCondition>[0], path: (string | number)[]) =>
+    compileCondition(x, path, compile, lits);
   const re = (p: Candidate["eligibility"]["allOf"][number], path: (string | number)[]) =>
     compileRegex(p, path, compile);
   const eligibility = {
@@ -32,7 +37,7 @@ export function compilePolicy(
     id: t.id,
     at:
       t.at === undefined ? undefined : new Set<RulePoint>(typeof t.at === "string" ? [t.at] : t.at),
-    when: compileCondition(t.when, ["track", i, "when"], compile),
+    when: cond(t.when, ["track", i, "when"]),
     set: names(t.set),
     clear: names(t.clear),
     record: names(t.record),
@@ -60,13 +65,11 @@ export function compilePolicy(
     rules[r.at].push({
       id: r.id,
       at: r.at,
-      when: compileCondition(r.when, ["rules", i, "when"], compile),
+      when: cond(r.when, ["rules", i, "when"]),
       action: r.action,
       message: r.message,
       limit: r.nudgeLimit ?? (r.release ? Number.POSITIVE_INFINITY : 1),
-      release: r.release
-        ? compileCondition(r.release, ["rules", i, "release"], compile)
-        : undefined,
+      release: r.release ? cond(r.release, ["rules", i, "release"]) : undefined,
     });
   });
   const policy: CompiledPolicy = {
@@ -79,7 +82,7 @@ export function compilePolicy(
     values,
     track,
     rules,
-    behavior: compileCondition(c.behavior, ["behavior"], compile),
+    behavior: cond(c.behavior, ["behavior"]),
     candidate: c,
   };
   return policy;

@@ -3,6 +3,7 @@ import { exitStatus } from "../model/exit-status.js";
 import { checkBudget } from "./budget.js";
 import { COUNT_CMP, STEP_ORDER } from "./grammar.js";
 import { patternParts } from "./patterns.js";
+import { type Literals, prefiltered, type Tester } from "./prefilter.js";
 import { linearRegExp, PatternError } from "./regex.js";
 import type { Condition, Pattern } from "./schema.js";
 import type { PolicyState } from "./types.js";
@@ -44,6 +45,23 @@ export class CompileError extends Error {
  */
 export type PatternCompiler = (source: string, flags: string) => RegExp;
 
+/** A pattern's literal prefilter (prefilter.ts), when one is known; undefined: always run. */
+export type LiteralsOf = (source: string, flags: string) => Literals | undefined;
+
+/** Compiles a pattern for a condition atom: the regex, behind its prefilter when it has one. */
+function tester(
+  p: Pattern,
+  path: (string | number)[],
+  compile: PatternCompiler,
+  literalsOf: LiteralsOf | undefined,
+): Tester {
+  const re = compileRegex(p, path, compile);
+  if (!literalsOf) return re;
+  const { source, flags } = patternParts(p);
+  const literals = literalsOf(source, flags);
+  return literals ? prefiltered(re, literals) : re;
+}
+
 export function compileRegex(
   p: Pattern,
   path: (string | number)[],
@@ -83,7 +101,7 @@ function cmp(a: number, op: string, b: number): boolean {
   }
 }
 
-function fieldPred(field: "tool" | "command" | "input" | "output", re: RegExp): Pred {
+function fieldPred(field: "tool" | "command" | "input" | "output", re: Tester): Pred {
   return (c) => {
     const s = c.ev[field];
     if (s === undefined) return false;
@@ -92,7 +110,12 @@ function fieldPred(field: "tool" | "command" | "input" | "output", re: RegExp): 
   };
 }
 
-function atoms(c: Condition, path: (string | number)[], compile: PatternCompiler): Pred[] {
+function atoms(
+  c: Condition,
+  path: (string | number)[],
+  compile: PatternCompiler,
+  literalsOf: LiteralsOf | undefined,
+): Pred[] {
   // Cheap state/kind tests first, regexes and sub-trees after: the conjunction short-circuits.
   const out: Pred[] = [];
   const costly: Pred[] = [];
@@ -106,10 +129,10 @@ function atoms(c: Condition, path: (string | number)[], compile: PatternCompiler
   }
   for (const f of ["tool", "command", "input", "output"] as const) {
     const p = c[f];
-    if (p !== undefined) costly.push(fieldPred(f, compileRegex(p, [...path, f], compile)));
+    if (p !== undefined) costly.push(fieldPred(f, tester(p, [...path, f], compile, literalsOf)));
   }
   if (c.text !== undefined) {
-    const re = compileRegex(c.text, [...path, "text"], compile);
+    const re = tester(c.text, [...path, "text"], compile, literalsOf);
     costly.push(
       ({ ev }) =>
         (checkBudget(), ev.command !== undefined && re.test(ev.command)) ||
@@ -118,7 +141,7 @@ function atoms(c: Condition, path: (string | number)[], compile: PatternCompiler
     );
   }
   if (c.writes !== undefined) {
-    const re = compileRegex(c.writes, [...path, "writes"], compile);
+    const re = tester(c.writes, [...path, "writes"], compile, literalsOf);
     costly.push(({ ev }) => (checkBudget(), ev.writes?.some((w) => re.test(w)) === true));
   }
   if (c.exitCode !== undefined) {
@@ -212,14 +235,16 @@ function atoms(c: Condition, path: (string | number)[], compile: PatternCompiler
     out.push(({ ps, elapsedS }) => elapsedS !== undefined && limitOf(ps, of) !== undefined);
   }
   if (c.all !== undefined) {
-    costly.push(...c.all.map((s, i) => compileCondition(s, [...path, "all", i], compile)));
+    costly.push(
+      ...c.all.map((s, i) => compileCondition(s, [...path, "all", i], compile, literalsOf)),
+    );
   }
   if (c.any !== undefined) {
-    const subs = c.any.map((s, i) => compileCondition(s, [...path, "any", i], compile));
+    const subs = c.any.map((s, i) => compileCondition(s, [...path, "any", i], compile, literalsOf));
     costly.push((x) => subs.some((p) => p(x)));
   }
   if (c.not !== undefined) {
-    const sub = compileCondition(c.not, [...path, "not"], compile);
+    const sub = compileCondition(c.not, [...path, "not"], compile, literalsOf);
     costly.push((x) => !sub(x));
   }
   return out.concat(costly);
@@ -230,9 +255,10 @@ export function compileCondition(
   c: Condition | undefined,
   path: (string | number)[],
   compile: PatternCompiler = linearRegExp,
+  literalsOf?: LiteralsOf,
 ): Pred {
   if (c === undefined) return TRUE;
-  const ps = atoms(c, path, compile);
+  const ps = atoms(c, path, compile, literalsOf);
   if (ps.length === 0) return TRUE;
   if (ps.length === 1) return ps[0]!;
   if (ps.length === 2) {
