@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeDemo } from "../../src/gen/demo.js";
-import { runFireAsync } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { answerCitingFirstShown } from "./attempts.js";
 
 /**
- * `fire mine --labeler llm --batch` (built CLI, real openai client) against the loopback
+ * `fire mine --labeler llm --batch` (the CLI in-process, real openai client) against the loopback
  * server when the batch fails: the user sees the server's batch errors, nothing is labelled.
  */
 describe("fire mine --batch: a failed batch shows its errors", () => {
@@ -42,12 +42,11 @@ describe("fire mine --batch: a failed batch shows its errors", () => {
   });
 
   it("prints the batch's errors in the run report", async () => {
-    const text = await runFireAsync(
-      ["mine", "--labeler", "llm", "--batch"],
-      await workspace(),
-      env(),
-    );
-    expect(text.code).toBe(0);
+    const text = await fireIn(["mine", "--labeler", "llm", "--batch"], {
+      cwd: await workspace(),
+      env: env(),
+    });
+    expect(text.status).toBe(0);
     expect(text.stdout).toMatch(
       /\nbatch batch_\S+ failed: invalid_request \(line 1\): model fake-model is not batchable; token_limit_exceeded: enqueued token limit reached\n/,
     );
@@ -56,12 +55,11 @@ describe("fire mine --batch: a failed batch shows its errors", () => {
   });
 
   it("--json carries the batch's status and errors", async () => {
-    const json = await runFireAsync(
-      ["mine", "--labeler", "llm", "--batch", "--json"],
-      await workspace(),
-      env(),
-    );
-    expect(json.code).toBe(0);
+    const json = await fireIn(["mine", "--labeler", "llm", "--batch", "--json"], {
+      cwd: await workspace(),
+      env: env(),
+    });
+    expect(json.status).toBe(0);
     const out = JSON.parse(json.stdout) as {
       report: { batch: { status: string; errors: string[] }; costUsd: number };
       labels: { unlabelledReason?: string }[];

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeDemo } from "../../src/gen/demo.js";
-import { runFireAsync } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { answerCitingFirstShown } from "./attempts.js";
 
-describe("fire mine --labeler llm (built CLI) against a local OpenAI-compatible server", () => {
+describe("fire mine --labeler llm against a local OpenAI-compatible server", () => {
   let fake: FakeOpenAI;
   let ws: string;
   beforeAll(async () => {
@@ -31,9 +31,9 @@ describe("fire mine --labeler llm (built CLI) against a local OpenAI-compatible 
       OPENAI_BASE_URL: fake.baseURL,
       OPENAI_API_KEY: "sk-cli-test-0123456789abcdefghij",
     };
-    const first = await runFireAsync(["mine", "--labeler", "llm", "--json"], ws, env);
+    const first = await fireIn(["mine", "--labeler", "llm", "--json"], { cwd: ws, env: env });
     expect(first.stderr).not.toContain("sk-cli-test");
-    expect(first.code).toBe(0);
+    expect(first.status).toBe(0);
     const out = JSON.parse(first.stdout);
     const sent = fake.chat.length;
     expect(sent).toBeGreaterThan(5);
@@ -45,8 +45,8 @@ describe("fire mine --labeler llm (built CLI) against a local OpenAI-compatible 
     ).toBe(true);
     expect(out.labels.filter((l: { unlabelledReason?: string }) => l.unlabelledReason)).toEqual([]);
 
-    const second = await runFireAsync(["mine", "--labeler", "llm", "--json"], ws, env);
-    expect(second.code).toBe(0);
+    const second = await fireIn(["mine", "--labeler", "llm", "--json"], { cwd: ws, env: env });
+    expect(second.status).toBe(0);
     expect(fake.chat.length).toBe(sent);
     expect(JSON.parse(second.stdout).labels).toEqual(out.labels);
   });

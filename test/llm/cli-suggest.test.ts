@@ -3,14 +3,16 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeDemo } from "../../src/gen/demo.js";
-import { runFireAsync, spawnAsync } from "../helpers/cli.js";
+import { fireIn, spawnAsync } from "../helpers/cli.js";
 import { type ChatBody, type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 const MAIN = resolve(REPO_ROOT, "dist/cli/main.js");
 const KEY = "sk-suggest-test-0123456789abcdefghij";
 
-const fire = runFireAsync;
+/** The CLI in-process; the suggested command line is run through sh with the built CLI. */
+const fire = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
+  fireIn(args, { cwd, env });
 const run = spawnAsync;
 
 function shownIds(body: ChatBody): string[] {
@@ -18,7 +20,7 @@ function shownIds(body: ChatBody): string[] {
   return [...user.matchAll(/^### (c-[0-9a-f]{10})$/gm)].map((m) => m[1] as string);
 }
 
-describe("fire clusters --suggest (built CLI) against a local OpenAI-compatible server", () => {
+describe("fire clusters --suggest against a local OpenAI-compatible server", () => {
   let fake: FakeOpenAI;
   let ws: string;
   let env: NodeJS.ProcessEnv;
@@ -43,7 +45,7 @@ describe("fire clusters --suggest (built CLI) against a local OpenAI-compatible 
       JSON.stringify({ sources: ["traces/"], llm: { model: "fake-model", maxRetries: 0 } }),
     );
     const mined = await fire(["mine", "--labeler", "heuristic"], ws);
-    expect(mined.code).toBe(0);
+    expect(mined.status).toBe(0);
   });
   afterAll(async () => {
     await fake.close();
@@ -55,13 +57,13 @@ describe("fire clusters --suggest (built CLI) against a local OpenAI-compatible 
     const before = JSON.parse((await fire(["clusters", "--json"], ws)).stdout);
     const last = before.clusters.at(-1);
     const renamed = await fire(["cluster", "rename", last.id, "Kept by the user"], ws);
-    expect(renamed.code).toBe(0);
+    expect(renamed.status).toBe(0);
     const bytes = await readFile(decisions(), "utf8");
     const mtime = (await stat(decisions())).mtimeMs;
 
     const out = await fire(["clusters", "--suggest", "--json"], ws, env);
     expect(out.stderr).toBe("");
-    expect(out.code).toBe(0);
+    expect(out.status).toBe(0);
     const json = JSON.parse(out.stdout);
     const ids: string[] = json.clusters.map((c: { id: string }) => c.id);
     expect(ids.length).toBeGreaterThanOrEqual(3);
@@ -77,7 +79,7 @@ describe("fire clusters --suggest (built CLI) against a local OpenAI-compatible 
     expect((await stat(decisions())).mtimeMs).toBe(mtime);
 
     const text = await fire(["clusters", "--suggest"], ws, env);
-    expect(text.code).toBe(0);
+    expect(text.status).toBe(0);
     expect(fake.chat).toHaveLength(1);
     expect(text.stdout).toContain("Nothing was applied");
     expect(text.stdout).toContain(`  fire cluster merge ${ids[1]} ${ids[2]}`);
@@ -93,7 +95,7 @@ describe("fire clusters --suggest (built CLI) against a local OpenAI-compatible 
     expect(after.clusters.find((c: { id: string }) => c.id === ids[0]).name).toBe(
       "Agent's stop before checking",
     );
-  }, 120_000); // a dozen spawned CLI runs: minutes under a loaded 2-core machine
+  }, 120_000);
 
   it("without a key or base URL it fails clearly and writes nothing", async () => {
     const bytes = await readFile(decisions(), "utf8");
@@ -101,7 +103,7 @@ describe("fire clusters --suggest (built CLI) against a local OpenAI-compatible 
       OPENAI_API_KEY: "",
       OPENAI_BASE_URL: "",
     });
-    expect(out.code).toBe(1);
+    expect(out.status).toBe(1);
     expect(out.stderr).toContain("no OPENAI_API_KEY and no OPENAI_BASE_URL");
     expect(out.stdout).toBe("");
     expect(await readFile(decisions(), "utf8")).toBe(bytes);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serializeAttempt } from "../../src/core/ingest/fire-jsonl.js";
-import { runFireAsync } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { type ChatBody, type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { answerCitingFirstShown, makeAttempt } from "./attempts.js";
 
@@ -17,7 +17,7 @@ interface MinedLabel {
 const attemptOf = (body: ChatBody): string =>
   String(body.messages[1]?.content ?? "").match(/^Attempt (\S+) /)?.[1] ?? "?";
 
-describe("fire mine --labeler llm: cached re-runs and --retry-unlabelled (built CLI, loopback server)", () => {
+describe("fire mine --labeler llm: cached re-runs and --retry-unlabelled (loopback server)", () => {
   let fake: FakeOpenAI;
   let ws: string;
   /** The server fails every request for these attempts (a 400: not retried by the SDK). */
@@ -27,8 +27,11 @@ describe("fire mine --labeler llm: cached re-runs and --retry-unlabelled (built 
     OPENAI_API_KEY: "sk-retry-test-0123456789abcdefghij",
   });
   const mine = async (...extra: string[]) => {
-    const r = await runFireAsync(["mine", "--labeler", "llm", "--json", ...extra], ws, env());
-    expect(r.code, r.stderr).toBe(0);
+    const r = await fireIn(["mine", "--labeler", "llm", "--json", ...extra], {
+      cwd: ws,
+      env: env(),
+    });
+    expect(r.status, r.stderr).toBe(0);
     const labels = (JSON.parse(r.stdout) as { labels: MinedLabel[] }).labels;
     return new Map(labels.map((l) => [l.attemptId, l]));
   };
