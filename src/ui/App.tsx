@@ -1,7 +1,8 @@
 import { Box, Text } from "ink";
-import { type ReactNode, useEffect, useMemo } from "react";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { Header } from "./components/Header.js";
 import { HelpOverlay } from "./components/HelpOverlay.js";
+import { Pager } from "./components/Pager.js";
 import { SearchOverlay } from "./components/SearchOverlay.js";
 import { StatusLine } from "./components/StatusLine.js";
 import { AppProvider, useAppActions, useAppState } from "./contexts/AppContext.js";
@@ -71,6 +72,8 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
   const state = useAppState();
   const actions = useAppActions();
   const size = useTerminalSize(fixed);
+  // The last message, read in full in the pager (`!`): the status line has one row.
+  const [reading, setReading] = useState<string | undefined>();
   // Load the workspace (its index when current), then in the background the clusters.
   const load = useWorkspaceLoad();
   useEffect(() => {
@@ -99,6 +102,7 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
       },
       search: () => actions.setOverlay("search"),
       help: () => actions.setOverlay("help"),
+      message: () => (state.message ? setReading(state.message.text) : false),
       quit: () => onQuit?.(),
     },
     { layer: KeyLayer.Global },
@@ -129,6 +133,16 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
     <Box flexDirection="column" width={size.columns} height={size.rows} overflowY="hidden">
       <Header screen={state.screen} counts={counts} width={size.columns} />
       <Box height={bodyHeight} flexDirection="column" overflowY="hidden">
+        {reading !== undefined ? (
+          <Pager
+            title="message"
+            text={reading}
+            width={size.columns}
+            height={bodyHeight}
+            layer={KeyLayer.Overlay}
+            onClose={() => setReading(undefined)}
+          />
+        ) : null}
         {state.overlay === "help" ? (
           <HelpOverlay
             width={size.columns}
@@ -151,7 +165,10 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
           />
         ) : null}
         {/* The screen stays mounted under an overlay, so it keeps its place. */}
-        <Box display={state.overlay ? "none" : "flex"} flexDirection="column">
+        <Box
+          display={state.overlay || reading !== undefined ? "none" : "flex"}
+          flexDirection="column"
+        >
           <QuitContext.Provider value={onQuit}>
             <ScreenBody screen={state.screen} width={size.columns} height={bodyHeight} />
           </QuitContext.Provider>

@@ -92,6 +92,16 @@ describe("Candidates screen", () => {
     await app.see("portfolio name:");
     await app.press(KEY.enter);
     await app.see("refused: no promising screen");
+    // the status line has one row: ! reads the whole message in the pager, wrapped
+    await app.press("!");
+    await app.see("message", "lines 1–1 of 1");
+    await app.press("w");
+    await app.see("· wrap");
+    const rows = app.frame().split("\n");
+    const at = rows.findIndex((l) => l.startsWith("error: ") || l.startsWith("freeze "));
+    expect(at).toBeGreaterThan(0);
+    await app.press(KEY.esc);
+    await app.gone("· wrap");
     app.unmount();
   });
 });

@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { useExternalEditor } from "../hooks/useExternalEditor.js";
-import { moveBy } from "../hooks/useKeypress.js";
+import { type KeyLayer, moveBy } from "../hooks/useKeypress.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { PAGER_KEYS } from "../keys/tables.js";
@@ -24,6 +24,8 @@ export interface PagerProps {
    * saved text.
    */
   onEdited?: (text: string) => string | undefined;
+  /** Key layer (an overlay pager sees keys before the screen under it). */
+  layer?: KeyLayer;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface PagerProps {
  * $EDITOR. Only the visible window is ever cut from the text (see PagerText).
  */
 export function Pager(props: PagerProps): ReactNode {
-  const { title, width, height, onClose, editName, onEdited } = props;
+  const { title, width, height, onClose, editName, onEdited, layer } = props;
   const theme = useTheme();
   const [text, setText] = useState(props.text);
   const doc = useMemo(() => new PagerText(text), [text]);
@@ -101,7 +103,7 @@ export function Pager(props: PagerProps): ReactNode {
       },
       close: onClose,
     },
-    { isActive: searching === undefined },
+    { isActive: searching === undefined, ...(layer === undefined ? {} : { layer }) },
   );
   const shown = pagerRows(doc, top, rows, width, { wrap, left });
   const needle = query.toLowerCase();

@@ -45,6 +45,12 @@ export const GLOBAL_KEYS = keyTable("Everywhere", [
     label: "keys",
     help: "this help (every key of the screen you are on)",
   },
+  {
+    id: "message",
+    keys: ["!"],
+    label: "message",
+    help: "read the last message (an error, a refusal) in full in the pager",
+  },
   { id: "quit", keys: ["q"], label: "quit" },
 ]);
 

@@ -23,6 +23,7 @@ import { useWorkbench } from "../hooks/useWorkbench.js";
 import { SCREENS_REPLAY_KEYS, SCREENS_RUNS_KEYS } from "../keys/tables.js";
 import { ScreensAudit } from "./ScreensAudit.js";
 import { ScreensFunnel } from "./ScreensFunnel.js";
+import { ReplayRow, RunRow } from "./ScreensRows.js";
 import type { ScreenProps } from "./types.js";
 
 type Tab = "audit" | "replay" | "runs";
@@ -202,23 +203,7 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
             empty="no valid candidates"
             renderRow={(c) => {
               const s = saved(c.policy!.key);
-              return (
-                <Text wrap="truncate-end">
-                  {c.policy!.key.slice(0, 40).padEnd(41)}
-                  <Text
-                    color={
-                      s?.verdict.verdict === "promising" ? theme.good : s ? theme.warn : theme.muted
-                    }
-                  >
-                    {s ? s.verdict.verdict : "not screened"}
-                  </Text>
-                  <Text color={theme.muted}>
-                    {s
-                      ? ` · positives ${s.summary.positiveFiring.k}/${s.summary.positiveFiring.n} · negatives ${s.summary.negativeFiring.k}/${s.summary.negativeFiring.n}`
-                      : ""}
-                  </Text>
-                </Text>
-              );
+              return <ReplayRow entry={c} {...(s ? { screen: s } : {})} />;
             }}
           />
           {verdict ? (
@@ -243,14 +228,7 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
           height={listHeight}
           keyOf={(r) => r.name}
           empty="no run screens: fire screen plan / run / import (see README)"
-          renderRow={(r) => (
-            <Text wrap="truncate-end">
-              {r.name.padEnd(30)}{" "}
-              <Text color={theme.muted}>
-                {r.hasPlan ? "plan" : "no plan"} · {r.rows} result rows
-              </Text>
-            </Text>
-          )}
+          renderRow={(r) => <RunRow run={r} />}
         />
       )}
     </Box>
