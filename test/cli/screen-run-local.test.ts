@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runFire } from "../helpers/cli.js";
+import { fireIn, runFire } from "../helpers/cli.js";
 import { planReportCheck, SCREEN_FIXTURES } from "../helpers/screens.js";
 
 const F = SCREEN_FIXTURES;
 
 describe("fire screen run --runner local", () => {
-  it("installs each arm's hook in a fresh working copy and scores what the hook caused", () => {
+  it("installs each arm's hook in a fresh working copy and scores what the hook caused", async () => {
     const ws = mkdtempSync(join(tmpdir(), "fire-run-local-cli-"));
     const plan = planReportCheck(ws, "loc", [
       "--arms",
@@ -50,7 +50,7 @@ describe("fire screen run --runner local", () => {
       existsSync(join(ws, "screens/loc/jobs/local/r1/baseline/standin_report-sales/work/.claude")),
     ).toBe(false);
 
-    const rep = JSON.parse(runFire(["report", "loc", "--json", "-w", ws]).stdout);
+    const rep = JSON.parse((await fireIn(["report", "loc", "--json", "-w", ws])).stdout);
     expect(rep.unscorable).toEqual([]);
     expect(rep.arms.policy.all.passAt1).toBe(1);
     expect(rep.arms.baseline.all.passAt1).toBe(0);

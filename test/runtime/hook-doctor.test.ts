@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runFire } from "../helpers/cli.js";
+import { fireIn } from "../helpers/cli.js";
 import { PORTFOLIO, tempWorkspace } from "./hook-helpers.js";
 
 function home() {
@@ -9,18 +9,18 @@ function home() {
   return { dir, env: { HOME: dir, CODEX_HOME: join(dir, "codex-home"), CLAUDE_CONFIG_DIR: "" } };
 }
 const doctor = (harness: string, scope: string[], env: NodeJS.ProcessEnv) =>
-  runFire(["hook", "doctor", "--harness", harness, ...scope], { env });
+  fireIn(["hook", "doctor", "--harness", harness, ...scope], { env });
 
 describe("fire hook doctor", () => {
-  it("says the installed Codex hook will run, then names each reason it would not", () => {
+  it("says the installed Codex hook will run, then names each reason it would not", async () => {
     const { dir, env } = home();
     const ws = tempWorkspace();
-    const install = runFire(
+    const install = await fireIn(
       ["hook", "install", "--harness", "codex", "--user", "--portfolio", PORTFOLIO, "-w", ws],
       { env },
     );
     expect(install.status).toBe(0);
-    const ok = doctor("codex", ["--user"], env);
+    const ok = await doctor("codex", ["--user"], env);
     expect([ok.status, ok.stderr]).toEqual([0, ""]);
     expect(ok.stdout).toContain("trusted: all 4 entries have persisted hook trust");
     expect(ok.stdout).toMatch(/the fire hook for codex will run\n$/);
@@ -28,7 +28,7 @@ describe("fire hook doctor", () => {
     const config = join(dir, "codex-home/config.toml");
     const trusted = readFileSync(config, "utf8");
     writeFileSync(config, "[features]\nhooks = false\n");
-    const off = doctor("codex", ["--user"], env);
+    const off = await doctor("codex", ["--user"], env);
     expect(off.status).toBe(1);
     const lines = off.stderr.trim().split("\n");
     expect(lines).toEqual([
@@ -42,16 +42,16 @@ describe("fire hook doctor", () => {
     const hooksFile = join(dir, "codex-home/hooks.json");
     const hooks = readFileSync(hooksFile, "utf8");
     writeFileSync(hooksFile, hooks.replaceAll(process.execPath, "/nowhere/bin/node"));
-    const noNode = doctor("codex", ["--user"], env);
+    const noNode = await doctor("codex", ["--user"], env);
     expect(noNode.stderr).toContain("PROBLEM: missing node: the hook runs /nowhere/bin/node");
     // the command changed, so its trusted hash no longer matches either
     expect(noNode.stderr).toContain("PROBLEM: modified: 4 of fire's entries changed");
   });
 
-  it("names an uninstalled hook, an untrusted project, nothing frozen and a stale portfolio", () => {
+  it("names an uninstalled hook, an untrusted project, nothing frozen and a stale portfolio", async () => {
     const { env } = home();
     const project = tempWorkspace();
-    const none = doctor("claude", ["--project", project], env);
+    const none = await doctor("claude", ["--project", project], env);
     expect(none.status).toBe(1);
     expect(none.stderr).toMatch(/^PROBLEM: not installed: no fire hook in .*settings\.local\.json/);
 
@@ -63,15 +63,16 @@ describe("fire hook doctor", () => {
       JSON.stringify({ frozenAt: "2026-01-01" }),
     );
     const args = ["--project", project, "-w", ws, "--no-project-trust"];
-    expect(runFire(["hook", "install", "--harness", "codex", ...args], { env }).status).toBe(0);
-    const r = doctor("codex", ["--project", project], env);
+    const installed = await fireIn(["hook", "install", "--harness", "codex", ...args], { env });
+    expect(installed.status).toBe(0);
+    const r = await doctor("codex", ["--project", project], env);
     expect(r.stderr).toContain("PROBLEM: stale portfolio:");
     expect(r.stderr).toContain(
       `PROBLEM: project not trusted: Codex loads ${project}/.codex/ disabled`,
     );
 
     rmSync(join(ws, "portfolios"), { recursive: true });
-    const empty = doctor("codex", ["--project", project], env);
+    const empty = await doctor("codex", ["--project", project], env);
     expect(empty.stderr).toContain(
       `PROBLEM: nothing frozen: no portfolio under ${join(ws, "portfolios")}/`,
     );

@@ -6,7 +6,7 @@ import { Attempt, type Event } from "../../../src/core/model/attempt.js";
 import { loadPolicies } from "../../../src/core/policy/load.js";
 import { replayAttempt, replayAttempts } from "../../../src/core/replay/replay.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
-import { runFire } from "../../helpers/cli.js";
+import { fireIn } from "../../helpers/cli.js";
 import { fixture, REPO_ROOT } from "../../helpers/paths.js";
 import { bash, events, prompt, result, stop } from "../policy/helpers.js";
 
@@ -114,9 +114,9 @@ describe("replayAttempt", () => {
 });
 
 describe("fire replay", () => {
-  it("prints JSON with attempts, summary and policy errors", () => {
+  it("prints JSON with attempts, summary and policy errors", async () => {
     const ws = mkdtempSync(join(tmpdir(), "fire-replay-cli-"));
-    const r = runFire([
+    const r = await fireIn([
       "replay",
       "--policy",
       resolve(REPO_ROOT, "candidates/reference"),
@@ -137,10 +137,10 @@ describe("fire replay", () => {
     expect(out.errors).toEqual([]);
   });
 
-  it("fails with file:line when the policy file is bad, and exits 2 without --policy", () => {
-    const bad = runFire(["replay", "--policy", resolve(REPO_ROOT, "package.json")]);
+  it("fails with file:line when the policy file is bad, and exits 2 without --policy", async () => {
+    const bad = await fireIn(["replay", "--policy", resolve(REPO_ROOT, "package.json")]);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/package\.json(:\d+)?: .*(id|version|rules)/);
-    expect(runFire(["replay"]).status).toBe(2);
+    expect((await fireIn(["replay"])).status).toBe(2);
   });
 });
