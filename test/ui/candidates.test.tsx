@@ -1,20 +1,12 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoCopy, KEY, renderApp } from "./helpers.js";
+import { demoCopy, KEY, renderApp, writeDraft } from "./helpers.js";
 
 const ws = demoCopy();
-const draft = join(ws.dir, "candidates/drafts/my-serve.yaml");
+// A draft to edit: the reference service-persistence mechanics under a new identity.
+let draft = "";
 beforeAll(() => {
-  // A draft to edit: the reference service-persistence mechanics under a new identity.
-  const ref = readFileSync(join(ws.dir, "candidates/reference/service-persistence.yaml"), "utf8");
-  mkdirSync(join(ws.dir, "candidates/drafts"), { recursive: true });
-  writeFileSync(
-    draft,
-    ref
-      .replace("id: ref-service-persistence", "id: my-serve")
-      .replace("status: frozen", "status: draft"),
-  );
+  draft = writeDraft(ws.dir);
 });
 afterAll(() => ws.cleanup());
 

@@ -1,11 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { render } from "ink-testing-library";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { App } from "../../src/ui/App.js";
 import { themeFor } from "../../src/ui/theme.js";
-import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
+import { demoCopy, KEY, renderApp, waitFor, writeDraft } from "./helpers.js";
 
 /** The structured editor: add / remove, the unsaved-changes confirm, errors in full. */
 const copies: { cleanup: () => void }[] = [];
@@ -17,15 +16,7 @@ afterEach(() => {
 function workspace(): { dir: string; draft: string } {
   const c = demoCopy();
   copies.push(c);
-  const ref = readFileSync(join(c.dir, "candidates/reference/service-persistence.yaml"), "utf8");
-  mkdirSync(join(c.dir, "candidates/drafts"), { recursive: true });
-  const draft = join(c.dir, "candidates/drafts/my-serve.yaml");
-  writeFileSync(
-    draft,
-    ref
-      .replace("id: ref-service-persistence", "id: my-serve")
-      .replace("status: frozen", "status: draft"),
-  );
+  const draft = writeDraft(c.dir);
   return { dir: c.dir, draft };
 }
 

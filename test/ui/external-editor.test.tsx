@@ -1,9 +1,9 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { demoCopy, KEY, renderApp } from "./helpers.js";
+import { demoCopy, KEY, renderApp, writeDraft } from "./helpers.js";
 
 /** `y` reads a candidate in the pager; `e` edits it in $EDITOR (a real process) and checks it. */
 const scripts = mkdtempSync(join(tmpdir(), "fire-editor-"));
@@ -32,15 +32,7 @@ afterEach(() => {
 function workspace(): { dir: string; draft: string } {
   const c = demoCopy();
   copies.push(c);
-  const ref = readFileSync(join(c.dir, "candidates/reference/service-persistence.yaml"), "utf8");
-  mkdirSync(join(c.dir, "candidates/drafts"), { recursive: true });
-  const draft = join(c.dir, "candidates/drafts/my-serve.yaml");
-  writeFileSync(
-    draft,
-    ref
-      .replace("id: ref-service-persistence", "id: my-serve")
-      .replace("status: frozen", "status: draft"),
-  );
+  const draft = writeDraft(c.dir);
   return { dir: c.dir, draft };
 }
 

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { render } from "ink-testing-library";
@@ -40,6 +40,23 @@ export function demoCopy(): { dir: string; cleanup: () => void } {
     cpSync(join(REPO_ROOT, p), join(dir, p), { recursive: true });
   }
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A draft to edit in a workspace: the reference service-persistence mechanics under the id
+ * `my-serve`, status draft, at `candidates/drafts/my-serve.yaml`. Returns its path.
+ */
+export function writeDraft(dir: string): string {
+  const ref = readFileSync(join(dir, "candidates/reference/service-persistence.yaml"), "utf8");
+  mkdirSync(join(dir, "candidates/drafts"), { recursive: true });
+  const draft = join(dir, "candidates/drafts/my-serve.yaml");
+  writeFileSync(
+    draft,
+    ref
+      .replace("id: ref-service-persistence", "id: my-serve")
+      .replace("status: frozen", "status: draft"),
+  );
+  return draft;
 }
 
 /** Renders the workbench at 80×24 without colour, with helpers to type and wait. */

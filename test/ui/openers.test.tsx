@@ -1,23 +1,15 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeResults } from "../../src/core/screen/results/results-file.js";
 import type { ScreenRow } from "../../src/core/screen/results/row.js";
 import { loadWorkspace } from "../../src/core/workspace/load.js";
-import { demoCopy, KEY, renderApp } from "./helpers.js";
+import { demoCopy, KEY, renderApp, writeDraft } from "./helpers.js";
 
 /** Every count or row that names attempts opens them; Esc returns to where it was opened. */
 const ws = demoCopy();
 let funnelIds: string[] = [];
 beforeAll(async () => {
-  const ref = readFileSync(join(ws.dir, "candidates/reference/service-persistence.yaml"), "utf8");
-  mkdirSync(join(ws.dir, "candidates/drafts"), { recursive: true });
-  writeFileSync(
-    join(ws.dir, "candidates/drafts/my-serve.yaml"),
-    ref
-      .replace("id: ref-service-persistence", "id: my-serve")
-      .replace("status: frozen", "status: draft"),
-  );
+  writeDraft(ws.dir);
   // A run screen whose rows were imported from traces (they carry attempt ids): two arms,
   // the policy arm's firing recorded on some of them.
   const { attempts } = await loadWorkspace(ws.dir);
