@@ -110,6 +110,12 @@ export const tuiBenchmark: Benchmark = {
           const keys = opens[opens.length - 1]!;
           results.push(
             {
+              target: `${size} attempts: peak RSS (MB)`,
+              measured: rss / 1e6,
+              limit: 500,
+              kind: "max",
+            },
+            {
               target: `${size} attempts: list move keystroke (ms)`,
               measured: min(opens.map((o) => o.listMove!)),
               limit: 50,

@@ -37,7 +37,7 @@ describe("Runs screen: the schedule, start / stop / resume a run", () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 30 });
     await app.see("95 attempts", "7 Runs");
     await app.press("7");
-    await app.see("wb", "not started", "wb: 4 trials · 4 pending");
+    await app.see("wb", "not started", "4 trials · 4 pending · wb");
     await app.press(KEY.enter);
     await app.see("rep", "task", "arm", "policy", "status");
     const trialRows = () =>
@@ -55,13 +55,13 @@ describe("Runs screen: the schedule, start / stop / resume a run", () => {
     expect(trialRows().filter((l) => /running$/.test(l.trimEnd()))).toHaveLength(1);
     await app.press("x");
     await app.see("run wb: cancelled");
-    await app.see("wb: 4 trials · 4 pending");
+    await app.see("4 trials · 4 pending · wb");
     expect(existsSync(join(ws.dir, "screens/wb/run-settings.json"))).toBe(true);
     // resume with the gate open: every trial runs, the policy arm's hook blocks the Stop
     writeFileSync(gate, "");
     await app.press("s");
     await app.see("screen wb: 4/4 done (0 from an earlier run), 0 failed");
-    await app.see("wb: 4 trials · 2 pass · 2 fail");
+    await app.see("4 trials · 2 pass · 2 fail · wb");
     for (const l of trialRows())
       expect(l.trimEnd()).toMatch(l.includes("baseline") ? /✗ .*fail$/ : /✓ .*pass$/);
     // a second start finds everything done and skips it

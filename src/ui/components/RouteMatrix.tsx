@@ -2,6 +2,7 @@ import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { RouteAudit, RouteRow } from "../../core/route/audit.js";
 import { useTheme } from "../contexts/ThemeContext.js";
+import { fitCell } from "../text/wrap.js";
 import { windowStart } from "./VirtualList.js";
 
 export interface RouteMatrixProps {
@@ -22,7 +23,9 @@ export function RouteMatrix({ audit, row, col, height, width }: RouteMatrixProps
   const theme = useTheme();
   const cols = audit.candidates.map((c) => c.policy);
   const routed = routedRows(audit);
-  const nameW = Math.max(12, Math.min(30, width - 4 - cols.length * 2));
+  // every column as wide as its label: 1 … 9 10 11, each under its own number
+  const cw = String(cols.length).length + 1;
+  const nameW = Math.max(12, Math.min(30, width - 4 - cols.length * cw));
   const rows = Math.max(1, height - 4);
   const start = windowStart(routed.length, row, rows);
   const sel = routed[row];
@@ -35,7 +38,7 @@ export function RouteMatrix({ audit, row, col, height, width }: RouteMatrixProps
         {cols.map((_c, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: fixed columns
           <Text key={i} inverse={i === col}>
-            {String((i + 1) % 10)}
+            {String(i + 1).padStart(cw - 1)}
             {i < cols.length - 1 ? " " : ""}
           </Text>
         ))}
@@ -48,11 +51,11 @@ export function RouteMatrix({ audit, row, col, height, width }: RouteMatrixProps
         return (
           <Text key={r.taskId} wrap="truncate-end">
             <Text color={multi ? theme.warn : undefined} bold={here}>
-              {`${here ? "▸" : " "}${r.taskId.slice(0, nameW - 1).padEnd(nameW - 1)} `}
+              {`${here ? "▸" : " "}${fitCell(r.taskId, nameW - 1)} `}
             </Text>
             {cols.map((c, j) => (
               <Text key={c} inverse={here && j === col}>
-                {set.has(c) ? "●" : "·"}
+                {(set.has(c) ? "●" : "·").padStart(cw - 1)}
                 {j < cols.length - 1 ? " " : ""}
               </Text>
             ))}

@@ -58,7 +58,7 @@ export function ScheduleTable({
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate-end">
-        {`    ${cell("rep", repW!)}${cell("task", taskW!)}${cell("arm", armW!)}${cell("policy", policyW!)}${statusW ? "status" : ""}`}
+        {`    ${cell(repW! >= 3 ? "rep" : "r", repW!)}${cell("task", taskW!)}${cell("arm", armW!)}${cell("policy", policyW!)}${statusW ? "status" : ""}`}
       </Text>
       <VirtualList
         items={trials}

@@ -13,7 +13,7 @@ import { useScreenRun } from "../hooks/useScreenRun.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { RUNS_KEYS, RUNS_SCHEDULE_KEYS } from "../keys/tables.js";
 import { layoutColumns } from "../text/columns.js";
-import { fitCell } from "../text/wrap.js";
+import { fitCell, middleEllipsis } from "../text/wrap.js";
 import type { ScreenProps } from "./types.js";
 
 /** `2 pass · 1 fail · 1 pending` (statuses with no trial left out). */
@@ -87,8 +87,10 @@ export function RunsScreen({ width, height }: ScreenProps): ReactNode {
   );
 
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
+  // the counts first: a long name gives way (middle ellipsis keeps its distinguishing end)
+  const counts = schedule ? countsLine(schedule, selected === run.active ? running.size : 0) : "";
   const title = schedule
-    ? `${schedule.name}: ${countsLine(schedule, selected === run.active ? running.size : 0)}`
+    ? `${counts} · ${middleEllipsis(schedule.name, Math.max(8, width - counts.length - 3))}`
     : "";
   if (open)
     return (

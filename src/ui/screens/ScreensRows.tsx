@@ -4,21 +4,25 @@ import type { CandidateEntry } from "../../core/lifecycle/entries.js";
 import type { ReplayScreen } from "../../core/screen/replay/measure.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import type { RunScreenEntry } from "../data/screens.js";
+import { fitCell } from "../text/wrap.js";
 
 /** A candidate on the replay tab: its saved replay screen's verdict and firing counts. */
 export function ReplayRow({
   entry,
   screen,
+  width = 120,
 }: {
   entry: CandidateEntry;
   screen?: ReplayScreen;
+  /** The screen's width: the key gives way (middle ellipsis) below 80 columns. */
+  width?: number;
 }): ReactNode {
   const theme = useTheme();
   const v = screen?.verdict.verdict;
   const s = screen?.summary;
   return (
     <Text wrap="truncate-end">
-      {entry.policy!.key.slice(0, 40).padEnd(41)}
+      {`${fitCell(entry.policy!.key, Math.max(10, Math.min(40, width - 40)))} `}
       <Text color={v === "promising" ? theme.good : v ? theme.warn : theme.muted}>
         {v ?? "not screened"}
       </Text>
@@ -32,11 +36,11 @@ export function ReplayRow({
 }
 
 /** A run screen on the runs tab: plan or not, result rows so far. */
-export function RunRow({ run }: { run: RunScreenEntry }): ReactNode {
+export function RunRow({ run, width = 120 }: { run: RunScreenEntry; width?: number }): ReactNode {
   const theme = useTheme();
   return (
     <Text wrap="truncate-end">
-      {run.name.padEnd(30)}{" "}
+      {fitCell(run.name, Math.max(8, Math.min(30, width - 30)))}{" "}
       <Text color={theme.muted}>
         {run.hasPlan ? "plan" : "no plan"} · {run.rows} result rows
       </Text>

@@ -203,7 +203,7 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
             empty="no valid candidates"
             renderRow={(c) => {
               const s = saved(c.policy!.key);
-              return <ReplayRow entry={c} {...(s ? { screen: s } : {})} />;
+              return <ReplayRow entry={c} width={width} {...(s ? { screen: s } : {})} />;
             }}
           />
           {verdict ? (
@@ -228,7 +228,7 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
           height={listHeight}
           keyOf={(r) => r.name}
           empty="no run screens: fire screen plan / run / import (see README)"
-          renderRow={(r) => <RunRow run={r} />}
+          renderRow={(r) => <RunRow run={r} width={width} />}
         />
       )}
     </Box>
