@@ -36,6 +36,7 @@ import { sha256Hex } from "../screen/canonical.js";
 
 /** Compiled evaluator modules copied next to the export (all are free of packages). */
 const RUNTIME_FILES = [
+  "core/builtin.js",
   "core/ingest/shell.js",
   "core/model/exit-status.js",
   "core/policy/budget.js",
@@ -46,6 +47,7 @@ const RUNTIME_FILES = [
   "core/policy/key.js",
   "core/policy/linear-engine.js",
   "core/policy/patterns.js",
+  "core/policy/prefilter.js",
   "core/policy/regex-ast.js",
   "core/policy/regex.js",
   "core/policy/types.js",
