@@ -53,8 +53,14 @@ export async function bundleStandaloneHook(
   });
   if (!chunk) return undefined;
   const code = builtinsWithoutFacades(chunk.code);
-  const outside = [...code.matchAll(/(?:\bfrom|\bimport\(?)\s*["']([^"']+)["']/g)]
-    .map((m) => m[1] as string)
+  // import statements start their line in rolldown's output (inlined packages' doc comments
+  // hold example imports that are not code)
+  const outside = [
+    ...code.matchAll(
+      /^(?:import|export)\s[^\n]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm,
+    ),
+  ]
+    .map((m) => (m[1] ?? m[2]) as string)
     .filter((spec) => !spec.startsWith("node:"));
   if (outside.length > 0)
     throw new Error(`standalone hook: still imports ${[...new Set(outside)].join(", ")}`);

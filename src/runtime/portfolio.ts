@@ -1,30 +1,27 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { compilePolicy } from "../core/policy/compile.js";
-import { linearCandidate } from "../core/policy/linear-candidate.js";
-import { necessaryLiterals } from "../core/policy/prefilter.js";
+import { compileHookForm, HOOK_FORM, type HookForm, hookForm } from "../core/policy/hook-form.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { readRegularFile } from "../core/regular-file.js";
-import { verifiedFrozenCandidates } from "./frozen.js";
+import { verifiedFrozenPortfolio } from "./frozen.js";
 import { ensureDir, writeFileAtomicSync } from "./state-store.js";
 
 /** A portfolio that cannot be used: the hook reports a fault and answers nothing. */
 export class PortfolioError extends Error {}
 
-interface CacheFile {
+/** The cache: a hook form under the key of the sources it was made from. */
+interface CacheFile extends HookForm {
   key: string;
-  policies: { file?: string; candidate: CompiledPolicy["candidate"] }[];
-  /** Each condition pattern's literal prefilter (`flags/source` → literals; null: none). */
-  literals?: Record<string, string[] | null>;
 }
 
 /**
  * Loads the portfolio for the hook.
  *
  * A FROZEN portfolio (a folder with manifest.json) is verified on EVERY event: the manifest
- * hash and every policy file's SHA-256 are checked and the policies are compiled from exactly
- * those bytes (frozen.ts). No cache decides its rules: with `hook install --project` the
- * state folder lies in the agent's own project, so a cache there could be edited.
+ * hash, then the SHA-256 of its hook form (`hook.json`, written when it was frozen) or, for
+ * a portfolio frozen before hook forms, of every policy file, and the policies are compiled
+ * from exactly those bytes (frozen.ts). No cache decides its rules: with `hook install
+ * --project` the state folder lies in the agent's own project, so a cache there could be edited.
  *
  * A folder or file of candidates is validated with the policy loader on first use (zod, yaml,
  * regex-safety: ~200 ms) and the validated candidates are cached under
@@ -35,9 +32,11 @@ interface CacheFile {
 export async function loadPortfolio(path: string, stateDir: string): Promise<CompiledPolicy[]> {
   const abs = resolve(path);
   if (existsSync(join(abs, "manifest.json"))) {
-    const fast = verifiedFrozenCandidates(abs);
+    const fast = verifiedFrozenPortfolio(abs);
     try {
-      if (fast) return fast.map((p) => compilePolicy(forHook(p.candidate), p.file));
+      // frozen by this fire: the verified hook form compiles as is; older: admitted here
+      if (fast?.form) return compileHookForm(fast.form);
+      if (fast) return compileHookForm(hookForm(fast.policies));
     } catch {
       // verified bytes that do not compile: the full check below explains
     }
@@ -54,13 +53,7 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
   const cacheDir = join(stateDir, "portfolio-cache");
   const cacheFile = join(cacheDir, `${fnv1a(key)}.json`);
   const cached = readCache(cacheFile, key);
-  if (cached) {
-    const known = cached.literals ?? {};
-    const literals = (source: string, flags: string) => known[`${flags}/${source}`] ?? undefined;
-    return cached.policies.map((p) =>
-      compilePolicy(p.candidate, p.file, { admitted: true, literals }),
-    );
-  }
+  if (cached) return compileHookForm(cached);
   const { loadPolicies } = await import("../core/policy/load.js");
   const { policies, errors } = loadPolicies([abs]);
   if (errors.length > 0) {
@@ -68,44 +61,12 @@ export async function loadPortfolio(path: string, stateDir: string): Promise<Com
     throw new PortfolioError(`invalid portfolio (${errors.length} error(s)): ${why}`);
   }
   if (policies.length === 0) throw new PortfolioError(`no candidate policies in ${abs}`);
-  const forCache = policies.map((p) => ({ file: p.file, candidate: forHook(p.candidate) }));
-  // the prefilters, found by compiling the cached form once the way a warm call will
-  const literals: Record<string, string[] | null> = {};
-  const record = (source: string, flags: string) => {
-    const l = necessaryLiterals(source, flags);
-    literals[`${flags}/${source}`] = l ? [...l] : null;
-    return l;
-  };
-  for (const p of forCache)
-    compilePolicy(p.candidate, p.file, { admitted: true, literals: record });
-  writeCache(cacheDir, cacheFile, { key, policies: forCache, literals });
+  writeCache(cacheDir, cacheFile, { key, ...hookForm(policies) });
   return policies;
 }
 
-/**
- * A validated candidate as the hook's cache keeps it: what `step` evaluates (eligibility,
- * task values, tracking, rules) and nothing else, every pattern in its linear form. The behaviour marker (only replay codes it) becomes the
- * empty condition and the prose (chain, lineage, notes, sham) is dropped, so a warm hook
- * parses and compiles less on every event.
- */
-export function forHook(c: CompiledPolicy["candidate"]): CompiledPolicy["candidate"] {
-  const { id, version, family, title, status, eligibility, values, track, rules } = c;
-  return linearCandidate({
-    id,
-    version,
-    family,
-    title,
-    status,
-    eligibility,
-    ...(values.length > 0 ? { values } : {}),
-    track,
-    rules,
-    behavior: {},
-  } as CompiledPolicy["candidate"]);
-}
-
 /** Bumped when what the cache stores changes meaning. */
-const CACHE_FORMAT = "fire-hook-cache/3 (linear patterns, literal prefilters)";
+const CACHE_FORMAT = `fire-hook-cache/4 ${HOOK_FORM}`;
 
 /** Identity of the portfolio sources: each file's path, size, mtime and ctime, sorted. */
 export function sourceKey(abs: string): string {
@@ -138,7 +99,9 @@ export function sourceKey(abs: string): string {
 function readCache(file: string, key: string): CacheFile | undefined {
   try {
     const c = JSON.parse(readRegularFile(file, "utf8")) as CacheFile;
-    return c && c.key === key && Array.isArray(c.policies) ? c : undefined;
+    return c && c.key === key && c.format === HOOK_FORM && Array.isArray(c.policies)
+      ? c
+      : undefined;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -41,6 +41,29 @@ describe("attack 7: an edited cache never changes a frozen portfolio's rules", (
     expect(r.stdout).toBe("");
     expect(logEntries(ws).at(-1)?.error).toMatch(
       /frozen portfolio rejected: .*rm@1\.json.*SHA-256/,
+    );
+  }, 60_000);
+
+  it("a frozen portfolio's hook form decides as its policies; an edited one is rejected", async () => {
+    const ws = mkdtempSync(join(tmpdir(), "fire-attack-7h-"));
+    const frozen = writeFrozen(join(ws, "portfolios/p"), [denyCandidate("rm", "\\brm\\s+-rf\\b")], {
+      hookForm: true,
+    });
+    const args = ["--portfolio", frozen, "--workspace", ws];
+    await runHookChild(args, JSON.stringify(promptEvent("s7h")), { cwd: ws });
+    const denied = await runHookChild(args, JSON.stringify(preToolUse("s7h", "rm -rf /")), {
+      cwd: ws,
+    });
+    expect(logEntries(ws).at(-1)?.error).toBeUndefined();
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    // the agent rewrites the hook form to a rule that never matches: the hash catches it
+    const form = JSON.parse(readFileSync(join(frozen, "hook.json"), "utf8"));
+    form.policies[0].candidate.rules[0].when.command = "^never$";
+    writeFileSync(join(frozen, "hook.json"), `${JSON.stringify(form)}\n`);
+    const r = await runHookChild(args, JSON.stringify(preToolUse("s7h", "rm -rf /")), { cwd: ws });
+    expect(r.stdout).toBe("");
+    expect(logEntries(ws).at(-1)?.error).toMatch(
+      /frozen portfolio rejected: .*hook\.json.*SHA-256/,
     );
   }, 60_000);
 });

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { manifestHashOf } from "../../src/core/freeze/verify.js";
+import { hookForm } from "../../src/core/policy/hook-form.js";
 import { Candidate } from "../../src/core/policy/schema.js";
 import { canonicalJson, sha256Hex } from "../../src/core/screen/canonical.js";
 import { REPO_ROOT } from "../helpers/paths.js";
@@ -29,7 +30,11 @@ export function denyCandidate(id: string, command: string, extra: Record<string,
 }
 
 /** A frozen portfolio written by hand the way `fire freeze` writes one (canonical JSON + hashes). */
-export function writeFrozen(dir: string, candidates: ReturnType<typeof denyCandidate>[]): string {
+export function writeFrozen(
+  dir: string,
+  candidates: ReturnType<typeof denyCandidate>[],
+  opts: { hookForm?: boolean } = {},
+): string {
   mkdirSync(join(dir, "policies"), { recursive: true });
   const policies = candidates.map((c) => {
     const file = `policies/${c.id}@${c.version}.json`;
@@ -44,12 +49,23 @@ export function writeFrozen(dir: string, candidates: ReturnType<typeof denyCandi
       source: "x",
     };
   });
+  // as this fire freezes: the hook form beside the policies, hashed by the manifest
+  let hook: { file: string; sha256: string } | undefined;
+  if (opts.hookForm) {
+    const form = hookForm(
+      candidates.map((c, i) => ({ file: policies[i]?.file, candidate: Candidate.parse(c) })),
+    );
+    const text = `${JSON.stringify(form)}\n`;
+    writeFileSync(join(dir, "hook.json"), text);
+    hook = { file: "hook.json", sha256: sha256Hex(text) };
+  }
   const body = {
     kind: "fire-portfolio" as const,
     version: 1 as const,
     name: "attack",
     frozenAt: "2026-12-01T00:00:00.000Z",
     policies,
+    ...(hook ? { hook } : {}),
     routing: {},
     screens: [],
     forced: [],

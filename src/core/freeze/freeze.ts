@@ -5,6 +5,7 @@ import { join, relative } from "node:path";
 import { withHistory } from "../lifecycle/actions.js";
 import { type StoredCandidate, writeCandidate } from "../lifecycle/store.js";
 import type { Attempt } from "../model/attempt.js";
+import { hookForm } from "../policy/hook-form.js";
 import { routeAudit, routingProblems, taskTexts } from "../route/audit.js";
 import { canonicalJson } from "../screen/canonical.js";
 import { mechanicsHash } from "../screen/replay/measure.js";
@@ -22,6 +23,9 @@ import {
   type PortfolioManifest,
 } from "./manifest.js";
 import { manifestHashOf, sha256 } from "./verify.js";
+
+/** The portfolio's hook form (see PortfolioManifest.hook). */
+const HOOK_FILE = "hook.json";
 
 export interface FreezeInput {
   workspace: string;
@@ -117,11 +121,13 @@ export async function freezePortfolio(input: FreezeInput): Promise<FreezeResult>
 
   const policies: ManifestPolicy[] = [];
   const files: { path: string; text: string }[] = [];
+  const forHook: { file: string; candidate: StoredCandidate["candidate"] }[] = [];
   for (const c of candidates) {
     const frozen = withHistory(c.candidate, `frozen into portfolio ${name}`, now, "frozen");
     const text = `${canonicalJson(frozen)}\n`;
     const file = `policies/${c.policy.key}.json`;
     files.push({ path: file, text });
+    forHook.push({ file, candidate: frozen });
     policies.push({
       id: frozen.id,
       version: frozen.version,
@@ -131,12 +137,15 @@ export async function freezePortfolio(input: FreezeInput): Promise<FreezeResult>
       source: relative(workspace, c.file),
     });
   }
+  const hookText = `${JSON.stringify(hookForm(forHook))}\n`;
+  files.push({ path: HOOK_FILE, text: hookText });
   const body: Omit<PortfolioManifest, "manifestHash"> = {
     kind: "fire-portfolio",
     version: 1,
     name,
     frozenAt: now.toISOString(),
     policies,
+    hook: { file: HOOK_FILE, sha256: sha256(hookText) },
     routing,
     screens,
     forced: input.force ? refused.map((r) => ({ ...r, reason: input.force!.reason })) : [],

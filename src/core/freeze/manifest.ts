@@ -9,6 +9,11 @@ export interface PortfolioManifest {
   name: string;
   frozenAt: string;
   policies: ManifestPolicy[];
+  /**
+   * The policies as the hook evaluates them (core/policy/hook-form.ts): linear patterns and
+   * prefilters, so a hook call admits no pattern. Absent in portfolios frozen before it.
+   */
+  hook?: { file: string; sha256: string };
   /** Routing audit of the frozen policies over the workspace's task texts at freeze time. */
   routing: RouteAudit;
   /** Screens that justified each policy. */
@@ -67,5 +72,6 @@ export const ManifestShape = z.looseObject({
       source: z.string(),
     }),
   ),
+  hook: z.object({ file: InsidePath, sha256: z.string().regex(/^[0-9a-f]{64}$/) }).optional(),
   manifestHash: z.string(),
 });

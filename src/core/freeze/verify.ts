@@ -76,5 +76,16 @@ export function loadFrozenPortfolio(dir: string): {
     policies.push(r.policy);
   }
   if (policies.length === 0) fail(join(dir, MANIFEST_FILE), "the portfolio has no policies");
+  if (manifest.hook) {
+    const file = join(dir, manifest.hook.file);
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFile(file);
+    } catch (e) {
+      fail(file, `the portfolio's hook form is missing: ${(e as Error).message}`);
+    }
+    if (sha256(bytes) !== manifest.hook.sha256)
+      fail(file, "SHA-256 does not match the portfolio manifest (the hook form was modified)");
+  }
   return { manifest, policies };
 }
