@@ -1,10 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleHook, bundleHookScript, SCRIPT_MANIFEST_FILE } from "../build/bundle.js";
 import { FIRE_CLI } from "../core/deploy/install.js";
+import { loadPolicies } from "../core/policy/load.js";
 import { currentBundle, hookModuleUrl } from "../runtime/select.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
@@ -111,23 +112,29 @@ export const hookBenchmark: Benchmark = {
         ? "ES module bundle"
         : "unbundled";
     try {
+      // what an install runs: the same policies frozen (fire freeze) into the workspace
+      const frozenArgs = [cli, "hook", "--portfolio", freeze(cli, path, ws), "--workspace", ws];
       timeRun(args, prompt("bench", ws)); // warm: portfolio cache + session state file
       timeRun(args, preToolUse("bench", ws));
+      timeRun(frozenArgs, prompt("bench-frozen", ws));
       const codexEvent = codexPostToolUse("bench-codex", ws);
       timeRun(args, codexEvent);
       const hook: number[] = [];
       const codex: number[] = [];
+      const frozen: number[] = [];
       const bare: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         bare.push(timeRun(["-e", "0"]));
         hook.push(timeRun(args, preToolUse("bench", ws)));
         codex.push(timeRun(args, codexEvent));
+        frozen.push(timeRun(frozenArgs, preToolUse("bench-frozen", ws)));
       }
+      const f = median(frozen);
       const h = median(hook);
       const c = median(codex);
       const b = median(bare);
       log(
-        `${RUNS} runs each; median fire hook ${h.toFixed(1)} ms (Codex PostToolUse with rollout lookup ${c.toFixed(1)} ms), node -e 0 ${b.toFixed(1)} ms (${note})`,
+        `${RUNS} runs each; median fire hook ${h.toFixed(1)} ms (Codex PostToolUse with rollout lookup ${c.toFixed(1)} ms, frozen portfolio ${f.toFixed(1)} ms), node -e 0 ${b.toFixed(1)} ms (${note})`,
       );
       return [
         {
@@ -136,6 +143,13 @@ export const hookBenchmark: Benchmark = {
           limit: 1.3,
           kind: "max",
           note: `${h.toFixed(1)} / ${b.toFixed(1)} ms, ${note}, ${loaded}`,
+        },
+        {
+          target: "fire hook per event, the portfolio frozen (as installed) ÷ node -e 0",
+          measured: f / b,
+          limit: 1.3,
+          kind: "max",
+          note: `${f.toFixed(1)} / ${b.toFixed(1)} ms, ${note} frozen, ${loaded}`,
         },
         {
           target: "fire hook per Codex PostToolUse, exit status from a 1 MiB rollout ÷ node -e 0",
@@ -150,3 +164,29 @@ export const hookBenchmark: Benchmark = {
     }
   },
 };
+
+/** Freezes every candidate of `portfolio` into `ws/portfolios/bench` with `fire freeze`. */
+function freeze(cli: string, portfolio: string, ws: string): string {
+  const { policies, errors } = loadPolicies([portfolio]);
+  if (errors.length > 0) throw new Error(errors[0]?.format());
+  cpSync(portfolio, join(ws, "candidates", "bench"), { recursive: true });
+  const ids = policies.map((p) => p.key);
+  const r = spawnSync(
+    process.execPath,
+    [
+      cli,
+      "freeze",
+      ...ids,
+      "--name",
+      "bench",
+      "--force",
+      "--reason",
+      "hook bench",
+      "--workspace",
+      ws,
+    ],
+    { encoding: "utf8" },
+  );
+  if (r.status !== 0) throw new Error(`fire freeze exited ${r.status}: ${r.stderr}`);
+  return join(ws, "portfolios", "bench");
+}
