@@ -28,3 +28,21 @@ export function planReportCheck(
     ws,
   ]);
 }
+
+/**
+ * The same plan as `planReportCheck` (baseline and policy arms, one attempt each, the small
+ * stand-in task list) through core's planScreen, for tests that need no CLI process.
+ */
+export async function planReportCheckIn(ws: string, name: string, seed = 1): Promise<void> {
+  const { planScreen } = await import("../../src/core/app/plan.js");
+  await planScreen({
+    workspace: ws,
+    source: { kind: "candidate", path: join(SCREEN_FIXTURES, "candidates/report-check.yaml") },
+    tasksFile: join(SCREEN_FIXTURES, "standin-tasks-small.txt"),
+    cohorts: [],
+    arms: ["baseline", "policy"],
+    attempts: 1,
+    seed,
+    name,
+  });
+}

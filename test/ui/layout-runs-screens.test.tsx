@@ -2,10 +2,9 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { planScreen } from "../../src/core/app/index.js";
 import { App } from "../../src/ui/App.js";
 import { themeFor } from "../../src/ui/theme.js";
-import { SCREEN_FIXTURES } from "../helpers/screens.js";
+import { planReportCheckIn } from "../helpers/screens.js";
 import { demoCopy, KEY, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
@@ -16,17 +15,7 @@ const NAMES = [
 ];
 
 beforeAll(async () => {
-  for (const name of NAMES)
-    await planScreen({
-      workspace: ws.dir,
-      source: { kind: "candidate", path: join(SCREEN_FIXTURES, "candidates/report-check.yaml") },
-      tasksFile: join(SCREEN_FIXTURES, "standin-tasks-small.txt"),
-      cohorts: [],
-      arms: ["baseline", "policy"],
-      attempts: 1,
-      seed: 1,
-      name,
-    });
+  for (const name of NAMES) await planReportCheckIn(ws.dir, name, 1);
   // eleven candidates: the routing audit needs column labels past 9
   const ref = join(ws.dir, "candidates/reference");
   for (const f of readdirSync(ref).slice(0, 3)) {

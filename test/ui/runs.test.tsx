@@ -1,24 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { planScreen } from "../../src/core/app/index.js";
-import { SCREEN_FIXTURES } from "../helpers/screens.js";
+import { planReportCheckIn, SCREEN_FIXTURES } from "../helpers/screens.js";
 import { demoCopy, KEY, renderApp } from "./helpers.js";
 
 const ws = demoCopy();
 const gate = join(ws.dir, "go");
 
 beforeAll(async () => {
-  await planScreen({
-    workspace: ws.dir,
-    source: { kind: "candidate", path: join(SCREEN_FIXTURES, "candidates/report-check.yaml") },
-    tasksFile: join(SCREEN_FIXTURES, "standin-tasks-small.txt"),
-    cohorts: [],
-    arms: ["baseline", "policy"],
-    attempts: 1,
-    seed: 3,
-    name: "wb",
-  });
+  await planReportCheckIn(ws.dir, "wb", 3);
   // how the workbench runs a screen never run before: the workspace's screen.run
   const config = JSON.parse(readFileSync(join(ws.dir, "fire.config.json"), "utf8"));
   config.screen = {
