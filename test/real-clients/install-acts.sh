@@ -15,7 +15,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 RIG="${RC_RIG:-$REPO/../shared/realclients}"
 OUT="$(mkdir -p "$1" && cd "$1" && pwd)"
-FIRE="${FIRE_CLI_JS:-$REPO/dist/cli/main.js}"
+FIRE="${FIRE_CLI_JS:-$REPO/dist/cli/fire.cjs}"
 PORTFOLIO="$REPO/test/runtime/fixtures/portfolio"
 [ -f "$FIRE" ] || { echo "build fire first (npm run build)" >&2; exit 2; }
 fail=0
