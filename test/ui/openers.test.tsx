@@ -69,6 +69,9 @@ describe("openers", () => {
         .split("\n")
         .filter((l) => /^[▸ ] [ *](pass|fail)/.test(l)),
     ).toHaveLength(count);
+    // its footer says where Esc goes: back to the opener, not to Triage's task list
+    expect(app.frame().split("\n").at(-1)).toContain("Esc back");
+    expect(app.frame().split("\n").at(-1)).not.toContain("Esc tasks");
     await app.press(KEY.esc);
     await app.see("eligibility.anyOf.0.pattern", "preview positives");
     // an edit, then the negatives count: Esc comes back to the edited, unsaved text

@@ -6,7 +6,7 @@ import { useTheme } from "../contexts/ThemeContext.js";
 import { useCompareMark } from "../hooks/useCompareMark.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
-import { TRIAGE_ATTEMPTS_KEYS } from "../keys/tables.js";
+import { ATTEMPT_SET_KEYS } from "../keys/tables.js";
 import { layoutColumns } from "../text/columns.js";
 import { fitCell } from "../text/wrap.js";
 import { outcomeToken } from "../theme.js";
@@ -32,7 +32,7 @@ export function AttemptList(props: AttemptListProps): ReactNode {
   const marks = useCompareMark();
   const cursor = useListCursor(ids.length, height - 1, stickyKey);
   useKeyTable(
-    TRIAGE_ATTEMPTS_KEYS,
+    ATTEMPT_SET_KEYS,
     {
       move: cursor.handle,
       open: () => {

@@ -112,7 +112,8 @@ export const TRIAGE_TASKS_KEYS = keyTable("Triage · tasks", [
   },
 ]);
 
-export const TRIAGE_ATTEMPTS_KEYS = keyTable("Triage · a task's attempts", [
+/** A list of attempts: what every one offers, wherever it was opened from. */
+const ATTEMPT_LIST = [
   MOVE,
   { id: "open", keys: ["enter"], label: "open" },
   {
@@ -127,7 +128,17 @@ export const TRIAGE_ATTEMPTS_KEYS = keyTable("Triage · a task's attempts", [
     label: "compare",
     help: "compare with the marked attempt, else a failure with a passing sibling",
   },
+] as const;
+
+export const TRIAGE_ATTEMPTS_KEYS = keyTable("Triage · a task's attempts", [
+  ...ATTEMPT_LIST,
   { id: "back", keys: ["esc"], label: "tasks", help: "back to the task list" },
+]);
+
+/** The attempts a count or a row names (evidence, preview counts, audit cells, funnel rows). */
+export const ATTEMPT_SET_KEYS = keyTable("Attempts", [
+  ...ATTEMPT_LIST,
+  { id: "back", keys: ["esc"], label: "back", help: "back to where the list was opened" },
 ]);
 
 /** Outcomes and tags by hand, for attempts without a verifier (Triage's attempt list). */
