@@ -41,12 +41,11 @@ export interface RunScreenRequest {
 }
 
 /**
- * This node running this fire build (`dist/cli/main.js`); fire run from its sources (the
- * test suite) has no `src/cli/main.js`, so its hook commands call the build beside them.
+ * This node running this fire build's bin (`dist/cli/fire.cjs`; run from its sources, as the
+ * test suite does, FIRE_CLI already names the build beside them).
  */
 export function defaultFireBin(): string[] {
-  const built = FIRE_CLI.replace(/([\\/])src([\\/]cli[\\/]main\.js)$/, "$1dist$2");
-  return [process.execPath, existsSync(FIRE_CLI) ? FIRE_CLI : built];
+  return [process.execPath, FIRE_CLI];
 }
 
 /**
