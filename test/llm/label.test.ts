@@ -157,7 +157,7 @@ describe("labelAttempts against a local OpenAI-compatible server", () => {
     // SDK's own backoff (0.5 s and up). Node's timers run on the loop's cached clock and may
     // fire up to 1 ms early by Date.now(), so 6 ms is the floor.
     expect(retries[0]?.delayMs).toBeGreaterThanOrEqual(6);
-    expect(retries[0]?.delayMs).toBeLessThan(400);
+    expect(retries[0]?.delayMs).toBeLessThan(300); // the SDK backs off 375 ms or more
     expect(report).toMatchObject({ requests: 2, retries: 1, labelled: 1 });
   });
 
