@@ -139,25 +139,26 @@ describe("labelAttempts against a local OpenAI-compatible server", () => {
         ? {
             kind: "status",
             status: 429,
-            headers: { "retry-after-ms": "7" },
+            headers: { "retry-after-ms": "50" },
             body: { error: { message: "slow down" } },
           }
         : good;
     const retries: RetryEvent[] = [];
+    // room for the server's wait (the suite's default bound, maxBackoffMs 4, would cut it)
     const { labels, report } = await run(
       [makeAttempt("r1")],
-      {},
+      { maxBackoffMs: 1_000 },
       { onRetry: (e) => retries.push(e) },
     );
     expect(labels[0]?.unlabelledReason).toBeUndefined();
     expect(retries).toEqual([
       { id: "r1", retry: 1, delayMs: expect.any(Number), reason: "rate_limit" },
     ]);
-    // the delay is the wait that really passed: what the server asked for (7 ms), not the
-    // SDK's own backoff (0.5 s and up). Node's timers run on the loop's cached clock and may
-    // fire up to 1 ms early by Date.now(), so 6 ms is the floor.
-    expect(retries[0]?.delayMs).toBeGreaterThanOrEqual(6);
-    expect(retries[0]?.delayMs).toBeLessThan(300); // the SDK backs off 375 ms or more
+    // the delay is the wait that really passed: what the server asked for (50 ms), not the
+    // SDK's own backoff (375 ms or more). Node's timers start from the loop's cached clock, so
+    // on a busy machine one fires a few ms early by Date.now(): the floor leaves 10 ms for that.
+    expect(retries[0]?.delayMs).toBeGreaterThanOrEqual(40);
+    expect(retries[0]?.delayMs).toBeLessThan(300);
     expect(report).toMatchObject({ requests: 2, retries: 1, labelled: 1 });
   });
 
