@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -119,7 +119,12 @@ function writeAtomically(file: string, data: Buffer): void {
     writeFileSync(tmp, data);
     renameSync(tmp, file);
   } catch {
-    // a read-only install: the next call compiles again
+    // a read-only install: the next call compiles again; no temp file is left behind
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing was written
+    }
   }
 }
 

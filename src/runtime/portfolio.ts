@@ -18,9 +18,9 @@ interface CacheFile extends HookForm {
  * Loads the portfolio for the hook.
  *
  * A FROZEN portfolio (a folder with manifest.json) is verified on EVERY event: the manifest
- * hash, then the SHA-256 of its hook form (`hook.json`, written when it was frozen) or, for
- * a portfolio frozen before hook forms, of every policy file, and the policies are compiled
- * from exactly those bytes (frozen.ts). No cache decides its rules: with `hook install
+ * hash, every policy file's SHA-256 and that of its hook form (`hook.json`, written when it
+ * was frozen), and what is evaluated is compiled from exactly those bytes: the hook form, or
+ * for a portfolio frozen before hook forms the policy files, admitted here (frozen.ts). No cache decides its rules: with `hook install
  * --project` the state folder lies in the agent's own project, so a cache there could be edited.
  *
  * A folder or file of candidates is validated with the policy loader on first use (zod, yaml,
