@@ -58,24 +58,29 @@ describe("Runs and Screens at 30 and 40 columns, and across a resize", () => {
     t.resize(40, 14);
     await t.see("k/n");
     await t.press("7");
-    await t.see("not started");
+    // the list, and the selected screen's schedule line under it (that loads after the list)
+    await t.see("not started", "4 trials");
     expect(t.fits(40)).toBe(true);
     // middle ellipsis: the ends that tell the two screens apart stay visible
     const rows = t
       .frame()
       .split("\n")
-      .filter((l) => l.includes("nightly"));
+      .filter((l) => l.includes("nightly") && !l.includes("trials"));
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(/nightly.*….*-a/);
     expect(rows[1]).toMatch(/nightly.*….*-b/);
     await t.press(KEY.enter);
-    await t.see("4 trials · 4 pending · nightly");
+    // the list's schedule line says the same, so wait for the schedule's own rows
+    const pending = () =>
+      t
+        .frame()
+        .split("\n")
+        .filter((l) => l.trimEnd().endsWith("pending"));
+    await waitFor(() => pending().length > 0, t.frame);
+    expect(t.frame()).toContain("4 trials · 4 pending · nightly");
     expect(t.fits(40)).toBe(true);
     // the task ids keep both ends and the status column stays
-    const trial = t
-      .frame()
-      .split("\n")
-      .filter((l) => l.trimEnd().endsWith("pending"));
+    const trial = pending();
     expect(trial).toHaveLength(4);
     expect(trial.filter((l) => /sta.*….*ests/.test(l))).toHaveLength(2);
     t.resize(120, 20);
