@@ -1,9 +1,15 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 // This sandbox sets NODE_EXTRA_CA_CERTS (a CA bundle for its proxy to the npm registry); node
 // reads it at every start, ~85 ms per process. Tests talk only to loopback, so the test workers
 // and every CLI, hook or harness they spawn start without it (they inherit this environment).
 delete process.env.NODE_EXTRA_CA_CERTS;
+// Hooks remember verified frozen portfolios in the user's state folder (~/.local/state/fire):
+// a test run keeps its records in a folder of its own instead.
+process.env.FIRE_VERIFIED_DIR ??= mkdtempSync(join(tmpdir(), "fire-test-verified-"));
 
 export default defineConfig({
   test: {

@@ -1,4 +1,12 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import {
+  type BigIntStats,
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readSync,
+  type Stats,
+} from "node:fs";
 
 /**
  * Opening files that an agent, a trace or a hostile workspace may have replaced: a FIFO,
@@ -53,20 +61,38 @@ export function readRegularFile(path: string, encoding: "utf8"): string;
 export function readRegularFile(path: string, encoding?: "utf8"): Buffer | string {
   const { fd, size } = openRegular(path);
   try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    // Read to the end (the size is a hint: a file may grow while it is read).
-    let buf = Buffer.allocUnsafe(Math.max(size, 1) + 1);
-    for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      chunks.push(buf.subarray(0, n));
-      total += n;
-      buf = Buffer.allocUnsafe(64 * 1024);
-    }
-    const all = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
+    const all = readAll(fd, size);
     return encoding ? all.toString(encoding) : all;
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A regular file's content and the (nanosecond) stat of the descriptor it was read from,
+ * taken after the read: a change during the read shows in that stat's ctime.
+ */
+export function readRegularFileStat(path: string): { bytes: Buffer; st: BigIntStats } {
+  const { fd, size } = openRegular(path);
+  try {
+    const bytes = readAll(fd, size);
+    return { bytes, st: fstatSync(fd, { bigint: true }) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads to the end (the size is a hint: a file may grow while it is read). */
+function readAll(fd: number, size: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let buf = Buffer.allocUnsafe(Math.max(size, 1) + 1);
+  for (;;) {
+    const n = readSync(fd, buf, 0, buf.length, null);
+    if (n === 0) break;
+    chunks.push(buf.subarray(0, n));
+    total += n;
+    buf = Buffer.allocUnsafe(64 * 1024);
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }

@@ -3,45 +3,51 @@ import { HOOK_FORM, type HookForm } from "../core/policy/hook-form.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { readRegularFile } from "../core/regular-file.js";
 import { sha256Hex, sha256Json } from "../core/screen/canonical.js";
+import {
+  hasRecord,
+  identityKey,
+  readWithIdentity,
+  statIdentity,
+  writeRecord,
+} from "./verified-record.js";
 
 type Candidate = CompiledPolicy["candidate"];
+
+/** What the frozen fast path yields, and how its files were found unchanged. */
+export type FrozenRead = (
+  | { form: HookForm; policies?: undefined }
+  | { form?: undefined; policies: { file: string; candidate: Candidate }[] }
+) & {
+  /** "hashes": every SHA-256 computed now; "record": the files kept the identity they had when they last verified. */
+  checked: "hashes" | "record";
+};
 
 /**
  * The hook's per-event check of a frozen portfolio, without zod or yaml: the manifest's own
  * hash, then every policy file's SHA-256 and that of the hook form (`hook.json`: the linear
  * patterns and prefilters, made when frozen), and what is evaluated is parsed from exactly
- * those verified bytes (the hook form; for an older portfolio, the policy files). Undefined when anything does
- * not verify or is unexpected: the caller then runs the full verifier, which names the file
- * and the problem. No cache is consulted, so nothing the agent can write (state folder,
- * portfolio cache) changes the rules enforced.
+ * those verified bytes (the hook form; for an older portfolio, the policy files). Undefined
+ * when anything does not verify or is unexpected: the caller then runs the full verifier,
+ * which names the file and the problem.
+ *
+ * With a `recordDir` (verified-record.ts: the user's state folder, outside any project), a
+ * portfolio whose every file (manifest, hook form, policies) still has the identity it had
+ * when it last verified is not hashed again: same verdict, no node:crypto. Nothing the agent
+ * can write in its project (state folder, portfolio cache) changes the rules enforced.
  */
 export function verifiedFrozenPortfolio(
   dir: string,
-):
-  | { form: HookForm; policies?: undefined }
-  | { form?: undefined; policies: { file: string; candidate: Candidate }[] }
-  | undefined {
+  recordDir?: string,
+  nowMs = Date.now(),
+): FrozenRead | undefined {
   try {
-    const manifest = JSON.parse(readRegularFile(join(dir, "manifest.json"), "utf8")) as {
-      kind?: unknown;
-      manifestHash?: unknown;
-      hook?: { file?: unknown; sha256?: unknown };
-      policies?: { file?: unknown; sha256?: unknown }[];
-    };
+    const m = readWithIdentity(join(dir, "manifest.json"), nowMs);
+    const manifest = JSON.parse(m.bytes.toString("utf8")) as Manifest;
     if (manifest?.kind !== "fire-portfolio" || !Array.isArray(manifest.policies)) return undefined;
-    const { manifestHash, ...rest } = manifest;
-    if (typeof manifestHash !== "string" || manifestHash !== sha256Json(rest)) return undefined;
     if (manifest.policies.length === 0) return undefined;
-    if (manifest.hook !== undefined) {
-      // every frozen file still matches, as the full verifier demands, though only the hook
-      // form is parsed: a portfolio edited anywhere is rejected, never half-trusted
-      for (const p of manifest.policies) if (!verifiedBytes(dir, p)) return undefined;
-      const bytes = verifiedBytes(dir, manifest.hook);
-      const form = bytes && (JSON.parse(bytes.toString("utf8")) as HookForm);
-      if (form?.format !== HOOK_FORM || !Array.isArray(form.policies)) return undefined;
-      const policies = form.policies.map((p) => ({ ...p, file: inside(dir, p.file) }));
-      return { form: { ...form, policies } };
-    }
+    if (manifest.hook !== undefined)
+      return withHookForm(dir, manifest, manifest.policies, m, recordDir, nowMs);
+    if (!manifestVerifies(manifest)) return undefined;
     const out: { file: string; candidate: Candidate }[] = [];
     for (const p of manifest.policies) {
       const bytes = verifiedBytes(dir, p);
@@ -50,10 +56,66 @@ export function verifiedFrozenPortfolio(
       if (typeof candidate !== "object" || candidate === null) return undefined;
       out.push({ file: inside(dir, p.file as string) as string, candidate });
     }
-    return { policies: out };
+    return { policies: out, checked: "hashes" };
   } catch {
     return undefined;
   }
+}
+
+interface Manifest {
+  kind?: unknown;
+  manifestHash?: unknown;
+  hook?: Entry;
+  policies?: Entry[];
+}
+type Entry = { file?: unknown; sha256?: unknown };
+type Identified = { line: string; young: boolean };
+
+/**
+ * A portfolio frozen with its hook form: every listed file must still match (a portfolio
+ * edited anywhere is rejected, never half-trusted), though only the hook form is parsed.
+ */
+function withHookForm(
+  dir: string,
+  manifest: Manifest,
+  listed: Entry[],
+  m: Identified,
+  recordDir: string | undefined,
+  nowMs: number,
+): FrozenRead | undefined {
+  const hookFile = listedPath(dir, manifest.hook as Entry);
+  const policyFiles = listed.map((p) => listedPath(dir, p));
+  if (!hookFile || policyFiles.some((f) => !f)) return undefined;
+  const h = readWithIdentity(hookFile, nowMs);
+  const ids: Identified[] = [m, h, ...policyFiles.map((f) => statIdentity(f as string, nowMs))];
+  const key = identityKey(
+    dir,
+    ids.map((i) => i.line),
+  );
+  const recorded = hasRecord(recordDir, dir, key);
+  if (!recorded) {
+    if (!manifestVerifies(manifest)) return undefined;
+    for (const p of listed) if (!verifiedBytes(dir, p)) return undefined;
+    if (sha256Hex(h.bytes) !== (manifest.hook as Entry).sha256) return undefined;
+  }
+  const form = JSON.parse(h.bytes.toString("utf8")) as HookForm;
+  if (form?.format !== HOOK_FORM || !Array.isArray(form.policies)) return undefined;
+  // a file changed within the racy window could change again unseen: not recorded
+  if (!recorded && !ids.some((i) => i.young)) writeRecord(recordDir, dir, key);
+  const policies = form.policies.map((p) => ({ ...p, file: inside(dir, p.file) }));
+  return { form: { ...form, policies }, checked: recorded ? "record" : "hashes" };
+}
+
+/** The manifest's own hash covers everything in it but that hash. */
+function manifestVerifies(manifest: Manifest): boolean {
+  const { manifestHash, ...rest } = manifest;
+  return typeof manifestHash === "string" && manifestHash === sha256Json(rest);
+}
+
+/** The path of a manifest entry with a file and a hash, inside `dir`; else undefined. */
+function listedPath(dir: string, entry: Entry): string | undefined {
+  if (typeof entry?.file !== "string" || typeof entry.sha256 !== "string") return undefined;
+  return inside(dir, entry.file);
 }
 
 /** The bytes of a manifest-listed file when its SHA-256 matches, else undefined. */
@@ -61,8 +123,7 @@ function verifiedBytes(
   dir: string,
   entry: { file?: unknown; sha256?: unknown },
 ): Buffer | undefined {
-  if (typeof entry.file !== "string" || typeof entry.sha256 !== "string") return undefined;
-  const file = inside(dir, entry.file);
+  const file = listedPath(dir, entry);
   if (!file) return undefined;
   const bytes = readRegularFile(file);
   return sha256Hex(bytes) === entry.sha256 ? bytes : undefined;

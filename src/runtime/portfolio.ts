@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { compileHookForm, HOOK_FORM, type HookForm, hookForm } from "../core/policy/hook-form.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { readRegularFile } from "../core/regular-file.js";
+import { fnv1a } from "./fnv.js";
 import { verifiedFrozenPortfolio } from "./frozen.js";
 import { ensureDir, writeFileAtomicSync } from "./state-store.js";
 
@@ -20,8 +21,11 @@ interface CacheFile extends HookForm {
  * A FROZEN portfolio (a folder with manifest.json) is verified on EVERY event: the manifest
  * hash, every policy file's SHA-256 and that of its hook form (`hook.json`, written when it
  * was frozen), and what is evaluated is compiled from exactly those bytes: the hook form, or
- * for a portfolio frozen before hook forms the policy files, admitted here (frozen.ts). No cache decides its rules: with `hook install
- * --project` the state folder lies in the agent's own project, so a cache there could be edited.
+ * for a portfolio frozen before hook forms the policy files, admitted here (frozen.ts). No
+ * cache decides its rules: with `hook install --project` the state folder lies in the agent's
+ * own project, so a cache there could be edited. Hashing is skipped only for files that keep
+ * the identity they had when they verified, as recorded in `recordDir`, the user's state
+ * folder outside any project (verified-record.ts).
  *
  * A folder or file of candidates is validated with the policy loader on first use (zod, yaml,
  * regex-safety: ~200 ms) and the validated candidates are cached under
@@ -29,10 +33,14 @@ interface CacheFile extends HookForm {
  * later calls only recompile the cached candidates' patterns (no zod, no yaml). Such sources
  * are as writable as the cache, so the cache adds no trust they lack.
  */
-export async function loadPortfolio(path: string, stateDir: string): Promise<CompiledPolicy[]> {
+export async function loadPortfolio(
+  path: string,
+  stateDir: string,
+  recordDir?: string,
+): Promise<CompiledPolicy[]> {
   const abs = resolve(path);
   if (existsSync(join(abs, "manifest.json"))) {
-    const fast = verifiedFrozenPortfolio(abs);
+    const fast = verifiedFrozenPortfolio(abs, recordDir);
     try {
       // frozen by this fire: the verified hook form compiles as is; older: admitted here
       if (fast?.form) return compileHookForm(fast.form);
@@ -114,14 +122,4 @@ function writeCache(dir: string, file: string, content: CacheFile): void {
   } catch {
     // a cache that cannot be written only costs speed
   }
-}
-
-/** 32-bit FNV-1a, hex (node:crypto costs ~5 ms to load; the full key is checked anyway). */
-export function fnv1a(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, "0");
 }

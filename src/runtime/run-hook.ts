@@ -15,6 +15,7 @@ import { denyOutput, type HookOutput, toHookOutput } from "./respond.js";
 import { ensureDir, readState, sessionFile, writeState } from "./state-store.js";
 import { namesInHead, STDIN_CAP, type StdinRead } from "./stdin.js";
 import { firstPromptOf } from "./transcript.js";
+import { verifiedRecordDir } from "./verified-record.js";
 
 export { STDIN_CAP, type StdinRead };
 
@@ -146,7 +147,7 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
   try {
     policies = opts.loadPolicies
       ? opts.loadPolicies()
-      : await loadPortfolio(opts.portfolio as string, opts.stateDir);
+      : await loadPortfolio(opts.portfolio as string, opts.stateDir, verifiedRecordDir(opts.env));
   } catch (err) {
     throw new Fault(errText(err));
   }

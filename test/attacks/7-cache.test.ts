@@ -1,8 +1,17 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/core/screen/canonical.js";
+import { RACY_NS } from "../../src/runtime/verified-record.js";
 import { logEntries } from "../runtime/hook-helpers.js";
 import { denyCandidate, preToolUse, promptEvent, runHookChild, writeFrozen } from "./helpers.js";
 
@@ -66,4 +75,38 @@ describe("attack 7: an edited cache never changes a frozen portfolio's rules", (
       /frozen portfolio rejected: .*hook\.json.*SHA-256/,
     );
   }, 60_000);
+
+  it("an edit after the verification was recorded is caught, though size and mtime are restored", async () => {
+    const ws = mkdtempSync(join(tmpdir(), "fire-attack-7r-"));
+    const frozen = writeFrozen(join(ws, "portfolios/p"), [denyCandidate("rm", "\\brm\\s+-rf\\b")], {
+      hookForm: true,
+    });
+    const records = join(ws, "user-state");
+    const opts = { cwd: ws, env: { FIRE_VERIFIED_DIR: records } };
+    const args = ["--portfolio", frozen, "--workspace", ws];
+    // installed before the session: its files are past the racy window, so this is recorded
+    const written = statSync(join(frozen, "hook.json")).ctimeMs;
+    await until(() => Date.now() > written + Number(RACY_NS / 1_000_000n) + 100);
+    await runHookChild(args, JSON.stringify(promptEvent("s7r")), opts);
+    expect(readdirSync(records)).toHaveLength(1);
+    const denied = await runHookChild(args, JSON.stringify(preToolUse("s7r", "rm -rf /")), opts);
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+    // the agent flips the rule in place and puts size and mtime back (touch -r)
+    const file = join(frozen, "hook.json");
+    execFileSync("touch", ["-r", file, `${file}.times`]);
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.replace("rm\\\\s+-rf", "rm\\\\s+-rX"));
+    execFileSync("touch", ["-r", `${file}.times`, file]);
+    expect(readFileSync(file, "utf8")).not.toBe(text);
+    const r = await runHookChild(args, JSON.stringify(preToolUse("s7r", "rm -rf /")), opts);
+    expect(r.stdout).toBe("");
+    expect(logEntries(ws).at(-1)?.error).toMatch(
+      /frozen portfolio rejected: .*hook\.json.*SHA-256/,
+    );
+  }, 60_000);
 });
+
+/** Resolves once `ok()` holds (polled every 50 ms). */
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setTimeout(r, 50));
+}
