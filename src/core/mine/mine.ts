@@ -8,7 +8,7 @@ import type { DetectorHit } from "./detectors/types.js";
 import { heuristicLabel } from "./heuristic.js";
 import type { Label } from "./label.js";
 import { type LabelStore, labelKey } from "./label-cache.js";
-import { type TriageResult, triage } from "./triage.js";
+import { asTriaged, type TriageResult, triage } from "./triage.js";
 import { triageInputsOf } from "./triage-view.js";
 
 export type LabelerName = "llm" | "heuristic";
@@ -87,7 +87,8 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
   const byId = new Map(attempts.map((a) => [a.id, a]));
   const scope = first.inScope.map((id) => byId.get(id)).filter((a): a is Attempt => !!a);
   opts.onProgress?.({ phase: "detect", done: 0, total: attempts.length });
-  const hits = runDetectorsAll(attempts);
+  // detectors compare outcomes as triage does: a hand `pass` is a passing sibling
+  const hits = runDetectorsAll(asTriaged(attempts, hand));
   opts.onProgress?.({ phase: "detect", done: attempts.length, total: attempts.length });
   signal?.throwIfAborted();
 

@@ -97,6 +97,22 @@ export function outcomeOf(
   return a.outcome === "unknown" ? (opts.handOutcomes?.get(a.id) ?? "unknown") : a.outcome;
 }
 
+/**
+ * The attempts as triage sees them: an attempt without a recorded outcome carries the one
+ * given by hand, so what compares outcomes (the passing-sibling detector, the timeline's
+ * markers) counts a hand `pass` like a verifier's. Unchanged attempts are the same objects.
+ */
+export function asTriaged(
+  attempts: readonly Attempt[],
+  opts: Pick<TriageOptions, "handOutcomes">,
+): readonly Attempt[] {
+  if (!opts.handOutcomes?.size) return attempts;
+  return attempts.map((a) => {
+    const outcome = outcomeOf(a, opts);
+    return outcome === a.outcome ? a : { ...a, outcome };
+  });
+}
+
 const STATUS_ORDER: Record<TaskStatus, number> = {
   reachable: 0,
   unsolved: 1,

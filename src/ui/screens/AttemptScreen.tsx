@@ -59,7 +59,8 @@ function Timeline({ attempt, width, height }: TimelineProps): ReactNode {
     if (!data) return [];
     const siblings = siblingsOf(attempt, data.ws.attempts);
     const policies = data.candidates.flatMap((c) => (c.policy ? [c.policy] : []));
-    return attemptMarkers(attempt, siblings, data.labels.get(attempt.id), policies);
+    const label = data.labels.get(attempt.id);
+    return attemptMarkers(attempt, siblings, label, policies, data.triageInputs);
   }, [data, attempt]);
   const rows = useMemo<Event[]>(() => {
     const end = attempt.events.length;
