@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { App } from "../../src/ui/App.js";
 import { themeFor } from "../../src/ui/theme.js";
-import { demoCopy, KEY, renderApp, waitFor, writeDraft } from "./helpers.js";
+import { demoCopy, KEY, renderApp, typeKeys, waitFor, writeDraft } from "./helpers.js";
 
 /** The structured editor: add / remove, the unsaved-changes confirm, errors in full. */
 const copies: { cleanup: () => void }[] = [];
@@ -133,12 +133,7 @@ describe("structured editor", { timeout: 90_000 }, () => {
       frame,
       see: (...t: string[]) => waitFor(() => t.every((x) => frame().includes(x)), frame),
       gone: (t: string) => waitFor(() => !frame().includes(t), frame),
-      press: async (...keys: string[]) => {
-        for (const k of keys) {
-          r.stdin.write(k);
-          await new Promise((res) => setImmediate(res));
-        }
-      },
+      press: (...keys: string[]) => typeKeys(r.stdin, ...keys),
     } as unknown as Rendered;
     await openEditor(app);
     await moveTo(app, "rules.0.at");

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { render } from "ink-testing-library";
+import { act } from "react";
 import { App } from "../../src/ui/App.js";
 import { themeFor } from "../../src/ui/theme.js";
 import { REPO_ROOT } from "../helpers/paths.js";
@@ -30,6 +31,30 @@ export async function waitFor(
       throw new Error(`condition not met; last frame:\n${frame() ?? "(none)"}`);
     }
     await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
+ * Types keys one write at a time and returns once the app has handled each: the write, Ink's
+ * flush of a lone Esc (a setImmediate) and every render and effect React scheduled for them.
+ * React renders a key's update in a scheduler task, not at the write, and under load the
+ * scheduler yields between tasks; waiting one setImmediate then let the next key reach the
+ * handlers of the frame before (the `d` after `/` went to the pager, not its search field).
+ * `act` flushes that work before the next key, as a user's next key follows what they saw.
+ */
+export async function typeKeys(stdin: { write(data: string): void }, ...keys: string[]) {
+  const scope = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+  for (const k of keys) {
+    const was = scope.IS_REACT_ACT_ENVIRONMENT;
+    scope.IS_REACT_ACT_ENVIRONMENT = true;
+    try {
+      await act(async () => {
+        stdin.write(k);
+        await new Promise((res) => setImmediate(res));
+      });
+    } finally {
+      scope.IS_REACT_ACT_ENVIRONMENT = was;
+    }
   }
 }
 
@@ -73,12 +98,7 @@ export function renderApp(dir: string, size = { columns: 80, rows: 24 }) {
     async gone(text: string) {
       await waitFor(() => !frame().includes(text), frame);
     },
-    /** Types keys one write at a time (each is one keypress for Ink). */
-    async press(...keys: string[]) {
-      for (const k of keys) {
-        r.stdin.write(k);
-        await new Promise((res) => setImmediate(res));
-      }
-    },
+    /** Types keys one write at a time (each is one keypress for Ink), each handled before the next. */
+    press: (...keys: string[]) => typeKeys(r.stdin, ...keys),
   };
 }

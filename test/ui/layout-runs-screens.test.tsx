@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { App } from "../../src/ui/App.js";
 import { themeFor } from "../../src/ui/theme.js";
 import { planReportCheckIn } from "../helpers/screens.js";
-import { demoCopy, KEY, waitFor } from "./helpers.js";
+import { demoCopy, KEY, typeKeys, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
 // two run screens whose names differ only at the end
@@ -37,12 +37,7 @@ function terminal(columns: number, rows: number) {
   };
   resize(columns, rows);
   const see = (...t: string[]) => waitFor(() => t.every((x) => frame().includes(x)), frame);
-  const press = async (...keys: string[]) => {
-    for (const k of keys) {
-      r.stdin.write(k);
-      await new Promise((res) => setImmediate(res));
-    }
-  };
+  const press = (...keys: string[]) => typeKeys(r.stdin, ...keys);
   const fits = (w: number) =>
     frame()
       .split("\n")

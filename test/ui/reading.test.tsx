@@ -11,7 +11,7 @@ import { KeypressProvider } from "../../src/ui/hooks/useKeypress.js";
 import { StickyProvider } from "../../src/ui/hooks/useSticky.js";
 import { PagerText, pagerRows } from "../../src/ui/text/pager-model.js";
 import { themeFor } from "../../src/ui/theme.js";
-import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
+import { demoCopy, KEY, renderApp, typeKeys, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
 afterAll(() => ws.cleanup());
@@ -44,12 +44,7 @@ function renderPager(text: string, size = { columns: 80, rows: 12 }) {
     frame,
     closed: () => closed,
     see: (...t: string[]) => waitFor(() => t.every((x) => frame().includes(x)), frame),
-    press: async (...keys: string[]) => {
-      for (const k of keys) {
-        r.stdin.write(k);
-        await new Promise((res) => setImmediate(res));
-      }
-    },
+    press: (...keys: string[]) => typeKeys(r.stdin, ...keys),
   };
 }
 
