@@ -95,7 +95,7 @@ describe("fire clusters --suggest against a local OpenAI-compatible server", () 
     expect(after.clusters.find((c: { id: string }) => c.id === ids[0]).name).toBe(
       "Agent's stop before checking",
     );
-  }, 120_000);
+  });
 
   it("without a key or base URL it fails clearly and writes nothing", async () => {
     const bytes = await readFile(decisions(), "utf8");

@@ -35,7 +35,7 @@ describe("the bundled hook (npm run build)", () => {
     bundleCode = readFileSync(join(DIST, "runtime/hook.bundle.mjs"), "utf8");
     ({ hookModuleUrl } = (await import(join(DIST, "runtime/select.js"))) as typeof Select);
     ({ isFresh } = (await import(join(DIST, "core/deploy/bundle-manifest.js"))) as typeof Manifest);
-  }, 60_000);
+  });
 
   it("is one file holding the hot path, fresh right after the build", () => {
     const paths = manifest.sources.map((s) => s.path);

@@ -27,5 +27,5 @@ describe("Mechanisms: decision history and undo", () => {
     await app.press("u");
     await app.see("no cluster decision to undo");
     app.unmount();
-  }, 120_000);
+  });
 });

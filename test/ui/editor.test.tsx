@@ -57,7 +57,7 @@ async function pick(app: App, text: string) {
   await app.press(KEY.enter);
 }
 
-describe("structured editor", { timeout: 90_000 }, () => {
+describe("structured editor", () => {
   it("adds an eligibility pattern and a condition, and saves them to the file", async () => {
     const { dir, draft } = workspace();
     const app = renderApp(dir, SIZE);

@@ -42,7 +42,7 @@ async function onDraft(app: ReturnType<typeof renderApp>) {
   await app.see("draft      my-serve@1");
 }
 
-describe("candidate text in the pager and in $EDITOR", { timeout: 90_000 }, () => {
+describe("candidate text in the pager and in $EDITOR", () => {
   it("y reads the candidate's YAML in the pager, where / finds text", async () => {
     const { dir } = workspace();
     const app = renderApp(dir, { columns: 120, rows: 36 });

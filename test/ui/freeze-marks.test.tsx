@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draft, mine, openSession, replayScreen } from "../../src/core/app/index.js";
-import { demoCopy, KEY, renderApp } from "./helpers.js";
+import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
 const drafted: string[] = [];
@@ -24,7 +24,7 @@ beforeAll(async () => {
     const { screen } = await replayScreen(loaded, file);
     expect(screen.verdict.verdict).toBe("promising");
   }
-}, 120_000);
+});
 afterAll(() => ws.cleanup());
 
 const row = (frame: string, id: string) => frame.split("\n").find((l) => l.includes(id)) ?? "";
@@ -62,9 +62,5 @@ describe("Candidates: multi-select freeze", () => {
 
 async function waitMarked(app: ReturnType<typeof renderApp>, n: number): Promise<void> {
   const count = () => (app.frame().match(/●/g) ?? []).length;
-  const start = Date.now();
-  while (count() !== n) {
-    if (Date.now() - start > 20_000) throw new Error(`expected ${n} marks:\n${app.frame()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitFor(() => count() === n, app.frame);
 }

@@ -19,11 +19,15 @@ export const KEY = {
   ctrlU: "\u0015",
 } as const;
 
-/** Polls until `cond` holds (no fixed sleeps); fails with the last frame after `timeoutMs`. */
+/**
+ * Polls until `cond` holds (no fixed sleeps); fails with the last frame after `timeoutMs`.
+ * The ceiling guards a hang, not speed: a cold read of the demo workspace on a loaded 2-core
+ * machine has taken 25 s.
+ */
 export async function waitFor(
   cond: () => boolean,
   frame: () => string | undefined,
-  timeoutMs = 25_000,
+  timeoutMs = 60_000,
 ): Promise<void> {
   const start = Date.now();
   while (!cond()) {

@@ -113,7 +113,7 @@ describe("key bindings as data", () => {
     await app.see("Frozen portfolios");
     await check([TABLES.PORTFOLIO_KEYS, G]);
     app.unmount();
-  }, 120_000);
+  });
 
   it("? help fits 80 columns, wraps long lines, scrolls, and a key inside it does not act", async () => {
     const app = renderApp(ws.dir, { columns: 80, rows: 14 });

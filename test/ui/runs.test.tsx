@@ -62,5 +62,5 @@ describe("Runs screen: the schedule, start / stop / resume a run", () => {
     const rows = readFileSync(join(ws.dir, "screens/wb/results.jsonl"), "utf8").trim().split("\n");
     expect(rows).toHaveLength(4);
     app.unmount();
-  }, 120_000);
+  });
 });
