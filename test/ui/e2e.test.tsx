@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { demoCopy, KEY, renderApp } from "./helpers.js";
+import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
 afterAll(() => ws.cleanup());
@@ -40,8 +40,14 @@ describe("the whole loop by keys alone (temp copy of the demo workspace)", () =>
     await app.see("▸   Service persistence");
     await app.press("d");
     await app.see("drafted candidates/drafts/draft-service-persistence-");
-    // 4 Candidates: the draft is selected; edit a pattern and watch the preview change
-    await app.see("4 Candidates");
+    // 4 Candidates: the draft is selected; edit a pattern and watch the preview change.
+    // (The message comes a frame before the jump, and the header always names "4 Candidates":
+    // wait for the list's own header, then for its cursor to reach the draft.)
+    await app.see("family / lineage");
+    await waitFor(
+      () => selected(app.frame()).includes("draft      draft-service-persistence-"),
+      app.frame,
+    );
     expect(selected(app.frame())).toContain("draft      draft-service-persistence-");
     await app.press(KEY.enter);
     await app.see("preview positives 3/3");
