@@ -1,63 +1,32 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { InputError } from "../errors.js";
 import { type Fault, faultOf } from "../mine/faults/index.js";
-import { type Attempt, Attempt as AttemptSchema } from "../model/attempt.js";
+import type { Attempt } from "../model/attempt.js";
 import type { FireConfig } from "./config.js";
 import { EventStore, entrySpans, type UnitRef } from "./event-store.js";
+import { decodeAttempts } from "./index-attempts.js";
+import { type AttemptTable, checkTable, encodeTable, type TableRow } from "./index-table.js";
 import type { LoadStats, Workspace } from "./load.js";
 import { workspacePaths } from "./paths.js";
 
 /** Bump when the index layout changes: an older index is then rebuilt by a full load. */
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
 
 /**
- * Stands for the attempt's own unit path in a row (`source.path`) and for the attempt's
- * source path in its fault's evidence: 100,000 copies of a long path are most of an index
- * otherwise, and parsing them most of a warm open.
+ * The workspace index: per attempt what the first frame and triage need (no events, no
+ * verifier output), as columns (core/workspace/index-table.ts); task texts once each.
  */
-const SAME_PATH = 0;
-
-/** Parts of an attempt read from the parse cache on first use, not kept in the index. */
-const LAZY = [
-  "events",
-  "verifierOutput",
-  "verifierSource",
-  "verifierScores",
-  "links",
-  "exception",
-] as const;
-type LazyPart = (typeof LAZY)[number];
-
-/**
- * One attempt in the index: the attempt without its events, verifier details and task
- * text (tasks are stored once each), plus what the first frame needs from the events.
- */
-interface IndexRow extends Omit<Attempt, LazyPart | "taskText"> {
-  /** Task number (into `tasks`). */
-  t: number;
-  /** Source unit number (into `units`). */
-  u: number;
-  /** The attempt's id inside its unit, when the load renamed it (a clash). */
-  s?: string;
-  /** Event count. */
-  n: number;
-  /** Bit i set: the attempt has LAZY[i] (besides events). */
-  p?: number;
-  /** Its outside fault (triage's faultOf with the config's markers), when not a pass. */
-  f?: Fault;
-}
-
 interface IndexFile {
   v: number;
   key: string;
   digest: string;
   units: UnitRef[];
   tasks: [string, string][];
-  attempts: IndexRow[];
+  table: AttemptTable;
   errors: { file: string; line: number | null; message: string }[];
   byFormat: Record<string, number>;
   stats: LoadStats;
@@ -141,41 +110,20 @@ export async function writeIndex(
   };
   const taskNo = new Map<string, number>();
   const tasks: [string, string][] = [];
-  const rows: IndexRow[] = [];
+  const rows: TableRow[] = [];
   for (const a of ws.attempts) {
     const origin = origins.get(a.id);
-    if (!origin) return; // an attempt of unknown origin: no index rather than a wrong one
+    const unitPath = origin && units[origin.unit]?.path;
+    if (!origin || unitPath === undefined) return; // unknown origin: no index, not a wrong one
     const tk = `${a.taskId}\u0000${a.taskText}`;
-    let t = taskNo.get(tk);
-    if (t === undefined) {
-      t = tasks.length;
-      taskNo.set(tk, t);
+    let task = taskNo.get(tk);
+    if (task === undefined) {
+      task = tasks.length;
+      taskNo.set(tk, task);
       tasks.push([a.taskId, a.taskText]);
     }
-    const {
-      events,
-      verifierOutput: _vo,
-      verifierSource: _vs,
-      verifierScores: _sc,
-      links: _l,
-      exception: _e,
-      taskText: _t,
-      ...head
-    } = a;
-    const row: IndexRow = { ...head, t, u: origin.unit, n: events.length };
-    if (a.source.path === units[origin.unit]?.path)
-      row.source = { format: a.source.format, path: SAME_PATH as unknown as string };
-    if (origin.id !== a.id) row.s = origin.id;
-    let parts = 0;
-    LAZY.forEach((name, i) => {
-      if (i > 0 && a[name] !== undefined) parts |= 1 << i;
-    });
-    if (parts) row.p = parts;
-    if (a.outcome !== "pass") {
-      const f = faultOf(a, markers);
-      if (f) row.f = samePaths(f, a.source.path);
-    }
-    rows.push(row);
+    const fault = a.outcome === "pass" ? undefined : faultOf(a, markers);
+    rows.push({ attempt: a, task, unit: origin.unit, unitPath, innerId: origin.id, fault });
   }
   const file: IndexFile = {
     v: INDEX_VERSION,
@@ -183,7 +131,7 @@ export async function writeIndex(
     digest,
     units: refs,
     tasks,
-    attempts: rows,
+    table: encodeTable(rows),
     errors: ws.errors.map((e) => e.toJSON()),
     byFormat: ws.byFormat,
     stats: ws.stats,
@@ -200,7 +148,8 @@ export async function writeIndex(
 /**
  * Opens a workspace from its index: attempts without their events, which are read
  * from the parse cache when first used (`attempt.events`, `attempt.verifierOutput`).
- * Undefined when there is no index, or it was built with another key.
+ * Undefined when there is no index, it was built with another key, or it fails its checks
+ * (the layout, and every stored value against the model's schema): never trusted.
  */
 export function readIndex(
   dir: string,
@@ -212,30 +161,25 @@ export function readIndex(
   try {
     file = JSON.parse(readFileSync(indexFile(dir), "utf8")) as IndexFile;
   } catch {
-    return undefined;
+    return rejected(dir);
   }
   if (
     file?.v !== INDEX_VERSION ||
     file.key !== JSON.stringify({ key, options }) ||
-    !Array.isArray(file.attempts) ||
+    typeof file.digest !== "string" ||
     !Array.isArray(file.units) ||
-    !Array.isArray(file.tasks)
+    !file.units.every((u) => typeof u?.path === "string" && typeof u.stamp === "string") ||
+    !Array.isArray(file.tasks) ||
+    !file.tasks.every(
+      (t) => Array.isArray(t) && typeof t[0] === "string" && typeof t[1] === "string",
+    ) ||
+    !Array.isArray(file.errors)
   )
-    return undefined;
+    return rejected(dir);
+  const table = checkTable(file.table, file.tasks.length, file.units.length);
+  if (!table) return rejected(dir);
   const store = new EventStore(workspacePaths(dir).parseCache, options, file.units);
-  const faults = new Map<string, Fault | null>();
-  const eventCounts = new Map<string, number>();
-  const attempts: Attempt[] = [];
-  for (const row of file.attempts) {
-    const task = file.tasks[row.t];
-    if (!task || typeof row.id !== "string") return undefined;
-    const unitPath = file.units[row.u]?.path;
-    if (unitPath === undefined) return undefined;
-    const a = attemptOf(row, task[1], store, unitPath);
-    faults.set(a.id, row.f ? withPaths(row.f, a.source.path) : null);
-    eventCounts.set(a.id, row.n);
-    attempts.push(a);
-  }
+  const { attempts, faults, eventCounts } = decodeAttempts(table, file.tasks, file.units, store);
   return {
     dir,
     config,
@@ -247,66 +191,13 @@ export function readIndex(
   };
 }
 
-/** The model's fields in its order: attempts from the index keep the order of parsed ones. */
-const FIELDS = Object.keys(AttemptSchema.shape) as (keyof Attempt)[];
-
 /**
- * An attempt from its index row, fields in the model's order (so its JSON, and every
- * hash of it, e.g. the label cache's, is that of the parsed attempt); `events` and the
- * other LAZY parts it has are read on first use.
+ * An index that cannot be used (missing, unreadable, another layout or key, or failing its
+ * checks): its digest goes, so the full load that follows writes a new one.
  */
-function attemptOf(row: IndexRow, taskText: string, store: EventStore, unitPath: string): Attempt {
-  const a: Record<string, unknown> = {};
-  const id = row.s ?? row.id;
-  const full = () => store.attempt(row.u, id);
-  const head = row as unknown as Record<string, unknown>;
-  for (const name of FIELDS) {
-    const lazyAt = (LAZY as readonly string[]).indexOf(name);
-    if (name === "taskText") a.taskText = taskText;
-    else if (name === "source" && (row.source.path as unknown) === SAME_PATH)
-      a.source = { format: row.source.format, path: unitPath };
-    else if (lazyAt === 0 || (lazyAt > 0 && (row.p ?? 0) & (1 << lazyAt)))
-      lazyPart(a, name as LazyPart, full);
-    else if (lazyAt < 0 && head[name] !== undefined) a[name] = head[name];
-  }
-  return a as unknown as Attempt;
-}
-
-/** A fault as the index stores it: evidence in the attempt's own file names no path. */
-function samePaths(f: Fault, path: string): Fault {
-  if (!f.evidence.some((e) => e.file === path)) return f;
-  return {
-    ...f,
-    evidence: f.evidence.map((e) =>
-      e.file === path ? { ...e, file: SAME_PATH as unknown as string } : e,
-    ),
-  };
-}
-
-/** The stored fault with its evidence paths back (the inverse of `samePaths`). */
-function withPaths(f: Fault, path: string): Fault {
-  if (!f.evidence.some((e) => (e.file as unknown) === SAME_PATH)) return f;
-  return {
-    ...f,
-    evidence: f.evidence.map((e) => ((e.file as unknown) === SAME_PATH ? { ...e, file: path } : e)),
-  };
-}
-
-/** Defines one LAZY part as read from the full attempt on first use. */
-function lazyPart(a: Record<string, unknown>, name: LazyPart, full: () => Attempt): void {
-  Object.defineProperty(a, name, {
-    enumerable: true,
-    configurable: true,
-    get: () => full()[name],
-    // an assignment replaces the lazy part with a plain value
-    set: (value: unknown) =>
-      Object.defineProperty(a, name, {
-        value,
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      }),
-  });
+function rejected(dir: string): undefined {
+  rmSync(digestFile(dir), { force: true });
+  return undefined;
 }
 
 /** An attempt's event count without reading its events when the index knows it. */

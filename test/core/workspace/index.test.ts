@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -34,6 +34,8 @@ const canonical = (x: unknown): string =>
       : v,
   );
 
+const withoutStats = (text: string) => ({ ...JSON.parse(text), stats: undefined });
+
 describe("workspace index", () => {
   it("a full load writes it; an open from it gives the same attempts and triage", async () => {
     const full = await loadWorkspace(ws);
@@ -67,6 +69,27 @@ describe("workspace index", () => {
     const other = await openWorkspace(ws);
     expect(other.index).toBeUndefined(); // read fully (and a new index written)
     expect((await openWorkspace(ws)).index).toBeDefined();
+  });
+
+  it("is read fully and written again when it is corrupt, of another layout or tampered", async () => {
+    const full = await loadWorkspace(ws);
+    const good = await readFile(indexFile(ws), "utf8");
+    const damaged: [string, string][] = [
+      ["truncated", good.slice(0, good.length >> 1)],
+      ["an older layout", good.replace(/^\{"v":\d+/, '{"v":2')],
+      ["an outcome outside the model", good.replace(/"(fail|unknown|pass)"/, '"bogus"')],
+      ["an attempt in no unit", good.replace(/"unit":\[\d+/, '"unit":[99999')],
+    ];
+    for (const [what, text] of damaged) {
+      expect(text, what).not.toBe(good);
+      await writeFile(indexFile(ws), text);
+      const opened = await openWorkspace(ws);
+      expect(opened.index, what).toBeUndefined(); // not trusted: the sources were read
+      expect(JSON.stringify(opened.attempts), what).toBe(JSON.stringify(full.attempts));
+      // and it is rebuilt (its read statistics aside: the units now came from the parse cache)
+      expect(withoutStats(await readFile(indexFile(ws), "utf8")), what).toEqual(withoutStats(good));
+      expect((await openWorkspace(ws)).index, what).toBeDefined();
+    }
   });
 
   it("names the unit when the events are gone from the parse cache", async () => {

@@ -1,0 +1,149 @@
+import type { Fault } from "../mine/faults/index.js";
+import type { Attempt } from "../model/attempt.js";
+import type { EventStore, UnitRef } from "./event-store.js";
+import { type AttemptTable, FIELDS, LAZY, SAME_PATH, withPaths } from "./index-table.js";
+
+/** The attempts of an index table, with what triage and the lists take from it. */
+export interface DecodedAttempts {
+  attempts: Attempt[];
+  faults: Map<string, Fault | null>;
+  eventCounts: Map<string, number>;
+}
+
+/**
+ * The attempts of a checked table, fields in the model's order (so an attempt's JSON,
+ * and every hash of it, e.g. the label cache's, is that of the parsed attempt). `events`
+ * and the other lazy parts it has are accessors that read the full attempt from the
+ * parse cache on first use. The accessors are shared by all attempts of a unit, so the
+ * attempts of a unit share one hidden class (an accessor made per attempt would turn each
+ * into a dictionary-mode object: most of a warm open's memory).
+ */
+export function decodeAttempts(
+  t: AttemptTable,
+  tasks: readonly [string, string][],
+  units: readonly UnitRef[],
+  store: EventStore,
+): DecodedAttempts {
+  const inner = new Map(t.inner.map(([row, id]) => [t.ids[row]!, id]));
+  const refs = units.map((_, unit): PropertyDescriptor => ({ value: { store, unit, inner } }));
+  const plan = fieldPlan(t);
+  const nu = units.length;
+  const sources = new Map<number, unknown>();
+  const unitFaults = new Map<number, Fault>();
+  const attempts: Attempt[] = new Array(t.ids.length);
+  const faults = new Map<string, Fault | null>();
+  const eventCounts = new Map<string, number>();
+  const { values } = t;
+  for (let i = 0; i < t.ids.length; i++) {
+    const id = t.ids[i]!;
+    const u = t.unit[i]!;
+    const task = tasks[t.task[i]!]!;
+    const parts = t.parts[i]!;
+    const a: Record<string, unknown> = {};
+    for (const op of plan) {
+      if (op.kind === ID) a.id = id;
+      else if (op.kind === TASK) a.taskId = task[0];
+      else if (op.kind === TASK_TEXT) a.taskText = task[1];
+      else if (op.kind === LAZY_PART) {
+        if (op.bit === 0 || parts & (1 << op.bit))
+          Object.defineProperty(a, op.name, ACCESSORS[op.bit]!);
+      } else if (op.kind === VALUE) {
+        const v = op.col![i]!;
+        if (v >= 0) a[op.name] = values[v];
+      } else {
+        // one source object per unit and stored value, the unit's path filled in
+        const v = op.col![i]!;
+        let s = sources.get(v * nu + u);
+        if (!s) {
+          const stored = values[v] as { format: string; path: string | number };
+          s = stored.path === SAME_PATH ? { ...stored, path: units[u]!.path } : stored;
+          sources.set(v * nu + u, s);
+        }
+        a.source = s;
+      }
+    }
+    const f = t.fault[i]!;
+    let fault: Fault | null = null;
+    if (f >= 0) {
+      const path = (a.source as { path: string }).path;
+      if (path !== units[u]!.path) fault = withPaths(values[f] as Fault, path);
+      else {
+        fault = unitFaults.get(f * nu + u) ?? withPaths(values[f] as Fault, path);
+        unitFaults.set(f * nu + u, fault);
+      }
+    }
+    Object.defineProperty(a, ROW, refs[u]!);
+    faults.set(id, fault);
+    eventCounts.set(id, t.events[i]!);
+    attempts[i] = a as unknown as Attempt;
+  }
+  return { attempts, faults, eventCounts };
+}
+
+const ID = 0;
+const TASK = 1;
+const TASK_TEXT = 2;
+const LAZY_PART = 3;
+const VALUE = 4;
+const SOURCE = 5;
+
+interface FieldOp {
+  kind: number;
+  name: string;
+  bit: number;
+  col?: number[];
+}
+
+/** What to do for each field of the model, in its order (worked out once, not per row). */
+function fieldPlan(t: AttemptTable): FieldOp[] {
+  return FIELDS.map((name) => {
+    const bit = (LAZY as readonly string[]).indexOf(name);
+    const kind =
+      name === "id"
+        ? ID
+        : name === "taskId"
+          ? TASK
+          : name === "taskText"
+            ? TASK_TEXT
+            : bit >= 0
+              ? LAZY_PART
+              : name === "source"
+                ? SOURCE
+                : VALUE;
+    const col = t.fields[name];
+    return { kind, name, bit, ...(col ? { col } : {}) };
+  });
+}
+
+/** Where an index attempt's full attempt is read from (a hidden property of the attempt). */
+interface RowRef {
+  store: EventStore;
+  unit: number;
+  /** Attempt ids the load renamed → their ids inside their units. */
+  inner: ReadonlyMap<string, string>;
+}
+
+const ROW = Symbol("index row");
+
+/**
+ * The accessor of one lazy part: reads the full attempt (by its id inside its unit) from
+ * the store; an assignment replaces it with a plain value. One per part for every
+ * attempt of every index (accessors that differ between objects of one shape would send
+ * each to dictionary mode).
+ */
+const ACCESSORS: PropertyDescriptor[] = LAZY.map((name) => ({
+  enumerable: true,
+  configurable: true,
+  get(this: Attempt & { [ROW]: RowRef }) {
+    const r = this[ROW];
+    return r.store.attempt(r.unit, r.inner.get(this.id) ?? this.id)[name];
+  },
+  set(this: Attempt, value: unknown) {
+    Object.defineProperty(this, name, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  },
+}));
