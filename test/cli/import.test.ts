@@ -42,7 +42,7 @@ describe("fire import", () => {
   it("keeps the workspace index fresh: the workbench's warm open sees the import", async () => {
     // (the index is keyed to the code that wrote it, so it is read as a file here)
     const indexed = async () =>
-      (JSON.parse(await readFile(indexFile(ws), "utf8")) as { attempts: unknown[] }).attempts
+      (JSON.parse(await readFile(indexFile(ws), "utf8")) as { table: { ids: unknown[] } }).table.ids
         .length;
     await fireIn(["import", fixture("codex-rollouts-redacted"), "--json", "--workspace", ws]);
     await fireIn(["--json", "--workspace", ws]); // any full read writes the index
