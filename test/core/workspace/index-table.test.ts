@@ -32,7 +32,13 @@ const attemptArb = fc.record({
   arm: fc.constantFrom("baseline", "sham"),
   replicate: opt(fc.nat({ max: 3 })),
   outcome: fc.constantFrom("pass", "fail", "error", "timeout", "unknown"),
-  reward: opt(fc.option(fc.double({ noNaN: true, noDefaultInfinity: true }), { nil: null })),
+  // JSON has no -0 (the parse cache neither)
+  reward: opt(
+    fc.option(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((x) => x + 0),
+      { nil: null },
+    ),
+  ),
   costUsd: opt(fc.constant(null)),
   tokens: opt(fc.record({ input: fc.nat(), output: fc.nat() })),
   startedAt: opt(fc.constantFrom("2026-10-13T06:42:01.412Z", "2026-10-12T01:00:00Z")),
