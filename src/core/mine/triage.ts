@@ -122,21 +122,53 @@ const STATUS_ORDER: Record<TaskStatus, number> = {
 
 const byStr = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
-/** Why a failed attempt is out of scope, if it is: outside faults, then the user, then the labeller. */
+/** The ids in code-unit order (usually they already are: attempts come sorted by id). */
+function sorted(ids: string[]): string[] {
+  for (let i = 1; i < ids.length; i++) if (ids[i - 1]! > ids[i]!) return ids.sort(byStr);
+  return ids;
+}
+
+/** One task and arm while triage counts it. */
+interface Group {
+  taskId: string;
+  arm: string;
+  ids: string[];
+  passes: number;
+  n: number;
+  failed: string[];
+  out: string[];
+}
+
+/**
+ * Why a failed attempt is out of scope, if it is: outside faults, then the user, then the
+ * labeller. Built as the exclusion itself (one object an excluded attempt).
+ */
 function exclusionOf(
   a: Attempt,
+  outcome: Attempt["outcome"],
   opts: TriageOptions,
   markers: FaultMarkers,
-): Omit<ExcludedAttempt, "attemptId" | "taskId" | "arm"> | undefined {
+): ExcludedAttempt | undefined {
   const known = opts.knownFaults?.get(a.id);
   let fault = known === undefined ? faultOf(a, markers) : known;
   // no_outcome is faultOf's last check: an outcome given by hand answers it
-  if (fault?.reason === "no_outcome" && outcomeOf(a, opts) !== "unknown") fault = null;
-  if (fault) return { ...fault, source: "triage" };
+  if (fault?.reason === "no_outcome" && outcome !== "unknown") fault = null;
+  if (fault)
+    return {
+      attemptId: a.id,
+      taskId: a.taskId,
+      arm: a.arm,
+      reason: fault.reason,
+      detail: fault.detail,
+      evidence: fault.evidence,
+      source: "triage",
+    };
+  const at = { attemptId: a.id, taskId: a.taskId, arm: a.arm };
   const user = opts.userExcluded?.get(a.id);
   if (user !== undefined) {
     const u = typeof user === "string" ? { reason: user } : user;
     return {
+      ...at,
       reason: "excluded_by_user",
       detail: u.reason,
       source: "user",
@@ -156,6 +188,7 @@ function exclusionOf(
   ) {
     const idx = label.capabilityEvidence[0]?.eventIndex ?? label.preFailureState?.eventIndex;
     return {
+      ...at,
       reason: label.exclusion,
       detail: `labeller (${label.source}): ${label.rationale.slice(0, 160)}`,
       source: "labeller",
@@ -182,25 +215,35 @@ export function triage(attempts: readonly Attempt[], opts: TriageOptions = {}): 
     environment: opts.environmentFaultMarkers ?? [],
   };
   const exclusions: ExcludedAttempt[] = [];
-  const groups = new Map<
-    string,
-    { taskId: string; arm: string; all: Attempt[]; failed: string[]; out: string[] }
-  >();
+  const groups = new Map<string, Group>();
+  let last: Group | undefined;
   for (const a of attempts) {
-    const key = `${a.taskId}\u0000${a.arm}`;
-    const g = groups.get(key) ?? { taskId: a.taskId, arm: a.arm, all: [], failed: [], out: [] };
-    groups.set(key, g);
-    g.all.push(a);
-    if (outcomeOf(a, opts) === "pass") continue;
-    const ex = exclusionOf(a, opts, markers);
+    // attempts come sorted by task: most belong to the group of the one before
+    let g = last?.taskId === a.taskId && last.arm === a.arm ? last : undefined;
+    if (!g) {
+      const key = `${a.taskId}\u0000${a.arm}`;
+      g = groups.get(key);
+      if (!g) {
+        g = { taskId: a.taskId, arm: a.arm, ids: [], passes: 0, n: 0, failed: [], out: [] };
+        groups.set(key, g);
+      }
+      last = g;
+    }
+    g.ids.push(a.id);
+    const outcome = outcomeOf(a, opts);
+    if (outcome !== "unknown") g.n++;
+    if (outcome === "pass") {
+      g.passes++;
+      continue;
+    }
+    const ex = exclusionOf(a, outcome, opts, markers);
     if (ex) {
-      exclusions.push({ attemptId: a.id, taskId: a.taskId, arm: a.arm, ...ex });
+      exclusions.push(ex);
       g.out.push(a.id);
     } else g.failed.push(a.id);
   }
   const tasks: TaskTriage[] = [...groups.values()].map((g) => {
-    const passes = g.all.filter((a) => outcomeOf(a, opts) === "pass").length;
-    const n = g.all.filter((a) => outcomeOf(a, opts) !== "unknown").length;
+    const { passes, n } = g;
     const status: TaskStatus =
       n === 0 ? "unscored" : passes === 0 ? "unsolved" : passes === n ? "solved" : "reachable";
     return {
@@ -209,9 +252,9 @@ export function triage(attempts: readonly Attempt[], opts: TriageOptions = {}): 
       passes,
       n,
       status,
-      attemptIds: g.all.map((a) => a.id).sort(byStr),
-      failedIds: g.failed.sort(byStr),
-      excludedIds: g.out.sort(byStr),
+      attemptIds: sorted(g.ids),
+      failedIds: sorted(g.failed),
+      excludedIds: sorted(g.out),
     };
   });
   tasks.sort(
