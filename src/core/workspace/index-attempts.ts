@@ -2,12 +2,15 @@ import type { Fault } from "../mine/faults/index.js";
 import type { Attempt } from "../model/attempt.js";
 import type { EventStore, UnitRef } from "./event-store.js";
 import { type AttemptTable, FIELDS, LAZY, SAME_PATH, withPaths } from "./index-table.js";
+import { RowView } from "./row-view.js";
 
 /** The attempts of an index table, with what triage and the lists take from it. */
 export interface DecodedAttempts {
   attempts: Attempt[];
-  faults: Map<string, Fault | null>;
-  eventCounts: Map<string, number>;
+  /** The attempts by id (one id → row map behind this and the two below). */
+  byId: ReadonlyMap<string, Attempt>;
+  faults: ReadonlyMap<string, Fault | null>;
+  eventCounts: ReadonlyMap<string, number>;
 }
 
 /**
@@ -31,8 +34,8 @@ export function decodeAttempts(
   const sources = new Map<number, unknown>();
   const unitFaults = new Map<number, Fault>();
   const attempts: Attempt[] = new Array(t.ids.length);
-  const faults = new Map<string, Fault | null>();
-  const eventCounts = new Map<string, number>();
+  const faults: (Fault | null)[] = new Array(t.ids.length);
+  const rows = new Map<string, number>();
   const { values } = t;
   for (let i = 0; i < t.ids.length; i++) {
     const id = t.ids[i]!;
@@ -73,11 +76,16 @@ export function decodeAttempts(
       }
     }
     Object.defineProperty(a, ROW, refs[u]!);
-    faults.set(id, fault);
-    eventCounts.set(id, t.events[i]!);
+    faults[i] = fault;
+    rows.set(id, i); // ids are unique: the load renamed clashes
     attempts[i] = a as unknown as Attempt;
   }
-  return { attempts, faults, eventCounts };
+  return {
+    attempts,
+    byId: new RowView(rows, (i) => attempts[i]!),
+    faults: new RowView(rows, (i) => faults[i]!),
+    eventCounts: new RowView(rows, (i) => t.events[i]!),
+  };
 }
 
 const ID = 0;

@@ -39,6 +39,8 @@ export interface IndexInfo {
   file: string;
   /** Faults precomputed for triage, by attempt id (null: no fault). */
   faults: ReadonlyMap<string, Fault | null>;
+  /** The attempts by id. */
+  byId: ReadonlyMap<string, Attempt>;
   /** Event count by attempt id (lists show it without reading the events). */
   eventCounts: ReadonlyMap<string, number>;
 }
@@ -179,7 +181,12 @@ export function readIndex(
   const table = checkTable(file.table, file.tasks.length, file.units.length);
   if (!table) return rejected(dir);
   const store = new EventStore(workspacePaths(dir).parseCache, options, file.units);
-  const { attempts, faults, eventCounts } = decodeAttempts(table, file.tasks, file.units, store);
+  const { attempts, byId, faults, eventCounts } = decodeAttempts(
+    table,
+    file.tasks,
+    file.units,
+    store,
+  );
   return {
     dir,
     config,
@@ -187,7 +194,7 @@ export function readIndex(
     errors: file.errors.map((e) => new InputError(e.file, e.line ?? undefined, e.message)),
     byFormat: file.byFormat,
     stats: file.stats,
-    index: { digest: file.digest, file: indexFile(dir), faults, eventCounts },
+    index: { digest: file.digest, file: indexFile(dir), byId, faults, eventCounts },
   };
 }
 

@@ -168,12 +168,12 @@ export function checkTable(raw: unknown, tasks: number, units: number): AttemptT
     if (!isCount(i) || i >= n || typeof id !== "string" || !id) return undefined;
   // each distinct value is checked once per column that uses it, against that field's schema
   const check = (col: number[], schema: z.ZodType): boolean => {
-    const done = new Set<number>();
+    const done = new Uint8Array(nv);
     for (const v of col) {
-      if (v === -1 || done.has(v)) continue;
+      if (v === -1 || done[v] === 1) continue;
       if (!Number.isInteger(v) || v < -1 || v >= nv) return false;
       if (!schema.safeParse(t.values[v]).success) return false;
-      done.add(v);
+      done[v] = 1;
     }
     return true;
   };
