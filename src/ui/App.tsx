@@ -206,6 +206,7 @@ function headerCounts(state: ReturnType<typeof useAppState>, width: number): str
     `${d.ws.attempts.length} attempts (${d.triage.exclusions.length} excluded) · ` +
     `${d.triage.tasks.length} tasks: ${by.reachable} reachable, ${by.unsolved} unsolved, ` +
     `${by.solved} solved`;
-  const more = ` · ${state.mine?.clusters.length ?? 0} clusters · ${d.candidates.length} candidates`;
+  const cands = d.candidatesPending ? "… candidates" : `${d.candidates.length} candidates`;
+  const more = ` · ${state.mine?.clusters.length ?? 0} clusters · ${cands}`;
   return base.length + more.length <= width ? base + more : base;
 }

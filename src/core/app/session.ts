@@ -31,6 +31,11 @@ export interface WorkspaceSession {
   /** Every candidate file, valid or not (one shape: core/lifecycle/entries.ts). */
   readonly candidates: readonly CandidateEntry[];
   readonly candidateErrors: readonly InputError[];
+  /**
+   * Set while the candidate files are not read yet (`deferCandidates`): `candidates` is
+   * empty until `reloadCandidates`.
+   */
+  readonly candidatesPending?: true;
 }
 
 export interface OpenSessionOptions {
@@ -43,6 +48,11 @@ export interface OpenSessionOptions {
   fromIndex?: boolean;
   /** Called when the index is about to be read. */
   onIndex?: () => void;
+  /**
+   * Leave the candidate files unread (`candidatesPending`): the workbench reads and
+   * compiles them after its first usable frame, with `reloadCandidates`.
+   */
+  deferCandidates?: boolean;
 }
 
 /** Loads a workspace with its labels, decisions and candidates. */
@@ -50,24 +60,35 @@ export async function openSession(
   dir: string,
   opts: OpenSessionOptions = {},
 ): Promise<WorkspaceSession> {
-  const { fromIndex, onIndex, ...load } = opts;
+  const { fromIndex, onIndex, deferCandidates, ...load } = opts;
   const ws = fromIndex
     ? await openWorkspace(dir, { ...load, ...(onIndex ? { onIndex } : {}) })
     : await loadWorkspace(dir, load);
-  return sessionOf(ws);
+  return sessionOf(ws, { ...(deferCandidates ? { deferCandidates } : {}) });
 }
 
 /** A session over an already loaded workspace (labels, decisions and candidates read now). */
-export async function sessionOf(ws: Workspace): Promise<WorkspaceSession> {
+export async function sessionOf(
+  ws: Workspace,
+  opts: Pick<OpenSessionOptions, "deferCandidates"> = {},
+): Promise<WorkspaceSession> {
   const mining = await loadMiningState(ws);
-  const cands = readCandidateEntries(ws.dir);
+  const byId = ws.index?.byId ?? mapById(ws.attempts);
+  const cands = opts.deferCandidates ? undefined : readCandidateEntries(ws.dir);
   return {
     ws,
-    byId: new Map(ws.attempts.map((a) => [a.id, a])),
+    byId,
     ...miningParts(mining),
-    candidates: cands.entries,
-    candidateErrors: cands.errors,
+    candidates: cands?.entries ?? [],
+    candidateErrors: cands?.errors ?? [],
+    ...(cands ? {} : { candidatesPending: true as const }),
   };
+}
+
+function mapById(attempts: readonly Attempt[]): Map<string, Attempt> {
+  const m = new Map<string, Attempt>();
+  for (const a of attempts) m.set(a.id, a);
+  return m;
 }
 
 const miningParts = (m: MiningState) => ({
@@ -103,10 +124,11 @@ export function candidateSession(dir: string): CandidateSession & {
   return { ws: { dir }, candidates: cands.entries, candidateErrors: cands.errors };
 }
 
-/** The session after candidate files changed on disk (the rest is kept). */
+/** The session after candidate files changed on disk, or were not read yet (the rest is kept). */
 export function reloadCandidates<S extends WorkspaceSession>(s: S): S {
+  const { candidatesPending: _pending, ...rest } = s;
   const cands = readCandidateEntries(s.ws.dir);
-  return { ...s, candidates: cands.entries, candidateErrors: cands.errors };
+  return { ...rest, candidates: cands.entries, candidateErrors: cands.errors } as unknown as S;
 }
 
 /** The session after a mining run or a cluster decision (labels and decisions re-read). */

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { isIndexCurrent } from "../../core/workspace/open.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { currentClusters } from "../data/mining.js";
-import { loadWorkspaceData, type WorkspaceData } from "../data/workspace.js";
+import { loadWorkspaceData, reloadCandidateFiles, type WorkspaceData } from "../data/workspace.js";
 
 export interface WorkspaceLoad {
   /** Reads the workspace again (after Esc cancelled the first read). */
@@ -12,7 +12,8 @@ export interface WorkspaceLoad {
 /**
  * Opens the workspace as a cancellable job (from its index when current), then, in the
  * background, checks the index against the sources and re-reads everything when they
- * changed, and loads the current clusters.
+ * changed, and loads the current clusters. The candidate files are read after the first
+ * frame that shows the workspace.
  */
 export function useWorkspaceLoad(): WorkspaceLoad {
   const state = useAppState();
@@ -30,6 +31,7 @@ export function useWorkspaceLoad(): WorkspaceLoad {
           return loadWorkspaceData(state.dir, {
             signal,
             fromIndex: !full,
+            deferCandidates: true,
             onIndex: () => progress({ done: 0 }),
             onProgress: (p) => progress({ done: p.done, ...(p.total ? { total: p.total } : {}) }),
           });
@@ -61,6 +63,14 @@ export function useWorkspaceLoad(): WorkspaceLoad {
     })();
     return () => background.abort();
   }, [actions, state.dir, attempt]);
+  // The candidate files are read and compiled once the workspace is shown, in a task of
+  // their own: the frame that shows it is written and keys typed meanwhile are read first.
+  useEffect(() => {
+    const data = state.data;
+    if (!data?.candidatesPending) return;
+    const later = setTimeout(() => actions.setData(reloadCandidateFiles(data)), 0);
+    return () => clearTimeout(later);
+  }, [actions, state.data]);
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { retry };
 }
