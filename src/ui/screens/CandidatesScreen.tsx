@@ -122,6 +122,8 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
     { isActive: !!data && !edited && !prompt && !texts.reading },
   );
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
+  // not an empty list while the files are still read (the first frame comes before them)
+  if (data.candidatesPending) return <Text color={theme.muted}>reading the candidate files…</Text>;
   const reading = texts.reading;
   if (reading)
     return (

@@ -160,6 +160,8 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
   );
 
   if (!data || !audit) return <Text color={theme.muted}>reading the workspace…</Text>;
+  // not an audit of no candidates ("0 routed") while the files are still being read
+  if (data.candidatesPending) return <Text color={theme.muted}>reading the candidate files…</Text>;
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
