@@ -192,8 +192,17 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
 export function footerTables(live: readonly ActiveTable[]): KeyTable[] {
   const top = live.find((t) => t.layer > KeyLayer.Global)?.layer;
   const own = live.filter((t) => t.layer === top).map((t) => t.table);
-  const global = live.filter((t) => t.layer === KeyLayer.Global).map((t) => t.table);
-  return top === undefined || top < KeyLayer.Field ? [...own, ...global] : own;
+  if (top !== undefined && top >= KeyLayer.Field) return own;
+  // a global command whose every key the screen takes over (the editor's unsaved guard on
+  // 1–7 and Tab) is not reachable from here: its hint would say what the keys do not do
+  const claimed = new Set(own.flatMap((t) => t.commands.flatMap((c) => c.keys)));
+  const global = live
+    .filter((t) => t.layer === KeyLayer.Global)
+    .map((t) => ({
+      ...t.table,
+      commands: t.table.commands.filter((c) => !c.keys.every((k) => claimed.has(k))),
+    }));
+  return [...own, ...global];
 }
 
 function headerCounts(state: ReturnType<typeof useAppState>, width: number): string {

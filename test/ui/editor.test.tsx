@@ -162,6 +162,21 @@ describe("structured editor", () => {
     r.unmount();
   });
 
+  it("with unsaved changes the footer says 1–7 and Tab ask, not that they switch", async () => {
+    const { dir } = workspace();
+    const app = renderApp(dir, { columns: 300, rows: 36 }); // wide: the whole footer shows
+    await openEditor(app);
+    await app.see("1–7 screens", "Tab next");
+    await moveTo(app, "rules.0.at");
+    await app.press(KEY.enter, KEY.ctrlU, ..."tool".split(""), KEY.enter);
+    await app.see("modified (Ctrl-S saves", "1–7 Tab leave (asks)", "/ search");
+    const footer = app.frame().split("\n").at(-1) ?? "";
+    expect(footer).toContain("leave (asks)");
+    expect(footer).not.toContain("1–7 screens");
+    expect(footer).not.toContain("Tab next");
+    app.unmount();
+  });
+
   it("s in the confirm saves through the validated path and then closes", async () => {
     const { dir, draft } = workspace();
     const app = renderApp(dir, SIZE);
