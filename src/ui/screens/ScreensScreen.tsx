@@ -91,7 +91,8 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
     setFunnel(undefined);
   };
   const showReport = (s: ReplayScreen) =>
-    setText({ title: `replay screen of ${s.candidate}`, text: renderReplayScreen(s) });
+    // the report names the candidate on its first line; the pager title says what it is
+    setText({ title: "replay report", text: renderReplayScreen(s) });
   const live1 = () => live[cursor.current()];
   const tabActive = (t: Tab) => !!data && !verdict && !text && !funnel && tab === t;
   useKeyTable(
