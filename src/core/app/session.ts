@@ -9,7 +9,7 @@ import { loadMiningState, type MiningState, type TriageInputs } from "../mine/tr
 import type { Attempt } from "../model/attempt.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import type { HandMarks } from "../workspace/hand-outcomes.js";
-import { type LoadProgress, loadWorkspace, type Workspace } from "../workspace/load.js";
+import type { LoadProgress, Workspace } from "../workspace/load.js";
 import { openWorkspace } from "../workspace/open.js";
 
 /**
@@ -63,7 +63,7 @@ export async function openSession(
   const { fromIndex, onIndex, deferCandidates, ...load } = opts;
   const ws = fromIndex
     ? await openWorkspace(dir, { ...load, ...(onIndex ? { onIndex } : {}) })
-    : await loadWorkspace(dir, load);
+    : await (await import("../workspace/load.js")).loadWorkspace(dir, load);
   return sessionOf(ws, { ...(deferCandidates ? { deferCandidates } : {}) });
 }
 

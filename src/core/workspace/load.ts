@@ -7,9 +7,9 @@ import type { InputError } from "../errors.js";
 import { discoverUnits, type SourceUnit } from "../ingest/discover.js";
 import type { IngestOptions } from "../ingest/types.js";
 import type { Attempt } from "../model/attempt.js";
-import { parserCodeStamp } from "./code-stamp.js";
 import { type FireConfig, loadConfig } from "./config.js";
 import { type AttemptOrigin, type IndexInfo, indexKey, writeIndex } from "./index-file.js";
+import { parseOptionsKey } from "./options-key.js";
 import {
   type CacheKey,
   decodeEntry,
@@ -22,6 +22,8 @@ import { ParsePool } from "./parse-pool.js";
 import { isCacheable, parseUnit } from "./parse-unit.js";
 import { workspacePaths } from "./paths.js";
 import { resolveSources } from "./sources.js";
+
+export { parseOptionsKey } from "./options-key.js";
 
 export interface LoadProgress {
   done: number;
@@ -204,16 +206,6 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   if (!opts.sources)
     await writeIndex(ws, indexKey(optionsKey, config), optionsKey, unitKeys, origins);
   return ws;
-}
-
-/** The ingest options that shape parsed attempts, as one key (parse cache, index). */
-export async function parseOptionsKey(config: FireConfig): Promise<string> {
-  return JSON.stringify({
-    p: config.passThreshold,
-    c: config.outputCap,
-    ...(config.rewardKey ? { r: config.rewardKey } : {}),
-    code: await parserCodeStamp(),
-  });
 }
 
 function workerCap(): number {

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { discoverUnits } from "../ingest/discover.js";
 import { loadConfig } from "./config.js";
 import { indexKey, readIndex, unitsDigest } from "./index-file.js";
-import { type LoadOptions, loadWorkspace, parseOptionsKey, type Workspace } from "./load.js";
+import type { LoadOptions, Workspace } from "./load.js";
+import { parseOptionsKey } from "./options-key.js";
 import { resolveSources } from "./sources.js";
 
 export interface OpenOptions extends Pick<LoadOptions, "onProgress" | "signal"> {
@@ -25,6 +25,8 @@ export async function openWorkspace(dir: string, opts: OpenOptions = {}): Promis
   const ws = readIndex(root, config, indexKey(options, config), options);
   if (ws) return ws;
   const { onIndex: _i, ...load } = opts;
+  // the importers and the parse pool load only for a full read (a warm open needs none)
+  const { loadWorkspace } = await import("./load.js");
   return loadWorkspace(root, load);
 }
 
@@ -35,6 +37,7 @@ export async function openWorkspace(dir: string, opts: OpenOptions = {}): Promis
  */
 export async function isIndexCurrent(ws: Workspace, signal?: AbortSignal): Promise<boolean> {
   if (!ws.index) return true;
+  const { discoverUnits } = await import("../ingest/discover.js");
   const resolved = await resolveSources(ws.dir, ws.config.sources);
   const units: { path: string; stamp: string }[] = [];
   const seen = new Set<string>();
