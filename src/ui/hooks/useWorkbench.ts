@@ -1,12 +1,15 @@
 import { relative } from "node:path";
-import { draftFile } from "../../core/app/index.js";
 import type { Cluster } from "../../core/mine/cluster.js";
 import { type Decision, describeDecision } from "../../core/mine/decisions.js";
 import type { LabelerName } from "../../core/mine/mine.js";
 import { type HandChange, setHandMark } from "../../core/workspace/hand-outcomes.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
-import { decide, mineWorkspace, undoDecision } from "../data/mining.js";
 import { reloadCandidateFiles, reloadTriage } from "../data/workspace.js";
+
+// Labelling, clustering and drafting load their modules when first asked for: the first
+// screen needs none of them, and they are most of the workbench's code.
+const mining = () => import("../data/mining.js");
+const lifecycle = () => import("../../core/app/lifecycle.js");
 
 /** Workspace-level actions shared by screens: each runs as a cancellable job. */
 export interface Workbench {
@@ -33,8 +36,8 @@ export function useWorkbench(): Workbench {
       if (!data) return;
       const r = await actions.run(
         labeler === "llm" ? "labelling (LLM)" : "labelling (heuristic)",
-        (signal, progress) =>
-          mineWorkspace(
+        async (signal, progress) =>
+          (await mining()).mineWorkspace(
             data.ws,
             labeler,
             (p) =>
@@ -66,7 +69,7 @@ export function useWorkbench(): Workbench {
       if (!data) return;
       const r = await actions.run(
         "undo",
-        () => undoDecision(data.ws),
+        async () => (await mining()).undoDecision(data.ws),
         (u) => (u.undone ? `undid: ${describeDecision(u.undone)}` : "no cluster decision to undo"),
       );
       if (!r) return;
@@ -77,7 +80,7 @@ export function useWorkbench(): Workbench {
       if (!data) return;
       const r = await actions.run(
         what,
-        () => decide(data.ws, d),
+        async () => (await mining()).decide(data.ws, d),
         () => `${what}: recorded in mining/decisions.json`,
       );
       if (r) actions.setMine(r);
@@ -88,7 +91,7 @@ export function useWorkbench(): Workbench {
       if (!data) return undefined;
       const file = await actions.run(
         `drafting from ${cluster.id}`,
-        () => draftFile(data, cluster),
+        async () => (await lifecycle()).draftFile(data, cluster),
         (f) => `drafted ${relative(data.ws.dir, f)} (status draft)`,
       );
       if (file) actions.setData(reloadCandidateFiles(data));

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { isIndexCurrent } from "../../core/workspace/open.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
-import { currentClusters } from "../data/mining.js";
 import { loadWorkspaceData, reloadCandidateFiles, type WorkspaceData } from "../data/workspace.js";
 
 export interface WorkspaceLoad {
@@ -58,7 +57,9 @@ export function useWorkspaceLoad(): WorkspaceLoad {
         }
       }
       if (background.signal.aborted) return;
-      const mine = await currentClusters(data.ws).catch(() => undefined);
+      const mine = await import("../data/mining.js")
+        .then((m) => m.currentClusters(data.ws))
+        .catch(() => undefined);
       if (!background.signal.aborted) actions.setMine(mine);
     })();
     return () => background.abort();
