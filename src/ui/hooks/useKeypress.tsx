@@ -41,6 +41,12 @@ interface Registry {
   add(e: Entry): () => void;
   /** Recomputes the live tables (after a handler's table or activity changed). */
   refresh(): void;
+  /**
+   * Holds keys back (queued, in order) until the returned release is called: for a screen
+   * whose code is still loading, so keys typed after switching to it reach it.
+   */
+  hold(): () => void;
+  dispatch(input: string, key: Key): void;
   onCommand?: (scope: string, id: string) => void;
 }
 
@@ -64,7 +70,23 @@ const order = (a: Entry, b: Entry) => b.layer - a.layer || b.id - a.id;
 export function KeypressProvider({ children, onCommand }: KeypressProviderProps): ReactNode {
   const entries = useRef<Entry[]>([]);
   const [tables, setTables] = useState<readonly ActiveTable[]>([]);
+  const held = useRef({ count: 0, keys: [] as [string, Key][] });
   const registry = useMemo<Registry>(() => {
+    const dispatch = (input: string, key: Key) => {
+      for (const e of [...entries.current].sort(order)) {
+        if (!e.active.current) continue;
+        if (e.handler.current(input, key) === true) break;
+      }
+    };
+    // held keys go one a task, so each key's renders (a screen switch) come before the next
+    const drain = () => {
+      const h = held.current;
+      if (h.count > 0) return;
+      const next = h.keys.shift();
+      if (!next) return;
+      dispatch(...next);
+      if (h.keys.length) setImmediate(drain);
+    };
     const refresh = () => {
       const live = entries.current
         .filter((e) => e.active.current && e.table.current)
@@ -87,16 +109,26 @@ export function KeypressProvider({ children, onCommand }: KeypressProviderProps)
         };
       },
       refresh,
+      hold() {
+        held.current.count++;
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          held.current.count--;
+          // after the commit that released it: the screen's handlers register in it
+          setImmediate(drain);
+        };
+      },
+      dispatch,
       ...(onCommand ? { onCommand } : {}),
     };
   }, [onCommand]);
   useInput((input, key) => {
+    const h = held.current;
     for (const [i, k] of splitBurst(input, key)) {
-      const ordered = [...entries.current].sort(order);
-      for (const e of ordered) {
-        if (!e.active.current) continue;
-        if (e.handler.current(i, k) === true) break;
-      }
+      if (h.count > 0 || h.keys.length) h.keys.push([i, k]);
+      else registry.dispatch(i, k);
     }
   });
   return (
@@ -139,6 +171,12 @@ export function useKeypress(handler: KeyHandler, opts: UseKeypressOptions = {}):
   }, [registry, layer]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: refresh when table or activity change
   useLayoutEffect(() => registry.refresh(), [registry, isActive, opts.table]);
+}
+
+/** Holds keys back while `holding` (see Registry.hold); they are handled in order after. */
+export function useHoldKeys(holding: boolean): void {
+  const registry = useRegistry();
+  useLayoutEffect(() => (holding ? registry.hold() : undefined), [registry, holding]);
 }
 
 /** The live key tables, highest layer (and newest) first. */

@@ -2,6 +2,7 @@ import { Text } from "ink";
 import { type ComponentType, type ReactNode, useEffect, useState } from "react";
 import { useAppState } from "../contexts/AppContext.js";
 import { SCREENS, type ScreenId } from "../contexts/screens.js";
+import { useHoldKeys } from "../hooks/useKeypress.js";
 import { Status } from "../status.js";
 import { TriageScreen } from "./TriageScreen.js";
 import type { ScreenProps } from "./types.js";
@@ -68,6 +69,8 @@ function useScreen(id: ScreenId): { screen?: Screen; error?: string } {
 export function ScreenBody({ screen, width, height }: ScreenBodyProps): ReactNode {
   const { data, status } = useAppState();
   const { screen: Body, error } = useScreen(screen);
+  // keys typed while the screen's code loads are for it: they wait until it is mounted
+  useHoldKeys(!Body && !error);
   // once the workspace is shown, the other screens' code loads in the background
   useEffect(() => {
     if (data) void preloadScreens().catch(() => undefined);

@@ -1,0 +1,47 @@
+import { Text } from "ink";
+import { render } from "ink-testing-library";
+import { useState } from "react";
+import { describe, expect, it } from "vitest";
+import { KeypressProvider, useHoldKeys, useKeypress } from "../../src/ui/hooks/useKeypress.js";
+import { waitFor } from "./helpers.js";
+
+/** A screen still loading holds the keys; once `open`, it lets them through. */
+function Loading({ open }: { open: boolean }) {
+  useHoldKeys(!open);
+  return <Text>{open ? "open" : "loading"}</Text>;
+}
+
+function Log({ seen }: { seen: string[] }) {
+  const [n, setN] = useState(0);
+  useKeypress((input) => {
+    seen.push(input);
+    setN((x) => x + 1);
+    return true;
+  });
+  return <Text>{`keys ${n}`}</Text>;
+}
+
+describe("keys held while a screen loads", () => {
+  it("are handled in the order typed once the hold ends, none lost", async () => {
+    const seen: string[] = [];
+    const tree = (open: boolean) => (
+      <KeypressProvider>
+        <Loading open={open} />
+        <Log seen={seen} />
+      </KeypressProvider>
+    );
+    const r = render(tree(false));
+    await waitFor(() => (r.lastFrame() ?? "").includes("loading"), r.lastFrame);
+    r.stdin.write("a");
+    r.stdin.write("bc");
+    await new Promise((res) => setTimeout(res, 30));
+    expect(seen).toEqual([]); // held
+    r.rerender(tree(true));
+    await waitFor(() => (r.lastFrame() ?? "").includes("keys 3"), r.lastFrame);
+    expect(seen).toEqual(["a", "b", "c"]);
+    r.stdin.write("d"); // no hold: at once
+    await waitFor(() => (r.lastFrame() ?? "").includes("keys 4"), r.lastFrame);
+    expect(seen).toEqual(["a", "b", "c", "d"]);
+    r.unmount();
+  });
+});
