@@ -19,7 +19,9 @@ export function runFire(
     input: opts.input,
     env: { ...process.env, NO_COLOR: "1", ...opts.env },
     encoding: "utf8",
-    timeout: opts.timeoutMs ?? 60_000,
+    // a ceiling for a hang, under the 180 s a test may take: on a loaded 2-core machine the
+    // five commands of test/ui/portfolio.test.tsx's setup took 70 s
+    timeout: opts.timeoutMs ?? 120_000,
     maxBuffer: 64 * 1024 * 1024,
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
