@@ -58,6 +58,15 @@ async function open(dir: string, attempts: number, keys: boolean) {
   const usableFrame = now();
   const rssAtUsable = process.memoryUsage().rss;
   const out: Record<string, number> = { firstFrame, usableFrame, hadProgress, rssAtUsable };
+  // Peak memory counts what the workbench loads after its first usable frame too: the other
+  // screens' code (loaded in the background) and the candidate files (opening Candidates
+  // waits for them), then back to Triage.
+  const { preloadScreens } = await import("../ui/screens/ScreenBody.js");
+  await preloadScreens();
+  app.stdin.write("4");
+  await until(() => frame().includes("family / lineage"), "the Candidates screen", app.lastFrame);
+  app.stdin.write("1");
+  await until(() => frame().includes(usable) && frame().includes("▸"), usable, app.lastFrame);
   if (keys) {
     // List moves: each `j` until the frame shows the cursor on a new row.
     let move = Number.POSITIVE_INFINITY;
