@@ -3,7 +3,6 @@ import type { CompiledPolicy } from "../policy/types.js";
 import { replayAttempt } from "../replay/replay.js";
 import { detectorById, runDetectors } from "./detectors/index.js";
 import type { Label } from "./label.js";
-import { asTriaged, type TriageOptions } from "./triage.js";
 
 export type MarkerKind = "capability" | "pre-failure" | "detector" | "fires";
 
@@ -29,7 +28,6 @@ export function attemptMarkers(
   siblings: readonly Attempt[],
   label: Label | undefined,
   policies: readonly CompiledPolicy[],
-  outcomes: Pick<TriageOptions, "handOutcomes"> = {},
 ): Marker[] {
   const out: Marker[] = [];
   for (const c of label?.capabilityEvidence ?? [])
@@ -40,9 +38,7 @@ export function attemptMarkers(
       kind: "pre-failure",
       text: label.preFailureState.description,
     });
-  // outcomes as triage counts them (hand outcomes included), as mining's detectors see them
-  const seen = asTriaged([attempt, ...siblings], outcomes);
-  for (const h of runDetectors(seen[0] as Attempt, { siblings: seen.slice(1) })) {
+  for (const h of runDetectors(attempt, { siblings: [...siblings] })) {
     const capability = detectorById(h.detectorId)?.capability === true;
     for (const i of h.eventIndices)
       out.push({

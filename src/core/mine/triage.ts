@@ -99,8 +99,8 @@ export function outcomeOf(
 
 /**
  * The attempts as triage sees them: an attempt without a recorded outcome carries the one
- * given by hand, so what compares outcomes (the passing-sibling detector, the timeline's
- * markers) counts a hand `pass` like a verifier's. Unchanged attempts are the same objects.
+ * given by hand, so what compares outcomes (mining's passing-sibling detector) counts a
+ * hand `pass` like a verifier's. Unchanged attempts are the same objects.
  */
 export function asTriaged(
   attempts: readonly Attempt[],

@@ -59,8 +59,7 @@ function Timeline({ attempt, width, height }: TimelineProps): ReactNode {
     if (!data) return [];
     const siblings = siblingsOf(attempt, data.ws.attempts);
     const policies = data.candidates.flatMap((c) => (c.policy ? [c.policy] : []));
-    const label = data.labels.get(attempt.id);
-    return attemptMarkers(attempt, siblings, label, policies, data.triageInputs);
+    return attemptMarkers(attempt, siblings, data.labels.get(attempt.id), policies);
   }, [data, attempt]);
   const rows = useMemo<Event[]>(() => {
     const end = attempt.events.length;
