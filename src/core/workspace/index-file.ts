@@ -3,6 +3,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
+import { z } from "zod";
 import { InputError } from "../errors.js";
 import { type Fault, faultOf } from "../mine/faults/index.js";
 import type { Attempt } from "../model/attempt.js";
@@ -175,18 +176,19 @@ export function readIndex(
     !file.tasks.every(
       (t) => Array.isArray(t) && typeof t[0] === "string" && typeof t[1] === "string",
     ) ||
-    !Array.isArray(file.errors)
+    !IndexExtras.safeParse(file).success
   )
     return rejected(dir);
   const table = checkTable(file.table, file.tasks.length, file.units.length);
   if (!table) return rejected(dir);
   const store = new EventStore(workspacePaths(dir).parseCache, options, file.units);
-  const { attempts, byId, faults, eventCounts } = decodeAttempts(
-    table,
-    file.tasks,
-    file.units,
-    store,
-  );
+  let decoded: ReturnType<typeof decodeAttempts>;
+  try {
+    decoded = decodeAttempts(table, file.tasks, file.units, store);
+  } catch {
+    return rejected(dir); // a layout the checks let through and decoding does not: rebuilt
+  }
+  const { attempts, byId, faults, eventCounts } = decoded;
   return {
     dir,
     config,
@@ -197,6 +199,20 @@ export function readIndex(
     index: { digest: file.digest, file: indexFile(dir), byId, faults, eventCounts },
   };
 }
+
+/** The index's error list, counts by format and load statistics, as a full load writes them. */
+const IndexExtras = z.object({
+  errors: z.array(
+    z.object({ file: z.string(), line: z.number().int().nullable(), message: z.string() }),
+  ),
+  byFormat: z.record(z.string(), z.number().int().nonnegative()),
+  stats: z.object({
+    units: z.number().int().nonnegative(),
+    parsed: z.number().int().nonnegative(),
+    cached: z.number().int().nonnegative(),
+    duplicates: z.number().int().nonnegative(),
+  }),
+});
 
 /**
  * An index that cannot be used (missing, unreadable, another layout or key, or failing its

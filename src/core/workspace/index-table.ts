@@ -157,15 +157,21 @@ export function checkTable(raw: unknown, tasks: number, units: number): AttemptT
   )
     return undefined;
   const nv = t.values.length;
+  const seen = new Set<string>(); // ids are unique (a full load renames clashes)
   for (let i = 0; i < n; i++) {
-    if (typeof t.ids[i] !== "string" || !t.ids[i]) return undefined;
+    const id = t.ids[i];
+    if (typeof id !== "string" || !id || seen.has(id)) return undefined;
+    seen.add(id);
     const task = t.task[i]!;
     const unit = t.unit[i]!;
     if (!isCount(task) || task >= tasks || !isCount(unit) || unit >= units) return undefined;
     if (!isCount(t.events[i]) || !isCount(t.parts[i])) return undefined;
   }
-  for (const [i, id] of t.inner)
-    if (!isCount(i) || i >= n || typeof id !== "string" || !id) return undefined;
+  for (const e of t.inner as unknown[]) {
+    if (!Array.isArray(e) || e.length !== 2) return undefined;
+    const [i, id] = e as [unknown, unknown];
+    if (!isCount(i) || (i as number) >= n || typeof id !== "string" || !id) return undefined;
+  }
   // each distinct value is checked once per column that uses it, against that field's schema
   const check = (col: number[], schema: z.ZodType): boolean => {
     const done = new Uint8Array(nv);
@@ -178,9 +184,13 @@ export function checkTable(raw: unknown, tasks: number, units: number): AttemptT
     return true;
   };
   if (!check(t.fault, StoredFault)) return undefined;
-  for (const [k, f] of STORED.entries())
-    if (!check(fieldCols[k]!, fieldSchema(f))) return undefined;
-  if (!fieldCols[STORED.indexOf("source")]!.every((v) => v >= 0)) return undefined;
+  for (const [k, f] of STORED.entries()) {
+    const schema = fieldSchema(f);
+    if (!check(fieldCols[k]!, schema)) return undefined;
+    // a field the model requires (outcome, arm, source, …) is never absent (-1)
+    if (!schema.safeParse(undefined).success && !fieldCols[k]!.every((v) => v >= 0))
+      return undefined;
+  }
   return t;
 }
 

@@ -149,6 +149,10 @@ describe("workspace index table", () => {
       ["a value number out of range", (t) => (t.fields.outcome![2] = t.values.length)],
       ["an unknown field", (t) => (t.fields.secret = t.task.map(() => -1))],
       ["a missing source", (t) => (t.fields.source![0] = -1)],
+      ["a missing outcome (the model requires one)", (t) => (t.fields.outcome![1] = -1)],
+      ["a duplicate id", (t) => (t.ids[1] = t.ids[0]!)],
+      ["an inner entry that is not a pair", (t) => (t.inner as unknown[]).push(5)],
+      ["a null inner entry", (t) => (t.inner as unknown[]).push(null)],
       ["a negative event count", (t) => (t.events[0] = -1)],
       ["an empty id", (t) => (t.ids[0] = "")],
       [

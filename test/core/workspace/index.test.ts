@@ -79,6 +79,8 @@ describe("workspace index", () => {
       ["an older layout", good.replace(/^\{"v":\d+/, '{"v":2')],
       ["an outcome outside the model", good.replace(/"(fail|unknown|pass)"/, '"bogus"')],
       ["an attempt in no unit", good.replace(/"unit":\[\d+/, '"unit":[99999')],
+      ["an error list of another shape", good.replace(/"errors":\[[^\]]*\]/, '"errors":[null]')],
+      ["counts of another shape", good.replace(/"stats":\{"units":\d+/, '"stats":{"units":"many"')],
     ];
     for (const [what, text] of damaged) {
       expect(text, what).not.toBe(good);
