@@ -47,6 +47,8 @@ interface Registry {
    */
   hold(): () => void;
   dispatch(input: string, key: Key): void;
+  /** Handles the queued keys (if nothing holds them) one a task, from the next task on. */
+  schedule(): void;
   onCommand?: (scope: string, id: string) => void;
 }
 
@@ -65,12 +67,13 @@ const order = (a: Entry, b: Entry) => b.layer - a.layer || b.id - a.id;
  * The one place keyboard input enters the app (one `useInput`). Handlers register by layer;
  * each key goes to the active handlers from the highest layer down (newest first within a
  * layer) until one consumes it. Several keys in one write (`jjj`) are split and handled one
- * by one. The provider also knows which key tables are live, so help and hints follow them.
+ * a task, so each sees the frame the key before it rendered. The provider also knows which
+ * key tables are live, so help and hints follow them.
  */
 export function KeypressProvider({ children, onCommand }: KeypressProviderProps): ReactNode {
   const entries = useRef<Entry[]>([]);
   const [tables, setTables] = useState<readonly ActiveTable[]>([]);
-  const held = useRef({ count: 0, keys: [] as [string, Key][] });
+  const held = useRef({ count: 0, keys: [] as [string, Key][], scheduled: false });
   const registry = useMemo<Registry>(() => {
     const dispatch = (input: string, key: Key) => {
       for (const e of [...entries.current].sort(order)) {
@@ -78,14 +81,24 @@ export function KeypressProvider({ children, onCommand }: KeypressProviderProps)
         if (e.handler.current(input, key) === true) break;
       }
     };
-    // held keys go one a task, so each key's renders (a screen switch) come before the next
+    // queued keys go one a task, so each key's renders (a screen switch) come before the next;
+    // while a drain is scheduled, new keys queue behind the ones before them
+    const schedule = () => {
+      const h = held.current;
+      if (h.scheduled) return;
+      h.scheduled = true;
+      setImmediate(() => {
+        h.scheduled = false;
+        drain();
+      });
+    };
     const drain = () => {
       const h = held.current;
       if (h.count > 0) return;
       const next = h.keys.shift();
       if (!next) return;
       dispatch(...next);
-      if (h.keys.length) setImmediate(drain);
+      schedule();
     };
     const refresh = () => {
       const live = entries.current
@@ -117,18 +130,25 @@ export function KeypressProvider({ children, onCommand }: KeypressProviderProps)
           released = true;
           held.current.count--;
           // after the commit that released it: the screen's handlers register in it
-          setImmediate(drain);
+          schedule();
         };
       },
       dispatch,
+      schedule,
       ...(onCommand ? { onCommand } : {}),
     };
   }, [onCommand]);
   useInput((input, key) => {
     const h = held.current;
     for (const [i, k] of splitBurst(input, key)) {
-      if (h.count > 0 || h.keys.length) h.keys.push([i, k]);
-      else registry.dispatch(i, k);
+      if (h.count > 0 || h.keys.length || h.scheduled) h.keys.push([i, k]);
+      else {
+        // Ink hands every key of one write over in one batch, with no render between them:
+        // a screen this key switches to would not be shown (nor hold keys) before the next
+        // key. So the rest of the write queues, drained one key a task after this one.
+        registry.dispatch(i, k);
+        registry.schedule();
+      }
     }
   });
   return (
