@@ -1,4 +1,4 @@
-import { type BigIntStats, statSync } from "node:fs";
+import { type BigIntStats, statfsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readRegularFile, readRegularFileStat } from "../core/regular-file.js";
 import { fnv1a } from "./fnv.js";
@@ -10,9 +10,12 @@ import { ensureDir, writeFileAtomicSync } from "./state-store.js";
  * hook call more than its whole evaluation).
  *
  * What is remembered is each file's IDENTITY: device, inode, size, and mtime and ctime in
- * nanoseconds. Any write, rename-over or `touch -r` changes the ctime, and no unprivileged
- * process can set a ctime, so a file that still has its recorded identity still holds the
- * bytes that were hashed. Like git's racy-timestamp rule, a file changed less than
+ * nanoseconds. On a POSIX filesystem any write, rename-over or `touch -r` changes the ctime,
+ * and no unprivileged process can set a ctime, so a file that still has its recorded identity
+ * still holds the bytes that were hashed. Limits: filesystems whose "ctime" is not a change
+ * time (FAT, exFAT, FUSE mounts that let it be set, SMB) are never recorded (NO_CTIME); and
+ * writes through a shared memory mapping kept open across the check may leave the ctime as
+ * it was until writeback. Like git's racy-timestamp rule, a file changed less than
  * RACY_NS before the check is never recorded (a later edit in the same timestamp tick could
  * keep its identity).
  *
@@ -24,6 +27,12 @@ import { ensureDir, writeFileAtomicSync } from "./state-store.js";
  * same verdict: a missing, unreadable or mismatching record means "hash again".
  */
 export const RACY_NS = 2_000_000_000n;
+
+/**
+ * Linux filesystem types (statfs f_type) whose ctime is not a kernel-kept change time: MSDOS
+ * (FAT), exFAT, FUSE, SMB / CIFS. A portfolio on one is hashed on every event.
+ */
+const NO_CTIME = new Set([0x4d44, 0x2011bab0, 0x65735546, 0x517b, 0xff534d42, 0xfe534d42]);
 
 /** Bumped when what an identity covers changes. */
 const RECORD_FORMAT = "fire-verified/1";
@@ -94,6 +103,7 @@ export function hasRecord(recordDir: string | undefined, dir: string, key: strin
 export function writeRecord(recordDir: string | undefined, dir: string, key: string): void {
   if (!recordDir) return;
   try {
+    if (NO_CTIME.has(statfsSync(dir).type)) return;
     ensureDir(recordDir);
     writeFileAtomicSync(recordFile(recordDir, dir), JSON.stringify({ key }));
   } catch {
