@@ -3,7 +3,7 @@ import { render } from "ink-testing-library";
 import { useState } from "react";
 import { describe, expect, it } from "vitest";
 import { KeypressProvider, useHoldKeys, useKeypress } from "../../src/ui/hooks/useKeypress.js";
-import { waitFor } from "./helpers.js";
+import { typeKeys, waitFor } from "./helpers.js";
 
 /** A screen still loading holds the keys; once `open`, it lets them through. */
 function Loading({ open }: { open: boolean }) {
@@ -32,10 +32,11 @@ describe("keys held while a screen loads", () => {
     );
     const r = render(tree(false));
     await waitFor(() => (r.lastFrame() ?? "").includes("loading"), r.lastFrame);
-    r.stdin.write("a");
-    r.stdin.write("bc");
-    await new Promise((res) => setTimeout(res, 30));
+    // typeKeys returns once React and the provider handled each write (a key not held is
+    // handled at its write, a burst's rest in the next task), so nothing seen means held
+    await typeKeys(r.stdin, "a", "bc");
     expect(seen).toEqual([]); // held
+    expect(r.lastFrame()).toContain("keys 0");
     r.rerender(tree(true));
     await waitFor(() => (r.lastFrame() ?? "").includes("keys 3"), r.lastFrame);
     expect(seen).toEqual(["a", "b", "c"]);
