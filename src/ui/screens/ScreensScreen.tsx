@@ -94,7 +94,10 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
     // the report names the candidate on its first line; the pager title says what it is
     setText({ title: "replay report", text: renderReplayScreen(s) });
   const live1 = () => live[cursor.current()];
-  const tabActive = (t: Tab) => !!data && !verdict && !text && !funnel && tab === t;
+  // while the candidate files are read the lists are not shown: their keys would act (and move
+  // the saved cursor, clamped on an empty list) out of sight
+  const tabActive = (t: Tab) =>
+    !!data && !data.candidatesPending && !verdict && !text && !funnel && tab === t;
   useKeyTable(
     SCREENS_REPLAY_KEYS,
     {
