@@ -119,7 +119,7 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
       yaml: withEntry(texts.read),
       external: withEntry(texts.edit),
     },
-    { isActive: !!data && !edited && !prompt && !texts.reading },
+    { isActive: !!data && !data.candidatesPending && !edited && !prompt && !texts.reading },
   );
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
   // not an empty list while the files are still read (the first frame comes before them)
