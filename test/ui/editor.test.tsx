@@ -1,24 +1,14 @@
 import { readFileSync } from "node:fs";
 import { render } from "ink-testing-library";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { App } from "../../src/ui/App.js";
 import { themeFor } from "../../src/ui/theme.js";
-import { demoCopy, KEY, renderApp, typeKeys, waitFor, writeDraft } from "./helpers.js";
+import { demoCopiesPerTest, KEY, renderApp, typeKeys, waitFor } from "./helpers.js";
 
 /** The structured editor: add / remove, the unsaved-changes confirm, errors in full. */
-const copies: { cleanup: () => void }[] = [];
-afterEach(() => {
-  for (const c of copies.splice(0)) c.cleanup();
-});
-
 /** A workspace with a draft to edit (the reference service-persistence under a new id). */
-function workspace(): { dir: string; draft: string } {
-  const c = demoCopy();
-  copies.push(c);
-  const draft = writeDraft(c.dir);
-  return { dir: c.dir, draft };
-}
+const workspace = demoCopiesPerTest().withDraft;
 
 type Rendered = ReturnType<typeof renderApp>;
 const SIZE = { columns: 120, rows: 36 };

@@ -1,9 +1,9 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { demoCopy, KEY, renderApp, writeDraft } from "./helpers.js";
+import { demoCopiesPerTest, KEY, renderApp } from "./helpers.js";
 
 /** `y` reads a candidate in the pager; `e` edits it in $EDITOR (a real process) and checks it. */
 const scripts = mkdtempSync(join(tmpdir(), "fire-editor-"));
@@ -24,17 +24,7 @@ afterAll(() => {
   if (saved.editor !== undefined) process.env.EDITOR = saved.editor;
   else delete process.env.EDITOR;
 });
-const copies: { cleanup: () => void }[] = [];
-afterEach(() => {
-  for (const c of copies.splice(0)) c.cleanup();
-});
-
-function workspace(): { dir: string; draft: string } {
-  const c = demoCopy();
-  copies.push(c);
-  const draft = writeDraft(c.dir);
-  return { dir: c.dir, draft };
-}
+const workspace = demoCopiesPerTest().withDraft;
 
 async function onDraft(app: ReturnType<typeof renderApp>) {
   await app.see("95 attempts");

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { act } from "react";
+import { afterEach } from "vitest";
 import { App } from "../../src/ui/App.js";
 import { themeFor } from "../../src/ui/theme.js";
 import { REPO_ROOT } from "../helpers/paths.js";
@@ -69,6 +70,32 @@ export function demoCopy(): { dir: string; cleanup: () => void } {
     cpSync(join(REPO_ROOT, p), join(dir, p), { recursive: true });
   }
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Demo copies for one test file, each removed after the test that made it (call once, at the
+ * file's top level): `workspace()` a plain copy, `withDraft()` one holding `writeDraft`'s draft.
+ */
+export function demoCopiesPerTest(): {
+  workspace: () => string;
+  withDraft: () => { dir: string; draft: string };
+} {
+  const copies: { cleanup: () => void }[] = [];
+  afterEach(() => {
+    for (const c of copies.splice(0)) c.cleanup();
+  });
+  const workspace = () => {
+    const c = demoCopy();
+    copies.push(c);
+    return c.dir;
+  };
+  return {
+    workspace,
+    withDraft: () => {
+      const dir = workspace();
+      return { dir, draft: writeDraft(dir) };
+    },
+  };
 }
 
 /**

@@ -1,19 +1,11 @@
 import { render } from "ink-testing-library";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openWorkspace } from "../../src/core/workspace/open.js";
 import { Boot } from "../../src/ui/Boot.js";
 import { themeFor } from "../../src/ui/theme.js";
-import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
+import { demoCopiesPerTest, KEY, renderApp, waitFor } from "./helpers.js";
 
-const copies: { cleanup: () => void }[] = [];
-afterEach(() => {
-  for (const c of copies.splice(0)) c.cleanup();
-});
-const workspace = () => {
-  const c = demoCopy();
-  copies.push(c);
-  return c.dir;
-};
+const { workspace } = demoCopiesPerTest();
 
 function renderBoot(dir: string) {
   let quits = 0;
