@@ -32,6 +32,8 @@ export interface Location {
   screen: ScreenId;
   attemptId?: string;
   taskId?: string;
+  /** Which openTask put taskId here (a new one per call): Triage follows each jump once. */
+  taskJump?: number;
   clusterId?: string;
   candidateFile?: string;
   /** Two attempts side by side (Attempt screen). */
@@ -44,6 +46,7 @@ const LOCATION_KEYS = [
   "screen",
   "attemptId",
   "taskId",
+  "taskJump",
   "clusterId",
   "candidateFile",
   "compare",
@@ -119,6 +122,7 @@ export function AppProvider({ dir, initial, children }: AppProviderProps): React
     ...initial,
   });
   const controller = useRef<AbortController | undefined>(undefined);
+  const jumps = useRef(0);
   const actions = useMemo<AppActions>(() => {
     const patch = (p: Partial<AppState>) => setState((s) => ({ ...s, ...p }));
     // Moves to a new place, remembering the current one for Esc.
@@ -132,7 +136,8 @@ export function AppProvider({ dir, initial, children }: AppProviderProps): React
     return {
       go: (screen) => visit({ screen }),
       openAttempt: (attemptId) => visit({ attemptId, screen: "attempt", compare: undefined }),
-      openTask: (taskId) => visit({ taskId, screen: "triage", attemptSet: undefined }),
+      openTask: (taskId) =>
+        visit({ taskId, taskJump: ++jumps.current, screen: "triage", attemptSet: undefined }),
       openCluster: (clusterId) => visit({ clusterId, screen: "mechanisms" }),
       openCandidate: (candidateFile) => visit({ candidateFile, screen: "candidates" }),
       openCompare: (a, b) => visit({ screen: "attempt", attemptId: a, compare: [a, b] }),

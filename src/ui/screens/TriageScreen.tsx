@@ -39,7 +39,7 @@ function shortPath(file: string, base: string): string {
 
 /** Screen 1: tasks by k/n (reachable-but-undelivered first), exclusions, filters. */
 export function TriageScreen({ width, height }: ScreenProps): ReactNode {
-  const { data, taskId, attemptSet } = useAppState();
+  const { data, taskId, taskJump, attemptSet } = useAppState();
   const actions = useAppActions();
   const theme = useTheme();
   const marks = useCompareMark();
@@ -71,15 +71,19 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
     "triage.attempts",
   );
   const attemptSel = attemptCursor.index;
+  // A search jump is followed once: Esc back to a place holding the same jump (from an attempt
+  // opened after it) keeps the view the user left, e.g. the task's attempt list.
+  const [followed, setFollowed] = useSticky<number | undefined>("triage.jump", undefined);
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow a search jump only
   useEffect(() => {
-    if (!taskId) return;
+    if (!taskId || taskJump === followed) return;
     const i = tasks.findIndex((t) => t.taskId === taskId);
     if (i >= 0) {
       cursor.setIndex(i);
       setView("tasks");
+      setFollowed(taskJump);
     }
-  }, [taskId]);
+  }, [taskId, taskJump]);
   const exclusions = result?.exclusions ?? [];
   // one line under the exclusions list shows the selected one's evidence
   const exCursor = useListCursor(exclusions.length, listHeight - 1, "triage.exclusions");
