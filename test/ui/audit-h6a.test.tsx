@@ -1,8 +1,23 @@
-import { describe, it } from "vitest";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, it } from "vitest";
+import { fixture } from "../helpers/paths.js";
 import { demoCopiesPerTest, KEY, renderApp } from "./helpers.js";
 
 // Defects found driving the built workbench in tmux (issue 13 audit); one test each.
 const { workspace } = demoCopiesPerTest();
+const codexDirs: string[] = [];
+afterAll(() => {
+  for (const d of codexDirs) rmSync(d, { recursive: true, force: true });
+});
+/** The real Codex rollouts (no verifier): every attempt is `unknown` until given an outcome. */
+function codexWorkspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), "fire-ui-audit-"));
+  cpSync(fixture("codex-rollouts-redacted"), join(dir, "traces"), { recursive: true });
+  codexDirs.push(dir);
+  return dir;
+}
 
 describe("issue 13 audit: what a user hit in a real terminal", () => {
   it("Esc from an attempt opened via a searched task returns to that task's attempt list", async () => {
@@ -23,6 +38,22 @@ describe("issue 13 audit: what a user hit in a real terminal", () => {
     await app.press(KEY.esc);
     // back where the attempt was opened from: the task's attempt list, not the task table
     await app.see("clawbench/t2-add-tests-normalizer · baseline · 0/1", "▸ fail");
+    app.unmount();
+  });
+
+  it("+ after Esc back from the attempt keeps the task's attempt list on that task", async () => {
+    const app = renderApp(codexWorkspace(), { columns: 140, rows: 24 });
+    await app.see("4 attempts");
+    await app.press("G", KEY.enter);
+    const task = "ea96e59ed9/redacted-message-len-98-sha-c00-38940dc0";
+    await app.see(`${task} · baseline · 0/0`);
+    await app.press(KEY.enter);
+    await app.see("019c8bfe-ec25-79e0-97d7-bda6a9c575ff-3bac45ba · ea96e59ed9");
+    await app.press(KEY.esc);
+    await app.see(`${task} · baseline · 0/0`, "+ pass");
+    // the pass moves the task to the top of the sorted table; the list stays on it
+    await app.press("+");
+    await app.see(`${task} · baseline · 1/1`, "pass✎");
     app.unmount();
   });
 });

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { Box, Text } from "ink";
-import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useMemo } from "react";
 import { evidenceText } from "../../core/mine/render.js";
 import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
 import { triage } from "../../core/mine/triage.js";
@@ -60,8 +60,9 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
   );
   const listHeight = height - 3;
   const cursor = useListCursor(tasks.length, listHeight, "triage.tasks");
-  // The open task is followed by id: a hand outcome can move it in the sorted list.
-  const [openKey, setOpenKey] = useState<string | undefined>(undefined);
+  // The open task is followed by id: a hand outcome can move it in the sorted list. Sticky, so
+  // it still holds after Esc back from an attempt opened in the list.
+  const [openKey, setOpenKey] = useSticky<string | undefined>("triage.open", undefined);
   const keyOf = (t: TaskTriage) => `${t.taskId}\u0000${t.arm}`;
   const openIndex = view === "attempts" ? tasks.findIndex((t) => keyOf(t) === openKey) : -1;
   const task: TaskTriage | undefined = tasks[openIndex >= 0 ? openIndex : cursor.index];
