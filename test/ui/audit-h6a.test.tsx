@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { fixture } from "../helpers/paths.js";
 import { demoCopiesPerTest, KEY, renderApp } from "./helpers.js";
 
@@ -54,6 +54,23 @@ describe("issue 13 audit: what a user hit in a real terminal", () => {
     // the pass moves the task to the top of the sorted table; the list stays on it
     await app.press("+");
     await app.see(`${task} · baseline · 1/1`, "pass✎");
+    app.unmount();
+  });
+
+  it("o on a non-shell tool call shows its arguments as text: a written file line by line", async () => {
+    const app = renderApp(workspace(), { columns: 120, rows: 36 });
+    await app.see("95 attempts");
+    await app.press("/", ..."BPeAoa2".split(""));
+    await app.see("▸ attempt   t2-add-tests-normalizer__BPeAoa2");
+    await app.press(KEY.enter);
+    await app.see("write content=(25 lines) path=/workspace/test_normalizer.py");
+    await app.press("j", "j", "j", "j", "j", "o");
+    await app.see("event 5 · tool_call · write");
+    // each argument on its own line, a multi-line string as its lines (no JSON escapes)
+    await app.see("path: /workspace/test_normalizer.py", "content:");
+    const lines = app.frame().split("\n");
+    expect(lines).toContain("from normalizer import normalize_title, normalize_tags");
+    expect(app.frame()).not.toContain('{"content":');
     app.unmount();
   });
 });

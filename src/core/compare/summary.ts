@@ -15,6 +15,35 @@ const short = (v: unknown, max: number): string => {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
+/** A tool call's arguments when they are a JSON object, else undefined. */
+function argsOf(input: string): Record<string, unknown> | undefined {
+  let args: unknown;
+  try {
+    args = input.trim().startsWith("{") ? JSON.parse(input) : undefined;
+  } catch {
+    args = undefined;
+  }
+  return args && typeof args === "object" && !Array.isArray(args)
+    ? (args as Record<string, unknown>)
+    : undefined;
+}
+
+/**
+ * A non-shell tool call's arguments to read in full: one `key: value` line each, a multi-line
+ * string as its own lines under `key:` (a written file reads as the file, not as JSON escapes),
+ * other values as indented JSON. Input that is not a JSON object is returned as it is.
+ */
+export function toolInputText(input: string): string {
+  const args = argsOf(input);
+  if (!args) return input;
+  return Object.entries(args)
+    .map(([k, v]) => {
+      if (typeof v === "string") return v.includes("\n") ? `${k}:\n${v}` : `${k}: ${v}`;
+      return `${k}: ${JSON.stringify(v, null, 2)}`;
+    })
+    .join("\n");
+}
+
 /**
  * One line for a non-shell tool call: the tool and its arguments summarised (`Write
  * file_path=/app/x.py content=(12 lines)`), not its raw JSON.
@@ -22,16 +51,10 @@ const short = (v: unknown, max: number): string => {
 export function toolSummary(e: Event): string {
   const tool = e.tool ?? "tool";
   const input = e.input ?? "";
-  let args: unknown;
-  try {
-    args = input.trim().startsWith("{") ? JSON.parse(input) : undefined;
-  } catch {
-    args = undefined;
-  }
-  if (!args || typeof args !== "object" || Array.isArray(args))
-    return input ? `${tool} ${short(input, 160)}` : tool;
+  const args = argsOf(input);
+  if (!args) return input ? `${tool} ${short(input, 160)}` : tool;
   const parts: string[] = [];
-  for (const [k, v] of Object.entries(args as Record<string, unknown>)) {
+  for (const [k, v] of Object.entries(args)) {
     if (typeof v === "string" && (v.includes("\n") || v.length > 80)) {
       const lines = v.split("\n").length;
       parts.push(`${k}=(${lines > 1 ? `${lines} lines` : `${v.length} chars`})`);

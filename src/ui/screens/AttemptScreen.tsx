@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
 import { passingSibling } from "../../core/compare/align.js";
+import { toolInputText } from "../../core/compare/summary.js";
 import type { Attempt, Event } from "../../core/model/attempt.js";
 import { printable } from "../../core/printable.js";
 import { CompareView } from "../components/CompareView.js";
@@ -93,7 +94,12 @@ function Timeline({ attempt, width, height }: TimelineProps): ReactNode {
           e.outputBytes !== undefined && (e.output?.length ?? 0) < e.outputBytes
             ? ` · kept ${e.output?.length ?? 0} of ${e.outputBytes} characters (outputCap)`
             : "";
-        const text = [e.command, e.input, e.output].filter((x) => x !== undefined).join("\n\n");
+        // a shell call reads as its command; another tool's JSON arguments as key: value text
+        const input =
+          e.kind === "tool_call" && e.command === undefined && e.input !== undefined
+            ? toolInputText(e.input)
+            : e.input;
+        const text = [e.command, input, e.output].filter((x) => x !== undefined).join("\n\n");
         read(
           `event ${e.index} · ${e.kind}${e.tool ? ` · ${e.tool}` : ""}${kept}`,
           text,
