@@ -17,6 +17,8 @@ import { useMarks } from "../hooks/useMarks.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
 import { CANDIDATES_KEYS } from "../keys/tables.js";
+import { layoutColumns } from "../text/columns.js";
+import { fitCell } from "../text/wrap.js";
 import type { ScreenProps } from "./types.js";
 
 const ORDER = ["draft", "screening", "frozen", "retired", "invalid"];
@@ -162,9 +164,19 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
       />
     );
   const c = entry?.policy?.candidate;
+  // columns from the width: an id too long for its column keeps both ends (its @version)
+  const nameOf = (e: CandidateEntry) => e.policy?.key ?? e.rel;
+  const longest = entries.reduce((n, e) => Math.max(n, nameOf(e).length), 9);
+  const [statusW = 10, nameW = 12] = layoutColumns(width - 4, [
+    { want: 10, min: 9 },
+    { want: longest, min: 12 },
+    { want: 24, min: 8, flex: true, drop: 1 },
+  ]);
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold>{`${"     status".padEnd(15)}${"candidate".padEnd(40)}family / lineage`}</Text>
+      <Text bold wrap="truncate-end">
+        {`    ${"status".padEnd(statusW)} ${"candidate".padEnd(nameW)} family / lineage`}
+      </Text>
       <VirtualList
         items={entries}
         selected={cursor.index}
@@ -186,9 +198,9 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
                       : theme.warn
                 }
               >
-                {s.padEnd(11)}
+                {fitCell(s, statusW)}
               </Text>
-              {(e.policy?.key ?? e.rel).slice(0, 38).padEnd(39)}
+              {` ${fitCell(nameOf(e), nameW)} `}
               <Text color={theme.muted}>
                 {p
                   ? `${p.family} · ${p.lineage.clusters.length}c/${p.lineage.attempts.length}a`
