@@ -1,9 +1,13 @@
 import { render } from "ink";
 import { Boot } from "./Boot.js";
 
-/** Alternate screen on/off and a visible cursor: the shell gets its screen back as it was. */
+/**
+ * Alternate screen on/off and a visible cursor: the shell gets its screen back as it was. The
+ * alternate screen is cleared before it is left: tmux, after a resize during the session, puts
+ * the alternate screen's rows above the prompt when it restores the shell's screen.
+ */
 const ENTER = "\x1b[?1049h";
-const LEAVE = "\x1b[?1049l\x1b[?25h";
+const LEAVE = "\x1b[H\x1b[2J\x1b[?1049l\x1b[?25h";
 
 /**
  * Opens the workbench on a workspace in the terminal (on the alternate screen) and ends

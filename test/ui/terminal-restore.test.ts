@@ -1,0 +1,35 @@
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/paths.js";
+import { demoCopiesPerTest, waitFor } from "./helpers.js";
+
+const { workspace } = demoCopiesPerTest();
+// util-linux `script` gives the built CLI a real pseudo-terminal (the workbench opens only in one)
+const SCRIPT = "/usr/bin/script";
+
+describe("leaving the workbench", () => {
+  it("q clears the alternate screen before leaving it (tmux keeps its rows after a resize)", async () => {
+    const fire = resolve(REPO_ROOT, "dist/cli/fire.cjs");
+    const cmd = `stty cols 100 rows 30; exec ${process.execPath} ${fire} --workspace ${workspace()}`;
+    const child = spawn(SCRIPT, ["-qfec", cmd, "/dev/null"], {
+      env: { ...process.env, NO_COLOR: "1", TERM: "xterm-256color" },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString("utf8");
+    });
+    const exited = new Promise<number | null>((res) => child.on("exit", res));
+    await waitFor(
+      () => out.includes("95 attempts"),
+      () => out.slice(-2000),
+    );
+    child.stdin.write("q");
+    expect(await exited).toBe(0);
+    const leave = out.lastIndexOf("\u001B[?1049l");
+    expect(leave).toBeGreaterThan(0);
+    // the last thing drawn on the alternate screen is a cleared screen, not the last frame
+    expect(out.slice(0, leave).endsWith("\u001B[H\u001B[2J")).toBe(true);
+  });
+});
