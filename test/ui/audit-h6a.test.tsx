@@ -1,7 +1,9 @@
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { Event } from "../../src/core/model/attempt.js";
+import { eventLine, ROW_TEXT_MAX } from "../../src/ui/data/markers.js";
 import { fixture } from "../helpers/paths.js";
 import { demoCopiesPerTest, KEY, renderApp } from "./helpers.js";
 
@@ -12,6 +14,45 @@ afterAll(() => {
   for (const d of codexDirs) rmSync(d, { recursive: true, force: true });
 });
 /** The real Codex rollouts (no verifier): every attempt is `unknown` until given an outcome. */
+/**
+ * A real Harbor trial (OpenClaw, ATIF) whose first tool output is replaced by 50 MB of text
+ * (700,000 lines holding tabs) and its second by 20,000 random bytes; outputCap keeps it all.
+ */
+function bigOutputWorkspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), "fire-ui-big-"));
+  codexDirs.push(dir);
+  const trial = join(dir, "traces/t2-add-tests-normalizer__BPeAoa2");
+  cpSync(
+    fixture("harbor-openclaw/clawbench-19-kimi2.6-2/t2-add-tests-normalizer__BPeAoa2"),
+    trial,
+    {
+      recursive: true,
+    },
+  );
+  const big = Array.from(
+    { length: 700_000 },
+    (_v, i) => `line ${i}\tcol\t${"x".repeat(60)}\n`,
+  ).join("");
+  let seed = 7;
+  const binary = Array.from({ length: 20_000 }, () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return String.fromCharCode(seed % 256);
+  }).join("");
+  for (const rel of ["agent/trajectory.json", "steps/run/agent/trajectory.json"]) {
+    const file = join(trial, rel);
+    const t = JSON.parse(readFileSync(file, "utf8")) as {
+      steps: { observation?: { results?: { content: unknown }[] } }[];
+    };
+    const results = t.steps.flatMap((st) => st.observation?.results?.slice(0, 1) ?? []);
+    results[0]!.content = big;
+    results[1]!.content = binary;
+    chmodSync(file, 0o644);
+    writeFileSync(file, JSON.stringify(t));
+  }
+  writeFileSync(join(dir, "fire.config.json"), JSON.stringify({ outputCap: 100_000_000 }));
+  return dir;
+}
+
 function codexWorkspace(): string {
   const dir = mkdtempSync(join(tmpdir(), "fire-ui-audit-"));
   cpSync(fixture("codex-rollouts-redacted"), join(dir, "traces"), { recursive: true });
@@ -71,6 +112,31 @@ describe("issue 13 audit: what a user hit in a real terminal", () => {
     const lines = app.frame().split("\n");
     expect(lines).toContain("from normalizer import normalize_title, normalize_tags");
     expect(app.frame()).not.toContain('{"content":');
+    app.unmount();
+  });
+
+  it("a 50 MB tool output: its timeline row is cut before Ink sees it", () => {
+    const output = "x\ty ".repeat(10_000_000);
+    const e: Event = { index: 3, kind: "tool_result", output };
+    expect(eventLine(e).length).toBeLessThanOrEqual(ROW_TEXT_MAX);
+  });
+
+  it("a 50 MB tool output and a binary one open in the pager", async () => {
+    const app = renderApp(bigOutputWorkspace(), { columns: 120, rows: 30 });
+    await app.see("1 attempts");
+    await app.press(KEY.enter, KEY.enter);
+    await app.see("exit 0 line 0 col xxxx");
+    await app.press("j", "j", "o");
+    await app.see("event 2 · tool_result", "lines 1–");
+    expect(app.frame()).toContain("of 700000");
+    expect(app.frame()).toContain("line 0  col     xxx"); // tabs expanded
+    await app.press("G");
+    await app.see("line 699999     col", "lines 699978–700000 of 700000");
+    await app.press(KEY.esc);
+    await app.see("markers here");
+    await app.press("j", "j", "o");
+    await app.see("event 4 · tool_result");
+    expect(app.frame()).toMatch(/[␀-␟]/); // control bytes shown as control pictures
     app.unmount();
   });
 });

@@ -20,9 +20,21 @@ export const MARKER_TAG: Record<MarkerKind, string> = {
   fires: "F",
 };
 
+/**
+ * Characters of a text a one-line row starts from: more than any terminal row shows. Ink
+ * measures and truncates a row's whole text on every frame, so a 50 MB tool output handed to
+ * it whole froze the workbench for most of a minute.
+ */
+export const ROW_TEXT_MAX = 2000;
+
+/** The start of `s` as one printable line, at most ROW_TEXT_MAX characters. */
+export function oneLine(s: string | undefined): string {
+  return printable((s ?? "").slice(0, ROW_TEXT_MAX).replace(/\s+/g, " ").trim());
+}
+
 /** One line for an event in the timeline. */
 export function eventLine(e: Event): string {
-  const first = (s: string | undefined) => printable((s ?? "").replace(/\s+/g, " ").trim());
+  const first = oneLine;
   switch (e.kind) {
     case "tool_call":
       return e.command !== undefined ? `$ ${first(e.command)}` : first(toolSummary(e));

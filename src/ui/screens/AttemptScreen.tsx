@@ -3,13 +3,19 @@ import { type ReactNode, useMemo, useState } from "react";
 import { passingSibling } from "../../core/compare/align.js";
 import { toolInputText } from "../../core/compare/summary.js";
 import type { Attempt, Event } from "../../core/model/attempt.js";
-import { printable } from "../../core/printable.js";
 import { CompareView } from "../components/CompareView.js";
 import { Pager } from "../components/Pager.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
-import { attemptMarkers, eventLine, MARKER_TAG, type Marker, siblingsOf } from "../data/markers.js";
+import {
+  attemptMarkers,
+  eventLine,
+  MARKER_TAG,
+  type Marker,
+  oneLine,
+  siblingsOf,
+} from "../data/markers.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useSticky } from "../hooks/useSticky.js";
@@ -168,7 +174,7 @@ function Timeline({ attempt, width, height }: TimelineProps): ReactNode {
         {mark === attempt.id ? <Text color={theme.warn}> · marked</Text> : null}
       </Text>
       <Text color={theme.muted} wrap="truncate-end">
-        {printable(attempt.taskText.replace(/\s+/g, " "))}
+        {oneLine(attempt.taskText)}
       </Text>
       <VirtualList
         items={rows}
