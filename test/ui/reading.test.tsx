@@ -57,6 +57,14 @@ describe("pager", () => {
     expect(rows.map((r) => r.text)).toEqual(["import  solution", "x       y       z"]);
   });
 
+  it("renders a tabbed line whole in the pager frame, wrapped or not", async () => {
+    const p = renderPager("import\tsolution\nkey\tvalue\tend", { columns: 40, rows: 8 });
+    await p.see("import  solution", "key     value   end");
+    await p.press("w");
+    await p.see("· wrap", "import  solution", "key     value   end");
+    p.unmount();
+  });
+
   it("scrolls a 25-line output with j/k, PgDn, G/g; / finds, n/N move between matches", async () => {
     const p = renderPager(`${numbered(25)}\nthe needle here\n${numbered(5)}\nneedle again`);
     await p.see("line 1", "lines 1–9 of 32");
@@ -138,6 +146,43 @@ describe("reading, comparing and going back in the workbench", () => {
     await app.see("markers here");
     await app.press("c");
     await app.see("shared steps", "first divergence at row", "▶", "· pass");
+    // aligned by step: a │ row holds one command on both sides, a ≠ row a step of one side
+    const aligned = () => {
+      const lines = app.frame().split("\n");
+      const head = lines.find((l) => l.includes(" · fail") && l.includes(" · pass")) ?? "";
+      const sep = head.indexOf(" │ "); // a row's separator sits one column left of the header's
+      const rows = lines
+        .filter((l) => /^[▸ ] /.test(l) && "│≠▶".includes(l[sep] ?? ""))
+        .map((l) => ({
+          mark: l[sep],
+          left: l.slice(2, sep).trim().replace(/^\d+ /, ""),
+          right: l
+            .slice(sep + 1)
+            .trim()
+            .replace(/^\d+ /, ""),
+        }));
+      return { head, rows };
+    };
+    const { head, rows } = aligned();
+    expect(head.indexOf(" · fail")).toBeLessThan(head.indexOf(" · pass")); // fail on the left
+    const shared = rows.filter((r) => r.mark === "│");
+    expect(shared.length).toBe(Number(/(\d+) shared steps/.exec(app.frame())?.[1]));
+    expect(shared.length).toBeGreaterThan(0);
+    for (const r of shared) expect(r.right).toBe(r.left);
+    expect(rows.filter((r) => r.mark === "▶")).toHaveLength(1);
+    for (const r of rows.filter((x) => x.mark === "≠"))
+      expect([r.left, r.right].filter((x) => x !== "")).toHaveLength(1);
+    // s swaps the sides
+    await app.press("s");
+    await waitFor(() => {
+      const h = aligned().head;
+      return h.indexOf(" · pass") >= 0 && h.indexOf(" · pass") < h.indexOf(" · fail");
+    }, app.frame);
+    await app.press("s");
+    await waitFor(
+      () => aligned().head.indexOf(" · fail") < aligned().head.indexOf(" · pass"),
+      app.frame,
+    );
     // d moves the cursor to the first divergence (▶), where the view opens: from a row
     // below it (j), since a wait for "▸" alone held before the key too
     const atDivergence = () =>
@@ -161,8 +206,21 @@ describe("reading, comparing and going back in the workbench", () => {
     await app.see("95 attempts");
     await app.press(KEY.enter);
     await app.see("Space mark");
+    const ids = app
+      .frame()
+      .split("\n")
+      .flatMap((l) => /^[▸ ] [ *]?(?:pass|fail)\S*\s+(\S+)/.exec(l)?.[1] ?? []);
+    expect(ids.length).toBeGreaterThanOrEqual(2);
     await app.press(" ", "j", "c");
     await app.see("shared steps");
+    // the two attempts chosen: the one under the cursor on the left, the marked one right
+    const head =
+      app
+        .frame()
+        .split("\n")
+        .find((l) => l.includes(" │ ")) ?? "";
+    expect(head.indexOf(ids[1]!)).toBeGreaterThanOrEqual(0);
+    expect(head.indexOf(ids[0]!)).toBeGreaterThan(head.indexOf(ids[1]!));
     app.unmount();
   });
 
@@ -176,10 +234,19 @@ describe("reading, comparing and going back in the workbench", () => {
         .frame()
         .split("\n")
         .find((l) => l.startsWith("▸")) ?? "";
+    // the index of the selected row among a list's rows: each list really moved
+    const at = (row: RegExp) =>
+      app
+        .frame()
+        .split("\n")
+        .filter((l) => row.test(l))
+        .findIndex((l) => l.startsWith("▸"));
+    await waitFor(() => at(/^[▸ ] [◐○●⊘] /) === 2, app.frame);
     const before = sel();
     await app.press("4");
     await app.see("family / lineage");
     await app.press("j", "j", "j");
+    await waitFor(() => at(/^[▸ ]\s+[a-z]+\s+\S+@\d+\s/) === 3, app.frame);
     const cand = sel();
     await app.press("1");
     await app.see("status=reachable");
