@@ -1,7 +1,14 @@
 import type { Fault } from "../mine/faults/index.js";
 import type { Attempt } from "../model/attempt.js";
 import type { EventStore, UnitRef } from "./event-store.js";
-import { type AttemptTable, FIELDS, LAZY, SAME_PATH, withPaths } from "./index-table.js";
+import {
+  type AttemptTable,
+  type CheckedTable,
+  FIELDS,
+  LAZY,
+  SAME_PATH,
+  withPaths,
+} from "./index-table.js";
 import { RowView } from "./row-view.js";
 
 /** The attempts of an index table, with what triage and the lists take from it. */
@@ -22,7 +29,7 @@ export interface DecodedAttempts {
  * into a dictionary-mode object: most of a warm open's memory).
  */
 export function decodeAttempts(
-  t: AttemptTable,
+  t: CheckedTable,
   tasks: readonly [string, string][],
   units: readonly UnitRef[],
   store: EventStore,
@@ -35,8 +42,7 @@ export function decodeAttempts(
   const unitFaults = new Map<number, Fault>();
   const attempts: Attempt[] = new Array(t.ids.length);
   const faults: (Fault | null)[] = new Array(t.ids.length);
-  const rows = new Map<string, number>();
-  const { values } = t;
+  const { values, rows } = t;
   for (let i = 0; i < t.ids.length; i++) {
     const id = t.ids[i]!;
     const u = t.unit[i]!;
@@ -77,7 +83,6 @@ export function decodeAttempts(
     }
     Object.defineProperty(a, ROW, refs[u]!);
     faults[i] = fault;
-    rows.set(id, i); // ids are unique: the load renamed clashes
     attempts[i] = a as unknown as Attempt;
   }
   return {
