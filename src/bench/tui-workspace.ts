@@ -40,8 +40,31 @@ export async function baseAttempts(dir: string, attempts: number): Promise<Attem
 }
 
 /**
+ * Copy `i` of an attempt with the values a real corpus has once per attempt made distinct
+ * (start time, duration, tokens, cost): 100,000 real attempts share a model name, not a
+ * timestamp, and an index that dedupes values must be measured on that, not on copies.
+ */
+function distinctValues(a: Attempt, i: number): Attempt {
+  const start = a.startedAt ? Date.parse(a.startedAt) : Number.NaN;
+  const t = a.tokens;
+  return {
+    ...a,
+    ...(Number.isFinite(start) ? { startedAt: new Date(start + i * 1000).toISOString() } : {}),
+    ...(a.durationS !== undefined ? { durationS: a.durationS + (i % 997) / 10 } : {}),
+    ...(typeof a.costUsd === "number" ? { costUsd: a.costUsd + i / 1e5 } : {}),
+    ...(t
+      ? {
+          tokens: Object.fromEntries(
+            Object.entries(t).map(([k, v]) => [k, (v ?? 0) + (i % 9973)]),
+          ) as Attempt["tokens"],
+        }
+      : {}),
+  };
+}
+
+/**
  * Writes a workspace of `n` attempts: the base attempts repeated under new ids and task
- * ids (PER_TASK attempts a task), in fire JSONL files of PER_FILE attempts, so a 100,000-
+ * ids (PER_TASK attempts a task) and distinct per-attempt values, in fire JSONL files of PER_FILE attempts, so a 100,000-
  * attempt workspace takes seconds to write rather than the hours of real traces. Returns
  * the workspace folder (not yet read: the caller's first load builds cache and index).
  */
@@ -60,7 +83,7 @@ export async function scaledWorkspace(
       const a = base[i % base.length]!;
       const group = Math.floor(i / (base.length * PER_TASK));
       const copy: Attempt = {
-        ...a,
+        ...distinctValues(a, i),
         id: `${a.id}-r${i}`,
         taskId: `${a.taskId}-g${group}`,
         source: { format: a.source.format, path: file },
