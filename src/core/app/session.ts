@@ -1,6 +1,12 @@
 import { relative } from "node:path";
 import type { InputError } from "../errors.js";
-import { type CandidateEntry, readCandidateEntries, storedOf } from "../lifecycle/entries.js";
+import {
+  type CandidateEntries,
+  type CandidateEntry,
+  readCandidateEntries,
+  readCandidateEntriesInTurns,
+  storedOf,
+} from "../lifecycle/entries.js";
 import { resolveCandidate, type StoredCandidate } from "../lifecycle/store.js";
 import type { Decision } from "../mine/decisions.js";
 import type { Label } from "../mine/label.js";
@@ -33,7 +39,7 @@ export interface WorkspaceSession {
   readonly candidateErrors: readonly InputError[];
   /**
    * Set while the candidate files are not read yet (`deferCandidates`): `candidates` is
-   * empty until `reloadCandidates`.
+   * empty until `reloadCandidates` or `withCandidates(readPendingCandidates(…))`.
    */
   readonly candidatesPending?: true;
 }
@@ -50,7 +56,7 @@ export interface OpenSessionOptions {
   onIndex?: () => void;
   /**
    * Leave the candidate files unread (`candidatesPending`): the workbench reads and
-   * compiles them after its first usable frame, with `reloadCandidates`.
+   * compiles them after its first usable frame, with `readPendingCandidates`.
    */
   deferCandidates?: boolean;
 }
@@ -126,10 +132,23 @@ export function candidateSession(dir: string): CandidateSession & {
 
 /** The session after candidate files changed on disk, or were not read yet (the rest is kept). */
 export function reloadCandidates<S extends WorkspaceSession>(s: S): S {
+  return withCandidates(s, readCandidateEntries(s.ws.dir));
+}
+
+/** The session with these candidate entries (read now; no longer pending). */
+export function withCandidates<S extends WorkspaceSession>(s: S, cands: CandidateEntries): S {
   const { candidatesPending: _pending, ...rest } = s;
-  const cands = readCandidateEntries(s.ws.dir);
   return { ...rest, candidates: cands.entries, candidateErrors: cands.errors } as unknown as S;
 }
+
+/**
+ * Reads the candidate files of a session left pending (`deferCandidates`) a file per turn of
+ * the event loop (the workbench, after its first usable frame); `withCandidates` applies them.
+ */
+export const readPendingCandidates = (
+  s: { readonly ws: { readonly dir: string } },
+  signal?: AbortSignal,
+): Promise<CandidateEntries> => readCandidateEntriesInTurns(s.ws.dir, signal);
 
 /** The session after a mining run or a cluster decision (labels and decisions re-read). */
 export async function reloadMining<S extends WorkspaceSession>(s: S): Promise<S> {

@@ -31,15 +31,45 @@ export function storedOf(e: CandidateEntry): StoredCandidate | undefined {
   return e.policy ? { file: e.file, candidate: e.policy.candidate, policy: e.policy } : undefined;
 }
 
+/** Every candidate file's entry, and every file's errors. */
+export interface CandidateEntries {
+  entries: CandidateEntry[];
+  errors: InputError[];
+}
+
 /**
  * Reads and compiles every candidate file under the workspace's `candidates/`. A file that
  * does not compile is still an entry (with its text and errors); an unreadable file is only
  * an error. `errors` gathers every file's errors.
  */
-export function readCandidateEntries(workspace: string): {
-  entries: CandidateEntry[];
-  errors: InputError[];
-} {
+export function readCandidateEntries(workspace: string): CandidateEntries {
+  const steps = compileEntries(workspace);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * The same, giving the event loop a turn before each file (the workbench reads them after its
+ * first usable frame: that frame is drawn first, and keys typed meanwhile wait for one file,
+ * not for all).
+ */
+export async function readCandidateEntriesInTurns(
+  workspace: string,
+  signal?: AbortSignal,
+): Promise<CandidateEntries> {
+  const steps = compileEntries(workspace);
+  for (;;) {
+    await new Promise((turn) => setImmediate(turn));
+    signal?.throwIfAborted();
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Compiles the candidate files one at a time, pausing (yield) after each. */
+function* compileEntries(workspace: string): Generator<void, CandidateEntries> {
   const root = workspacePaths(workspace).candidates;
   if (!existsSync(root)) return { entries: [], errors: [] };
   let files: string[];
@@ -53,14 +83,15 @@ export function readCandidateEntries(workspace: string): {
   for (const file of files) {
     const r = compileCandidateFile(file);
     errors.push(...r.errors);
-    if (r.text === undefined) continue;
-    entries.push({
-      file,
-      rel: relative(workspace, file),
-      text: r.text,
-      ...(r.policy ? { policy: r.policy } : {}),
-      errors: r.errors,
-    });
+    if (r.text !== undefined)
+      entries.push({
+        file,
+        rel: relative(workspace, file),
+        text: r.text,
+        ...(r.policy ? { policy: r.policy } : {}),
+        errors: r.errors,
+      });
+    yield;
   }
   return { entries, errors };
 }

@@ -96,6 +96,8 @@ export interface AppActions {
   setOverlay(o: Overlay): void;
   notify(level: Message["level"], text: string): void;
   setData(d: WorkspaceData): void;
+  /** Changes the current data (nothing when none is loaded): for work that ends later. */
+  updateData(f: (d: WorkspaceData) => WorkspaceData): void;
   setMine(m: MineResult | undefined): void;
   /** Runs long work with progress; Esc cancels; errors become the message line. */
   run<T>(label: string, work: Work<T>, done?: (r: T) => string | undefined): Promise<T | undefined>;
@@ -153,6 +155,7 @@ export function AppProvider({ dir, initial, children }: AppProviderProps): React
       setOverlay: (overlay) => patch({ overlay }),
       notify: (level, text) => patch({ message: { level, text } }),
       setData: (data) => patch({ data }),
+      updateData: (f) => setState((s) => (s.data ? { ...s, data: f(s.data) } : s)),
       setMine: (mine) => patch({ mine }),
       cancel: () => controller.current?.abort(),
       async run(label, work, done) {

@@ -1,10 +1,12 @@
 import {
   type OpenSessionOptions,
   openSession,
+  readPendingCandidates,
   reloadCandidates,
   reloadMining,
   sessionTriage,
   type WorkspaceSession,
+  withCandidates,
 } from "../../core/app/session.js";
 import type { TriageResult } from "../../core/mine/triage.js";
 
@@ -35,3 +37,6 @@ export async function reloadTriage(data: WorkspaceData): Promise<WorkspaceData> 
 
 /** Re-reads the candidate files after a draft, an edit or a lifecycle action. */
 export const reloadCandidateFiles = (data: WorkspaceData): WorkspaceData => reloadCandidates(data);
+
+/** Reads the candidate files a data left pending, a file per turn (see useWorkspaceLoad). */
+export { readPendingCandidates, withCandidates };

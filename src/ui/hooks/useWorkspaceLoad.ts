@@ -1,7 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
 import { isIndexCurrent } from "../../core/workspace/open.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
-import { loadWorkspaceData, reloadCandidateFiles, type WorkspaceData } from "../data/workspace.js";
+import {
+  loadWorkspaceData,
+  readPendingCandidates,
+  type WorkspaceData,
+  withCandidates,
+} from "../data/workspace.js";
 
 export interface WorkspaceLoad {
   /** Reads the workspace again (after Esc cancelled the first read). */
@@ -64,14 +69,29 @@ export function useWorkspaceLoad(): WorkspaceLoad {
     })();
     return () => background.abort();
   }, [actions, state.dir, attempt]);
-  // The candidate files are read and compiled once the workspace is shown, in a task of
-  // their own: the frame that shows it is written and keys typed meanwhile are read first.
+  // The candidate files are read and compiled once the workspace is shown, a file per turn
+  // of the event loop: the frame that shows it is written first, keys typed meanwhile wait
+  // for one file, and the result goes into whatever data is current by then.
+  const pending = !!state.data?.candidatesPending;
   useEffect(() => {
-    const data = state.data;
-    if (!data?.candidatesPending) return;
-    const later = setTimeout(() => actions.setData(reloadCandidateFiles(data)), 0);
-    return () => clearTimeout(later);
-  }, [actions, state.data]);
+    if (!pending) return;
+    const ac = new AbortController();
+    readPendingCandidates({ ws: { dir: state.dir } }, ac.signal).then(
+      (cands) => {
+        if (!ac.signal.aborted)
+          actions.updateData((d) => (d.candidatesPending ? withCandidates(d, cands) : d));
+      },
+      (err: unknown) => {
+        if (ac.signal.aborted) return;
+        // not pending for ever (screens of candidates hold keys while it is): none are shown
+        actions.updateData((d) =>
+          d.candidatesPending ? withCandidates(d, { entries: [], errors: [] }) : d,
+        );
+        actions.notify("error", `reading the candidate files: ${(err as Error).message}`);
+      },
+    );
+    return () => ac.abort();
+  }, [actions, pending, state.dir]);
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { retry };
 }

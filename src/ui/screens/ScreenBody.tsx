@@ -26,6 +26,9 @@ const LOADERS: Record<Exclude<ScreenId, "triage">, () => Promise<Screen>> = {
   runs: async () => (await import("./RunsScreen.js")).RunsScreen,
 };
 
+/** Screens that show the candidate files (they read nothing else while those are pending). */
+const OF_CANDIDATES: readonly ScreenId[] = ["candidates", "screens"];
+
 const loaded = new Map<ScreenId, Screen>([["triage", TriageScreen]]);
 const loading = new Map<ScreenId, Promise<Screen>>();
 
@@ -69,8 +72,9 @@ function useScreen(id: ScreenId): { screen?: Screen; error?: string } {
 export function ScreenBody({ screen, width, height }: ScreenBodyProps): ReactNode {
   const { data, status } = useAppState();
   const { screen: Body, error } = useScreen(screen);
-  // keys typed while the screen's code loads are for it: they wait until it is mounted
-  useHoldKeys(!Body && !error);
+  // keys typed while the screen's code loads are for it: they wait until it is mounted; on a
+  // screen of candidates, until the candidate files are read (right after the first frame)
+  useHoldKeys((!Body && !error) || (!!data?.candidatesPending && OF_CANDIDATES.includes(screen)));
   // once the workspace is shown, the other screens' code loads in the background
   useEffect(() => {
     if (data) void preloadScreens().catch(() => undefined);
