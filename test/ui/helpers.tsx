@@ -115,9 +115,17 @@ export function writeDraft(dir: string): string {
   return draft;
 }
 
-/** Renders the workbench at 80×24 without colour, with helpers to type and wait. */
+/**
+ * Renders the workbench at 80×24 without colour, with helpers to type and wait. The test
+ * terminal is given the same size: ink-testing-library's stdout is 100 columns wide, and Ink
+ * lays text out against it, so a wider frame had rows cut at 100 that a real terminal of that
+ * width draws whole (the search box's right border fell at column 100 of 120).
+ */
 export function renderApp(dir: string, size = { columns: 80, rows: 24 }) {
   const r = render(<App dir={dir} size={size} theme={themeFor({ NO_COLOR: "1" })} />);
+  Object.defineProperty(r.stdout, "columns", { value: size.columns, configurable: true });
+  Object.defineProperty(r.stdout, "rows", { value: size.rows, configurable: true });
+  r.stdout.emit("resize");
   const frame = () => r.lastFrame() ?? "";
   return {
     ...r,

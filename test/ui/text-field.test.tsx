@@ -33,7 +33,6 @@ describe("text field", () => {
           .split("\n")
           .find((l) => l.startsWith("│ / ")) ?? ""
       )
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI SGR codes
         .replace(/\u001B\[[0-9;]*m/g, "")
         .slice(4)
         .replace(/\s*│$/, "");
