@@ -1,11 +1,14 @@
 import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { render } from "ink-testing-library";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Event } from "../../src/core/model/attempt.js";
+import { App } from "../../src/ui/App.js";
 import { eventLine, ROW_TEXT_MAX } from "../../src/ui/data/markers.js";
+import { themeFor } from "../../src/ui/theme.js";
 import { fixture } from "../helpers/paths.js";
-import { demoCopiesPerTest, KEY, renderApp } from "./helpers.js";
+import { demoCopiesPerTest, KEY, renderApp, typeKeys, waitFor } from "./helpers.js";
 
 // Defects found driving the built workbench in tmux (issue 13 audit); one test each.
 const { workspace } = demoCopiesPerTest();
@@ -138,5 +141,37 @@ describe("issue 13 audit: what a user hit in a real terminal", () => {
     await app.see("event 4 · tool_result");
     expect(app.frame()).toMatch(/[␀-␟]/); // control bytes shown as control pictures
     app.unmount();
+  });
+
+  it("Mechanisms sizes the cluster column from the width: two look-alike names stay apart", async () => {
+    const r = render(<App dir={workspace()} theme={themeFor({ NO_COLOR: "1" })} />);
+    const frame = () => r.lastFrame() ?? "";
+    const see = (...t: string[]) => waitFor(() => t.every((x) => frame().includes(x)), frame);
+    const resize = (columns: number, rows: number) => {
+      Object.defineProperty(r.stdout, "columns", { value: columns, configurable: true });
+      Object.defineProperty(r.stdout, "rows", { value: rows, configurable: true });
+      r.stdout.emit("resize");
+    };
+    resize(120, 36);
+    await see("95 attempts");
+    await typeKeys(r.stdin, "3", "l");
+    await see("labels (", "point  family");
+    // at 120 columns a 66-character name fits whole
+    await see("Deployment preservation: no destructive cleanup after a good probe");
+    await see("Required artifact never written (missing:.png)");
+    await see("Required artifact never written (missing:.md,.txt)");
+    // at 50 the family column gives way and a long name keeps both ends (middle ellipsis)
+    resize(50, 36);
+    await see("fire 1 2 3 Mechanisms 4 5 6 7");
+    await see("    cluster    ");
+    expect(frame()).toMatch(/Deployment.*….*good probe/);
+    const lookAlikes = frame()
+      .split("\n")
+      .filter((l) => l.includes("Required arti"));
+    expect(lookAlikes).toHaveLength(2);
+    expect(lookAlikes[0]).toMatch(/missing:\.png\)/);
+    expect(lookAlikes[1]).toMatch(/\.md,\.txt\)/);
+    for (const line of frame().split("\n")) expect([...line].length, line).toBeLessThanOrEqual(50);
+    r.unmount();
   });
 });

@@ -12,6 +12,8 @@ import { useListCursor } from "../hooks/useListCursor.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
 import { MECHANISMS_KEYS, MEMBERS_KEYS } from "../keys/tables.js";
+import { layoutColumns } from "../text/columns.js";
+import { fitCell } from "../text/wrap.js";
 import type { ScreenProps } from "./types.js";
 
 type Prompt = { kind: "rename" | "exclude" | "merge-name"; value: string } | undefined;
@@ -128,6 +130,20 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
     { isActive: !!data && !prompt && members },
   );
 
+  // Columns from the width: the name takes the room left (middle ellipsis keeps both ends of
+  // look-alike names); the family column shows only while the name keeps 30 columns. The row
+  // starts with the list's cursor and the merge mark (2 + 2 columns).
+  const fixed = [
+    { want: 3, min: 3 },
+    { want: 6, min: 6 },
+    { want: 6, min: 6 },
+  ];
+  const withFamily = width - 5 >= 30 + 3 + 6 + 6 + 24 + 4;
+  const [nameW = 12, attW = 3, tasksW = 6, pointW = 6, familyW = 0] = layoutColumns(width - 5, [
+    { want: 36, min: 12, flex: true },
+    ...fixed,
+    ...(withFamily ? [{ want: 24, min: 24 }] : []),
+  ]);
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
   if (clusters.length === 0)
     return (
@@ -138,9 +154,9 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
     );
   return (
     <Box flexDirection="column" width={width}>
-      <Text
-        bold
-      >{`${"   cluster".padEnd(40)}${"att".padStart(4)}${"tasks".padStart(6)}  point  family`}</Text>
+      <Text bold wrap="truncate-end">
+        {`    ${fitCell("cluster", nameW)} ${fitCell("att", attW, "right")} ${fitCell("tasks", tasksW, "right")} ${"point".padEnd(pointW)}${familyW ? " family" : ""}`}
+      </Text>
       <VirtualList
         items={clusters}
         selected={cursor.index}
@@ -151,10 +167,10 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
             <Text color={mark === c.id ? theme.warn : undefined}>
               {mark === c.id ? "* " : "  "}
             </Text>
-            {(c.named ? c.name : c.name).slice(0, 36).padEnd(37)}
-            {String(c.attemptIds.length).padStart(4)}
-            {String(c.taskIds.length).padStart(6)} {c.interventionPoint.padEnd(6)}{" "}
-            <Text color={theme.muted}>{c.family ?? "-"}</Text>
+            {`${fitCell(c.name, nameW)} ${fitCell(String(c.attemptIds.length), attW, "right")} ${fitCell(String(c.taskIds.length), tasksW, "right")} ${fitCell(c.interventionPoint, pointW)}`}
+            <Text color={theme.muted}>
+              {familyW ? ` ${fitCell(c.family ?? "-", familyW)}` : ""}
+            </Text>
           </Text>
         )}
       />
