@@ -64,7 +64,7 @@ const shot = (name) => process.stdout.write(`=== ${name}\n${frame()}\n`);
 const ENTER = "\r";
 const ESC = "\u001B";
 
-await see("95 attempts");
+await see("95 attempts", "8 candidates");
 shot("1 triage");
 await press("/", ..."hAXff60");
 await see("serve-static-docs__hAXff60");
