@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loadDecisions } from "../../src/core/mine/decisions.js";
-import { demoCopy, KEY, renderApp } from "./helpers.js";
+import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
 afterAll(() => ws.cleanup());
@@ -26,6 +26,42 @@ describe("Mechanisms: decision history and undo", () => {
     expect((await loadDecisions(ws.dir)).decisions).toHaveLength(0);
     await app.press("u");
     await app.see("no cluster decision to undo");
+    app.unmount();
+  });
+
+  it("a merge is in the history and u takes it back: both clusters return with their members", async () => {
+    const app = renderApp(ws.dir, { columns: 120, rows: 30 });
+    await app.see("95 attempts");
+    await app.press("3", "l");
+    await app.see("clusters ·", "point  family");
+    const count = () => Number(/(\d+) clusters/.exec(app.frame())?.[1] ?? -1);
+    const n = count();
+    const selected = () =>
+      app
+        .frame()
+        .split("\n")
+        .find((l) => l.startsWith("▸")) ?? "";
+    const first = selected();
+    const members = (row: string) => Number(/\s(\d+)\s+\d+ (?:stop|tool|prompt)\s/.exec(row)?.[1]);
+    await app.press("m", "j");
+    await waitFor(() => selected() !== first, app.frame);
+    const second = selected();
+    await app.press("m");
+    await waitFor(() => count() === n - 1, app.frame);
+    const before = (await loadDecisions(ws.dir)).decisions.length;
+    await app.press("H");
+    await app.see(
+      `decision history (${before})`,
+      `merge 2 clusters (${members(first) + members(second)} attempts)`,
+    );
+    await app.press("u");
+    await app.see("undid: merge", `decision history (${before - 1})`);
+    await waitFor(() => count() === n, app.frame);
+    expect((await loadDecisions(ws.dir)).decisions).toHaveLength(before - 1);
+    // both clusters are back, each with its own members
+    const rows = app.frame().split("\n");
+    expect(rows.some((l) => l.slice(2) === first.slice(2))).toBe(true);
+    expect(rows.some((l) => l.slice(2) === second.slice(2))).toBe(true);
     app.unmount();
   });
 });
