@@ -129,6 +129,15 @@ for (const set of ["codex-good-probe", "claude-claude-write"])
 afterAll(() => rmSync(real, { recursive: true, force: true }));
 
 describe("timeline previews of real sessions", () => {
+  it("sessions without a verifier get a task id from their working folder", async () => {
+    const app = renderApp(real, { columns: 120, rows: 30 });
+    await app.see("2 attempts", "k/n");
+    // both clients ran the same prompt in a folder named work: one task, <folder>/<slug>-<hash>
+    expect(app.frame()).toContain("· 1 tasks:");
+    expect(app.frame()).toMatch(/^▸ \S+ work\/deploy-the-static-site\S*-[0-9a-f]{8} /m);
+    app.unmount();
+  });
+
   it("a Codex result previews its output, not its Chunk ID / Wall time header", async () => {
     const app = renderApp(real, { columns: 120, rows: 30 });
     await app.see("2 attempts", "k/n");

@@ -306,6 +306,9 @@ describe("layout", () => {
       .split("\n")
       .filter((l) => /^[▸ ] [◐○●⊘] /.test(l));
     expect(rows.some((l) => /[◐○●⊘] \S+…\S+ /.test(l))).toBe(true);
+    // every task (one arm each in the demo) keeps a cell of its own: none two alike
+    const cells = rows.map((l) => /[◐○●⊘] (\S+)/.exec(l)?.[1]);
+    expect(new Set(cells).size).toBe(rows.length);
     expect(rows.every((l) => /\d+\/\d+/.test(l))).toBe(true); // k/n always on screen
     app.unmount();
   });
