@@ -111,6 +111,24 @@ describe("structured editor", () => {
     app.unmount();
   });
 
+  it("removes an eligibility pattern with x; the file keeps the others in order", async () => {
+    const { dir, draft } = workspace();
+    const before = onDisk(draft).eligibility.anyOf;
+    expect(before).toHaveLength(3);
+    const app = renderApp(dir, SIZE);
+    await openEditor(app);
+    await moveTo(app, "eligibility.anyOf.1.pattern");
+    await app.press("x");
+    await app.see("remove (innermost first):", "pattern eligibility.anyOf.1");
+    await pick(app, "pattern eligibility.anyOf.1");
+    await app.see("modified (Ctrl-S saves");
+    await app.gone("eligibility.anyOf.2.pattern");
+    await app.press(KEY.ctrlS);
+    await app.see("saved candidates/drafts/my-serve.yaml");
+    expect(onDisk(draft).eligibility.anyOf).toEqual([before[0], before[2]]);
+    app.unmount();
+  });
+
   it("unsaved changes ask before Esc, a screen switch and quit drop them", async () => {
     const { dir, draft } = workspace();
     const before = readFileSync(draft, "utf8");
