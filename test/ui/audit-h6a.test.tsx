@@ -174,4 +174,15 @@ describe("issue 13 audit: what a user hit in a real terminal", () => {
     for (const line of frame().split("\n")) expect([...line].length, line).toBeLessThanOrEqual(50);
     r.unmount();
   });
+
+  it("a warning in the status line carries a warning symbol, not the last job's ✓", async () => {
+    const app = renderApp(codexWorkspace(), { columns: 140, rows: 24 });
+    await app.see("4 attempts");
+    await app.press(KEY.enter, KEY.enter);
+    await app.see("markers here");
+    await app.press("c"); // no passing sibling, nothing marked: a warning
+    await app.see("no passing sibling of");
+    expect(app.frame()).toMatch(/^! no passing sibling of/m);
+    app.unmount();
+  });
 });

@@ -22,7 +22,14 @@ export function StatusLine({ status, job, message, hints, width }: StatusLinePro
   return (
     <Box flexDirection="column" width={width}>
       <Box>
-        <Spinner status={status} />
+        {/* a message's own level wins over the last job's symbol (a warning after a done job) */}
+        {!job && message?.level === "warn" && status !== Status.Cancelled ? (
+          <Text color={theme.warn}>!</Text>
+        ) : !job && message?.level === "error" ? (
+          <Text color={theme.bad}>✗</Text>
+        ) : (
+          <Spinner status={status} />
+        )}
         <Text> </Text>
         {job ? (
           <Text wrap="truncate-end">
