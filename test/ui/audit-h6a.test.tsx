@@ -11,7 +11,7 @@ import { fixture } from "../helpers/paths.js";
 import { demoCopiesPerTest, KEY, renderApp, typeKeys, waitFor } from "./helpers.js";
 
 // Defects found driving the built workbench in tmux (issue 13 audit); one test each.
-const { workspace } = demoCopiesPerTest();
+const { workspace, withDraft } = demoCopiesPerTest();
 const codexDirs: string[] = [];
 afterAll(() => {
   for (const d of codexDirs) rmSync(d, { recursive: true, force: true });
@@ -183,6 +183,20 @@ describe("issue 13 audit: what a user hit in a real terminal", () => {
     await app.press("c"); // no passing sibling, nothing marked: a warning
     await app.see("no passing sibling of");
     expect(app.frame()).toMatch(/^! no passing sibling of/m);
+    app.unmount();
+  });
+
+  it("a text field's footer names each arrow once, with what it does", async () => {
+    const app = renderApp(withDraft().dir, { columns: 200, rows: 36 });
+    await app.see("95 attempts");
+    await app.press("4");
+    await app.see("draft      my-serve@1");
+    await app.press(KEY.enter);
+    await app.see("eligibility.anyOf.0.pattern", "preview positives");
+    await app.press(KEY.enter);
+    await app.see("Enter keep · Esc drop");
+    const footer = () => app.frame().split("\n").at(-1) ?? "";
+    expect(footer()).toContain("← left · → right · Alt/Ctrl-← word left · Alt/Ctrl-→ word right");
     app.unmount();
   });
 });
