@@ -96,4 +96,36 @@ describe("navigation stack", () => {
     expect(drafted.lineage.clusters).toEqual([chosen]);
     app.unmount();
   });
+
+  it("Screens keeps its tab, the replay list's cursor and the audit's cell across switches", async () => {
+    const app = renderApp(workspace(), { columns: 120, rows: 36 });
+    await app.see("95 attempts");
+    await app.press("5", "p");
+    await app.see("not screened");
+    const first = selected(app);
+    await app.press("j", "j");
+    await waitFor(() => selected(app) !== first && selected(app) !== "", app.frame);
+    const replayRow = selected(app);
+    await app.press("1");
+    await app.see("filters:");
+    await app.gone("not screened");
+    await app.press("5");
+    await app.see("not screened");
+    expect(selected(app)).toBe(replayRow);
+    // the audit tab: a cell away from the first, kept too
+    await app.press("a");
+    await app.see("routed of 54 tasks", "Enter lists the task's attempts");
+    const cell = () => /\n(\S+ × \S+: (?:routed|not routed))/.exec(app.frame())?.[1];
+    const start = cell();
+    await app.press("j", "j", "l");
+    await waitFor(() => cell() !== undefined && cell() !== start, app.frame);
+    const moved = cell();
+    await app.press("4");
+    await app.see("family / lineage");
+    await app.press("5");
+    await app.see("routed of 54 tasks");
+    await waitFor(() => cell() !== undefined, app.frame);
+    expect(cell()).toBe(moved);
+    app.unmount();
+  });
 });
