@@ -70,4 +70,11 @@ describe("fire screen plan --portfolio / fire screen status", () => {
     expect(r.stderr).toContain(`${file}: SHA-256 does not match the portfolio manifest`);
     expect(r.stderr).not.toMatch(/Invalid input|expected string/);
   });
+
+  it("a screen that does not exist is an error naming its folder, not an empty status", async () => {
+    const r = await fire("screen", "status", "no-such-screen");
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain("no screen no-such-screen: screens/no-such-screen/ does not exist");
+    expect(r.stdout).not.toContain("results imported directly");
+  });
 });
