@@ -176,7 +176,8 @@ describe("issue 13 audit: what a user hit in a real terminal", () => {
   });
 
   it("a warning in the status line carries a warning symbol, not the last job's ✓", async () => {
-    const app = renderApp(codexWorkspace(), { columns: 140, rows: 24 });
+    // 60 columns: the message is longer than the line, and the symbol must not give way to it
+    const app = renderApp(codexWorkspace(), { columns: 60, rows: 24 });
     await app.see("4 attempts");
     await app.press(KEY.enter, KEY.enter);
     await app.see("markers here");

@@ -22,15 +22,18 @@ export function StatusLine({ status, job, message, hints, width }: StatusLinePro
   return (
     <Box flexDirection="column" width={width}>
       <Box>
-        {/* a message's own level wins over the last job's symbol (a warning after a done job) */}
-        {!job && message?.level === "warn" && status !== Status.Cancelled ? (
-          <Text color={theme.warn}>!</Text>
-        ) : !job && message?.level === "error" ? (
-          <Text color={theme.bad}>✗</Text>
-        ) : (
-          <Spinner status={status} />
-        )}
-        <Text> </Text>
+        {/* a message's own level wins over the last job's symbol (a warning after a done job);
+            it never shrinks: a message longer than the line is cut, not the symbol */}
+        <Box flexShrink={0}>
+          {!job && message?.level === "warn" && status !== Status.Cancelled ? (
+            <Text color={theme.warn}>!</Text>
+          ) : !job && message?.level === "error" ? (
+            <Text color={theme.bad}>✗</Text>
+          ) : (
+            <Spinner status={status} />
+          )}
+          <Text> </Text>
+        </Box>
         {job ? (
           <Text wrap="truncate-end">
             {job.label}{" "}
