@@ -200,4 +200,14 @@ describe("issue 13 audit: what a user hit in a real terminal", () => {
     expect(footer()).toContain("← left · → right · Alt/Ctrl-← word left · Alt/Ctrl-→ word right");
     app.unmount();
   });
+
+  it("Triage fills a 50×12 terminal: five task rows, no blank rows under the list", async () => {
+    const app = renderApp(workspace(), { columns: 50, rows: 12 });
+    await app.see("95 attempts", "of 54");
+    const lines = app.frame().split("\n");
+    expect(lines).toHaveLength(12);
+    expect(app.frame()).toContain("1–5 of 54");
+    expect(lines.filter((l) => l.trim() === "")).toHaveLength(0);
+    app.unmount();
+  });
 });

@@ -213,7 +213,8 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
           />
         </>
       ) : (
-        <TaskTable tasks={tasks} selected={cursor.index} width={width} height={listHeight} />
+        // the table fills the screen under the filters line
+        <TaskTable tasks={tasks} selected={cursor.index} width={width} height={height - 1} />
       )}
     </Box>
   );
