@@ -1,5 +1,5 @@
 import { Box, Text } from "ink";
-import { type ReactNode, useMemo, useState } from "react";
+import { type ReactNode, useMemo } from "react";
 import { passingSibling } from "../../core/compare/align.js";
 import { toolInputText } from "../../core/compare/summary.js";
 import type { Attempt, Event } from "../../core/model/attempt.js";
@@ -74,7 +74,11 @@ function Timeline({ attempt, width, height }: TimelineProps): ReactNode {
       ? [...attempt.events, { index: end, kind: "stop", input: "end of trace (synthetic stop)" }]
       : attempt.events;
   }, [attempt, markers]);
-  const [reading, setReading] = useState<Reading | undefined>();
+  // sticky: a resize below the minimum size unmounts the screen, and the text stays open
+  const [reading, setReading] = useSticky<Reading | undefined>(
+    `attempt.reading.${attempt.id}`,
+    undefined,
+  );
   const [mark, setMark] = useSticky<string | undefined>(MARK_KEY, undefined);
   const listHeight = Math.max(3, height - 7);
   const cursor = useListCursor(rows.length, listHeight, `attempt.${attempt.id}`);
