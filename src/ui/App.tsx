@@ -122,9 +122,10 @@ function Shell({ size: fixed, onQuit, onReady }: ShellProps): ReactNode {
   if (size.columns < MIN_SIZE.columns || size.rows < MIN_SIZE.rows)
     return (
       <Box flexDirection="column" width={size.columns} height={size.rows} overflowY="hidden">
-        <Text wrap="wrap">
-          {`fire needs at least ${MIN_SIZE.columns}×${MIN_SIZE.rows}; this terminal is ${size.columns}×${size.rows}. Enlarge it (q quits).`}
-        </Text>
+        {/* one phrase a line: Ink's wrap would start a wrapped line with the space it broke at */}
+        <Text wrap="wrap">{`fire needs at least ${MIN_SIZE.columns}×${MIN_SIZE.rows};`}</Text>
+        <Text wrap="wrap">{`this terminal is ${size.columns}×${size.rows}.`}</Text>
+        <Text wrap="wrap">Enlarge it (q quits).</Text>
       </Box>
     );
   return (
