@@ -214,8 +214,15 @@ describe("issue 13 audit: what a user hit in a real terminal", () => {
   it("the minimum-size message at 30×8 reads as whole lines, none starting with a space", async () => {
     const app = renderApp(workspace(), { columns: 30, rows: 8 });
     await app.see("needs at least 40×10");
-    const lines = app.frame().split("\n").filter((l) => l.trim() !== "");
-    expect(lines).toEqual(["fire needs at least 40×10;", "this terminal is 30×8.", "Enlarge it (q quits)."]);
+    const lines = app
+      .frame()
+      .split("\n")
+      .filter((l) => l.trim() !== "");
+    expect(lines).toEqual([
+      "fire needs at least 40×10;",
+      "this terminal is 30×8.",
+      "Enlarge it (q quits).",
+    ]);
     app.unmount();
   });
 });
