@@ -141,3 +141,36 @@ export function renderApp(dir: string, size = { columns: 80, rows: 24 }) {
     press: (...keys: string[]) => typeKeys(r.stdin, ...keys),
   };
 }
+
+/**
+ * The workbench sized by its terminal (no size prop), so a resize is a real one: `resize`
+ * sets the test terminal's size and emits Node's resize event, as a terminal does.
+ */
+export function renderTerminal(dir: string, columns: number, rows: number) {
+  const r = render(<App dir={dir} theme={themeFor({ NO_COLOR: "1" })} />);
+  const frame = () => r.lastFrame() ?? "";
+  const resize = (c: number, h: number) => {
+    Object.defineProperty(r.stdout, "columns", { value: c, configurable: true });
+    Object.defineProperty(r.stdout, "rows", { value: h, configurable: true });
+    r.stdout.emit("resize");
+  };
+  resize(columns, rows);
+  const see = (...t: string[]) => waitFor(() => t.every((x) => frame().includes(x)), frame);
+  const press = (...keys: string[]) => typeKeys(r.stdin, ...keys);
+  /** Every row fits `w` columns (and, given `h`, there are at most `h` rows). */
+  const fits = (w: number, h = Number.POSITIVE_INFINITY) => {
+    const lines = frame().split("\n");
+    return lines.length <= h && lines.every((l) => [...l].length <= w);
+  };
+  return { r, frame, resize, see, press, fits };
+}
+
+/** The selected row of a frame (the one a list marks with ▸), or "". */
+export function selectedRow(app: { frame(): string }): string {
+  return (
+    app
+      .frame()
+      .split("\n")
+      .find((l) => l.startsWith("▸")) ?? ""
+  );
+}

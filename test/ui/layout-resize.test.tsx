@@ -1,8 +1,5 @@
-import { render } from "ink-testing-library";
 import { describe, expect, it } from "vitest";
-import { App } from "../../src/ui/App.js";
-import { themeFor } from "../../src/ui/theme.js";
-import { demoCopiesPerTest, KEY, typeKeys, waitFor } from "./helpers.js";
+import { demoCopiesPerTest, KEY, renderTerminal, waitFor } from "./helpers.js";
 
 /**
  * Issue 13, point 6 ("no garbling on resize"): the wide views — the side-by-side compare and
@@ -10,24 +7,7 @@ import { demoCopiesPerTest, KEY, typeKeys, waitFor } from "./helpers.js";
  */
 const { workspace } = demoCopiesPerTest();
 
-function terminal(dir: string, columns: number, rows: number) {
-  const r = render(<App dir={dir} theme={themeFor({ NO_COLOR: "1" })} />);
-  const frame = () => r.lastFrame() ?? "";
-  const resize = (c: number, h: number) => {
-    Object.defineProperty(r.stdout, "columns", { value: c, configurable: true });
-    Object.defineProperty(r.stdout, "rows", { value: h, configurable: true });
-    r.stdout.emit("resize");
-  };
-  resize(columns, rows);
-  const see = (...t: string[]) => waitFor(() => t.every((x) => frame().includes(x)), frame);
-  const press = (...keys: string[]) => typeKeys(r.stdin, ...keys);
-  /** Every row fits `w` columns and there are at most `h` of them. */
-  const fits = (w: number, h: number) => {
-    const lines = frame().split("\n");
-    return lines.length <= h && lines.every((l) => [...l].length <= w);
-  };
-  return { r, frame, resize, see, press, fits };
-}
+const terminal = renderTerminal;
 
 async function openFailedServe(t: ReturnType<typeof terminal>) {
   await t.see("k/n");

@@ -1,11 +1,8 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { render } from "ink-testing-library";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { App } from "../../src/ui/App.js";
-import { themeFor } from "../../src/ui/theme.js";
 import { planReportCheckIn } from "../helpers/screens.js";
-import { demoCopy, KEY, typeKeys, waitFor } from "./helpers.js";
+import { demoCopy, KEY, renderTerminal, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
 // two run screens whose names differ only at the end
@@ -26,24 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => ws.cleanup());
 
-/** The workbench sized by its terminal (no size prop), so a resize is a real one. */
-function terminal(columns: number, rows: number) {
-  const r = render(<App dir={ws.dir} theme={themeFor({ NO_COLOR: "1" })} />);
-  const frame = () => r.lastFrame() ?? "";
-  const resize = (c: number, h: number) => {
-    Object.defineProperty(r.stdout, "columns", { value: c, configurable: true });
-    Object.defineProperty(r.stdout, "rows", { value: h, configurable: true });
-    r.stdout.emit("resize");
-  };
-  resize(columns, rows);
-  const see = (...t: string[]) => waitFor(() => t.every((x) => frame().includes(x)), frame);
-  const press = (...keys: string[]) => typeKeys(r.stdin, ...keys);
-  const fits = (w: number) =>
-    frame()
-      .split("\n")
-      .every((l) => [...l].length <= w);
-  return { r, frame, resize, see, press, fits };
-}
+const terminal = (columns: number, rows: number) => renderTerminal(ws.dir, columns, rows);
 
 describe("Runs and Screens at 30 and 40 columns, and across a resize", () => {
   it("Runs: 30 columns asks for room; at 40 both names stay apart; 120 shows every column", async () => {

@@ -2,17 +2,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { demoCopiesPerTest, KEY, renderApp, waitFor } from "./helpers.js";
+import { demoCopiesPerTest, KEY, renderApp, selectedRow, waitFor } from "./helpers.js";
 
 /** Issue 13, point 3: Esc goes back where you came from; every list keeps its place. */
 const { workspace } = demoCopiesPerTest();
 
 type Rendered = ReturnType<typeof renderApp>;
-const selected = (app: Rendered) =>
-  app
-    .frame()
-    .split("\n")
-    .find((l) => l.startsWith("▸")) ?? "";
+const selected = selectedRow;
 /** The rows of a task's attempt list (`▸ fail    <id> …`). */
 const ATTEMPT_ROW = /^[▸ ] (pass|fail|unknown|error|timeout)\S*\s+(\S+)/;
 const attemptRows = (app: Rendered) =>

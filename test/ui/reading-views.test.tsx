@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/paths.js";
-import { demoCopiesPerTest, KEY, renderApp, waitFor } from "./helpers.js";
+import { demoCopiesPerTest, KEY, renderApp, selectedRow, waitFor } from "./helpers.js";
 
 /**
  * Issue 13, "What was seen · Reading" in the workbench itself: `o` on a 25-line tool output,
@@ -13,11 +13,7 @@ import { demoCopiesPerTest, KEY, renderApp, waitFor } from "./helpers.js";
 const { workspace } = demoCopiesPerTest();
 
 type Rendered = ReturnType<typeof renderApp>;
-const selected = (app: Rendered) =>
-  app
-    .frame()
-    .split("\n")
-    .find((l) => l.startsWith("▸")) ?? "";
+const selected = selectedRow;
 const span = (app: Rendered) => {
   const m = /lines (\d+)–(\d+) of (\d+)/.exec(app.frame());
   return m ? { from: Number(m[1]), to: Number(m[2]), of: Number(m[3]) } : undefined;
