@@ -9,10 +9,12 @@ export function resultBody(output: string): string {
   return output.replace(CODEX_HEADER, "");
 }
 
+/** A value on one line, cut to `max` (only its head is flattened: it can be megabytes). */
 const short = (v: unknown, max: number): string => {
-  const s = typeof v === "string" ? v : JSON.stringify(v);
-  const flat = (s ?? "").replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  const s = (typeof v === "string" ? v : JSON.stringify(v)) ?? "";
+  const head = s.slice(0, 8 * max);
+  const flat = head.replace(/\s+/g, " ").trim();
+  return flat.length > max || head.length < s.length ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
 /** A tool call's arguments when they are a JSON object, else undefined. */
@@ -45,10 +47,25 @@ export function toolInputText(input: string): string {
 }
 
 /**
+ * Summaries by event: a timeline row is drawn on every frame, and parsing a call's input
+ * (a Write of a 50 MB file) each time stalled the screen.
+ */
+const summaries = new WeakMap<Event, string>();
+
+/**
  * One line for a non-shell tool call: the tool and its arguments summarised (`Write
  * file_path=/app/x.py content=(12 lines)`), not its raw JSON.
  */
 export function toolSummary(e: Event): string {
+  let s = summaries.get(e);
+  if (s === undefined) {
+    s = summarise(e);
+    summaries.set(e, s);
+  }
+  return s;
+}
+
+function summarise(e: Event): string {
   const tool = e.tool ?? "tool";
   const input = e.input ?? "";
   const args = argsOf(input);
@@ -56,7 +73,8 @@ export function toolSummary(e: Event): string {
   const parts: string[] = [];
   for (const [k, v] of Object.entries(args)) {
     if (typeof v === "string" && (v.includes("\n") || v.length > 80)) {
-      const lines = v.split("\n").length;
+      let lines = 1;
+      for (let i = v.indexOf("\n"); i !== -1; i = v.indexOf("\n", i + 1)) lines++;
       parts.push(`${k}=(${lines > 1 ? `${lines} lines` : `${v.length} chars`})`);
     } else parts.push(`${k}=${short(v, 60)}`);
   }
