@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Fault } from "../mine/faults/index.js";
-import { type Attempt, Attempt as AttemptSchema } from "../model/attempt.js";
+import { type Attempt, Attempt as AttemptSchema, Tokens } from "../model/attempt.js";
 
 /**
  * The attempts of the workspace index as columns: one array per field, each entry a
@@ -132,6 +132,27 @@ const StoredSource = z.strictObject({
   path: z.union([z.string(), z.literal(SAME_PATH)]),
 });
 
+const TOKEN_KEYS = new Set(Object.keys(Tokens.shape));
+
+/**
+ * Token counts the plain way (a plain object of known keys, each a count ≥ 0): what the
+ * Tokens schema accepts from JSON, checked without it, since 100,000 attempts hold as many
+ * distinct counts. Anything else still goes to the schema, which decides.
+ */
+const plainTokens = (v: unknown): boolean => {
+  if (typeof v !== "object" || v === null || Object.getPrototypeOf(v) !== Object.prototype)
+    return false;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k) || !TOKEN_KEYS.has(k)) return false;
+    const n = (v as Record<string, unknown>)[k];
+    if (typeof n !== "number" || !(n >= 0) || n === Number.POSITIVE_INFINITY) return false;
+  }
+  return true;
+};
+
+/** Checks that accept a stored value for sure without its schema (else the schema decides). */
+const SURE: Partial<Record<keyof Attempt, (v: unknown) => boolean>> = { tokens: plainTokens };
+
 /** The schema a stored field's value must meet (the model's, `source` with SAME_PATH). */
 const fieldSchema = (f: keyof Attempt): z.ZodType =>
   f === "source" ? StoredSource : (AttemptSchema.shape[f] as z.ZodType);
@@ -179,12 +200,13 @@ export function checkTable(raw: unknown, tasks: number, units: number): CheckedT
     if (!isCount(i) || (i as number) >= n || typeof id !== "string" || !id) return undefined;
   }
   // each distinct value is checked once per column that uses it, against that field's schema
-  const check = (col: number[], schema: z.ZodType): boolean => {
+  const check = (col: number[], schema: z.ZodType, sure?: (v: unknown) => boolean): boolean => {
     const done = new Uint8Array(nv);
     for (const v of col) {
       if (v === -1 || done[v] === 1) continue;
       if (!Number.isInteger(v) || v < -1 || v >= nv) return false;
-      if (!schema.safeParse(t.values[v]).success) return false;
+      const value = t.values[v];
+      if (!sure?.(value) && !schema.safeParse(value).success) return false;
       done[v] = 1;
     }
     return true;
@@ -192,7 +214,7 @@ export function checkTable(raw: unknown, tasks: number, units: number): CheckedT
   if (!check(t.fault, StoredFault)) return undefined;
   for (const [k, f] of STORED.entries()) {
     const schema = fieldSchema(f);
-    if (!check(fieldCols[k]!, schema)) return undefined;
+    if (!check(fieldCols[k]!, schema, SURE[f])) return undefined;
     // a field the model requires (outcome, arm, source, …) is never absent (-1)
     if (!schema.safeParse(undefined).success && !fieldCols[k]!.every((v) => v >= 0))
       return undefined;

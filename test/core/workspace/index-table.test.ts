@@ -169,7 +169,48 @@ describe("workspace index table", () => {
         },
       ],
       ["no table at all", (t) => Object.assign(t, { ids: undefined })],
+      [
+        "negative tokens",
+        (t) => {
+          t.values.push({ input: -1 });
+          t.fields.tokens![0] = t.values.length - 1;
+        },
+      ],
+      [
+        "a token count that is not a number",
+        (t) => {
+          t.values.push({ input: "5" });
+          t.fields.tokens![0] = t.values.length - 1;
+        },
+      ],
+      [
+        "an unknown token kind",
+        (t) => {
+          t.values.push({ input: 5, secret: 1 });
+          t.fields.tokens![0] = t.values.length - 1;
+        },
+      ],
+      [
+        "tokens that are a list",
+        (t) => {
+          t.values.push([5]);
+          t.fields.tokens![0] = t.values.length - 1;
+        },
+      ],
+      [
+        "tokens that are null",
+        (t) => {
+          t.values.push(null);
+          t.fields.tokens![0] = t.values.length - 1;
+        },
+      ],
     ];
+    // token counts the schema takes pass (the check has a fast path for them)
+    const fine = good();
+    fine.values.push({ input: 0, output: 12, cached: 3.5, cacheWrite: 1, reasoning: 2 }, {});
+    fine.fields.tokens![0] = fine.values.length - 2;
+    fine.fields.tokens![1] = fine.values.length - 1;
+    expect(checkTable(fine, 3, 2)).toBeDefined();
     for (const [what, breakIt] of broken) {
       const t = good();
       breakIt(t);
