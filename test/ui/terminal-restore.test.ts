@@ -12,8 +12,8 @@ const SCRIPT = "/usr/bin/script";
 describe("leaving the workbench", () => {
   it("q clears the alternate screen before leaving it (tmux keeps its rows after a resize)", async () => {
     const fire = resolve(REPO_ROOT, "dist/cli/fire.cjs");
-    // read once here (parse cache and index written), so the workbench opens warm: a cold read
-    // in the child, beside a loaded full suite, once kept it from its first frame for a minute
+    // read once here (parse cache and index written), so the workbench opens warm. `.ci/run`
+    // exports CI=true, which this child inherits: the workbench must draw in spite of it
     const dir = workspace();
     await loadWorkspace(dir);
     const cmd = `stty cols 100 rows 30; exec ${process.execPath} ${fire} --workspace ${dir}`;

@@ -27,11 +27,28 @@ export function register(program: Command): void {
         // In a terminal: the interactive workbench (src/ui), loaded only here, with React's
         // production build (the development build re-renders a 100k-row workspace ~2× slower)
         process.env.NODE_ENV ??= "production";
-        const { runWorkbench } = await import("../../ui/run.js");
+        const { runWorkbench } = await withoutCiMarkers(() => import("../../ui/run.js"));
         await runWorkbench(workspaceDir(opts));
         return;
       }
       const ws = await openWorkspace(opts);
       print(renderSummary(ws));
     });
+}
+
+/**
+ * Ink takes `CI` / `CONTINUOUS_INTEGRATION` in the environment for "no terminal to draw on"
+ * and then draws only the last frame, at exit: the workbench (which runs only in a terminal)
+ * stayed blank. Ink reads them once, when it loads; they are hidden from it then and put back
+ * after, so what the workbench runs (screen runs, $EDITOR) sees the environment unchanged.
+ */
+async function withoutCiMarkers<T>(load: () => Promise<T>): Promise<T> {
+  const keys = ["CI", "CONTINUOUS_INTEGRATION"] as const;
+  const saved = keys.map((k) => [k, process.env[k]] as const);
+  for (const k of keys) delete process.env[k];
+  try {
+    return await load();
+  } finally {
+    for (const [k, v] of saved) if (v !== undefined) process.env[k] = v;
+  }
 }
