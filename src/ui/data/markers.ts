@@ -34,19 +34,18 @@ export function oneLine(s: string | undefined): string {
 
 /** One line for an event in the timeline. */
 export function eventLine(e: Event): string {
-  const first = oneLine;
   switch (e.kind) {
     case "tool_call":
-      return e.command !== undefined ? `$ ${first(e.command)}` : first(toolSummary(e));
+      return e.command !== undefined ? `$ ${oneLine(e.command)}` : oneLine(toolSummary(e));
     case "tool_result": {
       const code = e.exitCode ?? exitCodeFromOutput(e.output ?? "");
-      return `${code !== undefined ? `exit ${code} ` : ""}${e.isError ? "error " : ""}${first(resultBody(e.output ?? ""))}`;
+      return `${code !== undefined ? `exit ${code} ` : ""}${e.isError ? "error " : ""}${oneLine(resultBody(e.output ?? ""))}`;
     }
     case "hook":
-      return `hook ${e.hook?.event ?? ""} ${e.hook?.decision ?? ""} ${first(e.hook?.text)}`;
+      return `hook ${e.hook?.event ?? ""} ${e.hook?.decision ?? ""} ${oneLine(e.hook?.text)}`;
     case "stop":
       return "stop";
     default:
-      return `${e.role ? `${e.role}: ` : ""}${first(e.input)}`;
+      return `${e.role ? `${e.role}: ` : ""}${oneLine(e.input)}`;
   }
 }
