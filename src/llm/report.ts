@@ -1,6 +1,8 @@
 /** What one labelling (or other structured-call) run cost and did. Contains no secrets. */
 export interface RunReport {
   model: string;
+  /** Where requests go (the client's base URL, secrets redacted). */
+  endpoint?: string;
   /** json_schema, or json_object after the server rejected JSON-schema output. */
   outputMode: "json_schema" | "json_object";
   /** HTTP requests sent for chat completions (tries, retries and repairs included). */

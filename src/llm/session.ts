@@ -101,6 +101,11 @@ export function createSession(
       },
     }),
   });
+  const scrub = (text: string): string => {
+    const clean = redact(text);
+    return apiKey.length >= 6 ? clean.split(apiKey).join(redactionMarker("bearer-token")) : clean;
+  };
+  report.endpoint = scrub(openai.baseURL);
   return {
     openai,
     runDeadline,
@@ -120,10 +125,7 @@ export function createSession(
     signal: opts.signal,
     onRetry: opts.onRetry,
     outputMode: "json_schema",
-    scrub: (text) => {
-      const clean = redact(text);
-      return apiKey.length >= 6 ? clean.split(apiKey).join(redactionMarker("bearer-token")) : clean;
-    },
+    scrub,
   };
 }
 

@@ -73,7 +73,7 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
       expect(v.status).toBe(0);
       expect(v.stdout).toMatch(/family:latex-final-log\s+3\/3 \(100%\)/);
       expect(v.stdout).toMatch(/overall\s+36\/36 \(100%\)/);
-      expect(v.stdout).toContain("(0 new, 35 cached)");
+      expect(v.stdout).toContain("(0 labelled, 0 failed, 35 reused)");
 
       const rn = await fireIn([
         "cluster",

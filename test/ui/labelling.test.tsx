@@ -48,4 +48,20 @@ describe("LLM labelling from the Mechanisms screen", () => {
     await app.see("filters:");
     app.unmount();
   });
+
+  it("a run where every request fails says so in the status line, with the counts", async () => {
+    fake.respond = () => ({ kind: "status", status: 500, body: { error: { message: "down" } } });
+    writeFileSync(
+      join(ws.dir, "fire.config.json"),
+      // another model: none of the first test's cached answers match
+      JSON.stringify({ sources: ["traces/"], llm: { model: "other-model", maxRetries: 0 } }),
+    );
+    const app = renderApp(ws.dir, { columns: 160, rows: 30 });
+    await app.see("95 attempts");
+    await app.press("3");
+    await app.press("L");
+    await app.see("(0 labelled,", "failed, 0 reused): nothing could be labelled");
+    expect(app.frame()).not.toMatch(/\(\d+ new,/);
+    app.unmount();
+  });
 });

@@ -15,7 +15,7 @@ describe("Mechanisms screen", () => {
     await app.press("3");
     await app.see("Nothing mined yet");
     await app.press("l");
-    await app.see("labels (", "new, 0 reused)");
+    await app.see("labels (", "labelled, 0 failed, 0 reused)");
     const n = clusterCount(app.frame());
     expect(n).toBeGreaterThanOrEqual(8);
     await app.see("cluster", "point  family");

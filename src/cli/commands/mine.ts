@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { mine, validateMining } from "../../core/app/mining.js";
 import { UsageError } from "../../core/errors.js";
 import type { ExternalLabeler, MineResult } from "../../core/mine/mine.js";
+import { labelOutcome, outcomeProblem } from "../../core/mine/outcome.js";
 import { renderMine, renderValidation } from "../../core/mine/render.js";
 import { loadValidationSet, type ValidationReport } from "../../core/mine/validation.js";
 import type { Workspace } from "../../core/workspace/load.js";
@@ -47,7 +48,9 @@ export function mineJson(r: MineResult, validation?: ValidationReport): unknown 
   return {
     labeler: r.labeler,
     labelled: r.labelled,
+    failed: r.failed,
     reused: r.reused,
+    reusedFailed: r.reusedFailed,
     triage: r.finalTriage,
     labels: r.labels,
     hits: Object.fromEntries(
@@ -101,12 +104,16 @@ export function register(program: Command): void {
     );
     if (tty) process.stderr.write("\r\x1b[K");
     const validation = set ? validateMining({ ws }, r, set) : undefined;
-    if (opts.json) {
-      printJson(mineJson(r, validation));
-      return;
+    if (opts.json) printJson(mineJson(r, validation));
+    else {
+      print(renderMine(r));
+      if (r.report !== undefined) print(`\n${renderRunReport(r.report as RunReport)}\n`);
+      if (validation) print(`\n${renderValidation(validation)}`);
     }
-    print(renderMine(r));
-    if (r.report !== undefined) print(`\n${renderRunReport(r.report as RunReport)}\n`);
-    if (validation) print(`\n${renderValidation(validation)}`);
+    // Honest about failures: a run that labelled nothing fails; a partial one says how to retry.
+    const outcome = labelOutcome(r);
+    const problem = outcomeProblem(outcome, (r.report as RunReport | undefined)?.endpoint);
+    if (problem) process.stderr.write(`fire: ${problem}\n`);
+    if (outcome.nothingLabelled) process.exitCode = 1;
   });
 }

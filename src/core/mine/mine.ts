@@ -63,9 +63,16 @@ export interface MineResult {
   hits: Map<string, DetectorHit[]>;
   clusters: Cluster[];
   userExcluded: UserExcluded[];
-  /** Labels newly computed in this run (the rest came from the store). */
+  /** Labels newly computed in this run that name a result (the rest came from the store). */
   labelled: number;
+  /**
+   * Attempts this run tried to label and could not (a failed request or a bad answer):
+   * kept as "unlabelled: reason", asked again with `retryUnlabelled`.
+   */
+  failed: number;
+  /** Labels reused from the store (of them, `reusedFailed` stayed unlabelled). */
   reused: number;
+  reusedFailed: number;
   report?: unknown;
   /** The store to persist (this run's labels merged in). */
   store: LabelStore;
@@ -138,6 +145,8 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
     }
   }
   signal?.throwIfAborted();
+  const failed = labels.slice(reused).filter((l) => l.unlabelledReason !== undefined).length;
+  const reusedFailed = labels.slice(0, reused).filter((l) => l.unlabelledReason).length;
   labels.sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
   const labelMap = new Map(labels.map((l) => [l.attemptId, l]));
   const finalTriage = triage(attempts, {
@@ -157,8 +166,10 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
     hits,
     clusters: applied.clusters,
     userExcluded: applied.excluded,
-    labelled: labels.length - reused,
+    labelled: labels.length - reused - failed,
+    failed,
     reused,
+    reusedFailed,
     store,
   };
   if (report !== undefined) result.report = report;

@@ -1,5 +1,6 @@
 import type { Cluster } from "./cluster.js";
 import type { MineResult } from "./mine.js";
+import { labelOutcome, outcomeCounts } from "./outcome.js";
 import type { Evidence, TriageResult } from "./triage.js";
 import type { ValidationReport } from "./validation.js";
 
@@ -70,7 +71,7 @@ export function renderMine(r: MineResult): string {
     (e) => e.reason === "capability_gap" || e.reason === "no_intervention_point",
   ).length;
   const out = [
-    `labeller ${r.labeler}: ${r.labels.length} label(s) (${r.labelled} new, ${r.reused} cached); ${procedural} procedural loss(es); ` +
+    `labeller ${r.labeler}: ${r.labels.length} label(s) (${outcomeCounts(labelOutcome(r))}); ${procedural} procedural loss(es); ` +
       `${r.triage.exclusions.length} excluded by triage, ${labelExcl} by the labeller`,
     "",
     `${r.clusters.length} cluster(s):`,
@@ -79,7 +80,9 @@ export function renderMine(r: MineResult): string {
   for (const c of r.clusters) out.push(renderCluster(c), "");
   const unlabelled = r.labels.filter((l) => l.unlabelledReason);
   if (unlabelled.length > 0) {
-    out.push(`Unlabelled: ${unlabelled.length} (kept in scope; re-run \`fire mine\` to retry)`);
+    out.push(
+      `Unlabelled: ${unlabelled.length} (kept in scope; \`fire mine --retry-unlabelled\` asks again)`,
+    );
     for (const l of unlabelled.slice(0, 5))
       out.push(`  ${l.attemptId}: ${clip(l.unlabelledReason ?? "", 100)}`);
     out.push("");

@@ -2,6 +2,7 @@ import { relative } from "node:path";
 import type { Cluster } from "../../core/mine/cluster.js";
 import { type Decision, describeDecision } from "../../core/mine/decisions.js";
 import type { LabelerName } from "../../core/mine/mine.js";
+import { labelOutcome, outcomeCounts, outcomeProblem } from "../../core/mine/outcome.js";
 import { type HandChange, setHandMark } from "../../core/workspace/hand-outcomes.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { reloadCandidateFiles, reloadTriage } from "../data/workspace.js";
@@ -50,10 +51,19 @@ export function useWorkbench(): Workbench {
             signal,
           ),
         (m) =>
-          `${m.labels.length} labels (${m.labelled} new, ${m.reused} reused), ${m.clusters.length} clusters`,
+          `${m.labels.length} labels (${outcomeCounts(labelOutcome(m))}), ${m.clusters.length} clusters`,
       );
       if (!r) return;
       actions.setMine(r);
+      // The same counts as `fire mine`; a run that labelled nothing is an error, a partial one a warning.
+      const outcome = labelOutcome(r);
+      const endpoint = (r.report as { endpoint?: string } | undefined)?.endpoint;
+      const problem = outcomeProblem(outcome, endpoint);
+      if (problem)
+        actions.notify(
+          outcome.nothingLabelled ? "error" : "warn",
+          `${r.labels.length} labels (${outcomeCounts(outcome)}): ${problem}`,
+        );
       actions.setData(await reloadTriage(data));
     },
     async mark(attemptId, change, what) {
