@@ -47,7 +47,15 @@ export class EventLog {
     this.push({ kind, role, input: text, ts });
   }
 
-  call(p: { tool: string; args: unknown; callId?: string; ts?: string; command?: string }): void {
+  call(p: {
+    tool: string;
+    args: unknown;
+    callId?: string;
+    ts?: string;
+    command?: string;
+    /** Paths written, when the importer knows them (else read from the tool's arguments). */
+    writes?: string[];
+  }): void {
     const raw = inputText(p.args);
     if (p.callId) this.tools.set(p.callId, p.tool);
     this.push({
@@ -56,7 +64,7 @@ export class EventLog {
       tool: p.tool,
       command: p.command ?? shellCommand(p.tool, p.args),
       input: raw === undefined ? undefined : capString(raw, this.inputCap),
-      writes: writtenPaths(p.tool, p.args),
+      writes: p.writes ?? writtenPaths(p.tool, p.args),
       callId: p.callId,
     });
   }

@@ -104,3 +104,34 @@ export function peek(path: string, bytes = 4096): string {
   if (!isFile(path)) return "";
   return readAt(path, bytes, false)?.toString("utf8") ?? "";
 }
+
+/** Longest prefix `scanFor` reads before it gives up. */
+export const SCAN_CAP = 8 << 20;
+
+/**
+ * Whether `re` matches in the file's first `cap` bytes, read in 64 KiB chunks and stopped at
+ * the first match: a key a shape check looks for may sit behind a long value (a task text
+ * of 10 kB before `"is_resolved":`), so a fixed head is not enough. Chunks overlap by
+ * `overlap` characters, so a match of up to that length across a boundary is found.
+ */
+export function scanFor(path: string, re: RegExp, cap = SCAN_CAP, overlap = 256): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    let carry = "";
+    for (let pos = 0; pos < cap; ) {
+      const n = readSync(fd, buf, 0, Math.min(buf.length, cap - pos), pos);
+      if (n <= 0) return false;
+      pos += n;
+      const text = carry + buf.toString("utf8", 0, n);
+      if (re.test(text)) return true;
+      carry = text.slice(-overlap);
+    }
+    return false;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

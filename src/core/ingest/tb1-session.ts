@@ -7,6 +7,8 @@
  * `<returncode>` / `<output>` observation, as mini-swe-agent does) are read from that output.
  */
 
+import { codexExecItems, type PrintedItem, streamJsonItems } from "./agent-printed.js";
+
 export interface SessionCommand {
   command: string;
   output: string;
@@ -15,28 +17,69 @@ export interface SessionCommand {
   via: "prompt" | "agent-log";
 }
 
-// ANSI / terminal control sequences: CSI, OSC, charset selection and single-char escapes.
-const CSI = /\x1b\[[0-?]*[ -/]*[@-~]/g;
+// Terminal control sequences that never draw: OSC (titles, links), charset selection and
+// single-character escapes. CSI sequences are read by `renderLine` (a few move the cursor).
 const OSC = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 const OTHER_ESC = /\x1b[()][A-Za-z0-9]|\x1b[=>NOM78cDEHZ]/g;
+/** A line that needs the cursor model (carriage return, backspace, CSI); the rest is kept as is. */
+const NEEDS_RENDER = /[\r\x08\x1b]|[\x00-\x07\x0b-\x1f\x7f]/;
 
-/** Terminal output as plain text: escapes dropped, CR overwrite and backspace applied. */
+/**
+ * One terminal line as it ends up on screen: a cursor over a row of cells. Carriage
+ * return goes to column 0, backspace one left, printed characters overwrite, CSI `K`
+ * erases to the right (readline's edit redraw), `C` / `D` / `G` move the cursor; other
+ * CSI sequences (colours, bracketed paste, modes) and control characters draw nothing.
+ * Linear in the line's length.
+ */
+function renderLine(line: string): string {
+  if (!NEEDS_RENDER.test(line)) return line;
+  const cells: string[] = [];
+  let col = 0;
+  const n = line.length;
+  for (let i = 0; i < n; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x1b) {
+      if (line[i + 1] !== "[") continue;
+      let j = i + 2;
+      while (j < n && line.charCodeAt(j) >= 0x30 && line.charCodeAt(j) <= 0x3f) j++;
+      while (j < n && line.charCodeAt(j) >= 0x20 && line.charCodeAt(j) <= 0x2f) j++;
+      if (j >= n) break;
+      const final = line[j];
+      const num = Number.parseInt(line.slice(i + 2, j), 10);
+      const count = Number.isNaN(num) || num < 1 ? 1 : num;
+      if (final === "K") {
+        const mode = Number.isNaN(num) ? 0 : num;
+        if (mode === 0) cells.length = Math.min(cells.length, col);
+        else if (mode === 2) cells.length = 0;
+      } else if (final === "C") col += count;
+      else if (final === "D") col = Math.max(0, col - count);
+      else if (final === "G") col = count - 1;
+      i = j;
+    } else if (c === 0x0d) col = 0;
+    else if (c === 0x08) col = Math.max(0, col - 1);
+    else if (c === 0x09 || (c >= 0x20 && c !== 0x7f)) {
+      // a surrogate pair is one cell
+      const wide = c >= 0xd800 && c <= 0xdbff && i + 1 < n;
+      const ch = wide ? line.slice(i, i + 2) : line[i]!;
+      if (wide) i++;
+      while (cells.length < col) cells.push(" ");
+      cells[col] = ch;
+      col++;
+    }
+  }
+  let out = "";
+  for (const ch of cells) out += ch ?? " ";
+  return out;
+}
+
+/**
+ * Terminal output as plain text, as a reader of the screen would see it: CRLF and lone
+ * carriage returns, backspaces, erase-line and cursor moves applied; colours, bracketed
+ * paste markers, titles and other escapes dropped.
+ */
 export function plainTerminalText(raw: string): string {
-  const noEsc = raw.replace(OSC, "").replace(CSI, "").replace(OTHER_ESC, "");
-  return noEsc
-    .replace(/\r+\n/g, "\n")
-    .split("\n")
-    .map((line) => {
-      let l = line.includes("\r")
-        ? (line
-            .split("\r")
-            .filter((s) => s.length > 0)
-            .at(-1) ?? "")
-        : line;
-      while (/[^\x08]\x08/.test(l)) l = l.replace(/[^\x08]\x08/g, "");
-      return l.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, "");
-    })
-    .join("\n");
+  const noEsc = raw.replace(OSC, "").replace(OTHER_ESC, "");
+  return noEsc.replace(/\r+\n/g, "\n").split("\n").map(renderLine).join("\n");
 }
 
 export interface CastText {
@@ -103,6 +146,9 @@ export function promptCommands(text: string): SessionCommand[] {
 const FENCE = /```(?:bash|sh|shell|console|zsh)?[ \t]*\n([\s\S]*?)\n```/g;
 const RETURNCODE = /<returncode>\s*(-?\d+)\s*<\/returncode>/;
 const OBS_OUTPUT = /<output>\n?([\s\S]*?)\n?<\/output>/;
+/** A long observation: mini-swe-agent prints its head and tail around the elided middle. */
+const OBS_HEAD = /<output_head>\n?([\s\S]*?)\n?<\/output_head>/;
+const OBS_TAIL = /<output_tail>\n?([\s\S]*?)\n?<\/output_tail>/;
 
 /**
  * Commands an agent printed in its own output: a fenced shell block, then (before the next
@@ -121,12 +167,60 @@ export function agentPrintedCommands(text: string): SessionCommand[] {
     if (!rc || !cmd) return;
     out.push({
       command: cmd,
-      output: (OBS_OUTPUT.exec(obs)?.[1] ?? "").trim(),
+      output: observationOutput(obs),
       exitCode: Number(rc[1]),
       via: "agent-log",
     });
   });
   return out;
+}
+
+function observationOutput(obs: string): string {
+  const whole = OBS_OUTPUT.exec(obs)?.[1];
+  if (whole !== undefined) return whole.trim();
+  const head = OBS_HEAD.exec(obs)?.[1];
+  const tail = OBS_TAIL.exec(obs)?.[1];
+  if (head === undefined && tail === undefined) return "";
+  return `${(head ?? "").trim()}\n[…]\n${(tail ?? "").trim()}`;
+}
+
+/**
+ * Every action of a session, in order: each prompt command, and after it the actions its
+ * agent printed in the command's output (mini-swe-agent steps, a Codex exec log, Claude
+ * Code stream-json lines), whose own calls then replace the launch command's output.
+ */
+export function sessionItems(text: string): PrintedItem[] {
+  const out: PrintedItem[] = [];
+  for (const c of promptCommands(text)) {
+    const inner = printedItems(c.output);
+    const calls = inner.filter((i) => i.type === "call").length;
+    out.push({ type: "call", tool: "terminal", args: { command: c.command }, command: c.command });
+    out.push({
+      type: "result",
+      tool: "terminal",
+      output: calls ? `[${calls} action(s) the agent printed follow]` : c.output,
+    });
+    out.push(...inner);
+  }
+  return out;
+}
+
+/** Actions an agent printed in one command's output, by the first reader that finds any. */
+export function printedItems(output: string): PrintedItem[] {
+  const mini = agentPrintedCommands(output);
+  if (mini.length)
+    return mini.flatMap((c): PrintedItem[] => [
+      { type: "call", tool: "terminal", args: { command: c.command }, command: c.command },
+      {
+        type: "result",
+        tool: "terminal",
+        output: c.output,
+        ...(c.exitCode !== undefined ? { exitCode: c.exitCode } : {}),
+      },
+    ]);
+  const codex = codexExecItems(output);
+  if (codex.length) return codex;
+  return streamJsonItems(output);
 }
 
 /** Every command of a session: prompt commands, each followed by the ones its agent printed. */

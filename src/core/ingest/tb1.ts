@@ -3,9 +3,9 @@ import { z } from "zod";
 import { describeZodIssues, InputError } from "../errors.js";
 import type { AttemptInput, Outcome } from "../model/attempt.js";
 import { EventLog } from "./events.js";
-import { isFile, peek, readSmall, subdirs } from "./fs-util.js";
-import { readJsonAs } from "./json-file.js";
-import { castText, sessionCommands } from "./tb1-session.js";
+import { isFile, readSmall, scanFor, subdirs } from "./fs-util.js";
+import { readJsonAs, readJsonFile, validate } from "./json-file.js";
+import { castText, plainTerminalText, sessionItems } from "./tb1-session.js";
 import { attemptId, secondsBetween } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
@@ -33,7 +33,8 @@ const Tb1Meta = z.looseObject({
   model_name: z.string().nullish(),
 });
 
-const RUN_HEAD = /"(?:n_resolved|resolved_ids|accuracy|is_resolved)"\s*:/;
+/** A key of a TB1 run or trial result (not inside a string: that one would be `\"key\"`). */
+const RUN_KEY = /(?:^|[^\\])"(?:n_resolved|resolved_ids|accuracy|is_resolved)"\s*:/;
 const TIMEOUTS = new Set(["agent_timeout", "test_timeout"]);
 const OK_MODES = new Set(["none", "unset", ""]);
 
@@ -74,17 +75,24 @@ async function episodeEvents(trialDir: string, log: EventLog): Promise<IngestIte
 const SESSION_CAP = 32 << 20;
 
 /**
- * Commands from the pane recording (`sessions/agent.cast`, else `sessions/agent.log`):
- * typed at the prompt, or printed by the agent in its own output. Returns how many.
+ * Actions from the pane recording (`sessions/agent.cast`, else `sessions/agent.log`, a raw
+ * pipe-pane copy with CRLF and escapes): typed at the prompt, or printed by the agent in its
+ * own output. Returns how many calls, and which file was read (undefined: none).
  */
-function sessionEvents(trialDir: string, log: EventLog, errors: IngestItem[]): number {
+function sessionEvents(
+  trialDir: string,
+  log: EventLog,
+  errors: IngestItem[],
+): { calls: number; file?: string } {
   const cast = join(trialDir, "sessions", "agent.cast");
   const plain = join(trialDir, "sessions", "agent.log");
   let text: string | undefined;
+  let file: string | undefined;
   const castRaw = readSmall(cast, SESSION_CAP);
   if (castRaw !== undefined) {
     const c = castText(castRaw);
     text = c.text;
+    file = cast;
     if (c.badLines.length > 0)
       errors.push({
         type: "error",
@@ -94,18 +102,36 @@ function sessionEvents(trialDir: string, log: EventLog, errors: IngestItem[]): n
           `expected an asciinema row [time, "o"|"i", text]; ${c.badLines.length} bad row(s) skipped, the rest read`,
         ),
       });
-  } else text = readSmall(plain, SESSION_CAP);
-  if (!text) return 0;
-  const cmds = sessionCommands(text);
-  for (const c of cmds) {
-    log.call({ tool: "terminal", args: { command: c.command }, command: c.command });
-    log.result({
-      output: c.output,
-      tool: "terminal",
-      ...(c.exitCode !== undefined ? { exitCode: c.exitCode } : {}),
-    });
+  } else {
+    const raw = readSmall(plain, SESSION_CAP);
+    if (raw !== undefined) {
+      text = plainTerminalText(raw);
+      file = plain;
+    }
   }
-  return cmds.length;
+  if (!text) return { calls: 0, file };
+  let calls = 0;
+  for (const item of sessionItems(text)) {
+    if (item.type === "call") {
+      calls++;
+      log.call({
+        tool: item.tool,
+        args: item.args,
+        command: item.command,
+        callId: item.callId,
+        writes: item.writes,
+      });
+    } else if (item.type === "result")
+      log.result({
+        output: item.output,
+        tool: item.tool,
+        callId: item.callId,
+        ...(item.exitCode !== undefined ? { exitCode: item.exitCode } : {}),
+        ...(item.isError ? { isError: true } : {}),
+      });
+    else log.text("message", "agent", item.text);
+  }
+  return { calls, file };
 }
 
 /** The tests' output (`sessions/tests.log`, else the post-test pane), as the verifier output. */
@@ -131,9 +157,18 @@ async function* trialAttempt(
   log.text("prompt", "user", t.instruction ?? "");
   const errors: IngestItem[] = [];
   // The pane recording has the commands with their output; Terminus episodes are the fallback.
-  const fromSession = dir ? sessionEvents(dir, log, errors) : 0;
-  if (dir && fromSession === 0) errors.push(...(await episodeEvents(dir, log)));
-  else if (fromSession > 0 && t.failure_mode !== "agent_timeout") log.stop();
+  const session = dir ? sessionEvents(dir, log, errors) : { calls: 0 };
+  if (dir && session.calls === 0) errors.push(...(await episodeEvents(dir, log)));
+  else if (session.calls > 0 && t.failure_mode !== "agent_timeout") log.stop();
+  if (session.file && log.count("tool_call") === 0)
+    errors.push({
+      type: "error",
+      error: new InputError(
+        session.file,
+        undefined,
+        "no actions found in this log: expected commands at a shell prompt (user@host:dir# cmd) or an agent's printed steps (mini-swe-agent, Codex exec, Claude Code stream-json); the attempt loads with its verifier outcome",
+      ),
+    });
   yield* errors;
   const tests = dir ? testsOutput(dir, options.outputCap) : undefined;
   const { outcome, exception } = outcomeOf(t);
@@ -171,13 +206,11 @@ export async function* readTb1(dir: string, options: IngestOptions): AsyncGenera
     if (m.ok) meta = m.value;
     else yield { type: "error", error: m.error };
   }
-  const head = peek(join(dir, "results.json"));
-  if (/"is_resolved"\s*:/.test(head) && !/"results"\s*:/.test(head)) {
-    const t = await readJsonAs(
-      join(dir, "results.json"),
-      Tb1Trial,
-      "a Terminal-Bench trial result",
-    );
+  // Parsed once: whether it is one trial's result or the run's list decides how to read it.
+  const resultsFile = join(dir, "results.json");
+  const top = isFile(resultsFile) ? await readJsonFile(resultsFile) : undefined;
+  if (top?.ok && isTrialResult(top.value)) {
+    const t = validate(resultsFile, top.value, Tb1Trial, "a Terminal-Bench trial result");
     if (t.ok) yield* trialAttempt(t.value, dir, dir, meta, options);
     else yield { type: "error", error: t.error };
     return;
@@ -201,13 +234,12 @@ export async function* readTb1(dir: string, options: IngestOptions): AsyncGenera
       yield* trialAttempt(t.value, join(dir, task, trial), dir, meta, options);
     }
   }
-  const run = await readJsonAs(
-    join(dir, "results.json"),
-    Tb1Run,
-    "a Terminal-Bench run results.json",
-  );
+  if (!top) return;
+  const run = top.ok
+    ? validate(resultsFile, top.value, Tb1Run, "a Terminal-Bench run results.json")
+    : top;
   if (!run.ok) {
-    if (isFile(join(dir, "results.json"))) yield { type: "error", error: run.error };
+    yield { type: "error", error: run.error };
     return;
   }
   for (const [i, raw] of (run.value.results ?? []).entries()) {
@@ -227,8 +259,20 @@ export async function* readTb1(dir: string, options: IngestOptions): AsyncGenera
   }
 }
 
+/** One trial's `TrialResults` (not the run's list): an object without `results`. */
+function isTrialResult(v: unknown): boolean {
+  if (!v || typeof v !== "object" || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  return !("results" in o) && ("is_resolved" in o || "trial_name" in o);
+}
+
+/**
+ * A TB1 run (or trial) folder: its `results.json` has one of the result keys. The keys may
+ * come after a long task text, so the file is scanned (bounded), not just its first bytes.
+ */
 export async function looksLikeTb1(dir: string): Promise<boolean> {
-  return RUN_HEAD.test(peek(join(dir, "results.json")));
+  const f = join(dir, "results.json");
+  return isFile(f) && scanFor(f, RUN_KEY);
 }
 
 export const tb1Importer: Importer = {

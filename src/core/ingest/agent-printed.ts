@@ -1,0 +1,262 @@
+/**
+ * Actions an agent printed in its own terminal output (a TB1 pane, a saved console log),
+ * read from plain text (escapes already applied, see `plainTerminalText`):
+ * - the Codex CLI's `codex exec` human output, in its timestamped form
+ *   (`[ts] exec <cmd> in <dir>`, `[ts] <cmd> succeeded in 5ms:` / `exited 1 in …:`,
+ *   `[ts] codex` messages, `apply_patch(auto_approved=…) exited 0 …:` + `Success. Updated the
+ *   following files:` + `A path` lines) and its later untimestamped form (`exec` / `<cmd> in
+ *   <dir>` / ` succeeded in 0ms:`, `codex`, `apply patch` / `patch: completed` / path);
+ * - Claude Code `--output-format stream-json` lines (`{"type":"assistant",…}` with `tool_use`
+ *   parts, `{"type":"user",…}` with `tool_result` parts).
+ * mini-swe-agent's fenced blocks with `<returncode>` observations are read in tb1-session.ts.
+ */
+import { joinArgv } from "./shell.js";
+
+export type PrintedItem =
+  | {
+      type: "call";
+      tool: string;
+      args: unknown;
+      command?: string;
+      callId?: string;
+      writes?: string[];
+    }
+  | {
+      type: "result";
+      output: string;
+      exitCode?: number;
+      isError?: boolean;
+      callId?: string;
+      tool?: string;
+    }
+  | { type: "message"; text: string };
+
+/** Words of a POSIX shell command line as Codex prints argv (single/double quotes, `\`). */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let cur = "";
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) return [line];
+      cur += line.slice(i + 1, end);
+      inWord = true;
+      i = end;
+    } else if (c === '"') {
+      inWord = true;
+      let j = i + 1;
+      for (; j < line.length && line[j] !== '"'; j++) {
+        if (line[j] === "\\" && j + 1 < line.length) j++;
+        cur += line[j];
+      }
+      i = j;
+    } else if (c === "\\" && i + 1 < line.length) {
+      cur += line[++i];
+      inWord = true;
+    } else if (c === " " || c === "\t") {
+      if (inWord) words.push(cur);
+      cur = "";
+      inWord = false;
+    } else {
+      cur += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(cur);
+  return words;
+}
+
+/** `bash -lc 'ls -la'` → `ls -la`; any other command line is kept as printed. */
+function unwrapShell(printed: string): string {
+  const words = shellWords(printed);
+  const inner = words.length === 3 ? joinArgv(words) : undefined;
+  return inner !== undefined && inner !== words.join(" ") ? inner : printed;
+}
+
+const TS = /^\[\d{4}-\d\d-\d\dT[0-9:.]+Z?\] /;
+/** Untimestamped section headers of `codex exec` (one word or phrase on its own line). */
+const HEADERS = new Set([
+  "codex",
+  "exec",
+  "thinking",
+  "user",
+  "apply patch",
+  "file update",
+  "file update:",
+  "turn diff:",
+  "tokens used",
+]);
+const EXEC_BEGIN = /^exec (.+) in (\S.*)$/;
+const EXEC_END = /^(.*?) ?(succeeded|exited (-?\d+)) in [0-9.]+\s*(?:ms|s|m)?[^:]*:$/;
+const PATCH_END = /^apply_patch(?:\([^)]*\))? exited (-?\d+)(?: in [^:]*)?:$/;
+const FILE_LINE = /^([AMD]) (\S.*)$/;
+
+interface Block {
+  head: string;
+  body: string[];
+}
+
+/** Split a codex exec log into header + body blocks (timestamped or untimestamped headers). */
+function codexBlocks(lines: string[]): Block[] | undefined {
+  const timestamped = lines.some((l) => TS.test(l) && /\] (?:exec |codex$|tokens used)/.test(l));
+  const blocks: Block[] = [];
+  let cur: Block | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    let head: string | undefined;
+    if (timestamped) {
+      if (TS.test(line)) head = line.replace(TS, "");
+    } else if (HEADERS.has(line.trim()) && line === line.trimEnd()) {
+      head = line.trim();
+      // `exec` is followed by its command line (`<cmd> in <dir>`, maybe with the status)
+      if (head === "exec" && i + 1 < lines.length) head = `exec ${lines[++i]}`;
+    } else if (cur?.head.startsWith("exec ") && /^ (?:succeeded|exited -?\d+) in /.test(line)) {
+      head = line.trim();
+    }
+    if (head !== undefined) {
+      cur = { head, body: [] };
+      blocks.push(cur);
+    } else cur?.body.push(line);
+  }
+  return blocks.some((b) => EXEC_BEGIN.test(b.head) || PATCH_END.test(b.head)) ||
+    blocks.some((b) => b.head === "apply patch")
+    ? blocks
+    : undefined;
+}
+
+const bodyText = (b: Block): string => b.body.join("\n").trim();
+
+/** Calls, results and messages of a `codex exec` log; none when the text is not one. */
+export function codexExecItems(text: string): PrintedItem[] {
+  if (!/(?:^|\n)(?:\[[^\]\n]*\] )?(?:exec\b|apply patch$)/m.test(text)) return [];
+  const blocks = codexBlocks(text.split("\n"));
+  if (!blocks) return [];
+  const out: PrintedItem[] = [];
+  let open = false;
+  let pendingWrites: string[] = [];
+  for (const b of blocks) {
+    // a combined line (some versions): `exec <cmd> in <dir> succeeded in 5ms:`
+    const inline = b.head.startsWith("exec ")
+      ? / (succeeded|exited (-?\d+)) in [^:]*:$/.exec(b.head)
+      : null;
+    const begin = EXEC_BEGIN.exec(inline ? b.head.slice(0, inline.index) : b.head);
+    if (begin) {
+      const command = unwrapShell(begin[1]!);
+      out.push({
+        type: "call",
+        tool: "exec_command",
+        args: { cmd: command, workdir: begin[2]! },
+        command,
+      });
+      open = true;
+      if (inline) {
+        out.push(result(bodyText(b), inline[2] === undefined ? 0 : Number(inline[2])));
+        open = false;
+      }
+      continue;
+    }
+    const end = EXEC_END.exec(b.head);
+    if (end && open && !PATCH_END.test(b.head)) {
+      out.push(result(bodyText(b), end[3] === undefined ? 0 : Number(end[3])));
+      open = false;
+      continue;
+    }
+    const patchEnd = PATCH_END.exec(b.head);
+    if (patchEnd) {
+      const done = b.body.findIndex((l) => /^Success\. Updated the following files:/.test(l));
+      const listed =
+        done < 0
+          ? []
+          : b.body
+              .slice(done + 1)
+              .map((l) => FILE_LINE.exec(l)?.[2])
+              .filter((p): p is string => !!p);
+      out.push(patchCall(listed.length ? listed : pendingWrites));
+      out.push(result(bodyText(b), Number(patchEnd[1]), "apply_patch"));
+      pendingWrites = [];
+      continue;
+    }
+    if (/^apply_patch auto_approved=/.test(b.head) || b.head === "file update") {
+      pendingWrites = b.body.map((l) => FILE_LINE.exec(l)?.[2]).filter((p): p is string => !!p);
+      continue;
+    }
+    if (b.head === "apply patch") {
+      const status = /^patch: (\w+)/.exec(b.body[0] ?? "")?.[1];
+      const paths: string[] = [];
+      for (const l of b.body.slice(1)) {
+        if (!l.trim() || /^(?:diff --git|--- |\+\+\+ |@@|index )/.test(l)) break;
+        paths.push(l.trim());
+      }
+      out.push(patchCall(paths));
+      out.push(
+        result(b.body.slice(1).join("\n").trim(), status === "completed" ? 0 : 1, "apply_patch"),
+      );
+      continue;
+    }
+    if (b.head === "codex") {
+      const t = bodyText(b);
+      if (t) out.push({ type: "message", text: t });
+    }
+  }
+  return out.some((i) => i.type === "call") ? out : [];
+}
+
+function patchCall(paths: string[]): PrintedItem {
+  return {
+    type: "call",
+    tool: "apply_patch",
+    args: { paths },
+    ...(paths.length ? { writes: paths } : {}),
+  };
+}
+
+function result(output: string, exitCode: number, tool = "exec_command"): PrintedItem {
+  return { type: "result", tool, output, exitCode, ...(exitCode !== 0 ? { isError: true } : {}) };
+}
+
+/** Calls, results and messages of Claude Code `stream-json` lines printed in the output. */
+export function streamJsonItems(text: string): PrintedItem[] {
+  if (!text.includes('{"type":')) return [];
+  const out: PrintedItem[] = [];
+  for (const line of text.split("\n")) {
+    const l = line.trim();
+    if (!l.startsWith('{"type":"assistant"') && !l.startsWith('{"type":"user"')) continue;
+    let row: { type?: unknown; message?: { content?: unknown } };
+    try {
+      row = JSON.parse(l);
+    } catch {
+      continue;
+    }
+    const parts = Array.isArray(row.message?.content) ? row.message.content : [];
+    for (const p of parts as Record<string, unknown>[]) {
+      if (!p || typeof p !== "object") continue;
+      if (row.type === "assistant" && p.type === "tool_use" && typeof p.name === "string")
+        out.push({
+          type: "call",
+          tool: p.name,
+          args: p.input,
+          ...(typeof p.id === "string" ? { callId: p.id } : {}),
+        });
+      else if (row.type === "assistant" && p.type === "text" && typeof p.text === "string")
+        out.push({ type: "message", text: p.text });
+      else if (row.type === "user" && p.type === "tool_result")
+        out.push({
+          type: "result",
+          output: partsToText(p.content),
+          ...(p.is_error === true ? { isError: true } : {}),
+          ...(typeof p.tool_use_id === "string" ? { callId: p.tool_use_id } : {}),
+        });
+    }
+  }
+  return out.some((i) => i.type === "call") ? out : [];
+}
+
+function partsToText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((c) => (c && typeof c === "object" && typeof c.text === "string" ? c.text : ""))
+    .join("\n");
+}
