@@ -82,7 +82,11 @@ export function alignAttempts(left: Attempt, right: Attempt): Alignment {
   return { rows, firstDivergence: rows.findIndex((r) => !r.same) };
 }
 
-/** A passing attempt of the same task (the one sharing the most commands), if any. */
+/**
+ * The passing attempt of the same task that matches best: same model and agent first (the
+ * closest control for "what did this one do differently"), then the one sharing the most
+ * commands, then the smallest id. Undefined when no attempt of the task passed.
+ */
 export function passingSibling(
   attempt: Attempt,
   attempts: readonly Attempt[],
@@ -91,12 +95,12 @@ export function passingSibling(
     (a) => a.taskId === attempt.taskId && a.id !== attempt.id && a.outcome === "pass",
   );
   if (pass.length <= 1) return pass[0];
+  const kin = (a: Attempt) =>
+    ((a.model ?? "") === (attempt.model ?? "") ? 2 : 0) +
+    ((a.agent ?? "") === (attempt.agent ?? "") ? 1 : 0);
   const mine = new Set(stepsOf(attempt).map((s) => s.key));
-  let best = pass[0]!;
-  let bestScore = -1;
-  for (const p of pass) {
-    const score = stepsOf(p).filter((s) => mine.has(s.key)).length;
-    if (score > bestScore) [best, bestScore] = [p, score];
-  }
-  return best;
+  const shared = (a: Attempt) => stepsOf(a).filter((s) => mine.has(s.key)).length;
+  return pass
+    .map((a) => ({ a, kin: kin(a), shared: shared(a) }))
+    .sort((x, y) => y.kin - x.kin || y.shared - x.shared || (x.a.id < y.a.id ? -1 : 1))[0]?.a;
 }

@@ -9,9 +9,11 @@ const NEW_SESSION_RE =
 const SUPERVISED_RE =
   /\b(tmux|screen|systemctl|service|start-stop-daemon|docker|supervisorctl|pm2)\b|--daemon\b|-daemonize\b/;
 const REDIRECTED_RE = />\s*\S+|&>/;
-const BACKGROUND_RE = /(?<![&|])&\s*(?:$|;|\n|disown)/m;
+/** A shell job sent to the background (`&`), as a child of the agent's shell. */
+export const BACKGROUND_RE = /(?<![&|])&\s*(?:$|;|\n|disown)/m;
 
-function isDetached(cmd: string): boolean {
+/** A launch that starts the process in a new session or under a supervisor, streams redirected. */
+export function isDetached(cmd: string): boolean {
   if (!NEW_SESSION_RE.test(cmd)) return false;
   return SUPERVISED_RE.test(cmd) || REDIRECTED_RE.test(cmd);
 }

@@ -1,7 +1,8 @@
 import { commandOf, outputOf, PROBE_RE, probeOk, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
-const DESTRUCTIVE_RE =
+/** Commands that delete files, refs, containers or tables. */
+export const DESTRUCTIVE_RE =
   /\brm\s+-[a-zA-Z]*r[a-zA-Z]*f?\b|\brm\s+-[a-zA-Z]*f[a-zA-Z]*r\b|\bgit\s+reset\s+--hard\b|\bgit\s+push\s+.*(?:--delete|\s-d\s|\s:\S+)|\bgit\s+branch\s+-D\b|\bgit\s+update-ref\s+-d\b|\bgit\s+clean\s+-[a-z]*f|\bgit\s+checkout\s+--orphan\b|\bdocker\s+(?:rm|rmi|compose\s+down)\b|\bdropdb\b|\bDROP\s+(?:TABLE|DATABASE)\b/i;
 const DEPLOY_OK =
   /\bHTTP\/[\d.]+\s+2\d\d\b|\b200 OK\b|^\s*200\s*$|\bdeployed\b|\bmain -> main\b|\bmaster -> master\b|\[new branch\]/im;

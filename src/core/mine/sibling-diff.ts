@@ -1,0 +1,886 @@
+import { passingSibling } from "../compare/align.js";
+import type { Attempt, Event } from "../model/attempt.js";
+import { BACKGROUND_RE, isDetached, SERVER_LAUNCH_RE } from "./detectors/attached-server.js";
+import { DESTRUCTIVE_RE } from "./detectors/destructive-after-probe.js";
+import { type DetectorHit, runDetectors } from "./detectors/index.js";
+import { baseName, namedFiles, samePath, verifierMissing } from "./detectors/paths.js";
+import {
+  BUILD_RE,
+  callSucceeded,
+  commandOf,
+  isCheck,
+  outputOf,
+  PROBE_RE,
+  segments,
+  stopIndex,
+  stripHeredocs,
+  TEST_RE,
+  toolCalls,
+  writtenPaths,
+} from "./detectors/shell.js";
+import type { LabelEvidence } from "./label.js";
+import { isMechanismId, normalizeEvidence } from "./mechanisms.js";
+
+/**
+ * Evidence from the passing sibling (issue 22, point 3): a failed attempt of a split task
+ * (some attempts pass, some fail) is aligned with a passing attempt of the same task over
+ * normalized facts — programs run, files written, checks run and whether they succeeded,
+ * services launched (detached or not), the last actions before the stop, the verifier's
+ * tests — and the differences that most likely decided the outcome are stated, each with
+ * the events that show it on both sides. A passing sibling is capability evidence; a
+ * decisive difference is the mechanism's evidence. Nothing here names a task or a corpus.
+ */
+
+/** What a call checks: a test run, a probe, a build, a comparison, a log search, another validation, a look. */
+export type CheckKind = "test" | "probe" | "build" | "compare" | "log" | "validate" | "view";
+
+/** Normalized facts of one tool call. */
+export interface CallFacts {
+  eventIndex: number;
+  /** Programs run (program + subcommand), numbers and hashes folded, paths keep their shape. */
+  programs: string[];
+  /** The command (or tool + input) on one line, capped. */
+  text: string;
+  /** Paths written, relative ones resolved against a leading `cd`. */
+  writes: string[];
+  checks: CheckKind[];
+  /** The checks that come after the call's own last write (all of them when it writes nothing). */
+  checksAfterWrite: CheckKind[];
+  /** Whether the call succeeded; undefined when its status is not visible (no result, a pipe). */
+  ok: boolean | undefined;
+  destructive: boolean;
+  /** A server or VM launch: whether detached from the agent's shell. */
+  launch?: { detached: boolean };
+  /** Paths a copy command read (the backup's source). */
+  copied: string[];
+}
+
+/** Test-level verifier results read from the verifier's output text. */
+export interface VerifierTests {
+  passed: string[];
+  failed: { name: string; message?: string }[];
+}
+
+export interface AttemptFacts {
+  attemptId: string;
+  calls: CallFacts[];
+  /** Event index of the last call that wrote a file. */
+  lastWrite: number | undefined;
+  stop: number;
+  verifier: VerifierTests;
+}
+
+export type DifferenceKind =
+  | "service-detached"
+  | "artifact-missing"
+  | "artifact-elsewhere"
+  | "destructive-after-check"
+  | "extra-after-check"
+  | "check-missing"
+  | "check-failed"
+  | "copy-first"
+  | "provided-program"
+  | "content-differs";
+
+export interface SiblingDifference {
+  kind: DifferenceKind;
+  /** One plain sentence, citing event indices on both sides. */
+  sentence: string;
+  /** The path, program or check the difference is about. */
+  subject: string;
+  /** Events of the failed attempt that show it (the missing step's place: its last write or stop). */
+  failedEvents: number[];
+  /** Events of the passing sibling that show what it did. */
+  siblingEvents: number[];
+  /** How likely it decided the outcome; higher first. */
+  score: number;
+  /** Strong enough to name a mechanism (an action-level difference tied to the outcome). */
+  decisive: boolean;
+  /** The mechanism (core/mine/mechanisms.ts) it shows, when one fits. */
+  mechanismId?: string;
+  /** Failing verifier tests of the failed attempt that name the subject. */
+  verifierTests?: string[];
+}
+
+export interface SiblingComparison {
+  attemptId: string;
+  siblingId: string;
+  sameModel: boolean;
+  sameAgent: boolean;
+  /** At most MAX_DIFFERENCES, most likely decisive first. */
+  differences: SiblingDifference[];
+  /** The first decisive difference, when there is one. */
+  decisive?: SiblingDifference;
+  /** The decisive difference's mechanism, when one fits. */
+  mechanismId?: string;
+  /** Capability evidence (the sibling passed) and, when decisive, the mechanism's evidence. */
+  evidence: LabelEvidence[];
+  /** One sentence for the whole comparison (what decided it, or that nothing is decisive). */
+  summary: string;
+  /** Verifier tests that failed here and passed in the sibling (same names). */
+  verifier: { failedHere: string[]; passedInSibling: string[] };
+}
+
+export const MAX_DIFFERENCES = 3;
+/** A difference at or above this score is decisive (see `score` in each finder). */
+export const DECISIVE_SCORE = 4;
+
+// ---------------------------------------------------------------------------------------
+// facts
+
+const WRAPPER = /^(?:sudo|nohup|setsid|exec|time|nice|env|stdbuf(?:\s+-\S+)*|timeout\s+\S+)\s+/;
+const ASSIGN = /^[A-Za-z_]\w*=(?:'[^']*'|"[^"]*"|\S*)\s+/;
+const VIEW_PROGRAMS =
+  /^(?:cat|head|tail|less|more|ls|stat|wc|file|grep|rg|find|tree|du|sha256sum|md5sum|sha1sum|xxd|hexdump|od|jq|echo|printf|pwd|whoami|which|type|sort|uniq|cut|awk|nl)$/;
+const COMPARE_RE = /\b(?:cmp|diff|filecmp|colordiff)\b/;
+const VALIDATE_RE = /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b/i;
+const INTERPRETERS = /^(?:python[\d.]*|node|ruby|perl|bash|sh|php|Rscript)$/;
+const COPY_PROGRAMS = /^(?:cp|rsync|tar|dd)$/;
+const SCRATCH = /^(?:\/tmp\/|\/dev\/|\/proc\/|\/var\/tmp\/)|(?:^|\/)\.cache\//;
+const ABOUT_ITSELF = /(?:^|\s)(?:--help|-h|--version|-V|--collect-only|--dry-run)(?:\s|$)/;
+
+/** Pipeline stages of one shell segment (a single `|`, not `||`). */
+function stages(seg: string): string[] {
+  return seg
+    .split(/(?<!\|)\|(?!\|)/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function stripWrappers(stage: string): string {
+  let s = stage.replace(/^[({\s]+/, "");
+  for (let i = 0; i < 6; i++) {
+    const next = s.replace(ASSIGN, "").replace(WRAPPER, "");
+    if (next === s) break;
+    s = next;
+  }
+  return s;
+}
+
+/** `program subcommand` of one pipeline stage, normalized; undefined for `cd` and empty stages. */
+export function programKey(stage: string): string | undefined {
+  const toks = stripWrappers(stage).split(/\s+/).filter(Boolean);
+  const prog = toks[0];
+  if (!prog || prog === "cd" || /^[<>&]/.test(prog)) return undefined;
+  let key = prog;
+  const next = toks[1];
+  if (INTERPRETERS.test(baseName(prog)) && next !== undefined) {
+    if (next === "-m" && toks[2]) key = `${prog} -m ${toks[2]}`;
+    else if (next === "-c" || next === "-" || next === "-e") key = `${prog} ${next}`;
+    else if (!next.startsWith("-") && !next.startsWith("<")) key = `${prog} ${next}`;
+  } else if (next !== undefined && /^[a-z][\w-]*$/.test(next)) key = `${prog} ${next}`;
+  return normalizeEvidence(key, 120);
+}
+
+/** The directory a command's leading `cd` moves to, if any. */
+function leadingCd(cmd: string): string | undefined {
+  const m = /^\s*cd\s+(['"]?)([^\s'";&|]+)\1\s*(?:&&|;)/.exec(cmd);
+  return m?.[2];
+}
+
+function resolvePath(p: string, cwd: string | undefined): string {
+  if (p.startsWith("/") || p.startsWith("~") || !cwd) return p;
+  return `${cwd.replace(/\/+$/, "")}/${p.replace(/^\.\//, "")}`;
+}
+
+/** Sources of copy commands in a command (`cp -a SRC DST`, `rsync SRC DST`, sqlite `.backup`). */
+function copiedPaths(cmd: string, cwd: string | undefined): string[] {
+  const out: string[] = [];
+  for (const seg of segments(cmd)) {
+    const toks = stripWrappers(stages(seg)[0] ?? "")
+      .split(/\s+/)
+      .filter(Boolean);
+    if (!toks[0] || !COPY_PROGRAMS.test(toks[0])) continue;
+    const args = toks.slice(1).filter((t) => !t.startsWith("-"));
+    if (toks[0] === "dd") {
+      const src = toks.find((t) => t.startsWith("if="))?.slice(3);
+      if (src) out.push(resolvePath(src, cwd));
+      continue;
+    }
+    for (const a of args.slice(0, -1)) out.push(resolvePath(a.replace(/\/\.$/, "/"), cwd));
+  }
+  if (/\.backup\b/.test(cmd)) {
+    const db = /\bsqlite3\s+(?:-\S+\s+)*(\S+)/.exec(cmd)?.[1];
+    if (db) out.push(resolvePath(db, cwd));
+  }
+  return out;
+}
+
+/** What one shell segment checks (a segment that writes checks nothing). */
+function segmentKinds(seg: string): CheckKind[] {
+  if (ABOUT_ITSELF.test(seg)) return [];
+  const kinds = new Set<CheckKind>();
+  const st = stages(seg);
+  const first = stripWrappers(st[0] ?? "");
+  const prog = baseName(first.split(/\s+/)[0] ?? "");
+  if (TEST_RE.test(seg)) kinds.add("test");
+  if (PROBE_RE.test(seg)) kinds.add("probe");
+  if (BUILD_RE.test(first)) kinds.add("build");
+  if (COMPARE_RE.test(seg)) kinds.add("compare");
+  if (/\.log\b/.test(seg) && /\b(?:grep|rg|tail|cat|awk|less|head)\b/.test(seg)) kinds.add("log");
+  else if (VALIDATE_RE.test(first)) kinds.add("validate");
+  else if (INTERPRETERS.test(prog)) kinds.add("validate");
+  else if (/^\.{0,2}\/\S/.test(first)) kinds.add("validate");
+  else if (VIEW_PROGRAMS.test(prog)) kinds.add("view");
+  return [...kinds];
+}
+
+/**
+ * A command with heredoc bodies and single-quoted strings blanked: a `>` inside a quoted
+ * pattern (`grep -o '<b>.*</b>'`) or a heredoc is no redirection.
+ */
+function unquoted(cmd: string): string {
+  return stripHeredocs(cmd).replace(/'[^'\n]*'/g, "''");
+}
+
+/** Paths a call writes (the shared helper over the unquoted command), real paths only. */
+function writesOf(call: Event, cmd: string | undefined, cwd: string | undefined): string[] {
+  const ev =
+    cmd !== undefined && call.command !== undefined ? { ...call, command: unquoted(cmd) } : call;
+  return writtenPaths(ev)
+    .filter((p) => !/[*?'"`$<>{}]/.test(p) && /\w/.test(p))
+    .map((p) => resolvePath(p, cwd));
+}
+
+/** A segment as a call of its own, for the shared write helpers. */
+function segmentWrites(seg: string, index: number): boolean {
+  return writesOf({ index, kind: "tool_call", command: seg }, seg, undefined).length > 0;
+}
+
+/**
+ * What a shell call checks, and what it checks after its last write (`sed -i … && pytest`
+ * checks after the write; `python3 -c … && echo x > out` computes before it).
+ */
+function checkKinds(cmd: string, ev: Event): { all: CheckKind[]; afterWrite: CheckKind[] } {
+  if (!isCheck(ev)) return { all: [], afterWrite: [] };
+  const segs = segments(cmd);
+  let lastWriting = -1;
+  segs.forEach((seg, i) => {
+    if (segmentWrites(seg, ev.index)) lastWriting = i;
+  });
+  const all = new Set<CheckKind>();
+  const after = new Set<CheckKind>();
+  segs.forEach((seg, i) => {
+    if (segmentWrites(seg, ev.index)) return;
+    for (const k of segmentKinds(seg)) {
+      all.add(k);
+      if (i > lastWriting) after.add(k);
+    }
+  });
+  return { all: [...all], afterWrite: [...after] };
+}
+
+/** Whether the call's status is visible: the last stage of its last segment is the checked program. */
+function visibleStatus(a: Attempt, call: Event, cmd: string): boolean | undefined {
+  const last = segments(cmd).at(-1) ?? "";
+  const st = stages(last);
+  const r = a.events.find((e) => e.kind === "tool_result" && e.callId === call.callId);
+  const hasResult =
+    (call.callId !== undefined && r !== undefined) ||
+    call.exitCode !== undefined ||
+    call.output !== undefined ||
+    outputOf(a, call) !== "";
+  if (!hasResult) return undefined;
+  const ok = callSucceeded(a, call);
+  // `make | head`: the pipe shows head's status, not make's — a failure still shows, success does not.
+  if (st.length > 1 && ok) {
+    const out = outputOf(a, call);
+    if (/\b\d+ failed\b|\bFAILED\b|\bFAIL\b|\berror\b|Traceback/.test(out)) return false;
+    const tail = st.at(-1) ?? "";
+    if (/^(?:head|tail|grep|wc|sort|uniq|cut)\b/.test(tail)) return undefined;
+  }
+  return ok;
+}
+
+/** Normalized facts of one attempt. */
+export function attemptFacts(a: Attempt): AttemptFacts {
+  const calls: CallFacts[] = [];
+  for (const call of toolCalls(a)) {
+    const cmd = commandOf(call);
+    const text = (cmd ?? `${call.tool ?? "tool"} ${call.input ?? ""}`).replace(/\s+/g, " ").trim();
+    const cwd = cmd ? leadingCd(cmd) : undefined;
+    const kinds = cmd
+      ? checkKinds(cmd, call)
+      : isCheck(call)
+        ? { all: ["view" as const], afterWrite: ["view" as const] }
+        : { all: [], afterWrite: [] };
+    const programs = cmd
+      ? [...new Set(segments(cmd).flatMap((s) => stages(s).flatMap((st) => programKey(st) ?? [])))]
+      : [normalizeEvidence(call.tool ?? "tool", 60)];
+    const launched =
+      !!cmd &&
+      (SERVER_LAUNCH_RE.test(cmd) || (BACKGROUND_RE.test(cmd) && /\bnohup|setsid\b/.test(cmd)));
+    const f: CallFacts = {
+      eventIndex: call.index,
+      programs,
+      text: text.slice(0, 160),
+      writes: writesOf(call, cmd, cwd),
+      checks: kinds.all,
+      checksAfterWrite: kinds.afterWrite,
+      ok: cmd ? visibleStatus(a, call, cmd) : callSucceeded(a, call),
+      destructive: !!cmd && DESTRUCTIVE_RE.test(cmd),
+      copied: cmd ? copiedPaths(cmd, cwd) : [],
+    };
+    if (launched && cmd) f.launch = { detached: isDetached(cmd) };
+    calls.push(f);
+  }
+  // a log search is a check of a build only after a build ran (an input `.log` is data)
+  let built = false;
+  for (const c of calls) {
+    if (!built) {
+      c.checks = c.checks.map((k) => (k === "log" ? "view" : k));
+      c.checksAfterWrite = c.checksAfterWrite.map((k) => (k === "log" ? "view" : k));
+    }
+    if (c.checks.includes("build")) built = true;
+  }
+  // the deliverable's last write: scratch space (test inputs under /tmp) does not count
+  const lastWrite = [...calls]
+    .reverse()
+    .find((c) => c.writes.some((w) => !isScratch(w)))?.eventIndex;
+  return { attemptId: a.id, calls, lastWrite, stop: stopIndex(a), verifier: verifierTests(a) };
+}
+
+const PYTEST_LINE = /^(PASSED|FAILED|ERROR)\s+(\S+?)(?:\s+-\s+(.*))?$/;
+const PYTEST_LINE_AFTER = /^(\S+::\S+)\s+(PASSED|FAILED|ERROR)\b/;
+const FAILURE_HEADER = /^_{3,}\s+(\S+)\s+_{3,}$/;
+const ASSERT_LINE = /^E\s+(.+)$/;
+
+/** The short name of a test id (`/tests/test_x.py::test_y[param]` → `test_y[param]`). */
+function testName(id: string): string {
+  return id.split("::").at(-1) ?? id;
+}
+
+/** Test-level results from a pytest-style verifier output (summary lines, failure headers). */
+export function verifierTests(a: Attempt): VerifierTests {
+  const passed = new Set<string>();
+  const failed = new Map<string, string | undefined>();
+  let current: string | undefined;
+  for (const raw of (a.verifierOutput ?? "").split("\n")) {
+    const line = raw.trim();
+    const m = PYTEST_LINE.exec(line);
+    const n = PYTEST_LINE_AFTER.exec(line);
+    const header = FAILURE_HEADER.exec(line);
+    if (m?.[2]) {
+      const name = testName(m[2]);
+      if (m[1] === "PASSED") passed.add(name);
+      else failed.set(name, failed.get(name) ?? m[3]?.slice(0, 200));
+    } else if (n?.[1]) {
+      const name = testName(n[1]);
+      if (n[2] === "PASSED") passed.add(name);
+      else if (!failed.has(name)) failed.set(name, undefined);
+    } else if (header?.[1] && /^test|::|\w+\.\w+/.test(header[1])) {
+      current = testName(header[1]);
+      if (!failed.has(current)) failed.set(current, undefined);
+    } else if (current) {
+      const e = ASSERT_LINE.exec(line);
+      if (e?.[1] && failed.get(current) === undefined) failed.set(current, e[1].slice(0, 200));
+    }
+  }
+  return {
+    passed: [...passed],
+    failed: [...failed].map(([name, message]) => (message ? { name, message } : { name })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// differences
+
+interface Pair {
+  failed: Attempt;
+  sibling: Attempt;
+  f: AttemptFacts;
+  s: AttemptFacts;
+}
+
+const q = (t: string, n = 70) => `\`${t.length > n ? `${t.slice(0, n - 1)}…` : t}\``;
+
+/** Scratch space (temporary files, devices). */
+function isScratch(p: string): boolean {
+  return SCRATCH.test(p);
+}
+
+function sameFile(x: string, y: string): boolean {
+  return samePath(x, y) || samePath(y, x);
+}
+
+/** Calls after the attempt's last write (where a check of the deliverable belongs). */
+function afterLastWrite(x: AttemptFacts): CallFacts[] {
+  const from = x.lastWrite;
+  return from === undefined ? x.calls : x.calls.filter((c) => c.eventIndex >= from);
+}
+
+/** Failing verifier tests whose name or message mentions one of the words. */
+function testsNaming(f: AttemptFacts, words: string[]): string[] {
+  const ws = words.map((w) => w.toLowerCase()).filter((w) => w.length >= 3);
+  if (ws.length === 0) return [];
+  return f.verifier.failed
+    .filter((t) => {
+      const hay = `${t.name} ${t.message ?? ""}`.toLowerCase();
+      return ws.some((w) => hay.includes(w));
+    })
+    .map((t) => t.name);
+}
+
+/** Deliverables: paths the task or the verifier names, and files the sibling wrote last. */
+function deliverableScore(p: Pair, path: string, siblingEvent: number): number {
+  const b = baseName(path);
+  let s = 0;
+  const verifierText = p.failed.verifierOutput ?? "";
+  if (verifierMissing(p.failed).paths.some((m) => sameFile(m, path) || baseName(m) === b)) s += 3;
+  else if (verifierText.includes(b)) s += 1;
+  if (namedFiles(p.failed.taskText).some((n) => sameFile(n, path) || baseName(n) === b)) s += 2;
+  const sibLastCalls = p.s.calls.slice(-3).map((c) => c.eventIndex);
+  if (sibLastCalls.includes(siblingEvent) || siblingEvent === p.s.lastWrite) s += 1;
+  return s;
+}
+
+function artifactDiffs(p: Pair): SiblingDifference[] {
+  const out: SiblingDifference[] = [];
+  const seen = new Set<string>();
+  const failedWrites = p.f.calls.flatMap((c) => c.writes.map((path) => ({ path, at: c })));
+  for (const c of p.s.calls) {
+    for (const path of c.writes) {
+      if (isScratch(path) || seen.has(path)) continue;
+      seen.add(path);
+      if (failedWrites.some((w) => sameFile(w.path, path))) continue;
+      const dscore = deliverableScore(p, path, c.eventIndex);
+      if (dscore < 2) continue; // neither named by the task/verifier nor among the sibling's last writes
+      const elsewhere = failedWrites.find(
+        (w) => baseName(w.path) === baseName(path) && !isScratch(w.path),
+      );
+      const tests = testsNaming(p.f, [baseName(path), baseName(path).replace(/\.\w+$/, "")]);
+      if (elsewhere) {
+        out.push({
+          kind: "artifact-elsewhere",
+          sentence: `the sibling wrote ${path} (event ${c.eventIndex}); this one wrote ${elsewhere.path} instead (event ${elsewhere.at.eventIndex})`,
+          subject: path,
+          failedEvents: [elsewhere.at.eventIndex],
+          siblingEvents: [c.eventIndex],
+          score: 3 + dscore + (tests.length ? 1 : 0),
+          decisive: false,
+          mechanismId: "artifact-wrong-path",
+          ...(tests.length ? { verifierTests: tests } : {}),
+        });
+      } else {
+        out.push({
+          kind: "artifact-missing",
+          sentence: `the sibling wrote ${path} (event ${c.eventIndex}); this one never wrote it (stopped at event ${p.f.stop})`,
+          subject: path,
+          failedEvents: [p.f.stop],
+          siblingEvents: [c.eventIndex],
+          score: 2 + dscore + (tests.length ? 1 : 0),
+          decisive: false,
+          mechanismId: "artifact-never-written",
+          ...(tests.length ? { verifierTests: tests } : {}),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+function serviceDiffs(p: Pair): SiblingDifference[] {
+  const sib = p.s.calls.filter((c) => c.launch);
+  const mine = p.f.calls.filter((c) => c.launch);
+  const sLast = sib.at(-1);
+  const fLast = mine.at(-1);
+  if (!sLast?.launch?.detached || !fLast || fLast.launch?.detached) return [];
+  const probe = p.s.calls.find(
+    (c) => c.eventIndex > sLast.eventIndex && c.checks.includes("probe"),
+  );
+  const tests = testsNaming(p.f, ["connect", "refused", "reach", "serv", "port", "running"]);
+  const how = BACKGROUND_RE.test(fLast.text)
+    ? "as a background job of its own shell"
+    : "in the foreground of its shell";
+  return [
+    {
+      kind: "service-detached",
+      sentence: `the sibling launched the server detached (event ${sLast.eventIndex}: ${q(sLast.text)})${probe ? ` and probed it from a later call (event ${probe.eventIndex})` : ""}; this one launched it ${how} (event ${fLast.eventIndex}: ${q(fLast.text)})`,
+      subject: sLast.programs[0] ?? "server",
+      failedEvents: [fLast.eventIndex],
+      siblingEvents: probe ? [sLast.eventIndex, probe.eventIndex] : [sLast.eventIndex],
+      score: 6 + (tests.length ? 1 : 0),
+      decisive: false,
+      mechanismId: "service-persistence",
+      ...(tests.length ? { verifierTests: tests } : {}),
+    },
+  ];
+}
+
+const CHECK_WORDS: Record<CheckKind, string> = {
+  test: "ran the tests",
+  probe: "probed the service",
+  build: "built it",
+  compare: "compared the result with the original",
+  log: "searched the build log",
+  validate: "ran a check of the result",
+  view: "looked at the result",
+};
+const STRONG: CheckKind[] = ["test", "compare", "log", "probe", "validate", "build"];
+
+function checkDiffs(p: Pair): SiblingDifference[] {
+  const out: SiblingDifference[] = [];
+  const sAfter = afterLastWrite(p.s);
+  const fAfter = afterLastWrite(p.f);
+  const kindsAfter = (c: CallFacts, x: AttemptFacts) =>
+    c.eventIndex === x.lastWrite ? c.checksAfterWrite : c.checks;
+  const fKinds = new Set(fAfter.flatMap((c) => kindsAfter(c, p.f)));
+  const fLastWrite = p.f.lastWrite ?? p.f.calls.at(-1)?.eventIndex ?? p.f.stop;
+  for (const kind of STRONG) {
+    const sc = sAfter.find((c) => kindsAfter(c, p.s).includes(kind) && c.ok !== false);
+    if (!sc) continue;
+    const fc = [...fAfter].reverse().find((c) => kindsAfter(c, p.f).includes(kind));
+    const subject = sc.programs.find((x) => !/^cd\b/.test(x)) ?? kind;
+    if (fc && fc.ok === false) {
+      out.push({
+        kind: "check-failed",
+        sentence: `the sibling ${CHECK_WORDS[kind]} after its last write (event ${sc.eventIndex}: ${q(sc.text)}) and it passed; this one's ${kind} after its last write failed (event ${fc.eventIndex}) and it stopped`,
+        subject,
+        failedEvents: [fc.eventIndex],
+        siblingEvents: [sc.eventIndex],
+        score: 5,
+        decisive: false,
+        mechanismId: "stop-without-check",
+      });
+      break;
+    }
+    if (fKinds.has(kind)) continue;
+    // a weaker kind of check after the last write still leaves this one's deliverable unchecked
+    const weaker = fAfter.find((c) => kindsAfter(c, p.f).length > 0);
+    const weakerKinds = weaker ? kindsAfter(weaker, p.f) : [];
+    const said = weaker
+      ? `this one only ${weakerKinds.every((k) => k === "view") ? "looked at it" : `ran ${q(weaker.text, 40)}`} (event ${weaker.eventIndex}) after its last write (event ${fLastWrite})`
+      : p.f.lastWrite === undefined
+        ? `this one never wrote anything and stopped at event ${p.f.stop} without it`
+        : `this one stopped after its last write (event ${fLastWrite}) without it`;
+    out.push({
+      kind: "check-missing",
+      sentence: `the sibling ${CHECK_WORDS[kind]} before stopping (event ${sc.eventIndex}: ${q(sc.text)}); ${said}`,
+      subject,
+      failedEvents: [fLastWrite],
+      siblingEvents: [sc.eventIndex],
+      score: (kind === "build" ? 3 : 4) + (sc === p.s.calls.at(-1) ? 1 : 0),
+      decisive: false,
+      mechanismId: "stop-without-check",
+    });
+  }
+  return out;
+}
+
+/**
+ * What this one did near its end that the sibling never did: a command that changes state
+ * (a destructive one, a write, a run that checks nothing) after a check that did not fail.
+ */
+function extraDiffs(p: Pair): SiblingDifference[] {
+  const sibPrograms = new Set(p.s.calls.flatMap((c) => c.programs));
+  const out: SiblingDifference[] = [];
+  const strongOk = (c: CallFacts) =>
+    c.ok !== false && c.checks.some((k) => k !== "view" && k !== "build");
+  p.f.calls.forEach((c, i) => {
+    const novel = c.programs.filter((x) => !sibPrograms.has(x));
+    if (novel.length === 0) return;
+    const anchor = p.f.calls
+      .slice(0, i)
+      .reverse()
+      .find((x) => strongOk(x));
+    if (c.destructive) {
+      const cmd = c.text;
+      const destroyer =
+        segments(cmd)
+          .filter((seg) => DESTRUCTIVE_RE.test(seg))
+          .flatMap((seg) => programKey(seg) ?? [])
+          .find((k) => !sibPrograms.has(k)) ?? novel[0];
+      if (!destroyer) return;
+      out.push({
+        kind: "destructive-after-check",
+        sentence: anchor
+          ? `after its check looked good (event ${anchor.eventIndex}), this one ran ${q(c.text)} (event ${c.eventIndex}); the sibling never ran ${q(destroyer, 30)}`
+          : `this one ran ${q(c.text)} (event ${c.eventIndex}); the sibling never ran ${q(destroyer, 30)}`,
+        subject: destroyer,
+        failedEvents: anchor ? [anchor.eventIndex, c.eventIndex] : [c.eventIndex],
+        siblingEvents: [],
+        score: anchor ? 6 : 3,
+        decisive: false,
+        ...(anchor ? { mechanismId: "deployment-preservation" } : {}),
+      });
+      return;
+    }
+    // the last actions only: a state change after a good check, and nothing after it checks again
+    const later = p.f.calls.slice(i + 1);
+    if (!anchor || later.some(strongOk)) return;
+    if (c.writes.length === 0 && c.checks.length > 0) return;
+    // writing the deliverable the sibling wrote too is no extra step (its content may differ)
+    const sibWrites = p.s.calls.flatMap((x) => x.writes);
+    if (c.writes.length > 0 && c.writes.every((w) => sibWrites.some((x) => sameFile(x, w)))) return;
+    out.push({
+      kind: "extra-after-check",
+      sentence: `after its check looked good (event ${anchor.eventIndex}), this one ran ${q(c.text)} (event ${c.eventIndex}), which the sibling never ran`,
+      subject: novel[0] ?? c.text,
+      failedEvents: [c.eventIndex, anchor.eventIndex],
+      siblingEvents: [],
+      score: 4,
+      decisive: false,
+    });
+  });
+  return out.sort((x, y) => y.score - x.score).slice(0, 2);
+}
+
+/** The sibling copied an input before touching it; this one opened or changed it first. */
+function copyFirstDiffs(p: Pair): SiblingDifference[] {
+  const out: SiblingDifference[] = [];
+  for (const sc of p.s.calls) {
+    for (const src of sc.copied) {
+      if (isScratch(src)) continue;
+      const b = baseName(src.replace(/\/+\.?$/, ""));
+      if (b.length < 3) continue;
+      const touches = (c: CallFacts) => c.text.includes(b);
+      const sibEarlier = p.s.calls.find(
+        (c) => c.eventIndex < sc.eventIndex && touches(c) && !isView(c),
+      );
+      if (sibEarlier) continue; // the sibling itself opened it before its copy
+      const fCopy = p.f.calls.find((c) => c.copied.some((x) => baseName(x) === baseName(src)));
+      const fOpen = p.f.calls.find(
+        (c) => touches(c) && !isView(c) && c.copied.length === 0 && c !== fCopy,
+      );
+      if (!fOpen || (fCopy && fCopy.eventIndex < fOpen.eventIndex)) continue;
+      out.push({
+        kind: "copy-first",
+        sentence: `the sibling copied ${src} before working on it (event ${sc.eventIndex}); this one opened it first (event ${fOpen.eventIndex}: ${q(fOpen.text)})${fCopy ? ` and copied it only at event ${fCopy.eventIndex}` : " and never copied it"}`,
+        subject: src,
+        failedEvents: fCopy ? [fOpen.eventIndex, fCopy.eventIndex] : [fOpen.eventIndex],
+        siblingEvents: [sc.eventIndex],
+        score: 3,
+        decisive: false,
+      });
+      return out;
+    }
+  }
+  return out;
+}
+
+function isView(c: CallFacts): boolean {
+  return c.writes.length === 0 && c.checks.length > 0 && c.checks.every((k) => k === "view");
+}
+
+/** A program from the task's environment (not written by the agent) the sibling ran and this one never did. */
+function providedProgramDiffs(p: Pair): SiblingDifference[] {
+  const sibWrites = p.s.calls.flatMap((c) => c.writes);
+  const mine = new Set(p.f.calls.flatMap((c) => c.programs));
+  const mineText = p.f.calls.map((c) => c.text).join("\n");
+  for (const c of p.s.calls) {
+    for (const prog of c.programs) {
+      const path = /(?:^|\s)((?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)+)/.exec(prog)?.[1];
+      if (!path || mine.has(prog)) continue;
+      if (sibWrites.some((w) => sameFile(w, path) || baseName(w) === baseName(path))) continue;
+      if (mineText.includes(baseName(path))) continue;
+      const named = namedFiles(p.failed.taskText).some((n) => baseName(n) === baseName(path));
+      return [
+        {
+          kind: "provided-program",
+          sentence: `the sibling ran the provided ${path} (event ${c.eventIndex}); this one never ran it (stopped at event ${p.f.stop})`,
+          subject: path,
+          failedEvents: [p.f.stop],
+          siblingEvents: [c.eventIndex],
+          score: named ? 4 : 3,
+          decisive: false,
+          ...(named ? { mechanismId: "task-input-missed" } : {}),
+        },
+      ];
+    }
+  }
+  return [];
+}
+
+function contentDiffs(p: Pair): SiblingDifference[] {
+  const path = [...p.s.calls]
+    .reverse()
+    .flatMap((c) => c.writes)
+    .find((w) => !isScratch(w));
+  if (!path) return [];
+  const fc = [...p.f.calls].reverse().find((c) => c.writes.some((w) => sameFile(w, path)));
+  const sc = [...p.s.calls].reverse().find((c) => c.writes.some((w) => sameFile(w, path)));
+  if (!fc || !sc) return [];
+  return [
+    {
+      kind: "content-differs",
+      sentence: `both wrote ${path} (sibling: event ${sc.eventIndex}, this one: event ${fc.eventIndex}); the sibling's passed the verifier, this one's did not — the content differs`,
+      subject: path,
+      failedEvents: [fc.eventIndex],
+      siblingEvents: [sc.eventIndex],
+      score: 1,
+      decisive: false,
+    },
+  ];
+}
+
+/**
+ * The mechanisms a difference of each kind can show when a detector on the failed attempt
+ * says which: a missing comparison is a binary-equivalence or an exact-replacement loss, a
+ * log search a LaTeX-log one, a copy-first a database-evidence one … The first mechanism of
+ * the difference itself is the fallback.
+ */
+const REFINES: Partial<Record<DifferenceKind, string[]>> = {
+  "check-missing": [
+    "binary-equivalence",
+    "exact-replacement",
+    "latex-final-log",
+    "multi-answer-enumeration",
+    "dataset-token-accounting",
+    "constraint-unchecked",
+  ],
+  "check-failed": ["binary-equivalence", "exact-replacement", "latex-final-log"],
+  "extra-after-check": ["exact-replacement", "deployment-preservation", "overwrote-existing-file"],
+  "destructive-after-check": ["deployment-preservation", "database-evidence"],
+  "copy-first": ["database-evidence", "exact-replacement", "overwrote-existing-file"],
+  "content-differs": ["multi-answer-enumeration", "dataset-token-accounting"],
+};
+
+/** Mechanism of a detector hit (its own, else its family's mechanism id). */
+function hitMechanism(h: DetectorHit): string | undefined {
+  return h.mechanism ?? h.family;
+}
+
+function refine(d: SiblingDifference, hits: readonly DetectorHit[]): SiblingDifference {
+  const allowed = REFINES[d.kind] ?? [];
+  const hitMechs = hits.flatMap((h) => hitMechanism(h) ?? []);
+  // a hit on the very event of the difference first, then any hit of an allowed mechanism
+  const onEvent = hits.find(
+    (h) =>
+      allowed.includes(hitMechanism(h) ?? "") &&
+      h.eventIndices.some((i) => d.failedEvents.includes(i)),
+  );
+  const corroborated = onEvent ? hitMechanism(onEvent) : allowed.find((m) => hitMechs.includes(m));
+  const mechanismId = corroborated ?? d.mechanismId;
+  const base = { ...d };
+  delete base.mechanismId;
+  const out: SiblingDifference =
+    mechanismId && isMechanismId(mechanismId) ? { ...base, mechanismId } : base;
+  if (corroborated) {
+    out.score += 1;
+    const why = (onEvent ?? hits.find((h) => hitMechanism(h) === corroborated))?.reason;
+    if (out.kind === "content-differs" && why) out.sentence += `; here: ${why}`;
+  }
+  // decisive: an action-level difference strong enough, or one a detector corroborates
+  out.decisive = out.kind !== "content-differs" ? out.score >= DECISIVE_SCORE : !!corroborated;
+  return out;
+}
+
+function who(a: Attempt): string {
+  return [a.model, a.agent].filter(Boolean).join(" / ") || "unknown model";
+}
+
+function clip(s: string, n = 400): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+/**
+ * Compares a failed attempt with one passing attempt of the same task: the differences
+ * that most likely decided the outcome (at most MAX_DIFFERENCES, best first), the mechanism
+ * of the first decisive one, and the evidence in the Label model's shape.
+ */
+export function compareWith(failed: Attempt, sibling: Attempt): SiblingComparison {
+  const p: Pair = { failed, sibling, f: attemptFacts(failed), s: attemptFacts(sibling) };
+  const hits = runDetectors(failed, { siblings: [sibling] });
+  // A log without actions: only what the sibling wrote and the verifier or task names can differ.
+  const acted = p.f.calls.length > 0;
+  const raw = acted
+    ? [
+        ...serviceDiffs(p),
+        ...artifactDiffs(p),
+        ...extraDiffs(p),
+        ...checkDiffs(p),
+        ...copyFirstDiffs(p),
+        ...providedProgramDiffs(p),
+      ]
+    : // whether it wrote the file is unknown; only the verifier can say the file is missing
+      artifactDiffs(p).filter((d) =>
+        verifierMissing(failed).paths.some(
+          (m) => sameFile(m, d.subject) || baseName(m) === baseName(d.subject),
+        ),
+      );
+  if (raw.length === 0 && acted) raw.push(...contentDiffs(p));
+  const ranked = raw
+    .map((d) => refine(d, hits))
+    .sort((x, y) => y.score - x.score || Number(y.decisive) - Number(x.decisive))
+    .slice(0, MAX_DIFFERENCES);
+  const decisive = ranked.find((d) => d.decisive);
+  const failedHere = p.f.verifier.failed.map((t) => t.name);
+  const passedInSibling = failedHere.filter((n) => p.s.verifier.passed.includes(n));
+  const evidence: LabelEvidence[] = [
+    {
+      claim: "capability",
+      from: "sibling",
+      attemptId: sibling.id,
+      excerpt: clip(
+        `a sibling attempt of the same task passed (${who(sibling)}${sibling.model === failed.model ? ", same model" : ""})${decisive ? `: ${decisive.sentence}` : ""}`,
+      ),
+      ...(decisive?.siblingEvents[0] !== undefined
+        ? { eventIndex: decisive.siblingEvents[0] }
+        : {}),
+    },
+  ];
+  if (decisive) {
+    evidence.push({
+      claim: "mechanism",
+      from: "sibling",
+      attemptId: sibling.id,
+      excerpt: clip(decisive.sentence),
+      ...(decisive.siblingEvents[0] !== undefined ? { eventIndex: decisive.siblingEvents[0] } : {}),
+    });
+    for (const i of decisive.failedEvents.slice(0, 2)) {
+      const call = p.f.calls.find((c) => c.eventIndex === i);
+      evidence.push({
+        claim: "mechanism",
+        from: "event",
+        eventIndex: i,
+        excerpt: clip(call ? call.text : `stop at event ${i}`),
+      });
+    }
+    for (const name of decisive.verifierTests ?? []) {
+      const t = p.f.verifier.failed.find((x) => x.name === name);
+      evidence.push({
+        claim: "mechanism",
+        from: "verifier",
+        ...(failed.verifierSource ? { file: failed.verifierSource.file } : {}),
+        excerpt: clip(`${name} failed${t?.message ? `: ${t.message}` : ""}`),
+      });
+    }
+  }
+  const summary = decisive
+    ? decisive.sentence
+    : !acted
+      ? `this attempt's log holds no actions; no decisive difference from passing sibling ${sibling.id}${ranked[0] ? `: ${ranked[0].sentence}` : ""}`
+      : ranked.length > 0
+        ? `no decisive difference from passing sibling ${sibling.id}: ${ranked[0]?.sentence}`
+        : `no difference found from passing sibling ${sibling.id} in commands, writes, checks or services`;
+  const out: SiblingComparison = {
+    attemptId: failed.id,
+    siblingId: sibling.id,
+    sameModel: (failed.model ?? "") === (sibling.model ?? ""),
+    sameAgent: (failed.agent ?? "") === (sibling.agent ?? ""),
+    differences: ranked,
+    evidence,
+    summary,
+    verifier: { failedHere, passedInSibling },
+  };
+  if (decisive) {
+    out.decisive = decisive;
+    if (decisive.mechanismId) out.mechanismId = decisive.mechanismId;
+  }
+  return out;
+}
+
+/**
+ * The evidence from the passing sibling for one failed attempt: picks the best-matching
+ * passing attempt of the same task (same model and agent first, then the most shared
+ * commands) among `attempts` and compares. Undefined when the attempt passed or its task
+ * has no passing attempt (not a split task for it).
+ */
+export function siblingEvidence(
+  failed: Attempt,
+  attempts: readonly Attempt[],
+): SiblingComparison | undefined {
+  if (failed.outcome === "pass") return undefined;
+  const sibling = passingSibling(failed, attempts);
+  return sibling ? compareWith(failed, sibling) : undefined;
+}

@@ -1,0 +1,281 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LabelEvidence } from "../../../src/core/mine/label.js";
+import {
+  attemptFacts,
+  compareWith,
+  programKey,
+  type SiblingComparison,
+  siblingEvidence,
+  verifierTests,
+} from "../../../src/core/mine/sibling-diff.js";
+import type { DemoManifest } from "../../../src/core/mine/validation.js";
+import { Attempt, type AttemptInput, type Event } from "../../../src/core/model/attempt.js";
+import type { Workspace } from "../../../src/core/workspace/load.js";
+import { fixture, REPO_ROOT } from "../../helpers/paths.js";
+import {
+  attemptAt,
+  demoManifest,
+  loadDemo,
+  loadOpenclaw,
+  removeTempWorkspaces,
+} from "./demo-workspace.js";
+
+afterAll(removeTempWorkspaces);
+
+let ws: Workspace;
+let manifest: DemoManifest;
+beforeAll(async () => {
+  ws = await loadDemo();
+  manifest = demoManifest();
+});
+
+/** The failed attempts of split tasks (0 < k < n) with what the manifest planted in each. */
+function splitFailures() {
+  const split = (t: DemoManifest["tasks"][number]) => {
+    const k = t.attemptDetails.filter((d) => d.outcome === "pass").length;
+    return k > 0 && k < t.attemptDetails.length;
+  };
+  return manifest.tasks
+    .filter(split)
+    .flatMap((t) =>
+      t.attemptDetails
+        .filter((d) => d.outcome !== "pass")
+        .map((d) => ({ attempt: attemptAt(ws.attempts, d.path), planted: d.planted })),
+    );
+}
+
+/** A minimal attempt in the normalized format: shell calls with their results. */
+function attempt(
+  id: string,
+  outcome: "pass" | "fail",
+  calls: { cmd: string; out?: string; exit?: number }[],
+  extra: Partial<AttemptInput> = {},
+): Attempt {
+  const events: Event[] = [];
+  for (const c of calls) {
+    const callId = `c${events.length}`;
+    events.push({ index: events.length, kind: "tool_call", tool: "Bash", command: c.cmd, callId });
+    events.push({
+      index: events.length,
+      kind: "tool_result",
+      callId,
+      output: c.out ?? "",
+      exitCode: c.exit ?? 0,
+    });
+  }
+  events.push({ index: events.length, kind: "stop" });
+  return Attempt.parse({
+    id,
+    source: { format: "fire-jsonl", path: `/x/${id}.jsonl` },
+    taskId: "t",
+    taskText: "Write the report to /work/out/report.json.",
+    model: "m1",
+    agent: "a1",
+    outcome,
+    events,
+    ...extra,
+  });
+}
+
+describe("evidence from the passing sibling on the demo corpus (ground truth: manifest.json)", () => {
+  it("names the planted mechanism for most failures of split tasks, and nothing where none was planted", () => {
+    const rows = splitFailures();
+    const planted = rows.filter((r) => r.planted && r.planted !== "provider_fault");
+    const other = rows.filter((r) => !r.planted || r.planted === "provider_fault");
+    expect(planted.length).toBeGreaterThanOrEqual(8);
+    const results = planted.map((r) => ({ r, c: siblingEvidence(r.attempt, ws.attempts) }));
+    const matched = results.filter(({ r, c }) => c?.decisive && c.mechanismId === r.planted);
+    // 9 of 9 when this test was written; a regression below 8 fails
+    expect(matched.length).toBeGreaterThanOrEqual(planted.length - 1);
+    // where nothing was planted (wrong content, a provider fault), no mechanism is named
+    for (const r of other)
+      expect(siblingEvidence(r.attempt, ws.attempts)?.decisive).toBeUndefined();
+  });
+
+  it("cites events that exist on both sides, at most three differences, best first", () => {
+    for (const { attempt: a } of splitFailures()) {
+      const c = siblingEvidence(a, ws.attempts) as SiblingComparison;
+      expect(c).toBeDefined();
+      const sib = ws.attempts.find((x) => x.id === c.siblingId) as Attempt;
+      expect(sib.outcome).toBe("pass");
+      expect(sib.taskId).toBe(a.taskId);
+      expect(c.differences.length).toBeLessThanOrEqual(3);
+      const scores = c.differences.map((d) => d.score);
+      expect(scores).toEqual([...scores].sort((x, y) => y - x));
+      const mine = new Set(a.events.map((e) => e.index));
+      const theirs = new Set(sib.events.map((e) => e.index));
+      for (const d of c.differences) {
+        for (const i of d.failedEvents) expect(mine.has(i) || i === a.events.length).toBe(true);
+        for (const i of d.siblingEvents) expect(theirs.has(i)).toBe(true);
+        for (const i of [...d.failedEvents, ...d.siblingEvents])
+          expect(d.sentence).toContain(`event ${i}`);
+      }
+      for (const e of c.evidence) expect(() => LabelEvidence.parse(e)).not.toThrow();
+      expect(c.evidence[0]).toMatchObject({
+        claim: "capability",
+        from: "sibling",
+        attemptId: sib.id,
+      });
+      if (c.decisive) expect(c.evidence.some((e) => e.claim === "mechanism")).toBe(true);
+      else expect(c.evidence.every((e) => e.claim === "capability")).toBe(true);
+    }
+  });
+
+  it("states the service difference: detached launch and later probe vs a job of the agent's shell", () => {
+    const row = splitFailures().find((r) => r.planted === "service-persistence");
+    const c = siblingEvidence(row?.attempt as Attempt, ws.attempts) as SiblingComparison;
+    expect(c.decisive?.kind).toBe("service-detached");
+    expect(c.decisive?.sentence).toMatch(
+      /detached .* probed it from a later call .* background job/,
+    );
+    expect(c.evidence.some((e) => e.claim === "mechanism" && e.from === "verifier")).toBe(true);
+  });
+
+  it("gives nothing for a passed attempt or a task without a passing attempt", () => {
+    const pass = ws.attempts.find((a) => a.outcome === "pass") as Attempt;
+    expect(siblingEvidence(pass, ws.attempts)).toBeUndefined();
+    const noPass = manifest.tasks.find(
+      (t) => t.attemptDetails.length > 1 && t.attemptDetails.every((d) => d.outcome !== "pass"),
+    );
+    const failed = attemptAt(ws.attempts, noPass?.attemptDetails[0]?.path ?? "");
+    expect(siblingEvidence(failed, ws.attempts)).toBeUndefined();
+  });
+
+  it("finds no sibling on the OpenClaw fixtures (every trial failed): no evidence invented", async () => {
+    const oc = await loadOpenclaw();
+    expect(oc.attempts.length).toBeGreaterThan(0);
+    for (const a of oc.attempts) expect(siblingEvidence(a, oc.attempts)).toBeUndefined();
+  });
+});
+
+describe("sibling differences on minimal records", () => {
+  const report = "/work/out/report.json";
+  const sibling = attempt("s", "pass", [
+    { cmd: "cat /work/in.log | head" },
+    { cmd: `python3 make_report.py > ${report}` },
+    { cmd: "pytest -q tests", out: "3 passed in 0.1s" },
+  ]);
+
+  it("the sibling ran the tests after its last write; this one stopped after an edit", () => {
+    const failed = attempt("f", "fail", [
+      { cmd: "cat /work/in.log | head" },
+      { cmd: `python3 make_report.py > ${report}` },
+    ]);
+    const c = compareWith(failed, sibling);
+    expect(c.decisive).toMatchObject({
+      kind: "check-missing",
+      mechanismId: "stop-without-check",
+      failedEvents: [2],
+      siblingEvents: [4],
+    });
+    expect(c.decisive?.sentence).toBe(
+      "the sibling ran the tests before stopping (event 4: `pytest -q tests`); this one stopped after its last write (event 2) without it",
+    );
+  });
+
+  it("this one's own test run after its last write failed, and it stopped", () => {
+    const failed = attempt("f", "fail", [
+      { cmd: `python3 make_report.py > ${report}` },
+      { cmd: "pytest -q tests", out: "1 failed, 2 passed", exit: 1 },
+    ]);
+    expect(compareWith(failed, sibling).decisive).toMatchObject({
+      kind: "check-failed",
+      failedEvents: [2],
+    });
+  });
+
+  it("a log without actions: only the deliverable the verifier names can differ", () => {
+    const failed = attempt("f", "fail", [], {
+      verifierOutput:
+        "FAILED tests/test_out.py::test_report - AssertionError: report.json does not exist",
+    });
+    const c = compareWith(failed, sibling);
+    expect(c.decisive).toMatchObject({
+      kind: "artifact-missing",
+      mechanismId: "artifact-never-written",
+    });
+    expect(c.decisive?.verifierTests).toEqual(["test_report"]);
+    expect(c.differences.every((d) => d.kind === "artifact-missing")).toBe(true);
+    // without the verifier naming it, an attempt without actions gets no decisive difference
+    const silent = compareWith(attempt("g", "fail", []), sibling);
+    expect(silent.decisive).toBeUndefined();
+    expect(silent.summary).toMatch(/holds no actions/);
+  });
+
+  it("the deliverable written under another directory is a wrong path", () => {
+    const failed = attempt("f", "fail", [
+      { cmd: "python3 make_report.py > /work/report.json" },
+      { cmd: "pytest -q tests", out: "3 passed" },
+    ]);
+    const c = compareWith(failed, sibling);
+    expect(c.differences[0]).toMatchObject({
+      kind: "artifact-elsewhere",
+      mechanismId: "artifact-wrong-path",
+      failedEvents: [0],
+      siblingEvents: [2],
+    });
+  });
+
+  it("the same steps as the sibling: no decisive difference, said so", () => {
+    const twin = attempt("f", "fail", [
+      { cmd: "cat /work/in.log | head" },
+      { cmd: `python3 make_report.py > ${report}` },
+      { cmd: "pytest -q tests", out: "3 passed in 0.1s" },
+    ]);
+    const c = compareWith(twin, sibling);
+    expect(c.decisive).toBeUndefined();
+    expect(c.mechanismId).toBeUndefined();
+    expect(c.summary).toMatch(/^no decisive difference from passing sibling s/);
+  });
+
+  it("a status hidden by a pipe is no passed check", () => {
+    const f = attemptFacts(attempt("f", "fail", [{ cmd: "make 2>&1 | head -5", out: "ok" }]));
+    expect(f.calls[0]?.checks).toContain("build");
+    expect(f.calls[0]?.ok).toBeUndefined();
+  });
+
+  it("picks the passing sibling of the same model and agent first", () => {
+    const failed = attempt("f", "fail", [{ cmd: "ls" }]);
+    const other = attempt("o", "pass", [{ cmd: "ls" }], { model: "m2" });
+    const same = attempt("p", "pass", [{ cmd: "pwd" }]);
+    expect(siblingEvidence(failed, [failed, other, same])?.siblingId).toBe("p");
+    expect(siblingEvidence(failed, [failed, other, same])?.sameModel).toBe(true);
+  });
+
+  it("normalizes programs: subcommand kept, wrappers and numbers folded, paths keep shape", () => {
+    expect(programKey("sudo FOO=1 git push -q origin main")).toBe("git push");
+    expect(programKey("nohup python3 -m http.server 8080")).toBe("python# -m http.server");
+    expect(programKey("python3 /app/run_2024.py --n 3")).toBe("python# /app/run_#.py");
+    expect(programKey("cd /app")).toBeUndefined();
+  });
+
+  it("reads pytest-style verifier results: summary lines, failure headers and assertion lines", () => {
+    const a = attempt("v", "fail", [], {
+      verifierOutput: [
+        "____ test_b ____",
+        "E   AssertionError: out.json missing",
+        "FAILED /tests/test_x.py::test_b",
+        "PASSED /tests/test_x.py::test_a",
+      ].join("\n"),
+    });
+    expect(verifierTests(a)).toEqual({
+      passed: ["test_a"],
+      failed: [{ name: "test_b", message: "AssertionError: out.json missing" }],
+    });
+  });
+});
+
+describe("the module names no task, trial or fixture", () => {
+  it("holds none of the demo's task ids or trial names, nor fixture folder names", () => {
+    const src = readFileSync(join(REPO_ROOT, "src/core/mine/sibling-diff.ts"), "utf8");
+    const names = new Set<string>();
+    for (const t of demoManifest().tasks) {
+      names.add(t.taskId);
+      for (const d of t.attemptDetails) names.add(d.path.split("/").at(-1) ?? "");
+    }
+    for (const sub of readdirSync(fixture("harbor-openclaw"))) names.add(sub);
+    for (const n of names) if (n.length > 4) expect(src).not.toContain(n);
+  });
+});
