@@ -46,7 +46,11 @@ describe("fire mine --batch: a failed batch shows its errors", () => {
       cwd: await workspace(),
       env: env(),
     });
-    expect(text.status).toBe(0);
+    // nothing could be labelled: the run fails, naming the endpoint and the first error
+    expect(text.status).toBe(1);
+    expect(text.stderr).toMatch(
+      /nothing could be labelled: all \d+ labelling request\(s\) failed \(endpoint http:\/\/127\.0\.0\.1:\d+\/v1\); first error: batch /,
+    );
     expect(text.stdout).toMatch(
       /\nbatch batch_\S+ failed: invalid_request \(line 1\): model fake-model is not batchable; token_limit_exceeded: enqueued token limit reached\n/,
     );
@@ -59,7 +63,7 @@ describe("fire mine --batch: a failed batch shows its errors", () => {
       cwd: await workspace(),
       env: env(),
     });
-    expect(json.status).toBe(0);
+    expect(json.status).toBe(1);
     const out = JSON.parse(json.stdout) as {
       report: { batch: { status: string; errors: string[] }; costUsd: number };
       labels: { unlabelledReason?: string }[];
