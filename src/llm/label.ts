@@ -2,10 +2,17 @@ import { z } from "zod";
 import { FAMILIES, isFamilyId } from "../core/families.js";
 import type { DetectorHit } from "../core/mine/detectors/types.js";
 import type { FaultMarkers } from "../core/mine/faults/index.js";
-import type { Label } from "../core/mine/label.js";
-import { LabelAnswer } from "../core/mine/label.js";
+import type { Label, LabelEvidence } from "../core/mine/label.js";
+import {
+  InScopeKind,
+  InterventionPoint,
+  LabelAnswer,
+  LabelStatus,
+  LLM_LABEL_VERSION,
+} from "../core/mine/label.js";
 import { mechanismById } from "../core/mine/mechanisms.js";
 import type { Attempt } from "../core/model/attempt.js";
+import { redact } from "../core/redact.js";
 import { labelInBatch } from "./batch.js";
 import type { LlmConfig, LlmConfigInput } from "./config.js";
 import { buildLabelPrompt } from "./prompt.js";
@@ -35,34 +42,87 @@ export interface LabelOptions {
   faultMarkers?: FaultMarkers;
 }
 
+/** One piece of evidence the model cites: an event shown, a verifier line quoted, a sibling. */
+const CitedEvidence = z.strictObject({
+  claim: z.enum(["capability", "state", "mechanism", "fault", "addressable"]),
+  from: z.enum(["event", "verifier", "sibling"]),
+  /** The event's [index] (from event), else null. */
+  eventIndex: z.number().int().nullable(),
+  /** The passing sibling's attempt id (from sibling), else null. */
+  attemptId: z.string().nullable(),
+  /** The words that show it: part of the event, the verifier line exactly as shown. */
+  excerpt: z.string().max(400),
+});
+
 /**
- * What the model answers: the label schema plus the known mechanism id, when one fits.
- * Nullable, not optional: strict structured output needs every field required.
+ * What the model answers: the label schema with the in-scope kind, the status, cited
+ * evidence, the known mechanism id when one fits, and the second reading of an excluded
+ * fault. `isProceduralLoss` is derived (kind = procedural_loss), not asked for. Nullable,
+ * not optional: strict structured output needs every field required.
  */
-export const LlmLabelAnswer = LabelAnswer.extend({ mechanismId: z.enum(MECHANISM_IDS).nullable() });
+export const LlmLabelAnswer = LabelAnswer.omit({ isProceduralLoss: true }).extend({
+  kind: InScopeKind.nullable(),
+  status: LabelStatus,
+  evidence: z.array(CitedEvidence),
+  mechanismId: z.enum(MECHANISM_IDS).nullable(),
+  secondReading: z
+    .strictObject({ kind: InScopeKind, interventionPoint: InterventionPoint, why: z.string() })
+    .nullable(),
+});
 export type LlmLabelAnswer = z.infer<typeof LlmLabelAnswer>;
 type LabelAnswerT = LlmLabelAnswer;
 
-/** Bump when the prompt or LabelAnswer meaning changes: old cache entries stop matching. */
-export const LABEL_SCHEMA_VERSION = "label-answer@2";
+/** Bump when the prompt, digest or LabelAnswer meaning changes: old cache entries stop matching. */
+export const LABEL_SCHEMA_VERSION = LLM_LABEL_VERSION;
 
-/** The label spec for one attempt: LabelAnswer plus "every cited event exists". */
+/** Whitespace collapsed, for "this quoted line is in the verifier's output" checks. */
+const squash = (s: string): string => s.replace(/\s+/g, " ").trim();
+
+/** The verifier text a quoted line must come from: its output and its failing tests' messages. */
+function verifierText(attempt: Attempt): string {
+  return squash(redact(attempt.verifierOutput ?? ""));
+}
+
+/**
+ * The label spec for one attempt: the answer schema plus "every cited event exists", "every
+ * quoted verifier line is in the verifier's output" and "in scope ⇔ a kind".
+ */
 export function labelSpec(attempt: Attempt): StructuredSpec<LabelAnswerT> {
   const indices = new Set(attempt.events.map((e) => e.index));
   const last = attempt.events.length ? Math.max(...indices) : -1;
+  const verifier = verifierText(attempt);
   return {
     schema: LlmLabelAnswer,
     name: "fire_label",
     version: LABEL_SCHEMA_VERSION,
     validate: (a) => {
+      const problems: string[] = [];
       const cited = [
         ...a.capabilityEvidence.map((c) => c.eventIndex),
         ...(a.preFailureState ? [a.preFailureState.eventIndex] : []),
+        ...a.evidence.flatMap((e) => (e.eventIndex === null ? [] : [e.eventIndex])),
       ];
       const bad = [...new Set(cited.filter((i) => !indices.has(i)))];
-      return bad.length
-        ? [`event indices ${bad.join(", ")} do not exist in this attempt (valid: 0..${last})`]
-        : [];
+      if (bad.length)
+        problems.push(
+          `event indices ${bad.join(", ")} do not exist in this attempt (valid: 0..${last})`,
+        );
+      for (const e of a.evidence) {
+        if (e.from === "event" && e.eventIndex === null)
+          problems.push("evidence from an event needs its eventIndex");
+        if (e.from === "sibling" && !e.attemptId)
+          problems.push("evidence from a sibling needs its attemptId");
+        const quote = squash(e.excerpt.replace(/…/g, " ")).slice(0, 120);
+        if (e.from === "verifier" && quote && !verifier.includes(quote))
+          problems.push(`verifier evidence must quote the verifier's output exactly: "${quote}"`);
+      }
+      if (a.exclusion === "none" && a.kind === null)
+        problems.push("an in-scope failure (exclusion none) needs its kind");
+      if (a.exclusion !== "none" && a.kind !== null)
+        problems.push(
+          "an excluded failure has kind null (use secondReading for what a rule could still address)",
+        );
+      return problems;
     },
   };
 }
@@ -98,6 +158,59 @@ function knownMechanism(
   };
 }
 
+/** The model's cited evidence as stored label evidence (at most 12, excerpts capped). */
+function labelEvidence(a: LabelAnswerT): LabelEvidence[] {
+  return a.evidence.slice(0, 12).map((e) => ({
+    claim: e.claim,
+    from: e.from,
+    ...(e.eventIndex !== null ? { eventIndex: e.eventIndex } : {}),
+    ...(e.attemptId !== null ? { attemptId: e.attemptId } : {}),
+    excerpt: e.excerpt.slice(0, 400),
+  }));
+}
+
+/**
+ * The stored label of a valid answer. Precision first: a label the model calls named but
+ * whose mechanism no cited evidence shows is kept for review, and a label for review gets
+ * no mechanism from the detectors either (never a guessed mechanism).
+ */
+function answerLabel(attempt: Attempt, hits: DetectorHit[], value: LabelAnswerT, model: string) {
+  const { mechanismId: _named, kind, status, evidence: _cited, secondReading, ...rest } = value;
+  const evidence = labelEvidence(value);
+  const inScope = value.exclusion === "none";
+  const shown = evidence.some((e) => e.claim === "mechanism" || e.claim === "state");
+  const finalStatus = inScope
+    ? status === "named" && shown
+      ? "named"
+      : "needs_review"
+    : undefined;
+  const known = knownMechanism(value, hits);
+  const cited = [
+    ...new Set(evidence.flatMap((e) => (e.eventIndex === undefined ? [] : [e.eventIndex]))),
+  ];
+  const label: Label = {
+    ...rest,
+    isProceduralLoss: inScope && kind === "procedural_loss",
+    attemptId: attempt.id,
+    source: "llm",
+    detectorIds: [...new Set(hits.map((h) => h.detectorId))],
+    model,
+    ...(finalStatus === "needs_review" ? {} : known),
+    ...(inScope && kind ? { kind } : {}),
+    ...(finalStatus ? { status: finalStatus } : {}),
+    ...(evidence.length ? { evidence } : {}),
+  };
+  if (!label.evidenceEvents && cited.length) label.evidenceEvents = cited.sort((x, y) => x - y);
+  if (!inScope && secondReading && known.mechanismId)
+    label.secondReading = {
+      kind: secondReading.kind,
+      mechanismId: known.mechanismId,
+      interventionPoint: secondReading.interventionPoint,
+      why: secondReading.why.slice(0, 400),
+    };
+  return label;
+}
+
 export function toLabel(
   attempt: Attempt,
   hits: DetectorHit[],
@@ -105,17 +218,7 @@ export function toLabel(
   model: string,
 ): Label {
   const detectorIds = [...new Set(hits.map((h) => h.detectorId))];
-  if (result.ok) {
-    const { mechanismId: _named, ...answer } = result.value;
-    return {
-      ...answer,
-      attemptId: attempt.id,
-      source: "llm",
-      detectorIds,
-      model,
-      ...knownMechanism(result.value, hits),
-    };
-  }
+  if (result.ok) return answerLabel(attempt, hits, result.value, model);
   return {
     isProceduralLoss: false,
     capabilityEvidence: [],

@@ -1,4 +1,5 @@
 import type { DetectorHit } from "../core/mine/detectors/types.js";
+import { SCOPE_DEFINITIONS, STATUS_DEFINITION } from "../core/mine/label.js";
 import type { Attempt, Event } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
 import { MECHANISM_IDS, mechanismEvidence, type PromptFacts } from "./prompt-evidence.js";
@@ -29,19 +30,25 @@ export interface BuiltPrompt {
 }
 
 export const LABEL_SYSTEM_PROMPT = [
-  "You label one FAILED coding-agent attempt for FIRE (failure-informed runtime engineering).",
-  "Decide whether it is a procedural loss: the agent showed it could solve the task (capability",
-  "evidence) but lost the result through procedure (e.g. stopped without checking, destroyed a",
-  "working deployment, mutated evidence, let a service die with the session).",
-  "Cite events only by the [index] shown. Fields: isProceduralLoss; capabilityEvidence",
-  "[{eventIndex, why}]; preFailureState {eventIndex, description} (last good state) or null;",
+  "You label one FAILED coding-agent attempt for FIRE (failure-informed runtime engineering):",
+  "is it a failure a runtime rule (an instruction, a tool denial, a stop check) could have",
+  "addressed, and by which mechanism?",
+  ...SCOPE_DEFINITIONS,
+  STATUS_DEFINITION,
+  "Cite events only by the [index] shown; quote verifier lines exactly as shown. Fields:",
+  "exclusion none|provider_fault|verifier_fault|capability_gap|no_intervention_point; kind",
+  "procedural_loss|policy_addressable when exclusion is none, else null; status named|needs_review;",
+  "evidence [{claim capability|state|mechanism|fault|addressable, from event|verifier|sibling,",
+  "eventIndex or null, attemptId (sibling) or null, excerpt}]; capabilityEvidence [{eventIndex, why}];",
+  "preFailureState {eventIndex, description} (last good or last observable state) or null;",
   "mechanism (short noun phrase, free text); mechanismId (one of the known ids below when one",
   "fits, else null); interventionPoint prompt|tool|stop|none (where a runtime rule could have",
-  "acted); exclusion none|provider_fault|verifier_fault|capability_gap|no_intervention_point;",
-  "confidence 0..1; rationale (2-4 sentences).",
+  "acted); secondReading {kind, interventionPoint, why} for an excluded fault a rule could still",
+  "have addressed, else null; confidence 0..1 (how sure a reviewer would be from the cited",
+  "evidence); rationale (2-4 sentences).",
   `Known mechanism ids: ${MECHANISM_IDS.join(", ")}.`,
-  "The Mechanism evidence section is what an offline labeller found (signatures, named paths,",
-  "fault markers): weigh it, but decide from the events.",
+  "The Mechanism evidence and Detector evidence sections are what an offline labeller found:",
+  "weigh them, but decide from the events and the verifier.",
   "Answer with one JSON object only.",
 ].join("\n");
 

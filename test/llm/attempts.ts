@@ -110,7 +110,24 @@ export function hitsFor(a: Attempt): DetectorHit[] {
 export function goodAnswer(overrides: Partial<LlmLabelAnswer> = {}): LlmLabelAnswer {
   return {
     mechanismId: null,
-    isProceduralLoss: true,
+    kind: "procedural_loss",
+    status: "named",
+    evidence: [
+      {
+        claim: "capability",
+        from: "event",
+        eventIndex: 6,
+        attemptId: null,
+        excerpt: '{"ok":true}',
+      },
+      {
+        claim: "mechanism",
+        from: "event",
+        eventIndex: 6,
+        attemptId: null,
+        excerpt: "rm -rf after the probe",
+      },
+    ],
     capabilityEvidence: [{ eventIndex: 6, why: "health check answered ok" }],
     preFailureState: { eventIndex: 6, description: "service up and probed" },
     mechanism: "destructive cleanup after a successful deployment probe",
@@ -118,6 +135,7 @@ export function goodAnswer(overrides: Partial<LlmLabelAnswer> = {}): LlmLabelAns
     exclusion: "none",
     confidence: 0.8,
     rationale: "The agent had a working deployment and then removed it.",
+    secondReading: null,
     ...overrides,
   };
 }
@@ -134,6 +152,9 @@ export function answerCitingFirstShown(body: ChatBody): ChatReply {
     answer: goodAnswer({
       capabilityEvidence: [{ eventIndex: shown, why: "shown" }],
       preFailureState: { eventIndex: shown, description: "before stop" },
+      evidence: [
+        { claim: "mechanism", from: "event", eventIndex: shown, attemptId: null, excerpt: "shown" },
+      ],
     }),
   };
 }

@@ -82,13 +82,16 @@ describe("labelAttempts against a local OpenAI-compatible server", () => {
     expect([...rf.json_schema.schema.required].sort()).toEqual([
       "capabilityEvidence",
       "confidence",
+      "evidence",
       "exclusion",
       "interventionPoint",
-      "isProceduralLoss",
+      "kind",
       "mechanism",
       "mechanismId",
       "preFailureState",
       "rationale",
+      "secondReading",
+      "status",
     ]);
     expect(fake.chat[0].model).toBe("fake-model");
     expect(fake.chat[0].messages[1].content).toMatch(/\[6\] tool_result/);

@@ -119,3 +119,34 @@ export function inScope(l: Label): boolean {
 export function isNamed(l: Label): boolean {
   return inScope(l) && l.status !== "needs_review" && (l.mechanismId ?? l.family) !== undefined;
 }
+
+/**
+ * What puts a failed attempt in scope or out of it: one definition for every labeller. The
+ * LLM labeller's system prompt quotes this text; the heuristic labeller decides by the same
+ * rules from detector evidence. Agent-, task- and benchmark-neutral on purpose.
+ */
+export const SCOPE_DEFINITIONS: readonly string[] = [
+  "In scope (exclusion none) is every failure a runtime rule could have addressed, of one of two kinds:",
+  "- procedural_loss: capability is evidenced (a passing sibling attempt of the same task, or a working intermediate result in this attempt: a check that passed, output that matched, a deliverable that was right before it was changed) and an observable state preceded the loss (stopped without checking, destroyed or overwrote a working result, mutated its evidence, let a service die with the session).",
+  "- policy_addressable: no capability evidence, but an observable state where a bounded instruction or denial could have changed the outcome: no deliverable written before the deadline or the stop; the same failing call repeated without a change of approach; a stop right after announcing a write that never happened; the deliverable written to another path than the one the task or verifier names; an available check never run before stopping. Capability evidence is NOT required for this kind.",
+  "Out of scope (the exclusion):",
+  "- provider_fault: the model provider or harness failed the agent (API error, truncated or empty final response, rate limit in the last turn, agent process killed, trial never started, a tool or credential the task needs absent from the environment).",
+  "- verifier_fault: the grader is wrong or broken (test script died before any test ran, judge output unparseable, a correct deliverable scored 0).",
+  "- capability_gap: only what no runtime rule could address: the agent worked to a finished deliverable, checked it, with no stall, loop, missing deliverable or skipped check, and it is wrong because the task is beyond it. Missing capability evidence alone is not a capability gap.",
+  "- no_intervention_point: no observable state existed where a rule could have acted.",
+  "A fault that left the deliverable missing may still be addressable (a stop with no deliverable): keep the exclusion and give that second reading.",
+];
+
+/**
+ * When a label may name its mechanism (quoted by the LLM prompt, applied to every labeller):
+ * each claim cites what shows it, else the failure stays in scope as needs_review.
+ */
+export const STATUS_DEFINITION =
+  "status named only when every claim cites what shows it (an event index, a verifier line quoted exactly, or a passing sibling); otherwise needs_review: keep it in scope, mechanismId null, and say in the rationale what evidence is missing. Never guess a mechanism.";
+
+/**
+ * Version of the LLM labeller's request and answer (its prompt, digest and answer schema).
+ * Part of the LLM answer cache key and of the label store key, so stored LLM labels are
+ * recomputed when it changes (`fire clusters` reads the store without loading the labeller).
+ */
+export const LLM_LABEL_VERSION = "label-answer@3";

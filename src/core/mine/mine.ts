@@ -6,7 +6,7 @@ import { type Decision, userExclusions } from "./decisions.js";
 import { runDetectorsAll } from "./detectors/index.js";
 import type { DetectorHit } from "./detectors/types.js";
 import { heuristicLabel } from "./heuristic.js";
-import type { Label } from "./label.js";
+import { type Label, LLM_LABEL_VERSION } from "./label.js";
 import { type LabelStore, labelKey } from "./label-cache.js";
 import { asTriaged, type TriageResult, triage } from "./triage.js";
 import { triageInputsOf } from "./triage-view.js";
@@ -109,7 +109,8 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
   const todo: Attempt[] = [];
   const keys = new Map<string, string>();
   for (const a of scope) {
-    const key = labelKey(a, hits.get(a.id) ?? [], opts.labeler === "llm" ? config.llm.model : "");
+    const extra = opts.labeler === "llm" ? `${config.llm.model}|${LLM_LABEL_VERSION}` : "";
+    const key = labelKey(a, hits.get(a.id) ?? [], extra);
     keys.set(a.id, key);
     const cached = store.entries[a.id];
     const retry = opts.retryUnlabelled === true && cached?.label.unlabelledReason !== undefined;
