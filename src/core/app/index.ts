@@ -13,3 +13,4 @@ export * from "./results.js";
 export * from "./run.js";
 export * from "./screens.js";
 export * from "./session.js";
+export * from "./sibling.js";

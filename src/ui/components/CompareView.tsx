@@ -1,13 +1,15 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
+import { type SiblingComparison, siblingComparison } from "../../core/app/sibling.js";
 import { type AlignedRow, alignAttempts, type Step } from "../../core/compare/align.js";
 import type { Attempt } from "../../core/model/attempt.js";
+import { useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { eventLine } from "../data/markers.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { COMPARE_KEYS } from "../keys/tables.js";
-import { fitCell } from "../text/wrap.js";
+import { fitCell, wrapLine } from "../text/wrap.js";
 import { outcomeToken } from "../theme.js";
 import { VirtualList } from "./VirtualList.js";
 
@@ -27,6 +29,37 @@ function side(s: Step | undefined, w: number): string {
   return fitCell(`${String(s.eventIndex).padStart(3)} ${eventLine(s.call)}${tail}`, w);
 }
 
+/** One row of the differences block above the side-by-side. */
+interface DiffRow {
+  text: string;
+  tone: "head" | "decisive" | "other";
+}
+
+/**
+ * The evidence from the passing sibling as rows: a head line, then each difference (best
+ * first) wrapped to at most three rows for the first and two for the others, all within `max` rows.
+ */
+function differenceRows(c: SiblingComparison, width: number, max: number): DiffRow[] {
+  const rows: DiffRow[] = [];
+  const head = c.decisive
+    ? `decisive difference from passing sibling ${c.siblingId}${c.mechanismId ? ` → ${c.mechanismId}` : ""}:`
+    : c.differences.length > 0
+      ? `no decisive difference from passing sibling ${c.siblingId} (needs review):`
+      : `no decisive difference from passing sibling ${c.siblingId}: ${c.summary}`;
+  rows.push({ text: head, tone: "head" });
+  c.differences.forEach((d, i) => {
+    const mark = d.decisive ? "✱" : "·";
+    const tag = d.mechanismId && d.decisive ? ` [${d.mechanismId}]` : "";
+    const lines = wrapLine(`${d.sentence}${tag}`, Math.max(8, width - 4), i === 0 ? 3 : 2);
+    for (const [j, l] of lines.entries())
+      rows.push({
+        text: `${j === 0 ? `${i + 1} ${mark} ` : "    "}${l}`,
+        tone: d.decisive ? "decisive" : "other",
+      });
+  });
+  return rows.slice(0, Math.max(1, max));
+}
+
 /**
  * Two attempts side by side, aligned by step (same commands on one row); rows that only one
  * side ran are marked ≠ and the first divergence is flagged ▶ (`d` jumps to it).
@@ -36,7 +69,16 @@ export function CompareView({ left, right, width, height, onClose }: CompareView
   const [swapped, setSwapped] = useState(false);
   const [a, b] = swapped ? [right, left] : [left, right];
   const align = useMemo(() => alignAttempts(a, b), [a, b]);
-  const listHeight = Math.max(3, height - 3);
+  const { data } = useAppState();
+  // the decisive differences, when one side passed and the other did not (core/app)
+  const comparison = useMemo(
+    () => (data ? siblingComparison(data, left.id, right.id) : undefined),
+    [data, left.id, right.id],
+  );
+  const diffRows = comparison
+    ? differenceRows(comparison, width, Math.max(1, Math.floor((height - 6) / 2)))
+    : [];
+  const listHeight = Math.max(3, height - 3 - diffRows.length);
   const cursor = useListCursor(align.rows.length, listHeight);
   useKeyTable(COMPARE_KEYS, {
     move: cursor.handle,
@@ -57,6 +99,17 @@ export function CompareView({ left, right, width, height, onClose }: CompareView
         {" │ "}
         <Text color={outcomeToken(theme, b.outcome)}>{head(b)}</Text>
       </Text>
+      {diffRows.map((r, i) => (
+        <Text
+          // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional
+          key={i}
+          wrap="truncate-end"
+          bold={r.tone === "head"}
+          color={r.tone === "decisive" ? theme.bad : r.tone === "other" ? theme.muted : undefined}
+        >
+          {r.text}
+        </Text>
+      ))}
       <Text color={theme.muted} wrap="truncate-end">
         {`${same} shared steps · ${align.rows.length - same} on one side · `}
         {align.firstDivergence >= 0
