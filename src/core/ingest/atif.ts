@@ -29,6 +29,38 @@ export interface AtifParts {
   sessionId?: string;
   /** Steps marked `is_copied_context`: history replayed from a prior context, not events. */
   copiedSteps: number;
+  /** The final model turn: stop reason, usage, tool calls (the importer adds the file). */
+  finalTurn?: FinalTurn;
+}
+
+export type FinalTurn = Omit<NonNullable<AttemptInput["agentEnd"]>, "exitCode" | "exitFile">;
+
+const STOP_KEYS = ["stop_reason", "finish_reason", "stopReason", "finishReason"];
+
+/** A step the model produced (not a tool result the writer echoed as an agent step). */
+function isModelTurn(step: AtifStep): boolean {
+  if (step.source !== "agent" || step.extra?.openclaw_role === "toolResult") return false;
+  return step.metrics != null || (step.tool_calls?.length ?? 0) > 0;
+}
+
+/** The final model turn of the played steps, and how many earlier turns reported usage. */
+function finalTurnOf(turns: { step: AtifStep; eventIndex?: number }[]): FinalTurn | undefined {
+  const last = turns.at(-1);
+  if (!last) return undefined;
+  const metered = turns.slice(0, -1).filter((t) => (t.step.metrics?.prompt_tokens ?? 0) > 0).length;
+  const extra = { ...(last.step.metrics?.extra ?? {}), ...(last.step.extra ?? {}) };
+  const stop = STOP_KEYS.map((k) => extra[k]).find((v) => typeof v === "string") as
+    | string
+    | undefined;
+  const m = last.step.metrics;
+  return {
+    ...(last.eventIndex !== undefined ? { eventIndex: last.eventIndex } : {}),
+    ...(stop ? { stopReason: stop } : {}),
+    ...(typeof m?.prompt_tokens === "number" ? { promptTokens: m.prompt_tokens } : {}),
+    ...(typeof m?.completion_tokens === "number" ? { outputTokens: m.completion_tokens } : {}),
+    meteredTurns: metered,
+    toolCalls: last.step.tool_calls?.length ?? 0,
+  };
 }
 
 /** The attempt fields a trajectory fills by itself (ATIF records no outcome: unknown). */
@@ -196,12 +228,21 @@ export function atifParts(traj: Atif, options: IngestOptions, endWithStop = true
   let sawCost = false;
   let copiedSteps = 0;
   const usage: AttemptInput["tokens"][] = [];
+  const turns: { step: AtifStep; eventIndex?: number }[] = [];
   for (const step of traj.steps) {
     if (step.is_copied_context) {
       copiedSteps++;
       continue;
     }
+    const first = log.length;
     addStep(log, step, links);
+    if (isModelTurn(step)) {
+      const own = log.events
+        .slice(first)
+        .filter((e) => e.role === "agent" && (e.kind === "message" || e.kind === "reasoning"));
+      const at = (own.find((e) => e.kind === "message") ?? own[0])?.index;
+      turns.push({ step, ...(at !== undefined ? { eventIndex: at } : {}) });
+    }
     usage.push(stepTokens(step.metrics));
     if (typeof step.metrics?.cost_usd === "number") {
       cost += step.metrics.cost_usd;
@@ -226,6 +267,7 @@ export function atifParts(traj: Atif, options: IngestOptions, endWithStop = true
     costUsd: traj.final_metrics?.total_cost_usd ?? (sawCost ? cost : undefined),
     sessionId: traj.session_id ?? undefined,
     copiedSteps,
+    finalTurn: finalTurnOf(turns),
   };
 }
 
@@ -252,6 +294,7 @@ export const atifImporter: Importer = {
       taskId,
       taskText: p.taskText,
       ...atifAttemptFields(p),
+      agentEnd: p.finalTurn ? { ...p.finalTurn, file: path } : undefined,
       links: p.links.length ? p.links : undefined,
       events: p.events.events,
     };

@@ -21,6 +21,7 @@ import { readJsonAs } from "./json-file.js";
 import { attemptId } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
+import { ctrfTests, junitTests, pytestRun, type VerifierTest } from "./verifier-tests.js";
 
 /** A folder is a Harbor trial when its `result.json` names a trial (or it has `agent/` beside it). */
 export async function looksLikeTrial(dir: string): Promise<boolean> {
@@ -78,6 +79,38 @@ async function verifierTail(
     return t;
   }
   return undefined;
+}
+
+/**
+ * The verifier's test-level results: `ctrf.json` (Harbor's pytest plugin), else a JUnit
+ * XML report, else the tests its output text prints, read beside the chosen output file.
+ */
+function verifierTests(outputFile: string | undefined, dir: string): VerifierTest[] | undefined {
+  const vdir = outputFile ? dirname(outputFile) : join(dir, "verifier");
+  const ctrfFile = join(vdir, "ctrf.json");
+  const ctrf = readSmall(ctrfFile, 16 << 20);
+  const fromCtrf = ctrf !== undefined ? ctrfTests(ctrf, ctrfFile) : undefined;
+  if (fromCtrf) return fromCtrf;
+  for (const f of findFiles(vdir, (r) => /^[^/]+\.xml$/i.test(r), 1)) {
+    const xml = readSmall(f, 16 << 20);
+    const t = xml !== undefined ? junitTests(xml, f) : undefined;
+    if (t) return t;
+  }
+  const text = outputFile ? readSmall(outputFile, 8 << 20) : undefined;
+  const run = text !== undefined && outputFile ? pytestRun(text, outputFile) : undefined;
+  return run && run.tests.length > 0 ? run.tests : undefined;
+}
+
+/** The agent process's exit status: the last `agent/command-N/return-code.txt`. */
+function agentExit(dir: string): { exitCode: number; exitFile: string } | undefined {
+  const cmds = subdirs(join(dir, "agent"))
+    .filter((n) => /^command-\d+$/.test(n))
+    .sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
+  const last = cmds.at(-1);
+  if (!last) return undefined;
+  const file = join(dir, "agent", last, "return-code.txt");
+  const text = readSmall(file, 256)?.trim();
+  return text && /^-?\d+$/.test(text) ? { exitCode: Number(text), exitFile: file } : undefined;
 }
 
 async function rewardFile(dir: string): Promise<number | undefined> {
@@ -147,6 +180,7 @@ export async function* readHarborTrial(
   const exception = harborException(r);
   const timedOut = exception !== undefined && /timeout/i.test(exception.type);
   let parts: AtifParts | undefined;
+  let finalFile: string | undefined;
   const queue = await trajectoryFiles(dir, r);
   const seen = new Set(queue);
   const read: { traj: Atif; file: string }[] = [];
@@ -167,8 +201,21 @@ export async function* readHarborTrial(
     }
     read.push({ traj: t.value, file: f });
     const p = atifParts(inRunOrder(t.value, r), options, !timedOut && !continues);
+    if (p.finalTurn) finalFile = f;
     if (!parts) parts = p;
     else {
+      const offset = parts.events.length;
+      if (p.finalTurn)
+        parts.finalTurn = {
+          ...p.finalTurn,
+          ...(p.finalTurn.eventIndex !== undefined
+            ? { eventIndex: p.finalTurn.eventIndex + offset }
+            : {}),
+          meteredTurns:
+            (p.finalTurn.meteredTurns ?? 0) +
+            (parts.finalTurn?.meteredTurns ?? 0) +
+            ((parts.finalTurn?.promptTokens ?? 0) > 0 ? 1 : 0),
+        };
       // a continuation's copied history was skipped: only its new steps are appended
       for (const e of p.events.events)
         parts.events.events.push({ ...e, index: parts.events.length });
@@ -186,6 +233,23 @@ export async function* readHarborTrial(
       (parts?.events.count("tool_call") ?? -1)
   )
     events = session.log.events;
+  const fromAtif = parts !== undefined && events === parts.events.events;
+  const exit = agentExit(dir);
+  const turn = parts?.finalTurn;
+  const agentEnd =
+    turn || exit
+      ? {
+          ...(turn
+            ? {
+                ...turn,
+                // event indices of the trajectory do not hold for a raw session's events
+                eventIndex: fromAtif ? turn.eventIndex : undefined,
+                file: finalFile,
+              }
+            : {}),
+          ...(exit ?? {}),
+        }
+      : undefined;
   const picked = harborReward(r, options.rewardKey);
   if (picked.problem)
     yield {
@@ -224,6 +288,8 @@ export async function* readHarborTrial(
     verifierSource: verifier ? { file: verifier.file, firstLine: verifier.firstLine } : undefined,
     verifierScores: harborScores(r),
     verifierSteps: harborSteps(r, options.rewardKey, options.passThreshold),
+    verifierTests: verifierTests(verifier?.file, dir),
+    agentEnd,
     copiedSteps: parts?.copiedSteps || undefined,
     links: parts?.links.length ? parts.links : undefined,
     events,

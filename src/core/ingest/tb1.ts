@@ -9,6 +9,7 @@ import { castText, plainTerminalText, sessionItems } from "./tb1-session.js";
 import { attemptId, secondsBetween } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
+import { parserResultTests } from "./verifier-tests.js";
 
 /** Terminal-Bench 1 `TrialResults` (per-trial `results.json`, also inlined in the run's). */
 export const Tb1Trial = z.looseObject({
@@ -146,6 +147,14 @@ function testsOutput(trialDir: string, cap: number) {
   return undefined;
 }
 
+/** The trial's `parser_results` as tests, with the line of each in its own results.json. */
+function testResults(t: Tb1Trial, dir: string | undefined, runPath: string) {
+  const r = t.parser_results;
+  if (!r || Object.keys(r).length === 0) return undefined;
+  const file = join(dir ?? runPath, "results.json");
+  return parserResultTests(r, file, dir ? readSmall(file) : undefined);
+}
+
 async function* trialAttempt(
   t: Tb1Trial,
   dir: string | undefined,
@@ -192,6 +201,7 @@ async function* trialAttempt(
     durationS: secondsBetween(t.trial_started_at, t.trial_ended_at),
     verifierOutput: tests?.text,
     verifierSource: tests ? { file: tests.file, firstLine: tests.firstLine } : undefined,
+    verifierTests: testResults(t, dir, runPath),
     events: log.events,
   };
   yield { type: "attempt", attempt };

@@ -132,6 +132,46 @@ export const Attempt = z.strictObject({
     )
     .optional(),
   links: z.array(TrajectoryLink).optional(),
+  /**
+   * Test-level results the verifier left (CTRF, JUnit XML, pytest output, TB1
+   * `parser_results`), capped in count and message length; failing tests first when capped.
+   * `file`/`line` show where each result was read, for evidence.
+   */
+  verifierTests: z
+    .array(
+      z.strictObject({
+        name: z.string(),
+        status: z.enum(["passed", "failed", "error", "skipped", "other"]),
+        message: z.string().optional(),
+        file: z.string().optional(),
+        line: z.number().int().positive().optional(),
+      }),
+    )
+    .optional(),
+  /**
+   * How the agent's run ended, where the trace records it: the final model turn's stop
+   * reason, usage and tool calls (a turn cut off by the provider reports no usage), and the
+   * agent process's exit status (137: killed).
+   */
+  agentEnd: z
+    .strictObject({
+      /** Index of the final agent turn's event (its message, else its reasoning). */
+      eventIndex: z.number().int().nonnegative().optional(),
+      stopReason: z.string().optional(),
+      /** Prompt tokens the provider reported for the final turn (absent: none reported). */
+      promptTokens: z.number().nonnegative().optional(),
+      outputTokens: z.number().nonnegative().optional(),
+      /** How many of the agent's other turns reported prompt tokens above 0. */
+      meteredTurns: z.number().int().nonnegative().optional(),
+      /** Tool calls the final turn made. */
+      toolCalls: z.number().int().nonnegative().optional(),
+      /** Where the final turn was read from (for evidence). */
+      file: z.string().optional(),
+      /** The agent process's exit status, and the file it was read from. */
+      exitCode: z.number().int().optional(),
+      exitFile: z.string().optional(),
+    })
+    .optional(),
   events: z.array(Event),
 });
 export type Attempt = z.infer<typeof Attempt>;

@@ -15,7 +15,7 @@ import type { LoadStats, Workspace } from "./load.js";
 import { workspacePaths } from "./paths.js";
 
 /** Bump when the index layout changes: an older index is then rebuilt by a full load. */
-export const INDEX_VERSION = 3;
+export const INDEX_VERSION = 4;
 
 /**
  * The workspace index: per attempt what the first frame and triage need (no events, no

@@ -37,6 +37,7 @@ export const LAZY = [
   "verifierScores",
   "links",
   "exception",
+  "verifierTests",
 ] as const;
 export type LazyPart = (typeof LAZY)[number];
 
@@ -124,6 +125,7 @@ const Evidence = z.strictObject({
 });
 const StoredFault = z.strictObject({
   reason: z.enum(["provider_fault", "verifier_fault", "no_outcome", "no_actions"]),
+  code: z.string().optional(),
   detail: z.string(),
   evidence: z.array(Evidence),
 });

@@ -1,3 +1,4 @@
+import { failingTests } from "../../ingest/verifier-tests.js";
 import type { Attempt, Event } from "../../model/attempt.js";
 import { callFailed, commandOf, outputOf, resultOf, toolCalls, writtenPaths } from "./shell.js";
 
@@ -122,20 +123,91 @@ export function touched(a: Attempt, named: string): boolean {
 
 /** Path tokens start at a token start and are bounded: long word runs must not backtrack quadratically. */
 const VERIFIER_MISSING = [
-  /(?:FILE\s+)?(?<![\w./-])([\w./-]{1,200}\.[A-Za-z]\w{0,7})\s*:?\s*(?:file\s+)?(?:does not exist|is missing|not found|missing)/gi,
-  /(?:missing|no such file(?: or directory)?|not found|does not exist)[:\s]+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
+  /(?:FILE\s+)?(?<![\w./-])([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?[ \t]*:?[ \t]*(?:file[ \t]+)?(?:does not exist|doesn't exist|is missing|was not found|not found|missing|was not (?:created|written|produced|generated))/gi,
+  /(?:missing|no such file(?: or directory)?|not found|does not exist)[: \t]+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
+  // `No such file or directory: '/app/out'` (a quoted path, with or without an extension)
+  /no such file or directory:?\s+['"`]([\w./-]{1,200}\/[\w.-]{1,100})['"`]/gi,
+  // `cannot open file 'x.R'`, `can't open file '/app/run.py'`, `failed to read x.json`
+  /(?:cannot|can't|could not|couldn't|unable to|failed to) (?:open|read|find|load|stat)(?: file)?:?\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
+  // `No ars.R file found`, `no output.json exists`
+  /\bno\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?\s+(?:file\s+)?(?:was\s+)?(?:found|exists?|present)\b/gi,
+  // pytest's explanation of a failed `assert Path(x).exists()` / `os.path.exists(x)`
+  /False = (?:exists|is_file|is_dir)\(\)\s{0,20}(?:E\s{0,20})?(?:\+\s{0,20})?where \w+ = (?:Posix|Windows)?Path\('([^'\n]{1,200})'\)\.(?:exists|is_file|is_dir)\b/g,
+  /False = (?:exists|is_file|is_dir)\(\)\s{0,20}(?:E\s{0,20})?(?:\+\s{0,20})?where \w+ = \((?:Posix|Windows)?Path\('([^'\n]{1,200})'\) \/ '([^'\n]{1,100})'\)\.(?:exists|is_file|is_dir)\b/g,
+  /False = <function (?:exists|isfile|isdir) at 0x[0-9a-f]{1,16}>\('([^'\n]{1,200})'\)/g,
 ];
 /** A verifier check that a file was created/exists, scored 0. */
 const CREATED_ZERO =
   /(?<![\w.])["']?[\w.]{0,80}(?:file_created|file_exists|output_created|created|exists)["']?\s*[:=]\s*(?:0(?:\.0+)?|false)\b/i;
 
-/** Files the verifier reports missing, and whether a "file created" check scored 0. */
-export function verifierMissing(a: Attempt): { paths: string[]; createdZero: boolean } {
-  const text = a.verifierOutput ?? "";
-  const paths = new Set<string>();
+/** One path the verifier reports missing, with the verifier line (or test) that says so. */
+export interface MissingFact {
+  path: string;
+  /** The failing test whose message names it, when a test result does. */
+  test?: string;
+  file?: string;
+  line?: number;
+  excerpt: string;
+}
+
+const MAX_FACTS = 40;
+
+function lineOf(text: string, at: number): { line: number; text: string } {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) n++;
+  const start = text.lastIndexOf("\n", at - 1) + 1;
+  const end = text.indexOf("\n", at);
+  return { line: n, text: text.slice(start, end === -1 ? undefined : end) };
+}
+
+/** Missing paths a text names, each with the offset of the words that say so. */
+function missingIn(text: string): { path: string; at: number }[] {
+  const out: { path: string; at: number }[] = [];
   for (const re of VERIFIER_MISSING)
-    for (const m of text.matchAll(re)) if (m[1] && !/^\d/.test(m[1])) paths.add(clean(m[1]));
-  return { paths: [...paths], createdZero: CREATED_ZERO.test(text) };
+    for (const m of text.matchAll(re)) {
+      const p = m[1] ? clean(m[2] ? `${m[1].replace(/\/+$/, "")}/${m[2]}` : m[1]) : "";
+      if (p && !/^\d/.test(p) && !out.some((o) => o.path === p))
+        out.push({ path: p, at: m.index ?? 0 });
+    }
+  return out;
+}
+
+/**
+ * Files the verifier reports missing (in its failing tests' messages and its output), each
+ * with the test, file and line that say so; and whether a "file created" check scored 0.
+ */
+export function verifierMissing(a: Attempt): {
+  paths: string[];
+  createdZero: boolean;
+  facts: MissingFact[];
+} {
+  const facts: MissingFact[] = [];
+  const add = (f: MissingFact) => {
+    if (facts.length < MAX_FACTS && !facts.some((x) => x.path === f.path)) facts.push(f);
+  };
+  for (const t of failingTests(a)) {
+    const msg = t.message ?? "";
+    for (const { path, at } of missingIn(msg))
+      add({
+        path,
+        test: t.name,
+        ...(t.file ? { file: t.file } : {}),
+        ...(t.line !== undefined ? { line: t.line } : {}),
+        excerpt: `${t.name}: ${lineOf(msg, at).text.trim()}`.slice(0, 300),
+      });
+  }
+  const text = a.verifierOutput ?? "";
+  const src = a.verifierSource;
+  for (const { path, at } of missingIn(text)) {
+    const l = lineOf(text, at);
+    add({
+      path,
+      ...(src ? { file: src.file } : {}),
+      ...(src ? { line: (src.firstLine ?? 1) + l.line } : {}),
+      excerpt: l.text.trim().slice(0, 300),
+    });
+  }
+  return { paths: facts.map((f) => f.path), createdZero: CREATED_ZERO.test(text), facts };
 }
 
 /** The error text of a failing tool result, whatever the tool (JSON `error` fields first). */
