@@ -1,10 +1,26 @@
 import { join } from "node:path";
 import type { Attempt } from "../../model/attempt.js";
+import { verifierMissing } from "../detectors/paths.js";
 import { environmentFault } from "./environment.js";
+import {
+  agentKilled,
+  neverStarted,
+  providerErrorLastTurn,
+  truncatedFinalResponse,
+} from "./harness.js";
 import { excerpt, type Fault, type FaultMarkers } from "./types.js";
 import { verifierFault } from "./verifier.js";
 
+export {
+  agentKilled,
+  neverStarted,
+  providerErrorLastTurn,
+  type SecondReading,
+  secondReadingOf,
+  truncatedFinalResponse,
+} from "./harness.js";
 export type { Evidence, Fault, FaultMarkers, FaultReason } from "./types.js";
+export { verifierDiedBeforeTests } from "./verifier.js";
 
 /** Harbor (and similar) exception types that mean the infrastructure, not the agent, failed. */
 const INFRA_EXCEPTION =
@@ -60,17 +76,24 @@ function normalize(markers: readonly string[] | FaultMarkers): Required<FaultMar
 
 /**
  * Classifies an attempt's outside fault from its own records (no labels needed), with the
- * file:line or event that shows it. Order: a recorded exception; no actions at all; a
- * verifier / judge fault; an environment or provider fault; no verifier outcome.
+ * file:line or event that shows it. Order: the agent process killed with no time limit
+ * hit; a recorded exception; no actions at all (a trial that never started, a model that
+ * answered nothing; kept in scope when the verifier names the missing deliverable); a
+ * verifier / judge fault (one that died before running any test included); a cut-off or
+ * failed final model response; an environment or provider fault; no verifier outcome.
  */
 export function faultOf(
   a: Attempt,
   markers: readonly string[] | FaultMarkers = [],
 ): Fault | undefined {
   const m = normalize(markers);
+  const killed = agentKilled(a);
+  if (killed) return killed;
   const exc = exceptionFault(a);
   if (exc) return exc;
   if (!acted(a)) {
+    const never = neverStarted(a, resultFile(a));
+    if (never) return never;
     // A recorded trajectory whose model answered nothing (0 output tokens) is a provider
     // fault; a log without actions (a run folder with no agent log) has nothing to mine.
     // Terminal-Bench 1 reports 0 tokens for agents it does not meter, so its 0 says nothing.
@@ -80,19 +103,24 @@ export function faultOf(
         detail: "the agent's model produced no output (0 output tokens, no tool call, no message)",
         evidence: [{ file: resultFile(a), excerpt: "0 output tokens" }],
       };
-    return {
-      reason: "no_actions",
-      detail: "no actions recorded",
-      evidence: [
-        {
-          file: a.source.path,
-          excerpt: `${a.events.length} event(s), no tool call or agent message`,
-        },
-      ],
-    };
+    // The verifier names what is missing: evidence enough to keep the failure for review.
+    const missing = verifierMissing(a);
+    if (missing.paths.length === 0 && !missing.createdZero)
+      return {
+        reason: "no_actions",
+        detail: "no actions recorded",
+        evidence: [
+          {
+            file: a.source.path,
+            excerpt: `${a.events.length} event(s), no tool call or agent message`,
+          },
+        ],
+      };
   }
   const v = verifierFault(a, m.verifier);
   if (v) return v;
+  const turn = truncatedFinalResponse(a) ?? providerErrorLastTurn(a);
+  if (turn) return turn;
   const env = environmentFault(a, m.environment);
   if (env) return env;
   if (a.outcome === "unknown")

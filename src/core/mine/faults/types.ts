@@ -14,6 +14,11 @@ export type FaultReason = "provider_fault" | "verifier_fault" | "no_outcome" | "
 /** An outside fault: the attempt failed for a reason that is not the agent's doing. */
 export interface Fault {
   reason: FaultReason;
+  /**
+   * What kind of fault, when a rule names it: `truncated-model-response`, `agent-killed`,
+   * `provider-error-last-turn`, `trial-never-started`, `verifier-died-before-tests`.
+   */
+  code?: string;
   detail: string;
   evidence: Evidence[];
 }

@@ -1,5 +1,7 @@
 import { join } from "node:path";
+import { plainText, pytestRun, testsOf } from "../../ingest/verifier-tests.js";
 import type { Attempt } from "../../model/attempt.js";
+import { verifierMissing } from "../detectors/paths.js";
 import { type Evidence, excerpt, type Fault } from "./types.js";
 
 /**
@@ -172,6 +174,89 @@ function stepContradiction(f: VerifierFacts): Fault | undefined {
   };
 }
 
+/** A shell running the verifier's script could not find a program: the script died there. */
+const SCRIPT_DIED: readonly RegExp[] = [
+  // bash: `/tests/test.sh: line 19: uvx: command not found`
+  /^\S+: line \d+: ([\w.+/-]{1,100}): (?:command not found|No such file or directory)$/,
+  // dash / sh: `/tests/run.sh: 5: pytest: not found`
+  /^\S+: \d+: ([\w.+/-]{1,100}): not found$/,
+  // zsh, interactive shells
+  /^(?:\S+: )?command not found: ([\w.+-]{1,100})$/,
+  /^([\w.+-]{1,100}): command not found$/,
+];
+/** A download or package fetch the verifier's setup needed failed. */
+const FETCH_FAILED =
+  /^curl: \(\d+\)|^wget: |\bCould not resolve host\b|\bTemporary failure in name resolution\b|\bFailed to establish a new connection\b|\bSSL_ERROR_\w+|\bNo matching distribution found\b|\bCould not find a version that satisfies\b|\bunable to access '?https?:/;
+/** A line that reports a test's own result (any framework): then tests did run. */
+const TEST_RESULT_LINE =
+  /^(?:PASS(?:ED)?|FAIL(?:ED)?|ok \d|not ok \d)\b|\b(?:PASS|FAIL)(?:ED)?: |\btest\w* \.\.\. (?:ok|FAIL|ERROR)\b/;
+/** pytest reports that it found its own test files missing (the verifier's, not the agent's). */
+const RUNNER_FOUND_NOTHING = /^ERROR: (?:file or directory not found|not found): /;
+/** pytest could not import a test module: the agent's deliverable may be what is missing. */
+const COLLECTION_ERROR = /\berrors? during collection\b|^_{3,} ERROR collecting /;
+
+const wordIn = (text: string, word: string): boolean =>
+  new RegExp(`(?<![\\w.-])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`, "i").test(
+    text,
+  );
+
+/**
+ * The verifier died before running any test: no test result anywhere (no CTRF / JUnit
+ * result, no pytest count line, no PASS/FAIL line), and the output ends with its script's
+ * own death (a program it calls is not installed, often after a failed download) or with
+ * the test runner finding nothing to run. A program the task itself names is the agent's
+ * deliverable, not the verifier's: then no fault. Evidence: the verifier line.
+ */
+export function verifierDiedBeforeTests(a: Attempt): Fault | undefined {
+  if (a.outcome === "pass") return undefined;
+  const raw = a.verifierOutput ?? "";
+  if (!raw.trim()) return undefined;
+  if (testsOf(a).length > 0) return undefined;
+  const run = pytestRun(raw);
+  if (run.counts && ((run.counts.passed ?? 0) > 0 || (run.counts.failed ?? 0) > 0))
+    return undefined;
+  const out = plainText(raw);
+  const lines = out.split("\n");
+  if (lines.some((l) => TEST_RESULT_LINE.test(l))) return undefined;
+  if (verifierMissing(a).paths.length > 0) return undefined;
+  const f: VerifierFacts = { a, out, scores: a.verifierScores ?? {} };
+  const offsets: number[] = [];
+  for (let i = 0, at = 0; i < lines.length; at += (lines[i]?.length ?? 0) + 1, i++)
+    offsets.push(at);
+  const tail = lines
+    .map((l, i) => ({ l: l.trim(), i }))
+    .filter((x) => x.l !== "")
+    .slice(-10);
+  for (const { l, i } of [...tail].reverse()) {
+    const prog = SCRIPT_DIED.map((re) => re.exec(l)?.[1]).find((p) => p !== undefined);
+    if (!prog) continue;
+    const name = prog.replace(/^.*\//, "");
+    if (wordIn(a.taskText, name)) return undefined;
+    const fetch = lines.findIndex((x, j) => j < i && FETCH_FAILED.test(x));
+    const evidence = [lineEvidence(f, offsets[i] ?? 0)];
+    if (fetch >= 0) evidence.unshift(lineEvidence(f, offsets[fetch] ?? 0));
+    return {
+      reason: "verifier_fault",
+      code: "verifier-died-before-tests",
+      detail: `the verifier died before running any test: \`${name}\` is not installed${
+        fetch >= 0 ? " after a failed download" : ""
+      }`,
+      evidence,
+    };
+  }
+  if (run.noTests && !lines.some((l) => COLLECTION_ERROR.test(l))) {
+    const i = lines.findIndex((l) => RUNNER_FOUND_NOTHING.test(l));
+    const at = i >= 0 ? i : lines.findIndex((l) => /no tests ran|collected 0 items/.test(l));
+    return {
+      reason: "verifier_fault",
+      code: "verifier-died-before-tests",
+      detail: "the verifier ran no test (its runner found nothing to run)",
+      evidence: [lineEvidence(f, offsets[Math.max(at, 0)] ?? 0)],
+    };
+  }
+  return undefined;
+}
+
 /**
  * A verifier that crashed or mis-scored, as opposed to one that checked and failed:
  * a judge / scorer fault (built-in or configured markers), step verifiers that passed the
@@ -192,6 +277,8 @@ export function verifierFault(a: Attempt, userMarkers: readonly string[]): Fault
         evidence: [lineEvidence(f, at)],
       };
   }
+  const died = verifierDiedBeforeTests(a);
+  if (died) return died;
   const contradiction = stepContradiction(f);
   if (contradiction) return contradiction;
   const failedOnOwn = deliverableFailed(f);

@@ -1,0 +1,190 @@
+import type { Attempt } from "../../model/attempt.js";
+import { allWrites, verifierMissing } from "../detectors/paths.js";
+import type { InScopeKind, InterventionPoint } from "../label.js";
+import { type Evidence, excerpt, type Fault } from "./types.js";
+
+/** Stop reasons that mean the model's output was cut at its length limit. */
+const LENGTH_STOP = /^(?:length|max_tokens|max_output_tokens|model_length|token_limit)$/i;
+/** Stop reasons that mean the model request failed. */
+const ERROR_STOP = /^(?:error|api_error|rate_limit\w*|overloaded\w*|server_error|refusal_error)$/i;
+/** Exit statuses of a process killed by SIGKILL (shell 128+9; negative: Node/Python style). */
+const KILLED_EXIT = new Set([137, -9]);
+
+const isTimeout = (a: Attempt): boolean =>
+  a.outcome === "timeout" || /timeout|timed?\s*out/i.test(a.exception?.type ?? "");
+
+/** The final turn's own text (its message, else its reasoning), when the event is known. */
+function finalText(a: Attempt): string {
+  const i = a.agentEnd?.eventIndex;
+  if (i === undefined) return "";
+  return a.events.find((e) => e.index === i)?.input ?? "";
+}
+
+/** Whether the agent made a tool call after the final turn (then it was not the end). */
+function actedAfter(a: Attempt, index: number | undefined): boolean {
+  if (index === undefined) return false;
+  return a.events.some((e) => e.index > index && e.kind === "tool_call");
+}
+
+function turnEvidence(a: Attempt, what: string): Evidence {
+  const end = a.agentEnd ?? {};
+  const text = finalText(a);
+  return {
+    ...(end.file ? { file: end.file } : {}),
+    ...(end.eventIndex !== undefined ? { eventIndex: end.eventIndex } : {}),
+    excerpt: excerpt(`${what}${text ? `: "${text.slice(-120)}"` : ""}`),
+  };
+}
+
+function usageText(a: Attempt): string {
+  const e = a.agentEnd ?? {};
+  const parts = [
+    e.stopReason !== undefined ? `stop_reason=${e.stopReason}` : undefined,
+    `prompt_tokens=${e.promptTokens ?? "none"}`,
+    e.outputTokens !== undefined ? `completion_tokens=${e.outputTokens}` : undefined,
+    `${e.toolCalls ?? 0} tool call(s)`,
+  ];
+  return parts.filter(Boolean).join(", ");
+}
+
+/**
+ * The agent process was killed (exit 137 / SIGKILL) while no time limit was hit: the
+ * harness or host stopped it, not the agent. Evidence: the exit status file.
+ */
+export function agentKilled(a: Attempt): Fault | undefined {
+  const end = a.agentEnd;
+  if (a.outcome === "pass" || isTimeout(a) || end?.exitCode === undefined) return undefined;
+  if (!KILLED_EXIT.has(end.exitCode)) return undefined;
+  return {
+    reason: "provider_fault",
+    code: "agent-killed",
+    detail: `the agent process was killed (exit ${end.exitCode}) with no time limit reached`,
+    evidence: [
+      {
+        ...(end.exitFile ? { file: end.exitFile, line: 1 } : {}),
+        excerpt: `exit status ${end.exitCode}${a.exception ? `; then ${a.exception.type}` : ""}`,
+      },
+    ],
+  };
+}
+
+/**
+ * The final model response was cut off: the run's last turn made no tool call and either
+ * stopped at the length limit, or arrived without the usage every other turn reported
+ * (0 or no prompt tokens), as a response the provider or transport cut short does. The
+ * harness took it for the end of the turn and the run stopped there.
+ */
+export function truncatedFinalResponse(a: Attempt): Fault | undefined {
+  const end = a.agentEnd;
+  if (!end || a.outcome === "pass" || isTimeout(a)) return undefined;
+  if ((end.toolCalls ?? 0) > 0 || actedAfter(a, end.eventIndex)) return undefined;
+  const atLimit = end.stopReason !== undefined && LENGTH_STOP.test(end.stopReason);
+  // No response has an empty prompt: 0 prompt tokens beside output tokens is usage the
+  // provider never delivered; no usage at all counts where the run's other turns had it.
+  const noUsage =
+    (end.promptTokens === 0 && (end.outputTokens ?? 0) > 0) ||
+    ((end.promptTokens ?? 0) === 0 && (end.meteredTurns ?? 0) > 0);
+  if (!atLimit && !noUsage) return undefined;
+  const why = atLimit
+    ? `stopped at the length limit (${end.stopReason})`
+    : "the provider reported no usage for it (0 prompt tokens)";
+  return {
+    reason: "provider_fault",
+    code: "truncated-model-response",
+    detail: `the final model response was cut off: no tool call, ${why}`,
+    evidence: [turnEvidence(a, `final turn: ${usageText(a)}`)],
+  };
+}
+
+/** The final model request failed (stop reason `error`, rate limit, overload) and the run ended. */
+export function providerErrorLastTurn(a: Attempt): Fault | undefined {
+  const end = a.agentEnd;
+  if (!end?.stopReason || a.outcome === "pass") return undefined;
+  if (!ERROR_STOP.test(end.stopReason) || actedAfter(a, end.eventIndex)) return undefined;
+  return {
+    reason: "provider_fault",
+    code: "provider-error-last-turn",
+    detail: `the final model request failed (stop reason ${end.stopReason}) and the run ended`,
+    evidence: [turnEvidence(a, `final turn: ${usageText(a)}`)],
+  };
+}
+
+/**
+ * The trial never started: the agent took no step, and the harness recorded why (an
+ * exception other than a time limit, or the agent process exited non-zero at once).
+ * Callers check first that the agent did nothing.
+ */
+export function neverStarted(a: Attempt, resultFile: string): Fault | undefined {
+  if (a.outcome === "pass") return undefined;
+  const end = a.agentEnd;
+  if (a.exception && !isTimeout(a))
+    return {
+      reason: "provider_fault",
+      code: "trial-never-started",
+      detail: `the trial never started: no agent step, exception ${a.exception.type}`,
+      evidence: [
+        {
+          file: resultFile,
+          excerpt: excerpt(
+            `${a.exception.type}${a.exception.message ? `: ${a.exception.message}` : ""}`,
+          ),
+        },
+      ],
+    };
+  if (end?.exitCode !== undefined && end.exitCode !== 0)
+    return {
+      reason: "provider_fault",
+      code: "trial-never-started",
+      detail: `the trial never started: no agent step, the agent process exited ${end.exitCode}`,
+      evidence: [
+        {
+          ...(end.exitFile ? { file: end.exitFile, line: 1 } : {}),
+          excerpt: `exit status ${end.exitCode}`,
+        },
+      ],
+    };
+  return undefined;
+}
+
+/** A runtime rule's reading of an excluded failure, for `Label.secondReading`. */
+export interface SecondReading {
+  kind: InScopeKind;
+  mechanismId: string;
+  interventionPoint: InterventionPoint;
+  why: string;
+}
+
+/**
+ * What a runtime rule could still have done about an excluded failure, when something
+ * could: a run that ended on a cut-off (or failed) final response with the deliverable the
+ * verifier names never written stopped with no deliverable — a stop rule that checks the
+ * deliverable exists would have sent the agent back. Undefined for every other fault (a
+ * killed process, a broken verifier: no rule of the agent's runtime reaches them).
+ */
+export function secondReadingOf(a: Attempt, fault: Fault | undefined): SecondReading | undefined {
+  if (fault?.code !== "truncated-model-response" && fault?.code !== "provider-error-last-turn")
+    return undefined;
+  const { facts, createdZero } = verifierMissing(a);
+  const writes = allWrites(a);
+  const unwritten = facts.filter(
+    (f) => !writes.some((w) => w.path.replace(/\/+$/, "").split("/").pop() === baseOf(f.path)),
+  );
+  if (unwritten.length === 0 && !(createdZero && writes.length === 0)) return undefined;
+  const named = unwritten
+    .slice(0, 3)
+    .map((f) => f.path)
+    .join(", ");
+  return {
+    kind: "policy_addressable",
+    mechanismId: "artifact-never-written",
+    interventionPoint: "stop",
+    why: excerpt(
+      `the run stopped on a cut-off response with ${named || "the deliverable"} never written; a stop rule that checks the deliverable exists would have sent the agent back`,
+      400,
+    ),
+  };
+}
+
+function baseOf(p: string): string {
+  return p.replace(/\/+$/, "").split("/").pop() ?? p;
+}

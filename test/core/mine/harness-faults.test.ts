@@ -1,0 +1,220 @@
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { verifierMissing } from "../../../src/core/mine/detectors/paths.js";
+import {
+  faultOf,
+  secondReadingOf,
+  verifierDiedBeforeTests,
+} from "../../../src/core/mine/faults/index.js";
+import { Attempt, type AttemptInput } from "../../../src/core/model/attempt.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
+
+const DIR = resolve(REPO_ROOT, "test/fixtures/verifier");
+const file = (f: string) => join(DIR, f);
+const read = (f: string) => readFileSync(file(f), "utf8");
+const lineAt = (f: string | undefined, line: number | undefined) =>
+  readFileSync(f ?? "", "utf8").split("\n")[(line ?? 0) - 1] ?? "";
+
+const acted: AttemptInput["events"] = [
+  { index: 0, kind: "prompt", role: "user", input: "go" },
+  { index: 1, kind: "tool_call", tool: "Bash", command: "ls /app", callId: "c" },
+  { index: 2, kind: "tool_result", tool: "Bash", output: "data.csv", callId: "c" },
+  { index: 3, kind: "message", role: "agent", input: "Now let me write the report script:" },
+  { index: 4, kind: "stop" },
+];
+
+const base = (over: Partial<AttemptInput>): Attempt =>
+  Attempt.parse({
+    id: "x",
+    source: { format: "harbor-trial", path: "/job/trial" },
+    taskId: "t",
+    taskText: "Write /app/out/solution.py that reads the data.",
+    outcome: "fail",
+    reward: 0,
+    events: acted,
+    ...over,
+  });
+
+/** A verifier output read from a fixture, as the Harbor importer records it. */
+const verifier = (f: string): Partial<AttemptInput> => ({
+  verifierOutput: read(f),
+  verifierSource: { file: file(f), firstLine: 1 },
+});
+
+describe("verifierMissing: the deliverable the verifier names, with its line", () => {
+  it("finds paths in pytest's E lines (Path.exists, FileNotFoundError), each with file:line", () => {
+    const { paths, facts } = verifierMissing(base(verifier("pytest-rA.txt")));
+    expect(paths).toContain("/app/out/results.json");
+    expect(paths).toContain("/app/out/solution.py");
+    for (const f of facts) {
+      expect(f.file).toBe(file("pytest-rA.txt"));
+      expect(lineAt(f.file, f.line)).toContain(f.path.split("/").pop());
+    }
+  });
+
+  it("reads 'cannot open file', 'No X file found' and quoted paths without an extension", () => {
+    const a = base({
+      verifierTests: [
+        {
+          name: "t::a",
+          status: "failed",
+          message: "cannot open file 'ars.R': No such file or directory",
+          file: "/c.json",
+          line: 9,
+        },
+        { name: "t::b", status: "failed", message: "No model.bin file found" },
+        {
+          name: "t::c",
+          status: "failed",
+          message: "FileNotFoundError: [Errno 2] No such file or directory: '/app/build/tool'",
+        },
+        { name: "t::d", status: "passed", message: "/app/other.txt does not exist" },
+      ],
+    });
+    const { paths, facts } = verifierMissing(a);
+    expect(paths).toEqual(["ars.R", "model.bin", "/app/build/tool"]);
+    expect(facts[0]).toMatchObject({ test: "t::a", file: "/c.json", line: 9 });
+  });
+
+  it("does not join a shell error with the next line's script name", () => {
+    const { paths } = verifierMissing(base(verifier("bash-died.txt")));
+    expect(paths).toEqual([]);
+  });
+});
+
+describe("a verifier that died before running any test is a verifier fault", () => {
+  it("its script's program is missing after a failed download (a real bash run)", () => {
+    const f = faultOf(base(verifier("bash-died.txt")));
+    expect(f?.reason).toBe("verifier_fault");
+    expect(f?.code).toBe("verifier-died-before-tests");
+    const lines = f?.evidence.map((e) => lineAt(e.file, e.line)) ?? [];
+    expect(lines).toContain("test.sh: line 4: verifier-runner: command not found");
+    expect(lines.some((l) => l.startsWith("curl: (6)"))).toBe(true);
+  });
+
+  it("not when tests ran and failed (a real pytest run)", () => {
+    expect(verifierDiedBeforeTests(base(verifier("pytest-rA.txt")))).toBeUndefined();
+    const after = `${read("pytest-rA.txt")}\ntest.sh: line 9: cleanup-tool: command not found\n`;
+    expect(verifierDiedBeforeTests(base({ verifierOutput: after }))).toBeUndefined();
+  });
+
+  it("not when the missing program is what the task asked for", () => {
+    const a = base({
+      ...verifier("bash-died.txt"),
+      taskText: "Build and install verifier-runner so that it is on the PATH.",
+    });
+    expect(verifierDiedBeforeTests(a)).toBeUndefined();
+  });
+
+  it("pytest that collected nothing (a real run) is one; a passing attempt never is", () => {
+    const none = faultOf(base(verifier("pytest-none.txt")));
+    expect(none?.code).toBe("verifier-died-before-tests");
+    expect(lineAt(none?.evidence[0]?.file, none?.evidence[0]?.line)).toMatch(
+      /collected 0 items|no tests ran/,
+    );
+    expect(
+      verifierDiedBeforeTests(base({ ...verifier("bash-died.txt"), outcome: "pass", reward: 1 })),
+    ).toBeUndefined();
+  });
+});
+
+describe("no_actions is never the verdict when the verifier names what is missing", () => {
+  const noActions: AttemptInput["events"] = [
+    { index: 0, kind: "prompt", role: "user", input: "go" },
+  ];
+  it("keeps the failure in scope with the verifier's missing file", () => {
+    const a = base({ events: noActions, source: { format: "tb1-run", path: "/r/t" } });
+    expect(faultOf(a)?.reason).toBe("no_actions");
+    const named = base({
+      events: noActions,
+      source: { format: "tb1-run", path: "/r/t" },
+      ...verifier("pytest-rA.txt"),
+    });
+    expect(faultOf(named)).toBeUndefined();
+  });
+});
+
+describe("harness and provider faults from the trajectory", () => {
+  const cut = {
+    eventIndex: 3,
+    stopReason: "stop",
+    promptTokens: 0,
+    outputTokens: 44,
+    meteredTurns: 6,
+    toolCalls: 0,
+    file: "/job/trial/agent/trajectory.json",
+  };
+
+  it("a final response without usage and without a tool call is a cut-off response", () => {
+    const a = base({ agentEnd: cut, ...verifier("pytest-rA.txt") });
+    const f = faultOf(a);
+    expect(f?.reason).toBe("provider_fault");
+    expect(f?.code).toBe("truncated-model-response");
+    expect(f?.evidence[0]).toMatchObject({ eventIndex: 3, file: cut.file });
+    expect(f?.evidence[0]?.excerpt).toContain("prompt_tokens=0");
+    // the stop with the deliverable missing is still a runtime rule's business
+    expect(secondReadingOf(a, f)).toMatchObject({
+      kind: "policy_addressable",
+      mechanismId: "artifact-never-written",
+      interventionPoint: "stop",
+    });
+  });
+
+  it("a length stop is one too; a metered final turn, or one with a call after it, is not", () => {
+    const atLimit = { ...cut, promptTokens: 5000, stopReason: "max_tokens" };
+    expect(faultOf(base({ agentEnd: atLimit }))?.code).toBe("truncated-model-response");
+    expect(faultOf(base({ agentEnd: { ...cut, promptTokens: 5000 } }))).toBeUndefined();
+    expect(faultOf(base({ agentEnd: { ...cut, eventIndex: 0 } }))).toBeUndefined();
+    expect(faultOf(base({ agentEnd: { ...cut, toolCalls: 1 } }))).toBeUndefined();
+    expect(faultOf(base({ agentEnd: cut, outcome: "pass", reward: 1 }))).toBeUndefined();
+  });
+
+  it("no second reading when the verifier names no missing deliverable the agent failed to write", () => {
+    const a = base({ agentEnd: cut });
+    expect(secondReadingOf(a, faultOf(a))).toBeUndefined();
+  });
+
+  it("the final request failing (stop reason error) is a provider fault", () => {
+    const f = faultOf(base({ agentEnd: { ...cut, stopReason: "error", promptTokens: 10 } }));
+    expect(f?.code).toBe("provider-error-last-turn");
+  });
+
+  it("an agent process killed with no time limit reached, before the missing reward", () => {
+    const killed = {
+      exitCode: 137,
+      exitFile: "/job/trial/agent/command-1/return-code.txt",
+    };
+    const a = base({
+      agentEnd: killed,
+      outcome: "error",
+      exception: { type: "RewardFileNotFoundError", message: "No reward file found" },
+    });
+    const f = faultOf(a);
+    expect(f).toMatchObject({ reason: "provider_fault", code: "agent-killed" });
+    expect(f?.evidence[0]).toMatchObject({ file: killed.exitFile, line: 1 });
+    const timedOut = base({
+      agentEnd: killed,
+      outcome: "timeout",
+      exception: { type: "AgentTimeoutError" },
+    });
+    expect(faultOf(timedOut)?.code).not.toBe("agent-killed");
+    expect(faultOf(base({ agentEnd: { exitCode: 1 } }))).toBeUndefined();
+  });
+
+  it("a trial that never started: no agent step and an exception or a failed agent process", () => {
+    const none: AttemptInput["events"] = [{ index: 0, kind: "prompt", role: "user", input: "go" }];
+    const exc = faultOf(base({ events: none, exception: { type: "RuntimeError", message: "x" } }));
+    expect(exc).toMatchObject({ reason: "provider_fault", code: "trial-never-started" });
+    expect(exc?.evidence[0]?.file).toBe("/job/trial/result.json");
+    const exit = faultOf(base({ events: none, agentEnd: { exitCode: 2, exitFile: "/rc.txt" } }));
+    expect(exit?.code).toBe("trial-never-started");
+    // a time limit with no step is no proof the trial never started
+    const slow = base({
+      events: none,
+      outcome: "timeout",
+      exception: { type: "AgentTimeoutError" },
+    });
+    expect(faultOf(slow)?.code).not.toBe("trial-never-started");
+  });
+});
