@@ -62,11 +62,29 @@ export function parseJsonText(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    const pos = /position (\d+)/.exec(err instanceof Error ? err.message : "")?.[1];
+    const msg = err instanceof Error ? err.message : "";
+    const pos = /position (\d+)/.exec(msg)?.[1];
     throw new InputError(
       file,
-      pos ? lineAtOffset(text, Number(pos)) : undefined,
+      pos ? lineAtOffset(text, Number(pos)) : lineOfContext(text, msg),
       jsonErrorReason(err),
     );
   }
+}
+
+/**
+ * The line of a JSON syntax error whose message gives no position (V8 since Node 20 often
+ * quotes the text around the error instead: `Unexpected token ',', ..."x": 1},," is not
+ * valid JSON`): the end of the text for a cut-off file, else where that quoted context
+ * occurs, when it occurs once. Undefined when neither tells.
+ */
+function lineOfContext(text: string, msg: string): number | undefined {
+  if (/Unexpected end of JSON input/.test(msg)) return lineAtOffset(text, text.trimEnd().length);
+  const m = /^[^"]*"(\.{3})?([\s\S]*?)(\.{3})?" is not valid JSON/.exec(msg);
+  const ctx = m?.[2];
+  if (!ctx || ctx.length < 4) return undefined;
+  const at = text.indexOf(ctx);
+  if (at === -1 || text.indexOf(ctx, at + 1) !== -1) return undefined;
+  // V8 quotes up to 10 characters before the error when it cuts the context ("...")
+  return lineAtOffset(text, at + (m?.[1] ? Math.min(10, ctx.length - 1) : 0));
 }

@@ -20,6 +20,21 @@ describe("parseJsonText", () => {
     expect(e.format()).toMatch(/^dir\/x\.json:3: invalid JSON: /);
   });
 
+  it("finds the line when the parser quotes the text around the error instead of a position", () => {
+    const lineOf = (text: string) => {
+      try {
+        parseJsonText(text, "x.json");
+      } catch (e) {
+        return (e as InputError).line;
+      }
+      return "parsed";
+    };
+    // a cut-off file (a writer killed mid-write): the error is at its end
+    expect(lineOf('{\n  "content": [\n    {"type": "text"')).toBe(3);
+    // a doubled comma: V8 says `Unexpected token ','` and quotes the context
+    expect(lineOf('{\n  "content": [\n    {"type": "text", "text": "x"},,\n  ]\n}\n')).toBe(3);
+  });
+
   it("counts lines from 1 at an offset", () => {
     expect(lineAtOffset("ab\ncd\nef", 0)).toBe(1);
     expect(lineAtOffset("ab\ncd\nef", 2)).toBe(1);

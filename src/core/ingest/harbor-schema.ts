@@ -69,3 +69,13 @@ export const HarborJobResult = z.looseObject({
   job_name: z.string().nullish(),
   started_at: z.string().nullish(),
 });
+
+/**
+ * A Harbor trial's `config.json`: what the trial was to run. Read when `result.json` is
+ * missing (the job was stopped before the trial finished).
+ */
+export const HarborTrialConfig = z.looseObject({
+  trial_name: z.string(),
+  task: z.looseObject({ path: z.string().nullish(), name: z.string().nullish() }).nullish(),
+  agent: z.looseObject({ name: z.string().nullish(), model_name: z.string().nullish() }).nullish(),
+});

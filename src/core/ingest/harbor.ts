@@ -1,6 +1,7 @@
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import type { AttemptInput } from "../model/attempt.js";
+import { type EpisodeParts, hasApiEpisodes, readApiEpisodes } from "./api-episodes.js";
 import { type AtifParts, atifParts, taskFromPrompt } from "./atif.js";
 import { Atif } from "./atif-schema.js";
 import { parentRef, subagentAttempts } from "./atif-subagents.js";
@@ -16,18 +17,53 @@ import {
   harborSteps,
   harborUsage,
 } from "./harbor-outcome.js";
-import { HarborTrialResult } from "./harbor-schema.js";
+import { HarborTrialConfig, HarborTrialResult } from "./harbor-schema.js";
 import { readJsonAs } from "./json-file.js";
 import { attemptId } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
 import { ctrfTests, junitTests, pytestRun, type VerifierTest } from "./verifier-tests.js";
 
-/** A folder is a Harbor trial when its `result.json` names a trial (or it has `agent/` beside it). */
+const TRIAL_NAME = /"trial_name"\s*:/;
+
+/**
+ * A folder is a Harbor trial when its `result.json` names a trial (or it has `agent/` beside
+ * it); or, for a trial its job stopped before it finished, when there is no `result.json` but
+ * a `config.json` naming the trial beside an `agent/` folder.
+ */
 export async function looksLikeTrial(dir: string): Promise<boolean> {
   const result = join(dir, "result.json");
-  if (!isFile(result)) return false;
-  return /"trial_name"\s*:/.test(peek(result)) || isDir(join(dir, "agent"));
+  if (isFile(result)) return TRIAL_NAME.test(peek(result)) || isDir(join(dir, "agent"));
+  return isDir(join(dir, "agent")) && TRIAL_NAME.test(peek(join(dir, "config.json")));
+}
+
+/**
+ * The result of a trial without `result.json`, from its `config.json`: identity and task,
+ * no verdict (outcome unknown), plus a note saying so. Undefined when config.json is
+ * missing or unreadable too (the caller reports the missing result.json).
+ */
+async function unfinishedTrial(
+  dir: string,
+): Promise<{ r: HarborTrialResult; note: InputError } | { error: InputError } | undefined> {
+  const file = join(dir, "config.json");
+  if (!isFile(file)) return undefined;
+  const c = await readJsonAs(file, HarborTrialConfig, "a Harbor trial config (trial_name)");
+  if (!c.ok) return { error: c.error };
+  const cfg = c.value;
+  const fromPath = cfg.task?.path ? basename(cfg.task.path) : undefined;
+  const fromName = cfg.trial_name.includes("__") ? cfg.trial_name.split("__")[0] : undefined;
+  const taskName = cfg.task?.name ?? fromPath ?? fromName ?? cfg.trial_name;
+  const r: HarborTrialResult = {
+    task_name: taskName,
+    trial_name: cfg.trial_name,
+    config: { agent: cfg.agent ?? null, task: cfg.task ?? null },
+  };
+  const note = new InputError(
+    join(dir, "result.json"),
+    undefined,
+    "missing: the trial did not finish (no verdict); imported from config.json and the agent's logs with outcome unknown, not counted in k/n",
+  );
+  return { r, note };
 }
 
 /** Trajectory files of a trial: `agent/trajectory.json`, else one per `steps/<name>/agent/`. */
@@ -167,16 +203,28 @@ export async function* readHarborTrial(
   dir: string,
   options: IngestOptions,
 ): AsyncGenerator<IngestItem> {
-  const res = await readJsonAs(
-    join(dir, "result.json"),
-    HarborTrialResult,
-    "a Harbor trial result (task_name, trial_name)",
-  );
-  if (!res.ok) {
-    yield { type: "error", error: res.error };
+  let r: HarborTrialResult;
+  const resultFile = join(dir, "result.json");
+  const unfinished = isFile(resultFile) ? undefined : await unfinishedTrial(dir);
+  if (unfinished && "error" in unfinished) {
+    yield { type: "error", error: unfinished.error };
     return;
   }
-  const r = res.value;
+  if (unfinished) {
+    yield { type: "error", error: unfinished.note };
+    r = unfinished.r;
+  } else {
+    const res = await readJsonAs(
+      resultFile,
+      HarborTrialResult,
+      "a Harbor trial result (task_name, trial_name)",
+    );
+    if (!res.ok) {
+      yield { type: "error", error: res.error };
+      return;
+    }
+    r = res.value;
+  }
   const exception = harborException(r);
   const timedOut = exception !== undefined && /timeout/i.test(exception.type);
   let parts: AtifParts | undefined;
@@ -226,7 +274,12 @@ export async function* readHarborTrial(
   const raw: { claude?: ClaudeSession; codex?: CodexSession } = {};
   yield* rawSession(dir, options, raw);
   const session = raw.claude ?? raw.codex;
-  let events = parts?.events.events ?? [];
+  // no trajectory and no harness session: the agent's own per-episode API logs, if any
+  const api: { parts?: EpisodeParts } = {};
+  if (!parts && !session && hasApiEpisodes(dir))
+    yield* readApiEpisodes(dir, options, !exception, api);
+  const episodes = api.parts;
+  let events = parts?.events.events ?? episodes?.events.events ?? [];
   if (
     session &&
     session.log.count("tool_call") + session.log.count("hook") >
@@ -261,6 +314,7 @@ export async function* readHarborTrial(
   const usage = harborUsage(r);
   const taskText =
     parts?.taskText ||
+    episodes?.taskText ||
     (raw.claude?.taskText ?? "") ||
     (raw.codex ? taskFromPrompt(raw.codex.taskText || raw.codex.firstPrompt) : "") ||
     (await instruction(dir, r.config?.task?.path ?? undefined));
@@ -276,12 +330,13 @@ export async function* readHarborTrial(
       r.agent_info?.model_info?.name ??
       r.config?.agent?.model_name ??
       parts?.model ??
-      raw.claude?.model,
+      raw.claude?.model ??
+      episodes?.model,
     outcome: decideOutcome(reward, exception, options.passThreshold),
     reward: reward ?? null,
     exception,
-    costUsd: usage.costUsd ?? parts?.costUsd,
-    tokens: usage.tokens ?? parts?.tokens,
+    costUsd: usage.costUsd ?? parts?.costUsd ?? episodes?.costUsd,
+    tokens: usage.tokens ?? parts?.tokens ?? episodes?.tokens,
     startedAt: r.started_at ?? parts?.startedAt,
     durationS: agentDurationS(r),
     verifierOutput: verifier?.text,
