@@ -11,6 +11,7 @@ import {
   LLM_LABEL_VERSION,
 } from "../core/mine/label.js";
 import { mechanismById } from "../core/mine/mechanisms.js";
+import { siblingEvidence } from "../core/mine/sibling-diff.js";
 import type { Attempt } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
 import { labelInBatch } from "./batch.js";
@@ -40,6 +41,11 @@ export interface LabelOptions {
   onRetry?: (e: RetryEvent) => void;
   /** The workspace's fault markers, so the prompt shows the fault evidence triage sees. */
   faultMarkers?: FaultMarkers;
+  /**
+   * Every attempt of the workspace (passing ones included): a failed attempt of a split task
+   * is compared with its passing sibling, and the differences go into its prompt.
+   */
+  population?: readonly Attempt[];
 }
 
 /** One piece of evidence the model cites: an event shown, a verifier line quoted, a sibling. */
@@ -254,8 +260,10 @@ export async function labelAttempts(
   });
   const { report } = session;
   const prompts = attempts.map((a) => {
+    const sibling = opts.population ? siblingEvidence(a, opts.population) : undefined;
     const p = buildLabelPrompt(a, opts.evidence.get(a.id) ?? [], session.config, {
       ...(opts.faultMarkers ? { markers: opts.faultMarkers } : {}),
+      ...(sibling ? { sibling } : {}),
     });
     report.estimatedPromptTokens += p.promptTokens;
     report.fullTraceTokens += p.fullTokens;

@@ -3,6 +3,7 @@ import type { DetectorHit } from "../core/mine/detectors/types.js";
 import type { FaultMarkers } from "../core/mine/faults/index.js";
 import { heuristicLabel } from "../core/mine/heuristic.js";
 import { MECHANISMS, mechanismById, signatureKey } from "../core/mine/mechanisms.js";
+import type { SiblingComparison } from "../core/mine/sibling-diff.js";
 import type { Attempt } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
 
@@ -10,6 +11,11 @@ import { redact } from "../core/redact.js";
 export interface PromptFacts {
   /** `mining.verifierFaultMarkers` / `mining.environmentFaultMarkers`, as triage uses them. */
   markers?: FaultMarkers;
+  /**
+   * The passing sibling's comparison (core/mine/sibling-diff.ts), for a failed attempt of a
+   * split task: its differences go into the prompt and its events rank first.
+   */
+  sibling?: SiblingComparison;
 }
 
 /** The known mechanism ids, for the system prompt and the answer schema. */

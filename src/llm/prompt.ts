@@ -2,6 +2,7 @@ import type { DetectorHit } from "../core/mine/detectors/types.js";
 import { SCOPE_DEFINITIONS, STATUS_DEFINITION } from "../core/mine/label.js";
 import type { Attempt, Event } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
+import { relevanceOrder, runEndLine, siblingLines, verifierFindings } from "./digest.js";
 import { MECHANISM_IDS, mechanismEvidence, type PromptFacts } from "./prompt-evidence.js";
 import { charsForTokens, estimateTokens } from "./tokens.js";
 
@@ -104,25 +105,6 @@ export function promptBudget(fullTokens: number, limits: PromptLimits): number {
   return Math.min(limits.maxPromptTokens, Math.max(limits.minPromptTokens, share));
 }
 
-/** Event positions (into attempt.events) in the order they deserve space. */
-function priorityOrder(attempt: Attempt, hits: DetectorHit[]): number[] {
-  const pos = new Map(attempt.events.map((ev, i) => [ev.index, i]));
-  const n = attempt.events.length;
-  const order: number[] = [];
-  const seen = new Set<number>();
-  const push = (p: number | undefined): void => {
-    if (p === undefined || p < 0 || p >= n || seen.has(p)) return;
-    seen.add(p);
-    order.push(p);
-  };
-  const evidence = hits.flatMap((h) => h.eventIndices.map((i) => pos.get(i)));
-  for (const p of evidence) push(p);
-  for (let k = 1; k <= 6; k++) push(n - k);
-  for (const p of evidence) if (p !== undefined) for (const d of [-1, 1, -2, 2]) push(p + d);
-  for (let p = n - 7; p >= 0; p--) push(p);
-  return order;
-}
-
 /** The chosen event lines in order, with "… k events omitted" for every gap. */
 function renderChosen(chosen: ReadonlyMap<number, string>, n: number): string {
   const gap = (k: number): string => `… ${k} event${k === 1 ? "" : "s"} omitted`;
@@ -175,7 +157,7 @@ export function buildLabelPrompt(
   const n = attempt.events.length;
   const header = `Attempt ${attempt.id} · task ${attempt.taskId} · outcome ${attempt.outcome}${
     attempt.reward != null ? ` · reward ${attempt.reward}` : ""
-  }${attempt.exception ? ` · exception ${attempt.exception.type}` : ""} · ${n} events\n`;
+  } · ${n} events\n`;
   // Work in characters: the estimate is ceil(chars / 4), so chars ≤ 4 × budget is exact.
   const maxChars = charsForTokens(budgetTokens);
   let left = maxChars - header.length - 60;
@@ -192,13 +174,32 @@ export function buildLabelPrompt(
   );
   left -= factReserve;
   const task = section("Task", take(redact(attempt.taskText), 0.3));
+  // How the run ended (exception, tokens, duration, last event): short, always shown if it fits.
+  const endText = runEndLine(attempt);
+  const runEnd = endText && left > endText.length + 200 ? section("Run end", endText) : "";
+  left -= runEnd.length;
+  // The verifier: its failing tests and assertion lines whole (up to a cap), then its tail.
   const verifierText = redact(attempt.verifierOutput?.slice(-4000) ?? "").trim();
   let verifier = "";
   if (verifierText) {
-    const keep = Math.max(0, Math.floor(left * 0.15));
+    const room = Math.max(0, Math.floor(left * 0.25));
+    const findings = verifierFindings(attempt, Math.floor(room * 0.7));
+    const keep = Math.max(0, room - findings.length - 30);
     const tail = verifierText.length <= keep ? verifierText : `…${verifierText.slice(-keep)}`;
-    left -= tail.length + 30;
-    verifier = section("Verifier output (tail)", tail);
+    const body = findings ? `${findings}${keep >= 40 ? `\n— output tail —\n${tail}` : ""}` : tail;
+    left -= body.length + 30;
+    verifier = section(
+      findings ? "Verifier: failing checks, then output tail" : "Verifier output (tail)",
+      body,
+    );
+  }
+  // The passing sibling's differences (capability and mechanism evidence), when there is one.
+  let sibling = "";
+  const sib = siblingLines(facts.sibling);
+  if (sib.length) {
+    const body = headTail(sib.join("\n"), Math.max(0, Math.floor(left * 0.15)));
+    left -= body.length + 30;
+    if (body.length >= 40) sibling = section("Passing sibling", body);
   }
   let evidence = "";
   if (hits.length) {
@@ -214,9 +215,10 @@ export function buildLabelPrompt(
     evidence = section("Detector evidence", text);
   }
   const eventsTitle = "Events ([index] kind …; … = omitted)";
-  const before = header + task + verifier + evidence;
+  const before = header + task + runEnd + verifier + sibling + evidence;
   const roomForEvents = maxChars - before.length - eventsTitle.length - 5;
   const evidenceSet = new Set(hits.flatMap((h) => h.eventIndices));
+  const order = relevanceOrder(attempt, hits, facts.sibling);
   // Events by priority; a candidate stays only if the whole section still fits.
   const chooseEvents = (eventChars: number): Map<number, string> => {
     const chosen = new Map<number, string>();
@@ -232,7 +234,7 @@ export function buildLabelPrompt(
       Math.floor(eventChars / 8),
     );
     let body = renderChosen(chosen, n);
-    for (const p of priorityOrder(attempt, hits)) {
+    for (const p of order) {
       if (eventChars - body.length < 24) break;
       const ev = attempt.events[p];
       if (!ev) continue;
@@ -264,7 +266,7 @@ export function buildLabelPrompt(
     Math.min(MAX_FACT_CHARS, slack),
   );
 
-  const user = header + task + verifier + evidence + mechanism + events;
+  const user = header + task + runEnd + verifier + sibling + evidence + mechanism + events;
   const messages: ChatMessage[] = [
     { role: "system", content: LABEL_SYSTEM_PROMPT },
     { role: "user", content: user },

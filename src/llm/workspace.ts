@@ -32,6 +32,7 @@ export function workspaceLabeler(
       evidence: o.evidence,
       config: ws.config.llm,
       cacheDir: llmCacheDir(ws),
+      population: ws.attempts,
       batch: opts.batch === true,
       faultMarkers: {
         verifier: ws.config.mining.verifierFaultMarkers,

@@ -58,7 +58,9 @@ describe("buildLabelPrompt", () => {
     );
     expect(omitted + p.shownEvents.length).toBe(a.events.length);
     expect(user).toContain("## Task\nDeploy the app so GET /health answers on port 8080.");
-    expect(user).toContain("## Verifier output (tail)\nFAILED test_health");
+    expect(user).toContain(
+      "## Verifier: failing checks, then output tail\ntests: 1 failed, 0 passed\nFAILED test_health - ConnectionRefusedError: [Errno 111]",
+    );
     expect(user).toContain(
       "- destructive-after-probe (deployment-preservation) @ events 87: rm -rf after a good probe",
     );
