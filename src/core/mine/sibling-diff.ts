@@ -3,7 +3,7 @@ import type { Attempt, Event } from "../model/attempt.js";
 import { BACKGROUND_RE, isDetached, SERVER_LAUNCH_RE } from "./detectors/attached-server.js";
 import { DESTRUCTIVE_RE } from "./detectors/destructive-after-probe.js";
 import { type DetectorHit, runDetectors } from "./detectors/index.js";
-import { baseName, namedFiles, samePath, verifierMissing } from "./detectors/paths.js";
+import { baseName, isTimeout, namedFiles, samePath, verifierMissing } from "./detectors/paths.js";
 import {
   BUILD_RE,
   callSucceeded,
@@ -139,8 +139,9 @@ const COPY_PROGRAMS = /^(?:cp|rsync|tar|dd)$/;
 const SCRATCH = /^(?:\/tmp\/|\/dev\/|\/proc\/|\/var\/tmp\/)|(?:^|\/)\.cache\//;
 const ABOUT_ITSELF = /(?:^|\s)(?:--help|-h|--version|-V|--collect-only|--dry-run)(?:\s|$)/;
 
-/** Pipeline stages of one shell segment (a single `|`, not `||`). */
+/** Pipeline stages of one shell segment (a single `|`, not `||`); a comment line has none. */
 function stages(seg: string): string[] {
+  if (seg.trimStart().startsWith("#")) return [];
   return seg
     .split(/(?<!\|)\|(?!\|)/)
     .map((s) => s.trim())
@@ -161,7 +162,7 @@ function stripWrappers(stage: string): string {
 export function programKey(stage: string): string | undefined {
   const toks = stripWrappers(stage).split(/\s+/).filter(Boolean);
   const prog = toks[0];
-  if (!prog || prog === "cd" || /^[<>&]/.test(prog)) return undefined;
+  if (!prog || prog === "cd" || !/^[\w./~]/.test(prog)) return undefined;
   let key = prog;
   const next = toks[1];
   if (INTERPRETERS.test(baseName(prog)) && next !== undefined) {
@@ -208,7 +209,7 @@ function copiedPaths(cmd: string, cwd: string | undefined): string[] {
 
 /** What one shell segment checks (a segment that writes checks nothing). */
 function segmentKinds(seg: string): CheckKind[] {
-  if (ABOUT_ITSELF.test(seg)) return [];
+  if (ABOUT_ITSELF.test(seg) || seg.trimStart().startsWith("#")) return [];
   const kinds = new Set<CheckKind>();
   const st = stages(seg);
   const first = stripWrappers(st[0] ?? "");
@@ -238,7 +239,7 @@ function writesOf(call: Event, cmd: string | undefined, cwd: string | undefined)
   const ev =
     cmd !== undefined && call.command !== undefined ? { ...call, command: unquoted(cmd) } : call;
   return writtenPaths(ev)
-    .filter((p) => !/[*?'"`$<>{}]/.test(p) && /\w/.test(p))
+    .filter((p) => !/['"`$<>{}]/.test(p) && /\w/.test(p) && /[./]/.test(p))
     .map((p) => resolvePath(p, cwd));
 }
 
@@ -440,7 +441,7 @@ function artifactDiffs(p: Pair): SiblingDifference[] {
   const failedWrites = p.f.calls.flatMap((c) => c.writes.map((path) => ({ path, at: c })));
   for (const c of p.s.calls) {
     for (const path of c.writes) {
-      if (isScratch(path) || seen.has(path)) continue;
+      if (isScratch(path) || seen.has(path) || /[*?]/.test(path)) continue;
       seen.add(path);
       if (failedWrites.some((w) => sameFile(w.path, path))) continue;
       const dscore = deliverableScore(p, path, c.eventIndex);
@@ -525,7 +526,7 @@ function checkDiffs(p: Pair): SiblingDifference[] {
   const kindsAfter = (c: CallFacts, x: AttemptFacts) =>
     c.eventIndex === x.lastWrite ? c.checksAfterWrite : c.checks;
   const fKinds = new Set(fAfter.flatMap((c) => kindsAfter(c, p.f)));
-  const fLastWrite = p.f.lastWrite ?? p.f.calls.at(-1)?.eventIndex ?? p.f.stop;
+  const fLastWrite = p.f.lastWrite ?? p.f.stop;
   for (const kind of STRONG) {
     const sc = sAfter.find((c) => kindsAfter(c, p.s).includes(kind) && c.ok !== false);
     if (!sc) continue;
@@ -546,7 +547,8 @@ function checkDiffs(p: Pair): SiblingDifference[] {
     }
     if (fKinds.has(kind)) continue;
     // a weaker kind of check after the last write still leaves this one's deliverable unchecked
-    const weaker = fAfter.find((c) => kindsAfter(c, p.f).length > 0);
+    const weaker =
+      p.f.lastWrite === undefined ? undefined : fAfter.find((c) => kindsAfter(c, p.f).length > 0);
     const weakerKinds = weaker ? kindsAfter(weaker, p.f) : [];
     const said = weaker
       ? `this one only ${weakerKinds.every((k) => k === "view") ? "looked at it" : `ran ${q(weaker.text, 40)}`} (event ${weaker.eventIndex}) after its last write (event ${fLastWrite})`
@@ -585,11 +587,22 @@ function extraDiffs(p: Pair): SiblingDifference[] {
       .find((x) => strongOk(x));
     if (c.destructive) {
       const cmd = c.text;
+      const destructive = segments(cmd).filter(
+        (seg) => !seg.trimStart().startsWith("#") && DESTRUCTIVE_RE.test(seg),
+      );
+      // cleaning scratch space (temporary files) destroys nothing the verifier sees
+      const targets = destructive
+        .flatMap((seg) => seg.split(/\s+/).slice(1))
+        .filter((t) => /^[~/.\w]/.test(t) && !t.startsWith("-"));
+      if (destructive.length === 0 || (targets.length > 0 && targets.every((t) => isScratch(t))))
+        return;
+      const probed = p.f.calls
+        .slice(0, i)
+        .reverse()
+        .find((x) => x.checks.includes("probe") && x.ok !== false);
       const destroyer =
-        segments(cmd)
-          .filter((seg) => DESTRUCTIVE_RE.test(seg))
-          .flatMap((seg) => programKey(seg) ?? [])
-          .find((k) => !sibPrograms.has(k)) ?? novel[0];
+        destructive.flatMap((seg) => programKey(seg) ?? []).find((k) => !sibPrograms.has(k)) ??
+        novel[0];
       if (!destroyer) return;
       out.push({
         kind: "destructive-after-check",
@@ -601,14 +614,14 @@ function extraDiffs(p: Pair): SiblingDifference[] {
         siblingEvents: [],
         score: anchor ? 6 : 3,
         decisive: false,
-        ...(anchor ? { mechanismId: "deployment-preservation" } : {}),
+        ...(anchor && probed ? { mechanismId: "deployment-preservation" } : {}),
       });
       return;
     }
     // the last actions only: a state change after a good check, and nothing after it checks again
     const later = p.f.calls.slice(i + 1);
     if (!anchor || later.some(strongOk)) return;
-    if (c.writes.length === 0 && c.checks.length > 0) return;
+    if (c.writes.length === 0) return;
     // writing the deliverable the sibling wrote too is no extra step (its content may differ)
     const sibWrites = p.s.calls.flatMap((x) => x.writes);
     if (c.writes.length > 0 && c.writes.every((w) => sibWrites.some((x) => sameFile(x, w)))) return;
@@ -695,7 +708,7 @@ function contentDiffs(p: Pair): SiblingDifference[] {
   const path = [...p.s.calls]
     .reverse()
     .flatMap((c) => c.writes)
-    .find((w) => !isScratch(w));
+    .find((w) => !isScratch(w) && !/[*?]/.test(w));
   if (!path) return [];
   const fc = [...p.f.calls].reverse().find((c) => c.writes.some((w) => sameFile(w, path)));
   const sc = [...p.s.calls].reverse().find((c) => c.writes.some((w) => sameFile(w, path)));
@@ -799,8 +812,22 @@ export function compareWith(failed: Attempt, sibling: Attempt): SiblingCompariso
         ),
       );
   if (raw.length === 0 && acted) raw.push(...contentDiffs(p));
+  // A run the harness ended (an exception, a time limit) did not choose its stop: what it
+  // did not do before the stop is no decisive difference; a deliverable it never wrote by
+  // the deadline is the deadline's mechanism.
+  const cutShort =
+    failed.exception !== undefined || failed.outcome === "error" || isTimeout(failed);
+  const STOP_KINDS: DifferenceKind[] = ["check-missing", "check-failed", "extra-after-check"];
   const ranked = raw
     .map((d) => refine(d, hits))
+    .map((d) => {
+      if (!cutShort) return d;
+      if (STOP_KINDS.includes(d.kind))
+        return { ...d, score: Math.min(d.score, DECISIVE_SCORE - 1), decisive: false };
+      if (d.kind === "artifact-missing" && isTimeout(failed))
+        return { ...d, mechanismId: "deadline-no-deliverable" };
+      return d;
+    })
     .sort((x, y) => y.score - x.score || Number(y.decisive) - Number(x.decisive))
     .slice(0, MAX_DIFFERENCES);
   const decisive = ranked.find((d) => d.decisive);
@@ -846,12 +873,15 @@ export function compareWith(failed: Attempt, sibling: Attempt): SiblingCompariso
       });
     }
   }
+  const ended = cutShort
+    ? ` (this run was ended by ${failed.exception?.type ?? failed.outcome}, not by its own stop)`
+    : "";
   const summary = decisive
-    ? decisive.sentence
+    ? `${decisive.sentence}${ended}`
     : !acted
       ? `this attempt's log holds no actions; no decisive difference from passing sibling ${sibling.id}${ranked[0] ? `: ${ranked[0].sentence}` : ""}`
       : ranked.length > 0
-        ? `no decisive difference from passing sibling ${sibling.id}: ${ranked[0]?.sentence}`
+        ? `no decisive difference from passing sibling ${sibling.id}${ended}: ${ranked[0]?.sentence}`
         : `no difference found from passing sibling ${sibling.id} in commands, writes, checks or services`;
   const out: SiblingComparison = {
     attemptId: failed.id,
