@@ -62,7 +62,9 @@ export function relevanceOrder(
     score.set(p, Math.max(score.get(p) ?? 0, s));
   };
   for (const h of hits) for (const i of h.eventIndices) bump(pos.get(i), SCORE.detector);
-  for (let k = 1; k <= 6; k++) bump(n - k, SCORE.last - k);
+  // the stop and the turn before it, then (below the latest failure) the rest of the last turns
+  for (let k = 1; k <= 6; k++) bump(n - k, k <= 2 ? SCORE.last - k : SCORE.sibling - 2 - k);
+  bump(pos.get(attempt.agentEnd?.eventIndex ?? -1), SCORE.last);
   for (const d of sibling?.differences ?? [])
     for (const i of d.failedEvents) bump(pos.get(i), SCORE.sibling);
   const bases = [...new Set(deliverablePaths(attempt).map(baseName))].filter((b) => b.length > 2);
@@ -108,7 +110,7 @@ const ASSERTION =
 /** The verifier's failing-test lines, assertion lines first, each whole up to `lineCap`. */
 export function verifierFindings(a: Attempt, maxChars: number, lineCap = 400): string {
   const text = redact(a.verifierOutput ?? "");
-  if (!text.trim() || maxChars < 40) return "";
+  if ((!text.trim() && !a.verifierTests?.length) || maxChars < 40) return "";
   const out: string[] = [];
   let left = maxChars;
   const add = (line: string): boolean => {
@@ -118,10 +120,23 @@ export function verifierFindings(a: Attempt, maxChars: number, lineCap = 400): s
     left -= l.length + 1;
     return true;
   };
-  const tests = verifierTests(a);
-  if (tests.failed.length || tests.passed.length)
-    add(`tests: ${tests.failed.length} failed, ${tests.passed.length} passed`);
   const seen = new Set<string>();
+  const recorded = a.verifierTests ?? [];
+  if (recorded.length) {
+    // test-level results the importer read (CTRF, JUnit, pytest, parser_results): failures whole
+    const bad = recorded.filter((t) => t.status === "failed" || t.status === "error");
+    const passed = recorded.filter((t) => t.status === "passed").length;
+    add(`tests: ${bad.length} failed, ${passed} passed`);
+    for (const t of bad) {
+      const line = `${t.status.toUpperCase()} ${t.name}${t.message ? ` - ${redact(t.message)}` : ""}`;
+      seen.add(line);
+      if (!add(line)) break;
+    }
+  } else {
+    const tests = verifierTests(a);
+    if (tests.failed.length || tests.passed.length)
+      add(`tests: ${tests.failed.length} failed, ${tests.passed.length} passed`);
+  }
   for (const raw of text.split("\n")) {
     const line = raw.trim();
     if (line.length < 3 || seen.has(line) || !ASSERTION.test(line)) continue;
@@ -142,6 +157,19 @@ export function runEndLine(a: Attempt): string {
   if (t && (t.input !== undefined || t.output !== undefined))
     parts.push(`tokens in ${t.input ?? "?"} / out ${t.output ?? "?"}`);
   if (a.durationS !== undefined) parts.push(`duration ${Math.round(a.durationS)} s`);
+  const end = a.agentEnd;
+  if (end) {
+    const turn: string[] = [];
+    if (end.stopReason) turn.push(`stop reason ${end.stopReason}`);
+    turn.push(
+      end.promptTokens !== undefined ? `prompt tokens ${end.promptTokens}` : "no usage reported",
+    );
+    if (end.outputTokens !== undefined) turn.push(`output tokens ${end.outputTokens}`);
+    if (end.toolCalls !== undefined) turn.push(`${end.toolCalls} tool call(s)`);
+    const at = end.eventIndex !== undefined ? ` [${end.eventIndex}]` : "";
+    parts.push(`final turn${at}: ${turn.join(", ")}`);
+    if (end.exitCode !== undefined) parts.push(`agent process exit ${end.exitCode}`);
+  }
   const last = a.events.at(-1);
   if (last)
     parts.push(`last event [${last.index}] ${last.kind}${last.role ? ` ${last.role}` : ""}`);

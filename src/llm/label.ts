@@ -86,7 +86,10 @@ const squash = (s: string): string => s.replace(/\s+/g, " ").trim();
 
 /** The verifier text a quoted line must come from: its output and its failing tests' messages. */
 function verifierText(attempt: Attempt): string {
-  return squash(redact(attempt.verifierOutput ?? ""));
+  const tests = (attempt.verifierTests ?? []).map(
+    (t) => `${t.status.toUpperCase()} ${t.name}${t.message ? ` - ${t.message}` : ""}`,
+  );
+  return squash(redact([attempt.verifierOutput ?? "", ...tests].join("\n")));
 }
 
 /**

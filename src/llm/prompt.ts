@@ -157,7 +157,7 @@ export function buildLabelPrompt(
   const n = attempt.events.length;
   const header = `Attempt ${attempt.id} · task ${attempt.taskId} · outcome ${attempt.outcome}${
     attempt.reward != null ? ` · reward ${attempt.reward}` : ""
-  } · ${n} events\n`;
+  }${attempt.exception ? ` · exception ${attempt.exception.type}` : ""} · ${n} events\n`;
   // Work in characters: the estimate is ceil(chars / 4), so chars ≤ 4 × budget is exact.
   const maxChars = charsForTokens(budgetTokens);
   let left = maxChars - header.length - 60;

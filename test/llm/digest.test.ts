@@ -85,6 +85,7 @@ function longAttempt(): Attempt {
     taskText: "Write the parser to /app/out/parse.py so that the tests in /app/tests pass.",
     outcome: "fail",
     tokens: { input: 91000, output: 0 },
+    agentEnd: { eventIndex: 2, stopReason: "length", toolCalls: 0, exitCode: 137 },
     exception: {
       type: "AgentTimeoutError",
       message: "Agent execution timed out after 900 seconds",
@@ -125,8 +126,9 @@ describe("the LLM digest selects events by relevance, not position", () => {
     expect(user).toContain("ImportError: cannot import name 'parse_row'");
     expect(user).not.toContain(PLANTED.github);
     expect(user).toContain(
-      "## Run end\nexception AgentTimeoutError: Agent execution timed out after 900 seconds · tokens in 91000 / out 0",
+      "## Run end\nexception AgentTimeoutError: Agent execution timed out after 900 seconds · tokens in 91000 / out 0 · final turn [2]: stop reason length, no usage reported, 0 tool call(s) · agent process exit 137",
     );
+    expect(p.shownEvents).toContain(2); // the final turn the trace records
     expect(p.promptTokens).toBeLessThanOrEqual(p.budgetTokens);
   });
 
