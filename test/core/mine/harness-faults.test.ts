@@ -209,6 +209,11 @@ describe("harness and provider faults from the trajectory", () => {
     expect(exc?.evidence[0]?.file).toBe("/job/trial/result.json");
     const exit = faultOf(base({ events: none, agentEnd: { exitCode: 2, exitFile: "/rc.txt" } }));
     expect(exit?.code).toBe("trial-never-started");
+    // an agent that ran a while but whose steps were not read did start: a harness exception
+    const ran = faultOf(
+      base({ events: none, durationS: 600, exception: { type: "RuntimeError", message: "x" } }),
+    );
+    expect(ran).toMatchObject({ reason: "provider_fault", code: "harness-exception" });
     // a time limit with no step is no proof the trial never started
     const slow = base({
       events: none,

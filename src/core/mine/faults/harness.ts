@@ -110,18 +110,23 @@ export function providerErrorLastTurn(a: Attempt): Fault | undefined {
 }
 
 /**
- * The trial never started: the agent took no step, and the harness recorded why (an
- * exception other than a time limit, or the agent process exited non-zero at once).
- * Callers check first that the agent did nothing.
+ * No agent step was recorded and the harness says why: the trial never started (an
+ * exception other than a time limit and no agent time recorded, or the agent process
+ * exited non-zero at once), or the harness stopped a run whose steps were not read (an
+ * exception after the agent had run for a while). Callers check first that the agent did
+ * nothing visible.
  */
 export function neverStarted(a: Attempt, resultFile: string): Fault | undefined {
   if (a.outcome === "pass") return undefined;
   const end = a.agentEnd;
-  if (a.exception && !isTimeout(a))
+  if (a.exception && !isTimeout(a)) {
+    const ran = a.durationS !== undefined && a.durationS >= 1;
     return {
       reason: "provider_fault",
-      code: "trial-never-started",
-      detail: `the trial never started: no agent step, exception ${a.exception.type}`,
+      code: ran ? "harness-exception" : "trial-never-started",
+      detail: ran
+        ? `the harness stopped the run with ${a.exception.type} after ${Math.round(a.durationS ?? 0)} s; no agent step was recorded`
+        : `the trial never started: no agent step, no agent time, exception ${a.exception.type}`,
       evidence: [
         {
           file: resultFile,
@@ -131,6 +136,7 @@ export function neverStarted(a: Attempt, resultFile: string): Fault | undefined 
         },
       ],
     };
+  }
   if (end?.exitCode !== undefined && end.exitCode !== 0)
     return {
       reason: "provider_fault",

@@ -16,7 +16,8 @@ export interface Fault {
   reason: FaultReason;
   /**
    * What kind of fault, when a rule names it: `truncated-model-response`, `agent-killed`,
-   * `provider-error-last-turn`, `trial-never-started`, `verifier-died-before-tests`.
+   * `provider-error-last-turn`, `trial-never-started`, `harness-exception`,
+   * `verifier-died-before-tests`.
    */
   code?: string;
   detail: string;
