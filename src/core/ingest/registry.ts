@@ -8,6 +8,7 @@ import { fireJsonlImporter } from "./fire-jsonl.js";
 import { harborTrialImporter } from "./harbor.js";
 import { harborJobImporter } from "./harbor-job.js";
 import { inspectImporter } from "./inspect.js";
+import { miniSweAgentImporter } from "./mini-swe-agent.js";
 import { tb1Importer } from "./tb1.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -22,6 +23,7 @@ export const IMPORTERS: readonly Importer[] = [
   fireJsonlImporter,
   codexImporter,
   claudeImporter,
+  miniSweAgentImporter,
   atifImporter,
   inspectImporter,
 ];

@@ -60,6 +60,7 @@ export const SourceFormat = z.enum([
   "codex-rollout",
   "tb1-run",
   "inspect-eval",
+  "mini-swe-agent",
   "fire-jsonl",
   "hook-log",
   "screen-results",

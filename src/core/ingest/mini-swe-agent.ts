@@ -1,0 +1,302 @@
+/**
+ * mini-SWE-agent trajectories (`<instance>.traj.json`): one JSON object with `info`
+ * (`exit_status`, `submission`, `model_stats`, `mini_version`, `config`), the chat
+ * `messages` and `trajectory_format`. The agent acts through exactly one fenced bash block
+ * per assistant message; the next user message is the observation (`<returncode>` and
+ * `<output>`, or `<output_head>` / `<elided_chars>` / `<output_tail>` when long). The
+ * verdict lives apart, in a SWE-bench `report.json` for the instance, looked up next to
+ * the trajectory and in the sibling folders of its parents (`logs/<instance>/report.json`).
+ */
+import { basename, dirname, join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+import { z } from "zod";
+import type { AttemptInput } from "../model/attempt.js";
+import { EventLog } from "./events.js";
+import { isFile, peek, scanFor, subdirs } from "./fs-util.js";
+import { readJsonAs } from "./json-file.js";
+import { attemptId, capString, partsText } from "./text.js";
+import { addTokens, normTokens } from "./tokens.js";
+import type { Importer, IngestItem, IngestOptions } from "./types.js";
+
+const num = z.number().nullish();
+
+const Usage = z.looseObject({
+  prompt_tokens: num,
+  completion_tokens: num,
+  prompt_tokens_details: z.looseObject({ cached_tokens: num }).nullish(),
+  completion_tokens_details: z.looseObject({ reasoning_tokens: num }).nullish(),
+});
+
+export const MiniTrajectory = z.looseObject({
+  info: z.looseObject({
+    exit_status: z.string().nullish(),
+    submission: z.string().nullish(),
+    model_stats: z.looseObject({ instance_cost: num, api_calls: num }).nullish(),
+    mini_version: z.string().nullish(),
+    config: z
+      .looseObject({
+        model: z.looseObject({ model_name: z.string().nullish() }).nullish(),
+        agent: z.looseObject({ instance_template: z.string().nullish() }).nullish(),
+      })
+      .nullish(),
+  }),
+  messages: z.array(
+    z.looseObject({
+      role: z.string(),
+      content: z.unknown().optional(),
+      extra: z
+        .looseObject({ response: z.looseObject({ usage: Usage.nullish() }).nullish() })
+        .nullish(),
+    }),
+  ),
+  trajectory_format: z.string().nullish(),
+  instance_id: z.string().nullish(),
+});
+type MiniTrajectory = z.infer<typeof MiniTrajectory>;
+
+/** One instance's entry of a SWE-bench evaluation report. */
+const ReportEntry = z.looseObject({
+  resolved: z.boolean(),
+  patch_successfully_applied: z.boolean().nullish(),
+  tests_status: z
+    .record(
+      z.string(),
+      z.looseObject({
+        success: z.array(z.string()).nullish(),
+        failure: z.array(z.string()).nullish(),
+      }),
+    )
+    .nullish(),
+});
+type ReportEntry = z.infer<typeof ReportEntry>;
+/** A report is the entry itself or `{ <instance_id>: entry }`. */
+const Report = z.union([ReportEntry, z.record(z.string(), ReportEntry)]);
+
+const HEAD = /^\{\s*"info"\s*:\s*\{/;
+const EXIT_STATUS = /"exit_status"\s*:/;
+const MINI_KEY = /"trajectory_format"\s*:\s*"mini-swe-agent|"mini_version"\s*:/;
+/** A SWE-bench report.json head: an entry, or an instance id keying one. */
+const REPORT_HEAD = /^\{\s*(?:"[^"\\]{1,200}"\s*:\s*\{\s*)?"patch_is_None"\s*:/;
+
+/** Whether a file is a mini-SWE-agent trajectory (its keys sit after a long diff: scan on). */
+export function isMiniTrajectory(path: string, head: string): boolean {
+  const h = head.trimStart();
+  if (!HEAD.test(h) || !EXIT_STATUS.test(h)) return false;
+  return MINI_KEY.test(h) || scanFor(path, MINI_KEY);
+}
+
+/** Instance id of a trajectory: its `instance_id`, else the file name before `.traj.json`. */
+function instanceOf(path: string, t?: MiniTrajectory): string {
+  return t?.instance_id ?? basename(path).replace(/(\.traj)?\.json$/i, "");
+}
+
+/** Where the report of `instance` may be, for a trajectory in `dir`. */
+function reportCandidates(dir: string, instance: string): string[] {
+  const out = [join(dir, "report.json"), join(dir, instance, "report.json")];
+  for (const anc of [dirname(dir), dirname(dirname(dir))])
+    for (const sub of subdirs(anc)) out.push(join(anc, sub, instance, "report.json"));
+  return out;
+}
+
+/** Trajectory files that a report at `reportPath` belongs to (the reverse lookup). */
+function pairedTrajectories(reportPath: string): string[] {
+  const dir = dirname(reportPath);
+  const instance = basename(dir);
+  const name = `${instance}.traj.json`;
+  const out = [join(dir, name)];
+  for (const anc of [dirname(dir), dirname(dirname(dir))])
+    for (const sub of subdirs(anc)) out.push(join(anc, sub, instance, name));
+  return out.filter(
+    (f) => isFile(f) && isMiniTrajectory(f, peek(f, 64 * 1024)) && reportOf(f) === reportPath,
+  );
+}
+
+/** The report file of a trajectory, if one is found. */
+function reportOf(trajPath: string, t?: MiniTrajectory): string | undefined {
+  const instance = instanceOf(trajPath, t);
+  return reportCandidates(dirname(trajPath), instance).find(
+    (f) => isFile(f) && REPORT_HEAD.test(peek(f, 4096).trimStart()),
+  );
+}
+
+/** The single bash block of an assistant message (mini-SWE-agent runs only exactly one). */
+export function bashAction(
+  text: string,
+): { command: string; start: number; end: number } | undefined {
+  const found: { command: string; start: number; end: number }[] = [];
+  for (let i = text.indexOf("```bash"); i !== -1; i = text.indexOf("```bash", i + 1)) {
+    const nl = text.indexOf("\n", i);
+    if (nl === -1 || text.slice(i + 7, nl).trim() !== "") continue;
+    const close = text.indexOf("\n```", nl);
+    if (close === -1) continue;
+    found.push({ command: text.slice(nl + 1, close), start: i, end: close + 4 });
+    i = close;
+  }
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** The text between `<tag>` and `</tag>`, if both are there. */
+function tag(text: string, name: string): string | undefined {
+  const open = `<${name}>`;
+  const i = text.indexOf(open);
+  if (i === -1) return undefined;
+  const j = text.indexOf(`</${name}>`, i + open.length);
+  return j === -1 ? undefined : text.slice(i + open.length, j);
+}
+
+const trimNl = (s: string) => s.replace(/^\n/, "").replace(/\n$/, "");
+
+/** An observation: exit code and output (head and tail joined around the elided count). */
+export function observation(text: string): {
+  exitCode?: number;
+  output: string;
+  timedOut: boolean;
+} {
+  const rc = tag(text, "returncode")?.trim();
+  const exitCode = rc !== undefined && /^-?\d+$/.test(rc) ? Number(rc) : undefined;
+  const head = tag(text, "output_head");
+  const tail = tag(text, "output_tail");
+  let output: string;
+  if (head !== undefined || tail !== undefined) {
+    const elided = tag(text, "elided_chars")?.trim();
+    output = `${trimNl(head ?? "")}\n[… ${elided ?? "some characters elided"} …]\n${trimNl(tail ?? "")}`;
+  } else output = trimNl(tag(text, "output") ?? text);
+  // a timeout names the command it killed; there is no return code
+  const timedOut = exitCode === undefined && /timed out and has been killed/.test(text);
+  return { exitCode, output: stripVTControlCharacters(output), timedOut };
+}
+
+/** The task inside the first user message, cut out of the instance template around `{{task}}`. */
+export function taskOf(message: string, template: string | null | undefined): string {
+  const text = message.trim();
+  if (!template) return text;
+  const at = template.indexOf("{{task}}");
+  if (at === -1) return text;
+  const prefix = template.slice(0, at).trim();
+  if (/\{\{|\{%/.test(prefix) || !text.startsWith(prefix)) return text;
+  let rest = template.slice(at + "{{task}}".length);
+  const nextVar = rest.search(/\{\{|\{%/);
+  if (nextVar !== -1) rest = rest.slice(0, nextVar);
+  const stop = rest.trim().split("\n")[0] ?? "";
+  const body = text.slice(prefix.length);
+  const end = stop ? body.indexOf(stop) : body.length;
+  const task = (end === -1 ? body : body.slice(0, end)).trim();
+  return task || text;
+}
+
+function verdict(entry: ReportEntry, cap: number): string {
+  const lines = [`resolved: ${entry.resolved}`];
+  if (entry.patch_successfully_applied === false) lines.push("patch not applied");
+  for (const [group, s] of Object.entries(entry.tests_status ?? {}))
+    for (const name of s.failure ?? []) lines.push(`${group} failed: ${name}`);
+  return capString(lines.join("\n"), cap);
+}
+
+async function* readMini(path: string, options: IngestOptions): AsyncGenerator<IngestItem> {
+  if (REPORT_HEAD.test(peek(path, 4096).trimStart())) {
+    // a report is read with its trajectory; detect only claims one that has a trajectory
+    return;
+  }
+  const loaded = await readJsonAs(
+    path,
+    MiniTrajectory,
+    "a mini-SWE-agent trajectory (info, messages[])",
+  );
+  if (!loaded.ok) {
+    yield { type: "error", error: loaded.error };
+    return;
+  }
+  const t = loaded.value;
+  const instance = instanceOf(path, t);
+  const log = new EventLog(options.outputCap);
+  const usage: AttemptInput["tokens"][] = [];
+  let taskText = "";
+  let pending: string | undefined;
+  let n = 0;
+  for (const m of t.messages) {
+    const text = partsText(m.content ?? "");
+    if (m.role === "system") log.text("message", "system", text);
+    else if (m.role === "assistant") {
+      const u = m.extra?.response?.usage;
+      if (u)
+        usage.push(
+          normTokens({
+            input: u.prompt_tokens,
+            output: u.completion_tokens,
+            cached: u.prompt_tokens_details?.cached_tokens,
+            reasoning: u.completion_tokens_details?.reasoning_tokens,
+            inputIncludesCache: true,
+          }),
+        );
+      const action = bashAction(text);
+      const thought = action ? text.slice(0, action.start) + text.slice(action.end) : text;
+      log.text("message", "agent", thought.trim());
+      if (action) {
+        pending = `call-${n++}`;
+        log.call({ tool: "bash", args: { command: action.command }, callId: pending });
+      } else pending = undefined;
+    } else if (!taskText) {
+      taskText = taskOf(text, t.info.config?.agent?.instance_template);
+      log.text("prompt", "user", text);
+    } else if (pending) {
+      const o = observation(text);
+      log.result({
+        output: o.output,
+        callId: pending,
+        exitCode: o.exitCode,
+        isError: o.timedOut ? true : undefined,
+      });
+      pending = undefined;
+    } else log.text("message", "system", text);
+  }
+  const status = t.info.exit_status ?? undefined;
+  if (status === "Submitted") log.stop();
+  const reportFile = reportOf(path, t);
+  let entry: ReportEntry | undefined;
+  if (reportFile) {
+    const r = await readJsonAs(reportFile, Report, "a SWE-bench report (resolved, tests_status)");
+    if (!r.ok) yield { type: "error", error: r.error };
+    else {
+      const v = r.value as ReportEntry | Record<string, ReportEntry>;
+      entry =
+        typeof (v as ReportEntry).resolved === "boolean"
+          ? (v as ReportEntry)
+          : (v as Record<string, ReportEntry>)[instance];
+    }
+  }
+  const attempt: AttemptInput = {
+    id: attemptId("mini-swe-agent", `${instance}\u0000${path}`, instance),
+    source: { format: "mini-swe-agent", path },
+    taskId: instance,
+    taskText,
+    agent: "mini-swe-agent",
+    model: t.info.config?.model?.model_name ?? undefined,
+    outcome: entry ? (entry.resolved ? "pass" : "fail") : "unknown",
+    reward: entry ? (entry.resolved ? 1 : 0) : null,
+    exception:
+      status && status !== "Submitted"
+        ? { type: status, message: "mini-SWE-agent exit status" }
+        : undefined,
+    costUsd: t.info.model_stats?.instance_cost ?? undefined,
+    tokens: addTokens(usage),
+    verifierOutput: entry ? verdict(entry, options.outputCap) : undefined,
+    verifierSource: reportFile && entry ? { file: reportFile } : undefined,
+    events: log.events,
+  };
+  yield { type: "attempt", attempt };
+}
+
+export const miniSweAgentImporter: Importer = {
+  format: "mini-swe-agent",
+  detect: (path, head, isDirectory) => {
+    if (isDirectory) return false;
+    if (isMiniTrajectory(path, head)) return true;
+    // a SWE-bench report.json is claimed (and read with its trajectory) when one pairs it
+    return (
+      basename(path) === "report.json" &&
+      REPORT_HEAD.test(head.trimStart()) &&
+      pairedTrajectories(path).length > 0
+    );
+  },
+  read: (path, options) => readMini(path, options),
+};
