@@ -54,6 +54,8 @@ export const HookLogEntry = z.strictObject({
   tracked: z.array(z.string()),
   /** Set on faults: the hook answered nothing (or denied under --fail-closed). */
   error: z.string().optional(),
+  /** How the event was read when that was not the usual way (e.g. an oversized event read bounded). */
+  note: z.string().optional(),
   /** Wall time inside the hook, milliseconds. */
   ms: z.number().nonnegative().optional(),
 });

@@ -38,9 +38,15 @@ export function fileKind(st: Stats): string {
   return "not a regular file";
 }
 
+/** How to open: `noFollow` refuses a symlink at the path itself (ELOOP). */
+export interface OpenOptions {
+  noFollow?: boolean;
+}
+
 /** Opens a regular file for reading without blocking; the caller closes the descriptor. */
-export function openRegular(path: string): { fd: number; size: number } {
-  const fd = openSync(path, constants.O_RDONLY | NONBLOCK);
+export function openRegular(path: string, opts: OpenOptions = {}): { fd: number; size: number } {
+  const noFollow = opts.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0;
+  const fd = openSync(path, constants.O_RDONLY | NONBLOCK | noFollow);
   let st: Stats;
   try {
     st = fstatSync(fd);
@@ -57,9 +63,13 @@ export function openRegular(path: string): { fd: number; size: number } {
 
 /** The whole content of a regular file (see openRegular); throws like readFileSync otherwise. */
 export function readRegularFile(path: string): Buffer;
-export function readRegularFile(path: string, encoding: "utf8"): string;
-export function readRegularFile(path: string, encoding?: "utf8"): Buffer | string {
-  const { fd, size } = openRegular(path);
+export function readRegularFile(path: string, encoding: "utf8", opts?: OpenOptions): string;
+export function readRegularFile(
+  path: string,
+  encoding?: "utf8",
+  opts: OpenOptions = {},
+): Buffer | string {
+  const { fd, size } = openRegular(path, opts);
   try {
     const all = readAll(fd, size);
     return encoding ? all.toString(encoding) : all;

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync } from "node:fs";
+import { closeSync, constants, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { HookLogEntry } from "../core/hooklog.js";
 import { redact, redactDeep } from "../core/redact.js";
@@ -6,16 +6,32 @@ import { redact, redactDeep } from "../core/redact.js";
 /** Commands in the log are capped at this many characters (see HookLogEntry.command). */
 export const COMMAND_CAP = 500;
 
-/** Appends one entry (one write with O_APPEND: concurrent hooks never interleave lines). */
+/** O_APPEND, created if missing, and never through a symlink planted at the log's name. */
+const APPEND =
+  constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Appends one entry (one write with O_APPEND: concurrent hooks never interleave lines). A
+ * symlink at the log's path is refused (ELOOP), not followed to its target.
+ */
 export function appendHookLog(file: string, entry: HookLogEntry): void {
   // every string field (command, reason, message, tool input) is redacted, not only the command
-  const line = `${JSON.stringify(redactDeep(entry))}\n`;
+  const line = Buffer.from(`${JSON.stringify(redactDeep(entry))}\n`);
   try {
-    appendFileSync(file, line);
+    append(file, line);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     mkdirSync(dirname(file), { recursive: true });
-    appendFileSync(file, line);
+    append(file, line);
+  }
+}
+
+function append(file: string, line: Buffer): void {
+  const fd = openSync(file, APPEND, 0o644);
+  try {
+    writeSync(fd, line); // one write: O_APPEND makes it atomic for a line this size
+  } finally {
+    closeSync(fd);
   }
 }
 

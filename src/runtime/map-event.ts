@@ -4,7 +4,10 @@ import type { Event } from "../core/model/attempt.js";
 import { exitCodeFromOutput } from "../core/model/exit-status.js";
 import type { HookInput } from "./hook-events.js";
 
-/** Caps on text handed to the evaluator (patterns see at most this much). */
+/**
+ * Caps on text handed to the evaluator (head and tail halves kept; patterns then see the
+ * first and last 4 KiB of it, MATCH_CAP).
+ */
 export const OUTPUT_CAP = 64 * 1024;
 export const INPUT_CAP = 16 * 1024;
 
@@ -140,6 +143,13 @@ function failureFields(input: HookInput): Partial<Event> {
   return out;
 }
 
+/**
+ * Text over `n` characters keeps its first and last halves (joined by a newline; n characters in all), as the
+ * evaluator's own cap does: a task, input or output longer than the cap still shows the
+ * evaluator its end (an eligibility phrase at the end of a huge prompt is seen).
+ */
 function cap(s: string, n: number): string {
-  return s.length > n ? s.slice(0, n) : s;
+  if (s.length <= n) return s;
+  const head = Math.floor((n - 1) / 2);
+  return `${s.slice(0, head)}\n${s.slice(s.length - (n - 1 - head))}`;
 }

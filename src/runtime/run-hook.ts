@@ -1,9 +1,12 @@
 import { join } from "node:path";
+import type * as Vm from "node:vm";
+import { builtin } from "../core/builtin.js";
 import type { HookLogEntry } from "../core/hooklog.js";
 import { type ExitStatus, exitStatus } from "../core/model/exit-status.js";
 import { BudgetExceeded, withPatternBudget } from "../core/policy/budget.js";
 import { initState, step, withTaskText } from "../core/policy/evaluator.js";
-import type { CompiledPolicy, StepResult } from "../core/policy/types.js";
+import type { CompiledPolicy, SessionState, StepResult } from "../core/policy/types.js";
+import { HOOK_JSON_BOUNDS } from "./bounded-json.js";
 import { rolloutExitCode } from "./codex-exit.js";
 import { checkHookInput } from "./guard.js";
 import type { HookInput } from "./hook-events.js";
@@ -14,7 +17,7 @@ import { loadPortfolio } from "./portfolio.js";
 import { denyOutput, type HookOutput, toHookOutput } from "./respond.js";
 import { ensureDir, readState, sessionFile, writeState } from "./state-store.js";
 import { namesInHead, STDIN_CAP, type StdinRead } from "./stdin.js";
-import { firstPromptOf } from "./transcript.js";
+import { firstPromptScan, TRANSCRIPT_SCAN_CAP } from "./transcript.js";
 import { verifiedRecordDir } from "./verified-record.js";
 
 export { STDIN_CAP, type StdinRead };
@@ -24,6 +27,9 @@ export { STDIN_CAP, type StdinRead };
  * is never cut), up to what stdin may carry. Under --fail-closed a longer PreToolUse is denied.
  */
 export const SEEN = STDIN_CAP;
+
+/** A string of an oversized event longer than this keeps its first and last halves. */
+const BOUNDED_KEEP = HOOK_JSON_BOUNDS.keep;
 
 /** Longest session id / tool name kept in a log entry. */
 export const LOG_ID_CAP = 200;
@@ -67,13 +73,17 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
   };
   let eventName: string | undefined;
   try {
-    if ("error" in stdin && stdin.head !== undefined) {
-      // Oversized or unfinished: the event name and tool still decide the answer and the log
-      // (any PreToolUse named in it, or none readable, counts as a tool call).
-      const { events, tools } = namesInHead(stdin.head);
-      eventName = events.includes("PreToolUse") || events.length === 0 ? "PreToolUse" : events[0];
-      base.event = capId(events[0] ?? "");
-      if (tools[0] !== undefined) base.tool = capId(tools[0]);
+    if ("error" in stdin) {
+      // Oversized, over-deep or unfinished: the event name and tool still decide the answer
+      // and the log. Only the top-level `hook_event_name` (read by the bounded reader) is
+      // trusted; without it, any event counts as a tool call (a nested "Stop" decides nothing).
+      const top = isRecord(stdin.bounded?.value) ? stdin.bounded.value : undefined;
+      const named = typeof top?.hook_event_name === "string" ? top.hook_event_name : undefined;
+      const { events, tools } = stdin.head !== undefined ? namesInHead(stdin.head) : NO_NAMES;
+      eventName = named ?? "PreToolUse";
+      base.event = capId(named ?? events[0] ?? "");
+      const tool = typeof top?.tool_name === "string" ? top.tool_name : tools[0];
+      if (tool !== undefined) base.tool = capId(tool);
     }
     const input = await readInput(stdin, (name) => {
       eventName = name;
@@ -89,32 +99,67 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
     const raw = commandOf(input.tool_input, input.tool_name);
     const command = logCommand(raw);
     if (command !== undefined) base.command = command;
+    if ("error" in stdin) base.note = boundedNote(stdin);
     if (opts.usageError) throw new Fault(opts.usageError);
     if (opts.failClosed && input.hook_event_name === "PreToolUse" && (raw?.length ?? 0) > SEEN)
       throw new Fault(
         `the command has ${raw?.length} characters; rules match only ${SEEN} of them (unmatchable)`,
       );
     const result = await evaluate(input, opts);
-    const output = result ? toHookOutput(input.hook_event_name, result.verdict) : null;
-    const entry = finish(base, t0, output, result);
+    let output = result ? toHookOutput(input.hook_event_name, result.verdict) : null;
+    let error: string | undefined;
+    if (result?.stateError !== undefined) {
+      // The verdict was answered from what could be read; the state is not kept: a fault
+      // (reported on stderr and logged), which --fail-closed turns into a deny of a tool call
+      // the rules allowed.
+      error = result.stateError;
+      process.stderr.write(`fire hook: ${error}\n`);
+      if (opts.failClosed && eventName === "PreToolUse" && result.verdict.action !== "deny")
+        output = failClosedDeny(error);
+    }
+    const entry = finish(base, t0, output, result, error);
     log(opts.logFile, entry);
     return { output, entry };
   } catch (err) {
     const message = err instanceof Fault ? err.message : `internal error: ${errText(err)}`;
-    const output =
-      opts.failClosed && eventName === "PreToolUse"
-        ? denyOutput(
-            `fire hook failed (${message}); --fail-closed denies tool calls until it is fixed.`,
-          )
-        : null;
+    const output = opts.failClosed && eventName === "PreToolUse" ? failClosedDeny(message) : null;
     const entry = finish(base, t0, output, undefined, message);
     log(opts.logFile, entry);
     return { output, entry };
   }
 }
 
+const NO_NAMES = { events: [] as string[], tools: [] as string[] };
+
+function failClosedDeny(message: string): HookOutput {
+  return denyOutput(
+    `fire hook failed (${message}); --fail-closed denies tool calls until it is fixed.`,
+  );
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** How an oversized event was read (logged beside its answer). */
+function boundedNote(stdin: Extract<StdinRead, { error: string }>): string {
+  const cut = stdin.bounded?.cut ?? 0;
+  return `${stdin.error}: read bounded, ${cut} string(s) kept as their first and last ${BOUNDED_KEEP / 2} bytes`;
+}
+
+/**
+ * The event to evaluate. An oversized event that the bounded reader read whole is evaluated
+ * from that reading (its long strings cut to head and tail: a >4 MiB first prompt still
+ * decides eligibility), except a tool call: its command must be seen whole, so an oversized
+ * PreToolUse stays a fault (denied under --fail-closed).
+ */
 async function readInput(stdin: StdinRead, seen: (name: string) => void): Promise<HookInput> {
-  if ("error" in stdin) throw new Fault(stdin.error);
+  if ("error" in stdin) {
+    const b = stdin.bounded;
+    const input = b?.complete ? checkHookInput(b.value) : undefined;
+    if (input && input.hook_event_name !== "PreToolUse") return input;
+    throw new Fault(stdin.error);
+  }
   if (stdin.text.length > STDIN_CAP) throw new Fault(`stdin exceeds ${STDIN_CAP} bytes`);
   let value: unknown;
   try {
@@ -130,11 +175,32 @@ async function readInput(stdin: StdinRead, seen: (name: string) => void): Promis
   throw new Fault(`bad hook event: ${explainHookInput(value) ?? "rejected"}`);
 }
 
-type Evaluated = StepResult & { index: number; status?: ExitStatus };
+type Evaluated = StepResult & { index: number; status?: ExitStatus; stateError?: string };
+
+/** Errors of writing the state folder (full, read-only, not a folder): the verdict still holds. */
+const WRITE_ERRORS = new Set([
+  "EROFS",
+  "EACCES",
+  "EPERM",
+  "ENOSPC",
+  "EDQUOT",
+  "ENOTDIR",
+  "EIO",
+  "ENOENT",
+  "ELOOP",
+  "EEXIST",
+  "EFBIG",
+  "EMLINK",
+  "ENAMETOOLONG",
+  "ESPECIALFS",
+]);
 
 /**
  * Runs the evaluator on the session's state under the session lock; undefined for events
- * it does not see (SessionStart / SessionEnd).
+ * it does not see (SessionStart / SessionEnd). When the state folder cannot be written
+ * (full disk, read-only, a file in its path) the event is still evaluated — from the state
+ * that can be read, else a fresh one — and `stateError` says the state was not kept: a
+ * rule's deny is never lost to a write.
  */
 async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated | undefined> {
   const ev = toEvent(input, rolloutExitCode);
@@ -151,41 +217,93 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
   } catch (err) {
     throw new Fault(errText(err));
   }
-  try {
-    ensureDir(opts.stateDir);
-  } catch (err) {
-    throw new Fault(`state directory unusable: ${errText(err)}`);
-  }
   // A sub-agent is its own attempt (as import makes its transcript one): its own state.
   const file = sessionFile(opts.stateDir, stateKey(input));
   const transcript = transcriptOf(input);
+  const run = (state0: SessionState): Evaluated => {
+    let state = state0;
+    // First sight of a session that is already under way (even at a later prompt), or of
+    // a sub-agent: its task is its transcript's first prompt (looked up once, bounded).
+    if (state.step === 0 && state.taskText === undefined && transcript) {
+      const found = firstPromptScan(transcript);
+      if (found.prompt !== undefined) state = withTaskText(state, found.prompt);
+      else if (found.cut && opts.failClosed && ev.kind === "tool_call")
+        throw new Fault(
+          `no task text within the first ${TRANSCRIPT_SCAN_CAP} bytes of the transcript: eligibility is unknown`,
+        );
+    }
+    const index = state.step;
+    // A live event happens now: its timestamp feeds `elapsed` conditions (replay has the trace's).
+    const st = state;
+    const result = withInterruptingBudget(budgetMs(opts.env), () =>
+      step(policies, st, { ...ev, index, ts: ev.ts ?? new Date().toISOString() }),
+    );
+    return ev.kind === "tool_result"
+      ? { ...result, index, status: exitStatus(ev) }
+      : { ...result, index };
+  };
+  let stateError: string;
   try {
+    ensureDir(opts.stateDir);
     return await withFileLock(file, (guard) => {
-      let state = readState(file) ?? initState();
-      // First sight of a session that is already under way (even at a later prompt), or of
-      // a sub-agent: its task is its transcript's first prompt (looked up once).
-      if (state.step === 0 && state.taskText === undefined && transcript) {
-        const task = firstPromptOf(transcript);
-        if (task !== undefined) state = withTaskText(state, task);
-      }
-      const index = state.step;
-      // A live event happens now: its timestamp feeds `elapsed` conditions (replay has the trace's).
-      const st = state;
-      const result = withPatternBudget(budgetMs(opts.env), () =>
-        step(policies, st, { ...ev, index, ts: ev.ts ?? new Date().toISOString() }),
-      );
+      const result = run(readState(file) ?? initState());
       guard.confirm(); // never write over a lock that was taken over meanwhile
-      writeState(file, result.state);
-      return ev.kind === "tool_result"
-        ? { ...result, index, status: exitStatus(ev) }
-        : { ...result, index };
+      try {
+        writeState(file, result.state);
+      } catch (err) {
+        result.stateError = `state not saved (${file}): ${errText(err)}`;
+      }
+      return result;
     });
   } catch (err) {
+    if (err instanceof Fault) throw err;
     if (err instanceof LockCompromisedError) throw new Fault(err.message);
     if (err instanceof BudgetExceeded)
       throw new Fault(`${err.message}: the event fails open and its state is unchanged`);
-    throw new Fault(`state: ${errText(err)}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === undefined || !WRITE_ERRORS.has(code)) throw new Fault(`state: ${errText(err)}`);
+    stateError = `state directory unusable, state not saved: ${errText(err)}`;
   }
+  let state: SessionState;
+  try {
+    state = readState(file) ?? initState();
+  } catch {
+    state = initState();
+  }
+  try {
+    return { ...run(state), stateError };
+  } catch (err) {
+    if (err instanceof BudgetExceeded)
+      throw new Fault(`${err.message}: the event fails open and its state is unchanged`);
+    throw err;
+  }
+}
+
+let budgetScript: Vm.Script | undefined;
+
+/**
+ * Runs `fn` (the pattern tests of one event) under a budget that INTERRUPTS: the pattern
+ * budget is checked between tests (budget.ts), and V8 stops a single long test itself
+ * (`vm` timeout: a watchdog thread terminates the running match), so no input size or
+ * pattern can hold the hook past the budget; both throw BudgetExceeded.
+ */
+export function withInterruptingBudget<T>(ms: number, fn: () => T): T {
+  const g = globalThis as { __fireBudgeted?: () => void };
+  let out: T | undefined;
+  g.__fireBudgeted = () => {
+    out = withPatternBudget(ms, fn);
+  };
+  try {
+    budgetScript ??= new (builtin<typeof Vm>("node:vm").Script)("__fireBudgeted()");
+    budgetScript.runInThisContext({ timeout: Math.max(1, Math.ceil(ms)) });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ERR_SCRIPT_EXECUTION_TIMEOUT")
+      throw new BudgetExceeded(ms);
+    throw err;
+  } finally {
+    delete g.__fireBudgeted;
+  }
+  return out as T;
 }
 
 /** Default wall-clock budget for one event's pattern tests; FIRE_HOOK_BUDGET_MS overrides. */

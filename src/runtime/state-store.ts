@@ -1,5 +1,15 @@
-import { existsSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  statfsSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { detachState } from "../core/policy/evaluator.js";
 import type { SessionState } from "../core/policy/types.js";
 import { NotRegularFileError, readRegularFile } from "../core/regular-file.js";
@@ -47,10 +57,12 @@ export function hash64(s: string): string {
 export function readState(file: string): SessionState | undefined {
   let text: string | undefined;
   try {
-    text = readRegularFile(file, "utf8");
+    text = readRegularFile(file, "utf8", { noFollow: true }); // a symlinked state is refused
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    if (!(err instanceof NotRegularFileError)) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    // a symlink (ELOOP) or a FIFO / device: not a state, moved aside below
+    if (code !== "ELOOP" && !(err instanceof NotRegularFileError)) throw err;
   }
   let value: unknown;
   try {
@@ -74,14 +86,33 @@ export function writeState(file: string, state: SessionState): void {
   writeFileAtomicSync(file, JSON.stringify(state));
 }
 
+/** Flags that create a new file and never follow a symlink planted at its name. */
+const CREATE_NEW =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
 /**
- * Temp file + rename; the temp file is removed when writing fails (a full disk leaves no
- * `*.tmp` behind).
+ * Temp file + rename; the temp file is created new (O_EXCL | O_NOFOLLOW: a symlink planted
+ * at its name is never written through; rename replaces a symlinked target, never follows
+ * it) and removed when writing fails (a full disk leaves no `*.tmp` behind).
  */
 export function writeFileAtomicSync(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, text);
+    let fd: number;
+    try {
+      fd = openSync(tmp, CREATE_NEW, 0o644);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      unlinkSync(tmp); // left by a dead process with our pid (or planted): made anew
+      fd = openSync(tmp, CREATE_NEW, 0o644);
+    }
+    try {
+      const buf = Buffer.from(text);
+      let done = 0;
+      while (done < buf.length) done += writeSync(fd, buf, done);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
   } catch (err) {
     try {
@@ -93,8 +124,62 @@ export function writeFileAtomicSync(file: string, text: string): void {
   }
 }
 
+/**
+ * Kernel file systems where no state may live (statfs magic numbers): procfs, sysfs, devpts,
+ * debugfs, tracefs, securityfs, cgroup v1/v2, bpf. Creating folders there can fail forever
+ * (`HOME=/proc` once made a recursive mkdir spin).
+ */
+const SPECIAL_FS = new Map<number, string>([
+  [0x9fa0, "procfs"],
+  [0x62656572, "sysfs"],
+  [0x1cd1, "devpts"],
+  [0x64626720, "debugfs"],
+  [0x74726163, "tracefs"],
+  [0x73636673, "securityfs"],
+  [0x27e0eb, "cgroup"],
+  [0x63677270, "cgroup2"],
+  [0xcafe4a11, "bpf"],
+]);
+
+/** Most folder levels ensureDir creates (a bound on its work whatever the file system says). */
+const MAX_NEW_LEVELS = 32;
+
+/**
+ * Makes a folder and its missing parents, one mkdir per missing level (bounded), and refuses
+ * (code ESPECIALFS) one whose nearest existing parent is on a kernel file system.
+ */
 export function ensureDir(dir: string): void {
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  if (existsSync(dir)) return;
+  const missing: string[] = [];
+  let d = resolve(dir);
+  while (!existsSync(d)) {
+    if (missing.length >= MAX_NEW_LEVELS)
+      throw Object.assign(new Error(`${dir}: more than ${MAX_NEW_LEVELS} missing folders`), {
+        code: "ENAMETOOLONG",
+      });
+    missing.push(d);
+    const up = dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  let fsType: number | undefined;
+  try {
+    fsType = statfsSync(d).type;
+  } catch {
+    fsType = undefined; // not a folder (ENOTDIR follows from mkdir) or no statfs
+  }
+  const special = fsType === undefined ? undefined : SPECIAL_FS.get(fsType);
+  if (special)
+    throw Object.assign(new Error(`${d} is on ${special}: no state is kept there`), {
+      code: "ESPECIALFS",
+    });
+  for (const m of missing.reverse()) {
+    try {
+      mkdirSync(m);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+  }
 }
 
 const isObj = (x: unknown): x is Record<string, unknown> =>

@@ -1,4 +1,5 @@
 import { read } from "node:fs";
+import { BoundedJson, BoundedJsonError, HOOK_JSON_BOUNDS } from "./bounded-json.js";
 
 /** Largest stdin the hook parses; a larger event is a fault (denied under --fail-closed). */
 export const STDIN_CAP = 4 * 1024 * 1024;
@@ -15,11 +16,18 @@ const DRAIN_CAP = 512 * 1024 * 1024;
 /**
  * Stdin as read: its text (and its JSON value when it was parsed already), or why it could
  * not be used. `head` is the start of an oversized or unfinished stdin; `abandoned`: a read is
- * still pending (the caller must exit explicitly).
+ * still pending (the caller must exit explicitly). `bounded`: the event as the bounded reader
+ * (bounded-json.ts) saw it — whole (`complete`, long strings kept as head and tail, `cut` of
+ * them) or, when reading stopped, the top-level object as far as it got.
  */
 export type StdinRead =
   | { text: string; value?: unknown }
-  | { error: string; head?: string; abandoned?: boolean };
+  | {
+      error: string;
+      head?: string;
+      abandoned?: boolean;
+      bounded?: { value: unknown; complete: boolean; cut: number; bytes: number };
+    };
 
 /**
  * Reads fd 0 to its end with ASYNC reads raced against a deadline: a writer that drips or
@@ -37,6 +45,18 @@ export async function readStdin(
   let head: Buffer | undefined;
   const buf = Buffer.allocUnsafe(64 * 1024);
   const end = Date.now() + deadlineMs;
+  // Every byte also goes through the bounded reader: it knows when one whole value has
+  // arrived (no re-parsing of a growing text), refuses over-deep nesting before anything
+  // recurses on it, and reads an oversized event with its long strings cut.
+  const json = new BoundedJson(HOOK_JSON_BOUNDS);
+  let jsonError: BoundedJsonError | undefined;
+  const bounded = () => ({
+    value: json.value,
+    complete: json.done && jsonError === undefined,
+    cut: json.cut,
+    bytes: total,
+  });
+  const headText = () => (head ?? Buffer.concat(chunks)).subarray(0, STDIN_HEAD).toString("utf8");
   for (;;) {
     let n: number;
     try {
@@ -47,7 +67,8 @@ export async function readStdin(
           error: `stdin was not closed within ${deadlineMs} ms`,
           abandoned: true,
           // what arrived so far: its event name decides --fail-closed
-          head: (head ?? Buffer.concat(chunks)).subarray(0, STDIN_HEAD).toString("utf8"),
+          head: headText(),
+          bounded: bounded(),
         };
       n = got;
     } catch (err) {
@@ -61,35 +82,41 @@ export async function readStdin(
     }
     if (n === 0) break;
     total += n;
+    if (jsonError === undefined) {
+      try {
+        json.push(buf, 0, n);
+      } catch (err) {
+        if (!(err instanceof BoundedJsonError)) throw err;
+        jsonError = err;
+        if (err.limit)
+          return { error: `bad hook event: ${err.message}`, head: headText(), bounded: bounded() };
+      }
+    }
     if (head === undefined) {
       chunks.push(Buffer.from(buf.subarray(0, n)));
-      if (total <= cap && endsObject(buf, n)) {
-        const text = Buffer.concat(chunks, total).toString("utf8");
-        try {
-          return { text, value: JSON.parse(text) };
-        } catch {
-          // not whole yet: read on
-        }
-      }
       if (total > cap) {
         head = Buffer.concat(chunks).subarray(0, STDIN_HEAD);
         chunks.length = 0;
       }
     } else if (total > DRAIN_CAP) break;
+    // one whole value: taken without waiting for the writer to close stdin
+    if (json.done && jsonError === undefined) break;
   }
   if (head !== undefined)
-    return { error: `stdin exceeds ${cap} bytes (${total} read)`, head: head.toString("utf8") };
-  return { text: Buffer.concat(chunks, total).toString("utf8") };
-}
-
-/** Whether the bytes read end with `}` (then trailing whitespace): maybe a whole object. */
-function endsObject(buf: Buffer, n: number): boolean {
-  for (let i = n - 1; i >= 0; i--) {
-    const c = buf[i];
-    if (c === 0x7d) return true;
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+    return {
+      error: `stdin exceeds ${cap} bytes (${total} read)`,
+      head: head.toString("utf8"),
+      bounded: bounded(),
+    };
+  const text = Buffer.concat(chunks, total).toString("utf8");
+  if (json.done && jsonError === undefined) {
+    try {
+      return { text, value: JSON.parse(text) }; // the exact value (depth is bounded by now)
+    } catch {
+      // the bounded reader is more lenient (raw control characters): JSON.parse decides
+    }
   }
-  return false;
+  return { text };
 }
 
 function readOnce(buf: Buffer): Promise<number> {

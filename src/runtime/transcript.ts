@@ -1,43 +1,119 @@
 import { closeSync, readSync } from "node:fs";
 import { openRegular } from "../core/regular-file.js";
+import { BoundedJson, HOOK_JSON_BOUNDS } from "./bounded-json.js";
 
-/** Reads at most this much of a transcript looking for the first user prompt. */
-export const TRANSCRIPT_SCAN_CAP = 4 * 1024 * 1024;
+/**
+ * Reads at most this much of a transcript looking for the first user prompt. A line longer
+ * than LINE_CAP (a first prompt of many MiB) is read by the bounded reader, its strings kept
+ * as their first and last 64 KiB, so no size hides the task text from eligibility (which
+ * sees the first and last 4 KiB of it).
+ */
+export const TRANSCRIPT_SCAN_CAP = 64 * 1024 * 1024;
+/** Lines up to this long are parsed as they are; longer ones are read bounded. */
+export const LINE_CAP = 1024 * 1024;
 const CHUNK = 64 * 1024;
 
 /**
- * The first user prompt of a Claude Code transcript or a Codex rollout, read line by line
- * from the start of the file (bounded: TRANSCRIPT_SCAN_CAP bytes). Undefined when the file
- * is missing, unreadable, or holds no prompt in that window. Never throws.
+ * The first user prompt of a Claude Code transcript or a Codex rollout (see
+ * firstPromptScan); undefined when there is none within the scan. Never throws.
  */
 export function firstPromptOf(path: string, scanCap = TRANSCRIPT_SCAN_CAP): string | undefined {
+  return firstPromptScan(path, scanCap).prompt;
+}
+
+/**
+ * The first user prompt of a transcript, read line by line from the start of the file
+ * (bounded: `scanCap` bytes); `cut` when the scan stopped at that cap without finding one
+ * (the task text is then unknown, not absent). A missing or unreadable file, or a FIFO or
+ * device, gives neither. Never throws.
+ */
+export function firstPromptScan(
+  path: string,
+  scanCap = TRANSCRIPT_SCAN_CAP,
+): { prompt?: string; cut: boolean } {
   let fd: number;
   try {
     fd = openRegular(path).fd; // a FIFO or device is refused, never waited on
   } catch {
-    return undefined;
+    return { cut: false };
   }
   try {
     const buf = Buffer.alloc(CHUNK);
-    let pending = "";
+    const line = new LineReader();
     let read = 0;
     while (read < scanCap) {
       const n = readSync(fd, buf, 0, Math.min(CHUNK, scanCap - read), read);
       if (n <= 0) break;
       read += n;
-      pending += buf.toString("utf8", 0, n);
-      const lines = pending.split("\n");
-      pending = lines.pop() ?? "";
-      for (const line of lines) {
-        const found = promptOfLine(line);
-        if (found !== undefined) return found;
+      let s = 0;
+      while (s < n) {
+        const nl = buf.indexOf(0x0a, s);
+        const e = nl < 0 || nl >= n ? n : nl;
+        line.feed(buf, s, e);
+        if (e === n) break;
+        const found = line.end();
+        if (found !== undefined) return { prompt: found, cut: false };
+        s = e + 1;
       }
     }
-    return read < scanCap ? promptOfLine(pending) : undefined;
+    if (read < scanCap) {
+      const found = line.end();
+      return found !== undefined ? { prompt: found, cut: false } : { cut: false };
+    }
+    return { cut: true };
   } catch {
-    return undefined;
+    return { cut: false };
   } finally {
     closeSync(fd);
+  }
+}
+
+/** One transcript line as it arrives: kept whole up to LINE_CAP, read bounded past it. */
+class LineReader {
+  private parts: Buffer[] = [];
+  private length = 0;
+  private bounded: BoundedJson | undefined;
+  private bad = false;
+
+  feed(buf: Buffer, from: number, to: number): void {
+    if (to <= from || this.bad) return;
+    if (this.bounded) {
+      this.push(buf, from, to);
+      return;
+    }
+    this.parts.push(Buffer.from(buf.subarray(from, to)));
+    this.length += to - from;
+    if (this.length > LINE_CAP) {
+      this.bounded = new BoundedJson(HOOK_JSON_BOUNDS);
+      for (const p of this.parts) this.push(p, 0, p.length);
+      this.parts = [];
+    }
+  }
+
+  private push(buf: Buffer, from: number, to: number): void {
+    try {
+      this.bounded?.push(buf, from, to);
+    } catch {
+      this.bad = true; // not a JSON line (or past the bounds): no prompt in it
+    }
+  }
+
+  /** The prompt the finished line carries, if any; resets for the next line. */
+  end(): string | undefined {
+    let found: string | undefined;
+    if (this.bounded && !this.bad) {
+      try {
+        found = promptOfRow(this.bounded.end());
+      } catch {
+        found = undefined;
+      }
+    } else if (!this.bad && this.length > 0)
+      found = promptOfLine(Buffer.concat(this.parts, this.length).toString("utf8"));
+    this.parts = [];
+    this.length = 0;
+    this.bounded = undefined;
+    this.bad = false;
+    return found;
   }
 }
 
@@ -50,6 +126,11 @@ export function promptOfLine(line: string): string | undefined {
   } catch {
     return undefined;
   }
+  return promptOfRow(row);
+}
+
+/** The user prompt a parsed transcript row carries, if any. */
+function promptOfRow(row: unknown): string | undefined {
   if (!isObj(row)) return undefined;
   return claudePrompt(row) ?? codexPrompt(row);
 }
