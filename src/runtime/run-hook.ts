@@ -235,9 +235,17 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
     const index = state.step;
     // A live event happens now: its timestamp feeds `elapsed` conditions (replay has the trace's).
     const st = state;
-    const result = withInterruptingBudget(budgetMs(opts.env), () =>
-      step(policies, st, { ...ev, index, ts: ev.ts ?? new Date().toISOString() }),
-    );
+    const go = () => step(policies, st, { ...ev, index, ts: ev.ts ?? new Date().toISOString() });
+    const ms = budgetMs(opts.env);
+    const seen =
+      (ev.command?.length ?? 0) +
+      (ev.input?.length ?? 0) +
+      (ev.output?.length ?? 0) +
+      (st.taskText === undefined && ev.kind === "prompt" ? (ev.input?.length ?? 0) : 0);
+    // A watchdog thread costs ms on a loaded machine: on short text one pattern test is
+    // short too, and the budget is checked between tests.
+    const result =
+      seen > INTERRUPT_FROM ? withInterruptingBudget(ms, go) : withPatternBudget(ms, go);
     return ev.kind === "tool_result"
       ? { ...result, index, status: exitStatus(ev) }
       : { ...result, index };
@@ -278,6 +286,13 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
     throw err;
   }
 }
+
+/**
+ * Events whose pattern-visible text (command + input + output) exceeds this many characters
+ * run under the interrupting budget; shorter ones under the between-tests budget only (the
+ * slowest admitted pattern we know costs ~0.5 ms a character: ~2 s on 4 KiB).
+ */
+export const INTERRUPT_FROM = 4096;
 
 let budgetScript: Vm.Script | undefined;
 

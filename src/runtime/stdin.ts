@@ -1,5 +1,5 @@
 import { read } from "node:fs";
-import { BoundedJson, BoundedJsonError, HOOK_JSON_BOUNDS } from "./bounded-json.js";
+import { BoundedJson, BoundedJsonError, HOOK_JSON_BOUNDS, MAX_DEPTH } from "./bounded-json.js";
 
 /** Largest stdin the hook parses; a larger event is a fault (denied under --fail-closed). */
 export const STDIN_CAP = 4 * 1024 * 1024;
@@ -48,12 +48,14 @@ export async function readStdin(
   // Every byte also goes through the bounded reader: it knows when one whole value has
   // arrived (no re-parsing of a growing text), refuses over-deep nesting before anything
   // recurses on it, and reads an oversized event with its long strings cut.
-  const json = new BoundedJson(HOOK_JSON_BOUNDS);
+  // (The usual event, one read holding one whole object, is parsed natively and its depth
+  // checked on the value: the byte-wise reader starts only for events past the first read.)
+  let json: BoundedJson | undefined;
   let jsonError: BoundedJsonError | undefined;
   const bounded = () => ({
-    value: json.value,
-    complete: json.done && jsonError === undefined,
-    cut: json.cut,
+    value: json?.value,
+    complete: json?.done === true && jsonError === undefined,
+    cut: json?.cut ?? 0,
     bytes: total,
   });
   const headText = () => (head ?? Buffer.concat(chunks)).subarray(0, STDIN_HEAD).toString("utf8");
@@ -82,6 +84,24 @@ export async function readStdin(
     }
     if (n === 0) break;
     total += n;
+    if (json === undefined && total === n && n < cap && endsObject(buf, n)) {
+      const text = buf.toString("utf8", 0, n);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = undefined; // not whole yet: read on (bounded)
+      }
+      if (value !== undefined) {
+        if (depthOf(value, MAX_DEPTH) > MAX_DEPTH)
+          return {
+            error: `bad hook event: JSON nested deeper than ${MAX_DEPTH} levels`,
+            head: text.slice(0, STDIN_HEAD),
+          };
+        return { text, value };
+      }
+    }
+    json ??= new BoundedJson(HOOK_JSON_BOUNDS); // at the first read: it sees every byte
     if (jsonError === undefined) {
       try {
         json.push(buf, 0, n);
@@ -109,7 +129,7 @@ export async function readStdin(
       bounded: bounded(),
     };
   const text = Buffer.concat(chunks, total).toString("utf8");
-  if (json.done && jsonError === undefined) {
+  if (json?.done && jsonError === undefined) {
     try {
       return { text, value: JSON.parse(text) }; // the exact value (depth is bounded by now)
     } catch {
@@ -117,6 +137,30 @@ export async function readStdin(
     }
   }
   return { text };
+}
+
+/** Whether the bytes read end with `}` (then trailing whitespace): maybe a whole object. */
+function endsObject(buf: Buffer, n: number): boolean {
+  for (let i = n - 1; i >= 0; i--) {
+    const c = buf[i];
+    if (c === 0x7d) return true;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return false;
+  }
+  return false;
+}
+
+/** The nesting depth of a parsed value, counted iteratively and only up to `limit + 1`. */
+export function depthOf(value: unknown, limit: number): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (typeof v !== "object" || v === null) continue;
+    if (d + 1 > max) max = d + 1;
+    if (max > limit) return max;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, d + 1]);
+  }
+  return max;
 }
 
 function readOnce(buf: Buffer): Promise<number> {

@@ -100,9 +100,9 @@ describe("attack 8: bounds on size, nesting and state", () => {
     expect(firstPromptScan(join(dir, "empty.jsonl"))).toEqual({ cut: false });
   });
 
-  it("tool_input nested 100k and 1M levels is a bad event, denied under --fail-closed", async () => {
+  it("tool_input nested 10k, 100k and 1M levels is a bad event, denied under --fail-closed", async () => {
     const { ws, args } = setup();
-    for (const n of [100_000, 1_000_000]) {
+    for (const n of [10_000, 100_000, 1_000_000]) {
       const deep = `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
       // the real event name after the nesting; rm -rf beside it
       const input = `{"session_id":"deep","transcript_path":null,"tool_name":"Bash","tool_input":{"x":${deep},"command":"rm -rf /"},"hook_event_name":"PreToolUse"}`;
