@@ -214,6 +214,14 @@ describe("harness and provider faults from the trajectory", () => {
       base({ events: none, durationS: 600, exception: { type: "RuntimeError", message: "x" } }),
     );
     expect(ran).toMatchObject({ reason: "provider_fault", code: "harness-exception" });
+    // a run whose steps were read, stopped by a crash of the harness's own code
+    const crashed = faultOf(
+      base({ outcome: "error", exception: { type: "RuntimeError", message: "Command timed out" } }),
+    );
+    expect(crashed).toMatchObject({ reason: "provider_fault", code: "harness-exception" });
+    expect(
+      faultOf(base({ outcome: "error", exception: { type: "ContextLengthExceededError" } })),
+    ).toBeUndefined();
     // a time limit with no step is no proof the trial never started
     const slow = base({
       events: none,

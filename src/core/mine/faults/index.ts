@@ -25,6 +25,13 @@ export { verifierDiedBeforeTests } from "./verifier.js";
 /** Harbor (and similar) exception types that mean the infrastructure, not the agent, failed. */
 const INFRA_EXCEPTION =
   /(Environment|Docker|Container|Setup|Provision|Network|Connection|Provider|RateLimit|APIError|ApiError|ServiceUnavailable|InternalServer|Authentication|BadRequest|Upstream|LLM|Model(?:Not)?|Quota|Overloaded|NonZeroAgentExitCode|agent_installation|install)/i;
+/**
+ * A generic runtime error or cancellation the harness recorded as the trial's exception:
+ * the harness's own code crashed or aborted the run (an agent's outcomes have named types:
+ * time limits, context limits, exit codes).
+ */
+const HARNESS_CRASH =
+  /^(?:Runtime|Attribute|Key|Type|Value|Index|Name|OS|IO|ProcessLookup|Lookup|BrokenPipe|Connection\w*|Cancelled|JSONDecode|Unicode\w*|NotImplemented|Assertion)Error$|^(?:CancelledError|KeyboardInterrupt|Exception)$/;
 const VERIFIER_EXCEPTION = /(Verifier|RewardFile|Reward|Grader|Judge|Parser|test_timeout)/i;
 
 function resultFile(a: Attempt): string {
@@ -48,6 +55,14 @@ function exceptionFault(a: Attempt): Fault | undefined {
     return {
       reason: "provider_fault",
       detail: `exception ${type}${a.exception?.message ? `: ${a.exception.message.slice(0, 120)}` : ""}`,
+      evidence,
+    };
+  // with no agent step, whether the trial ever started says more (neverStarted)
+  if (HARNESS_CRASH.test(type) && a.outcome !== "pass" && acted(a))
+    return {
+      reason: "provider_fault",
+      code: "harness-exception",
+      detail: `the harness stopped the run with ${type}${a.exception?.message ? `: ${a.exception.message.slice(0, 120)}` : ""}`,
       evidence,
     };
   return undefined;
