@@ -1,187 +1,171 @@
-import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join, resolve } from "node:path";
-import { z } from "zod";
+import { basename, join } from "node:path";
+import { isNamed } from "../core/mine/label.js";
 import { mine } from "../core/mine/mine.js";
+import type { FireConfig } from "../core/workspace/config.js";
 import { loadWorkspace } from "../core/workspace/load.js";
+import { type DevSource, defaultLocations, devSourceFiles, readDevSource } from "./dev-sources.js";
+import {
+  type FireSays,
+  figures,
+  LIMITS,
+  objective,
+  type SourceScore,
+  scoreSource,
+} from "./mine-score.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
 /**
- * The bench's mapping from fire's mechanism ids to the rows of the dev set's attribution
- * taxonomy (A..I). It lives here, not in detectors: detectors name mechanisms from
- * evidence; only this bench knows the dev set's vocabulary.
- *   A missing or misplaced required artifact      ← artifact-never-written, artifact-wrong-path
- *   B poor recovery after tool failure (loops)    ← repeated-tool-error
- *   C final verification / consistency miss       ← constraint-unchecked, stop-without-check
- *   F unbounded search, no deliverable by deadline ← deadline-no-deliverable
- *   G safety gating failure                       ← overwrote-existing-file
- *   H task-input discovery miss                   ← task-input-missed
- *   I implementation error, weak final validation ← the paper families
+ * The settings the bench tunes: the evidence strength at which the heuristic labeller
+ * names a mechanism. A leave-one-source-out figure scores each source with the setting
+ * that did best on the other sources only.
  */
-export const MECHANISM_ROW: Record<string, string> = {
-  "artifact-never-written": "A",
-  "artifact-wrong-path": "A",
-  "repeated-tool-error": "B",
-  "constraint-unchecked": "C",
-  "stop-without-check": "C",
-  "deadline-no-deliverable": "F",
-  "overwrote-existing-file": "G",
-  "task-input-missed": "H",
-  "service-persistence": "I",
-  "deployment-preservation": "I",
-  "database-evidence": "I",
-  "exact-replacement": "I",
-  "latex-final-log": "I",
-  "binary-equivalence": "I",
-  "dataset-token-accounting": "I",
-  "multi-answer-enumeration": "I",
-};
-/** Rows the brief keeps in scope; D and E (environment, verifier) are exclusions. */
-const EXCLUDED_ROWS = new Set(["D", "E"]);
+export const GRID: readonly { nameThreshold: number }[] = [
+  { nameThreshold: 1 },
+  { nameThreshold: 2 },
+  { nameThreshold: 3 },
+];
 
-const DevSet = z.object({
-  trials: z.array(
-    z.object({
-      trial: z.string(),
-      row: z.string(),
-      /** keep / exclude: decided by the attribution; ambiguous: it splits the blame. */
-      scope: z.enum(["keep", "exclude", "ambiguous"]).optional(),
-      expectedExclusion: z.string().nullable(),
-    }),
-  ),
-});
-
-/** A row whose attribution splits the blame: marked ambiguous, or an exclusion row with no expected kind. */
-function isAmbiguous(t: {
-  row: string;
-  scope?: string | undefined;
-  expectedExclusion: string | null;
-}): boolean {
-  if (t.scope) return t.scope === "ambiguous";
-  return EXCLUDED_ROWS.has(t.row) && t.expectedExclusion === null;
-}
-
-/** B-cubed F of predicted clusters against gold classes (items: ids). */
-export function bcubedF(
-  pred: ReadonlyMap<string, string>,
-  gold: ReadonlyMap<string, string>,
-): number {
-  const ids = [...gold.keys()];
-  if (ids.length === 0) return 0;
-  let p = 0;
-  let r = 0;
-  for (const i of ids) {
-    const sameP = ids.filter((j) => pred.get(j) === pred.get(i));
-    const sameG = ids.filter((j) => gold.get(j) === gold.get(i));
-    const both = sameP.filter((j) => gold.get(j) === gold.get(i)).length;
-    p += both / sameP.length;
-    r += both / sameG.length;
+/** What fire said about each labelled trial of a source, mined with one setting. */
+async function fireSays(
+  src: DevSource,
+  corpus: string,
+  setting: (typeof GRID)[number],
+): Promise<Map<string, FireSays>> {
+  const tmp = await mkdtemp(join(tmpdir(), "fire-bench-mine-real-"));
+  try {
+    await writeFile(join(tmp, "fire.config.json"), JSON.stringify({ sources: [corpus] }));
+    const ws = await loadWorkspace(tmp);
+    const config: FireConfig = {
+      ...ws.config,
+      mining: { ...ws.config.mining, ...setting },
+    };
+    const r = await mine(ws.attempts, { labeler: "heuristic", config });
+    const byTrial = new Map(ws.attempts.map((a) => [basename(a.source.path), a]));
+    const excluded = new Map(r.finalTriage.exclusions.map((e) => [e.attemptId, e.reason]));
+    const labels = new Map(r.labels.map((l) => [l.attemptId, l]));
+    const clusterOf = new Map(r.clusters.flatMap((c) => c.attemptIds.map((id) => [id, c.id])));
+    const out = new Map<string, FireSays>();
+    for (const trial of src.trials.keys()) {
+      const a = byTrial.get(trial);
+      if (!a) {
+        out.set(trial, { excluded: "not_imported" });
+        continue;
+      }
+      const ex = excluded.get(a.id);
+      const l = labels.get(a.id);
+      if (ex) out.set(trial, { excluded: ex });
+      else if (l && isNamed(l)) {
+        const says: FireSays = { named: l.mechanismId ?? l.family ?? "?" };
+        const c = clusterOf.get(a.id);
+        if (c) says.cluster = c;
+        out.set(trial, says);
+      } else out.set(trial, { review: true });
+    }
+    return out;
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
   }
-  p /= ids.length;
-  r /= ids.length;
-  return p + r === 0 ? 0 : (2 * p * r) / (p + r);
 }
 
-function devPaths(): { set: string; corpus: string } {
-  const set = resolve(
-    process.env.FIRE_BENCH_DEV_SET ?? "../shared/fixtures/attributions/dev-openclaw.json",
+const pct = (x: number): string => (Number.isNaN(x) ? "n/a" : x.toFixed(2));
+
+function line(name: string, s: SourceScore): string {
+  const f = figures(s);
+  return (
+    `${name.padEnd(28)} precision ${pct(f.precision)} (${s.namedRight}/${s.named})  ` +
+    `recall ${pct(f.recall)} (${s.kept}/${s.goldInScope})  mechanism ${pct(f.mechanism)} ` +
+    `(${s.mechAgree}/${s.mechCompared})  fault ${pct(f.fault)} (${s.faultAgree}/${s.counted})  ` +
+    `B-cubed F ${pct(f.bcubed)}`
   );
-  const corpus = resolve(
-    process.env.FIRE_BENCH_DEV_CORPUS ??
-      (existsSync("traces/harbor-openclaw")
-        ? "traces/harbor-openclaw"
-        : "../shared/fixtures/harbor-openclaw"),
-  );
-  return { set, corpus };
+}
+
+function rows(prefix: string, s: SourceScore, note: string): BenchResult[] {
+  const f = figures(s);
+  const row = (target: string, measured: number, limit: number, n: string): BenchResult => ({
+    target: `${prefix} ${target}`,
+    measured,
+    limit,
+    kind: "min",
+    note: `${n}${note ? `; ${note}` : ""}`,
+  });
+  return [
+    row("named precision", f.precision, LIMITS.precision, `${s.namedRight}/${s.named}`),
+    row("in-scope recall", f.recall, LIMITS.recall, `${s.kept}/${s.goldInScope}`),
+    row("mechanism agreement", f.mechanism, LIMITS.mechanism, `${s.mechAgree}/${s.mechCompared}`),
+    row("fault agreement", f.fault, LIMITS.fault, `${s.faultAgree}/${s.counted}`),
+    row("cluster B-cubed F", f.bcubed, LIMITS.bcubed, `${s.goldInScope} in-scope trials`),
+  ];
 }
 
 export const mineRealBenchmark: Benchmark = {
   name: "mine-real",
   description:
-    "heuristic mining of the real dev set: exclusion, mechanism and cluster agreement with human attributions",
+    "heuristic mining of every labelled real source: per-source figures and leave-one-source-out",
   async run(log) {
-    const { set, corpus } = devPaths();
-    const dev = DevSet.parse(JSON.parse(readFileSync(set, "utf8")));
-    const tmp = await mkdtemp(join(tmpdir(), "fire-bench-mine-real-"));
-    try {
-      await writeFile(join(tmp, "fire.config.json"), JSON.stringify({ sources: [corpus] }));
-      const ws = await loadWorkspace(tmp);
-      const r = await mine(ws.attempts, { labeler: "heuristic", config: ws.config });
-      const byTrial = new Map(ws.attempts.map((a) => [basename(a.source.path), a]));
-      const excluded = new Map(r.finalTriage.exclusions.map((e) => [e.attemptId, e.reason]));
-      const labels = new Map(r.labels.map((l) => [l.attemptId, l]));
-      const clusterOf = new Map(r.clusters.flatMap((c) => c.attemptIds.map((id) => [id, c.id])));
-      let scopeAgree = 0;
-      let kindAgree = 0;
-      let kinds = 0;
-      let mechAgree = 0;
-      const kept: string[] = [];
-      const gold = new Map<string, string>();
-      const pred = new Map<string, string>();
-      const ambiguous: string[] = [];
-      for (const t of dev.trials) {
-        const a = byTrial.get(t.trial);
-        if (!a) throw new Error(`${set}: trial ${t.trial} not found under ${corpus}`);
-        const got = excluded.get(a.id);
-        const l = labels.get(a.id);
-        const mech = l?.mechanismId ?? l?.family;
-        const row = mech ? MECHANISM_ROW[mech] : undefined;
-        const said = got ? `excluded ${got}` : `kept → ${mech ?? "no mechanism"} (${row ?? "-"})`;
-        // The attribution splits the blame (scope ambiguous, no expected exclusion): neither
-        // keeping nor excluding it is a miss, so it is outside every figure, listed apart.
-        if (isAmbiguous(t)) {
-          ambiguous.push(`${t.trial} (row ${t.row}): ${said}`);
-          continue;
-        }
-        const wantExclude = EXCLUDED_ROWS.has(t.row);
-        if (wantExclude === (got !== undefined)) scopeAgree++;
-        if (wantExclude && t.expectedExclusion) {
-          kinds++;
-          if (got === t.expectedExclusion) kindAgree++;
-        }
-        if (!wantExclude) {
-          kept.push(t.trial);
-          if (!got && row === t.row) mechAgree++;
-          gold.set(t.trial, t.row);
-          pred.set(t.trial, clusterOf.get(a.id) ?? `single:${t.trial}`);
-        }
-        log(
-          `${t.row} ${t.trial.padEnd(42)} ${said}${l?.signature ? ` [${l.signature.slice(0, 50)}]` : ""}`,
-        );
+    const loc = defaultLocations();
+    const sources: { src: DevSource; corpus: string }[] = [];
+    for (const file of devSourceFiles(loc)) {
+      const src = readDevSource(file, loc);
+      if (!src.corpus) {
+        log(`skipped ${src.name}: ${src.missing}`);
+        continue;
       }
-      const n = dev.trials.length - ambiguous.length;
-      for (const line of ambiguous) log(`ambiguous (not counted): ${line}`);
-      const f = bcubedF(pred, gold);
-      log(
-        `${r.clusters.length} cluster(s): ${r.clusters.map((c) => `${c.name} ×${c.attemptIds.length}`).join("; ")}`,
-      );
-      const results: BenchResult[] = [
-        {
-          target: "exclusion agreement (keep vs exclude, decided dev-set rows)",
-          measured: n ? scopeAgree / n : 0,
-          limit: 0.9,
-          kind: "min",
-          note: `${scopeAgree}/${n}; exclusion kind ${kindAgree}/${kinds}; ${ambiguous.length} ambiguous not counted`,
-        },
-        {
-          target: "mechanism agreement (kept trials, via MECHANISM_ROW)",
-          measured: kept.length ? mechAgree / kept.length : 0,
-          limit: 0.7,
-          kind: "min",
-          note: `${mechAgree}/${kept.length}`,
-        },
-        {
-          target: "cluster B-cubed F against attribution rows (kept trials)",
-          measured: f,
-          limit: 0.75,
-          kind: "min",
-          note: `${kept.length} trials, ${new Set(pred.values()).size} predicted groups`,
-        },
-      ];
-      return results;
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
+      sources.push({ src, corpus: src.corpus });
     }
+    if (sources.length === 0) throw new Error("no labelled source has its traces on this machine");
+    // scores[source][setting]
+    const scores: SourceScore[][] = [];
+    const said: Map<string, FireSays>[][] = [];
+    for (const { src, corpus } of sources) {
+      const per: SourceScore[] = [];
+      const perSaid: Map<string, FireSays>[] = [];
+      for (const setting of GRID) {
+        const says = await fireSays(src, corpus, setting);
+        perSaid.push(says);
+        per.push(scoreSource(src.trials, says));
+      }
+      scores.push(per);
+      said.push(perSaid);
+    }
+    const results: BenchResult[] = [];
+    const defaultAt = GRID.findIndex((g) => g.nameThreshold === 2);
+    log("per source, default settings:");
+    sources.forEach(({ src }, i) => {
+      const s = scores[i]?.[defaultAt];
+      if (s) log(line(src.name, s));
+    });
+    log("leave-one-source-out (setting chosen on the other sources):");
+    sources.forEach(({ src }, i) => {
+      let best = 0;
+      let bestScore = Number.NEGATIVE_INFINITY;
+      GRID.forEach((_, g) => {
+        const others = scores
+          .filter((_, j) => j !== i)
+          .reduce((sum, per) => sum + objective(per[g] as SourceScore), 0);
+        if (others > bestScore) {
+          bestScore = others;
+          best = g;
+        }
+      });
+      const s = scores[i]?.[best] as SourceScore;
+      const setting = `nameThreshold=${GRID[best]?.nameThreshold}`;
+      log(`${line(src.name, s)}  [${setting}]`);
+      if (process.env.FIRE_BENCH_VERBOSE)
+        for (const [trial, g] of src.trials) {
+          const f = said[i]?.[best]?.get(trial) ?? {};
+          const fire = f.excluded
+            ? `excluded ${f.excluded}`
+            : f.named
+              ? `named ${f.named}`
+              : "needs review";
+          log(
+            `  ${trial.padEnd(44)} gold ${g.cls}${g.alt ? `/${g.alt}` : ""} ${g.mechanism ?? g.row ?? ""} → ${fire}`,
+          );
+        }
+      results.push(...rows(`${src.name} (held out)`, s, setting));
+    });
+    return results;
   },
 };
