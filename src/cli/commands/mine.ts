@@ -57,6 +57,7 @@ export function mineJson(r: MineResult, validation?: ValidationReport): unknown 
       [...r.hits.entries()].filter(([id]) => r.labels.some((l) => l.attemptId === id)),
     ),
     clusters: r.clusters,
+    review: r.review,
     userExcluded: r.userExcluded,
     ...(validation ? { validation } : {}),
     ...(r.report !== undefined ? { report: r.report } : {}),

@@ -4,8 +4,8 @@ import type { Attempt } from "../model/attempt.js";
 import { redact } from "../redact.js";
 import { detectorById } from "./detectors/index.js";
 import type { DetectorHit } from "./detectors/types.js";
-import type { InterventionPoint, Label } from "./label.js";
-import { mechanismById, signatureKey } from "./mechanisms.js";
+import { type InterventionPoint, inScope, type Label } from "./label.js";
+import { mechanismById } from "./mechanisms.js";
 import { agglomerate, tfidf, words } from "./tfidf.js";
 
 export interface EvidenceExcerpt {
@@ -26,6 +26,14 @@ export interface Cluster {
   mechanismId?: string;
   /** Dominant signature (normalized evidence) among members with that mechanism. */
   signature?: string;
+  /**
+   * Facets inside the mechanism: each signature (kind of missing file, tool and error, …)
+   * with its member count, most common first. A cluster is one mechanism at one
+   * intervention point; file types and tools are facets, not clusters.
+   */
+  facets?: { signature: string; count: number }[];
+  /** Mean label confidence of the members (evidence strength): clusters sort by it. */
+  confidence?: number;
   interventionPoint: InterventionPoint;
   attemptIds: string[];
   taskIds: string[];
@@ -84,11 +92,7 @@ function clusterName(
   const id = majority(members.flatMap((l) => (l.mechanismId ? [l.mechanismId] : [])));
   const known = mechanismById(id);
   if (!known) return mechanism || "unnamed mechanism";
-  const sig = majority(
-    members.flatMap((l) => (l.mechanismId === id && l.signature ? [l.signature] : [])),
-  );
-  const plain = known.name.charAt(0).toUpperCase() + known.name.slice(1);
-  return sig ? `${plain} (${sig.slice(0, 60)})` : plain;
+  return known.name.charAt(0).toUpperCase() + known.name.slice(1);
 }
 
 /** Builds the shown shape of one cluster from its member labels. */
@@ -145,21 +149,34 @@ export function describeCluster(
       ),
     );
     if (signature) cluster.signature = signature;
+    const counts = new Map<string, number>();
+    for (const l of members)
+      if ((l.mechanismId ?? l.family) === mechanismId && l.signature)
+        counts.set(l.signature, (counts.get(l.signature) ?? 0) + 1);
+    if (counts.size > 0)
+      cluster.facets = [...counts.entries()]
+        .map(([signature, count]) => ({ signature, count }))
+        .sort((a, b) => b.count - a.count || (a.signature < b.signature ? -1 : 1));
   }
+  if (members.length > 0)
+    cluster.confidence =
+      Math.round((100 * members.reduce((s, l) => s + l.confidence, 0)) / members.length) / 100;
   return cluster;
 }
 
 /**
- * Clusters procedural-loss labels by mechanism signature (not by task): labels that name
- * a known mechanism (or family) group by (mechanism id, intervention point, normalized
- * evidence), so a catch-all cannot absorb unrelated failures and LLM and heuristic labels
- * with the same signature share a cluster. Labels with only a free-text mechanism are
- * grouped by TF-IDF over mechanism words + detector ids + intervention point, cosine
- * similarity, average-linkage agglomeration at `threshold`. Deterministic for the same input.
+ * Clusters the labels that name a mechanism, by mechanism (not by task): labels that name
+ * a known mechanism (or family) group by (mechanism id, intervention point), with their
+ * signatures (file kinds, tools, error texts) as facets inside the cluster, so one
+ * mechanism is one cluster whatever file type it lost, and LLM and heuristic labels of the
+ * same mechanism share it. Labels with only a free-text mechanism are grouped by TF-IDF
+ * over mechanism words + detector ids + intervention point, cosine similarity,
+ * average-linkage agglomeration at `threshold`. Labels kept for review are in no cluster
+ * (`reviewIds`). Deterministic for the same input.
  */
 export function clusterLabels(input: ClusterInput): Cluster[] {
   const labels = input.labels
-    .filter((l) => l.isProceduralLoss && l.exclusion === "none" && !l.unlabelledReason)
+    .filter(isNamedOrFreeText)
     .sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
   const bySignature = new Map<string, Label[]>();
   const freeText: Label[] = [];
@@ -168,7 +185,7 @@ export function clusterLabels(input: ClusterInput): Cluster[] {
       freeText.push(l);
       continue;
     }
-    const key = signatureKey(l);
+    const key = `${l.mechanismId ?? l.family}|${l.interventionPoint}`;
     bySignature.set(key, [...(bySignature.get(key) ?? []), l]);
   }
   const folded = new Map<string, Label[]>();
@@ -191,7 +208,24 @@ export function clusterLabels(input: ClusterInput): Cluster[] {
   ]);
 }
 
-/** Largest first, then by id. */
+/** In scope and named (by a known mechanism, or an LLM's free-text mechanism). */
+function isNamedOrFreeText(l: Label): boolean {
+  return inScope(l) && l.status !== "needs_review" && (l.kind !== undefined || l.isProceduralLoss);
+}
+
+/** The attempts kept in scope for review (no mechanism named), by attempt id. */
+export function reviewIds(labels: readonly Label[]): string[] {
+  return labels
+    .filter((l) => inScope(l) && l.status === "needs_review")
+    .map((l) => l.attemptId)
+    .sort();
+}
+
+/** Strongest evidence first (mean confidence, in steps of 0.05), then largest, then by id. */
 export function sortClusters(cs: Cluster[]): Cluster[] {
-  return cs.sort((a, b) => b.attemptIds.length - a.attemptIds.length || (a.id < b.id ? -1 : 1));
+  const band = (c: Cluster) => Math.round((c.confidence ?? 0) * 20);
+  return cs.sort(
+    (a, b) =>
+      band(b) - band(a) || b.attemptIds.length - a.attemptIds.length || (a.id < b.id ? -1 : 1),
+  );
 }

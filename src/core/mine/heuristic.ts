@@ -1,10 +1,12 @@
 import { FAMILIES, type FamilyId } from "../families.js";
 import type { Attempt } from "../model/attempt.js";
+import { redact } from "../redact.js";
 import { detectorById } from "./detectors/index.js";
+import { CREATED_ZERO, isTimeout, verifierMissing } from "./detectors/paths.js";
 import { stopIndex } from "./detectors/shell.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { FaultMarkers } from "./faults/index.js";
-import type { InterventionPoint, Label } from "./label.js";
+import type { InterventionPoint, Label, LabelEvidence } from "./label.js";
 import { familyMechanism, mechanismById } from "./mechanisms.js";
 import { faultOf } from "./triage.js";
 
@@ -44,13 +46,179 @@ function isCapabilityHit(h: DetectorHit): boolean {
 }
 
 /**
- * Fills a label from detector hits alone (`source: "heuristic"`), so mining runs
- * offline. Deterministic: the same attempt and hits give the same label.
+ * How strong the evidence for a mechanism is, summed from independent kinds of evidence
+ * (README "Evidence and needs review"). A detector's pattern in the trace is one point;
+ * each independent corroboration adds one: the verifier's own output names what the
+ * mechanism's events touched (or the missing deliverable), the trial's result record shows
+ * the state (a timeout with no deliverable), the pattern is itself the run's last state (an
+ * unchanged retry loop that runs to the end), the detector required the task text to give
+ * the role it is about (recover a database, keep a service reachable), a passing sibling's
+ * decisive difference names the same mechanism as a trace pattern, or capability is
+ * evidenced (a passing sibling, an earlier successful check). No rule looks at a task's name.
+ */
+export const STRENGTH = {
+  trace: 1,
+  verifier: 1,
+  result: 1,
+  loopAtEnd: 1,
+  capability: 1,
+  taskRole: 1,
+  sibling: 1,
+} as const;
+
+/** Confidence shown for a named or reviewed label, by evidence strength (calibrated by the bench). */
+export function confidenceOf(strength: number): number {
+  return strength >= 4 ? 0.9 : strength === 3 ? 0.8 : strength === 2 ? 0.65 : 0.4;
+}
+
+const baseOf = (p: string): string => p.replace(/\\/g, "/").split("/").at(-1) ?? p;
+
+interface Candidate {
+  id: string;
+  point: InterventionPoint;
+  family?: FamilyId;
+  hits: DetectorHit[];
+  strength: number;
+  evidence: LabelEvidence[];
+}
+
+function eventEvidence(
+  a: Attempt,
+  claim: LabelEvidence["claim"],
+  idx: number,
+  why: string,
+): LabelEvidence {
+  const e = a.events.find((x) => x.index === idx);
+  const text = e ? (e.command ?? e.input ?? e.output ?? "") : "";
+  const excerpt = redact(`${why}${text ? ` — ${text.replace(/\s+/g, " ").trim()}` : ""}`);
+  return { claim, from: "event", eventIndex: idx, excerpt: excerpt.slice(0, 400) };
+}
+
+/** The verifier line that names one of `names` (a file name) or matches `names`, as evidence. */
+function verifierLine(a: Attempt, names: readonly string[] | RegExp): LabelEvidence | undefined {
+  const out = a.verifierOutput;
+  if (!out || (Array.isArray(names) && names.length === 0)) return undefined;
+  const hit = (l: string): boolean =>
+    names instanceof RegExp ? names.test(l) : names.some((n) => n.length >= 3 && l.includes(n));
+  const lines = out.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] ?? "";
+    if (hit(l)) {
+      const src = a.verifierSource;
+      return {
+        claim: "mechanism",
+        from: "verifier",
+        ...(src ? { file: src.file } : {}),
+        ...(src?.firstLine !== undefined ? { line: src.firstLine + i } : {}),
+        excerpt: redact(l.trim()).slice(0, 400),
+      };
+    }
+  }
+  return undefined;
+}
+
+/** Whether a repeated-failure hit runs to the end of the run (its last call among the last few). */
+function loopAtEnd(a: Attempt, h: DetectorHit): boolean {
+  const calls = a.events.filter((e) => e.kind === "tool_call");
+  const last = h.eventIndices.at(-1);
+  if (last === undefined) return false;
+  const after = calls.filter((c) => c.index > last).length;
+  return after <= 3;
+}
+
+/** Scores each mechanism the hits show: strength and cited evidence per claim. */
+function candidates(
+  a: Attempt,
+  hits: readonly DetectorHit[],
+  capability: readonly LabelEvidence[],
+): Candidate[] {
+  const byId = new Map<string, DetectorHit[]>();
+  for (const h of hits) {
+    const id = h.mechanism ?? h.family;
+    if (id) byId.set(id, [...(byId.get(id) ?? []), h]);
+  }
+  const missing = verifierMissing(a);
+  const out: Candidate[] = [];
+  for (const [id, hs] of byId) {
+    const m = mechanismById(id);
+    if (!m) continue;
+    const first = hs[0] as DetectorHit;
+    const evidence: LabelEvidence[] = [
+      eventEvidence(a, "state", first.eventIndices.at(-1) ?? stopIndex(a), first.reason),
+    ];
+    let strength = STRENGTH.trace;
+    // the verifier itself reports the deliverable missing (a verifier always names the
+    // deliverable it tests, so naming a touched file corroborates nothing else)
+    if (id === "artifact-never-written" || id === "artifact-wrong-path") {
+      const v =
+        verifierLine(a, missing.paths.map(baseOf)) ??
+        (missing.createdZero ? verifierLine(a, CREATED_ZERO) : undefined);
+      if (v) {
+        strength += STRENGTH.verifier;
+        evidence.push(v);
+      }
+    }
+    if (id === "deadline-no-deliverable" && isTimeout(a)) {
+      strength += STRENGTH.result;
+      evidence.push({
+        claim: "state",
+        from: "result",
+        file: a.source.path,
+        excerpt: `outcome ${a.outcome}${a.exception?.type ? ` (${a.exception.type})` : ""}`,
+      });
+    }
+    if (id === "repeated-tool-error" && loopAtEnd(a, first)) {
+      strength += STRENGTH.loopAtEnd;
+      evidence.push(
+        eventEvidence(a, "mechanism", first.eventIndices.at(-1) ?? 0, "the loop runs to the end"),
+      );
+    }
+    const fromSibling = hs.find((h) => h.detectorId === "sibling.decisive-difference");
+    if (fromSibling && hs.some((h) => h !== fromSibling)) {
+      // a trace pattern and the sibling's decisive difference agree: two kinds of evidence
+      strength += STRENGTH.sibling;
+      evidence.push({
+        claim: "mechanism",
+        from: "sibling",
+        excerpt: redact(fromSibling.reason).slice(0, 400),
+      });
+    }
+    const role = hs.map((h) => detectorById(h.detectorId)?.taskRole).find((r) => r);
+    if (role) {
+      strength += STRENGTH.taskRole;
+      evidence.push({ claim: "state", from: "task", excerpt: role });
+    }
+    if (capability.length > 0) strength += STRENGTH.capability;
+    const c: Candidate = { id, point: m.point, hits: hs, strength, evidence };
+    if (m.family) c.family = m.family;
+    out.push(c);
+  }
+  return out;
+}
+
+/** Mechanism ids in the order the labeller prefers them at equal strength. */
+const ORDER: readonly string[] = [
+  ...PRIORITY.filter((f) => f !== "stop-without-check"),
+  ...OPEN_PRIORITY,
+  "stop-without-check",
+];
+
+export interface HeuristicOptions {
+  /** Strength at or above which a mechanism is named (config `mining.nameThreshold`). */
+  nameThreshold?: number;
+}
+
+/**
+ * Fills a label from detector hits alone (`source: "heuristic"`), so mining runs offline.
+ * Precision first: a mechanism is named only when its evidence reaches the threshold;
+ * a failure with weaker evidence, or with capability evidence and no mechanism, stays in
+ * scope as needs review. Deterministic: the same attempt and hits give the same label.
  */
 export function heuristicLabel(
   attempt: Attempt,
   hits: readonly DetectorHit[],
   markers: readonly string[] | FaultMarkers = [],
+  opts: HeuristicOptions = {},
 ): Label {
   const detectorIds = [...new Set(hits.map((h) => h.detectorId))];
   const base = { attemptId: attempt.id, source: "heuristic" as const, detectorIds };
@@ -67,90 +235,114 @@ export function heuristicLabel(
       exclusion: fault.reason,
       confidence: 0.9,
       rationale: fault.detail,
+      evidence: fault.evidence.map((e) => ({
+        claim: "fault" as const,
+        from: e.eventIndex !== undefined ? ("event" as const) : ("result" as const),
+        ...(e.eventIndex !== undefined ? { eventIndex: e.eventIndex } : {}),
+        ...(e.file ? { file: e.file } : {}),
+        ...(e.line ? { line: e.line } : {}),
+        excerpt: redact(e.excerpt ?? fault.detail).slice(0, 400),
+      })),
     };
   }
   const first = attempt.events[0]?.index ?? 0;
-  const capabilityEvidence = hits
-    .filter(isCapabilityHit)
-    .flatMap((h) =>
-      h.eventIndices.length > 0
-        ? [{ eventIndex: h.eventIndices[0] ?? first, why: h.reason }]
-        : [{ eventIndex: first, why: h.reason }],
-    );
+  const capHits = hits.filter(isCapabilityHit);
+  const capabilityEvidence = capHits.map((h) => ({
+    eventIndex: h.eventIndices[0] ?? first,
+    why: h.reason,
+  }));
+  const capEvidence: LabelEvidence[] = capHits.map((h) =>
+    h.detectorId === "capability.passing-sibling"
+      ? { claim: "capability", from: "sibling", excerpt: redact(h.reason).slice(0, 400) }
+      : eventEvidence(attempt, "capability", h.eventIndices[0] ?? first, h.reason),
+  );
   const rationale = hits
     .map((h) => `${h.detectorId}: ${h.reason}`)
     .join("; ")
     .slice(0, 4000);
-  const familyHits = hits.filter((h) => h.family !== undefined);
-  let family = PRIORITY.find((f) => familyHits.some((h) => h.family === f));
-  const openId =
-    family === undefined || family === "stop-without-check"
-      ? OPEN_PRIORITY.find((id) => hits.some((h) => h.mechanism === id))
-      : undefined;
-  const open = openId ? mechanismById(openId) : undefined;
-  if (open) {
-    family = undefined;
-    const mh = hits.filter((h) => h.mechanism === open.id);
-    const first = mh[0];
-    const evidenceEvents = [...new Set(mh.flatMap((h) => h.eventIndices))].sort((a, b) => a - b);
-    return {
+  const threshold = opts.nameThreshold ?? 2;
+  const cands = candidates(attempt, hits, capEvidence).sort(
+    (x, y) => y.strength - x.strength || ORDER.indexOf(x.id) - ORDER.indexOf(y.id),
+  );
+  const best = cands[0];
+  const kind = capEvidence.length > 0 ? "procedural_loss" : "policy_addressable";
+  if (best && best.strength >= threshold) {
+    const m = mechanismById(best.id);
+    const hit = best.hits[0];
+    const evidenceEvents = [...new Set(best.hits.flatMap((h) => h.eventIndices))].sort(
+      (a, b) => a - b,
+    );
+    const label: Label = {
       ...base,
-      mechanismId: open.id,
-      ...(first?.signature ? { signature: first.signature } : {}),
+      mechanismId: best.id,
+      ...(hit?.signature ? { signature: hit.signature } : {}),
       evidenceEvents,
-      isProceduralLoss: true,
+      isProceduralLoss: kind === "procedural_loss",
+      kind,
+      status: "named",
       capabilityEvidence,
       preFailureState: {
-        eventIndex: first?.eventIndices.at(-1) ?? stopIndex(attempt),
-        description: first?.reason ?? open.name,
+        eventIndex: hit?.eventIndices.at(-1) ?? stopIndex(attempt),
+        description: hit?.reason ?? m?.name ?? best.id,
       },
-      mechanism: open.name,
-      interventionPoint: open.point,
+      mechanism: m?.name ?? best.id,
+      interventionPoint: best.point,
       exclusion: "none",
-      confidence: capabilityEvidence.length > 0 ? 0.7 : 0.55,
-      rationale: rationale || open.name,
+      confidence: confidenceOf(best.strength),
+      rationale: rationale || (m?.name ?? best.id),
+      evidence: [...capEvidence, ...best.evidence],
     };
+    if (best.family) label.family = best.family;
+    return label;
   }
-  if (family) {
-    const hit = familyHits.find((h) => h.family === family);
-    const idx = hit?.eventIndices.at(-1) ?? stopIndex(attempt);
-    const hasCapability = capabilityEvidence.length > 0;
+  // Without a mechanism, in-trace successes (builds, probes) do not show the task was within
+  // reach; a passing sibling does (a split task: the sibling shows what was lost).
+  const sibling = capHits.some((h) => h.detectorId === "capability.passing-sibling");
+  if (best || sibling) {
+    // In scope, but the evidence does not name a mechanism: kept for review, never guessed.
+    const suspected = cands
+      .slice(0, 3)
+      .map((c) => `${c.id} (strength ${c.strength} < ${threshold})`)
+      .join(", ");
     return {
       ...base,
-      family,
-      mechanismId: family,
-      ...(hit ? { evidenceEvents: [...hit.eventIndices] } : {}),
-      isProceduralLoss: true,
+      isProceduralLoss: kind === "procedural_loss",
+      kind,
+      status: "needs_review",
       capabilityEvidence,
-      preFailureState: { eventIndex: idx, description: hit?.reason ?? FAMILY_MECHANISM[family] },
-      mechanism: FAMILY_MECHANISM[family],
-      interventionPoint: FAMILY_POINT[family],
+      preFailureState: best
+        ? {
+            eventIndex: best.hits[0]?.eventIndices.at(-1) ?? stopIndex(attempt),
+            description: best.hits[0]?.reason ?? best.id,
+          }
+        : null,
+      ...(cands.length > 0
+        ? {
+            suspected: cands.slice(0, 3).map((c) => ({ mechanismId: c.id, strength: c.strength })),
+          }
+        : {}),
+      mechanism: "needs review",
+      interventionPoint: best?.point ?? "none",
       exclusion: "none",
-      confidence: hasCapability ? 0.75 : 0.5,
-      rationale: rationale || FAMILY_MECHANISM[family],
+      confidence: confidenceOf(best?.strength ?? 1),
+      rationale: suspected
+        ? `evidence too weak to name a mechanism; suspected: ${suspected}`
+        : "a sibling attempt passed, but no mechanism was found",
+      evidence: [...capEvidence, ...(best?.evidence ?? [])],
     };
   }
   const struggled = hits.some((h) =>
     ["loop.repeated-failure", "agent.gave-up", "run.timeout"].includes(h.detectorId),
   );
-  // Without a family mechanism, in-trace successes (builds, probes) do not show the task
-  // was within reach; only a passing sibling does.
-  const gap = !hits.some((h) => h.detectorId === "capability.passing-sibling");
   return {
     ...base,
     isProceduralLoss: false,
     capabilityEvidence,
     preFailureState: null,
-    mechanism: gap
-      ? "no evidence the agent could solve the task"
-      : "no observable procedural omission",
+    mechanism: "no evidence the agent could solve the task",
     interventionPoint: "none",
-    exclusion: gap ? "capability_gap" : "no_intervention_point",
+    exclusion: "capability_gap",
     confidence: struggled ? 0.6 : 0.4,
-    rationale:
-      rationale ||
-      (gap
-        ? "no capability evidence and no detector fired"
-        : "capability evidence but no family detector fired"),
+    rationale: rationale || "no capability evidence and no detector fired",
   };
 }

@@ -9,7 +9,7 @@ import type { DetectorHit } from "./detectors/types.js";
 import { Label } from "./label.js";
 
 /** Bumped when detectors or the heuristic labeller change what they say. */
-export const HEURISTIC_VERSION = 2;
+export const HEURISTIC_VERSION = 3;
 
 const Entry = z.strictObject({ hash: z.string(), label: Label });
 export const LabelStore = z.strictObject({

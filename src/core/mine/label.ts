@@ -35,11 +35,12 @@ export type LabelStatus = z.infer<typeof LabelStatus>;
 
 /**
  * One cited piece of evidence behind one claim of a label: an event of the attempt, a line
- * of the verifier's output, a passing sibling, or the trial's result record.
+ * of the verifier's output, a passing sibling, the trial's result record, or the role the
+ * task text gives (what a task-gated detector required).
  */
 export const LabelEvidence = z.strictObject({
   claim: z.enum(["capability", "state", "mechanism", "fault", "addressable"]),
-  from: z.enum(["event", "verifier", "sibling", "result"]),
+  from: z.enum(["event", "verifier", "sibling", "result", "task"]),
   eventIndex: z.number().int().optional(),
   file: z.string().optional(),
   line: z.number().int().positive().optional(),
@@ -93,6 +94,14 @@ export const Label = LabelAnswer.extend({
   kind: InScopeKind.optional(),
   /** In-scope failures only: named with evidence, or kept for review (absent = named, old caches). */
   status: LabelStatus.optional(),
+  /**
+   * Needs-review labels: the mechanisms the evidence points at and how strong it is for
+   * each (below the naming threshold), strongest first. Never a named mechanism.
+   */
+  suspected: z
+    .array(z.strictObject({ mechanismId: z.string(), strength: z.number().int() }))
+    .max(5)
+    .optional(),
   /** Every claim's cited evidence (events, verifier lines, siblings, result records). */
   evidence: z.array(LabelEvidence).optional(),
   /**

@@ -1,7 +1,7 @@
 import type { Attempt } from "../model/attempt.js";
 import type { FireConfig } from "../workspace/config.js";
 import { applyDecisions, type UserExcluded } from "./apply-decisions.js";
-import { type Cluster, clusterLabels } from "./cluster.js";
+import { type Cluster, clusterLabels, reviewIds } from "./cluster.js";
 import { type Decision, userExclusions } from "./decisions.js";
 import { runDetectorsAll } from "./detectors/index.js";
 import type { DetectorHit } from "./detectors/types.js";
@@ -62,6 +62,12 @@ export interface MineResult {
   labels: Label[];
   hits: Map<string, DetectorHit[]>;
   clusters: Cluster[];
+  /**
+   * Failed attempts kept in scope without a named mechanism (evidence too weak, or
+   * capability evidenced with no mechanism found): the user reviews them; drafts come only
+   * from clusters. Attempts the user excluded are not here.
+   */
+  review: string[];
   userExcluded: UserExcluded[];
   /** Labels newly computed in this run that name a result (the rest came from the store). */
   labelled: number;
@@ -109,7 +115,10 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
   const todo: Attempt[] = [];
   const keys = new Map<string, string>();
   for (const a of scope) {
-    const extra = opts.labeler === "llm" ? `${config.llm.model}|${LLM_LABEL_VERSION}` : "";
+    const extra =
+      opts.labeler === "llm"
+        ? `${config.llm.model}|${LLM_LABEL_VERSION}`
+        : `name>=${config.mining.nameThreshold}`;
     const key = labelKey(a, hits.get(a.id) ?? [], extra);
     keys.set(a.id, key);
     const cached = store.entries[a.id];
@@ -125,7 +134,9 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
     if (opts.labeler === "heuristic") {
       fresh = todo.map((a, i) => {
         opts.onProgress?.({ phase: "label", done: i + 1, total: todo.length });
-        return heuristicLabel(a, hits.get(a.id) ?? [], markers);
+        return heuristicLabel(a, hits.get(a.id) ?? [], markers, {
+          nameThreshold: config.mining.nameThreshold,
+        });
       });
     } else {
       if (!opts.external) throw new Error("the llm labeller is not available");
@@ -166,6 +177,11 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
     labels,
     hits,
     clusters: applied.clusters,
+    review: reviewIds(labels).filter(
+      (id) =>
+        !applied.excluded.some((e) => e.attemptId === id) &&
+        !applied.clusters.some((c) => c.attemptIds.includes(id)),
+    ),
     userExcluded: applied.excluded,
     labelled: labels.length - reused - failed,
     failed,

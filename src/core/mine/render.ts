@@ -1,4 +1,5 @@
 import type { Cluster } from "./cluster.js";
+import { isNamed } from "./label.js";
 import type { MineResult } from "./mine.js";
 import { labelOutcome, outcomeCounts } from "./outcome.js";
 import type { Evidence, TriageResult } from "./triage.js";
@@ -59,6 +60,12 @@ export function renderCluster(c: Cluster): string {
     `  tasks: ${c.taskIds.join(", ")}`,
     `  detectors: ${c.detectors.map((d) => `${d.id}×${d.count}`).join(", ") || "-"}`,
   ];
+  if (c.confidence !== undefined || c.facets?.length)
+    out.splice(
+      2,
+      0,
+      `  confidence: ${c.confidence?.toFixed(2) ?? "-"}   facets: ${(c.facets ?? []).map((f) => `${f.signature} ×${f.count}`).join(", ") || "-"}`,
+    );
   for (const e of c.evidence)
     out.push(`  evidence ${clip(e.attemptId, 40)} #${e.eventIndex}: ${clip(e.excerpt, 110)}`);
   return out.join("\n");
@@ -66,18 +73,37 @@ export function renderCluster(c: Cluster): string {
 
 /** Text of `fire mine` / `fire clusters`. */
 export function renderMine(r: MineResult): string {
-  const procedural = r.labels.filter((l) => l.isProceduralLoss && l.exclusion === "none").length;
+  const procedural = r.labels.filter(
+    (l) => isNamed(l) && (l.kind ?? "procedural_loss") === "procedural_loss",
+  ).length;
+  const addressable = r.labels.filter((l) => isNamed(l) && l.kind === "policy_addressable").length;
   const labelExcl = r.finalTriage.exclusions.filter(
     (e) => e.reason === "capability_gap" || e.reason === "no_intervention_point",
   ).length;
   const out = [
-    `labeller ${r.labeler}: ${r.labels.length} label(s) (${outcomeCounts(labelOutcome(r))}); ${procedural} procedural loss(es); ` +
+    `labeller ${r.labeler}: ${r.labels.length} label(s) (${outcomeCounts(labelOutcome(r))}); ${procedural} procedural loss(es), ` +
+      `${addressable} policy-addressable, ${r.review.length} need review; ` +
       `${r.triage.exclusions.length} excluded by triage, ${labelExcl} by the labeller`,
     "",
     `${r.clusters.length} cluster(s):`,
     "",
   ];
   for (const c of r.clusters) out.push(renderCluster(c), "");
+  if (r.review.length > 0) {
+    const byId = new Map(r.labels.map((l) => [l.attemptId, l]));
+    out.push(
+      `Needs review: ${r.review.length} (in scope; the evidence names no mechanism yet — see \`fire show\`)`,
+    );
+    for (const id of r.review.slice(0, 20)) {
+      const l = byId.get(id);
+      const ev = l?.evidence?.[0];
+      out.push(
+        `  ${clip(id, 40)}  ${l?.kind ?? "-"}  ${clip(l?.rationale ?? "", 90)}${ev ? `\n      ${ev.claim} ${ev.from}${ev.eventIndex !== undefined ? ` #${ev.eventIndex}` : ""}: ${clip(ev.excerpt, 100)}` : ""}`,
+      );
+    }
+    if (r.review.length > 20) out.push(`  … ${r.review.length - 20} more (fire mine --json)`);
+    out.push("");
+  }
   const unlabelled = r.labels.filter((l) => l.unlabelledReason);
   if (unlabelled.length > 0) {
     out.push(

@@ -786,6 +786,9 @@ function clip(s: string, n = 400): string {
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
 
+/** The detector that calls this comparison (detectors/sibling-difference.ts): never run from it. */
+const SELF: ReadonlySet<string> = new Set(["sibling.decisive-difference"]);
+
 /**
  * Compares a failed attempt with one passing attempt of the same task: the differences
  * that most likely decided the outcome (at most MAX_DIFFERENCES, best first), the mechanism
@@ -793,7 +796,7 @@ function clip(s: string, n = 400): string {
  */
 export function compareWith(failed: Attempt, sibling: Attempt): SiblingComparison {
   const p: Pair = { failed, sibling, f: attemptFacts(failed), s: attemptFacts(sibling) };
-  const hits = runDetectors(failed, { siblings: [sibling] });
+  const hits = runDetectors(failed, { siblings: [sibling] }, SELF);
   // A log without actions: only what the sibling wrote and the verifier or task names can differ.
   const acted = p.f.calls.length > 0;
   const raw = acted

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { describeZodIssues, InputError, parseJsonText } from "../errors.js";
 import { FAMILIES } from "../families.js";
 import type { Attempt } from "../model/attempt.js";
-import { Exclusion, type Label } from "./label.js";
+import { Exclusion, isNamed, type Label } from "./label.js";
 import { isMechanismId, mechanismById } from "./mechanisms.js";
 
 /** One expectation: an attempt (by id, or by a suffix of its source path) and its family, mechanism or exclusion. */
@@ -58,16 +58,18 @@ export async function loadValidationSet(file: string): Promise<ValidationSet> {
 
 /**
  * What a label says, in the validation vocabulary: a family, a mechanism with no family
- * (`mechanism:<id>`), an exclusion, or "other" (procedural, no known mechanism).
+ * (`mechanism:<id>`), an exclusion, or "other" (in scope, no mechanism named: needs review,
+ * or an LLM's free-text mechanism).
  */
 export function verdictOf(label: Label | undefined, triageExclusion?: string): string {
   if (triageExclusion) return `exclusion:${triageExclusion}`;
   if (!label) return "unlabelled";
   if (label.unlabelledReason) return "unlabelled";
   if (label.exclusion !== "none") return `exclusion:${label.exclusion}`;
-  if (label.isProceduralLoss && label.family) return `family:${label.family}`;
+  if (!isNamed(label)) return "other";
+  if (label.family) return `family:${label.family}`;
   const m = mechanismById(label.mechanismId);
-  if (label.isProceduralLoss && m) return m.family ? `family:${m.family}` : `mechanism:${m.id}`;
+  if (m) return m.family ? `family:${m.family}` : `mechanism:${m.id}`;
   return "other";
 }
 

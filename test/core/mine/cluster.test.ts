@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clusterLabels } from "../../../src/core/mine/cluster.js";
+import { clusterLabels, reviewIds } from "../../../src/core/mine/cluster.js";
 import type { DetectorHit } from "../../../src/core/mine/detectors/types.js";
-import type { Label } from "../../../src/core/mine/label.js";
+import { isNamed, type Label } from "../../../src/core/mine/label.js";
 import { mine } from "../../../src/core/mine/mine.js";
 import { agglomerate, cosine, tfidf, words } from "../../../src/core/mine/tfidf.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
@@ -59,12 +59,19 @@ describe("TF-IDF + agglomerative clustering", () => {
     );
   });
 
-  it("only procedural-loss labels are clustered; a stricter threshold never makes fewer clusters", () => {
+  it("only named labels are clustered; a stricter threshold never makes fewer clusters", () => {
     const at = (t: number) => clusterLabels({ labels, attempts, hits, threshold: t });
     const members = at(0.6).flatMap((c) => c.attemptIds);
-    expect(members).toHaveLength(
-      labels.filter((l) => l.isProceduralLoss && l.exclusion === "none").length,
+    expect(members.sort()).toEqual(
+      labels
+        .filter(isNamed)
+        .map((l) => l.attemptId)
+        .sort(),
     );
+    // what is kept for review is in no cluster
+    const review = reviewIds(labels);
+    expect(review.length).toBeGreaterThan(0);
+    expect(members.some((id) => review.includes(id))).toBe(false);
     expect(at(0.95).length).toBeGreaterThanOrEqual(at(0.6).length);
     expect(at(0.01).length).toBeLessThanOrEqual(at(0.6).length);
   });

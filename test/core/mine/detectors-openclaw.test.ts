@@ -135,23 +135,38 @@ describe("detectors on the real harbor-openclaw trials", () => {
         "task-log-hdfs-block-ops__nvME2du",
       ].map((p) => {
         const l = label(p);
-        return [p, `${l.mechanismId}|${l.interventionPoint}|${l.signature}|${l.isProceduralLoss}`];
+        const what = l.mechanismId ?? `suspected ${l.suspected?.[0]?.mechanismId}`;
+        return [p, `${what}|${l.interventionPoint}|${l.status}|${l.kind}`];
       }),
     );
+    // Named only with a second kind of evidence (the verifier names the missing file, the
+    // result records the timeout, the loop runs to the end); a pattern alone is for review.
+    // Procedural loss only with capability evidence (t2 ran its own tests).
     expect(got).toEqual({
-      "t2-add-tests-normalizer__BPeAoa2": "artifact-wrong-path|stop|written elsewhere|true",
+      "t2-add-tests-normalizer__BPeAoa2": "artifact-wrong-path|stop|named|procedural_loss",
       "t3-data-pipeline-report__25HCHpE":
-        "constraint-unchecked|stop|output not compared with the expectation|true",
+        "suspected constraint-unchecked|stop|needs_review|policy_addressable",
       "t4-life-trip-plan__AjimJm5":
-        "task-input-missed|stop|asked the user after inputs were not found|true",
-      "t4-life-trip-plan__pk7EZC6":
-        "task-input-missed|stop|asked the user after inputs were not found|true",
+        "suspected task-input-missed|stop|needs_review|policy_addressable",
+      "t4-life-trip-plan__pk7EZC6": "repeated-tool-error|tool|named|policy_addressable",
       "t5-hallucination-resistant-evide__85qPU4":
-        "artifact-never-written|stop|missing:.md,.txt|true",
-      "task-calendar__8A83BnJ": "artifact-wrong-path|stop|written elsewhere|true",
-      "task-log-hdfs-block-ops__nvME2du":
-        "deadline-no-deliverable|tool|placeholder deliverable|true",
+        "artifact-never-written|stop|named|policy_addressable",
+      "task-calendar__8A83BnJ": "artifact-wrong-path|stop|named|policy_addressable",
+      "task-log-hdfs-block-ops__nvME2du": "deadline-no-deliverable|tool|named|policy_addressable",
     });
+    const sig = (p: string) => label(p).signature;
+    expect(sig("t5-hallucination-resistant-evide__85qPU4")).toBe("missing:.md,.txt");
+    expect(sig("task-calendar__8A83BnJ")).toBe("written elsewhere");
+    expect(sig("task-log-hdfs-block-ops__nvME2du")).toBe("placeholder deliverable");
+    // every named label cites a verifier line or a result record besides its event
+    for (const p of ["t5-hallucination-resistant-evide__85qPU4", "task-calendar__8A83BnJ"])
+      expect(
+        label(p).evidence?.some((e) => e.from === "verifier" && e.file !== undefined),
+        p,
+      ).toBe(true);
+    expect(
+      label("task-log-hdfs-block-ops__nvME2du").evidence?.some((e) => e.from === "result"),
+    ).toBe(true);
     const t5 = label("t5-hallucination-resistant-evide__85qPU4");
     expect(t5.evidenceEvents).toEqual([806]);
     expect(t5.family).toBeUndefined();

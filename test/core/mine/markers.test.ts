@@ -28,7 +28,12 @@ describe("attemptMarkers", () => {
   it("marks the attached launch (detector), the earlier success (capability) and the firing", () => {
     const m = attemptMarkers(attempt, siblingsOf(attempt, attempts), undefined, REF);
     const at = (i: number) => m.filter((x) => x.eventIndex === i);
-    expect(at(14).map((x) => x.kind)).toEqual(["detector"]);
+    // the attached launch, and the passing sibling's decisive difference at the same launch
+    expect(at(14).map((x) => x.kind)).toEqual(["detector", "detector"]);
+    expect(at(14).map((x) => x.text.split(":")[0])).toEqual([
+      "sibling.decisive-difference",
+      "service.attached-launch",
+    ]);
     expect(at(17)[0]?.kind).toBe("capability");
     expect(at(17)[0]?.text).toMatch(/^capability\.earlier-success: /);
     const fires = m.filter((x) => x.kind === "fires");

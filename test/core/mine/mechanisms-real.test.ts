@@ -22,7 +22,28 @@ beforeAll(async () => {
 const real = (prefix: string): Attempt => structuredClone(attemptByPrefix(ws.attempts, prefix));
 const mechanisms = (a: Attempt): string[] =>
   runDetectors(a, { siblings: [] }).flatMap((h) => (h.mechanism ? [h.mechanism] : []));
-const labelOf = (a: Attempt) => heuristicLabel(a, runDetectors(a, { siblings: [] }));
+const labelOf = (a: Attempt, nameThreshold?: number) =>
+  heuristicLabel(a, runDetectors(a, { siblings: [] }), [], nameThreshold ? { nameThreshold } : {});
+
+/**
+ * A mechanism whose only evidence is its trace pattern (strength 1): kept in scope for
+ * review with the mechanism as the strongest suspicion, never named at the default
+ * threshold; a workspace that accepts trace-only evidence (`nameThreshold: 1`) names it.
+ */
+function expectTraceOnly(a: Attempt, id: string, note = ""): void {
+  const l = labelOf(a);
+  expect(l.status, note).toBe("needs_review");
+  expect(l.mechanismId, note).toBeUndefined();
+  expect(l.exclusion, note).toBe("none");
+  expect(l.suspected?.[0], note).toEqual({ mechanismId: id, strength: 1 });
+  expect(
+    l.evidence?.some((e) => e.claim === "state" && e.eventIndex !== undefined),
+    note,
+  ).toBe(true);
+  const loose = labelOf(a, 1);
+  expect(loose.status, note).toBe("named");
+  expect(loose.mechanismId, note).toBe(id);
+}
 
 function withEvents(a: Attempt, edit: (events: Event[]) => Event[]): Attempt {
   const events = edit([...a.events]).map((e, index) => ({ ...e, index }));
@@ -92,9 +113,12 @@ describe("open mechanisms on real trials, each with a near miss", () => {
   });
 
   it("task-input-missed: guessed profile paths not found, then the user is asked", () => {
-    for (const p of ["t4-life-trip-plan__AjimJm5", "t4-life-trip-plan__pk7EZC6"]) {
-      expect(labelOf(real(p)).mechanismId, p).toBe("task-input-missed");
-    }
+    expectTraceOnly(real("t4-life-trip-plan__AjimJm5"), "task-input-missed");
+    // The same miss beside a stronger one: a failing call repeated to the end of the run
+    // (trace + its place at the end) is named, the input miss stays a detector hit.
+    const both = real("t4-life-trip-plan__pk7EZC6");
+    expect(mechanisms(both)).toContain("task-input-missed");
+    expect(labelOf(both).mechanismId).toBe("repeated-tool-error");
     // Near miss: the same run ending on a statement, not a question to the user.
     const a = real("t4-life-trip-plan__AjimJm5");
     const told = withEvents(a, (evs) =>
@@ -134,7 +158,7 @@ describe("open mechanisms on real trials, each with a near miss", () => {
 
   it("constraint-unchecked: output never compared with the reference the verifier used", () => {
     const a = real("t3-data-pipeline-report__25HCHpE");
-    expect(labelOf(a).mechanismId).toBe("constraint-unchecked");
+    expectTraceOnly(a, "constraint-unchecked");
     // Near miss: the same run diffing its output against the reference before stopping.
     const compared = withEvents(a, (evs) => [
       ...evs.slice(0, -2),
@@ -175,9 +199,8 @@ describe("open mechanisms on real trials, each with a near miss", () => {
       ...evs.slice(-2),
     ]);
     // (its real judge crash is a verifier fault; the mechanism is about the trace)
-    const l = labelOf({ ...blind, verifierOutput: "" });
-    expect(l.mechanismId).toBe("overwrote-existing-file");
-    expect(l.interventionPoint).toBe("tool");
+    expectTraceOnly({ ...blind, verifierOutput: "" }, "overwrote-existing-file");
+    expect(labelOf({ ...blind, verifierOutput: "" }, 1).interventionPoint).toBe("tool");
     // Near miss (real): browser-research read report_client.py, then rewrote it as asked.
     expect(mechanisms(real("t4-browser-research-and-code__56zvvqY"))).not.toContain(
       "overwrote-existing-file",

@@ -47,9 +47,27 @@ describe("triage", () => {
   it("labels with capability_gap / no_intervention_point become exclusions with the labeller's reason", () => {
     const labels = new Map(base.labels.map((l) => [l.attemptId, l]));
     const t = triage(ws.attempts, { labels });
-    expect(t.exclusions.filter((e) => e.reason === "no_intervention_point")).toHaveLength(6);
-    expect(t.exclusions.every((e) => e.detail.length > 0)).toBe(true);
-    expect(t.inScope).toHaveLength(25);
+    const gaps = base.labels
+      .filter((l) => l.exclusion === "capability_gap")
+      .map((l) => l.attemptId);
+    expect(gaps.length).toBeGreaterThan(0);
+    const byLabeller = t.exclusions.filter((e) => e.source === "labeller");
+    expect(byLabeller.map((e) => e.attemptId).sort()).toEqual(gaps.sort());
+    expect(byLabeller.every((e) => e.detail.startsWith("labeller (heuristic): "))).toBe(true);
+    // failures kept for review stay in mining scope (a passing sibling, no mechanism named)
+    const review = base.labels.filter((l) => l.status === "needs_review").map((l) => l.attemptId);
+    expect(review.length).toBeGreaterThan(0);
+    for (const id of review) expect(t.inScope).toContain(id);
+    // an LLM's no_intervention_point is an exclusion too
+    const first = base.labels.find((l) => l.status === "needs_review");
+    const nip = new Map(labels);
+    if (first)
+      nip.set(first.attemptId, { ...first, exclusion: "no_intervention_point", status: undefined });
+    const t2 = triage(ws.attempts, { labels: nip });
+    expect(t2.exclusions.find((e) => e.attemptId === first?.attemptId)?.reason).toBe(
+      "no_intervention_point",
+    );
+    expect(t2.inScope).toHaveLength(t.inScope.length - 1);
   });
 });
 

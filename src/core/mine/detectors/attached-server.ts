@@ -24,6 +24,7 @@ const SERVICE_TASK_RE =
 /** A server/VM launched in the agent's own session (not detached), or never probed from a later call. */
 export const attachedServer: Detector = {
   id: "service.attached-launch",
+  taskRole: "the task asks for a service that stays reachable",
   description:
     "server or VM launched in the agent's session (not detached) or never probed later, still needed at stop",
   family: "service-persistence",

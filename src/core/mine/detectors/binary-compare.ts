@@ -8,6 +8,7 @@ const COMPARE = /\b(cmp|diff|sha256sum|md5sum|sha1sum|xxd|hexdump|od)\b|==\s*\$\
 /** Re-implementing an existing binary: outputs never compared byte for byte with the original's. */
 export const binaryNeverCompared: Detector = {
   id: "binary.never-compared",
+  taskRole: "the task asks to re-implement an existing binary",
   description:
     "re-implementation of an existing binary whose output was never compared byte for byte",
   family: "binary-equivalence",

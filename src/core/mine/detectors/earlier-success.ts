@@ -27,12 +27,34 @@ const LOCAL_TARGET =
   /\b(?:https?:\/\/)?(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[::1\]|host\.docker\.internal)(?::\d+)?\b|(?:^|\s)(?:https?:\/\/)?:\d{2,5}\b/;
 const REMOTE_URL = /\bhttps?:\/\/(?!localhost\b|127\.|0\.0\.0\.0\b|\[::1\])[\w-]+(?:\.[\w-]+)+/;
 
-/** The pipeline segments of a shell string (heredoc bodies removed). */
+/** The `&&` / `;` segments of a shell string (heredoc bodies removed). */
 function segmentsOf(cmd: string): string[] {
   return stripHeredocs(cmd)
-    .split(/&&|\|\||;|\n/)
+    .split(/&&|;|\n/)
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** Wrappers before a segment's program: env assignments, sudo, timeout, time, nice. */
+const WRAPPER =
+  /^(?:(?:[A-Za-z_]\w*=\S*|sudo(?:\s+-\S+)*|timeout\s+\S+|time|nice(?:\s+-n\s+\S+)?|command|exec)\s+)+/;
+
+/**
+ * The segment's head — its program and first words, after wrappers — and whether its own
+ * exit status is hidden: behind `||` (a fallback) or piped into another program (the
+ * pipe's status is the last program's). Lookups (`which`, `type`, `command -v`, a package
+ * search, `echo`) have no head: naming a compiler is not running it.
+ */
+function headOf(seg: string): { head: string; hidden: boolean } | undefined {
+  const hidden = /\|\|/.test(seg) || /(?<![|>&])\|(?!\|)/.test(seg.replace(/\|&/g, "|"));
+  const head = seg.replace(WRAPPER, "").split(/\s+/).slice(0, 4).join(" ");
+  if (
+    /^(?:which|type|whereis|command\s+-v|apt-cache|apt\s+(?:list|search|show)|dpkg\s+-[lLsS]|echo|printf)\b/.test(
+      head,
+    )
+  )
+    return undefined;
+  return { head, hidden };
 }
 
 /** What the call shows the agent could do with its own deliverable, if anything. */
@@ -40,22 +62,30 @@ function ownCheck(a: Attempt, call: Event): string | undefined {
   const cmd = commandOf(call);
   if (!cmd || !callSucceeded(a, call)) return undefined;
   const out = outputOf(a, call);
+  // A fallback anywhere hides whether a build failed; a test run and a probe show their
+  // success in their output ("5 passed", the page), which a pipe passes on.
+  const fallback = /\|\|/.test(stripHeredocs(cmd));
   for (const seg of segmentsOf(cmd)) {
     if (ABOUT_ITSELF.test(seg) || DOWNLOAD.test(seg)) continue;
-    if (TEST_RE.test(seg) && TESTS_PASSED.test(out) && !TESTS_FAILED.test(out))
+    const h = headOf(seg);
+    if (h === undefined) continue;
+    if (TEST_RE.test(h.head) && TESTS_PASSED.test(out) && !TESTS_FAILED.test(out))
       return "test run succeeded";
-    if (PROBE_RE.test(seg) && LOCAL_TARGET.test(seg) && !REMOTE_URL.test(seg)) {
+    if (PROBE_RE.test(h.head) && LOCAL_TARGET.test(seg) && !REMOTE_URL.test(seg)) {
       if (HTTP_OK.test(out) || probeOk(a, call)) return "probe succeeded";
     }
-    if (BUILD_RE.test(seg) && !/\berror\b/i.test(out)) return "build succeeded";
+    if (BUILD_RE.test(h.head) && !h.hidden && !fallback && !/\berror\b/i.test(out))
+      return "build succeeded";
   }
   return undefined;
 }
 
 /**
  * Capability evidence inside the trace: the agent's own successful check of its deliverable
- * — its test run, its build, or a probe of the service it runs on this machine. A download,
- * an install, a help or version page, or a listing is not evidence.
+ * — its test run, its build, or a probe of the service it runs on this machine, with the
+ * check's own status visible. A download, an install, a help or version page, a listing, a
+ * lookup (`which gcc || echo …`, a package search) is not evidence, nor a build whose status
+ * a pipe or a fallback hides (`make … | head`, whose status is `head`'s).
  */
 export const earlierSuccess: Detector = {
   id: "capability.earlier-success",

@@ -16,6 +16,7 @@ import { overwroteExisting } from "./overwrote-existing.js";
 import { passingSibling } from "./passing-sibling.js";
 import { repeatedFailure } from "./repeated-failure.js";
 import { rewriteAfterEdit } from "./rewrite-after-edit.js";
+import { siblingDifference } from "./sibling-difference.js";
 import { singleAnswer } from "./single-answer.js";
 import { stopFailedCheck } from "./stop-failed-check.js";
 import { stopNoCheck } from "./stop-no-check.js";
@@ -28,6 +29,7 @@ export type { Detector, DetectorContext, DetectorHit } from "./types.js";
 /** Every detector, in a fixed order (hits come out in this order). */
 export const DETECTORS: readonly Detector[] = [
   passingSibling,
+  siblingDifference,
   earlierSuccess,
   attachedServer,
   evidenceMutated,
@@ -58,11 +60,17 @@ export function detectorById(id: string): Detector | undefined {
 /**
  * Runs every detector over one attempt. Pure and deterministic: the same attempt and
  * siblings give the same hits in the same order. A detector that throws is skipped
- * (its failure must never stop mining).
+ * (its failure must never stop mining). `except` leaves detectors out by id (the sibling
+ * comparison runs the others on the failed attempt without running itself again).
  */
-export function runDetectors(attempt: Attempt, ctx: DetectorContext): DetectorHit[] {
+export function runDetectors(
+  attempt: Attempt,
+  ctx: DetectorContext,
+  except?: ReadonlySet<string>,
+): DetectorHit[] {
   const hits: DetectorHit[] = [];
   for (const d of DETECTORS) {
+    if (except?.has(d.id)) continue;
     let found: Omit<DetectorHit, "detectorId" | "family">[];
     try {
       found = d.detect(attempt, ctx);

@@ -8,6 +8,7 @@ const LOG_CHECK = /\b(grep|rg|cat|tail|less|head|awk)\b[^|;&]*(\.log\b|overfull|
 /** LaTeX build with a no-warnings contract, but the final log never searched after the last build. */
 export const latexLogUnchecked: Detector = {
   id: "latex.final-log-unchecked",
+  taskRole: "the task sets a LaTeX build contract",
   description:
     "LaTeX built under a no-overfull-hbox contract, final log never searched after the last build",
   family: "latex-final-log",

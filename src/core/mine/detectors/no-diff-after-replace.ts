@@ -8,6 +8,7 @@ const DIFF_RE = /\b(diff|cmp|git\s+diff|comm|sha256sum|md5sum)\b/;
 /** Closed replacement task: files written, but no mechanical diff after the last write. */
 export const noDiffAfterReplace: Detector = {
   id: "exact.no-diff-after-replace",
+  taskRole: "the task gives a closed replacement map",
   description: "a closed replacement task stopped after writing without a mechanical diff",
   family: "exact-replacement",
   detect(attempt) {

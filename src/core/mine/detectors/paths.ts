@@ -137,7 +137,7 @@ const VERIFIER_MISSING = [
   /False = <function (?:exists|isfile|isdir) at 0x[0-9a-f]{1,16}>\('([^'\n]{1,200})'\)/g,
 ];
 /** A verifier check that a file was created/exists, scored 0. */
-const CREATED_ZERO =
+export const CREATED_ZERO =
   /(?<![\w.])["']?[\w.]{0,80}(?:file_created|file_exists|output_created|created|exists)["']?\s*[:=]\s*(?:0(?:\.0+)?|false)\b/i;
 
 /** One path the verifier reports missing, with the verifier line (or test) that says so. */

@@ -19,6 +19,7 @@ function shownLines(cmd: string, out: string): number | undefined {
 /** "All valid answers, one per line" task whose final answer file holds a single answer. */
 export const singleAnswer: Detector = {
   id: "answers.single-emitted",
+  taskRole: "the task asks for every valid answer",
   description:
     "an all-valid-answers task answered with one line (enumeration stopped at the first answer)",
   family: "multi-answer-enumeration",

@@ -19,6 +19,7 @@ export function countedFields(taskText: string): string[] {
 /** Multi-field token count answered without reconciling the fields into the final integer. */
 export const tokenFieldsUnreconciled: Detector = {
   id: "dataset.fields-unreconciled",
+  taskRole: "the task asks for a count over several fields",
   description:
     "multi-field token count written without a per-field reconciliation to the final integer",
   family: "dataset-token-accounting",

@@ -31,5 +31,11 @@ export interface Detector {
   mechanism?: string;
   /** True for detectors that show the agent *can* solve the task (capability evidence). */
   capability?: boolean;
+  /**
+   * The role the task text must give before the detector looks at the trace at all (e.g.
+   * "the task asks for a service that stays reachable"): a hit then rests on two independent
+   * facts, the task's role and the trace's state, and the labeller counts both.
+   */
+  taskRole?: string;
   detect(attempt: Attempt, ctx: DetectorContext): Omit<DetectorHit, "detectorId" | "family">[];
 }
