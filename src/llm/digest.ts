@@ -35,18 +35,32 @@ export function deliverablePaths(a: Attempt): string[] {
   return [...out];
 }
 
-/** Whether a call writes or names one of the deliverables (by base name). */
-function touchesDeliverable(ev: Event, bases: readonly string[]): boolean {
+/** Whether `text` redirects output (`>`, `>>`, `tee`) into a path ending in `base`. */
+function redirectsTo(text: string, base: string): boolean {
+  for (let at = text.indexOf(base); at >= 0; at = text.indexOf(base, at + 1)) {
+    // the token the base name ends, and what precedes that token
+    let start = at;
+    while (start > 0 && !/\s/.test(text[start - 1] ?? "")) start -= 1;
+    const token = text.slice(start, at);
+    const before = text.slice(Math.max(0, start - 6), start).trimEnd();
+    if (token.includes(">") || before.endsWith(">") || /\btee(\s+-a)?$/.test(before)) return true;
+  }
+  return false;
+}
+
+/** Whether a call writes one of the deliverables (by base name): an edit tool or a redirect. */
+function writesDeliverable(ev: Event, bases: readonly string[]): boolean {
   if (ev.kind !== "tool_call" || bases.length === 0) return false;
   if (ev.writes?.some((w) => bases.includes(baseName(w)))) return true;
+  const editTool = /write|edit|patch|create/i.test(ev.tool ?? "");
   const text = `${ev.command ?? ""} ${ev.input ?? ""}`;
-  return bases.some((b) => text.includes(b));
+  return bases.some((b) => text.includes(b) && (editTool || redirectsTo(text, b)));
 }
 
 /**
  * Event positions (into attempt.events) in the order they deserve space: detector evidence,
  * the last turns (the stop and what led to it), the sibling comparison's events, calls that
- * touch a deliverable path, failures with the call that caused them (latest first), then
+ * write a deliverable path, failures with the call that caused them (latest first), then
  * neighbours of all of these, then the rest from the end backwards.
  */
 export function relevanceOrder(
@@ -61,7 +75,15 @@ export function relevanceOrder(
     if (p === undefined || p < 0 || p >= n) return;
     score.set(p, Math.max(score.get(p) ?? 0, s));
   };
-  for (const h of hits) for (const i of h.eventIndices) bump(pos.get(i), SCORE.detector);
+  // A detector's evidence ranks first; of a long list (a loop) its first and last two do, the
+  // other repetitions rank below failures and deliverable writes.
+  for (const h of hits) {
+    const ids = h.eventIndices;
+    ids.forEach((i, k) => {
+      const edge = ids.length <= 4 || k < 2 || k >= ids.length - 2;
+      bump(pos.get(i), edge ? SCORE.detector : SCORE.failure - 10);
+    });
+  }
   // the stop and the turn before it, then (below the latest failure) the rest of the last turns
   for (let k = 1; k <= 6; k++) bump(n - k, k <= 2 ? SCORE.last - k : SCORE.sibling - 2 - k);
   bump(pos.get(attempt.agentEnd?.eventIndex ?? -1), SCORE.last);
@@ -85,7 +107,7 @@ export function relevanceOrder(
   attempt.events.forEach((ev, p) => {
     // later events rank a little higher among equals: the end decides more often
     const late = p / Math.max(1, n);
-    if (touchesDeliverable(ev, bases)) {
+    if (writesDeliverable(ev, bases)) {
       bump(p, SCORE.deliverable + late);
       bump(p + 1, SCORE.deliverable + late - 1);
     }
