@@ -57,6 +57,17 @@ export class ClaudeSession {
   private pendingStop?: { id?: string; ts?: string };
   /** Usage per assistant message id (a message streamed over several rows repeats it). */
   private readonly usage = new Map<string, AttemptInput["tokens"]>();
+  /** The last assistant message: its stop reason, usage, tool calls and text event. */
+  private last?: {
+    id?: string;
+    stopReason?: string;
+    promptTokens?: number;
+    outputTokens?: number;
+    toolCalls: number;
+    eventIndex?: number;
+  };
+  /** Earlier assistant messages that reported prompt tokens. */
+  private metered = 0;
 
   constructor(outputCap: number) {
     this.log = new EventLog(outputCap);
@@ -119,9 +130,25 @@ export class ClaudeSession {
         }),
       );
     }
+    if (!this.last || msg.id === undefined || msg.id !== this.last.id) {
+      if ((this.last?.promptTokens ?? 0) > 0) this.metered++;
+      this.last = { ...(msg.id !== undefined ? { id: msg.id } : {}), toolCalls: 0 };
+    }
+    const turn = this.last;
+    if (msg.stop_reason) turn.stopReason = msg.stop_reason;
+    if (msg.usage) {
+      const u = msg.usage;
+      turn.promptTokens =
+        (u.input_tokens ?? 0) +
+        (u.cache_read_input_tokens ?? 0) +
+        (u.cache_creation_input_tokens ?? 0);
+      turn.outputTokens = u.output_tokens ?? turn.outputTokens;
+    }
     const blocks =
       typeof msg.content === "string" ? [{ type: "text", text: msg.content }] : msg.content;
+    const first = this.log.length;
     for (const b of blocks) {
+      if (b.type === "tool_use") turn.toolCalls++;
       if (b.type === "text" && typeof b.text === "string")
         this.log.text("message", "agent", b.text, ts);
       else if (b.type === "thinking" && typeof b.thinking === "string")
@@ -134,6 +161,10 @@ export class ClaudeSession {
           ts,
         });
     }
+    const own = this.log.events.slice(first);
+    const said = own.find((e) => e.kind === "message") ?? own.find((e) => e.kind === "reasoning");
+    if (said && (said.kind === "message" || turn.eventIndex === undefined))
+      turn.eventIndex = said.index;
     if (msg.stop_reason === "end_turn" || msg.stop_reason === "stop_sequence")
       this.pendingStop = { id: msg.id, ts };
   }
@@ -193,6 +224,20 @@ export class ClaudeSession {
 
   finish(): void {
     this.flushStop();
+  }
+
+  /** The final assistant message: stop reason, usage, tool calls (the importer adds the file). */
+  finalTurn(): Omit<NonNullable<AttemptInput["agentEnd"]>, "exitCode" | "exitFile"> | undefined {
+    const t = this.last;
+    if (!t) return undefined;
+    return {
+      ...(t.eventIndex !== undefined ? { eventIndex: t.eventIndex } : {}),
+      ...(t.stopReason ? { stopReason: t.stopReason } : {}),
+      ...(t.promptTokens !== undefined ? { promptTokens: t.promptTokens } : {}),
+      ...(t.outputTokens !== undefined ? { outputTokens: t.outputTokens } : {}),
+      meteredTurns: this.metered,
+      toolCalls: t.toolCalls,
+    };
   }
 
   tokens(): AttemptInput["tokens"] {

@@ -42,6 +42,11 @@ export async function* readClaudeSession(
 
 export type { ClaudeSession };
 
+function finalTurn(s: ClaudeSession, file: string) {
+  const t = s.finalTurn();
+  return t ? { ...t, file } : undefined;
+}
+
 /** Claude Code transcript JSONL (`~/.claude/projects/<slug>/<session>.jsonl`). */
 export const claudeImporter: Importer = {
   format: "claude-transcript",
@@ -72,6 +77,7 @@ export const claudeImporter: Importer = {
         outcome: "unknown",
         costUsd: s.costUsd,
         tokens: s.tokens(),
+        agentEnd: finalTurn(s, path),
         startedAt: s.startedAt,
         links: s.sidechain && s.sessionId ? [{ kind: "parent", ref: s.sessionId }] : undefined,
         events: s.log.events,

@@ -179,7 +179,7 @@ async function instruction(dir: string, taskPath: string | undefined): Promise<s
 async function* rawSession(
   dir: string,
   options: IngestOptions,
-  out: { claude?: ClaudeSession; codex?: CodexSession },
+  out: { claude?: ClaudeSession; codex?: CodexSession; claudeFile?: string },
 ): AsyncGenerator<IngestItem> {
   const sessions = join(dir, "agent", "sessions");
   if (!isDir(sessions)) return;
@@ -188,6 +188,7 @@ async function* rawSession(
     const holder: { session?: ClaudeSession } = {};
     yield* readClaudeSession(claude[0], options, holder);
     out.claude = holder.session;
+    out.claudeFile = claude[0];
     return;
   }
   const codex = findFiles(sessions, (r) => /(^|\/)rollout-[^/]*\.jsonl$/.test(r));
@@ -271,7 +272,7 @@ export async function* readHarborTrial(
       parts.copiedSteps += p.copiedSteps;
     }
   }
-  const raw: { claude?: ClaudeSession; codex?: CodexSession } = {};
+  const raw: { claude?: ClaudeSession; codex?: CodexSession; claudeFile?: string } = {};
   yield* rawSession(dir, options, raw);
   const session = raw.claude ?? raw.codex;
   // no trajectory and no harness session: the agent's own per-episode API logs, if any
@@ -288,7 +289,9 @@ export async function* readHarborTrial(
     events = session.log.events;
   const fromAtif = parts !== undefined && events === parts.events.events;
   const exit = agentExit(dir);
-  const turn = parts?.finalTurn;
+  const rawTurn =
+    raw.claude && events === raw.claude.log.events ? raw.claude.finalTurn() : undefined;
+  const turn = rawTurn ?? parts?.finalTurn;
   const agentEnd =
     turn || exit
       ? {
@@ -296,8 +299,8 @@ export async function* readHarborTrial(
             ? {
                 ...turn,
                 // event indices of the trajectory do not hold for a raw session's events
-                eventIndex: fromAtif ? turn.eventIndex : undefined,
-                file: finalFile,
+                eventIndex: fromAtif || rawTurn ? turn.eventIndex : undefined,
+                file: rawTurn ? raw.claudeFile : finalFile,
               }
             : {}),
           ...(exit ?? {}),

@@ -8,6 +8,7 @@ import {
   parserResultTests,
   pytestRun,
 } from "../../../src/core/ingest/verifier-tests.js";
+import { truncatedFinalResponse } from "../../../src/core/mine/faults/index.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { collect } from "./collect.js";
 
@@ -200,5 +201,41 @@ describe("importers fill Attempt.verifierTests and agentEnd", () => {
     });
     const ev = a.events.find((e) => e.index === a.agentEnd?.eventIndex);
     expect(ev?.input).toBe("Now let me write the plan:");
+  });
+});
+
+describe("Claude Code transcripts record the final turn", () => {
+  const SESSION = resolve(
+    REPO_ROOT,
+    "../shared/fixtures/real-clients/claude-rm-deny/session.jsonl",
+  );
+
+  it("a real session: end_turn with usage, no fault; the same cut at max_tokens is one", async () => {
+    const real = (await collect([SESSION])).attempts[0]!;
+    expect(real.agentEnd).toMatchObject({
+      stopReason: "end_turn",
+      promptTokens: 100,
+      toolCalls: 0,
+    });
+    expect(real.agentEnd?.meteredTurns).toBeGreaterThan(0);
+    const final = real.events.find((e) => e.index === real.agentEnd?.eventIndex);
+    expect(final?.kind).toBe("message");
+    expect(truncatedFinalResponse({ ...real, outcome: "fail" })).toBeUndefined();
+
+    const rows = readFileSync(SESSION, "utf8").split("\n").filter(Boolean);
+    const last = rows
+      .map((r) => JSON.parse(r) as { type?: string })
+      .findLastIndex((r) => r.type === "assistant");
+    const row = JSON.parse(rows[last]!) as { message: { stop_reason: string } };
+    row.message.stop_reason = "max_tokens";
+    rows[last] = JSON.stringify(row);
+    const dir = mkdtempSync(join(tmpdir(), "fire-vt-"));
+    tmp.push(dir);
+    writeFileSync(join(dir, "session.jsonl"), `${rows.join("\n")}\n`);
+    const cut = (await collect([join(dir, "session.jsonl")])).attempts[0]!;
+    expect(cut.agentEnd?.stopReason).toBe("max_tokens");
+    expect(truncatedFinalResponse({ ...cut, outcome: "fail" })?.code).toBe(
+      "truncated-model-response",
+    );
   });
 });
