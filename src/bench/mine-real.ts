@@ -1,6 +1,6 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { isNamed } from "../core/mine/label.js";
 import { mine } from "../core/mine/mine.js";
 import type { FireConfig } from "../core/workspace/config.js";
@@ -42,7 +42,17 @@ async function fireSays(
       mining: { ...ws.config.mining, ...setting },
     };
     const r = await mine(ws.attempts, { labeler: "heuristic", config });
-    const byTrial = new Map(ws.attempts.map((a) => [basename(a.source.path), a]));
+    // a trial is a folder (Harbor, TB1) or a file named after its instance (mini-SWE-agent)
+    const byTrial = new Map<string, (typeof ws.attempts)[number]>();
+    for (const a of ws.attempts) {
+      const base = basename(a.source.path);
+      for (const k of [
+        base,
+        base.replace(/(?:\.traj)?\.jsonl?$/, ""),
+        basename(dirname(a.source.path)),
+      ])
+        if (!byTrial.has(k)) byTrial.set(k, a);
+    }
     const excluded = new Map(r.finalTriage.exclusions.map((e) => [e.attemptId, e.reason]));
     const labels = new Map(r.labels.map((l) => [l.attemptId, l]));
     const clusterOf = new Map(r.clusters.flatMap((c) => c.attemptIds.map((id) => [id, c.id])));
@@ -90,13 +100,15 @@ function rows(prefix: string, s: SourceScore, note: string): BenchResult[] {
     kind: "min",
     note: `${n}${note ? `; ${note}` : ""}`,
   });
+  // a figure with nothing to count (no mechanism named, no in-scope trial) is left out:
+  // naming nothing is precision-safe, and its recall row says what was missed
   return [
     row("named precision", f.precision, LIMITS.precision, `${s.namedRight}/${s.named}`),
     row("in-scope recall", f.recall, LIMITS.recall, `${s.kept}/${s.goldInScope}`),
     row("mechanism agreement", f.mechanism, LIMITS.mechanism, `${s.mechAgree}/${s.mechCompared}`),
     row("fault agreement", f.fault, LIMITS.fault, `${s.faultAgree}/${s.counted}`),
     row("cluster B-cubed F", f.bcubed, LIMITS.bcubed, `${s.goldInScope} in-scope trials`),
-  ];
+  ].filter((r) => !Number.isNaN(r.measured));
 }
 
 export const mineRealBenchmark: Benchmark = {
@@ -152,9 +164,10 @@ export const mineRealBenchmark: Benchmark = {
       const s = scores[i]?.[best] as SourceScore;
       const setting = `nameThreshold=${GRID[best]?.nameThreshold}`;
       log(`${line(src.name, s)}  [${setting}]`);
+      // every trial: its gold label and what fire said with the default setting
       if (process.env.FIRE_BENCH_VERBOSE)
         for (const [trial, g] of src.trials) {
-          const f = said[i]?.[best]?.get(trial) ?? {};
+          const f = said[i]?.[defaultAt]?.get(trial) ?? {};
           const fire = f.excluded
             ? `excluded ${f.excluded}`
             : f.named

@@ -6,6 +6,7 @@ import { CREATED_ZERO, isTimeout, verifierMissing } from "./detectors/paths.js";
 import { stopIndex } from "./detectors/shell.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { FaultMarkers } from "./faults/index.js";
+import { secondReadingOf } from "./faults/index.js";
 import type { InterventionPoint, Label, LabelEvidence } from "./label.js";
 import { familyMechanism, mechanismById } from "./mechanisms.js";
 import { faultOf } from "./triage.js";
@@ -53,8 +54,8 @@ function isCapabilityHit(h: DetectorHit): boolean {
  * the state (a timeout with no deliverable), the pattern is itself the run's last state (an
  * unchanged retry loop that runs to the end), the detector required the task text to give
  * the role it is about (recover a database, keep a service reachable), a passing sibling's
- * decisive difference names the same mechanism as a trace pattern, or capability is
- * evidenced (a passing sibling, an earlier successful check). No rule looks at a task's name.
+ * decisive difference names the same mechanism as a trace pattern, or a passing sibling
+ * shows the task was within reach. No rule looks at a task's name.
  */
 export const STRENGTH = {
   trace: 1,
@@ -188,7 +189,16 @@ function candidates(
       strength += STRENGTH.taskRole;
       evidence.push({ claim: "state", from: "task", excerpt: role });
     }
-    if (capability.length > 0) strength += STRENGTH.capability;
+    // A passing sibling shows the task was within reach. The agent's own passing check
+    // corroborates only a loss by a later action (a working state reached, then destroyed
+    // by a tool call); before a stop it shows little (often its own script, or regression
+    // tests the verifier does not use) and only decides the kind.
+    const stateAt = first.eventIndices.at(-1) ?? Number.POSITIVE_INFINITY;
+    const reachedThenLost =
+      m.point === "tool" &&
+      capability.some((e) => e.from === "event" && (e.eventIndex ?? stateAt) < stateAt);
+    if (capability.some((e) => e.from === "sibling") || reachedThenLost)
+      strength += STRENGTH.capability;
     const c: Candidate = { id, point: m.point, hits: hs, strength, evidence };
     if (m.family) c.family = m.family;
     out.push(c);
@@ -224,7 +234,9 @@ export function heuristicLabel(
   const base = { attemptId: attempt.id, source: "heuristic" as const, detectorIds };
   const fault = faultOf(attempt, markers);
   if (fault && (fault.reason === "provider_fault" || fault.reason === "verifier_fault")) {
+    const second = secondReadingOf(attempt, fault);
     return {
+      ...(second ? { secondReading: second } : {}),
       ...base,
       isProceduralLoss: false,
       capabilityEvidence: [],

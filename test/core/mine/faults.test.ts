@@ -131,6 +131,26 @@ describe("fault markers: general signals and their near misses", () => {
     ).toBeUndefined();
   });
 
+  it("a program the task names that the host cannot run is an environment fault", () => {
+    const task = "Start the VM with qemu-system-x86_64 and keep SSH reachable on port 2222.";
+    const cmd = "qemu-system-x86_64 -m 512 -hda disk.img -nographic";
+    // the emulator the host runs under lacks a syscall: no agent could deliver here
+    const f = faultOf(
+      base({ taskText: task, events: call(cmd, "qemu: Unimplemented syscall number 282") }),
+    );
+    expect(f?.reason).toBe("provider_fault");
+    expect(f?.detail).toContain("host cannot run `qemu-system-x86_64`");
+    expect(f?.evidence[0]?.eventIndex).toBe(1);
+    // the program's own failure is the agent's to fix
+    expect(
+      faultOf(base({ taskText: task, events: call(cmd, "qemu: could not open disk image") })),
+    ).toBeUndefined();
+    // a binary the task does not name failing to run is not the host's fault for this task
+    expect(
+      faultOf(base({ taskText: "Count the lines.", events: call("./a.out", "exec format error") })),
+    ).toBeUndefined();
+  });
+
   it("a verifier traceback is a crash only outside assertions and outside the agent's code", () => {
     const judge = `Traceback (most recent call last):\n  File "/tests/grade.py", line 9, in <module>\n    main()\nKeyError: 'score'\n`;
     expect(faultOf(base({ verifierOutput: judge }))?.detail).toBe(

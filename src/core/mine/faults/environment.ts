@@ -19,6 +19,13 @@ const MISSING_BINARY: readonly RegExp[] = [
 const NO_CREDENTIALS =
   /\b(?:\w+ auth login|not logged in|not authenticated|unauthenticated|authentication (?:is )?required|authentication failed|login required|no (?:valid )?credentials|credentials? (?:not found|missing|unavailable|not configured|are not set)|could not find default credentials|no oauth client|oauth client (?:is )?not configured|\w+_TOKEN environment variable|api[ _]key (?:is )?(?:not set|missing|required)|authError|401 unauthorized|"code":\s*401)\b/i;
 
+/**
+ * The host cannot run a program at all: an emulator or translation layer that lacks a
+ * syscall, a binary for another architecture. Not the program's own failure.
+ */
+const HOST_CANNOT_RUN =
+  /\b(?:unimplemented syscall|exec format error|cannot execute binary file|rosetta error)\b/i;
+
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Whether the task text names `tool` as a tool it provides (`gh`, "the gws CLI", …). */
@@ -115,7 +122,38 @@ function toolFault(a: Attempt, markers: readonly string[]): Fault | undefined {
   return undefined;
 }
 
+/**
+ * A program the task names that the host cannot run at the agent's last use of it (the
+ * emulator lacks a syscall, the binary is for another architecture): no agent could have
+ * delivered on this host.
+ */
+function hostFault(a: Attempt): Fault | undefined {
+  const last = new Map<string, { call: Event; out: string }>();
+  const task = a.taskText.toLowerCase();
+  for (const call of a.events) {
+    const cmd = call.kind === "tool_call" ? commandOf(call) : undefined;
+    if (!cmd) continue;
+    const out = resultOf(a, call)?.output ?? call.output ?? "";
+    for (const p of programsOf(cmd)) {
+      const stem = p.split("-")[0] ?? p;
+      if (stem.length >= 3 && task.includes(stem.toLowerCase())) last.set(p, { call, out });
+    }
+  }
+  for (const [p, { call, out }] of last) {
+    const m = HOST_CANNOT_RUN.exec(out);
+    if (!m) continue;
+    return {
+      reason: "provider_fault",
+      detail: `environment: the host cannot run \`${p}\`, which the task names ("${m[0]}" at its last use)`,
+      evidence: [
+        { eventIndex: call.index, excerpt: excerpt(`$ ${commandOf(call) ?? ""} → ${out}`) },
+      ],
+    };
+  }
+  return undefined;
+}
+
 /** Environment / setup / provider faults seen in the events (no exception recorded). */
 export function environmentFault(a: Attempt, markers: readonly string[]): Fault | undefined {
-  return modelApiFault(a, markers) ?? toolFault(a, markers);
+  return modelApiFault(a, markers) ?? toolFault(a, markers) ?? hostFault(a);
 }

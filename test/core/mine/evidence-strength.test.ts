@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDetectorsAll } from "../../../src/core/mine/detectors/index.js";
+import type { DetectorHit } from "../../../src/core/mine/detectors/types.js";
+import { confidenceOf, heuristicLabel } from "../../../src/core/mine/heuristic.js";
+import type { Attempt } from "../../../src/core/model/attempt.js";
+import type { Workspace } from "../../../src/core/workspace/load.js";
+import { attemptByPrefix, loadDemo, removeTempWorkspaces } from "./demo-workspace.js";
+
+afterAll(removeTempWorkspaces);
+
+/**
+ * Precision first: a mechanism is named only when two independent kinds of evidence agree
+ * (README "Evidence and needs review"). Each case takes a real demo attempt and removes or
+ * moves exactly one kind of evidence.
+ */
+let ws: Workspace;
+let hits: Map<string, DetectorHit[]>;
+beforeAll(async () => {
+  ws = await loadDemo();
+  hits = runDetectorsAll(ws.attempts);
+});
+
+const at = (prefix: string): Attempt => attemptByPrefix(ws.attempts, prefix);
+const hitsOf = (a: Attempt): DetectorHit[] => hits.get(a.id) ?? [];
+const without = (a: Attempt, ...ids: string[]): DetectorHit[] =>
+  hitsOf(a).filter((h) => !ids.includes(h.detectorId));
+
+describe("evidence strength decides naming", () => {
+  it("a working state reached, then destroyed by a tool call: named; without the success, for review", () => {
+    const a = at("blue-green-release__whkxKSa");
+    const named = heuristicLabel(a, hitsOf(a));
+    expect(named.status).toBe("named");
+    expect(named.mechanismId).toBe("deployment-preservation");
+    expect(named.kind).toBe("procedural_loss");
+    const cap = named.evidence?.find((e) => e.claim === "capability");
+    const state = named.evidence?.find((e) => e.claim === "state" && e.from === "event");
+    expect(cap?.eventIndex).toBeLessThan(state?.eventIndex ?? -1);
+    expect(named.confidence).toBe(confidenceOf(2));
+
+    const alone = heuristicLabel(a, without(a, "capability.earlier-success"));
+    expect(alone.status).toBe("needs_review");
+    expect(alone.mechanismId).toBeUndefined();
+    expect(alone.kind).toBe("policy_addressable");
+    expect(alone.suspected).toEqual([{ mechanismId: "deployment-preservation", strength: 1 }]);
+  });
+
+  it("an earlier passing check does not corroborate a stop mechanism; a passing sibling does", () => {
+    const a = at("incident-report-json__yVTH13y");
+    const all = hitsOf(a);
+    const named = heuristicLabel(a, all);
+    // trace (no check after the last write) + the sibling's decisive difference + a passing sibling
+    expect(named.mechanismId).toBe("stop-without-check");
+    expect(named.confidence).toBe(confidenceOf(3));
+    expect(named.evidence?.filter((e) => e.from === "sibling")).toHaveLength(2);
+    // the same stop with only an earlier check of the agent's own that passed
+    const trace = without(a, "capability.passing-sibling", "sibling.decisive-difference");
+    const first = a.events.find((e) => e.kind === "tool_call");
+    const ownCheck: DetectorHit = {
+      detectorId: "capability.earlier-success",
+      eventIndices: [first?.index ?? 0],
+      reason: "test run succeeded",
+    };
+    const weak = heuristicLabel(a, [ownCheck, ...trace]);
+    expect(weak.status).toBe("needs_review");
+    expect(weak.kind).toBe("procedural_loss");
+    expect(weak.suspected?.[0]).toEqual({ mechanismId: "stop-without-check", strength: 1 });
+    // a workspace that accepts trace-only evidence names it
+    expect(heuristicLabel(a, [ownCheck, ...trace], [], { nameThreshold: 1 }).mechanismId).toBe(
+      "stop-without-check",
+    );
+  });
+
+  it("with no mechanism at all, a passing sibling keeps the failure for review; in-trace success does not", () => {
+    const a = at("serve-static-docs__hAXff60");
+    const capOnly = hitsOf(a).filter((h) => h.detectorId.startsWith("capability."));
+    const review = heuristicLabel(a, capOnly);
+    expect(review.status).toBe("needs_review");
+    expect(review.exclusion).toBe("none");
+    expect(review.evidence?.some((e) => e.from === "sibling")).toBe(true);
+    const gap = heuristicLabel(
+      a,
+      capOnly.filter((h) => h.detectorId !== "capability.passing-sibling"),
+    );
+    expect(gap.exclusion).toBe("capability_gap");
+  });
+});
