@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { readJsonAs } from "../core/ingest/json-file.js";
+import { LoopbackServer } from "./loopback-server.js";
 
 /**
  * A loopback OpenAI-compatible server that answers fire's labelling requests from a
@@ -94,36 +94,17 @@ interface ChatMessage {
 }
 
 /** The replaying server. `baseURL` goes in OPENAI_BASE_URL (any API key works). */
-export class ReplayServer {
+export class ReplayServer extends LoopbackServer {
   readonly stats: ReplayStats = { requests: 0, answered: 0, stale: 0, unmatched: [] };
   private readonly byKey = new Map<string, RecordedEntry>();
-  private readonly sockets = new Set<Socket>();
-  private readonly server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => this.route(req, Buffer.concat(chunks).toString("utf8"), res));
-  });
 
   constructor(recording: Recording) {
+    super();
     for (const e of recording.entries) this.byKey.set(`${e.schema}\u0000${e.attemptId}`, e);
   }
 
-  async start(): Promise<this> {
-    this.server.on("connection", (s: Socket) => {
-      this.sockets.add(s);
-      s.on("close", () => this.sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-    return this;
-  }
-
-  get baseURL(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
-  }
-
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  protected handle(req: IncomingMessage, body: Buffer, res: ServerResponse): void {
+    this.route(req, body.toString("utf8"), res);
   }
 
   private find(schema: string | undefined, attemptId: string): RecordedEntry | undefined {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { LoopbackServer } from "../../src/bench/loopback-server.js";
 
 /** What the scripted server does with one chat completion request. */
 export type ChatReply =
@@ -39,7 +39,7 @@ interface FakeBatch {
  * chat completions, files (upload, content) and batches (create, retrieve).
  * Everything received is recorded so tests can inspect what actually arrived.
  */
-export class FakeOpenAI {
+export class FakeOpenAI extends LoopbackServer {
   readonly requests: RecordedRequest[] = [];
   readonly chat: ChatBody[] = [];
   respond: Responder = () => ({ kind: "text", content: "{}" });
@@ -57,47 +57,23 @@ export class FakeOpenAI {
   peakInflight = 0;
   private readonly files = new Map<string, string>();
   private readonly batches = new Map<string, FakeBatch>();
-  private readonly sockets = new Set<Socket>();
-  private readonly server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks);
-      const rec = {
-        method: req.method ?? "",
-        path: req.url ?? "",
-        headers: req.headers,
-        raw: raw.toString("utf8"),
-      };
-      this.requests.push(rec);
-      this.onRequest?.(rec);
-      this.route(rec, raw, res).catch((err: Error) =>
-        send(res, 500, { error: { message: err.message } }),
-      );
-    });
-  });
-
-  async start(): Promise<this> {
-    this.server.on("connection", (s: Socket) => {
-      this.sockets.add(s);
-      s.on("close", () => this.sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-    return this;
-  }
-
-  get baseURL(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  protected handle(req: IncomingMessage, raw: Buffer, res: ServerResponse): void {
+    const rec = {
+      method: req.method ?? "",
+      path: req.url ?? "",
+      headers: req.headers,
+      raw: raw.toString("utf8"),
+    };
+    this.requests.push(rec);
+    this.onRequest?.(rec);
+    this.route(rec, raw, res).catch((err: Error) =>
+      send(res, 500, { error: { message: err.message } }),
+    );
   }
 
   /** Every byte any request carried, for "this secret never arrived" assertions. */
   allReceived(): string {
     return this.requests.map((r) => `${r.path}\n${r.raw}`).join("\n");
-  }
-
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   private async route(rec: RecordedRequest, raw: Buffer, res: ServerResponse): Promise<void> {
