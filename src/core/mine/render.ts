@@ -6,6 +6,8 @@ import type { Evidence, TriageResult } from "./triage.js";
 import type { ValidationReport } from "./validation.js";
 
 const pad = (s: string, n: number): string => (s.length >= n ? s : s + " ".repeat(n - s.length));
+/** Trace text on one line: every run of white space (newlines included) is one space. */
+const oneLine = (s: string): string => s.replace(/\s+/g, " ").trim();
 const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
 /** "file:line: excerpt" or "event #N: excerpt" for one piece of exclusion evidence. */
@@ -96,9 +98,9 @@ export function renderMine(r: MineResult): string {
     );
     for (const id of r.review.slice(0, 20)) {
       const l = byId.get(id);
-      const ev = l?.evidence?.[0];
+      const ev = l?.evidence?.find((e) => e.claim !== "capability") ?? l?.evidence?.[0];
       out.push(
-        `  ${clip(id, 40)}  ${l?.kind ?? "-"}  ${clip(l?.rationale ?? "", 90)}${ev ? `\n      ${ev.claim} ${ev.from}${ev.eventIndex !== undefined ? ` #${ev.eventIndex}` : ""}: ${clip(ev.excerpt, 100)}` : ""}`,
+        `  ${clip(id, 40)}  ${l?.kind ?? "-"}  ${clip(oneLine(l?.rationale ?? ""), 90)}${ev ? `\n      ${ev.claim} ${ev.from}${ev.eventIndex !== undefined ? ` #${ev.eventIndex}` : ""}: ${clip(oneLine(ev.excerpt), 100)}` : ""}`,
       );
     }
     if (r.review.length > 20) out.push(`  … ${r.review.length - 20} more (fire mine --json)`);
