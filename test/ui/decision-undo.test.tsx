@@ -47,6 +47,9 @@ describe("Mechanisms: decision history and undo", () => {
     await waitFor(() => selected() !== first, app.frame);
     const second = selected();
     await app.press("m");
+    // the merge asks for the merged cluster's name; Enter keeps the marked one's
+    await app.see("merged name:");
+    await app.press(KEY.enter);
     await waitFor(() => count() === n - 1, app.frame);
     const before = (await loadDecisions(ws.dir)).decisions.length;
     await app.press("H");

@@ -27,8 +27,10 @@ describe("Mechanisms screen", () => {
     await app.press(KEY.ctrlU, ..."detached server lost".split(""), KEY.enter);
     await app.see("recorded in mining/decisions.json", "▸   detached server lost");
 
-    // merge the first two clusters
+    // merge the first two clusters (Enter keeps the pre-filled name of the marked one)
     await app.press("m", "j", "m");
+    await app.see("merged name:");
+    await app.press(KEY.enter);
     await app.see(`${n - 1} clusters`);
 
     // exclude the selected cluster with a reason

@@ -10,6 +10,14 @@ import { EVIDENCE_KEYS } from "../keys/tables.js";
 import { fitCell } from "../text/wrap.js";
 import { VirtualList } from "./VirtualList.js";
 
+/** A cluster's confidence and facets (signature counts), as one line. */
+export function clusterStrength(c: Cluster): string {
+  const conf =
+    c.confidence !== undefined ? `confidence ${c.confidence.toFixed(2)}` : "confidence -";
+  const facets = (c.facets ?? []).map((f) => `${f.signature}×${f.count}`).join(", ");
+  return `${conf} · facets: ${facets || "none"}`;
+}
+
 export interface EvidenceRowsProps {
   cluster: Cluster;
   height: number;
@@ -37,6 +45,9 @@ export function EvidenceRows({ cluster, height, width, onBack }: EvidenceRowsPro
     <Box flexDirection="column">
       <Text bold wrap="truncate-end">
         evidence of {cluster.id} <Text color={theme.muted}>(Enter opens the attempt)</Text>
+      </Text>
+      <Text wrap="truncate-end" color={theme.muted}>
+        {clusterStrength(cluster)}
       </Text>
       <VirtualList
         items={rows}

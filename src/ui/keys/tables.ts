@@ -239,16 +239,26 @@ export const MECHANISMS_KEYS = keyTable("Mechanisms", [
     id: "merge",
     keys: ["m"],
     label: "merge",
-    help: "mark a cluster, then m on another merges them",
+    help: "mark a cluster, then m on another merges them under the name you give",
   },
-  { id: "members", keys: ["enter"], label: "members", help: "list the cluster's attempts" },
+  {
+    id: "members",
+    keys: ["enter"],
+    label: "members",
+    help: "list the cluster's attempts (on the needs-review row: the failures to review)",
+  },
   {
     id: "exclude",
     keys: ["e"],
     label: "exclude",
     help: "exclude the cluster's attempts with a reason",
   },
-  { id: "draft", keys: ["d"], label: "draft", help: "draft a candidate from the cluster" },
+  {
+    id: "draft",
+    keys: ["d"],
+    label: "draft",
+    help: "draft a candidate from the cluster (refused on the needs-review row)",
+  },
   { id: "undo", keys: ["u"], label: "undo", help: "undo the newest cluster decision" },
   { id: "history", keys: ["H"], label: "history", help: "show or hide the decision history" },
   {
@@ -273,6 +283,18 @@ export const MEMBERS_KEYS = keyTable("Mechanisms · members", [
     keys: ["s"],
     label: "split",
     help: "split the selected attempt out of the cluster",
+  },
+  { id: "back", keys: ["esc"], label: "clusters" },
+]);
+
+export const REVIEW_KEYS = keyTable("Mechanisms · needs review", [
+  MOVE,
+  { id: "open", keys: ["enter"], label: "open", help: "open the attempt" },
+  {
+    id: "draft",
+    keys: ["d"],
+    label: "draft",
+    help: "refused: review comes first (drafts come from clusters)",
   },
   { id: "back", keys: ["esc"], label: "clusters" },
 ]);

@@ -1,8 +1,9 @@
 import { Box, Text } from "ink";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import type { Cluster } from "../../core/mine/cluster.js";
 import { DecisionHistory } from "../components/DecisionHistory.js";
-import { EvidenceRows } from "../components/EvidenceRows.js";
+import { clusterStrength, EvidenceRows } from "../components/EvidenceRows.js";
+import { REVIEW_FIRST, ReviewList } from "../components/ReviewList.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
@@ -16,7 +17,14 @@ import { layoutColumns } from "../text/columns.js";
 import { fitCell } from "../text/wrap.js";
 import type { ScreenProps } from "./types.js";
 
-type Prompt = { kind: "rename" | "exclude" | "merge-name"; value: string } | undefined;
+type Prompt =
+  | { kind: "rename" | "exclude"; value: string }
+  | { kind: "merge-name"; value: string; groups: string[][]; what: string }
+  | undefined;
+
+/** The row after the clusters that opens the failures kept for review. */
+const REVIEW_ROW = "needs-review" as const;
+type Row = Cluster | typeof REVIEW_ROW;
 
 /** Screen 3: clusters; rename / merge / split / exclude; labelling; draft a candidate. */
 export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
@@ -25,11 +33,19 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
   const wb = useWorkbench();
   const theme = useTheme();
   const clusters = mine?.clusters ?? [];
-  const listHeight = Math.max(3, height - 8);
-  const cursor = useListCursor(clusters.length, listHeight, "mechanisms.clusters");
+  const review = mine?.review ?? [];
+  const rows: Row[] = review.length > 0 ? [...clusters, REVIEW_ROW] : clusters;
+  const listHeight = Math.max(3, height - 9);
+  const cursor = useListCursor(rows.length, listHeight, "mechanisms.clusters");
   const [members, setMembers] = useSticky("mechanisms.members", false);
   const [history, setHistory] = useSticky("mechanisms.history", false);
   const [evidence, setEvidence] = useSticky("mechanisms.evidence", false);
+  const [reviewOpen, setReviewOpen] = useSticky("mechanisms.review", false);
+  const onReviewRow = review.length > 0 && cursor.index === clusters.length;
+  const labelsById = useMemo(
+    () => new Map((mine?.labels ?? []).map((l) => [l.attemptId, l])),
+    [mine],
+  );
   const cluster: Cluster | undefined = clusters[cursor.index];
   const memberCursor = useListCursor(cluster?.attemptIds.length ?? 0, 5, "mechanisms.member");
   const memberSel = memberCursor.index;
@@ -49,6 +65,14 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
   const submit = (value: string) => {
     const p = prompt;
     setPrompt(undefined);
+    if (p?.kind === "merge-name") {
+      const name = value.trim();
+      void wb.decide(
+        { op: "merge", groups: p.groups, ...(name ? { name } : {}) },
+        `${p.what}${name ? ` → ${name}` : ""}`,
+      );
+      return;
+    }
     if (!cluster || !p || !value.trim()) return;
     if (p.kind === "rename")
       void wb.decide(
@@ -69,6 +93,7 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
     if (!c) return false;
     f(c);
   };
+  const onReview = () => review.length > 0 && cursor.current() === clusters.length;
   useKeyTable(
     MECHANISMS_KEYS,
     {
@@ -77,21 +102,30 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
       llm: () => void wb.mine("llm"),
       rename: withCluster((c) => setPrompt({ kind: "rename", value: c.name })),
       exclude: withCluster(() => setPrompt({ kind: "exclude", value: "" })),
-      members: withCluster(() => {
-        memberCursor.setIndex(0);
-        setMembers(true);
-      }),
-      draft: withCluster((c) => {
-        void wb.draft(c).then((file) => {
-          if (file) actions.openCandidate(file);
-        });
-      }),
+      members: () => {
+        if (onReview()) return void setReviewOpen(true);
+        return withCluster(() => {
+          memberCursor.setIndex(0);
+          setMembers(true);
+        })();
+      },
+      draft: () => {
+        if (onReview()) return void actions.notify("warn", REVIEW_FIRST);
+        return withCluster((c) => {
+          void wb.draft(c).then((file) => {
+            if (file) actions.openCandidate(file);
+          });
+        })();
+      },
       merge: withCluster((c) => merge(c)),
       undo: () => void wb.undo(),
       history: () => setHistory(!history),
       evidence: withCluster(() => setEvidence(true)),
     },
-    { isActive: !!data && !prompt && !members && !(evidence && cluster) },
+    {
+      isActive:
+        !!data && !prompt && !members && !(evidence && cluster) && !(reviewOpen && onReviewRow),
+    },
   );
   const merge = (c: Cluster) => {
     const mark = markRef.current;
@@ -102,11 +136,14 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
     else {
       const other = clusters.find((x) => x.id === mark);
       setMark(undefined);
+      // The merged cluster takes the name the user gives (pre-filled with the marked one's).
       if (other)
-        void wb.decide(
-          { op: "merge", groups: [other.attemptIds, c.attemptIds] },
-          `merge ${other.id} + ${c.id}`,
-        );
+        setPrompt({
+          kind: "merge-name",
+          value: other.name,
+          groups: [other.attemptIds, c.attemptIds],
+          what: `merge ${other.id} + ${c.id}`,
+        });
     }
   };
   useKeyTable(
@@ -145,7 +182,7 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
     ...(withFamily ? [{ want: 24, min: 24 }] : []),
   ]);
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
-  if (clusters.length === 0)
+  if (rows.length === 0)
     return (
       <Text color={theme.muted}>
         Nothing mined yet. l labels the failed attempts in scope with the heuristic labeller, L with
@@ -157,35 +194,73 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
       <Text bold wrap="truncate-end">
         {`    ${fitCell("cluster", nameW)} ${fitCell("att", attW, "right")} ${fitCell("tasks", tasksW, "right")} ${"point".padEnd(pointW)}${familyW ? " family" : ""}`}
       </Text>
-      <VirtualList
-        items={clusters}
+      <VirtualList<Row>
+        items={rows}
         selected={cursor.index}
         height={listHeight}
-        keyOf={(c) => c.id}
-        renderRow={(c) => (
-          <Text wrap="truncate-end">
-            <Text color={mark === c.id ? theme.warn : undefined}>
-              {mark === c.id ? "* " : "  "}
+        keyOf={(c) => (c === REVIEW_ROW ? REVIEW_ROW : c.id)}
+        renderRow={(c) =>
+          c === REVIEW_ROW ? (
+            <Text wrap="truncate-end" color={theme.warn}>
+              {`  needs review (${review.length})`}
+              <Text color={theme.muted}> in scope, no mechanism named yet</Text>
             </Text>
-            {`${fitCell(c.name, nameW)} ${fitCell(String(c.attemptIds.length), attW, "right")} ${fitCell(String(c.taskIds.length), tasksW, "right")} ${fitCell(c.interventionPoint, pointW)}`}
-            <Text color={theme.muted}>
-              {familyW ? ` ${fitCell(c.family ?? "-", familyW)}` : ""}
+          ) : (
+            <Text wrap="truncate-end">
+              <Text color={mark === c.id ? theme.warn : undefined}>
+                {mark === c.id ? "* " : "  "}
+              </Text>
+              {`${fitCell(c.name, nameW)} ${fitCell(String(c.attemptIds.length), attW, "right")} ${fitCell(String(c.taskIds.length), tasksW, "right")} ${fitCell(c.interventionPoint, pointW)}`}
+              <Text color={theme.muted}>
+                {familyW ? ` ${fitCell(c.family ?? "-", familyW)}` : ""}
+              </Text>
             </Text>
-          </Text>
-        )}
+          )
+        }
       />
       {prompt ? (
         <TextField
-          label={prompt.kind === "rename" ? "new name:" : "exclude reason:"}
+          key={prompt.kind}
+          label={
+            prompt.kind === "rename"
+              ? "new name:"
+              : prompt.kind === "merge-name"
+                ? "merged name:"
+                : "exclude reason:"
+          }
           value={prompt.value}
+          selectInitial={prompt.kind !== "exclude"}
           active
           width={width}
           onChange={(v) => setPrompt({ ...prompt, value: v })}
           onSubmit={submit}
-          onCancel={() => setPrompt(undefined)}
+          onCancel={() => {
+            if (prompt.kind === "merge-name") actions.notify("info", "merge cancelled");
+            setPrompt(undefined);
+          }}
         />
       ) : null}
-      {cluster && evidence && !prompt ? (
+      {onReviewRow && reviewOpen && !prompt ? (
+        <ReviewList
+          attemptIds={review}
+          labels={labelsById}
+          taskOf={(id) => data.byId.get(id)?.taskId}
+          height={5}
+          width={width}
+          onBack={() => setReviewOpen(false)}
+        />
+      ) : onReviewRow && !history ? (
+        <Box flexDirection="column">
+          <Text wrap="truncate-end">
+            <Text color={theme.warn}>needs review ({review.length})</Text>: failed attempts in scope
+            whose evidence names no mechanism yet
+          </Text>
+          <Text wrap="truncate-end" color={theme.muted}>
+            Enter lists them (task, kind, strongest suspect, first evidence); drafts come only from
+            clusters, so review comes first
+          </Text>
+        </Box>
+      ) : cluster && evidence && !prompt ? (
         <EvidenceRows
           cluster={cluster}
           height={5}
@@ -216,6 +291,9 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
           </Text>
           <Text wrap="truncate-end" color={theme.muted}>
             tasks: {cluster.taskIds.join(", ")}
+          </Text>
+          <Text wrap="truncate-end" color={theme.muted}>
+            {clusterStrength(cluster)}
           </Text>
           <Text wrap="truncate-end" color={theme.muted}>
             detectors: {cluster.detectors.map((d) => `${d.id}×${d.count}`).join(", ") || "none"}
