@@ -1,24 +1,25 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { serializeAttempt } from "../../src/core/ingest/fire-jsonl.js";
 import type { AttemptInput } from "../../src/core/model/attempt.js";
 import { printable } from "../../src/core/printable.js";
-import { runFire } from "../helpers/cli.js";
+import { fireIn, runFire } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/paths.js";
 import { KEY, renderApp } from "../ui/helpers.js";
 
 /** Clear screen, set the window title (OSC 0), a clipboard write (OSC 52), a bidi override. */
 const HOSTILE = "\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;ZXZpbA==\u0007\u202eevil\u009b31m";
 
-function hostileWorkspace(): string {
+function hostileWorkspace(taskId = "esc-task", task = "Fix the build"): string {
   const ws = mkdtempSync(join(tmpdir(), "fire-escapes-"));
   mkdirSync(join(ws, "traces"));
   const attempt: AttemptInput = {
     id: "esc-attempt-1",
     source: { format: "atif", path: "elsewhere/trajectory.json" },
-    taskId: "esc-task",
-    taskText: `Fix the build ${HOSTILE}`,
+    taskId,
+    taskText: `${task} ${HOSTILE}`,
     arm: "baseline",
     outcome: "fail",
     reward: 0,
@@ -26,6 +27,7 @@ function hostileWorkspace(): string {
       { index: 0, kind: "prompt", role: "user", input: `Fix the build ${HOSTILE}` },
       { index: 1, kind: "tool_call", tool: "Bash", command: `echo ${HOSTILE}`, callId: "c1" },
       { index: 2, kind: "tool_result", callId: "c1", output: `out ${HOSTILE}` },
+      { index: 3, kind: "stop" },
     ],
   };
   writeFileSync(join(ws, "traces", "esc.jsonl"), `${serializeAttempt(attempt)}\n`);
@@ -51,6 +53,30 @@ describe("terminal escapes from traces", () => {
     }
     const shown = runFire(["show", "esc-attempt-1", "--workspace", ws], { cwd: ws }).stdout;
     expect(shown).toContain("␛[2J");
+  });
+
+  it("never reach the terminal through route, mine and clusters, from a task id too", async () => {
+    const ws = hostileWorkspace(`esc-task${HOSTILE}`, "Keep the server running and reachable");
+    cpSync(join(REPO_ROOT, "candidates"), join(ws, "candidates"), { recursive: true });
+    for (const args of [["route"], ["mine"], ["clusters"], ["triage"]]) {
+      const r = await fireIn([...args, "--workspace", ws], { cwd: ws });
+      expect(r.status, `${args[0]}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, args[0]).not.toMatch(RAW);
+      expect(r.stderr, args[0]).not.toMatch(RAW);
+    }
+    // the routing audit names the hostile task, neutralised
+    const route = await fireIn(["route", "--workspace", ws], { cwd: ws });
+    expect(route.stdout).toContain("esc-task␛[2J");
+  });
+
+  it("commands print human text only through the one writer that neutralises it", () => {
+    // `fire export` writes data (JSONL / CSV) byte for byte; every other command prints
+    // through cli/util/out.ts (print / printResult), which makes trace text printable.
+    const dir = join(REPO_ROOT, "src/cli/commands");
+    const raw = readdirSync(dir)
+      .filter((f) => f.endsWith(".ts") && f !== "export.ts")
+      .filter((f) => readFileSync(join(dir, f), "utf8").includes("process.stdout.write"));
+    expect(raw).toEqual([]);
   });
 
   it("never reach the terminal through the workbench", async () => {

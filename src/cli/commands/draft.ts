@@ -7,6 +7,7 @@ import { UsageError } from "../../core/errors.js";
 import { policyKey } from "../../core/policy/key.js";
 import { Candidate } from "../../core/policy/schema.js";
 import type { Workspace } from "../../core/workspace/load.js";
+import { print } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
 interface DraftOpts {
@@ -84,7 +85,7 @@ export function register(program: Command): void {
       const phrases = learned?.phrases.length
         ? `eligibility learned from ${learned.positives} lineage task text(s) vs ${learned.negatives} other(s):\n${learned.phrases.map((p) => `  ${p.label}: routes ${p.positives}/${learned.positives} lineage, ${p.negatives}/${learned.negatives} other task(s)`).join("\n")}\n`
         : "";
-      process.stdout.write(
+      print(
         `drafted ${policyKey(result.candidate)} (${result.candidate.family}, ${result.drafter}) from cluster ${cluster.id}: ${relative(ws.dir, file)}\n` +
           `lineage: ${cluster.attemptIds.length} attempt(s); status draft (never frozen automatically)\n` +
           phrases +

@@ -2,6 +2,7 @@ import { relative } from "node:path";
 import type { Command } from "commander";
 import { candidateNamed, freeze, sessionOf } from "../../core/app/index.js";
 import { UsageError } from "../../core/errors.js";
+import { print } from "../util/out.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
 interface FreezeOpts {
@@ -52,7 +53,7 @@ export function register(program: Command): void {
       process.exitCode = 1;
       return;
     }
-    process.stdout.write(
+    print(
       `froze ${r.manifest.policies.length} polic(ies) into ${relative(ws.dir, r.dir)} (manifest ${r.manifest.manifestHash.slice(0, 12)})` +
         (r.manifest.forced.length
           ? `; forced: ${r.manifest.forced.map((f) => f.policy).join(", ")}`

@@ -6,6 +6,7 @@ import { updateConfig } from "../../core/workspace/config.js";
 import { storedDigest } from "../../core/workspace/index-file.js";
 import { loadWorkspace } from "../../core/workspace/load.js";
 import { coveredBy, sourceEntry } from "../../core/workspace/sources.js";
+import { print } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface ImportOptions {
@@ -56,7 +57,7 @@ export function register(program: Command): void {
       const formats = Object.entries(ws.byFormat)
         .map(([f, n]) => `${f} ${n}`)
         .join(", ");
-      process.stdout.write(
+      print(
         `imported ${ws.attempts.length} attempts${formats ? ` (${formats})` : ""} from ${paths.length} path${paths.length === 1 ? "" : "s"}; ${ws.errors.length} error${ws.errors.length === 1 ? "" : "s"}\n`,
       );
     }

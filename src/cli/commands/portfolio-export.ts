@@ -2,6 +2,7 @@ import { join, relative, resolve } from "node:path";
 import { UsageError } from "../../core/errors.js";
 import { exportFailproofai } from "../../core/export/failproofai.js";
 import { workspacePaths } from "../../core/workspace/paths.js";
+import { print } from "../util/out.js";
 
 /**
  * `fire export --portfolio NAME --format failproofai [--out DIR]` (called by the export
@@ -19,7 +20,7 @@ export async function exportPortfolio(
   const dir = join(workspacePaths(workspace).portfolios, name);
   const outDir = resolve(out ?? join(workspace, "exports", "failproofai", name));
   const r = await exportFailproofai(dir, outDir);
-  process.stdout.write(
+  print(
     `exported ${r.policies.length} polic(ies) of ${name} for failproofai: ${relative(process.cwd(), r.module)} (+ ${relative(process.cwd(), r.sidecar)}, fire-runtime/)\n` +
       `install: copy the folder to .failproofai/policies/ or \`failproofai policies --install --custom ${relative(process.cwd(), r.module)}\`\n`,
   );

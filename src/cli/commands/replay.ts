@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { InputError, UsageError } from "../../core/errors.js";
 import { loadPolicies } from "../../core/policy/load.js";
 import { type AttemptReplay, replayAttempts } from "../../core/replay/replay.js";
+import { print } from "../util/out.js";
 import { clip, renderTable } from "../util/table.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -62,7 +63,7 @@ export function register(program: Command): void {
         .map((p) => p.family)
         .join(",") || "-",
     ]);
-    process.stdout.write(
+    print(
       `${renderTable(["attempt", "task", "outcome", "eligible", "firings", "behaviour"], rows)}\n\n`,
     );
     const summary = result.summary.map((s) => [
@@ -73,10 +74,10 @@ export function register(program: Command): void {
       s.firings,
       s.behavior,
     ]);
-    process.stdout.write(
+    print(
       `${renderTable(["policy", "family", "eligible", "fired", "firings", "behaviour"], summary)}\n`,
     );
-    process.stdout.write(
+    print(
       `${result.attempts.length} attempts, ${loaded.policies.length} policies; (late) = at or after the last agent action\n`,
     );
     if (ws.errors.length > 0) {

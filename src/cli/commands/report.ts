@@ -9,6 +9,7 @@ import {
 } from "../../core/report/index.js";
 import { screenPaths } from "../../core/screen/paths.js";
 import { loadScreenAnalysis } from "../../core/screen/results/analysis.js";
+import { print } from "../util/out.js";
 import { printErrors, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface ReportOpts {
@@ -50,16 +51,16 @@ export function register(program: Command): void {
     if (opts.json) {
       printJson(toReportJson(name, analysis));
     } else if (opts.md) {
-      process.stdout.write(renderReportMarkdown(name, analysis));
+      print(renderReportMarkdown(name, analysis));
     } else if (opts.html) {
       const file =
         typeof opts.html === "string"
           ? opts.html
           : `${screenPaths(workspaceDir(opts), name).dir}/report.html`;
       await writeFileAtomic(file, renderReportHtml(name, analysis));
-      process.stdout.write(`wrote ${file}\n`);
+      print(`wrote ${file}\n`);
     } else {
-      process.stdout.write(renderReportText(name, analysis));
+      print(renderReportText(name, analysis));
     }
     if (errors.length) process.exitCode = 1;
   });

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { routingAudit, sessionOf } from "../../core/app/index.js";
 import { renderRouteAudit } from "../../core/route/render.js";
+import { print } from "../util/out.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
 /** `fire route [--json]`: the routing audit of every live candidate over every task text. */
@@ -19,7 +20,7 @@ export function register(program: Command): void {
     printErrors(errors);
     const audit = routingAudit(session, { includeRetired: opts.all === true });
     if (opts.json) printJson(audit);
-    else process.stdout.write(renderRouteAudit(audit));
+    else print(renderRouteAudit(audit));
     if (errors.length) process.exitCode = 1;
   });
 }

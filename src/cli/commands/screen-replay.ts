@@ -3,6 +3,7 @@ import { candidateNamed, replayScreen, sessionOf } from "../../core/app/index.js
 import { UsageError } from "../../core/errors.js";
 import { renderReplayScreen } from "../../core/screen/replay/render.js";
 import { DEFAULT_SIZES } from "../../core/screen/replay/sets.js";
+import { print } from "../util/out.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
 interface Opts {
@@ -43,6 +44,6 @@ export function registerScreenReplay(screen: Command): void {
     printErrors(session.candidateErrors);
     const { screen, file } = await replayScreen(session, candidateNamed(session, ref), { sizes });
     if (opts.json) printJson(screen);
-    else process.stdout.write(`${renderReplayScreen(screen)}saved ${file}\n`);
+    else print(`${renderReplayScreen(screen)}saved ${file}\n`);
   });
 }

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { runSummary, screenStatus } from "../../core/screen/results/status.js";
+import { print } from "../util/out.js";
 import { printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 /** `fire screen status NAME [--json]`: plan, integrity, run progress and stored results. */
@@ -32,6 +33,6 @@ export function registerScreenStatus(screen: Command): void {
       lines.push("  plan     none (results imported directly)");
     }
     lines.push(`  results  ${s.results} attempt(s) stored, ${s.unscorable} unscorable`);
-    process.stdout.write(`${lines.join("\n")}\n`);
+    print(`${lines.join("\n")}\n`);
   });
 }
