@@ -7,7 +7,6 @@ import { useTheme } from "../contexts/ThemeContext.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { REVIEW_KEYS } from "../keys/tables.js";
-import { layoutColumns } from "../text/columns.js";
 import { fitCell } from "../text/wrap.js";
 import { VirtualList } from "./VirtualList.js";
 
@@ -56,12 +55,9 @@ export function ReviewList({
     draft: () => actions.notify("warn", REVIEW_FIRST),
     back: onBack,
   });
-  const [taskW = 16, kindW = 18, suspectW = 24] = layoutColumns(width - 4, [
-    { want: 28, min: 12, flex: true },
-    { want: 18, min: 18 },
-    { want: 34, min: 16, flex: true },
-    { want: 30, min: 10, flex: true },
-  ]);
+  // Task and suspect take a quarter of the width each (the evidence excerpt the rest).
+  const quarter = (max: number) => Math.max(12, Math.min(max, Math.floor((width - 4) / 4)));
+  const [taskW, kindW, suspectW] = [quarter(30), 18, quarter(36)];
   const selected = labels.get(attemptIds[cursor.index] ?? "");
   return (
     <Box flexDirection="column">
