@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { readJsonAs } from "../core/ingest/json-file.js";
-import { LoopbackServer } from "./loopback-server.js";
+import { chatCompletionBody, LoopbackServer } from "./loopback-server.js";
 
 /**
  * A loopback OpenAI-compatible server that answers fire's labelling requests from a
@@ -151,25 +151,7 @@ export class ReplayServer extends LoopbackServer {
     this.stats.answered += 1;
     if (entry.promptSha256 && entry.promptSha256 !== sha) this.stats.stale += 1;
     const content = JSON.stringify(entry.answer);
-    return send2(200, {
-      id: `chatcmpl-${randomUUID()}`,
-      object: "chat.completion",
-      created: 0,
-      model: body.model ?? "replay",
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", content, refusal: null },
-          finish_reason: "stop",
-          logprobs: null,
-        },
-      ],
-      usage: {
-        prompt_tokens: Math.ceil(prompt.length / 4),
-        completion_tokens: Math.ceil(content.length / 4),
-        total_tokens: Math.ceil((prompt.length + content.length) / 4),
-      },
-    });
+    return send2(200, chatCompletionBody(content, body.model ?? "replay", prompt.length));
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
@@ -35,4 +36,36 @@ export abstract class LoopbackServer {
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/**
+ * An OpenAI chat completion answering with `content` (what the stand-in servers send):
+ * one choice that stopped normally, usage estimated at four characters a token.
+ */
+export function chatCompletionBody(
+  content: string,
+  model: string | undefined,
+  promptChars: number,
+): Record<string, unknown> {
+  const prompt = Math.ceil(promptChars / 4);
+  const completion = Math.ceil(content.length / 4);
+  return {
+    id: `chatcmpl-${randomUUID()}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: model ?? "stand-in",
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content, refusal: null },
+        finish_reason: "stop",
+        logprobs: null,
+      },
+    ],
+    usage: {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { LoopbackServer } from "../../src/bench/loopback-server.js";
+import { chatCompletionBody, LoopbackServer } from "../../src/bench/loopback-server.js";
 
 /** What the scripted server does with one chat completion request. */
 export type ChatReply =
@@ -149,25 +149,7 @@ export class FakeOpenAI extends LoopbackServer {
     return {
       status: 200,
       headers: undefined,
-      body: {
-        id: `chatcmpl-${randomUUID()}`,
-        object: "chat.completion",
-        created: Math.floor(Date.now() / 1000),
-        model: body.model,
-        choices: [
-          {
-            index: 0,
-            message: { role: "assistant", content, refusal: null },
-            finish_reason: "stop",
-            logprobs: null,
-          },
-        ],
-        usage: {
-          prompt_tokens: Math.ceil(promptChars / 4),
-          completion_tokens: Math.ceil(content.length / 4),
-          total_tokens: 0,
-        },
-      },
+      body: chatCompletionBody(content, body.model, promptChars),
     };
   }
 
