@@ -2,7 +2,7 @@ import { requiredArtifacts } from "../core/mine/detectors/output-never-written.j
 import { baseName, namedFiles, verifierMissing } from "../core/mine/detectors/paths.js";
 import type { DetectorHit } from "../core/mine/detectors/types.js";
 import type { SiblingComparison } from "../core/mine/sibling-diff.js";
-import { verifierTests } from "../core/mine/sibling-diff.js";
+import { verifierTests } from "../core/mine/sibling-facts.js";
 import type { Attempt, Event } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
 

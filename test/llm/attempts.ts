@@ -89,7 +89,12 @@ export function makeAttempt(id: string, extraEvents = 0): Attempt {
     taskText: `Deploy the app so GET /health answers on port 8080. Credentials: password=${PLANTED.password}`,
     outcome: "fail",
     reward: 0,
-    verifierOutput: "FAILED test_health - ConnectionRefusedError: [Errno 111]",
+    // as pytest prints it: the short summary section, then the count line
+    verifierOutput: [
+      "=========================== short test summary info ============================",
+      "FAILED test_health - ConnectionRefusedError: [Errno 111]",
+      "============================== 1 failed in 0.31s ===============================",
+    ].join("\n"),
     events,
   });
 }

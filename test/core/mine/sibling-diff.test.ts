@@ -3,13 +3,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LabelEvidence } from "../../../src/core/mine/label.js";
 import {
-  attemptFacts,
   compareWith,
-  programKey,
   type SiblingComparison,
   siblingEvidence,
-  verifierTests,
 } from "../../../src/core/mine/sibling-diff.js";
+import { attemptFacts, programKey, verifierTests } from "../../../src/core/mine/sibling-facts.js";
 import type { DemoManifest } from "../../../src/core/mine/validation.js";
 import { Attempt, type AttemptInput, type Event } from "../../../src/core/model/attempt.js";
 import type { Workspace } from "../../../src/core/workspace/load.js";
@@ -189,7 +187,9 @@ describe("sibling differences on minimal records", () => {
   it("a log without actions: only the deliverable the verifier names can differ", () => {
     const failed = attempt("f", "fail", [], {
       verifierOutput:
-        "FAILED tests/test_out.py::test_report - AssertionError: report.json does not exist",
+        "=========================== short test summary info ============================\n" +
+        "FAILED tests/test_out.py::test_report - AssertionError: report.json does not exist\n" +
+        "============================== 1 failed in 0.05s ===============================",
     });
     const c = compareWith(failed, sibling);
     expect(c.decisive).toMatchObject({
@@ -253,11 +253,15 @@ describe("sibling differences on minimal records", () => {
 
   it("reads pytest-style verifier results: summary lines, failure headers and assertion lines", () => {
     const a = attempt("v", "fail", [], {
+      // as `pytest -rA` prints it: failure sections, then the short summary
       verifierOutput: [
-        "____ test_b ____",
+        "=================================== FAILURES ===================================",
+        "____________________________________ test_b ____________________________________",
         "E   AssertionError: out.json missing",
-        "FAILED /tests/test_x.py::test_b",
+        "=========================== short test summary info ============================",
         "PASSED /tests/test_x.py::test_a",
+        "FAILED /tests/test_x.py::test_b",
+        "========================= 1 failed, 1 passed in 0.02s ==========================",
       ].join("\n"),
     });
     expect(verifierTests(a)).toEqual({
@@ -269,7 +273,9 @@ describe("sibling differences on minimal records", () => {
 
 describe("the module names no task, trial or fixture", () => {
   it("holds none of the demo's task ids or trial names, nor fixture folder names", () => {
-    const src = readFileSync(join(REPO_ROOT, "src/core/mine/sibling-diff.ts"), "utf8");
+    const src = ["sibling-diff.ts", "sibling-facts.ts"]
+      .map((f) => readFileSync(join(REPO_ROOT, "src/core/mine", f), "utf8"))
+      .join("\n");
     const names = new Set<string>();
     for (const t of demoManifest().tasks) {
       names.add(t.taskId);
