@@ -159,3 +159,17 @@ export const STATUS_DEFINITION =
  * recomputed when it changes (`fire clusters` reads the store without loading the labeller).
  */
 export const LLM_LABEL_VERSION = "label-answer@3";
+
+/**
+ * What a needs-review entry shows first, the same in `fire mine` and the workbench: its
+ * strongest suspected mechanism, and the evidence to read first (the first claim that is
+ * not capability — what is suspected, not that a sibling passed — else the first).
+ */
+export function reviewGist(l: Label | undefined): {
+  suspect?: { mechanismId: string; strength: number };
+  evidence?: LabelEvidence;
+} {
+  const suspect = [...(l?.suspected ?? [])].sort((a, b) => b.strength - a.strength)[0];
+  const evidence = l?.evidence?.find((e) => e.claim !== "capability") ?? l?.evidence?.[0];
+  return { ...(suspect ? { suspect } : {}), ...(evidence ? { evidence } : {}) };
+}

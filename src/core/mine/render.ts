@@ -1,5 +1,5 @@
 import type { Cluster } from "./cluster.js";
-import { isNamed } from "./label.js";
+import { isNamed, reviewGist } from "./label.js";
 import type { MineResult } from "./mine.js";
 import { labelOutcome, outcomeCounts } from "./outcome.js";
 import type { Evidence, TriageResult } from "./triage.js";
@@ -98,7 +98,7 @@ export function renderMine(r: MineResult): string {
     );
     for (const id of r.review.slice(0, 20)) {
       const l = byId.get(id);
-      const ev = l?.evidence?.find((e) => e.claim !== "capability") ?? l?.evidence?.[0];
+      const ev = reviewGist(l).evidence;
       out.push(
         `  ${clip(id, 40)}  ${l?.kind ?? "-"}  ${clip(oneLine(l?.rationale ?? ""), 90)}${ev ? `\n      ${ev.claim} ${ev.from}${ev.eventIndex !== undefined ? ` #${ev.eventIndex}` : ""}: ${clip(oneLine(ev.excerpt), 100)}` : ""}`,
       );

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { Label } from "../../core/mine/label.js";
+import { type Label, reviewGist } from "../../core/mine/label.js";
 import { printable } from "../../core/printable.js";
 import { useAppActions } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
@@ -25,8 +25,8 @@ export interface ReviewListProps {
 }
 
 /** The strongest suspected mechanism of a needs-review label, with its evidence strength. */
-export function strongestSuspect(l: Label | undefined): string {
-  const best = [...(l?.suspected ?? [])].sort((a, b) => b.strength - a.strength)[0];
+function strongestSuspect(l: Label | undefined): string {
+  const best = reviewGist(l).suspect;
   return best ? `${best.mechanismId} (strength ${best.strength})` : "no suspect";
 }
 
@@ -73,7 +73,7 @@ export function ReviewList({
         empty="nothing needs review"
         renderRow={(id) => {
           const l = labels.get(id);
-          const ev = l?.evidence?.[0];
+          const ev = reviewGist(l).evidence;
           return (
             <Text wrap="truncate-end">
               {`${fitCell(taskOf(id) ?? id, taskW)} ${fitCell(l?.kind ?? "-", kindW)} ${fitCell(strongestSuspect(l), suspectW)} `}
