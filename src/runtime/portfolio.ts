@@ -61,7 +61,13 @@ export async function loadPortfolio(
   const cacheDir = join(stateDir, "portfolio-cache");
   const cacheFile = join(cacheDir, `${fnv1a(key)}.json`);
   const cached = readCache(cacheFile, key);
-  if (cached) return compileHookForm(cached);
+  if (cached) {
+    try {
+      return compileHookForm(cached);
+    } catch {
+      // a cache whose patterns are refused (edited in the state folder): the sources decide
+    }
+  }
   const { loadPolicies } = await import("../core/policy/load.js");
   const { policies, errors } = loadPolicies([abs]);
   if (errors.length > 0) {

@@ -49,8 +49,8 @@ export function readManifest(dir: string): PortfolioManifest {
 
 /**
  * Loads a frozen portfolio: the manifest hash, then every policy file's SHA-256, must match;
- * a mismatch fails naming the file. Verified policies skip the pattern-safety check (they
- * passed it when frozen).
+ * a mismatch fails naming the file. Every pattern is admitted again (pattern safety): a
+ * forged portfolio can carry hashes recomputed over an unsafe pattern.
  */
 export function loadFrozenPortfolio(dir: string): {
   manifest: PortfolioManifest;
@@ -71,7 +71,8 @@ export function loadFrozenPortfolio(dir: string): {
         file,
         `SHA-256 does not match the portfolio manifest (frozen policy ${policyKey(p)} was modified)`,
       );
-    const r = compileCandidateText(bytes.toString("utf8"), file, { skipSafety: true });
+    // patterns are admitted again: hashes prove the files unchanged, not who wrote them
+    const r = compileCandidateText(bytes.toString("utf8"), file);
     if (!r.policy) fail(file, r.errors[0]?.message ?? "invalid frozen policy");
     policies.push(r.policy);
   }

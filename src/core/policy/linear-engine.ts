@@ -49,10 +49,21 @@ export function enableLinearEngine(): boolean {
 
 /**
  * A pattern already admitted and stored in its linear form (no `i`: see regex.ts), as the
- * hook's cache and a screen payload hold them: compiled without parsing it again.
+ * hook's cache, a frozen portfolio's hook form and a screen payload hold them: compiled
+ * without parsing it again. Whatever its origin (a forged portfolio can carry recomputed
+ * hashes), V8 is still asked whether its linear engine can run it — one extra construction,
+ * no parse — so a backreference or lookaround never reaches the backtracking engine unbounded.
  */
 export function admittedRegExp(source: string, flags: string): RegExp {
-  enableLinearEngine();
+  if (enableLinearEngine()) {
+    try {
+      new RegExp(source, `${flags}${LINEAR_FLAG}`);
+    } catch {
+      throw new Error(
+        `pattern /${source}/${flags} cannot run in linear time (refused when loaded: lookaround, a backreference, case-insensitive or an over-long repeat)`,
+      );
+    }
+  }
   return new RegExp(source, flags);
 }
 
