@@ -2,7 +2,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
-import { sha256Hex } from "../core/screen/canonical.js";
+import { sha256Hex } from "../core/screening/canonical.js";
 import type { ChatMessage } from "./prompt.js";
 
 /** SHA-256 (hex) of a text: cache keys and batch ids. */

@@ -2,7 +2,7 @@ import { join, sep } from "node:path";
 import { HOOK_FORM, type HookForm } from "../core/policy/hook-form.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { readRegularFile } from "../core/regular-file.js";
-import { sha256Hex, sha256Json } from "../core/screen/canonical.js";
+import { sha256Hex, sha256Json } from "../core/screening/canonical.js";
 import {
   hasRecord,
   identityKey,

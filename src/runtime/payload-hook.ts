@@ -9,7 +9,7 @@ import {
 import { compilePolicy } from "../core/policy/compile.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { readRegularFile } from "../core/regular-file.js";
-import { sha256Hex } from "../core/screen/canonical.js";
+import { sha256Hex } from "../core/screening/canonical.js";
 import { finishCli, parseHookArgs, readStdin, sendAnswer, str } from "./main.js";
 import { runHook } from "./run-hook.js";
 

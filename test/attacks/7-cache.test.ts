@@ -10,7 +10,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../../src/core/screen/canonical.js";
+import { canonicalJson } from "../../src/core/screening/canonical.js";
 import { RACY_NS } from "../../src/runtime/verified-record.js";
 import { logEntries } from "../runtime/hook-helpers.js";
 import { denyCandidate, preToolUse, promptEvent, runHookChild, writeFrozen } from "./helpers.js";

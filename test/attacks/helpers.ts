@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { manifestHashOf } from "../../src/core/freeze/verify.js";
 import { hookForm } from "../../src/core/policy/hook-form.js";
 import { Candidate } from "../../src/core/policy/schema.js";
-import { canonicalJson, sha256Hex } from "../../src/core/screen/canonical.js";
+import { canonicalJson, sha256Hex } from "../../src/core/screening/canonical.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 export const CLI = resolve(REPO_ROOT, "dist/cli/fire.cjs"); // the bin the hook is installed as

@@ -8,7 +8,7 @@ import {
   renderReportText,
   toReportJson,
 } from "../../src/core/report/index.js";
-import { loadScreenAnalysis } from "../../src/core/screen/results/analysis.js";
+import { loadScreenAnalysis } from "../../src/core/screening/results/analysis.js";
 import type { Contrast } from "../../src/core/stats/contrast.js";
 import { fireIn } from "../helpers/cli.js";
 import { fixture, REPO_ROOT } from "../helpers/paths.js";

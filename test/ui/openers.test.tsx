@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeResults } from "../../src/core/screen/results/results-file.js";
-import type { ScreenRow } from "../../src/core/screen/results/row.js";
+import { writeResults } from "../../src/core/screening/results/results-file.js";
+import type { ScreenRow } from "../../src/core/screening/results/row.js";
 import { loadWorkspace } from "../../src/core/workspace/load.js";
 import { demoCopy, KEY, renderApp, writeDraft } from "./helpers.js";
 

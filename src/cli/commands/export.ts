@@ -14,7 +14,7 @@ import {
 import { VERDICT_COLUMNS, verdictRows } from "../../core/export/verdicts.js";
 import { serializeAttempt } from "../../core/ingest/fire-jsonl.js";
 import { currentClusters } from "../../core/mine/session.js";
-import { readScreenRows } from "../../core/screen/results/analysis.js";
+import { readScreenRows } from "../../core/screening/results/analysis.js";
 import { openWorkspace, printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 const TABLES = ["attempts", "labels", "clusters", "verdicts", "screen"] as const;

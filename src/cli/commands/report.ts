@@ -7,8 +7,8 @@ import {
   renderReportText,
   toReportJson,
 } from "../../core/report/index.js";
-import { screenPaths } from "../../core/screen/paths.js";
-import { loadScreenAnalysis } from "../../core/screen/results/analysis.js";
+import { screenPaths } from "../../core/screening/paths.js";
+import { loadScreenAnalysis } from "../../core/screening/results/analysis.js";
 import { print } from "../util/out.js";
 import { printErrors, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { planScreen } from "../../core/app/plan.js";
 import { UsageError } from "../../core/errors.js";
-import { ARM_NAMES, type ArmName } from "../../core/screen/plan/schema.js";
+import { ARM_NAMES, type ArmName } from "../../core/screening/plan/schema.js";
 import { printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { runSummary, screenStatus } from "../../core/screen/results/status.js";
+import { runSummary, screenStatus } from "../../core/screening/results/status.js";
 import { print } from "../util/out.js";
 import { printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 

@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import { diagnoseHook } from "../deploy/doctor.js";
 import { installHook, uninstallHook } from "../deploy/install.js";
 import type { Harness } from "../deploy/settings.js";
-import type { HookInstaller } from "../screen/run/hook.js";
+import type { HookInstaller } from "../screening/run/hook.js";
 
 export type { DoctorReport } from "../deploy/doctor.js";
 export type { HookTarget, InstallHookRequest, InstallReport } from "../deploy/install.js";

@@ -2,12 +2,12 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, relative } from "node:path";
 import { InputError, UsageError } from "../errors.js";
 import { loadPolicySource, resolvePolicySource } from "../freeze/policy-source.js";
-import { checkScreenName } from "../screen/paths.js";
-import { buildPlan } from "../screen/plan/build.js";
-import { writePlan } from "../screen/plan/plan-file.js";
-import type { ArmName, ScreenPlan } from "../screen/plan/schema.js";
-import { selectPlanTasks } from "../screen/plan/select-tasks.js";
-import { type ListedTask, parseTaskList } from "../screen/plan/task-list.js";
+import { checkScreenName } from "../screening/paths.js";
+import { buildPlan } from "../screening/plan/build.js";
+import { writePlan } from "../screening/plan/plan-file.js";
+import type { ArmName, ScreenPlan } from "../screening/plan/schema.js";
+import { selectPlanTasks } from "../screening/plan/select-tasks.js";
+import { type ListedTask, parseTaskList } from "../screening/plan/task-list.js";
 import { loadWorkspace } from "../workspace/load.js";
 
 export interface PlanScreenRequest {

@@ -1,6 +1,6 @@
-import { cohortLookup } from "../screen/plan/cohort-lookup.js";
-import { type ImportResult, importScreenResults } from "../screen/results/import.js";
-import { planTags } from "../screen/results/plan-markers.js";
+import { cohortLookup } from "../screening/plan/cohort-lookup.js";
+import { type ImportResult, importScreenResults } from "../screening/results/import.js";
+import { planTags } from "../screening/results/plan-markers.js";
 import { loadWorkspace } from "../workspace/load.js";
 
 export interface ImportScreenOptions {

@@ -2,16 +2,16 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { FIRE_CLI } from "../deploy/install.js";
 import { UsageError } from "../errors.js";
-import { DEFAULT_HARBOR_TEMPLATE, runHarborScreen } from "../screen/run/harbor.js";
-import { runLocalScreen } from "../screen/run/local.js";
-import type { RebuildHook } from "../screen/run/payload.js";
+import { DEFAULT_HARBOR_TEMPLATE, runHarborScreen } from "../screening/run/harbor.js";
+import { runLocalScreen } from "../screening/run/local.js";
+import type { RebuildHook } from "../screening/run/payload.js";
 import {
   RunSettings,
   type RunSettingsInput,
   readRunSettings,
   writeRunSettings,
-} from "../screen/run/settings.js";
-import type { RunProgress, RunSummary } from "../screen/run/types.js";
+} from "../screening/run/settings.js";
+import type { RunProgress, RunSummary } from "../screening/run/types.js";
 import type { Workspace } from "../workspace/load.js";
 import { armHookInstaller } from "./hook.js";
 import { screenAttemptLoader } from "./results.js";
@@ -22,8 +22,8 @@ export {
   screenSchedule,
   TRIAL_STATUSES,
   type TrialStatus,
-} from "../screen/run/schedule.js";
-export type { RunSettings, RunSettingsInput } from "../screen/run/settings.js";
+} from "../screening/run/schedule.js";
+export type { RunSettings, RunSettingsInput } from "../screening/run/settings.js";
 export type { RunProgress, RunSummary };
 export { DEFAULT_HARBOR_TEMPLATE };
 

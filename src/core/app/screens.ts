@@ -1,9 +1,9 @@
 import type { StoredCandidate } from "../lifecycle/store.js";
 import { type RouteAudit, routeAudit, taskTexts } from "../route/audit.js";
-import type { ReplayScreen } from "../screen/replay/measure.js";
-import { screenCandidate } from "../screen/replay/screen-candidate.js";
-import { readReplayScreen } from "../screen/replay/screen-files.js";
-import { DEFAULT_SIZES, type ScreenSizes } from "../screen/replay/sets.js";
+import type { ReplayScreen } from "../screening/replay/measure.js";
+import { screenCandidate } from "../screening/replay/screen-candidate.js";
+import { readReplayScreen } from "../screening/replay/screen-files.js";
+import { DEFAULT_SIZES, type ScreenSizes } from "../screening/replay/sets.js";
 import {
   type CandidateSession,
   candidateAt,

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import writeFileAtomic from "write-file-atomic";
 import { InputError } from "../errors.js";
-import { sha256Json } from "../screen/canonical.js";
+import { sha256Json } from "../screening/canonical.js";
 import type { SettingsFile } from "./settings.js";
 
 /**

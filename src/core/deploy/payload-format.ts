@@ -1,7 +1,7 @@
 import type { Candidate } from "../policy/schema.js";
 
 /**
- * The files of a screen arm's hook payload (written by core/screen/run/payload.ts on the
+ * The files of a screen arm's hook payload (written by core/screening/run/payload.ts on the
  * host, read by the standalone hook runtime/payload-hook.ts in the container).
  */
 export const PAYLOAD_FORMAT = "fire-hook-payload/1";

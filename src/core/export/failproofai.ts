@@ -6,7 +6,7 @@ import writeFileAtomic from "write-file-atomic";
 import { loadFrozenPortfolio } from "../freeze/verify.js";
 import { policyKey } from "../policy/key.js";
 import { linearCandidate } from "../policy/linear-candidate.js";
-import { sha256Hex } from "../screen/canonical.js";
+import { sha256Hex } from "../screening/canonical.js";
 
 /**
  * `fire export --portfolio NAME --format failproofai`: the frozen portfolio as a failproofai

@@ -1,4 +1,4 @@
-import type { ScreenRow } from "../screen/results/row.js";
+import type { ScreenRow } from "../screening/results/row.js";
 import type { Column } from "./tables.js";
 
 /**

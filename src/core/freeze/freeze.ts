@@ -7,13 +7,13 @@ import { type StoredCandidate, writeCandidate } from "../lifecycle/store.js";
 import type { Attempt } from "../model/attempt.js";
 import { hookForm } from "../policy/hook-form.js";
 import { routeAudit, routingProblems, taskTexts } from "../route/audit.js";
-import { canonicalJson } from "../screen/canonical.js";
-import { mechanicsHash } from "../screen/replay/measure.js";
+import { canonicalJson } from "../screening/canonical.js";
+import { mechanicsHash } from "../screening/replay/measure.js";
 import {
   readReplayScreen,
   replayScreenName,
   runScreensFor,
-} from "../screen/replay/screen-files.js";
+} from "../screening/replay/screen-files.js";
 import type { FireConfig } from "../workspace/config.js";
 import { workspacePaths } from "../workspace/paths.js";
 import {

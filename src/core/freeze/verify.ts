@@ -4,7 +4,7 @@ import { policyKey } from "../policy/key.js";
 import { compileCandidateText, lineOf } from "../policy/load.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import { readRegularFile } from "../regular-file.js";
-import { sha256Hex, sha256Json } from "../screen/canonical.js";
+import { sha256Hex, sha256Json } from "../screening/canonical.js";
 import { MANIFEST_FILE, ManifestShape, type PortfolioManifest } from "./manifest.js";
 
 /** A frozen portfolio that fails verification; the message names the file. */

@@ -3,9 +3,9 @@ import type { Attempt } from "../model/attempt.js";
 import { compileCandidateText } from "../policy/load.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import { taskTexts } from "../route/audit.js";
-import { routesTask } from "../screen/cohorts.js";
-import { measureScreen, type RateOf } from "../screen/replay/measure.js";
-import { DEFAULT_SIZES, type ScreenSizes, screenCompetitors } from "../screen/replay/sets.js";
+import { routesTask } from "../screening/cohorts.js";
+import { measureScreen, type RateOf } from "../screening/replay/measure.js";
+import { DEFAULT_SIZES, type ScreenSizes, screenCompetitors } from "../screening/replay/sets.js";
 
 /** Fired ones out of one group (attempts for positives, tasks for negatives and silent). */
 export interface GroupCount {
@@ -58,7 +58,7 @@ const group = (r: RateOf): GroupCount => ({ fired: r.k, total: r.n });
 
 /**
  * Live-preview counts of one policy: the replay screen's own measures (same cohorts, same
- * sets, same replay — core/screen/replay/measure.ts measureScreen), so "negatives 0/11"
+ * sets, same replay — core/screening/replay/measure.ts measureScreen), so "negatives 0/11"
  * here is "negatives 0/11" on the replay screen of the same candidate and workspace; with
  * the attempts behind each count.
  */

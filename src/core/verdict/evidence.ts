@@ -1,10 +1,10 @@
 import type { StoredCandidate } from "../lifecycle/store.js";
-import { mechanicsHash, type ReplayScreen } from "../screen/replay/measure.js";
+import { mechanicsHash, type ReplayScreen } from "../screening/replay/measure.js";
 import {
   type RunScreenEvidence,
   readReplayScreen,
   runScreensFor,
-} from "../screen/replay/screen-files.js";
+} from "../screening/replay/screen-files.js";
 import { VERDICT_KINDS, type VerdictKind } from "./thresholds.js";
 import type { SuggestedVerdict } from "./verdict.js";
 

@@ -1,4 +1,4 @@
-import type { ReplayScreen } from "../screen/replay/measure.js";
+import type { ReplayScreen } from "../screening/replay/measure.js";
 import { VERDICT_KINDS, type VerdictKind, type VerdictsConfig } from "./thresholds.js";
 
 /** A suggested verdict with the evidence that produced it (the user decides). */

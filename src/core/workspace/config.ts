@@ -4,7 +4,7 @@ import { lock } from "proper-lockfile";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { InputError } from "../errors.js";
-import { RunSettings } from "../screen/run/settings.js";
+import { RunSettings } from "../screening/run/settings.js";
 import { VerdictsConfig } from "../verdict/thresholds.js";
 import { workspacePaths } from "./paths.js";
 

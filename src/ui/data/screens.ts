@@ -1,8 +1,8 @@
 import { renderReportText } from "../../core/report/text.js";
-import { loadScreenAnalysis } from "../../core/screen/results/analysis.js";
+import { loadScreenAnalysis } from "../../core/screening/results/analysis.js";
 
-/** Run screens are listed by core (src/core/screen/results/list.ts). */
-export { listRunScreens, type RunScreenEntry } from "../../core/screen/results/list.js";
+/** Run screens are listed by core (src/core/screening/results/list.ts). */
+export { listRunScreens, type RunScreenEntry } from "../../core/screening/results/list.js";
 
 /** `fire report NAME` as text: per-arm table, contrasts, Unicode forest plot, funnel, transitions. */
 export async function runScreenReport(dir: string, name: string): Promise<string> {

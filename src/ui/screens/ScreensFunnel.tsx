@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { FunnelRow } from "../../core/screen/results/funnel-rows.js";
+import type { FunnelRow } from "../../core/screening/results/funnel-rows.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";

@@ -7,9 +7,9 @@ import {
   routingAudit,
   savedReplayScreens,
 } from "../../core/app/index.js";
-import type { ReplayScreen } from "../../core/screen/replay/measure.js";
-import { renderReplayScreen } from "../../core/screen/replay/render.js";
-import { type FunnelRow, loadFunnelRows } from "../../core/screen/results/funnel-rows.js";
+import type { ReplayScreen } from "../../core/screening/replay/measure.js";
+import { renderReplayScreen } from "../../core/screening/replay/render.js";
+import { type FunnelRow, loadFunnelRows } from "../../core/screening/results/funnel-rows.js";
 import { Pager } from "../components/Pager.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";

@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inspectNodeBinary, payloadRuntimes } from "../../../src/core/deploy/node-runtime.js";
 import { UsageError } from "../../../src/core/errors.js";
-import type { ScreenPlan } from "../../../src/core/screen/plan/schema.js";
+import type { ScreenPlan } from "../../../src/core/screening/plan/schema.js";
 import {
   imageLibc,
   preflightPayload,
   taskImage,
-} from "../../../src/core/screen/run/payload-preflight.js";
+} from "../../../src/core/screening/run/payload-preflight.js";
 
 const temp = () => mkdtempSync(join(tmpdir(), "fire-node-rt-"));
 

@@ -13,7 +13,7 @@ import {
   resolveCandidate,
   writeCandidate,
 } from "../../../src/core/lifecycle/store.js";
-import { screenCandidate } from "../../../src/core/screen/replay/screen-candidate.js";
+import { screenCandidate } from "../../../src/core/screening/replay/screen-candidate.js";
 import { type Demo, minedDemo } from "../draft/demo.js";
 
 const NOW = new Date("2026-11-30T03:00:00Z");

@@ -4,13 +4,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezePortfolio } from "../../../src/core/freeze/freeze.js";
 import { listCandidates, type StoredCandidate } from "../../../src/core/lifecycle/store.js";
-import { buildPlan } from "../../../src/core/screen/plan/build.js";
-import { writePlan } from "../../../src/core/screen/plan/plan-file.js";
-import { mechanicsHash, type ReplayScreen } from "../../../src/core/screen/replay/measure.js";
+import { buildPlan } from "../../../src/core/screening/plan/build.js";
+import { writePlan } from "../../../src/core/screening/plan/plan-file.js";
+import { mechanicsHash, type ReplayScreen } from "../../../src/core/screening/replay/measure.js";
 import {
   readReplayScreen,
   saveReplayScreen,
-} from "../../../src/core/screen/replay/screen-files.js";
+} from "../../../src/core/screening/replay/screen-files.js";
 import { candidateEvidence } from "../../../src/core/verdict/evidence.js";
 import { defaultConfig } from "../../../src/core/workspace/config.js";
 import { REPO_ROOT } from "../../helpers/paths.js";

@@ -5,11 +5,11 @@ import { compilePolicy } from "../../../src/core/policy/compile.js";
 import { loadPolicies } from "../../../src/core/policy/load.js";
 import type { Candidate } from "../../../src/core/policy/schema.js";
 import { Candidate as CandidateSchema } from "../../../src/core/policy/schema.js";
-import { runReplayScreen } from "../../../src/core/screen/replay/measure.js";
+import { runReplayScreen } from "../../../src/core/screening/replay/measure.js";
 import {
   readReplayScreen,
   saveReplayScreen,
-} from "../../../src/core/screen/replay/screen-files.js";
+} from "../../../src/core/screening/replay/screen-files.js";
 import { defaultConfig } from "../../../src/core/workspace/config.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { type Demo, minedDemo } from "../draft/demo.js";

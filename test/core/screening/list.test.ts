@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { listRunScreens } from "../../../src/core/screen/results/list.js";
+import { listRunScreens } from "../../../src/core/screening/results/list.js";
 
 let dir: string;
 beforeEach(async () => {

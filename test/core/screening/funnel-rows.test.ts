@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { funnelRows } from "../../../src/core/screen/results/funnel-rows.js";
-import { type ScreenRow, toObservations } from "../../../src/core/screen/results/row.js";
+import { funnelRows } from "../../../src/core/screening/results/funnel-rows.js";
+import { type ScreenRow, toObservations } from "../../../src/core/screening/results/row.js";
 import { analyzeScreen } from "../../../src/core/stats/analyze.js";
 
 const row = (arm: string, i: number, extra: Partial<ScreenRow>): ScreenRow => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseResultsTable } from "../../../src/core/screen/results/parse-table.js";
-import { fillTemplate, parseVars } from "../../../src/core/screen/run/template.js";
+import { parseResultsTable } from "../../../src/core/screening/results/parse-table.js";
+import { fillTemplate, parseVars } from "../../../src/core/screening/run/template.js";
 import { shellQuote } from "../../../src/core/shell-quote.js";
 
 describe("results tables", () => {

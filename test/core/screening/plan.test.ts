@@ -5,14 +5,14 @@ import { describe, expect, it } from "vitest";
 import { InputError } from "../../../src/core/errors.js";
 import { loadPolicies } from "../../../src/core/policy/load.js";
 import { Candidate } from "../../../src/core/policy/schema.js";
-import { classifyTasks } from "../../../src/core/screen/cohorts.js";
-import { buildPlan, buildSchedule } from "../../../src/core/screen/plan/build.js";
+import { classifyTasks } from "../../../src/core/screening/cohorts.js";
+import { buildPlan, buildSchedule } from "../../../src/core/screening/plan/build.js";
 import {
   checkPlan,
   readIntactPlan,
   readPlan,
   writePlan,
-} from "../../../src/core/screen/plan/plan-file.js";
+} from "../../../src/core/screening/plan/plan-file.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 
 const CANDIDATE = join(REPO_ROOT, "test/fixtures/screens/candidates/report-check.yaml");

@@ -5,7 +5,7 @@ import type { TaskText } from "../route/audit.js";
 import type { PlanTask } from "./plan/schema.js";
 
 /**
- * THE cohort definition, used by the editor preview, the replay screen (core/screen/replay/sets.ts)
+ * THE cohort definition, used by the editor preview, the replay screen (core/screening/replay/sets.ts)
  * and screen plans (select-tasks.ts):
  * - positive: a task of one of the candidates' lineage attempts (where the failure was seen);
  * - routed ("eligible"): a task whose text the candidate's compiled eligibility accepts;

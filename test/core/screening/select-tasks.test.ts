@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { loadPolicies } from "../../../src/core/policy/load.js";
-import { selectPlanTasks } from "../../../src/core/screen/plan/select-tasks.js";
+import { selectPlanTasks } from "../../../src/core/screening/plan/select-tasks.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 
 const { policies } = loadPolicies([

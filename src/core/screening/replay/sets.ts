@@ -6,7 +6,7 @@ import { type TaskText, taskTexts } from "../../route/audit.js";
 import { positiveTaskIds, routesTask } from "../cohorts.js";
 
 /**
- * Task sets of a replay screen, drawn from the cohorts of core/screen/cohorts.ts. Positives:
+ * Task sets of a replay screen, drawn from the cohorts of core/screening/cohorts.ts. Positives:
  * the tasks of the attempts in the candidate's lineage. Nearby negatives: (a) tasks the candidate routes whose policy-free attempts all
  * passed, (b) the non-positive tasks most similar to the positives by task text (TF-IDF
  * cosine, the mining module's vectors), (c) a seeded sample of silent tasks (routed by no

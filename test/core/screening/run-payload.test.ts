@@ -15,14 +15,14 @@ import { join } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadPolicies } from "../../../src/core/policy/load.js";
-import { buildPlan } from "../../../src/core/screen/plan/build.js";
-import { readIntactPlan, writePlan } from "../../../src/core/screen/plan/plan-file.js";
-import type { ScreenPlan } from "../../../src/core/screen/plan/schema.js";
+import { buildPlan } from "../../../src/core/screening/plan/build.js";
+import { readIntactPlan, writePlan } from "../../../src/core/screening/plan/plan-file.js";
+import type { ScreenPlan } from "../../../src/core/screening/plan/schema.js";
 import {
   checkStandaloneHook,
   harborHookFlags,
   writeArmPayload,
-} from "../../../src/core/screen/run/payload.js";
+} from "../../../src/core/screening/run/payload.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 
 const CANDIDATE = join(REPO_ROOT, "test/fixtures/screens/candidates/report-check.yaml");

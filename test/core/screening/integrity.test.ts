@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseHookLog } from "../../../src/core/hooklog.js";
-import { hookEvidence, integrityProblem } from "../../../src/core/screen/results/integrity.js";
+import { hookEvidence, integrityProblem } from "../../../src/core/screening/results/integrity.js";
 
 const entry = (event: string, extra: Record<string, unknown> = {}): string =>
   JSON.stringify({

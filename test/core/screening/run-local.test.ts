@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadPolicies } from "../../../src/core/policy/load.js";
-import { buildPlan } from "../../../src/core/screen/plan/build.js";
-import { writePlan } from "../../../src/core/screen/plan/plan-file.js";
-import { readResults } from "../../../src/core/screen/results/results-file.js";
-import { runLocalScreen } from "../../../src/core/screen/run/local.js";
-import type { RunProgress } from "../../../src/core/screen/run/types.js";
+import { buildPlan } from "../../../src/core/screening/plan/build.js";
+import { writePlan } from "../../../src/core/screening/plan/plan-file.js";
+import { readResults } from "../../../src/core/screening/results/results-file.js";
+import { runLocalScreen } from "../../../src/core/screening/run/local.js";
+import type { RunProgress } from "../../../src/core/screening/run/types.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 
 const CANDIDATE = join(REPO_ROOT, "test/fixtures/screens/candidates/report-check.yaml");
