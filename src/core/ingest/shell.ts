@@ -78,6 +78,9 @@ export function writtenPaths(tool: string, args: unknown): string[] | undefined 
   if (typeof args === "string") {
     return isPatchTool(tool) ? patchPaths(args) : undefined;
   }
+  // a shell running apply_patch (Codex applies `apply_patch <<'EOF' … EOF` itself)
+  const command = shellCommand(tool, args);
+  if (command !== undefined) return shellPatchPaths(command);
   if (!WRITE_TOOLS.has(tool.toLowerCase()) || !args || typeof args !== "object") return undefined;
   const a = args as Record<string, unknown>;
   if (typeof a.input === "string" && isPatchTool(tool)) return patchPaths(a.input);
@@ -88,13 +91,34 @@ export function writtenPaths(tool: string, args: unknown): string[] | undefined 
   return undefined;
 }
 
-/** Paths named by `*** Add/Update/Delete File:` headers of an apply_patch body. */
+const PATCH_HEADER = /^\*\*\* (?:(?:Add|Update|Delete) File|Move to):[ \t]+(.*)$/;
+
+/**
+ * Paths named by `*** Add/Update/Delete File:` and `*** Move to:` headers of an apply_patch
+ * body, read the way Codex reads them: line by line (a trailing CR dropped), each line trimmed
+ * before its marker is matched, so a header indented by spaces or tabs, or with whitespace
+ * after the path, still names its path (checked against Codex CLI 0.171's apply_patch). A
+ * tab in place of the space after the colon, which Codex refuses, is read too: a path this
+ * names is only ever a reason to look closer.
+ */
 export function patchPaths(patch: string): string[] | undefined {
   const out: string[] = [];
-  const re = /^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm;
-  for (let m = re.exec(patch); m; m = re.exec(patch)) {
-    const p = (m[1] ?? m[2] ?? "").trim();
+  for (const line of patch.split("\n")) {
+    const m = PATCH_HEADER.exec(line.trim());
+    const p = m?.[1]?.trim();
     if (p && !out.includes(p)) out.push(p);
   }
   return out.length ? out : undefined;
+}
+
+const APPLY_PATCH_WORD = /(?:^|[\s;&|(`])(?:apply_patch|applypatch)(?=[\s<'"]|$)/;
+
+/**
+ * Paths a shell command writes by running apply_patch (`apply_patch <<'EOF' … EOF`, with or
+ * without `cd dir &&` before it, or the patch as its argument): the headers after the
+ * command's first apply_patch word.
+ */
+export function shellPatchPaths(command: string): string[] | undefined {
+  const m = APPLY_PATCH_WORD.exec(command);
+  return m ? patchPaths(command.slice(m.index + m[0].length)) : undefined;
 }
