@@ -23,7 +23,7 @@ export function detectHarness(input: HookInput, env: NodeJS.ProcessEnv): HookHar
 /**
  * Maps one harness event to the normalized Event (index filled by the caller), or
  * undefined for events the evaluator does not see (SessionStart / SessionEnd). The fields
- * mean what the importers make of the client's own session log (README: event mapping):
+ * mean what the importers make of the client's own session log (docs/hook.md: event mapping):
  * - Claude `PostToolUseFailure` (`error: "Exit code 7"`) is a failed tool result;
  * - Claude `PostToolUse` is sent only for a call that succeeded (`isError: false`);
  * - Codex `PostToolUse.tool_response` is the output string only: its exit status comes from

@@ -164,7 +164,7 @@ export function conditionView(e: Omit<Event, "index">) {
 /**
  * Per tool event, the live mapping of the stdin and the import of the session log, keyed by
  * `kind@callId` (Codex's hook says `Bash` where its rollout says `exec_command`, so the tool
- * name is left out; see README, event mapping).
+ * name is left out; see docs/hook.md, event mapping).
  */
 export function bothSides(dir: string, attempts: Attempt[]) {
   const live = new Map<string, ReturnType<typeof conditionView>>();

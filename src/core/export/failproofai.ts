@@ -21,7 +21,7 @@ import { sha256Hex } from "../screening/canonical.js";
  * exactly as the hook does. Registering one failproofai policy per fire policy would not:
  * failproofai stops evaluating at the first deny, so the later policies would never see
  * that event and their tracked state would drift from the hook's. What still differs (see
- * the README): another failproofai policy that denies first hides the event from fire's
+ * docs/screens.md): another failproofai policy that denies first hides the event from fire's
  * (failproofai's order, not fire's); failproofai rewrites the message text the agent sees
  * (it formats deny/instruct messages itself); the decision kind does not change.
  *

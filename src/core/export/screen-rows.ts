@@ -3,7 +3,7 @@ import type { Column } from "./tables.js";
 
 /**
  * A run screen's stored results (`screens/<name>/results.jsonl`, the rows `fire report`
- * analyses), one per scored attempt (README "Exports").
+ * analyses), one per scored attempt (docs/commands.md).
  */
 export const SCREEN_ROW_COLUMNS: readonly Column<ScreenRow>[] = [
   { name: "task", value: (r) => r.task },

@@ -5,7 +5,7 @@ import type { Label } from "../mine/label.js";
 /** A value in an exported row: lists stay lists in JSONL and are `;`-joined in CSV. */
 export type Cell = string | number | boolean | null | readonly string[];
 
-/** One documented column of an export table (README "Exports" lists them). */
+/** One documented column of an export table (docs/commands.md lists them). */
 export interface Column<T> {
   name: string;
   value: (row: T) => Cell;

@@ -26,7 +26,7 @@ export async function verdictRows(s: CandidateSession): Promise<VerdictRow[]> {
   );
 }
 
-/** The suggested verdict of every candidate (README "Exports"). */
+/** The suggested verdict of every candidate (docs/commands.md). */
 export const VERDICT_COLUMNS: readonly Column<VerdictRow>[] = [
   { name: "policy", value: (r) => r.evidence.policy },
   { name: "id", value: (r) => r.candidate.candidate.id },

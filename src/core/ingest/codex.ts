@@ -72,7 +72,7 @@ function parseArgs(raw: unknown): unknown {
 
 const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
 
-/** OpenAI usage: input counts cached input, output counts reasoning (README "Token model"). */
+/** OpenAI usage: input counts cached input, output counts reasoning (docs/formats.md "Token model"). */
 function codexTokens(t: P): AttemptInput["tokens"] {
   return normTokens({
     input: num(t.input_tokens),

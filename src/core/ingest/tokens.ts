@@ -21,7 +21,7 @@ const n = (v: number | null | undefined): number | undefined =>
   typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
 
 /**
- * Put one format's counts into the token model (README "Token model"): `input`
+ * Put one format's counts into the token model (docs/formats.md "Token model"): `input`
  * includes cache reads and writes, `output` includes reasoning.
  */
 export function normTokens(raw: RawTokens): Tokens | undefined {

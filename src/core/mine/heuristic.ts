@@ -48,7 +48,7 @@ function isCapabilityHit(h: DetectorHit): boolean {
 
 /**
  * How strong the evidence for a mechanism is, summed from independent kinds of evidence
- * (README "Evidence and needs review"). A detector's pattern in the trace is one point;
+ * (docs/mining.md "Evidence kinds and strength"). A detector's pattern in the trace is one point;
  * each independent corroboration adds one: the verifier's own output names what the
  * mechanism's events touched (or the missing deliverable), the trial's result record shows
  * the state (a timeout with no deliverable), the pattern is itself the run's last state (an

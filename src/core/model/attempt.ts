@@ -74,7 +74,7 @@ export const TrajectoryLink = z.strictObject({
 });
 
 /**
- * One token model for every format (README "Token model"): `input` counts every
+ * One token model for every format (docs/formats.md "Token model"): `input` counts every
  * prompt token, cache reads and cache writes included; `cached` and `cacheWrite`
  * are the parts of `input` read from / written to a prompt cache; `output`
  * counts every completion token and `reasoning` the part of it spent reasoning.

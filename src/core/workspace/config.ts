@@ -64,8 +64,8 @@ export const MiningConfig = z.strictObject({
   /** Similarity at or above which two labelled mechanisms join one cluster. */
   clusterThreshold: z.number().min(0).max(1).default(0.6),
   /**
-   * Evidence strength at or above which the heuristic labeller names a mechanism (README
-   * "Evidence and needs review"); below it a failure stays in scope as needs review.
+   * Evidence strength at or above which the heuristic labeller names a mechanism (docs/mining.md
+   * "Evidence kinds and strength"); below it a failure stays in scope as needs review.
    */
   nameThreshold: z.number().int().min(1).max(5).default(2),
 });

@@ -10,7 +10,7 @@ afterAll(removeTempWorkspaces);
 
 /**
  * Precision first: a mechanism is named only when two independent kinds of evidence agree
- * (README "Evidence and needs review"). Each case takes a real demo attempt and removes or
+ * (docs/mining.md "Evidence kinds and strength"). Each case takes a real demo attempt and removes or
  * moves exactly one kind of evidence.
  */
 let ws: Workspace;
