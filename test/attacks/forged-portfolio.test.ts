@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { manifestHashOf } from "../../src/core/freeze/verify.js";
-import { sha256Hex } from "../../src/core/screen/canonical.js";
+import { sha256Hex } from "../../src/core/screening/canonical.js";
 import { loadPortfolio } from "../../src/runtime/portfolio.js";
 import { denyCandidate, writeFrozen } from "./helpers.js";
 
