@@ -48,7 +48,7 @@ const attempt = (n: number): AttemptInput => ({
 });
 
 /**
- * Build issue 2's bad-input corpus in a temp folder, next to good files:
+ * Build the bad-input corpus in a temp folder, next to good files:
  * truncated JSONL line, invalid JSON, valid JSON of the wrong shape (a whole
  * file and a JSONL line), empty file, binary file, a 50 MB single line,
  * unknown format, an unreadable file, symlink loops, and a Harbor job with one

@@ -3,7 +3,7 @@
  * and workbench hooks call these, so a number shown in both is computed once.
  */
 
-/** Triage (h11a's single triage path): `fire triage` and the workbench both call these. */
+/** Triage, one path: `fire triage` and the workbench both call these. */
 export { loadTriageInputs, triageView } from "../mine/triage-view.js";
 export * from "./hook.js";
 export * from "./lifecycle.js";

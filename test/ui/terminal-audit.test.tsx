@@ -10,7 +10,7 @@ import { themeFor } from "../../src/ui/theme.js";
 import { fixture } from "../helpers/paths.js";
 import { demoCopiesPerTest, KEY, renderApp, typeKeys, waitFor } from "./helpers.js";
 
-// Defects found driving the built workbench in tmux (issue 13 audit); one test each.
+// Defects found driving the built workbench in tmux; one test each.
 const { workspace, withDraft } = demoCopiesPerTest();
 const codexDirs: string[] = [];
 afterAll(() => {
@@ -63,7 +63,7 @@ function codexWorkspace(): string {
   return dir;
 }
 
-describe("issue 13 audit: what a user hit in a real terminal", () => {
+describe("terminal audit: what a user hit in a real terminal", () => {
   it("Esc from an attempt opened via a searched task returns to that task's attempt list", async () => {
     const app = renderApp(workspace(), { columns: 120, rows: 30 });
     await app.see("95 attempts");
