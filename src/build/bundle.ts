@@ -10,6 +10,7 @@ import {
   sourcesOf,
   writeBundleFiles,
 } from "./bundle-standalone.js";
+import { writeStaticHelp } from "./static-help.js";
 
 /**
  * Build step (`node dist/build/bundle.js`, run by `npm run build` after tsc): bundles the
@@ -101,6 +102,10 @@ async function hookChunk(label: string, entry: string, format: "esm" | "cjs", ou
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const help = await writeStaticHelp();
+  process.stdout.write(
+    `static help: ${Object.keys(help.sources).length} modules → dist/cli/help.json\n`,
+  );
   const m = await bundleHook();
   process.stdout.write(
     m

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
 import { isHookRun } from "./hook-argv.cjs";
+import { staticAnswer } from "./static-help.cjs";
 
 /**
  * The `fire` bin. A live hook call (`fire hook [flags]`, once per harness event) runs the
@@ -34,6 +35,11 @@ interface Loaded {
 }
 
 function start(argv: string[]): void {
+  const answer = isHookRun(argv) ? undefined : staticAnswer(argv.slice(2), __dirname);
+  if (answer !== undefined) {
+    writeOut(answer);
+    return;
+  }
   const loaded = isHookRun(argv) ? loadHookScript() : undefined;
   if (!loaded) {
     void import("./main.js"); // runs the CLI (and the hook, when the script cannot)
@@ -43,6 +49,19 @@ function start(argv: string[]): void {
     process.exitCode = code;
     loaded.keepCache();
   });
+}
+
+/** Writes to stdout without the streams stack; a reader that closed the pipe ends it quietly. */
+function writeOut(text: string): void {
+  const bytes = Buffer.from(text);
+  let at = 0;
+  try {
+    while (at < bytes.length) at += writeSync(1, bytes, at);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EAGAIN") process.stdout.write(bytes.subarray(at));
+    else if (code !== "EPIPE") throw err;
+  }
 }
 
 function loadHookScript(): Loaded | undefined {

@@ -1,5 +1,9 @@
 import type { Command } from "commander";
 
+export const FIRE_VERSION = "0.1.0";
+/** The width help is wrapped at, at most (static-help.cts stores the top-level help so). */
+export const HELP_WIDTH = 80;
+
 /**
  * Builds the `fire` program; every command lives in its own file under commands/. With
  * `command` (argv's first word) only that command's module is loaded when it names one.
@@ -13,9 +17,18 @@ export async function buildProgram(command?: string): Promise<Command> {
     .description(
       "fire: turn failed coding-agent attempts into screened, frozen runtime policies (hooks).",
     )
-    .version("0.1.0")
+    .version(FIRE_VERSION)
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    // wrapped at most at HELP_WIDTH, so the stored top-level help (static-help.cts) is what
+    // commander would print on any terminal at least that wide
+    .configureOutput({
+      getOutHelpWidth: () =>
+        Math.min(
+          HELP_WIDTH,
+          process.stdout.isTTY ? process.stdout.columns || HELP_WIDTH : HELP_WIDTH,
+        ),
+    });
   await registerCommands(program, command);
   return program;
 }

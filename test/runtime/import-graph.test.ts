@@ -67,7 +67,9 @@ describe("the hook entry's import graph (compiled dist/runtime)", () => {
     );
     expect(requires("cli/fire.cjs").filter((m) => !m.startsWith("node:"))).toEqual([
       "./hook-argv.cjs",
+      "./static-help.cjs", // `fire --help` / `--version` from the stored text
     ]);
+    expect(requires("cli/static-help.cjs").filter((m) => !m.startsWith("node:"))).toEqual([]);
     const script = readFileSync(dist("runtime/hook.script.cjs"), "utf8");
     expect(requires("runtime/hook.script.cjs").filter((m) => !/^(node:)?[a-z_]+$/.test(m))).toEqual(
       [],
