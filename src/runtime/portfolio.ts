@@ -13,6 +13,8 @@ export class PortfolioError extends Error {}
 /** The cache: a hook form under the key of the sources it was made from. */
 interface CacheFile extends HookForm {
   key: string;
+  /** Files of the folder that were skipped, each with why (reported on every event). */
+  skipped?: string[];
 }
 
 /**
@@ -37,6 +39,7 @@ export async function loadPortfolio(
   path: string,
   stateDir: string,
   recordDir?: string,
+  skipped: (why: string) => void = () => {},
 ): Promise<CompiledPolicy[]> {
   const abs = resolve(path);
   if (existsSync(join(abs, "manifest.json"))) {
@@ -63,20 +66,38 @@ export async function loadPortfolio(
   const cached = readCache(cacheFile, key);
   if (cached) {
     try {
-      return compileHookForm(cached);
+      const policies = compileHookForm(cached);
+      for (const why of cached.skipped ?? []) skipped(why);
+      return policies;
     } catch {
       // a cache whose patterns are refused (edited in the state folder): the sources decide
     }
   }
   const { loadPolicies } = await import("../core/policy/load.js");
   const { policies, errors } = loadPolicies([abs]);
-  if (errors.length > 0) {
+  // One bad file (an alias bomb, a FIFO, a typo) costs only itself: the good candidates
+  // beside it still hold, and every event reports the skip. A frozen portfolio (above) is
+  // all or nothing.
+  if (errors.length > 0 && policies.length === 0) {
     const why = errors[0]?.format() ?? "";
     throw new PortfolioError(`invalid portfolio (${errors.length} error(s)): ${why}`);
   }
   if (policies.length === 0) throw new PortfolioError(`no candidate policies in ${abs}`);
-  writeCache(cacheDir, cacheFile, { key, ...hookForm(policies) });
+  const skips = skippedFiles(errors);
+  for (const why of skips) skipped(why);
+  writeCache(cacheDir, cacheFile, {
+    key,
+    ...hookForm(policies),
+    ...(skips.length > 0 ? { skipped: skips } : {}),
+  });
   return policies;
+}
+
+/** One line per file with errors: the file skipped and its first error. */
+function skippedFiles(errors: readonly { file: string; format(): string }[]): string[] {
+  const first = new Map<string, string>();
+  for (const e of errors) if (!first.has(e.file)) first.set(e.file, e.format());
+  return [...first.values()].map((why) => `candidate file skipped: ${why}`);
 }
 
 /** Bumped when what the cache stores changes meaning. */

@@ -105,7 +105,9 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
       throw new Fault(
         `the command has ${raw?.length} characters; rules match only ${SEEN} of them (unmatchable)`,
       );
-    const result = await evaluate(input, opts);
+    const result = await evaluate(input, opts, (why) => {
+      base.note = base.note === undefined ? why : `${base.note}; ${why}`;
+    });
     let output = result ? toHookOutput(input.hook_event_name, result.verdict) : null;
     let error: string | undefined;
     if (result?.stateError !== undefined) {
@@ -202,7 +204,11 @@ const WRITE_ERRORS = new Set([
  * that can be read, else a fresh one — and `stateError` says the state was not kept: a
  * rule's deny is never lost to a write.
  */
-async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated | undefined> {
+async function evaluate(
+  input: HookInput,
+  opts: HookOptions,
+  note: (why: string) => void,
+): Promise<Evaluated | undefined> {
   const ev = toEvent(input, rolloutExitCode);
   if (!ev) return undefined;
   if (!opts.portfolio && !opts.loadPolicies)
@@ -213,7 +219,12 @@ async function evaluate(input: HookInput, opts: HookOptions): Promise<Evaluated 
   try {
     policies = opts.loadPolicies
       ? opts.loadPolicies()
-      : await loadPortfolio(opts.portfolio as string, opts.stateDir, verifiedRecordDir(opts.env));
+      : await loadPortfolio(
+          opts.portfolio as string,
+          opts.stateDir,
+          verifiedRecordDir(opts.env),
+          note,
+        );
   } catch (err) {
     throw new Fault(errText(err));
   }
