@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { indexFile } from "../../src/core/workspace/index-file.js";
 import { fireIn } from "../helpers/cli.js";
@@ -22,7 +22,7 @@ describe("fire import", () => {
   it("imports the 15 real Harbor trials with no errors and records the source", async () => {
     const r = await fireIn([
       "import",
-      "../shared/fixtures/harbor-openclaw",
+      relative(process.cwd(), fixture("harbor-openclaw")),
       "--json",
       "--workspace",
       ws,
@@ -54,9 +54,10 @@ describe("fire import", () => {
 
   it("does not add a source twice, nor one inside an existing folder source", async () => {
     await fireIn(["import", FIXTURES, "--json", "--workspace", ws]);
-    const again = await fireIn(["import", fixture("harbor-openclaw"), "--json", "--workspace", ws]);
+    const inside = fixture("codex-rollouts-redacted");
+    const again = await fireIn(["import", inside, "--json", "--workspace", ws]);
     expect(again.status).toBe(0);
-    expect(JSON.parse(again.stdout).attempts).toBe(15);
+    expect(JSON.parse(again.stdout).attempts).toBe(4);
     const cfg = JSON.parse(await readFile(join(ws, "fire.config.json"), "utf8"));
     expect(cfg.sources).toEqual(["traces/", FIXTURES]);
   });

@@ -7,7 +7,7 @@ import { Attempt } from "../../src/core/model/attempt.js";
 import { loadWorkspace, type Workspace } from "../../src/core/workspace/load.js";
 import { LlmConfig } from "../../src/llm/config.js";
 import { buildLabelPrompt } from "../../src/llm/prompt.js";
-import { FIXTURES } from "../helpers/paths.js";
+import { fixture } from "../helpers/paths.js";
 import { PLANTED } from "./attempts.js";
 
 const limits = LlmConfig.parse({});
@@ -151,7 +151,7 @@ describe("the digest on real OpenClaw failures", () => {
     dir = await mkdtemp(join(tmpdir(), "fire-digest-"));
     await writeFile(
       join(dir, "fire.config.json"),
-      JSON.stringify({ sources: [join(FIXTURES, "harbor-openclaw")] }),
+      JSON.stringify({ sources: [fixture("harbor-openclaw")] }),
     );
     ws = await loadWorkspace(dir);
   });

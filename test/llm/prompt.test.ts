@@ -10,7 +10,7 @@ import { writeDemo } from "../../src/gen/demo.js";
 import { LlmConfig } from "../../src/llm/config.js";
 import { buildLabelPrompt, fullTraceText } from "../../src/llm/prompt.js";
 import { estimateTokens } from "../../src/llm/tokens.js";
-import { FIXTURES } from "../helpers/paths.js";
+import { fixture } from "../helpers/paths.js";
 import { hitsFor, makeAttempt, PLANTED } from "./attempts.js";
 
 const limits = LlmConfig.parse({});
@@ -123,7 +123,7 @@ describe("prompt tokens ÷ full trace tokens (chars/4 estimate)", () => {
   });
 
   it("is at most 0.25 on the real Harbor/OpenClaw failures", async () => {
-    const { ratio, failed } = await ratioOf([join(FIXTURES, "harbor-openclaw")]);
+    const { ratio, failed } = await ratioOf([fixture("harbor-openclaw")]);
     expect(failed).toBeGreaterThan(10);
     expect(ratio).toBeLessThanOrEqual(0.25);
   });

@@ -9,7 +9,7 @@ import {
   pytestRun,
 } from "../../../src/core/ingest/verifier-tests.js";
 import { truncatedFinalResponse } from "../../../src/core/mine/faults/index.js";
-import { REPO_ROOT } from "../../helpers/paths.js";
+import { fixture, REPO_ROOT } from "../../helpers/paths.js";
 import { collect } from "./collect.js";
 
 const DIR = resolve(REPO_ROOT, "test/fixtures/verifier");
@@ -205,10 +205,7 @@ describe("importers fill Attempt.verifierTests and agentEnd", () => {
 });
 
 describe("Claude Code transcripts record the final turn", () => {
-  const SESSION = resolve(
-    REPO_ROOT,
-    "../shared/fixtures/real-clients/claude-rm-deny/session.jsonl",
-  );
+  const SESSION = fixture("real-clients/claude-rm-deny/session.jsonl");
 
   it("a real session: end_turn with usage, no fault; the same cut at max_tokens is one", async () => {
     const real = (await collect([SESSION])).attempts[0]!;
