@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadWorkspace, type Workspace } from "../../src/core/workspace/load.js";
 import type { Manifest } from "../../src/gen/demo.js";
+import { DEMO } from "../helpers/demo.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 const TRACES = join(REPO_ROOT, "traces");
@@ -26,8 +27,8 @@ afterAll(async () => {
 describe("the demo workspace through the real importers", () => {
   it("imports 80 generated and 15 real attempts with no errors", () => {
     expect(ws.errors.map((e) => e.format())).toEqual([]);
-    expect(ws.attempts).toHaveLength(95);
-    expect(ws.byFormat).toEqual({ "harbor-trial": 95 });
+    expect(ws.attempts).toHaveLength(DEMO.attempts);
+    expect(ws.byFormat).toEqual({ "harbor-trial": DEMO.attempts });
   });
 
   it("gives every manifest attempt its task, outcome and the planted command as an event", () => {

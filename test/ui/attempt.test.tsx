@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, KEY, renderApp } from "./helpers.js";
 
 const ws = demoCopy();
@@ -6,7 +7,7 @@ afterAll(() => ws.cleanup());
 
 /** Opens the failed serve-static-docs attempt through / search. */
 async function openFailedServe(app: ReturnType<typeof renderApp>) {
-  await app.see("95 attempts");
+  await app.see(DEMO_ATTEMPTS);
   await app.press("/");
   await app.see("type to search");
   await app.press(..."hAXff60".split(""));

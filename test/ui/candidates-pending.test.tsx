@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopiesPerTest, renderApp, waitFor } from "./helpers.js";
 
 const copies = demoCopiesPerTest();
@@ -20,7 +21,7 @@ describe("candidate files read after the first frame", () => {
     const dir = copies.workspace();
     manyCandidates(dir, 300);
     const app = renderApp(dir, { columns: 120, rows: 36 });
-    await app.see("95 attempts", "… candidates");
+    await app.see(DEMO_ATTEMPTS, "… candidates");
     // typed while the files are still being read: Candidates holds them, then runs them
     await app.press("4");
     await app.see("reading the candidate files…");

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, KEY, renderApp, writeDraft } from "./helpers.js";
 
 const ws = demoCopy();
@@ -11,7 +12,7 @@ beforeAll(() => {
 afterAll(() => ws.cleanup());
 
 async function openDraft(app: ReturnType<typeof renderApp>) {
-  await app.see("95 attempts");
+  await app.see(DEMO_ATTEMPTS);
   await app.press("4");
   await app.see("my-serve@1");
   expect(

@@ -30,7 +30,7 @@ describe("triage filters and search", () => {
   });
 
   it("in a large workspace attempts match by id substring first, tasks stay fuzzy", () => {
-    const large = createSearcher(searchItems(attempts, [], []), 10); // 95 attempts > 10
+    const large = createSearcher(searchItems(attempts, [], []), 10); // the demo's attempts > 10
     const byId = large.search("haxff60", 10);
     expect(byId[0]?.ref).toBe("serve-static-docs__hAXff60-0103688c");
     const fuzzy = large.search("sqlite ordrs", 10);

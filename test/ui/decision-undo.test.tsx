@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { loadDecisions } from "../../src/core/mine/decisions.js";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
@@ -8,7 +9,7 @@ afterAll(() => ws.cleanup());
 describe("Mechanisms: decision history and undo", () => {
   it("H shows the decisions newest first; u undoes the newest and the clusters follow", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("3", "l");
     await app.see("clusters ·", "point  family");
     await app.press("H");
@@ -31,7 +32,7 @@ describe("Mechanisms: decision history and undo", () => {
 
   it("a merge is in the history and u takes it back: both clusters return with their members", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("3", "l");
     await app.see("clusters ·", "point  family");
     const count = () => Number(/(\d+) clusters/.exec(app.frame())?.[1] ?? -1);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
@@ -12,7 +13,7 @@ describe("the whole loop by keys alone (temp copy of the demo workspace)", () =>
   it("triage → attempt → mechanisms → draft → edit with live preview → replay screen → freeze → portfolio", async () => {
     const app = renderApp(ws.dir, { columns: 100, rows: 30 });
     // 1 Triage: reachable-but-undelivered tasks first
-    await app.see("95 attempts", "reachable");
+    await app.see(DEMO_ATTEMPTS, "reachable");
     expect(selected(app.frame())).toMatch(/◐ .* 1\/2/);
     // 2 Attempt: open the first attempt of the first task
     await app.press(KEY.enter);

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { App } from "../../src/ui/App.js";
 import { themeFor } from "../../src/ui/theme.js";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopiesPerTest, KEY, renderApp, typeKeys, waitFor } from "./helpers.js";
 
 /** The structured editor: add / remove, the unsaved-changes confirm, errors in full. */
@@ -15,7 +16,7 @@ const SIZE = { columns: 120, rows: 36 };
 const onDisk = (file: string) => parse(readFileSync(file, "utf8"));
 
 async function openEditor(app: Rendered) {
-  await app.see("95 attempts");
+  await app.see(DEMO_ATTEMPTS);
   await app.press("4");
   await app.see("draft      my-serve@1");
   await app.press(KEY.enter);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopiesPerTest, KEY, renderApp } from "./helpers.js";
 
 /** `y` reads a candidate in the pager; `e` edits it in $EDITOR (a real process) and checks it. */
@@ -27,7 +28,7 @@ afterAll(() => {
 const workspace = demoCopiesPerTest().withDraft;
 
 async function onDraft(app: ReturnType<typeof renderApp>) {
-  await app.see("95 attempts");
+  await app.see(DEMO_ATTEMPTS);
   await app.press("4");
   await app.see("draft      my-serve@1");
 }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { draft, mine, openSession, replayScreen } from "../../src/core/app/index.js";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
@@ -32,7 +33,7 @@ const row = (frame: string, id: string) => frame.split("\n").find((l) => l.inclu
 describe("Candidates: multi-select freeze", () => {
   it("marks two candidates with Space and freezes both into one portfolio", async () => {
     const app = renderApp(ws.dir, { columns: 100, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("4");
     await app.see("Space mark", drafted[0]!, drafted[1]!);
     // the drafts sort first (status draft); mark the first, move down, mark the second

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, renderApp, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
@@ -18,7 +19,7 @@ const CANDIDATE_ROW = /^[▸ ]\s+[a-z]+\s+\S+@\d+\s/;
 describe("keys sent in one write", () => {
   it("a key after a screen switch goes to the new screen (4j moves the Candidates list)", async () => {
     const app = renderApp(ws.dir);
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     expect(selectedAt(app.frame(), TRIAGE_ROW)).toBe(0);
     app.stdin.write("4j");
     await waitFor(() => selectedAt(app.frame(), CANDIDATE_ROW) === 1, app.frame);
@@ -31,7 +32,7 @@ describe("keys sent in one write", () => {
 
   it("a burst on one screen is every key of it (jjj then jjk)", async () => {
     const app = renderApp(ws.dir);
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     app.stdin.write("jjj");
     await waitFor(() => selectedAt(app.frame(), TRIAGE_ROW) === 3, app.frame);
     app.stdin.write("jjk");

@@ -5,6 +5,7 @@ import { KeypressProvider } from "../../src/ui/hooks/useKeypress.js";
 import { useKeyTable } from "../../src/ui/hooks/useKeyTable.js";
 import { type KeyTable, keysText } from "../../src/ui/keys/table.js";
 import * as TABLES from "../../src/ui/keys/tables.js";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
@@ -72,7 +73,7 @@ describe("key bindings as data", () => {
 
   it("the footer and ? help of each screen list every entry of its live tables", async () => {
     const app = renderApp(ws.dir, { columns: 600, rows: 60 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     const footer = () => app.frame().split("\n").at(-1) ?? "";
     const check = async (tables: KeyTable[]) => {
       // a global command whose every key the screen takes over is left out of the footer
@@ -124,7 +125,7 @@ describe("key bindings as data", () => {
 
   it("? help fits 80 columns, wraps long lines, scrolls, and a key inside it does not act", async () => {
     const app = renderApp(ws.dir, { columns: 80, rows: 14 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("?");
     await app.see("Keys 1–", "j/k scroll", "Triage · tasks");
     expect(
@@ -156,7 +157,7 @@ describe("key bindings as data", () => {
 
   it("keys sent in one write are handled one by one (jjj moves three rows)", async () => {
     const app = renderApp(ws.dir);
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     const rows = () =>
       app
         .frame()

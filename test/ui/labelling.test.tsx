@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { answerCitingFirstShown } from "../llm/attempts.js";
 import { demoCopy, KEY, renderApp } from "./helpers.js";
@@ -35,7 +36,7 @@ afterAll(async () => {
 describe("LLM labelling from the Mechanisms screen", () => {
   it("shows progress with live cost and cache hits, and Esc cancels without a crash", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("3");
     await app.see("Nothing mined yet");
     await app.press("L");
@@ -57,7 +58,7 @@ describe("LLM labelling from the Mechanisms screen", () => {
       JSON.stringify({ sources: ["traces/"], llm: { model: "other-model", maxRetries: 0 } }),
     );
     const app = renderApp(ws.dir, { columns: 160, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("3");
     await app.press("L");
     await app.see("(0 labelled,", "failed, 0 reused): nothing could be labelled");

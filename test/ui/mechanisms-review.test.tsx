@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopiesPerTest, KEY, renderApp, selectedRow, waitFor } from "./helpers.js";
 
 /**
@@ -26,7 +27,7 @@ const reviewRow = (app: { frame(): string }) =>
 
 async function labelled(dir: string) {
   const app = renderApp(dir, { columns: 120, rows: 30 });
-  await app.see("95 attempts");
+  await app.see(DEMO_ATTEMPTS);
   await app.press("3");
   await app.see("Nothing mined yet");
   await app.press("l");

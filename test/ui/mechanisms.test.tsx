@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, KEY, renderApp } from "./helpers.js";
 
 const ws = demoCopy();
@@ -11,7 +12,7 @@ const clusterCount = (frame: string) => Number(/(\d+) clusters/.exec(frame)?.[1]
 describe("Mechanisms screen", () => {
   it("labels with progress, clusters, renames, merges, excludes and drafts by keys", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("3");
     await app.see("Nothing mined yet");
     await app.press("l");
@@ -54,7 +55,7 @@ describe("Mechanisms screen", () => {
 
   it("splits an attempt out of a cluster from its member list", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("3");
     await app.see("point  family");
     const before = clusterCount(app.frame());

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { DEMO, DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopiesPerTest, KEY, renderApp, selectedRow, waitFor } from "./helpers.js";
 
 /** Issue 13, point 3: Esc goes back where you came from; every list keeps its place. */
@@ -20,7 +21,7 @@ const idOf = (row: string) => ATTEMPT_ROW.exec(row)?.[2] ?? "";
 
 /** Opens the first task's attempt list and selects its second attempt; returns both ids. */
 async function secondAttempt(app: Rendered): Promise<[string, string]> {
-  await app.see("95 attempts");
+  await app.see(DEMO_ATTEMPTS);
   await app.press(KEY.enter);
   await app.see("+ pass · - fail");
   const rows = attemptRows(app);
@@ -65,7 +66,7 @@ describe("navigation stack", () => {
   it("the Mechanisms cursor survives a screen switch, and d drafts from that cluster", async () => {
     const dir = workspace();
     const app = renderApp(dir, { columns: 120, rows: 36 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("3", "l");
     await app.see("labels (", "point  family");
     // the detail line under the list names the selected cluster's id
@@ -95,7 +96,7 @@ describe("navigation stack", () => {
 
   it("Screens keeps its tab, the replay list's cursor and the audit's cell across switches", async () => {
     const app = renderApp(workspace(), { columns: 120, rows: 36 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("5", "p");
     await app.see("not screened");
     const first = selected(app);
@@ -110,7 +111,7 @@ describe("navigation stack", () => {
     expect(selected(app)).toBe(replayRow);
     // the audit tab: a cell away from the first, kept too
     await app.press("a");
-    await app.see("routed of 54 tasks", "Enter lists the task's attempts");
+    await app.see(`routed of ${DEMO.tasks} tasks`, "Enter lists the task's attempts");
     const cell = () => /\n(\S+ × \S+: (?:routed|not routed))/.exec(app.frame())?.[1];
     const start = cell();
     await app.press("j", "j", "l");
@@ -119,7 +120,7 @@ describe("navigation stack", () => {
     await app.press("4");
     await app.see("family / lineage");
     await app.press("5");
-    await app.see("routed of 54 tasks");
+    await app.see(`routed of ${DEMO.tasks} tasks`);
     await waitFor(() => cell() !== undefined, app.frame);
     expect(cell()).toBe(moved);
     app.unmount();

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { openWorkspace } from "../../src/core/workspace/open.js";
 import { Boot } from "../../src/ui/Boot.js";
 import { themeFor } from "../../src/ui/theme.js";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopiesPerTest, KEY, renderApp, waitFor } from "./helpers.js";
 
 const { workspace } = demoCopiesPerTest();
@@ -28,7 +29,7 @@ describe("opening the workbench", () => {
     const dir = workspace();
     const app = renderBoot(dir);
     expect(app.frame()).toContain(`reading workspace ${dir}`);
-    await waitFor(() => app.frame().includes("95 attempts"), app.frame);
+    await waitFor(() => app.frame().includes(DEMO_ATTEMPTS), app.frame);
     app.unmount();
   });
 
@@ -39,7 +40,7 @@ describe("opening the workbench", () => {
     early.unmount();
 
     const app = renderBoot(workspace());
-    await waitFor(() => app.frame().includes("95 attempts"), app.frame);
+    await waitFor(() => app.frame().includes(DEMO_ATTEMPTS), app.frame);
     app.stdin.write("/");
     await waitFor(() => app.frame().includes("type to search"), app.frame);
     app.stdin.write("q"); // a letter for the search box, not a quit
@@ -56,23 +57,23 @@ describe("opening the workbench", () => {
     await app.see("reading workspace");
     await app.press(KEY.esc);
     await app.see("reading workspace: cancelled · r reads it again");
-    expect(app.frame()).not.toContain("95 attempts");
+    expect(app.frame()).not.toContain(DEMO_ATTEMPTS);
     await app.press("r");
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     app.unmount();
   });
 
   it("a warm open reads the index: the same header, and events when an attempt is opened", async () => {
     const dir = workspace();
     const cold = renderApp(dir, { columns: 120, rows: 30 });
-    await cold.see("95 attempts");
+    await cold.see(DEMO_ATTEMPTS);
     const header = cold.frame().split("\n")[0];
     cold.unmount();
     const warm = await openWorkspace(dir);
     expect(warm.index).toBeDefined(); // the cold read wrote it
 
     const app = renderApp(dir, { columns: 120, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     expect(app.frame().split("\n")[0]).toBe(header);
     await app.press("/");
     await app.see("type to search");

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeResults } from "../../src/core/screening/results/results-file.js";
 import type { ScreenRow } from "../../src/core/screening/results/row.js";
 import { loadWorkspace } from "../../src/core/workspace/load.js";
+import { DEMO, DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, KEY, renderApp, writeDraft } from "./helpers.js";
 
 /** Every count or row that names attempts opens them; Esc returns to where it was opened. */
@@ -30,7 +31,7 @@ afterAll(() => ws.cleanup());
 describe("openers", () => {
   it("an evidence row of a cluster opens the attempt it quotes; Esc returns to the rows", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 36 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("3", "l");
     await app.see("labels (", "point  family");
     await app.press("v");
@@ -50,7 +51,7 @@ describe("openers", () => {
 
   it("the editor preview's counts open their attempts, and the unsaved edit survives", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 36 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("4");
     await app.see("my-serve@1");
     await app.press(KEY.enter);
@@ -88,9 +89,9 @@ describe("openers", () => {
 
   it("a routing-audit cell lists its task's attempts", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 36 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("5");
-    await app.see("a routing audit", "routed of 54 tasks");
+    await app.see("a routing audit", `routed of ${DEMO.tasks} tasks`);
     await app.press("j", "l");
     await app.see("Enter lists the task's attempts");
     const cell = /\n(\S+) × (\S+): (routed|not routed)/.exec(app.frame());
@@ -106,7 +107,7 @@ describe("openers", () => {
 
   it("a run screen's funnel row lists the attempts that reached the stage", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 36 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("5", "s");
     await app.see("traced", "8 result rows");
     await app.press("f");
@@ -123,7 +124,7 @@ describe("openers", () => {
 
   it("a run screen's report opens in the pager, where / finds text", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 36 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("5", "s");
     await app.see("traced", "8 result rows");
     await app.press(KEY.enter);

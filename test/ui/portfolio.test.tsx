@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runFire } from "../helpers/cli.js";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, renderApp } from "./helpers.js";
 
 const ws = demoCopy();
@@ -30,7 +31,7 @@ afterAll(() => ws.cleanup());
 describe("Portfolio screen", () => {
   it("shows the frozen portfolio with verified hashes and its evidence", async () => {
     const app = renderApp(ws.dir, { columns: 100, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("6");
     await app.see("demo", "✓ hashes verified", "manifest sha256");
     const manifest = JSON.parse(

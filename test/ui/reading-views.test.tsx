@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 import { demoCopiesPerTest, KEY, renderApp, selectedRow, waitFor } from "./helpers.js";
 
@@ -22,7 +23,7 @@ const PGDN = "\u001B[6~";
 const PGUP = "\u001B[5~";
 
 async function openAttempt(app: Rendered, idPart: string) {
-  await app.see("95 attempts");
+  await app.see(DEMO_ATTEMPTS);
   await app.press("/", ...idPart.split(""));
   await app.see(`▸ attempt   `, idPart);
   await app.press(KEY.enter);

@@ -11,6 +11,7 @@ import { KeypressProvider } from "../../src/ui/hooks/useKeypress.js";
 import { StickyProvider } from "../../src/ui/hooks/useSticky.js";
 import { PagerText, pagerRows } from "../../src/ui/text/pager-model.js";
 import { themeFor } from "../../src/ui/theme.js";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, KEY, renderApp, typeKeys, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
@@ -137,7 +138,7 @@ describe("pager", () => {
 describe("reading, comparing and going back in the workbench", () => {
   it("compares a failed attempt with its passing sibling; Esc goes back where it came from", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("/");
     await app.see("type to search");
     await app.press(..."hAXff60".split(""));
@@ -203,7 +204,7 @@ describe("reading, comparing and going back in the workbench", () => {
 
   it("marks one attempt and compares it with another from the task's attempt list", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press(KEY.enter);
     await app.see("Space mark");
     const ids = app
@@ -226,7 +227,7 @@ describe("reading, comparing and going back in the workbench", () => {
 
   it("every list keeps its cursor and filters across screen switches", async () => {
     const app = renderApp(ws.dir);
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("f", "j", "j");
     await app.see("status=reachable");
     const sel = () =>
@@ -259,7 +260,7 @@ describe("reading, comparing and going back in the workbench", () => {
 
   it("o reads an event's full text in the pager", async () => {
     const app = renderApp(ws.dir);
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press(KEY.enter);
     await app.see("+ pass · - fail");
     await app.press(KEY.enter);
@@ -300,7 +301,7 @@ describe("layout", () => {
 
   it("ids keep both ends at narrow widths (middle ellipsis)", async () => {
     const app = renderApp(ws.dir, { columns: 40, rows: 40 });
-    await app.see("95 attempts", "k/n");
+    await app.see(DEMO_ATTEMPTS, "k/n");
     const rows = app
       .frame()
       .split("\n")
@@ -315,7 +316,7 @@ describe("layout", () => {
 
   it("a text field has a cursor: Left then X inserts before the last character", async () => {
     const app = renderApp(ws.dir, { columns: 100, rows: 24 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("/", "a", "b", "c", "\u001B[D", "X");
     await app.see("“abXc”");
     await app.press("\u001B[H", "Y");

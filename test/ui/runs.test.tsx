@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { planReportCheckIn, SCREEN_FIXTURES } from "../helpers/screens.js";
 import { demoCopy, KEY, renderApp } from "./helpers.js";
 
@@ -25,7 +26,7 @@ afterAll(() => ws.cleanup());
 describe("Runs screen: the schedule, start / stop / resume a run", () => {
   it("shows the plan's trials, runs them with progress, stops and resumes", async () => {
     const app = renderApp(ws.dir, { columns: 120, rows: 30 });
-    await app.see("95 attempts", "7 Runs");
+    await app.see(DEMO_ATTEMPTS, "7 Runs");
     await app.press("7");
     await app.see("wb", "not started", "4 trials · 4 pending · wb");
     await app.press(KEY.enter);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runFire } from "../helpers/cli.js";
+import { DEMO, DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 import { demoCopy, KEY, renderApp } from "./helpers.js";
 
@@ -17,9 +18,9 @@ afterAll(() => ws.cleanup());
 describe("Screens screen", () => {
   it("shows the routing audit matrix of the reference portfolio", async () => {
     const app = renderApp(ws.dir, { columns: 100, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("5");
-    await app.see("a routing audit", "routed of 54 tasks");
+    await app.see("a routing audit", `routed of ${DEMO.tasks} tasks`);
     expect(app.frame()).toMatch(/serve-static-docs +(· )*●/);
     expect(app.frame()).toContain("multi-family 0");
     app.unmount();
@@ -27,7 +28,7 @@ describe("Screens screen", () => {
 
   it("runs a replay screen and shows its verdict and evidence", async () => {
     const app = renderApp(ws.dir, { columns: 100, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("5");
     await app.see("a routing audit");
     await app.press("p");
@@ -68,7 +69,7 @@ describe("Screens screen", () => {
 
   it("opens a run screen's report with the Unicode forest plot", async () => {
     const app = renderApp(ws.dir, { columns: 100, rows: 40 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("5");
     await app.see("a routing audit");
     await app.press("s");

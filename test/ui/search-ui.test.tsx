@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Attempt } from "../../src/core/model/attempt.js";
 import { loadWorkspace } from "../../src/core/workspace/load.js";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, renderApp, waitFor } from "./helpers.js";
 
 /**
@@ -32,7 +33,7 @@ describe("search overlay", () => {
       expect(tasks.size).toBeGreaterThanOrEqual(1);
       const columns = 120;
       const app = renderApp(dir, { columns, rows: 30 });
-      await app.see("95 attempts");
+      await app.see(DEMO_ATTEMPTS);
       await app.press("/", ...phrase.split(""));
       await app.see(`matches for “${phrase}”`);
       const rows = () =>
@@ -59,7 +60,7 @@ describe("search overlay", () => {
     expect(multi).toBeDefined();
     const columns = 120;
     const app = renderApp(dir, { columns, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("/", ...multi!.taskId.split(""));
     await app.see(`task      ${multi!.taskId}`);
     const lines = app.frame().split("\n");

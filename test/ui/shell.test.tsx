@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { App } from "../../src/ui/App.js";
 import { SCREENS } from "../../src/ui/contexts/screens.js";
 import { themeFor } from "../../src/ui/theme.js";
+import { DEMO, DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
@@ -13,14 +14,16 @@ afterAll(() => ws.cleanup());
 describe("workbench shell", () => {
   it("the header puts each count next to its unit: exclusions are attempts", async () => {
     const app = renderApp(ws.dir, { columns: 200, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     const m =
-      /95 attempts \((\d+) excluded\) · (\d+) tasks: (\d+) reachable, (\d+) unsolved, (\d+) solved/.exec(
+      /(\d+) attempts \((\d+) excluded\) · (\d+) tasks: (\d+) reachable, (\d+) unsolved, (\d+) solved/.exec(
         app.frame(),
       );
     expect(m).not.toBeNull();
-    const [, excluded, tasks, ...byStatus] = m!.map(Number);
-    expect(excluded).toBeLessThanOrEqual(95);
+    const [, attempts, excluded, tasks, ...byStatus] = m!.map(Number);
+    expect(attempts).toBe(DEMO.attempts);
+    expect(tasks).toBe(DEMO.tasks);
+    expect(excluded).toBeLessThanOrEqual(DEMO.attempts);
     expect(byStatus.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(tasks!);
     expect(app.frame()).not.toMatch(/solved · \d+ excluded/);
     app.unmount();
@@ -28,7 +31,7 @@ describe("workbench shell", () => {
 
   it("Tab and Shift-Tab cycle the seven screens, number keys jump", async () => {
     const app = renderApp(ws.dir);
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press(KEY.tab);
     await app.see("No attempt open");
     await app.press("\u001B[Z"); // Shift-Tab
@@ -45,7 +48,7 @@ describe("workbench shell", () => {
 
   it("/ finds a task by fuzzy text and opens it in Triage", async () => {
     const app = renderApp(ws.dir);
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("6", "/");
     await app.see("type to search");
     await app.press(..."sqlite ordrs".split(""));
@@ -66,7 +69,7 @@ describe("workbench shell", () => {
   it("follows a terminal resize", async () => {
     const r = render(<App dir={ws.dir} theme={themeFor({ NO_COLOR: "1" })} />);
     const frame = () => r.lastFrame() ?? "";
-    await waitFor(() => frame().includes("95 attempts"), frame);
+    await waitFor(() => frame().includes(DEMO_ATTEMPTS), frame);
     expect(
       Math.max(
         ...frame()

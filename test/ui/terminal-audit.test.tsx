@@ -7,6 +7,7 @@ import type { Event } from "../../src/core/model/attempt.js";
 import { App } from "../../src/ui/App.js";
 import { eventLine, ROW_TEXT_MAX } from "../../src/ui/data/markers.js";
 import { themeFor } from "../../src/ui/theme.js";
+import { DEMO, DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { fixture } from "../helpers/paths.js";
 import { demoCopiesPerTest, KEY, renderApp, typeKeys, waitFor } from "./helpers.js";
 
@@ -66,7 +67,7 @@ function codexWorkspace(): string {
 describe("terminal audit: what a user hit in a real terminal", () => {
   it("Esc from an attempt opened via a searched task returns to that task's attempt list", async () => {
     const app = renderApp(workspace(), { columns: 120, rows: 30 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("/");
     await app.see("type to search");
     await app.press(..."t2-add-tests-normalizer".split(""));
@@ -103,7 +104,7 @@ describe("terminal audit: what a user hit in a real terminal", () => {
 
   it("o on a non-shell tool call shows its arguments as text: a written file line by line", async () => {
     const app = renderApp(workspace(), { columns: 120, rows: 36 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("/", ..."BPeAoa2".split(""));
     await app.see("▸ attempt   t2-add-tests-normalizer__BPeAoa2");
     await app.press(KEY.enter);
@@ -153,7 +154,7 @@ describe("terminal audit: what a user hit in a real terminal", () => {
       r.stdout.emit("resize");
     };
     resize(120, 36);
-    await see("95 attempts");
+    await see(DEMO_ATTEMPTS);
     await typeKeys(r.stdin, "3", "l");
     await see("labels (", "point  family");
     // at 120 columns a 66- and a 72-character name fit whole
@@ -187,7 +188,7 @@ describe("terminal audit: what a user hit in a real terminal", () => {
 
   it("a text field's footer names each arrow once, with what it does", async () => {
     const app = renderApp(withDraft().dir, { columns: 200, rows: 36 });
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("4");
     await app.see("draft      my-serve@1");
     await app.press(KEY.enter);
@@ -201,10 +202,10 @@ describe("terminal audit: what a user hit in a real terminal", () => {
 
   it("Triage fills a 50×12 terminal: five task rows, no blank rows under the list", async () => {
     const app = renderApp(workspace(), { columns: 50, rows: 12 });
-    await app.see("95 attempts", "of 54");
+    await app.see(DEMO_ATTEMPTS, `of ${DEMO.tasks}`);
     const lines = app.frame().split("\n");
     expect(lines).toHaveLength(12);
-    expect(app.frame()).toContain("1–5 of 54");
+    expect(app.frame()).toContain(`1–5 of ${DEMO.tasks}`);
     expect(lines.filter((l) => l.trim() === "")).toHaveLength(0);
     app.unmount();
   });

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadWorkspace } from "../../src/core/workspace/load.js";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 import { demoCopiesPerTest, waitFor } from "./helpers.js";
 
@@ -27,7 +28,7 @@ describe("leaving the workbench", () => {
     });
     const exited = new Promise<number | null>((res) => child.on("exit", res));
     await waitFor(
-      () => out.includes("95 attempts"),
+      () => out.includes(DEMO_ATTEMPTS),
       () => JSON.stringify(out.slice(-4000)),
       150_000,
     );

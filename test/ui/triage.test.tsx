@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { demoCopy, KEY, renderApp } from "./helpers.js";
 
 const ws = demoCopy();
@@ -7,7 +8,7 @@ afterAll(() => ws.cleanup());
 describe("Triage screen", () => {
   it("lists the demo tasks reachable-first with counts in the header at 80×24", async () => {
     const app = renderApp(ws.dir);
-    await app.see("95 attempts", "reachable");
+    await app.see(DEMO_ATTEMPTS, "reachable");
     const lines = app.frame().split("\n");
     expect(lines.length).toBeLessThanOrEqual(24);
     expect(lines.every((l) => l.length <= 80)).toBe(true);
@@ -19,7 +20,7 @@ describe("Triage screen", () => {
 
   it("filters by status and shows exclusions with reasons", async () => {
     const app = renderApp(ws.dir);
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("f"); // reachable
     await app.see("status=reachable");
     await app.press("f"); // unsolved
@@ -37,7 +38,7 @@ describe("Triage screen", () => {
 
   it("shows the selected exclusion's evidence (file:line or event)", async () => {
     const app = renderApp(ws.dir);
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press("x");
     await app.see("Excluded attempts", "evidence: ");
     expect(app.frame()).toMatch(/evidence: (?:\S+:\d+|event #\d+)/);
@@ -46,7 +47,7 @@ describe("Triage screen", () => {
 
   it("opens a task's attempts and an attempt with Enter", async () => {
     const app = renderApp(ws.dir);
-    await app.see("95 attempts");
+    await app.see(DEMO_ATTEMPTS);
     await app.press(KEY.enter);
     await app.see("+ pass · - fail");
     expect(app.frame()).toMatch(/▸ +(fail|pass)/);
