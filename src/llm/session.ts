@@ -86,6 +86,7 @@ export function createSession(
     // counts them, reports them and bounds every wait a server asks for.
     maxRetries: config.maxRetries,
     fetch: boundedFetch({
+      maxResponseBytes: config.maxResponseBytes,
       maxWaitMs: () => Math.max(0, Math.min(config.maxBackoffMs, runEnds - Date.now())),
       onAttempt: () => {
         report.requests += 1;

@@ -19,6 +19,8 @@ export interface CallContext {
 }
 
 export interface TransportHooks {
+  /** Largest response body of a chat completion attempt (other requests: BATCH_FILE_FACTOR times). */
+  maxResponseBytes: number;
   /** Longest wait a server may ask for; a larger `retry-after` is lowered to this. */
   maxWaitMs: () => number;
   /** Each HTTP attempt of a chat completion (batch file/poll calls have no call context). */
@@ -61,6 +63,59 @@ function withBoundedWait(res: Response, maxMs: number): Response {
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
 }
 
+/** A batch file (input upload answers, output downloads) may be this many times larger. */
+export const BATCH_FILE_FACTOR = 64;
+
+/** Why a response was cut off: its body grew past the cap while streaming in. */
+export class ResponseTooLargeError extends Error {
+  constructor(readonly capBytes: number) {
+    super(`the server's response exceeds ${capBytes} bytes (maxResponseBytes); cut off`);
+    this.name = "ResponseTooLargeError";
+  }
+}
+
+/**
+ * A copy of `res` whose body errors with ResponseTooLargeError as soon as more than `cap`
+ * bytes have come in (a declared Content-Length over the cap fails at the first read), and
+ * cancels the rest: memory stays under the cap plus one chunk, however much the server sends.
+ */
+function withBoundedBody(res: Response, cap: number): Response {
+  const body = res.body;
+  if (!body) return res;
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  const reader = body.getReader();
+  let seen = 0;
+  const bounded = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (declared > cap) {
+        await reader.cancel().catch(() => {});
+        controller.error(new ResponseTooLargeError(cap));
+        return;
+      }
+      const { done, value } = await reader.read();
+      if (done) {
+        controller.close();
+        return;
+      }
+      seen += value.byteLength;
+      if (seen > cap) {
+        await reader.cancel().catch(() => {});
+        controller.error(new ResponseTooLargeError(cap));
+        return;
+      }
+      controller.enqueue(value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(bounded, {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+}
+
 /** The `fetch` handed to the OpenAI client. */
 export function boundedFetch(hooks: TransportHooks, inner: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
@@ -71,7 +126,8 @@ export function boundedFetch(hooks: TransportHooks, inner: typeof fetch = fetch)
     }
     if (call) hooks.onAttempt(call);
     try {
-      const res = await inner(input, init);
+      const cap = call ? hooks.maxResponseBytes : hooks.maxResponseBytes * BATCH_FILE_FACTOR;
+      const res = withBoundedBody(await inner(input, init), cap);
       if (call) {
         call.lastAt = Date.now();
         call.lastReason = res.ok ? undefined : reasonOf(res.status);

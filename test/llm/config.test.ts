@@ -13,6 +13,7 @@ const CLIENT_SETTINGS = {
   concurrency: 2,
   timeoutMs: 5_000,
   requestDeadlineMs: 9_000,
+  maxResponseBytes: 123_456,
   maxRunMs: 60_000,
   maxRequests: 50,
   maxTokens: 100_000,

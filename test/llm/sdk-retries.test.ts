@@ -132,7 +132,7 @@ describe("slow and hostile servers", () => {
 
   it("a 10 MB answer without choices is a clear failure, not a TypeError", async () => {
     fake.respond = () => ({ kind: "raw", body: { id: "x", junk: "z".repeat(10_000_000) } });
-    const r = await ask(session({ maxRetries: 0 }));
+    const r = await ask(session({ maxRetries: 0, maxResponseBytes: 16 * 1024 * 1024 }));
     expect(r).toMatchObject({ ok: false, stopped: false });
     if (!r.ok) {
       expect(r.reason).toMatch(/not a chat completion \(choices: .*; 10\.0 MB\)/);

@@ -30,6 +30,15 @@ export const LlmConfig = z.strictObject({
   timeoutMs: z.number().int().positive().default(60_000),
   /** Total deadline of one request: every retry, wait and the whole body (slow servers). */
   requestDeadlineMs: z.number().int().positive().default(180_000),
+  /**
+   * Largest response body of one chat completion, counted while it streams in: a longer one
+   * is cut off and the attempt fails saying so (batch files may be 64 times larger).
+   */
+  maxResponseBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024),
   /** Wall-clock budget of a whole run (mine, draft, suggest); stops cleanly when reached. */
   maxRunMs: z.number().int().positive().default(1_800_000),
   /** Budget: HTTP requests, tokens (prompt + completion), dollars per run. */
