@@ -6,6 +6,7 @@ import { renderMine } from "../../core/mine/render.js";
 import { renderSuggestions, suggestedChanges } from "../../core/mine/suggest-commands.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
+import { workspaceServices } from "../../services.js";
 import { print } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 import { mineJson } from "./mine.js";
@@ -22,11 +23,7 @@ function reportLine(rep: RunReport, cached: boolean): string {
 
 /** `--suggest`: LLM names and merges, printed as commands; nothing is recorded. */
 async function suggest(ws: Workspace, r: MineResult, opts: Opts): Promise<void> {
-  const llm = await import("../../llm/index.js");
-  const { outcome, report } = await llm.suggestClusterChanges(r.clusters, r.labels, {
-    config: ws.config.llm,
-    cacheDir: llm.llmCacheDir(ws),
-  });
+  const { outcome, report } = await workspaceServices(ws).suggest(r.clusters, r.labels);
   if (!outcome.ok) {
     if (opts.json) printJson({ ok: false, reason: outcome.reason, report });
     process.stderr.write(`fire: no cluster suggestions: ${outcome.reason}\n`);

@@ -2,11 +2,9 @@ import { relative } from "node:path";
 import type { Command } from "commander";
 import { draft } from "../../core/app/lifecycle.js";
 import { clusterNamed, minedClusters } from "../../core/app/mining.js";
-import type { AskDraft } from "../../core/draft/llm-drafter.js";
 import { UsageError } from "../../core/errors.js";
 import { policyKey } from "../../core/policy/key.js";
-import { Candidate } from "../../core/policy/schema.js";
-import type { Workspace } from "../../core/workspace/load.js";
+import { workspaceServices } from "../../services.js";
 import { print } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -16,22 +14,6 @@ interface DraftOpts {
   llm?: boolean;
   format?: string;
   json?: boolean;
-}
-
-/** The LLM drafter's call (src/llm's structuredCall), loaded only with --llm. */
-async function llmAsk(ws: Workspace): Promise<AskDraft> {
-  const llm = await import("../../llm/index.js");
-  const session = llm.createSession(ws.config.llm, {
-    cacheDir: llm.llmCacheDir(ws),
-  });
-  return async (messages, validate) => {
-    const r = await llm.structuredCall(
-      { schema: Candidate, name: "fire_candidate_draft", version: "1", validate },
-      messages,
-      { session, id: "draft" },
-    );
-    return r.ok ? { ok: true, value: r.value } : { ok: false, reason: r.reason };
-  };
 }
 
 /** `fire draft --cluster ID [--llm]`: a draft candidate for one mechanism cluster. */
@@ -56,7 +38,7 @@ export function register(program: Command): void {
     const cluster = clusterNamed(await minedClusters({ ws }), opts.cluster);
     const result = await draft({ ws }, cluster, {
       ext: opts.format,
-      ...(opts.llm ? { ask: await llmAsk(ws) } : {}),
+      ...(opts.llm ? { ask: await workspaceServices(ws).drafter() } : {}),
     });
     if (!result.ok && result.reason === "invalid") {
       if (opts.json) printJson({ cluster: cluster.id, ...result });

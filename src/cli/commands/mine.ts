@@ -1,12 +1,12 @@
 import type { Command } from "commander";
 import { mine, validateMining } from "../../core/app/mining.js";
 import { UsageError } from "../../core/errors.js";
-import type { ExternalLabeler, MineResult } from "../../core/mine/mine.js";
+import type { MineResult } from "../../core/mine/mine.js";
 import { labelOutcome, outcomeProblem } from "../../core/mine/outcome.js";
 import { renderMine, renderValidation } from "../../core/mine/render.js";
 import { loadValidationSet, type ValidationReport } from "../../core/mine/validation.js";
-import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
+import { workspaceServices } from "../../services.js";
 import { print } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -17,17 +17,6 @@ interface MineOptions {
   json?: boolean;
   validate?: string;
   retryUnlabelled?: boolean;
-}
-
-/** The LLM labeller (src/llm), loaded only when asked for so the offline path never imports it. */
-async function llmLabeler(ws: Workspace, batch: boolean): Promise<ExternalLabeler> {
-  let mod: typeof import("../../llm/index.js");
-  try {
-    mod = await import("../../llm/index.js");
-  } catch (err) {
-    throw new Error(`the LLM labeller (src/llm) is not available: ${(err as Error).message}`);
-  }
-  return mod.workspaceLabeler(ws, { batch });
 }
 
 /** One line about an LLM run: requests, cache hits, tokens, cost, why it stopped. */
@@ -91,7 +80,10 @@ export function register(program: Command): void {
     const set = opts.validate ? await loadValidationSet(opts.validate) : undefined;
     const ws = await openWorkspace(opts);
     const tty = process.stderr.isTTY === true;
-    const external = opts.labeler === "llm" ? await llmLabeler(ws, opts.batch === true) : undefined;
+    const external =
+      opts.labeler === "llm"
+        ? await workspaceServices(ws).labeler({ batch: opts.batch === true })
+        : undefined;
     const r = await mine(
       { ws },
       {

@@ -7,6 +7,7 @@ import {
 import type { Decision } from "../../core/mine/decisions.js";
 import type { ExternalLabeler, LabelerName, MineResult } from "../../core/mine/mine.js";
 import type { Workspace } from "../../core/workspace/load.js";
+import { workspaceServices } from "../../services.js";
 
 /** Progress of a labelling run as the Mechanisms screen shows it. */
 export interface MiningProgress {
@@ -17,13 +18,12 @@ export interface MiningProgress {
   cacheHits?: number;
 }
 
-/** The LLM labeller from src/llm (workspaceLabeler), loaded only when asked for (as `fire mine --labeler llm`). */
+/** The workspace's LLM labeller (src/services.ts, the same as `fire mine --labeler llm`). */
 async function llmLabeler(
   ws: Workspace,
   onProgress: (p: MiningProgress) => void,
 ): Promise<ExternalLabeler> {
-  const { workspaceLabeler } = await import("../../llm/workspace.js");
-  return workspaceLabeler(ws, {
+  return workspaceServices(ws).labeler({
     onProgress: (p) =>
       onProgress({
         phase: "label",
