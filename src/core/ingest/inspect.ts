@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { unzipSync } from "fflate";
 import { InputError } from "../errors.js";
 import { sampleAttempt } from "./inspect-sample.js";
 import { INSPECT_JSON_HEAD, InspectHeader, InspectSample } from "./inspect-schema.js";
 import { ioReason, parseJsonLoaded, validate } from "./json-file.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
+import { BoundedZip, type ZipCaps, type ZipEntry, zipEntries } from "./zip.js";
 
 const HEADER_WHAT = "an Inspect AI eval log (version, status, eval{task, model})";
 const SAMPLE_WHAT = "an Inspect AI eval sample (id, epoch, input)";
@@ -57,40 +57,52 @@ function* readJsonLog(path: string, text: string, options: IngestOptions): Gener
 /**
  * A `.eval` log (a zip): `header.json`, else `_journal/start.json` for a log still
  * being written, and one entry per sample. An entry's errors name it as
- * `<file>/<entry>`, with the line of a JSON syntax error.
+ * `<file>/<entry>`, with the line of a JSON syntax error. Inflation is bounded (zip.ts: per
+ * entry and per file): an entry over a cap is an error naming it, the other samples load.
  */
-function* readZipLog(path: string, zip: Buffer, options: IngestOptions): Generator<IngestItem> {
-  const names: string[] = [];
-  const entry = (name: string): string | undefined => {
-    const got = unzipSync(zip, { filter: (f) => f.name === name })[name];
-    return got && Buffer.from(got.buffer, got.byteOffset, got.length).toString("utf8");
-  };
+export function* readZipLog(
+  path: string,
+  zip: Buffer,
+  options: IngestOptions,
+  caps?: ZipCaps,
+): Generator<IngestItem> {
+  let entries: ZipEntry[];
   try {
-    unzipSync(zip, {
-      filter: (f) => {
-        names.push(f.name);
-        return false;
-      },
-    });
+    entries = zipEntries(zip);
   } catch (err) {
     const why = `not a readable zip archive (${(err as Error).message})`;
     return yield { type: "error", error: new InputError(path, undefined, why) };
   }
-  const headerName = names.includes("header.json") ? "header.json" : "_journal/start.json";
-  if (!names.includes(headerName)) {
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const bounded = new BoundedZip(zip, caps);
+  const read = (name: string): { text: string } | { error: InputError } => {
+    const r = bounded.read(byName.get(name) as ZipEntry);
+    return "why" in r
+      ? { error: new InputError(`${path}/${name}`, undefined, r.why) }
+      : { text: r.bytes.toString("utf8") };
+  };
+  const headerName = byName.has("header.json") ? "header.json" : "_journal/start.json";
+  if (!byName.has(headerName)) {
     const why = "expected an Inspect AI .eval log: no header.json or _journal/start.json";
     return yield { type: "error", error: new InputError(path, undefined, why) };
   }
   const headerFile = `${path}/${headerName}`;
-  const doc = parseJsonLoaded(headerFile, entry(headerName) ?? "");
+  const header = read(headerName);
+  if ("error" in header) return yield { type: "error", error: header.error };
+  const doc = parseJsonLoaded(headerFile, header.text);
   if (!doc.ok) return yield { type: "error", error: doc.error };
   const h = validate(headerFile, doc.value, InspectHeader, HEADER_WHAT);
   if (!h.ok) return yield { type: "error", error: h.error };
-  const sampleNames = names.filter((n) => SAMPLE_ENTRY.test(n)).sort(bySampleOrder);
+  const sampleNames = [...byName.keys()].filter((n) => SAMPLE_ENTRY.test(n)).sort(bySampleOrder);
   for (const name of sampleNames) {
     if (options.signal?.aborted) return;
     const file = `${path}/${name}`;
-    const parsed = parseJsonLoaded(file, entry(name) ?? "");
+    const got = read(name);
+    if ("error" in got) {
+      yield { type: "error", error: got.error };
+      continue;
+    }
+    const parsed = parseJsonLoaded(file, got.text);
     if (!parsed.ok) {
       yield { type: "error", error: parsed.error };
       continue;
