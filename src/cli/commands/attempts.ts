@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { attemptRow, isFailed } from "../util/attempt-row.js";
 import { print } from "../util/out.js";
 import { clip, renderTable } from "../util/table.js";
-import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
 
 interface AttemptsOptions {
   workspace?: string;
@@ -24,11 +24,11 @@ export function register(program: Command): void {
         "print a JSON array of {id, taskId, outcome, reward, agent, model, format, nEvents}",
       ),
   ).action(async (opts: AttemptsOptions) => {
-    const ws = await openWorkspace(opts);
+    const ws = await openCurrent(opts);
     const rows = ws.attempts
       .filter((a) => !opts.failed || isFailed(a))
       .filter((a) => opts.task === undefined || a.taskId === opts.task)
-      .map(attemptRow);
+      .map((a) => attemptRow(ws, a));
     if (ws.errors.length > 0) {
       process.stderr.write(`${ws.errors.length} input errors (run \`fire\` to see them)\n`);
     }

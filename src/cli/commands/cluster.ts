@@ -6,14 +6,14 @@ import type { Decision } from "../../core/mine/decisions.js";
 import { renderCluster } from "../../core/mine/render.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { print } from "../util/out.js";
-import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
 
 type Opts = { workspace?: string; json?: boolean };
 
 async function clustersOf(
   opts: Opts,
 ): Promise<{ ws: Workspace; clusters: Cluster[]; known: Set<string> }> {
-  const ws = await openWorkspace(opts);
+  const ws = await openCurrent(opts);
   const r = await minedClusters({ ws });
   return { ws, clusters: r.clusters, known: new Set(r.labels.map((l) => l.attemptId)) };
 }

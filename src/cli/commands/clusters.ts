@@ -8,7 +8,7 @@ import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
 import { workspaceServices } from "../../services.js";
 import { print } from "../util/out.js";
-import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
 import { mineJson } from "./mine.js";
 
 type Opts = { workspace?: string; json?: boolean; suggest?: boolean };
@@ -60,7 +60,7 @@ export function register(program: Command): void {
         "ask the LLM for cluster names and merges; prints the `fire cluster` commands, applies nothing",
       ),
   ).action(async (opts: Opts) => {
-    const ws = await openWorkspace(opts);
+    const ws = await openCurrent(opts);
     const r = await clusters({ ws });
     if (!r) {
       process.stderr.write("fire: nothing mined yet: run `fire mine` first\n");

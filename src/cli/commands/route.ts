@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { routingAudit, sessionOf } from "../../core/app/index.js";
 import { renderRouteAudit } from "../../core/route/render.js";
 import { print } from "../util/out.js";
-import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
+import { openCurrent, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
 /** `fire route [--json]`: the routing audit of every live candidate over every task text. */
 export function register(program: Command): void {
@@ -15,7 +15,7 @@ export function register(program: Command): void {
       .option("--json", "print the audit as JSON")
       .option("--all", "include retired candidates"),
   ).action(async (opts: { workspace?: string; json?: boolean; all?: boolean }) => {
-    const session = await sessionOf(await openWorkspace(opts));
+    const session = await sessionOf(await openCurrent(opts));
     const errors = session.candidateErrors;
     printErrors(errors);
     const audit = routingAudit(session, { includeRetired: opts.all === true });

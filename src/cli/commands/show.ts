@@ -3,7 +3,7 @@ import { InputError } from "../../core/errors.js";
 import type { Attempt, Event } from "../../core/model/attempt.js";
 import { print } from "../util/out.js";
 import { clip } from "../util/table.js";
-import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
 
 /** Ids listed in an ambiguity error before the rest are folded into a count. */
 const MAX_LISTED = 10;
@@ -63,7 +63,7 @@ export function register(program: Command): void {
       .argument("<attempt-id>", "attempt id (or any unique part of one)")
       .option("--json", "print the attempt as JSON"),
   ).action(async (id: string, opts: { workspace?: string; json?: boolean }) => {
-    const ws = await openWorkspace(opts);
+    const ws = await openCurrent(opts);
     const attempt = findAttempt(ws.attempts, id);
     if (opts.json) printJson(attempt);
     else print(renderAttempt(attempt));

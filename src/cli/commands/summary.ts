@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { print } from "../util/out.js";
 import { renderSummary, summaryOf } from "../util/summary.js";
-import { openWorkspace, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
+import { openCurrent, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 /**
  * `fire` without a command: in a terminal the workbench; otherwise the workspace summary and
@@ -20,7 +20,7 @@ export function register(program: Command): void {
         throw new UsageError(`unknown command '${command}' (see fire --help)`);
       }
       if (opts.json) {
-        printJson(summaryOf(await openWorkspace(opts)));
+        printJson(summaryOf(await openCurrent(opts)));
         return;
       }
       if (process.stdout.isTTY === true && process.stdin.isTTY === true) {
@@ -31,7 +31,7 @@ export function register(program: Command): void {
         await runWorkbench(workspaceDir(opts));
         return;
       }
-      const ws = await openWorkspace(opts);
+      const ws = await openCurrent(opts);
       print(renderSummary(ws));
     });
 }

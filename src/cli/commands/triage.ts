@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { renderTriage } from "../../core/mine/render.js";
 import { triageView } from "../../core/mine/triage-view.js";
 import { print } from "../util/out.js";
-import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
+import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
 
 /** `fire triage`: k/n passes per task and arm, reachable tasks first, exclusions with reasons. */
 export function register(program: Command): void {
@@ -14,7 +14,7 @@ export function register(program: Command): void {
       )
       .option("--json", "print {tasks, exclusions, inScope} as JSON"),
   ).action(async (opts: { workspace?: string; json?: boolean }) => {
-    const ws = await openWorkspace(opts);
+    const ws = await openCurrent(opts);
     // Fault checks, the last mining run's labels and the user's decisions, as the workbench.
     const { triage } = await triageView(ws);
     if (opts.json) printJson(triage);

@@ -1,4 +1,6 @@
 import type { Attempt } from "../../core/model/attempt.js";
+import { eventCountOf } from "../../core/workspace/index-file.js";
+import type { Workspace } from "../../core/workspace/load.js";
 
 /** One line of `fire attempts --json`: the fields scripts filter on. */
 export interface AttemptRow {
@@ -12,7 +14,8 @@ export interface AttemptRow {
   nEvents: number;
 }
 
-export function attemptRow(a: Attempt): AttemptRow {
+/** The row of an attempt of `ws` (its event count from the index when it has one: no events read). */
+export function attemptRow(ws: Workspace, a: Attempt): AttemptRow {
   return {
     id: a.id,
     taskId: a.taskId,
@@ -21,7 +24,7 @@ export function attemptRow(a: Attempt): AttemptRow {
     agent: a.agent ?? null,
     model: a.model ?? null,
     format: a.source.format,
-    nEvents: a.events.length,
+    nEvents: eventCountOf(ws, a),
   };
 }
 

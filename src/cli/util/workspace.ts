@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type InputError, UsageError } from "../../core/errors.js";
-import { loadWorkspace, type Workspace } from "../../core/workspace/load.js";
+import type { LoadProgress, Workspace } from "../../core/workspace/load.js";
 
 /** Adds the `--workspace DIR` option every command takes (default: current folder). */
 export function withWorkspace(cmd: Command): Command {
@@ -22,27 +22,68 @@ export function workspaceDir(opts: { workspace?: string }): string {
   return dir;
 }
 
-/** Loads the workspace, showing progress on stderr only when it is a terminal. */
+/** FIRE_PARSE_WORKERS_AFTER: parse in worker threads after this many units (default 32). */
+function workersAfter(): { workersAfter?: number } {
+  const after = Number.parseInt(process.env.FIRE_PARSE_WORKERS_AFTER ?? "", 10);
+  return Number.isInteger(after) && after >= 0 ? { workersAfter: after } : {};
+}
+
+/** Progress on stderr only when it is a terminal: `reading 3/89 units`, with why when given. */
+function progressLine(why?: () => string | undefined): {
+  onProgress?: (p: LoadProgress) => void;
+  clear: () => void;
+} {
+  if (process.stderr.isTTY !== true) return { clear: () => undefined };
+  let shown = false;
+  return {
+    onProgress: (p) => {
+      shown = true;
+      const reason = why?.();
+      process.stderr.write(
+        `\r${reason ? `${reason}: ` : ""}reading ${p.done}/${p.total ?? "?"} units`,
+      );
+    },
+    clear: () => {
+      if (shown) process.stderr.write("\r\x1b[K");
+    },
+  };
+}
+
+/** Loads the workspace (every source unit, parsed or from the parse cache; rewrites the index). */
 export async function openWorkspace(
   opts: { workspace?: string },
   sources?: string[],
 ): Promise<Workspace> {
   const dir = workspaceDir(opts);
-  const tty = process.stderr.isTTY === true;
-  // FIRE_PARSE_WORKERS_AFTER: parse in worker threads after this many units (default 32).
-  const after = Number.parseInt(process.env.FIRE_PARSE_WORKERS_AFTER ?? "", 10);
+  const progress = progressLine();
+  const { loadWorkspace } = await import("../../core/workspace/load.js");
   const ws = await loadWorkspace(dir, {
     ...(sources ? { sources } : {}),
-    ...(Number.isInteger(after) && after >= 0 ? { workersAfter: after } : {}),
-    ...(tty
-      ? {
-          onProgress: (p) => {
-            process.stderr.write(`\rreading ${p.done}/${p.total ?? "?"} units`);
-          },
-        }
-      : {}),
+    ...workersAfter(),
+    ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
   });
-  if (tty && ws.stats.units > 0) process.stderr.write("\r\x1b[K");
+  progress.clear();
+  return ws;
+}
+
+/**
+ * The workspace for a read command: from its index while the sources' stamps match it (no
+ * parsing, faults precomputed, events read on first use), else read again — on a terminal
+ * the progress line says why (`sources changed: reading 3/89 units`).
+ */
+export async function openCurrent(opts: { workspace?: string }): Promise<Workspace> {
+  const dir = workspaceDir(opts);
+  let why: string | undefined;
+  const progress = progressLine(() => why);
+  const { openCurrentWorkspace } = await import("../../core/workspace/open.js");
+  const ws = await openCurrentWorkspace(dir, {
+    ...workersAfter(),
+    ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+    onStale: (reason) => {
+      why = reason === "no index" ? "no index yet" : "sources changed since the index";
+    },
+  });
+  progress.clear();
   return ws;
 }
 

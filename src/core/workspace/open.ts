@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { loadConfig } from "./config.js";
-import { indexKey, readIndex, unitsDigest } from "./index-file.js";
+import { indexKey, readIndex, storedDigest, unitsDigest } from "./index-file.js";
 import type { LoadOptions, Workspace } from "./load.js";
 import { parseOptionsKey } from "./options-key.js";
 import { resolveSources } from "./sources.js";
@@ -30,15 +30,52 @@ export async function openWorkspace(dir: string, opts: OpenOptions = {}): Promis
   return loadWorkspace(root, load);
 }
 
+/** Why a read went to the sources rather than the index. */
+export type StaleReason = "no index" | "sources changed";
+
+export interface CurrentOptions
+  extends Pick<LoadOptions, "onProgress" | "signal" | "workersAfter"> {
+  /** Called before a full read, with the reason the index could not serve. */
+  onStale?: (why: StaleReason) => void;
+}
+
 /**
- * Whether an index-backed workspace still matches its sources: discovers the units again
- * (stat and head of each, no parsing) and compares their paths and stamps with the index.
- * A fully loaded workspace is always current.
+ * Opens a workspace as it is now, from its index whenever that still matches the sources:
+ * the units are discovered again (stat and head of each, no parsing) and their paths and
+ * stamps compared with the index's digest. Only when they differ (or there is no usable
+ * index) are the sources read — changed units parsed, the rest from the parse cache — and
+ * the index rewritten, after `onStale` says why. The read commands of the CLI open so.
  */
-export async function isIndexCurrent(ws: Workspace, signal?: AbortSignal): Promise<boolean> {
-  if (!ws.index) return true;
+export async function openCurrentWorkspace(
+  dir: string,
+  opts: CurrentOptions = {},
+): Promise<Workspace> {
+  const root = resolve(dir);
+  const { onStale, ...load } = opts;
+  const stored = storedDigest(root);
+  if (stored !== undefined) {
+    const config = await loadConfig(root);
+    const options = await parseOptionsKey(config);
+    const key = indexKey(options, config);
+    const units = await currentUnits(root, config.sources, opts.signal);
+    if (unitsDigest(key, units) === stored) {
+      const ws = readIndex(root, config, key, options);
+      if (ws) return ws;
+    }
+    onStale?.(storedDigest(root) === undefined ? "no index" : "sources changed");
+  } else onStale?.("no index");
+  const { loadWorkspace } = await import("./load.js");
+  return loadWorkspace(root, load);
+}
+
+/** The source units' paths and stamps as discovery finds them now (no parsing). */
+async function currentUnits(
+  root: string,
+  sources: string[],
+  signal?: AbortSignal,
+): Promise<{ path: string; stamp: string }[]> {
   const { discoverUnits } = await import("../ingest/discover.js");
-  const resolved = await resolveSources(ws.dir, ws.config.sources);
+  const resolved = await resolveSources(root, sources);
   const units: { path: string; stamp: string }[] = [];
   const seen = new Set<string>();
   for await (const item of discoverUnits(resolved.paths, signal ? { signal } : {})) {
@@ -48,6 +85,17 @@ export async function isIndexCurrent(ws: Workspace, signal?: AbortSignal): Promi
     }
   }
   signal?.throwIfAborted();
+  return units;
+}
+
+/**
+ * Whether an index-backed workspace still matches its sources: discovers the units again
+ * (stat and head of each, no parsing) and compares their paths and stamps with the index.
+ * A fully loaded workspace is always current.
+ */
+export async function isIndexCurrent(ws: Workspace, signal?: AbortSignal): Promise<boolean> {
+  if (!ws.index) return true;
+  const units = await currentUnits(ws.dir, ws.config.sources, signal);
   const key = indexKey(await parseOptionsKey(ws.config), ws.config);
   return unitsDigest(key, units) === ws.index.digest;
 }
