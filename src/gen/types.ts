@@ -1,9 +1,10 @@
 import type { FamilyId } from "../core/families.js";
+import type { Cohort as CoreCohort } from "../core/model/cohort.js";
 import type { AgentProfile } from "./agents.js";
 import type { Rng } from "./prng.js";
 
-/** Which group a task belongs to in the demo's ground truth. */
-export type Cohort = "positive" | "nearby-negative" | "silent";
+/** Which group a task belongs to in the demo's ground truth (a cohort of core/model/cohort.ts). */
+export type Cohort = Extract<CoreCohort, "positive" | "nearby-negative" | "silent">;
 
 /** The mechanism planted in an attempt (null: none, e.g. a pass or an ordinary mistake). */
 export type Planted = FamilyId | "capability_gap" | "provider_fault" | null;

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { planScreen } from "../../core/app/plan.js";
 import { UsageError } from "../../core/errors.js";
-import { ARM_NAMES, type ArmName } from "../../core/screening/plan/schema.js";
+import { ARM_NAMES, type ArmName } from "../../core/model/arm.js";
+import { COHORTS, type Cohort } from "../../core/model/cohort.js";
 import { printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -63,12 +64,16 @@ export function registerScreenPlan(screen: Command): void {
         `--arms takes distinct names from ${ARM_NAMES.join(", ")}${badArm ? ` (not ${badArm})` : ""}`,
       );
     }
+    const cohorts = list(opts.cohort ?? "");
+    const badCohort = cohorts.find((c) => !(COHORTS as readonly string[]).includes(c));
+    if (badCohort)
+      throw new UsageError(`--cohort takes names from ${COHORTS.join(", ")} (not ${badCohort})`);
     const seed = /^-?\d+$/.test(opts.seed) ? Number(opts.seed) : opts.seed;
     const { file, plan, byCohort } = await planScreen({
       workspace: workspaceDir(opts),
       source: { kind: opts.portfolio ? "portfolio" : "candidate", path: sourceArg },
       ...(opts.tasks ? { tasksFile: opts.tasks } : {}),
-      cohorts: list(opts.cohort ?? ""),
+      cohorts: cohorts as Cohort[],
       arms: arms as ArmName[],
       attempts: Number(opts.attempts),
       seed,

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { importScreen } from "../../core/app/results.js";
 import { UsageError } from "../../core/errors.js";
+import { ARM_NAMES, ArmName } from "../../core/model/arm.js";
 import { printResult } from "../util/out.js";
 import { printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 import { registerScreenPlan } from "./screen-plan.js";
@@ -43,8 +44,11 @@ export function register(program: Command): void {
       if (!/^\d+$/.test(opts.replicate)) throw new UsageError("--replicate must be a whole number");
       replicate = Number(opts.replicate);
     }
+    const arm = opts.arm === undefined ? undefined : ArmName.safeParse(opts.arm).data;
+    if (opts.arm !== undefined && !arm)
+      throw new UsageError(`--arm takes one of ${ARM_NAMES.join(", ")} (not ${opts.arm})`);
     const result = await importScreen(workspaceDir(opts), name, input, {
-      ...(opts.arm ? { arm: opts.arm } : {}),
+      ...(arm ? { arm } : {}),
       ...(replicate !== undefined ? { replicate } : {}),
     });
     if (!opts.json) printErrors(result.errors);

@@ -2,10 +2,12 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, relative } from "node:path";
 import { InputError, UsageError } from "../errors.js";
 import { loadPolicySource, resolvePolicySource } from "../freeze/policy-source.js";
+import type { ArmName } from "../model/arm.js";
+import type { Cohort } from "../model/cohort.js";
 import { checkScreenName } from "../screening/paths.js";
 import { buildPlan } from "../screening/plan/build.js";
 import { writePlan } from "../screening/plan/plan-file.js";
-import type { ArmName, ScreenPlan } from "../screening/plan/schema.js";
+import type { ScreenPlan } from "../screening/plan/schema.js";
 import { selectPlanTasks } from "../screening/plan/select-tasks.js";
 import { type ListedTask, parseTaskList } from "../screening/plan/task-list.js";
 import { loadWorkspace } from "../workspace/load.js";
@@ -18,7 +20,7 @@ export interface PlanScreenRequest {
   /** A task list file: one `task` or `task,cohort` a line. */
   tasksFile?: string;
   /** Cohorts from the workspace's tasks when there is no task list. */
-  cohorts: readonly string[];
+  cohorts: readonly Cohort[];
   arms: readonly ArmName[];
   attempts: number;
   seed: number | string;
@@ -31,7 +33,7 @@ export interface PlannedScreen {
   file: string;
   plan: ScreenPlan;
   /** Tasks per cohort, in plan order. */
-  byCohort: Map<string, number>;
+  byCohort: Map<Cohort, number>;
 }
 
 async function readTaskList(file: string): Promise<ListedTask[]> {
@@ -83,7 +85,7 @@ export async function planScreen(req: PlanScreenRequest): Promise<PlannedScreen>
     createdAt: (req.now ?? new Date()).toISOString(),
   });
   const file = await writePlan(req.workspace, built);
-  const byCohort = new Map<string, number>();
+  const byCohort = new Map<Cohort, number>();
   for (const t of built.plan.tasks) byCohort.set(t.cohort, (byCohort.get(t.cohort) ?? 0) + 1);
   return { file, plan: built.plan, byCohort };
 }

@@ -1,3 +1,4 @@
+import type { ArmName } from "../model/arm.js";
 import { cohortLookup } from "../screening/plan/cohort-lookup.js";
 import { type ImportResult, importScreenResults } from "../screening/results/import.js";
 import { planTags } from "../screening/results/plan-markers.js";
@@ -5,7 +6,7 @@ import { loadWorkspace } from "../workspace/load.js";
 
 export interface ImportScreenOptions {
   /** Tag every imported attempt with this arm … */
-  arm?: string;
+  arm?: ArmName;
   /** … and this replicate. */
   replicate?: number;
   signal?: AbortSignal;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ArmName } from "./arm.js";
 
 /** Kinds of normalized events, in the order a harness sees them. */
 export const EventKind = z.enum([
@@ -97,7 +98,7 @@ export const Attempt = z.strictObject({
   taskText: z.string(),
   agent: z.string().optional(),
   model: z.string().optional(),
-  arm: z.string().default("baseline"),
+  arm: ArmName.default("baseline"),
   replicate: z.number().int().optional(),
   attemptNo: z.number().int().optional(),
   outcome: Outcome,

@@ -1,3 +1,5 @@
+import { type ArmName, BASELINE_ARM, CONTROL_ARMS, POLICY_ARM } from "../model/arm.js";
+import type { CohortOrAll } from "../model/cohort.js";
 import type { VerdictsConfig } from "../verdict/thresholds.js";
 import { type Contrast, type ContrastOptions, contrast } from "./contrast.js";
 import { type Funnel, funnel } from "./funnel.js";
@@ -6,21 +8,16 @@ import { type TransitionTable, transitionTable } from "./transitions.js";
 import { ALL_COHORT, type Observation } from "./types.js";
 import { suggestVerdicts, type VerdictSuggestion } from "./verdict.js";
 
-export const BASELINE_ARM = "baseline";
-export const POLICY_ARM = "policy";
-/** Controls the real policy is also compared against, when present. */
-export const CONTROL_ARMS = ["sham", "always-verify", "reconsider"] as const;
-
 export interface UnscorableAttempt {
   task: string;
-  arm: string;
+  arm: ArmName;
   attempt: number;
   reason: string;
 }
 
 export interface ScreenAnalysis {
   seed: string | number;
-  cohorts: string[];
+  cohorts: CohortOrAll[];
   /** arms[arm][cohort] (cohort "all" pools every task). */
   arms: Record<string, Record<string, ArmSummary>>;
   contrasts: Contrast[];
@@ -32,9 +29,9 @@ export interface ScreenAnalysis {
 }
 
 /** Arm order: baseline, policy, the controls, then any other arm by name. */
-export function orderArms(arms: Iterable<string>): string[] {
-  const fixed: string[] = [BASELINE_ARM, POLICY_ARM, ...CONTROL_ARMS];
-  const rank = (a: string): number => {
+export function orderArms(arms: Iterable<ArmName>): ArmName[] {
+  const fixed: ArmName[] = [BASELINE_ARM, POLICY_ARM, ...CONTROL_ARMS];
+  const rank = (a: ArmName): number => {
     const i = fixed.indexOf(a);
     return i === -1 ? fixed.length : i;
   };
@@ -42,8 +39,8 @@ export function orderArms(arms: Iterable<string>): string[] {
 }
 
 /** The (arm, comparator) pairs worth contrasting among the arms present. */
-export function contrastPairs(arms: readonly string[]): Array<[string, string]> {
-  const pairs: Array<[string, string]> = [];
+export function contrastPairs(arms: readonly ArmName[]): Array<[ArmName, ArmName]> {
+  const pairs: Array<[ArmName, ArmName]> = [];
   if (arms.includes(BASELINE_ARM)) {
     for (const a of arms) if (a !== BASELINE_ARM) pairs.push([a, BASELINE_ARM]);
   }
@@ -65,14 +62,9 @@ export function analyzeScreen(
   const seed = opts.seed ?? 1;
   const arms = orderArms(observations.map((o) => o.arm));
   // Named cohorts (rows without one count only in the pooled "all").
-  const named = [
-    ...new Set(
-      observations.flatMap((o) => (o.cohort && o.cohort !== ALL_COHORT ? [o.cohort] : [])),
-    ),
-  ].sort();
-  const cohorts = [...named, ALL_COHORT];
-  named.length === 1 && named[0] === ALL_COHORT ? [ALL_COHORT] : [...named, ALL_COHORT];
-  const select = (arm: string, cohort: string): Observation[] =>
+  const named = [...new Set(observations.flatMap((o) => (o.cohort ? [o.cohort] : [])))].sort();
+  const cohorts: CohortOrAll[] = [...named, ALL_COHORT];
+  const select = (arm: ArmName, cohort: CohortOrAll): Observation[] =>
     observations.filter(
       (o) => o.arm === arm && (cohort === ALL_COHORT || (o.cohort ?? ALL_COHORT) === cohort),
     );

@@ -1,3 +1,5 @@
+import type { ArmName } from "../model/arm.js";
+import type { CohortOrAll } from "../model/cohort.js";
 import { bootstrapMeanInterval } from "./bootstrap.js";
 import { taskCounts } from "./passk.js";
 import { signFlipTest } from "./signflip.js";
@@ -6,7 +8,7 @@ import type { Observation, TaskCount } from "./types.js";
 /** One task's movement between a comparator arm and an arm. */
 export interface TaskMovement {
   task: string;
-  cohort: string;
+  cohort: CohortOrAll;
   comparator: { n: number; successes: number };
   arm: { n: number; successes: number };
   /** Attempt mean under the arm minus attempt mean under the comparator. */
@@ -18,9 +20,9 @@ export interface TaskMovement {
 }
 
 export interface Contrast {
-  arm: string;
-  comparator: string;
-  cohort: string;
+  arm: ArmName;
+  comparator: ArmName;
+  cohort: CohortOrAll;
   /** Tasks observed under both arms (the paired unit). */
   nTasks: number;
   delta: number;
@@ -62,9 +64,9 @@ export function pairTasks(
  * sign-flip p. Deterministic for a given seed.
  */
 export function contrast(
-  arm: string,
-  comparator: string,
-  cohort: string,
+  arm: ArmName,
+  comparator: ArmName,
+  cohort: CohortOrAll,
   armObs: readonly Observation[],
   comparatorObs: readonly Observation[],
   opts: ContrastOptions = {},

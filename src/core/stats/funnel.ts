@@ -1,3 +1,4 @@
+import type { ArmName } from "../model/arm.js";
 import type { Observation } from "./types.js";
 
 export type FunnelStage = "risky" | "fired" | "behavior" | "pass";
@@ -11,7 +12,7 @@ export const FUNNEL_STAGES: readonly FunnelStage[] = ["risky", "fired", "behavio
  * counts each marker on its own, so arms can be compared marker by marker.
  */
 export interface Funnel {
-  arm: string;
+  arm: ArmName;
   attempts: number;
   stages: Record<FunnelStage, number | null>;
   marginal: Record<FunnelStage, number | null>;
@@ -51,7 +52,7 @@ const lengths = (r: Record<FunnelStage, unknown[] | null>) =>
     number | null
   >;
 
-export function funnel(arm: string, obs: readonly Observation[]): Funnel {
+export function funnel(arm: ArmName, obs: readonly Observation[]): Funnel {
   const r = funnelReach(obs);
   return {
     arm,

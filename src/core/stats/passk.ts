@@ -1,3 +1,5 @@
+import type { ArmName } from "../model/arm.js";
+import type { CohortOrAll } from "../model/cohort.js";
 import { ALL_COHORT, type Observation, type TaskCount } from "./types.js";
 
 /** C(n, k) as a float (small n only: attempts per task). */
@@ -40,8 +42,8 @@ export function taskCounts(obs: readonly Observation[]): TaskCount[] {
 }
 
 export interface ArmSummary {
-  arm: string;
-  cohort: string;
+  arm: ArmName;
+  cohort: CohortOrAll;
   tasks: number;
   attempts: number;
   /** k used for pass@k / pass^k: the fewest attempts any task has. */
@@ -61,7 +63,11 @@ const mean = (xs: readonly number[]): number =>
   xs.length === 0 ? Number.NaN : xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** Per-arm statistics over the given observations (already filtered to one arm and cohort). */
-export function summarizeArm(arm: string, cohort: string, obs: readonly Observation[]): ArmSummary {
+export function summarizeArm(
+  arm: ArmName,
+  cohort: CohortOrAll,
+  obs: readonly Observation[],
+): ArmSummary {
   const counts = taskCounts(obs);
   const k = counts.length ? Math.min(...counts.map((c) => c.n)) : 0;
   const scorable = obs.filter((o) => !o.unscorable);

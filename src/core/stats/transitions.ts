@@ -1,3 +1,5 @@
+import type { ArmName } from "../model/arm.js";
+import type { CohortOrAll } from "../model/cohort.js";
 import type { TaskMovement } from "./contrast.js";
 
 /**
@@ -5,9 +7,9 @@ import type { TaskMovement } from "./contrast.js";
  * attempt count seen, so rows/columns run 0..k.
  */
 export interface TransitionTable {
-  arm: string;
-  comparator: string;
-  cohort: string;
+  arm: ArmName;
+  comparator: ArmName;
+  cohort: CohortOrAll;
   k: number;
   /** counts[row = comparator successes][col = arm successes] = number of tasks. */
   counts: number[][];
@@ -16,9 +18,9 @@ export interface TransitionTable {
 }
 
 export function transitionTable(
-  arm: string,
-  comparator: string,
-  cohort: string,
+  arm: ArmName,
+  comparator: ArmName,
+  cohort: CohortOrAll,
   tasks: readonly TaskMovement[],
 ): TransitionTable {
   const k = Math.max(0, ...tasks.flatMap((t) => [t.arm.n, t.comparator.n]));

@@ -1,3 +1,8 @@
+import type { ArmName } from "../model/arm.js";
+import type { Cohort, CohortOrAll } from "../model/cohort.js";
+
+export { ALL_COHORT } from "../model/cohort.js";
+
 /**
  * One scored attempt as the statistics see it: the task is the unit, the attempt a
  * Bernoulli observation Y_ij ∈ {0,1} under an arm. Optional funnel markers are
@@ -5,10 +10,10 @@
  */
 export interface Observation {
   task: string;
-  arm: string;
+  arm: ArmName;
   attempt: number;
   pass: boolean;
-  cohort?: string;
+  cohort?: Cohort;
   cost?: number;
   durationS?: number;
   /** Risky runtime state observed (the registered chain's X). */
@@ -24,10 +29,7 @@ export interface Observation {
 /** Successes and attempts of one task under one arm. */
 export interface TaskCount {
   task: string;
-  cohort: string;
+  cohort: CohortOrAll;
   n: number;
   successes: number;
 }
-
-/** Cohort label used for the pooled analysis over every task. */
-export const ALL_COHORT = "all";

@@ -1,3 +1,4 @@
+import { ALL_COHORT, isNegativeCohort, isPositiveCohort } from "../model/cohort.js";
 import {
   DEFAULT_THRESHOLDS,
   type VerdictKind,
@@ -5,12 +6,7 @@ import {
 } from "../verdict/thresholds.js";
 import type { Contrast } from "./contrast.js";
 import type { Funnel } from "./funnel.js";
-import { ALL_COHORT, type Observation } from "./types.js";
-
-/** Cohorts where the policy should not help (nor fire, for silent tasks). */
-export const NEGATIVE_COHORTS = ["silent", "nearby-negative", "negative"];
-/** Cohorts where the policy is meant to act. */
-export const POSITIVE_COHORTS = ["eligible", "positive"];
+import type { Observation } from "./types.js";
 
 export interface VerdictSuggestion {
   verdict: VerdictKind;
@@ -55,7 +51,7 @@ export function suggestVerdicts(
   const noCohorts = evidence.cohorts.length === 1 && evidence.cohorts[0] === ALL_COHORT;
 
   const lost = vsBase
-    .filter((c) => (noCohorts ? c.cohort === ALL_COHORT : NEGATIVE_COHORTS.includes(c.cohort)))
+    .filter((c) => (noCohorts ? c.cohort === ALL_COHORT : isNegativeCohort(c.cohort)))
     .flatMap((c) => c.tasks.filter((t) => t.passToFail).map((t) => `${t.task} (${c.cohort})`));
   if (lost.length > thresholds.harmfulMaxPassToFail) {
     out.push({
@@ -67,7 +63,7 @@ export function suggestVerdicts(
     // A one-task bootstrap interval is a point: a lone task is judged by pass→fail above.
     if (c.delta < 0 && c.ci[1] < 0 && c.nTasks >= 2) {
       out.push({ verdict: "harmful", reason: `negative effect on ${c.cohort}: ${describe(c)}` });
-    } else if (c.delta < 0 && c.cohort !== ALL_COHORT && !NEGATIVE_COHORTS.includes(c.cohort)) {
+    } else if (c.delta < 0 && c.cohort !== ALL_COHORT && !isNegativeCohort(c.cohort)) {
       out.push({
         verdict: "harmful",
         reason: `negative point estimate on ${c.cohort}: ${describe(c)}`,
@@ -76,7 +72,7 @@ export function suggestVerdicts(
   }
 
   const policyObs = observations.filter((o) => o.arm === "policy" && !o.unscorable);
-  const negative = firingRate(policyObs.filter((o) => NEGATIVE_COHORTS.includes(o.cohort ?? "")));
+  const negative = firingRate(policyObs.filter((o) => isNegativeCohort(o.cohort)));
   if (negative && negative.rate > thresholds.overBroadMaxNegativeRate) {
     out.push({
       verdict: "over-broad",
@@ -84,9 +80,7 @@ export function suggestVerdicts(
     });
   }
 
-  const positiveObs = noCohorts
-    ? policyObs
-    : policyObs.filter((o) => POSITIVE_COHORTS.includes(o.cohort ?? ""));
+  const positiveObs = noCohorts ? policyObs : policyObs.filter((o) => isPositiveCohort(o.cohort));
   const positive = firingRate(positiveObs);
   const f = evidence.funnel.policy;
   if (positive && positive.rate < thresholds.inertMinFiringRate) {
@@ -109,8 +103,7 @@ export function suggestVerdicts(
   }
 
   const target =
-    vsBase.find((c) => POSITIVE_COHORTS.includes(c.cohort)) ??
-    vsBase.find((c) => c.cohort === ALL_COHORT);
+    vsBase.find((c) => isPositiveCohort(c.cohort)) ?? vsBase.find((c) => c.cohort === ALL_COHORT);
   if (target && !out.some((v) => v.verdict === "harmful")) {
     const vsSham = evidence.contrasts.find(
       (c) => c.arm === "policy" && c.comparator === "sham" && c.cohort === target.cohort,

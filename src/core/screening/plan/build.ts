@@ -1,10 +1,11 @@
+import type { ArmName } from "../../model/arm.js";
 import { policyKey } from "../../policy/key.js";
 import { Candidate } from "../../policy/schema.js";
 import { deriveSham } from "../../policy/sham.js";
 import { createRng, shuffled } from "../../stats/prng.js";
 import { sha256Json } from "../canonical.js";
 import { alwaysVerifyCandidate, reconsiderCandidate } from "./controls.js";
-import type { ArmName, PlanArm, PlanCell, PlanTask, ScreenPlan } from "./schema.js";
+import type { PlanArm, PlanCell, PlanTask, ScreenPlan } from "./schema.js";
 
 export const PROVIDER_FAILURES = [
   "RateLimitError",

@@ -1,3 +1,4 @@
+import type { Cohort } from "../../model/cohort.js";
 import { readPlanIfAny } from "./plan-file.js";
 
 /**
@@ -7,7 +8,7 @@ import { readPlanIfAny } from "./plan-file.js";
 export async function cohortLookup(
   workspace: string,
   name: string,
-): Promise<((task: string) => string | undefined) | undefined> {
+): Promise<((task: string) => Cohort | undefined) | undefined> {
   const plan = await readPlanIfAny(workspace, name);
   if (!plan) return undefined;
   const map = new Map(plan.tasks.map((t) => [t.id, t.cohort]));

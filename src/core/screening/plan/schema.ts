@@ -1,14 +1,10 @@
 import { z } from "zod";
-
-export const ARM_NAMES = ["baseline", "policy", "sham", "always-verify", "reconsider"] as const;
-export const ArmName = z.enum(ARM_NAMES);
-export type ArmName = z.infer<typeof ArmName>;
-
-export const COHORTS = ["eligible", "silent", "positive", "nearby-negative"] as const;
+import { ArmName } from "../../model/arm.js";
+import { Cohort } from "../../model/cohort.js";
 
 export const PlanTask = z.strictObject({
   id: z.string().min(1),
-  cohort: z.string().min(1),
+  cohort: Cohort,
   /** The eligibility phrase that routed the task (eligible tasks). */
   matched: z.string().optional(),
 });

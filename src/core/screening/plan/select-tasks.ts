@@ -1,4 +1,5 @@
 import type { Attempt } from "../../model/attempt.js";
+import type { Cohort } from "../../model/cohort.js";
 import type { CompiledPolicy } from "../../policy/types.js";
 import { taskTexts } from "../../route/audit.js";
 import { classifyTasks, focusCohorts, positiveTaskIds } from "../cohorts.js";
@@ -11,7 +12,7 @@ export interface SelectTasksInput {
   /** A task list (`--tasks`): listed cohorts are kept, the others routed. */
   listed?: readonly ListedTask[];
   /** Cohorts to take from the workspace's tasks (`--cohort`), when there is no task list. */
-  cohorts: readonly string[];
+  cohorts: readonly Cohort[];
   /** The workspace's attempts, loaded only when a task must be routed. */
   attempts: () => Promise<readonly Attempt[]>;
 }

@@ -1,8 +1,9 @@
 import { InputError } from "../../errors.js";
+import { COHORTS, Cohort } from "../../model/cohort.js";
 
 export interface ListedTask {
   id: string;
-  cohort?: string;
+  cohort?: Cohort;
 }
 
 /**
@@ -20,13 +21,14 @@ export function parseTaskList(
     const line = raw.replace(/#.*$/, "").trim();
     if (!line) return;
     const parts = line.split(",").map((s) => s.trim());
-    const [id, cohort, ...rest] = parts;
-    if (!id || rest.length || (cohort !== undefined && !/^[a-z][a-z0-9-]*$/.test(cohort))) {
+    const [id, name, ...rest] = parts;
+    const cohort = name === undefined ? undefined : Cohort.safeParse(name);
+    if (!id || rest.length || (cohort !== undefined && !cohort.success)) {
       errors.push(
         new InputError(
           file,
           i + 1,
-          "expected `task` or `task,cohort` (cohort: lowercase letters, digits, -)",
+          `expected \`task\` or \`task,cohort\` (cohort: one of ${COHORTS.join(", ")})`,
         ),
       );
       return;
@@ -36,7 +38,7 @@ export function parseTaskList(
       return;
     }
     seen.add(id);
-    tasks.push(cohort ? { id, cohort } : { id });
+    tasks.push(cohort?.success ? { id, cohort: cohort.data } : { id });
   });
   return { tasks, errors };
 }

@@ -2,7 +2,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { InputError } from "../../errors.js";
 import { parseHookLog } from "../../hooklog.js";
+import type { ArmName } from "../../model/arm.js";
 import type { Attempt } from "../../model/attempt.js";
+import type { Cohort } from "../../model/cohort.js";
 import type { CompiledPolicy } from "../../policy/types.js";
 import { replayAttempt } from "../../replay/replay.js";
 import { hookEvidence, integrityProblem } from "./integrity.js";
@@ -12,9 +14,9 @@ import type { ScreenRow } from "./row.js";
 export const TRIAL_HOOK_LOG = join("agent", "fire-hook-log.jsonl");
 
 export interface AttemptTags {
-  arm?: string;
+  arm?: ArmName;
   replicate?: number;
-  cohortOf?: (task: string) => string | undefined;
+  cohortOf?: (task: string) => Cohort | undefined;
   /**
    * The real policy, replayed over every attempt of every arm with the one evaluator:
    * `risky` = one of its rules would fire (the risky state was observed), `behavior` = its

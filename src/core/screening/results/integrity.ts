@@ -1,4 +1,5 @@
 import type { HookLogEntry } from "../../hooklog.js";
+import { ARM_NAMES, type ArmName, BASELINE_ARM } from "../../model/arm.js";
 
 /** What the integrity check knows about one attempt's hook activity. */
 export interface HookEvidence {
@@ -21,7 +22,7 @@ export function hookEvidence(entries: readonly HookLogEntry[]): HookEvidence {
 }
 
 /** Arms that run a hook (every panel arm but baseline): they must show live hook activity. */
-export const HOOKED_ARMS = ["policy", "sham", "always-verify", "reconsider"];
+export const HOOKED_ARMS: readonly ArmName[] = ARM_NAMES.filter((a) => a !== BASELINE_ARM);
 
 /**
  * Integrity before scoring: a policy-arm (or other hooked arm) attempt with no PreToolUse events
@@ -30,7 +31,7 @@ export const HOOKED_ARMS = ["policy", "sham", "always-verify", "reconsider"];
  * log was found for the attempt.
  */
 export function integrityProblem(
-  arm: string,
+  arm: ArmName,
   evidence: HookEvidence | undefined,
 ): string | undefined {
   if (HOOKED_ARMS.includes(arm)) {
@@ -38,7 +39,7 @@ export function integrityProblem(
     if (evidence.loadError) return `policy load error: ${evidence.loadError}`;
     if (evidence.preToolUse === 0) return "no PreToolUse hook events: the policy hook never ran";
   }
-  if (arm === "baseline" && evidence && evidence.firings > 0) {
+  if (arm === BASELINE_ARM && evidence && evidence.firings > 0) {
     return `baseline attempt has ${evidence.firings} policy firing(s)`;
   }
   return undefined;

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { ArmName } from "../../model/arm.js";
+import { Cohort } from "../../model/cohort.js";
 import type { Observation } from "../../stats/types.js";
 
 /**
@@ -7,11 +9,11 @@ import type { Observation } from "../../stats/types.js";
  */
 export const ScreenRow = z.strictObject({
   task: z.string().min(1),
-  arm: z.string().min(1),
+  arm: ArmName,
   attempt: z.number().int().nonnegative(),
   pass: z.boolean(),
   replicate: z.number().int().nonnegative().optional(),
-  cohort: z.string().min(1).optional(),
+  cohort: Cohort.optional(),
   cost: z.number().nonnegative().optional(),
   durationS: z.number().nonnegative().optional(),
   risky: z.boolean().optional(),
@@ -74,11 +76,11 @@ export const ScreenRowInput = z
         : v,
     z.object({
       task: flexStr,
-      arm: flexStr,
+      arm: flexStr.pipe(ArmName),
       attempt: flexNum.pipe(z.number().int().nonnegative()),
       pass: flexBool,
       replicate: flexNum.pipe(z.number().int().nonnegative()).optional(),
-      cohort: flexStr.optional(),
+      cohort: flexStr.pipe(Cohort).optional(),
       cost: flexNum.pipe(z.number().nonnegative()).optional(),
       durationS: flexNum.pipe(z.number().nonnegative()).optional(),
       risky: flexBool.optional(),

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { InputError } from "../../errors.js";
+import type { ArmName } from "../../model/arm.js";
 import type { Attempt } from "../../model/attempt.js";
 import type { CompiledPolicy } from "../../policy/types.js";
 import { shellQuote } from "../../shell-quote.js";
@@ -46,7 +47,7 @@ export type JobResult =
 export async function runHarborJob(
   ctx: JobContext,
   jobName: string,
-  arm: string,
+  arm: ArmName,
   replicate: number,
   taskIds: readonly string[],
   hook: ArmHook,

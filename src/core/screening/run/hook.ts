@@ -1,10 +1,11 @@
 import { join } from "node:path";
+import type { ArmName } from "../../model/arm.js";
 import { shellQuote } from "../../shell-quote.js";
 import type { ScreenPlan } from "../plan/schema.js";
 
 /** What a runner tells the harness (and the user's template) about an arm's hook. */
 export interface ArmHook {
-  arm: string;
+  arm: ArmName;
   /** The arm's candidate folder (undefined for baseline: no hook). */
   portfolio?: string;
   /** Where the hook logs this attempt's decisions. */
@@ -26,7 +27,7 @@ export type HookInstaller = (
 export function armHook(
   screenDir: string,
   plan: ScreenPlan,
-  arm: string,
+  arm: ArmName,
   logFile: string,
   fireBin: readonly string[],
 ): ArmHook {

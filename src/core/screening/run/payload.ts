@@ -14,6 +14,7 @@ import {
 } from "../../deploy/payload-format.js";
 import { launcherScript, PAYLOAD_LAUNCHER, runtimeMounts } from "../../deploy/payload-launcher.js";
 import { markCommand, withFire } from "../../deploy/settings.js";
+import type { ArmName } from "../../model/arm.js";
 import { linearCandidate } from "../../policy/linear-candidate.js";
 import { loadPolicies } from "../../policy/load.js";
 import { shellQuote } from "../../shell-quote.js";
@@ -120,7 +121,7 @@ export async function ensureStandaloneHook(
 export function writeArmPayload(opts: {
   screenDir: string;
   plan: ScreenPlan;
-  arm: string;
+  arm: ArmName;
   harness: PayloadHarness;
   hookFile?: string;
   /** Linux node runtimes mounted beside the hook (core/deploy/node-runtime.ts). */

@@ -1,4 +1,6 @@
 import { readFile } from "node:fs/promises";
+import type { ArmName } from "../../model/arm.js";
+import type { Cohort } from "../../model/cohort.js";
 import { screenPaths } from "../paths.js";
 import { readPlan } from "../plan/plan-file.js";
 import { readResults } from "../results/results-file.js";
@@ -20,11 +22,11 @@ export interface ScheduleTrial {
   /** `r<replicate>/<arm>/<task>` (the plan cell id). */
   id: string;
   task: string;
-  arm: string;
+  arm: ArmName;
   /** The arm's candidates (id@version); none for baseline. */
   policies: readonly string[];
   replicate: number;
-  cohort?: string;
+  cohort?: Cohort;
   status: TrialStatus;
   /** Why: the runner's error, the integrity problem, a timeout. */
   detail?: string;
@@ -36,7 +38,7 @@ export interface ScreenSchedule {
   counts: Record<TrialStatus, number>;
 }
 
-const key = (task: string, arm: string, replicate: number) =>
+const key = (task: string, arm: ArmName, replicate: number) =>
   `${task}\u0000${arm}\u0000${replicate}`;
 
 /**
@@ -64,7 +66,7 @@ export async function screenSchedule(workspace: string, name: string): Promise<S
       loose.set(k, [...(loose.get(k) ?? []), r]);
     }
   }
-  const policies = new Map(plan.arms.map((a) => [a.name as string, a.policies]));
+  const policies = new Map(plan.arms.map((a) => [a.name, a.policies]));
   const cohorts = new Map(plan.tasks.map((t) => [t.id, t.cohort]));
   const cells = [...plan.schedule].sort((a, b) => a.replicate - b.replicate || a.order - b.order);
   const counts = Object.fromEntries(TRIAL_STATUSES.map((s) => [s, 0])) as ScreenSchedule["counts"];
