@@ -18,6 +18,7 @@ interface InstallOpts {
   user?: boolean;
   workspace?: string;
   projectTrust?: boolean;
+  failClosed?: boolean;
   json?: boolean;
 }
 
@@ -45,6 +46,10 @@ export function register(program: Command): void {
       "candidate file or directory the hook evaluates (default: the workspace's newest frozen portfolio, followed at every event)",
     )
     .option("--no-project-trust", "codex --project: do not mark the project trusted")
+    .option(
+      "--fail-closed",
+      "a fault denies the tool call; Claude Code also blocks when the hook cannot start, crashes or times out (onFailure: block)",
+    )
     .action((opts: InstallOpts) => {
       const r = installHook({
         harness: harnessOf(opts.harness),
@@ -52,6 +57,7 @@ export function register(program: Command): void {
         workspace: workspaceDir(opts),
         ...(opts.portfolio ? { portfolio: opts.portfolio } : {}),
         ...(opts.projectTrust === false ? { noProjectTrust: true } : {}),
+        ...(opts.failClosed ? { failClosed: true } : {}),
       });
       printReport(
         opts,

@@ -55,6 +55,11 @@ export interface InstallHookRequest extends HookTarget {
   log?: string;
   /** Codex --project: leave the project's trust to the user (default: mark it trusted). */
   noProjectTrust?: boolean;
+  /**
+   * A fault denies instead of allowing: `fire hook --fail-closed`, and in Claude Code
+   * `onFailure: "block"`, so a hook that cannot even start (node or fire missing) blocks too.
+   */
+  failClosed?: boolean;
 }
 
 export interface InstallNote {
@@ -96,10 +101,14 @@ export function installHook(req: InstallHookRequest): InstallReport {
     portfolio: req.portfolio,
     workspace,
     log: req.log,
+    failClosed: req.failClosed,
   });
   const notes: InstallNote[] = [];
   if (req.harness === "claude" && !req.user) notes.push(...dropSharedClaudeEntry(scope.project));
-  const r = editSettings(file, (s) => withFire(s, command, req.harness));
+  const r = editSettings(file, (s) =>
+    withFire(s, command, req.harness, { blockOnFailure: req.failClosed }),
+  );
+  if (req.failClosed) notes.push(failClosedNote(req.harness));
   if (req.harness === "codex") notes.push(...trustCodexHooks(file, r, env, req, scope.project));
   notes.push(req.portfolio ? portfolioNote(req.portfolio) : defaultPortfolioNote(workspace));
   return { ...r, harness: req.harness, notes };
@@ -178,6 +187,18 @@ function trustCodexHooks(
       warn: true,
     });
   return notes;
+}
+
+function failClosedNote(harness: Harness): InstallNote {
+  return harness === "claude"
+    ? {
+        text: `fail-closed: a fault in fire denies the tool call, and Claude Code blocks the tool call when the hook cannot start, crashes or times out (onFailure: "block")`,
+        warn: false,
+      }
+    : {
+        text: `fire: fail-closed covers faults inside fire only: Codex 0.171 has no onFailure, so a hook that cannot start (node or fire missing) lets the action run; \`fire hook doctor\` checks both are there`,
+        warn: true,
+      };
 }
 
 function portfolioNote(portfolio: string): InstallNote {

@@ -76,8 +76,11 @@ export function hookCommand(opts: {
   workspace?: string;
   log?: string;
   node?: string;
+  /** A fault in fire denies the tool call (`fire hook --fail-closed`). */
+  failClosed?: boolean;
 }): string {
   const words = [opts.node ?? process.execPath, opts.cliPath, "hook"];
+  if (opts.failClosed) words.push("--fail-closed");
   if (opts.portfolio) words.push("--portfolio", resolve(opts.portfolio));
   if (opts.workspace) words.push("--workspace", resolve(opts.workspace));
   if (opts.log) words.push("--log", resolve(opts.log));
@@ -170,12 +173,36 @@ export function withoutFire(settings: SettingsFile): SettingsFile {
   return out;
 }
 
+/** How fire's entries are written, beyond the command. */
+export interface FireEntryOptions {
+  /**
+   * Claude Code: `onFailure: "block"` on the PreToolUse handler, so a hook that cannot start,
+   * crashes or times out blocks the tool call, as `--fail-closed` does for a fault inside fire
+   * (checked with the real Claude Code 2.1.332: a missing hook command then answers the tool
+   * call "blocking because onFailure is \"block\""; on UserPromptSubmit it would refuse the
+   * prompt itself, so the other events keep the default). Codex 0.171 has no such field:
+   * there a hook that cannot start lets the action run.
+   */
+  blockOnFailure?: boolean;
+}
+
 /** Settings with exactly one fire hook per event (any older fire hook replaced). */
-export function withFire(settings: SettingsFile, command: string, harness: Harness): SettingsFile {
+export function withFire(
+  settings: SettingsFile,
+  command: string,
+  harness: Harness,
+  opts: FireEntryOptions = {},
+): SettingsFile {
   const base = withoutFire(settings);
   const hooks: Record<string, HookGroup[]> = { ...(base.hooks ?? {}) };
+  const block = opts.blockOnFailure === true && harness === "claude";
   for (const event of HARNESS_EVENTS[harness]) {
-    const handler = { type: "command", command, timeout: HOOK_TIMEOUT_S };
+    const handler = {
+      type: "command",
+      command,
+      timeout: HOOK_TIMEOUT_S,
+      ...(block && event === "PreToolUse" ? { onFailure: "block" } : {}),
+    };
     // Tool events: "" matches every tool in both clients; prompt/stop events take no matcher.
     const group: HookGroup = TOOL_EVENTS.has(event)
       ? { matcher: "", hooks: [handler] }
