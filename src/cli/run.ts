@@ -33,16 +33,23 @@ export async function buildProgram(command?: string): Promise<Command> {
   return program;
 }
 
+/** How the CLI names a request field of a domain error: by the flag that sets it. */
+const FLAG_HINTS: Record<string, (message: string, detail: string) => string> = {
+  copyFrom: (_m, d) => `--copy-from ${d}`,
+  vars: (_m, d) => `--var ${d}`,
+  command: (m) => `${m} (--command TEMPLATE)`,
+  tasks: (m) => `${m} (check --tasks / --cohort and the workspace's traces)`,
+  name: (m) => `${m}: choose another --name`,
+};
+
 /**
  * Runs one `fire` command line (argv as process.argv: node, script, words…) and returns its
  * exit code: 0, 1 for failures and bad input, 2 for usage. Tests call it in-process.
  */
 export async function runCli(argv: string[]): Promise<number> {
   const program = await buildProgram(argv[2]);
-  const [{ CommanderError }, { InputError, UsageError }] = await Promise.all([
-    import("commander"),
-    import("../core/errors.js"),
-  ]);
+  const [{ CommanderError }, { DomainError, InputError, InvalidFieldError, UsageError }] =
+    await Promise.all([import("commander"), import("../core/errors.js")]);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : 0;
@@ -58,6 +65,13 @@ export async function runCli(argv: string[]): Promise<number> {
     if (err instanceof InputError) {
       process.stderr.write(`fire: ${err.format()}\n`);
       return 1;
+    }
+    if (err instanceof DomainError) {
+      // Core's domain errors name request fields; here they name the flag that sets it.
+      const hint = err.field === undefined ? undefined : FLAG_HINTS[err.field];
+      const detail = err instanceof InvalidFieldError ? err.detail : err.message;
+      process.stderr.write(`fire: ${hint ? hint(err.message, detail) : err.message}\n`);
+      return 2;
     }
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`fire: ${message}\n`);

@@ -31,6 +31,55 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * A domain error: the request cannot be met for a reason of the workspace's data, not of
+ * how it was typed. Core throws these (never errors naming CLI flags); the CLI maps them to
+ * exit code 2 and, for an invalid field, names its flag; the workbench shows the message.
+ */
+export class DomainError extends Error {
+  readonly kind: "not-found" | "conflict" | "invalid";
+  /** The request's field the error is about (`copyFrom`, `vars`, `name`, …), if one. */
+  readonly field: string | undefined;
+  constructor(kind: DomainError["kind"], message: string, field?: string) {
+    super(message);
+    this.name = "DomainError";
+    this.kind = kind;
+    this.field = field;
+  }
+}
+
+/** Something named does not exist (a screen, a cluster, a folder, nothing mined yet). */
+export class NotFoundError extends DomainError {
+  constructor(message: string) {
+    super("not-found", message);
+    this.name = "NotFoundError";
+  }
+}
+
+/** The request contradicts what is already there (a screen that already has a plan). */
+export class ConflictError extends DomainError {
+  constructor(message: string, field?: string) {
+    super("conflict", message, field);
+    this.name = "ConflictError";
+  }
+}
+
+/**
+ * A field of a request has a value core cannot use. `field` is the request's field name
+ * (`copyFrom`, `vars`, …); the message names it in plain words, a front end may name its
+ * own control for it (the CLI its flag).
+ */
+export class InvalidFieldError extends DomainError {
+  declare readonly field: string;
+  /** The problem without the field's name: `expects key=value, got "x"`. */
+  readonly detail: string;
+  constructor(field: string, label: string, detail: string) {
+    super("invalid", `${label} ${detail}`, field);
+    this.name = "InvalidFieldError";
+    this.detail = detail;
+  }
+}
+
 /** Human-readable summary of a zod issue list, naming the path of each field. */
 export function describeZodIssues(
   issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,

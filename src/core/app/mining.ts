@@ -1,4 +1,4 @@
-import { UsageError } from "../errors.js";
+import { NotFoundError } from "../errors.js";
 import { resolveCluster } from "../mine/apply-decisions.js";
 import type { Cluster } from "../mine/cluster.js";
 import { appendDecision, type Decision, undoLastDecision } from "../mine/decisions.js";
@@ -47,7 +47,7 @@ export function clusters(s: MiningSession): Promise<MineResult | undefined> {
 /** The current clusters, or a usage error saying to mine first. */
 export async function minedClusters(s: MiningSession): Promise<MineResult> {
   const r = await clusters(s);
-  if (!r) throw new UsageError("nothing mined yet: run `fire mine` first");
+  if (!r) throw new NotFoundError("nothing mined yet: run `fire mine` first");
   return r;
 }
 
@@ -58,7 +58,7 @@ export async function minedClusters(s: MiningSession): Promise<MineResult> {
 export function clusterNamed(mined: Pick<MineResult, "clusters">, ref: string): Cluster {
   const c = resolveCluster(mined.clusters, ref);
   if (c) return c;
-  throw new UsageError(
+  throw new NotFoundError(
     `no cluster matches ${ref} (use an id, an id prefix or an exact name; known: ${mined.clusters.map((x) => x.id).join(", ")})`,
   );
 }

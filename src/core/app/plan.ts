@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, relative } from "node:path";
-import { InputError, UsageError } from "../errors.js";
+import { InputError, InvalidFieldError, NotFoundError } from "../errors.js";
 import { loadPolicySource, resolvePolicySource } from "../freeze/policy-source.js";
 import type { ArmName } from "../model/arm.js";
 import type { Cohort } from "../model/cohort.js";
@@ -57,7 +57,7 @@ export async function planScreen(req: PlanScreenRequest): Promise<PlannedScreen>
   const loaded = loadPolicySource(src);
   if (loaded.errors.length) throw loaded.errors[0];
   if (loaded.policies.length === 0)
-    throw new UsageError(`no candidate policies in ${req.source.path}`);
+    throw new NotFoundError(`no candidate policies in ${req.source.path}`);
   const listed = req.tasksFile ? await readTaskList(req.tasksFile) : undefined;
   const tasks = await selectPlanTasks({
     policies: loaded.policies,
@@ -65,8 +65,7 @@ export async function planScreen(req: PlanScreenRequest): Promise<PlannedScreen>
     cohorts: req.cohorts,
     attempts: async () => (await loadWorkspace(req.workspace)).attempts,
   });
-  if (tasks.length === 0)
-    throw new UsageError("no tasks selected (check --tasks / --cohort and the workspace's traces)");
+  if (tasks.length === 0) throw new InvalidFieldError("tasks", "no tasks", "selected");
   const name = checkScreenName(
     req.name ?? (loaded.policies.length === 1 ? (loaded.policies[0]?.id ?? "screen") : "portfolio"),
   );

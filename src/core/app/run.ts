@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { FIRE_CLI } from "../deploy/install.js";
-import { UsageError } from "../errors.js";
+import { DomainError, InvalidFieldError } from "../errors.js";
 import { DEFAULT_HARBOR_TEMPLATE, runHarborScreen } from "../screening/run/harbor.js";
 import { runLocalScreen } from "../screening/run/local.js";
 import type { RebuildHook } from "../screening/run/payload.js";
@@ -55,16 +55,17 @@ export function defaultFireBin(): string[] {
  */
 export async function runScreen(req: RunScreenRequest): Promise<RunSummary> {
   const parsed = RunSettings.safeParse(req.settings);
-  if (!parsed.success) throw new UsageError(`run settings: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new DomainError("invalid", `run settings: ${parsed.error.issues[0]?.message}`);
   // a folder given relative to where the command ran: recorded absolute, for later resumes
   const s = {
     ...parsed.data,
     ...(parsed.data.copyFrom ? { copyFrom: resolve(parsed.data.copyFrom) } : {}),
   };
   if (s.runner === "local" && !s.command)
-    throw new UsageError("the local runner needs a command template (--command TEMPLATE)");
+    throw new InvalidFieldError("command", "the local runner", "needs a command template");
   if (s.copyFrom && !existsSync(s.copyFrom))
-    throw new UsageError(`--copy-from ${s.copyFrom}: no such folder`);
+    throw new InvalidFieldError("copyFrom", "copy-from folder", `${s.copyFrom}: no such folder`);
   const common = {
     workspace: req.workspace,
     name: req.name,

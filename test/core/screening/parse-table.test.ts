@@ -66,6 +66,12 @@ describe("command templates", () => {
       "unknown placeholder {nope} in the command template (known: {task})",
     );
     expect(parseVars(["dataset=tb@2.0", "model=a=b"])).toEqual({ dataset: "tb@2.0", model: "a=b" });
-    expect(() => parseVars(["novalue"])).toThrow("--var expects key=value");
+    // a domain error about the request's `vars` field: core names no CLI flag
+    expect(() => parseVars(["novalue"])).toThrow(
+      expect.objectContaining({
+        field: "vars",
+        message: 'a variable expects key=value, got "novalue"',
+      }),
+    );
   });
 });

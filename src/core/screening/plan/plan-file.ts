@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
-import { describeZodIssues, InputError, parseJsonText, UsageError } from "../../errors.js";
+import { ConflictError, describeZodIssues, InputError, parseJsonText } from "../../errors.js";
 import { loadPolicySource } from "../../freeze/policy-source.js";
 import { lineOf } from "../../policy/load.js";
 import { Candidate } from "../../policy/schema.js";
@@ -15,8 +15,9 @@ import { ScreenPlan } from "./schema.js";
 export async function writePlan(workspace: string, built: BuiltPlan): Promise<string> {
   const paths = screenPaths(workspace, built.plan.name);
   if (existsSync(paths.plan)) {
-    throw new UsageError(
-      `screen "${built.plan.name}" already has a plan (${paths.plan}); a plan is fixed before running: choose another --name`,
+    throw new ConflictError(
+      `screen "${built.plan.name}" already has a plan (${paths.plan}); a plan is fixed before running`,
+      "name",
     );
   }
   for (const [rel, c] of Object.entries(built.files)) {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { UsageError } from "../../errors.js";
+import { NotFoundError } from "../../errors.js";
 import { screenPaths } from "../paths.js";
 import { checkPlan, readPlan } from "../plan/plan-file.js";
 import { RunState } from "../run/state.js";
@@ -27,7 +27,7 @@ export interface ScreenStatus {
 export async function screenStatus(workspace: string, name: string): Promise<ScreenStatus> {
   const paths = screenPaths(workspace, name);
   if (!existsSync(paths.dir))
-    throw new UsageError(`no screen ${name}: screens/${name}/ does not exist`);
+    throw new NotFoundError(`no screen ${name}: screens/${name}/ does not exist`);
   const { rows } = await readResults(paths.results);
   const status: ScreenStatus = {
     name,

@@ -1,4 +1,4 @@
-import { UsageError } from "../../errors.js";
+import { DomainError, InvalidFieldError } from "../../errors.js";
 import { shellQuote } from "../../shell-quote.js";
 
 /**
@@ -9,7 +9,8 @@ export function fillTemplate(template: string, vars: Record<string, string>): st
   return template.replace(/\{([A-Za-z][A-Za-z0-9_]*)(!?)\}/g, (_m, key: string, raw: string) => {
     const v = vars[key];
     if (v === undefined) {
-      throw new UsageError(
+      throw new DomainError(
+        "invalid",
         `unknown placeholder {${key}} in the command template (known: ${Object.keys(vars)
           .sort()
           .map((k) => `{${k}}`)
@@ -20,12 +21,12 @@ export function fillTemplate(template: string, vars: Record<string, string>): st
   });
 }
 
-/** `key=value` pairs from repeated `--var` options. */
+/** `key=value` pairs (the CLI's repeated `--var` options). */
 export function parseVars(pairs: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of pairs) {
     const i = p.indexOf("=");
-    if (i <= 0) throw new UsageError(`--var expects key=value, got "${p}"`);
+    if (i <= 0) throw new InvalidFieldError("vars", "a variable", `expects key=value, got "${p}"`);
     out[p.slice(0, i)] = p.slice(i + 1);
   }
   return out;
