@@ -3,6 +3,8 @@ import { hookConcurrencyBenchmark } from "./hook-concurrency.js";
 import { ingestBenchmark } from "./ingest.js";
 import { mineBenchmark } from "./mine.js";
 import { mineRealBenchmark } from "./mine-real.js";
+import { refineBenchmark } from "./refine.js";
+import { refineRealBenchmark } from "./refine-real.js";
 import { replayBenchmark } from "./replay.js";
 import { tuiBenchmark } from "./tui.js";
 import type { Benchmark } from "./types.js";
@@ -18,5 +20,7 @@ export const benchmarks: Benchmark[] = [
   replayBenchmark,
   mineBenchmark,
   mineRealBenchmark,
+  refineBenchmark,
+  refineRealBenchmark,
   tuiBenchmark,
 ];

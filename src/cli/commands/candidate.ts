@@ -1,13 +1,23 @@
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import type { Command } from "commander";
-import { candidateNamed, candidateSession, promote, retire, revise } from "../../core/app/index.js";
+import {
+  acceptRefinement,
+  candidateNamed,
+  candidateSession,
+  promote,
+  refine,
+  retire,
+  revise,
+  sessionOf,
+} from "../../core/app/index.js";
 import { UsageError } from "../../core/errors.js";
 import { policyKey } from "../../core/policy/key.js";
 import { compileCandidateText } from "../../core/policy/load.js";
+import { renderRefineResult } from "../../core/refine/render.js";
 import { candidateEvidence } from "../../core/verdict/evidence.js";
 import { printResult } from "../util/out.js";
-import { printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
+import { openWorkspace, printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 type RefOpts = { workspace?: string; json?: boolean };
 
@@ -18,9 +28,80 @@ function load(opts: RefOpts, ref: string) {
   return { dir, session, target: candidateNamed(session, ref) };
 }
 
+/** `fire candidate refine NAME [--accept ID]`: search refinements, optionally accept one. */
+function registerRefine(cmd: Command): void {
+  withWorkspace(
+    cmd
+      .command("refine")
+      .description(
+        "search refinements from its latest replay screen (eligibility phrases, trigger, release, patterns), with before/after and a diff; nothing is saved unless --accept",
+      )
+      .argument("<id>", "candidate id or id@version")
+      .option("--budget <seconds>", "search time budget (the best found so far is shown)", "30")
+      .option("--accept <proposal>", "write this proposal as a new revision (refined from …)")
+      .option("--json", "print the search result (and the accepted revision) as JSON"),
+  ).action(async (ref: string, opts: RefOpts & { budget: string; accept?: string }) => {
+    if (!/^\d+(\.\d+)?$/.test(opts.budget) || Number(opts.budget) <= 0)
+      throw new UsageError("--budget must be a positive number of seconds");
+    const session = await sessionOf(await openWorkspace(opts));
+    printErrors(session.candidateErrors);
+    const target = candidateNamed(session, ref);
+    const controller = new AbortController();
+    const onSigint = (): void => controller.abort();
+    process.once("SIGINT", onSigint);
+    const tty = process.stderr.isTTY && !opts.json;
+    let r: Awaited<ReturnType<typeof refine>>;
+    try {
+      r = await refine(session, target, {
+        budgetMs: Number(opts.budget) * 1000,
+        signal: controller.signal,
+        ...(tty
+          ? {
+              onProgress: (p) =>
+                process.stderr.write(
+                  `\rrefining: ${p.tried} replayed${p.best ? `, best ${p.best}` : ""} (${(p.elapsedMs / 1000).toFixed(0)} s)\x1b[K`,
+                ),
+            }
+          : {}),
+      });
+    } finally {
+      process.removeListener("SIGINT", onSigint);
+      if (tty) process.stderr.write("\r\x1b[K");
+    }
+    if (!opts.accept) {
+      printResult(opts.json, r, () => renderRefineResult(r));
+      return;
+    }
+    const chosen = r.proposals.find((p) => p.id === opts.accept);
+    if (!chosen)
+      throw new UsageError(
+        `no proposal ${opts.accept} for ${target.policy.key} (proposals now: ${r.proposals.map((p) => p.id).join(", ") || "none"})`,
+      );
+    const rev = await acceptRefinement(session, target, chosen);
+    const policy = policyKey(rev.candidate);
+    const file = relative(session.ws.dir, rev.file);
+    printResult(
+      opts.json,
+      {
+        ok: true,
+        policy,
+        refinedFrom: target.policy.key,
+        proposal: chosen.id,
+        file,
+        after: chosen.after,
+      },
+      () =>
+        `${policy} refined from ${target.policy.key} (${chosen.summary.join("; ")}): ${file}\nscreen it: fire screen replay ${policy}\n`,
+    );
+  });
+}
+
 /** `fire candidate revise|retire|promote`: the user's lifecycle decisions. */
 export function register(program: Command): void {
-  const cmd = program.command("candidate").description("revise, retire or promote a candidate");
+  const cmd = program
+    .command("candidate")
+    .description("revise, refine, retire or promote a candidate");
+  registerRefine(cmd);
 
   withWorkspace(
     cmd

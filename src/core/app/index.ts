@@ -9,6 +9,7 @@ export * from "./hook.js";
 export * from "./lifecycle.js";
 export * from "./mining.js";
 export * from "./plan.js";
+export * from "./refine.js";
 export * from "./results.js";
 export * from "./run.js";
 export * from "./screens.js";

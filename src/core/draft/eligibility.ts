@@ -40,7 +40,7 @@ export const MAX_PHRASES = 6;
 /** A word (not a shape) must occur in this many distinct positive tasks to be a phrase. */
 export const MIN_WORD_TASKS = 2;
 
-interface Feature {
+export interface Feature {
   key: string;
   label: string;
   pattern: Pattern;
@@ -58,7 +58,8 @@ const KIND_WORDS =
 const CJK = /[\u3400-\u9fff\u3040-\u30ff\uac00-\ud7af]{2,}/g;
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-function featuresOf(text: string, forbidden: ReadonlySet<string>): Map<string, Feature> {
+/** The phrases a task text offers: shapes (file kinds, folders, time limits), then words. */
+export function featuresOf(text: string, forbidden: ReadonlySet<string>): Map<string, Feature> {
   const out = new Map<string, Feature>();
   const add = (f: Feature) => {
     if (!out.has(f.key)) out.set(f.key, f);

@@ -30,7 +30,7 @@ export async function reviseCandidate(
   workspace: string,
   old: StoredCandidate,
   all: readonly StoredCandidate[],
-  opts: { edited?: Candidate; note: string; now: Date },
+  opts: { edited?: Candidate; note: string; now: Date; verb?: "revised" | "refined" },
 ): Promise<ReviseResult> {
   const o = old.candidate;
   const version =
@@ -45,7 +45,7 @@ export async function reviseCandidate(
       lineage: { ...o.lineage, supersedes: policyKey(o) },
       history: o.history,
     },
-    `revised from ${policyKey(o)}: ${opts.note}`,
+    `${opts.verb ?? "revised"} from ${policyKey(o)}: ${opts.note}`,
     opts.now,
     "draft",
   );
@@ -55,7 +55,11 @@ export async function reviseCandidate(
   if (o.status !== "frozen") {
     await writeCandidate(
       old.file,
-      withHistory(o, `superseded by ${o.id}@${version}: ${opts.note}`, opts.now),
+      withHistory(
+        o,
+        `superseded by ${o.id}@${version}${opts.verb === "refined" ? " (refined)" : ""}: ${opts.note}`,
+        opts.now,
+      ),
     );
     oldUpdated = true;
   }
