@@ -217,6 +217,8 @@ function headerCounts(state: ReturnType<typeof useAppState>, width: number): str
     `${d.triage.tasks.length} tasks: ${by.reachable} reachable, ${by.unsolved} unsolved, ` +
     `${by.solved} solved`;
   const cands = d.candidatesPending ? "… candidates" : `${d.candidates.length} candidates`;
-  const more = ` · ${state.mine?.clusters.length ?? 0} clusters · ${cands}`;
+  // unknown until the mining state is read: "…", never a 0 that is not so
+  const clusters = state.mineRead ? `${state.mine?.clusters.length ?? 0} clusters` : "… clusters";
+  const more = ` · ${clusters} · ${cands}`;
   return base.length + more.length <= width ? base + more : base;
 }

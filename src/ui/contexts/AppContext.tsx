@@ -71,6 +71,8 @@ export interface AppState extends Location {
   data?: WorkspaceData;
   /** Current clusters (the last mining run's labels with the user's decisions). */
   mine?: MineResult;
+  /** Whether `mine` was read (until then the clusters are unknown, not none). */
+  mineRead?: boolean;
   overlay: Overlay;
   /** Places left, newest last (Esc pops). */
   history: Location[];
@@ -156,7 +158,7 @@ export function AppProvider({ dir, initial, children }: AppProviderProps): React
       notify: (level, text) => patch({ message: { level, text } }),
       setData: (data) => patch({ data }),
       updateData: (f) => setState((s) => (s.data ? { ...s, data: f(s.data) } : s)),
-      setMine: (mine) => patch({ mine }),
+      setMine: (mine) => patch({ mine, mineRead: true }),
       cancel: () => controller.current?.abort(),
       async run(label, work, done) {
         controller.current?.abort();

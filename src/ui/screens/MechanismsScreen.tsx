@@ -28,7 +28,7 @@ type Row = Cluster | typeof REVIEW_ROW;
 
 /** Screen 3: clusters; rename / merge / split / exclude; labelling; draft a candidate. */
 export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
-  const { mine, data, clusterId } = useAppState();
+  const { mine, mineRead, data, clusterId } = useAppState();
   const actions = useAppActions();
   const wb = useWorkbench();
   const theme = useTheme();
@@ -182,6 +182,7 @@ export function MechanismsScreen({ width, height }: ScreenProps): ReactNode {
     ...(withFamily ? [{ want: 24, min: 24 }] : []),
   ]);
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
+  if (!mineRead) return <Text color={theme.muted}>reading the clusters…</Text>;
   if (rows.length === 0)
     return (
       <Text color={theme.muted}>
