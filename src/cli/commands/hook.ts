@@ -80,14 +80,14 @@ export function register(program: Command): void {
     if (!r.ok) process.exitCode = 1;
     if (!opts.json)
       for (const f of r.findings)
-        if (f.level !== "ok") process.stderr.write(`PROBLEM: ${f.text}\n`);
+        if (f.level === "problem") process.stderr.write(`PROBLEM: ${f.text}\n`);
     printResult(
       opts.json,
       r,
       () =>
         r.findings
-          .filter((f) => f.level === "ok")
-          .map((f) => `ok: ${f.text}\n`)
+          .filter((f) => f.level !== "problem")
+          .map((f) => `${f.level}: ${f.text}\n`)
           .join("") +
         (r.ok
           ? `the fire hook for ${r.harness} will run\n`

@@ -1,8 +1,9 @@
-import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defaultPortfolioDir } from "../freeze/default.js";
 import { loadFrozenPortfolio } from "../freeze/verify.js";
 import { loadPolicies } from "../policy/load.js";
+import { shellQuote } from "../shell-quote.js";
 import { readCodexTrust, trustEntries } from "./codex-trust.js";
 import { codexConfigToml, type HookTarget } from "./install.js";
 import { type Harness, isFireCommand, readSettings, settingsPath, shellWords } from "./settings.js";
@@ -14,9 +15,19 @@ import { type Harness, isFireCommand, readSettings, settingsPath, shellWords } f
  */
 
 export interface DoctorFinding {
-  level: "ok" | "problem";
+  /** `note`: worth knowing, not known to stop the hook (the report stays ok). */
+  level: "ok" | "problem" | "note";
   text: string;
 }
+
+/** Where the client's machine-wide files are (tests point these at a temporary folder). */
+export interface DoctorPlaces {
+  /** Claude Code's managed settings folder (Linux: /etc/claude-code). */
+  claudeManagedDir?: string;
+}
+
+/** Claude Code 2.1.332's managed settings folder on Linux (macOS and Windows have others). */
+export const CLAUDE_MANAGED_DIR = "/etc/claude-code";
 
 export interface DoctorReport {
   harness: Harness;
@@ -28,6 +39,7 @@ export interface DoctorReport {
 
 const problem = (text: string): DoctorFinding => ({ level: "problem", text });
 const ok = (text: string): DoctorFinding => ({ level: "ok", text });
+const note = (text: string): DoctorFinding => ({ level: "note", text });
 
 function isExecutable(file: string): boolean {
   try {
@@ -157,22 +169,123 @@ function codexFindings(
     if (![...trust.trustedProjects].some((p) => project === p || project.startsWith(`${p}/`)))
       out.push(
         problem(
-          `project not trusted: Codex loads ${project}/.codex/ disabled ("Untrusted project-local configuration is disabled"); mark it trusted in ${config}`,
+          `project not trusted: Codex loads ${project}/.codex/ disabled ("Untrusted project-local configuration is disabled"), so fire's hook there never runs; trust it with \`fire hook install --harness codex --project ${shellQuote(project)}\` (it writes [projects."${project}"] trust_level = "trusted" to ${config})`,
         ),
       );
   }
   return out;
 }
 
-function claudeFindings(file: string, settings: ReturnType<typeof readSettings>): DoctorFinding[] {
+function claudeFindings(
+  file: string,
+  settings: ReturnType<typeof readSettings>,
+  project: string,
+  places: DoctorPlaces,
+): DoctorFinding[] {
   const out: DoctorFinding[] = [];
   if ((settings as { disableAllHooks?: unknown }).disableAllHooks === true)
     out.push(problem(`hooks disabled: ${file} sets "disableAllHooks": true`));
+  out.push(...managedFindings(places.claudeManagedDir ?? CLAUDE_MANAGED_DIR, file));
+  out.push(...agentSdkFindings(project));
   return out;
 }
 
+/**
+ * Claude Code's managed settings (`managed-settings.json`, then `managed-settings.d/*.json`):
+ * `allowManagedHooksOnly` makes the client run only managed hooks (and managed plugins'),
+ * skipping user, project and local hooks without a word; `disableAllHooks` there turns every
+ * hook off.
+ */
+function managedFindings(dir: string, file: string): DoctorFinding[] {
+  const files = [join(dir, "managed-settings.json")];
+  const dropIns = join(dir, "managed-settings.d");
+  try {
+    for (const f of readdirSync(dropIns).sort())
+      if (f.endsWith(".json") && !f.startsWith(".")) files.push(join(dropIns, f));
+  } catch {
+    // no drop-in folder
+  }
+  const out: DoctorFinding[] = [];
+  for (const f of files) {
+    let value: Record<string, unknown>;
+    try {
+      value = JSON.parse(readFileSync(f, "utf8")) as Record<string, unknown>;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT")
+        out.push(note(`managed settings ${f} could not be read (${(err as Error).message})`));
+      continue;
+    }
+    if (value?.allowManagedHooksOnly === true)
+      out.push(
+        problem(
+          `managed hooks only: ${f} sets "allowManagedHooksOnly": true, so Claude Code runs only hooks from managed settings and skips fire's hook in ${file} without a word (ask whoever manages ${dir} to add fire's hook command there)`,
+        ),
+      );
+    if (value?.disableAllHooks === true)
+      out.push(problem(`hooks disabled: managed settings ${f} set "disableAllHooks": true`));
+  }
+  return out;
+}
+
+/**
+ * A project that hosts the Claude Agent SDK runs the SDK's own bundled Claude Code, not the
+ * \`claude\` installed here: its version decides which hook features exist, and the host's
+ * \`settingSources\` decides whether settings-file hooks load at all (older SDKs load none
+ * unless told to).
+ */
+function agentSdkFindings(project: string): DoctorFinding[] {
+  const out: DoctorFinding[] = [];
+  const pkg = readJson(join(project, "package.json"));
+  const deps = { ...asRecord(pkg?.dependencies), ...asRecord(pkg?.devDependencies) };
+  const installed = readJson(
+    join(project, "node_modules/@anthropic-ai/claude-agent-sdk/package.json"),
+  );
+  if (installed || "@anthropic-ai/claude-agent-sdk" in deps) {
+    const version = str(installed?.version) ?? str(deps["@anthropic-ai/claude-agent-sdk"]) ?? "?";
+    const bundled = str(installed?.claudeCodeVersion);
+    out.push(
+      note(
+        `Claude Agent SDK host: ${project} uses @anthropic-ai/claude-agent-sdk ${version}, which runs its own bundled Claude Code${bundled ? ` ${bundled}` : ""}, not the claude installed here; fire's hook acts there only if the host's query() loads this settings file (settingSources naming "local", "project" or "user", as the hook's scope needs) and that bundled client has the hook features fire uses`,
+      ),
+    );
+  }
+  for (const f of ["pyproject.toml", "requirements.txt", "uv.lock", "poetry.lock"]) {
+    let text: string;
+    try {
+      text = readFileSync(join(project, f), "utf8");
+    } catch {
+      continue;
+    }
+    if (/claude[-_]agent[-_]sdk/i.test(text)) {
+      out.push(
+        note(
+          `Claude Agent SDK host: ${join(project, f)} names claude-agent-sdk (Python), which runs its own bundled Claude Code, not the claude installed here; fire's hook acts there only if the host's options load this settings file (setting_sources) and that bundled client has the hook features fire uses`,
+        ),
+      );
+      break;
+    }
+  }
+  return out;
+}
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  try {
+    return asRecord(JSON.parse(readFileSync(file, "utf8")));
+  } catch {
+    return undefined;
+  }
+}
+
+function asRecord(x: unknown): Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x)
+    ? (x as Record<string, unknown>)
+    : {};
+}
+
+const str = (x: unknown): string | undefined => (typeof x === "string" ? x : undefined);
+
 /** Diagnoses fire's installed hook for one harness and scope. */
-export function diagnoseHook(target: HookTarget): DoctorReport {
+export function diagnoseHook(target: HookTarget, places: DoctorPlaces = {}): DoctorReport {
   const env = target.env ?? process.env;
   const scope = target.user ? { user: true } : { project: target.project ?? process.cwd() };
   const file = settingsPath(target.harness, scope, env);
@@ -180,7 +293,7 @@ export function diagnoseHook(target: HookTarget): DoctorReport {
     harness: target.harness,
     file,
     findings,
-    ok: findings.every((f) => f.level === "ok"),
+    ok: findings.every((f) => f.level !== "problem"),
   });
   let settings: ReturnType<typeof readSettings>;
   try {
@@ -203,7 +316,7 @@ export function diagnoseHook(target: HookTarget): DoctorReport {
   findings.push(
     ...(target.harness === "codex"
       ? codexFindings(file, settings, target, env)
-      : claudeFindings(file, settings)),
+      : claudeFindings(file, settings, resolve(target.project ?? process.cwd()), places)),
   );
   return report(findings);
 }
