@@ -26,6 +26,8 @@ export function redactionMarker(kind: SecretKind): string {
 /** Replace every secret in `text` with a marker; report what was found. */
 export function redactSecrets(text: string): RedactionResult {
   const counts: Partial<Record<SecretKind, number>> = {};
+  // one scan for any rule's keyword: most text (trace outputs, commands) has none
+  if (!anyKeyword().test(text)) return { text, counts };
   let out = text;
   let lower = text.toLowerCase();
   for (const rule of SECRET_RULES) {
@@ -33,6 +35,7 @@ export function redactSecrets(text: string): RedactionResult {
     const before = out;
     out = out.replace(rule.pattern, (match: string, ...rest: unknown[]) => {
       const end = rest.findIndex((g) => typeof g === "number");
+      if (rule.prose && isProse(match, rest[end] as number, rest[end + 1] as string)) return match;
       const groups = rest.slice(0, end).map((g) => (typeof g === "string" ? g : ""));
       const marker = redactionMarker(rule.kind);
       const replaced = rule.replace ? rule.replace(marker, match, ...groups) : marker;
@@ -42,6 +45,26 @@ export function redactSecrets(text: string): RedactionResult {
     if (out !== before) lower = out.toLowerCase();
   }
   return { text: out, counts };
+}
+
+let keywordRe: RegExp | undefined;
+/** Every rule's keywords in one case-insensitive alternation (built on first use). */
+function anyKeyword(): RegExp {
+  keywordRe ??= new RegExp(
+    [...new Set(SECRET_RULES.flatMap((r) => r.keywords))]
+      .map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("|"),
+    "i",
+  );
+  return keywordRe;
+}
+
+/** `name: Word` followed by another word: a message such as `token: Invalid input`. */
+function isProse(match: string, offset: number, whole: string): boolean {
+  if (!/:\s*[A-Za-z]+$/.test(match)) return false;
+  const next = offset + match.length;
+  // the next word is letters only too (a credential after a scheme word has digits)
+  return /^[ \t][A-Za-z]+(?:[\s.,;:!?)]|$)/.test(whole.slice(next, next + 64));
 }
 
 /** Shorthand when only the text matters. */

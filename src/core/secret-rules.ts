@@ -47,6 +47,11 @@ export interface SecretRule {
    * compiling and running every pattern (the hook redacts each command it logs).
    */
   keywords: readonly string[];
+  /**
+   * Keeps a `name: Word more words` match: a colon, then one word of letters that prose goes
+   * on after (`token: Invalid input`, a validation message), is a sentence, not a setting.
+   */
+  prose?: boolean;
   /** Builds the replacement from the marker, the match and its groups; default: marker. */
   replace?: (marker: string, match: string, ...groups: string[]) => string;
 }
@@ -244,6 +249,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // KEY=value, key: value, X-Api-Key: value (shell, env files, YAML, headers)
     kind: "assigned-secret",
     keywords: SECRET_NAME_KEYWORDS,
+    prose: true,
     pattern: new RegExp(
       String.raw`(\b${SECRET_NAME}\b['"]?\s*(?:=|:(?!//))\s*)(['"]?)([^\s'"\`,;&|}\])]{4,})\2`,
       "gi",

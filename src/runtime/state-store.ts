@@ -11,7 +11,9 @@ import {
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { detachState } from "../core/policy/evaluator.js";
+import { capText } from "../core/policy/patterns.js";
 import type { SessionState } from "../core/policy/types.js";
+import { redact } from "../core/redact.js";
 import { NotRegularFileError, readRegularFile } from "../core/regular-file.js";
 
 /** A state file that is not a session state: the hook reports a fault and starts over. */
@@ -26,8 +28,11 @@ const CLEAN_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,79}$/;
  * of `[A-Za-z0-9._-]` (≤ 80 characters, not starting with `.`) is the name itself; any other
  * id is a readable prefix, `~` (which clean names never contain) and a 64-bit hash of the
  * WHOLE id — so ids differing only in `/ _ : space`, or sharing a long prefix, stay apart.
+ * An id holding a secret (a token pasted as the id) is named by its hash alone.
  */
 export function sessionFile(stateDir: string, session: string): string {
+  // an id that holds a secret never becomes a file name, not even in part
+  if (redact(session) !== session) return join(stateDir, `redacted~${hash64(session)}.json`);
   if (CLEAN_ID.test(session)) return join(stateDir, `${session}.json`);
   const safe = session
     .slice(0, 48)
@@ -81,9 +86,16 @@ export function readState(file: string): SessionState | undefined {
   return detachState(value);
 }
 
-/** Writes a session's state atomically (the caller holds the lock). */
+/**
+ * Writes a session's state atomically (the caller holds the lock). The task text is kept as
+ * patterns see it (capText: head and tail) with its secrets redacted: the state folder is
+ * plain files, and the first prompt may carry keys. The event that first saw the task was
+ * judged on the raw text; a policy that first meets this session later judges the redacted.
+ */
 export function writeState(file: string, state: SessionState): void {
-  writeFileAtomicSync(file, JSON.stringify(state));
+  const stored =
+    state.taskText === undefined ? state : { ...state, taskText: redact(capText(state.taskText)) };
+  writeFileAtomicSync(file, JSON.stringify(stored));
 }
 
 /** Flags that create a new file and never follow a symlink planted at its name. */

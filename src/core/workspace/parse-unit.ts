@@ -3,9 +3,14 @@ import type { SourceUnit } from "../ingest/discover.js";
 import { readUnit } from "../ingest/registry.js";
 import type { IngestOptions } from "../ingest/types.js";
 import { Attempt } from "../model/attempt.js";
+import { redactDeep } from "../redact.js";
 import type { UnitResult } from "./parse-cache.js";
 
-/** Reads one unit through its importer; invalid attempts become errors naming the field. */
+/**
+ * Reads one unit through its importer; invalid attempts become errors naming the field.
+ * Every string of an attempt is redacted (core/redact.ts) here, the one place every parsed
+ * unit passes, so the parse cache and every store built from attempts keep no raw secret.
+ */
 export async function parseUnit(unit: SourceUnit, options: IngestOptions): Promise<UnitResult> {
   const attempts: Attempt[] = [];
   const errors: InputError[] = [];
@@ -16,7 +21,8 @@ export async function parseUnit(unit: SourceUnit, options: IngestOptions): Promi
         continue;
       }
       const r = Attempt.safeParse(item.attempt);
-      if (r.success) attempts.push(r.data);
+      // secrets in a trace never reach the parse cache (or anything derived from an attempt)
+      if (r.success) attempts.push(redactDeep(r.data));
       else {
         const where = item.attempt.source?.path ?? unit.path;
         errors.push(
