@@ -1,14 +1,22 @@
 import { FAMILIES, type FamilyId } from "../families.js";
+import { failingTests } from "../ingest/verifier-tests.js";
 import type { Attempt } from "../model/attempt.js";
 import { redact } from "../redact.js";
 import { detectorById } from "./detectors/index.js";
-import { CREATED_ZERO, isTimeout, verifierMissing } from "./detectors/paths.js";
+import {
+  baseName,
+  CREATED_ZERO,
+  endedByHarness,
+  isTimeout,
+  namedFiles,
+  verifierMissing,
+} from "./detectors/paths.js";
 import { stopIndex } from "./detectors/shell.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { FaultMarkers } from "./faults/index.js";
 import { secondReadingOf } from "./faults/index.js";
 import type { InterventionPoint, Label, LabelEvidence } from "./label.js";
-import { familyMechanism, mechanismById } from "./mechanisms.js";
+import { familyMechanism, MECHANISMS, mechanismById } from "./mechanisms.js";
 import { faultOf } from "./triage.js";
 
 /** Short mechanism noun phrase per family (what the heuristic labeller says): the registry's name. */
@@ -66,6 +74,13 @@ export const STRENGTH = {
   taskRole: 1,
   sibling: 1,
 } as const;
+
+/**
+ * What the verifier prints when nothing answered where the task's service should be: a
+ * refused or failed connection, HTTP status 000, nothing listening.
+ */
+const UNREACHABLE =
+  /connection refused|failed to connect|couldn't connect|could not connect|econnrefused|connection reset|connection timed out|\bConnectionError\b|max retries exceeded|\bURLError\b|\bHTTP(?: status)?:? 000\b|returned HTTP 000|not listening|no response from|remote end closed/i;
 
 /** Confidence shown for a named or reviewed label, by evidence strength (calibrated by the bench). */
 export function confidenceOf(strength: number): number {
@@ -127,6 +142,39 @@ function loopAtEnd(a: Attempt, h: DetectorHit): boolean {
   return after <= 3;
 }
 
+/**
+ * The mechanism a hit shows for this attempt. A run the harness ended did not choose its
+ * stop, so the generic stop check shows nothing there; on a run that hit its time limit,
+ * unfinished work at the stop (a deliverable never written, a last check still failing) is
+ * the deadline's mechanism (sibling-diff.ts reads runs the same way).
+ */
+function mechanismOf(a: Attempt, h: DetectorHit): string | undefined {
+  const id = h.mechanism ?? h.family;
+  const stopTime = id === "stop-without-check" || id === "artifact-never-written";
+  if (stopTime && isTimeout(a)) return "deadline-no-deliverable";
+  if (id === "stop-without-check" && endedByHarness(a)) return undefined;
+  return id;
+}
+
+/** Mechanisms whose state is a deliverable missing where the verifier looked. */
+const DELIVERABLE_MISSING: ReadonlySet<string> = new Set([
+  "artifact-never-written",
+  "artifact-wrong-path",
+  "deadline-no-deliverable",
+]);
+
+/**
+ * Mechanisms whose state is a working result destroyed by one tool call (an overwrite, a
+ * cleanup, a write to the evidence): only there does an earlier passing check of the agent's
+ * own show what was lost. A deadline or a retry loop loses nothing that had worked.
+ */
+const DESTROYED_BY_A_CALL: ReadonlySet<string> = new Set(
+  MECHANISMS.filter(
+    (m) =>
+      m.point === "tool" && m.id !== "deadline-no-deliverable" && m.id !== "repeated-tool-error",
+  ).map((m) => m.id),
+);
+
 /** Scores each mechanism the hits show: strength and cited evidence per claim. */
 function candidates(
   a: Attempt,
@@ -135,9 +183,13 @@ function candidates(
 ): Candidate[] {
   const byId = new Map<string, DetectorHit[]>();
   for (const h of hits) {
-    const id = h.mechanism ?? h.family;
+    const id = mechanismOf(a, h);
     if (id) byId.set(id, [...(byId.get(id) ?? []), h]);
   }
+  // A verifier that names a missing file corroborates a trace pattern only when that file is
+  // a deliverable the task itself names (or the agent wrote it elsewhere): a file only the
+  // verifier names is the detector's own source, not independent evidence.
+  const taskNamed = new Set(namedFiles(a.taskText).map(baseName));
   const missing = verifierMissing(a);
   const out: Candidate[] = [];
   for (const [id, hs] of byId) {
@@ -150,16 +202,21 @@ function candidates(
     let strength = STRENGTH.trace;
     // the verifier itself reports the deliverable missing (a verifier always names the
     // deliverable it tests, so naming a touched file corroborates nothing else)
-    if (id === "artifact-never-written" || id === "artifact-wrong-path") {
+    if (DELIVERABLE_MISSING.has(id)) {
+      const names = missing.paths
+        .map(baseOf)
+        .filter((n) => id === "artifact-wrong-path" || taskNamed.has(n));
       const v =
-        verifierLine(a, missing.paths.map(baseOf)) ??
-        (missing.createdZero ? verifierLine(a, CREATED_ZERO) : undefined);
+        verifierLine(a, names) ?? (missing.createdZero ? verifierLine(a, CREATED_ZERO) : undefined);
       if (v) {
         strength += STRENGTH.verifier;
         evidence.push(v);
       }
     }
-    if (id === "deadline-no-deliverable" && isTimeout(a)) {
+    // the time limit corroborates the deadline detector's own pattern; a stop-time hit read
+    // as the deadline's (mechanismOf) is that reading already, not a second kind of evidence
+    const ownDeadline = hs.some((h) => h.mechanism === "deadline-no-deliverable");
+    if (id === "deadline-no-deliverable" && ownDeadline && isTimeout(a)) {
       strength += STRENGTH.result;
       evidence.push({
         claim: "state",
@@ -189,13 +246,22 @@ function candidates(
       strength += STRENGTH.taskRole;
       evidence.push({ claim: "state", from: "task", excerpt: role });
     }
+    if (id === "service-persistence") {
+      // A service gone at grading time shows in the verifier as a failed connection; a
+      // verifier whose tests failed for other reasons (the service answered) contradicts it.
+      const v = verifierLine(a, UNREACHABLE);
+      if (v) {
+        strength += STRENGTH.verifier;
+        evidence.push(v);
+      } else if (failingTests(a).length > 0) strength -= STRENGTH.verifier;
+    }
     // A passing sibling shows the task was within reach. The agent's own passing check
     // corroborates only a loss by a later action (a working state reached, then destroyed
     // by a tool call); before a stop it shows little (often its own script, or regression
     // tests the verifier does not use) and only decides the kind.
     const stateAt = first.eventIndices.at(-1) ?? Number.POSITIVE_INFINITY;
     const reachedThenLost =
-      m.point === "tool" &&
+      DESTROYED_BY_A_CALL.has(id) &&
       capability.some((e) => e.from === "event" && (e.eventIndex ?? stateAt) < stateAt);
     if (capability.some((e) => e.from === "sibling") || reachedThenLost)
       strength += STRENGTH.capability;

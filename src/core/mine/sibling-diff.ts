@@ -3,7 +3,15 @@ import type { Attempt } from "../model/attempt.js";
 import { BACKGROUND_RE } from "./detectors/attached-server.js";
 import { DESTRUCTIVE_RE } from "./detectors/destructive-after-probe.js";
 import { type DetectorHit, runDetectors } from "./detectors/index.js";
-import { baseName, isTimeout, namedFiles, samePath, verifierMissing } from "./detectors/paths.js";
+import {
+  baseName,
+  endedByHarness,
+  isTimeout,
+  namedFiles,
+  samePath,
+  seenExisting,
+  verifierMissing,
+} from "./detectors/paths.js";
 import { segments } from "./detectors/shell.js";
 import type { LabelEvidence } from "./label.js";
 import { isMechanismId } from "./mechanisms.js";
@@ -122,7 +130,12 @@ function deliverableScore(p: Pair, path: string, siblingEvent: number): number {
   const verifierText = p.failed.verifierOutput ?? "";
   if (verifierMissing(p.failed).paths.some((m) => sameFile(m, path) || baseName(m) === b)) s += 3;
   else if (verifierText.includes(b)) s += 1;
-  if (namedFiles(p.failed.taskText).some((n) => sameFile(n, path) || baseName(n) === b)) s += 2;
+  // the task names this file (the same path; a bare name matches any folder), and not as an
+  // input the failed attempt saw exist: a copy of a named input elsewhere is no deliverable
+  const named = namedFiles(p.failed.taskText).filter(
+    (n) => sameFile(n, path) || (!n.includes("/") && baseName(n) === b),
+  );
+  if (named.some((n) => !seenExisting(p.failed, n))) s += 2;
   const sibLastCalls = p.s.calls.slice(-3).map((c) => c.eventIndex);
   if (sibLastCalls.includes(siblingEvent) || siblingEvent === p.s.lastWrite) s += 1;
   return s;
@@ -511,8 +524,7 @@ export function compareWith(failed: Attempt, sibling: Attempt): SiblingCompariso
   // A run the harness ended (an exception, a time limit) did not choose its stop: what it
   // did not do before the stop is no decisive difference; a deliverable it never wrote by
   // the deadline is the deadline's mechanism.
-  const cutShort =
-    failed.exception !== undefined || failed.outcome === "error" || isTimeout(failed);
+  const cutShort = endedByHarness(failed);
   const STOP_KINDS: DifferenceKind[] = ["check-missing", "check-failed", "extra-after-check"];
   const ranked = raw
     .map((d) => refine(d, hits))

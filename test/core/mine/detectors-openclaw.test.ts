@@ -150,7 +150,7 @@ describe("detectors on the real harbor-openclaw trials", () => {
         "suspected task-input-missed|stop|needs_review|policy_addressable",
       "t4-life-trip-plan__pk7EZC6": "repeated-tool-error|tool|named|policy_addressable",
       "t5-hallucination-resistant-evide__85qPU4":
-        "artifact-never-written|stop|named|policy_addressable",
+        "deadline-no-deliverable|tool|named|policy_addressable",
       "task-calendar__8A83BnJ": "artifact-wrong-path|stop|named|policy_addressable",
       "task-log-hdfs-block-ops__nvME2du": "deadline-no-deliverable|tool|named|policy_addressable",
     });

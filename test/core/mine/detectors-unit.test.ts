@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { requiredOutputs } from "../../../src/core/mine/detectors/output-never-written.js";
+import { seenExisting } from "../../../src/core/mine/detectors/paths.js";
 import { cleanOutput, isCheck, writtenPaths } from "../../../src/core/mine/detectors/shell.js";
 import { countedFields } from "../../../src/core/mine/detectors/token-accounting.js";
 import { faultOf } from "../../../src/core/mine/triage.js";
@@ -194,5 +195,51 @@ describe("triage fault classification (Harbor exception types)", () => {
       detail: 'verifier output contains the configured marker "grader crashed"',
       evidence: [{ excerpt: "E grader crashed: FileNotFoundError /tests/x" }],
     });
+  });
+});
+
+describe("what counts as seen, and as a placeholder", () => {
+  it("a file is seen existing in a listing or a read of it, not in another file's content", () => {
+    const task = "Create a file called /app/out.html. You can run /app/check.py to verify.";
+    const write = { cmd: "echo '<b>x</b>' > /app/out.html", out: "" };
+    const mentioned = attempt(task, [
+      {
+        cmd: "cat /app/check.py",
+        out: "from pathlib import Path\nhtml = Path('/app/out.html')\n# read /app/out.html \n",
+      },
+      write,
+    ]);
+    expect(seenExisting(mentioned, "/app/out.html")).toBe(false);
+    expect(ids(mentioned).some((i) => i.startsWith("safety.overwrote-existing"))).toBe(false);
+    // near miss: a listing that shows the file before the blind overwrite
+    const listed = attempt(task, [{ cmd: "ls -la /app", out: "check.py\nout.html\n" }, write]);
+    expect(seenExisting(listed, "/app/out.html")).toBe(true);
+    expect(ids(listed)).toContain("safety.overwrote-existing@3");
+  });
+
+  it("short alternatives rewritten until the deadline are attempts, not a placeholder over a report", () => {
+    const writes = (contents: string[]) =>
+      Attempt.parse({
+        id: "unit-2",
+        source: { format: "fire-jsonl", path: "unit.jsonl" },
+        taskId: "unit",
+        taskText: "Write the report to /app/report.md.",
+        outcome: "timeout",
+        events: [
+          { index: 0, kind: "prompt", role: "user", input: "Write the report to /app/report.md." },
+          ...contents.map((content, i) => ({
+            index: i + 1,
+            kind: "tool_call" as const,
+            tool: "write",
+            writes: ["/app/report.md"],
+            input: JSON.stringify({ path: "/app/report.md", content }),
+          })),
+        ],
+      });
+    const payloads = writes(["<svg onload=alert(1)>", "<img src=x onerror=alert(1)>", "<b>"]);
+    expect(ids(payloads).some((i) => i.startsWith("deadline.no-deliverable"))).toBe(false);
+    const report = "# Report\n".padEnd(2000, "findings ");
+    const lost = writes([report, "Analyzing the log now."]);
+    expect(ids(lost).some((i) => i.startsWith("deadline.no-deliverable"))).toBe(true);
   });
 });

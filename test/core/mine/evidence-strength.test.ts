@@ -83,4 +83,46 @@ describe("evidence strength decides naming", () => {
     );
     expect(gap.exclusion).toBe("capability_gap");
   });
+
+  it("a run the harness ended did not stop: stop-time hits read as the deadline's, or as nothing", () => {
+    const a = at("incident-report-json__yVTH13y");
+    expect(heuristicLabel(a, hitsOf(a)).mechanismId).toBe("stop-without-check");
+    const timedOut: Attempt = {
+      ...a,
+      outcome: "timeout",
+      exception: { type: "AgentTimeoutError", message: "timed out" },
+    };
+    const t = heuristicLabel(timedOut, hitsOf(a));
+    const ids = [t.mechanismId, ...(t.suspected ?? []).map((s) => s.mechanismId)];
+    expect(ids).not.toContain("stop-without-check");
+    expect(ids).toContain("deadline-no-deliverable");
+    // the time limit is why the stop reads as the deadline: it adds no second kind
+    expect(t.evidence?.some((e) => e.from === "result")).toBe(false);
+    const crashed: Attempt = { ...a, exception: { type: "RuntimeError", message: "harness" } };
+    const c = heuristicLabel(crashed, hitsOf(a));
+    expect(c.mechanismId).not.toBe("stop-without-check");
+    expect((c.suspected ?? []).map((s) => s.mechanismId)).not.toContain("stop-without-check");
+  });
+
+  it("a service mechanism needs the verifier to show nothing answered; other failures contradict it", () => {
+    const a = at("flask-kv-store-api__P4ckhcq");
+    const named = heuristicLabel(a, hitsOf(a));
+    expect(named.mechanismId).toBe("service-persistence");
+    expect(
+      named.evidence?.some((e) => e.from === "verifier" && /Max retries/.test(e.excerpt)),
+    ).toBe(true);
+    const answered: Attempt = {
+      ...a,
+      verifierOutput: [
+        "=================================== FAILURES ===================================",
+        "_________________________________ test_put_get _________________________________",
+        "E   AssertionError: expected 200, got 404",
+        "=========================== short test summary info ============================",
+        "FAILED /tests/test_api.py::test_put_get",
+        "========================= 1 failed, 0 passed in 0.84s =========================",
+      ].join("\n"),
+    };
+    const l = heuristicLabel(answered, hitsOf(a));
+    expect(l.mechanismId).not.toBe("service-persistence");
+  });
 });

@@ -85,11 +85,17 @@ describe("open mechanisms on real trials, each with a near miss", () => {
     expect(mechanisms(found)).not.toContain("artifact-wrong-path");
   });
 
-  it("artifact-never-written: the two files the task names, never written before the timeout", () => {
+  it("artifact-never-written: the two files the task names, never written (deadline when timed out)", () => {
     const a = real("t5-hallucination-resistant-evide__85qPU4");
+    // The run hit its time limit: the agent did not choose that stop, so the files missing
+    // at the deadline are the deadline's mechanism, with the same signature.
     const l = labelOf(a);
-    expect(l.mechanismId).toBe("artifact-never-written");
+    expect(l.mechanismId).toBe("deadline-no-deliverable");
     expect(l.signature).toBe("missing:.md,.txt");
+    // The same run ending on its own: the agent stopped with both files unwritten.
+    const stopped = { ...a, outcome: "fail" as const };
+    delete stopped.exception;
+    expect(labelOf(stopped).mechanismId).toBe("artifact-never-written");
     // Near miss: the same run writing both files at its end.
     const wrote = withEvents(a, (evs) => [
       ...evs.slice(0, -1),

@@ -4,6 +4,11 @@ import type { Detector } from "./types.js";
 
 /** Rewrites of one file that count as churn instead of progress. */
 const CHURN_MIN = 3;
+/**
+ * Size an earlier write must reach to be the fuller deliverable a placeholder replaced: below
+ * it, different sizes are alternatives tried (payloads, one-liners), not lost content.
+ */
+const FULLER_MIN = 512;
 /** Tool calls that count as a long exploration. */
 const LONG_RUN = 20;
 
@@ -39,7 +44,7 @@ export const deadlineNoDeliverable: Detector = {
       const sizes = contents.map((c) => c.length);
       const last = sizes.at(-1) ?? 0;
       const max = Math.max(...sizes);
-      const placeholder = max > 0 && last < max / 2;
+      const placeholder = max >= FULLER_MIN && last < max / 2;
       // The same contents written again and again: churn, not progress.
       const churn = ws.length >= CHURN_MIN && new Set(contents).size <= ws.length / 2;
       if (churn || placeholder) {

@@ -1,6 +1,14 @@
 import { failingTests } from "../../ingest/verifier-tests.js";
 import type { Attempt, Event } from "../../model/attempt.js";
-import { callFailed, commandOf, outputOf, resultOf, toolCalls, writtenPaths } from "./shell.js";
+import {
+  callFailed,
+  commandOf,
+  outputOf,
+  resultOf,
+  segments,
+  toolCalls,
+  writtenPaths,
+} from "./shell.js";
 
 /**
  * Paths and file names in free text, in any language: task texts in Chinese, Japanese
@@ -92,6 +100,17 @@ export function notFoundCalls(a: Attempt): Event[] {
   });
 }
 
+/** Programs and tools whose output lists directory entries. */
+const LISTING_PROGRAM = /^(?:sudo\s+)?(?:ls|ll|dir|find|fd|tree|stat|du|locate|file)\b/;
+const LISTING_TOOL = /^(?:ls|list|list_dir|list_directory|list_files|glob|find|find_files)$/i;
+
+/** Whether a call lists directory entries (its output shows which files exist). */
+export function isListing(c: Event): boolean {
+  if (c.tool && LISTING_TOOL.test(c.tool)) return true;
+  const cmd = commandOf(c);
+  return cmd !== undefined && segments(cmd).some((seg) => LISTING_PROGRAM.test(seg));
+}
+
 /** Whether the agent saw the path exist: a successful read of it, or a listing that shows it. */
 export function seenExisting(
   a: Attempt,
@@ -106,6 +125,8 @@ export function seenExisting(
     if (!out || NOT_FOUND.test(out.slice(0, 300))) continue;
     if (r?.isError) continue;
     if (callText(c).includes(b) && out.length > 0 && !writtenPaths(c).length) return true;
+    // a name in another file's content (a test that mentions the deliverable) is no listing
+    if (!isListing(c)) continue;
     if (new RegExp(`(^|[\\s/])${escapeRe(b)}(\\s|$)`, "m").test(out)) return true;
   }
   return false;
@@ -239,6 +260,15 @@ export function toolFailed(a: Attempt, call: Event): boolean {
 /** Whether the attempt hit its time limit (outcome or exception type). */
 export function isTimeout(a: Attempt): boolean {
   return a.outcome === "timeout" || /timeout|timed?\s*out/i.test(a.exception?.type ?? "");
+}
+
+/**
+ * Whether the harness ended the run (an exception, an error outcome, a time limit): the
+ * agent did not choose its stop, so what it left undone before the stop is no stop-time
+ * mechanism.
+ */
+export function endedByHarness(a: Attempt): boolean {
+  return a.exception !== undefined || a.outcome === "error" || isTimeout(a);
 }
 
 /** The content a write tool call wrote, when its input shows it (shell writes: undefined). */
