@@ -1,9 +1,15 @@
-// Captures the README's workbench walkthrough: the built workbench (dist/) rendered with
-// ink-testing-library at 120×36 without colour, on a temp copy of the demo workspace, keys
-// typed one by one and each frame printed once the text it waits for is on screen.
-// Usage: npm run build && node scripts/walkthrough.mjs > /tmp/walkthrough.txt
+// Captures the workbench walkthrough (docs/workbench.md): the built workbench (dist/) rendered
+// with ink-testing-library at 120×36 without colour, on a temp copy of the demo workspace, keys
+// typed one by one and each frame taken once the text it waits for is on screen.
+// Usage (after npm run build):
+//   node scripts/walkthrough.mjs                       print every frame
+//   node scripts/walkthrough.mjs --write docs/workbench.md   replace each block after a
+//                                                      `<!-- frame: NAME -->` line
+//   node scripts/walkthrough.mjs --check docs/workbench.md   exit 1 when a block differs
+// The check ignores what changes from run to run by design: ISO times and hex digests of 12 or
+// more digits (a frozen portfolio's frozenAt and the manifest hash that covers it).
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -60,7 +66,8 @@ async function select(text) {
   }
   throw new Error(`no row with ${text}\n${frame()}`);
 }
-const shot = (name) => process.stdout.write(`=== ${name}\n${frame()}\n`);
+const shots = new Map();
+const shot = (name) => shots.set(name, frame());
 const ENTER = "\r";
 const ESC = "\u001B";
 
@@ -113,7 +120,7 @@ await see("family / lineage");
 await press("5");
 await see("a routing audit", "routed of");
 await press("j", "j", "l");
-await see("Enter lists the task's attempts");
+await see("Enter lists the task's attempts", "× ref-binary-equivalence");
 shot("5 audit");
 await press("p");
 await see("not screened");
@@ -149,3 +156,47 @@ await see("Frozen portfolios");
 shot("6 portfolio");
 app.unmount();
 rmSync(dir, { recursive: true, force: true });
+
+/** Runs of three or more blank rows inside a frame become one `⋮ (N blank rows)` line. */
+function cut(text) {
+  const lines = text.split("\n");
+  while (lines.length > 0 && lines.at(-1).trim() === "") lines.pop();
+  const out = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j < lines.length && lines[j].trim() === "") j++;
+    if (j - i >= 3) out.push(`⋮ (${j - i} blank rows)`);
+    else out.push(...lines.slice(i, j));
+    if (j < lines.length) out.push(lines[j]);
+    i = j + 1;
+  }
+  return out.join("\n");
+}
+
+const [mode, file] = process.argv.slice(2);
+if (mode === "--write" || mode === "--check") {
+  const doc = readFileSync(file, "utf8");
+  const unknown = [];
+  const next = doc.replace(/^<!-- frame: (.+?) -->\n```text\n[\s\S]*?^```$/gm, (_, name) => {
+    if (!shots.has(name)) unknown.push(name);
+    return `<!-- frame: ${name} -->\n\`\`\`text\n${cut(shots.get(name) ?? "")}\n\`\`\``;
+  });
+  if (unknown.length > 0) {
+    process.stderr.write(`${file}: no frame named ${unknown.join(", ")}\n`);
+    process.exitCode = 1;
+  } else if (mode === "--write") {
+    writeFileSync(file, next);
+    process.stdout.write(`wrote ${file}\n`);
+  } else {
+    const mask = (t) =>
+      t
+        .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
+        .replace(/\b[0-9a-f]{12,}\b/g, "<hex>");
+    if (mask(next) !== mask(doc)) {
+      process.stderr.write(`${file} is stale: run npm run docs:walkthrough\n`);
+      process.exitCode = 1;
+    }
+  }
+} else {
+  for (const [name, text] of shots) process.stdout.write(`=== ${name}\n${text}\n`);
+}
