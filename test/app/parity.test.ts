@@ -5,6 +5,7 @@ import { routingAudit, savedReplayScreens } from "../../src/core/app/index.js";
 import { storedOf } from "../../src/core/lifecycle/entries.js";
 import { previewText } from "../../src/core/replay/preview.js";
 import { candidateEvidence } from "../../src/core/verdict/evidence.js";
+import { withEvidence } from "../../src/core/verdict/prose.js";
 import { loadWorkspaceData } from "../../src/ui/data/workspace.js";
 import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "../core/mine/demo-workspace.js";
 import { runFire } from "../helpers/cli.js";
@@ -28,7 +29,7 @@ interface ReplayJson {
   candidate: string;
   sets: { positiveTasks: string[]; negatives: { taskId: string; kind: string }[] };
   summary: Record<string, { k: number; n: number }>;
-  verdict: { verdict: string; evidence: string[] };
+  verdict: { verdict: string; findings: unknown[]; evidence: string[] };
 }
 
 describe("CLI --json and the workbench agree on cohorts and verdicts", () => {
@@ -70,7 +71,8 @@ describe("CLI --json and the workbench agree on cohorts and verdicts", () => {
     expect(screen.summary.positiveFiring!.n).toBeGreaterThan(0);
     expect(screen.sets.negatives.length).toBeGreaterThan(0);
     const listed = savedReplayScreens(data).get(key);
-    expect(listed?.verdict).toEqual(screen.verdict);
+    expect(listed?.verdict.verdict).toEqual(screen.verdict.verdict);
+    expect(listed?.verdict.findings).toEqual(screen.verdict.findings);
     expect(listed?.summary).toEqual(screen.summary);
     const entry = data.candidates.find((c) => c.policy?.key === key)!;
     const pool = data.candidates.flatMap((c) => (c.policy ? [c.policy] : []));
@@ -95,6 +97,6 @@ describe("CLI --json and the workbench agree on cohorts and verdicts", () => {
     const stored = storedOf(entry)!;
     const ev = await candidateEvidence(ws, stored);
     expect(ev.policy).toBe(verdict.policy);
-    expect(ev.suggested).toEqual(verdict.suggested);
+    expect(withEvidence(ev.suggested)).toEqual(verdict.suggested);
   });
 });

@@ -16,6 +16,7 @@ import { policyKey } from "../../core/policy/key.js";
 import { compileCandidateText } from "../../core/policy/load.js";
 import { renderRefineResult } from "../../core/refine/render.js";
 import { candidateEvidence } from "../../core/verdict/evidence.js";
+import { evidenceLines, withEvidence } from "../../core/verdict/prose.js";
 import { printResult } from "../util/out.js";
 import { openWorkspace, printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -181,11 +182,15 @@ export function register(program: Command): void {
       {
         policy: ev.policy,
         status: target.candidate.status,
-        suggested: ev.suggested,
+        suggested: withEvidence(ev.suggested),
         runs: ev.runs.map((r) => r.name),
       },
       () =>
-        `${ev.policy} (${target.candidate.status}): ${ev.suggested.verdict}\n${ev.suggested.evidence.map((e) => `  - ${e}`).join("\n")}\n`,
+        `${ev.policy} (${target.candidate.status}): ${ev.suggested.verdict}\n${evidenceLines(
+          ev.suggested,
+        )
+          .map((e) => `  - ${e}`)
+          .join("\n")}\n`,
     );
   });
 }

@@ -3,6 +3,7 @@ import { candidateNamed, replayScreen, sessionOf } from "../../core/app/index.js
 import { UsageError } from "../../core/errors.js";
 import { renderReplayScreen } from "../../core/screening/replay/render.js";
 import { DEFAULT_SIZES } from "../../core/screening/replay/sets.js";
+import { withEvidence } from "../../core/verdict/prose.js";
 import { print } from "../util/out.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -43,7 +44,7 @@ export function registerScreenReplay(screen: Command): void {
     const session = await sessionOf(await openWorkspace(opts));
     printErrors(session.candidateErrors);
     const { screen, file } = await replayScreen(session, candidateNamed(session, ref), { sizes });
-    if (opts.json) printJson(screen);
+    if (opts.json) printJson({ ...screen, verdict: withEvidence(screen.verdict) });
     else print(`${renderReplayScreen(screen)}saved ${file}\n`);
   });
 }

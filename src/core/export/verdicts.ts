@@ -2,6 +2,7 @@ import { relative } from "node:path";
 import { type CandidateSession, storedCandidates } from "../app/session.js";
 import type { StoredCandidate } from "../lifecycle/entries.js";
 import { type CandidateEvidence, candidateEvidence } from "../verdict/evidence.js";
+import { evidenceLines } from "../verdict/prose.js";
 import type { Column } from "./tables.js";
 
 /** One candidate with the evidence `fire candidate verdict` shows for it. */
@@ -42,5 +43,9 @@ export const VERDICT_COLUMNS: readonly Column<VerdictRow>[] = [
     name: "runVerdicts",
     value: (r) => r.evidence.runs.map((x) => `${x.name}:${x.verdict.verdict}`),
   },
-  { name: "evidence", value: (r) => r.evidence.suggested.evidence, csvSeparator: "\n" },
+  {
+    name: "evidence",
+    value: (r) => evidenceLines(r.evidence.suggested),
+    csvSeparator: "\n",
+  },
 ];

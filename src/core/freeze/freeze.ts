@@ -8,12 +8,10 @@ import type { Attempt } from "../model/attempt.js";
 import { hookForm } from "../policy/hook-form.js";
 import { routeAudit, routingProblems, taskTexts } from "../route/audit.js";
 import { canonicalJson } from "../screening/canonical.js";
-import { mechanicsHash } from "../screening/replay/measure.js";
-import {
-  readReplayScreen,
-  replayScreenName,
-  runScreensFor,
-} from "../screening/replay/screen-files.js";
+import { replayScreenName } from "../screening/replay/screen-files.js";
+import { candidateEvidence } from "../verdict/evidence.js";
+import { deciding, type Verdict } from "../verdict/finding.js";
+import { evidenceLines, findingLine } from "../verdict/prose.js";
 import type { FireConfig } from "../workspace/config.js";
 import { workspacePaths } from "../workspace/paths.js";
 import {
@@ -40,44 +38,61 @@ export interface FreezeInput {
 
 export type FreezeResult =
   | { ok: true; dir: string; manifest: PortfolioManifest }
-  | { ok: false; refused: { policy: string; missing: string[] }[] };
+  | { ok: false; refused: Refusal[] };
+
+/** Why one candidate was not frozen: in words, and the verdict (with its findings) it had. */
+export interface Refusal {
+  policy: string;
+  missing: string[];
+  verdict: Verdict;
+}
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-/** What justifies freezing one candidate: promising screens of its current mechanics. */
+/**
+ * The freeze gate: the candidate's folded verdict over its current screens
+ * (candidateEvidence, what `fire candidate verdict` and the workbench show) must be
+ * promising. Refused, it names the findings that decided the verdict; the screens that
+ * justify a freeze are those of its current screens whose own verdict is promising.
+ */
 async function evidenceFor(
   ws: string,
   s: StoredCandidate,
-): Promise<{ screens: ManifestScreen[]; missing: string[] }> {
+): Promise<{ screens: ManifestScreen[]; missing: string[]; verdict: Verdict }> {
   const key = s.policy.key;
+  const ev = await candidateEvidence(ws, s);
   const screens: ManifestScreen[] = [];
-  const notes: string[] = [];
-  const replay = readReplayScreen(ws, key);
-  if (!replay) notes.push(`no replay screen (run \`fire screen replay ${key}\`)`);
-  else if (replay.candidateSha256 !== mechanicsHash(s.candidate))
-    notes.push(`replay screen ${replayScreenName(key)} is stale (the candidate changed since)`);
-  else if (replay.verdict.verdict !== "promising")
-    notes.push(`replay screen says ${replay.verdict.verdict}: ${replay.verdict.evidence[0] ?? ""}`);
-  else
+  const current = ev.replay && !ev.replay.stale ? ev.replay.screen : undefined;
+  if (current?.verdict.verdict === "promising")
     screens.push({
       policy: key,
       kind: "replay",
       name: replayScreenName(key),
       verdict: "promising",
-      evidence: replay.verdict.evidence,
+      evidence: evidenceLines(current.verdict),
     });
-  const harmful: string[] = [];
-  for (const r of await runScreensFor(ws, s.file)) {
+  for (const r of ev.runs)
     if (r.verdict.verdict === "promising")
-      screens.push({ policy: key, kind: "run", name: r.name, ...r.verdict });
-    else notes.push(`run screen ${r.name} says ${r.verdict.verdict}`);
-    if (r.verdict.verdict === "harmful")
-      harmful.push(`run screen ${r.name} says harmful: ${r.verdict.evidence.join("; ")}`);
+      screens.push({
+        policy: key,
+        kind: "run",
+        name: r.name,
+        verdict: "promising",
+        evidence: evidenceLines(r.verdict),
+      });
+  const missing: string[] = [];
+  if (ev.suggested.verdict !== "promising") {
+    if (!current && ev.runs.length === 0) {
+      const why = ev.replay
+        ? `replay screen ${replayScreenName(key)} is stale (the candidate changed since)`
+        : `no replay screen (run \`fire screen replay ${key}\`)`;
+      missing.push(`no promising screen: ${why}`);
+    } else {
+      const why = deciding(ev.suggested).map(findingLine).join("; ");
+      missing.push(`the screens say ${ev.suggested.verdict}: ${why}`);
+    }
   }
-  // A harmful run screen blocks freezing whatever else looks promising.
-  const missing = [...harmful];
-  if (screens.length === 0) missing.push(`no promising screen: ${notes.join("; ")}`);
-  return { screens, missing };
+  return { screens, missing, verdict: ev.suggested };
 }
 
 /**
@@ -106,7 +121,7 @@ export async function freezePortfolio(input: FreezeInput): Promise<FreezeResult>
     taskTexts(input.attempts),
   );
   const screens: ManifestScreen[] = [];
-  const refused: { policy: string; missing: string[] }[] = [];
+  const refused: Refusal[] = [];
   for (const c of candidates) {
     const ev = await evidenceFor(workspace, c);
     screens.push(...ev.screens);
@@ -115,7 +130,7 @@ export async function freezePortfolio(input: FreezeInput): Promise<FreezeResult>
       ...routingProblems(routing, c.policy.key).map((p) => `routing: ${p}`),
     ];
     if (c.candidate.status === "retired") missing.push("the candidate is retired");
-    if (missing.length) refused.push({ policy: c.policy.key, missing });
+    if (missing.length) refused.push({ policy: c.policy.key, missing, verdict: ev.verdict });
   }
   if (refused.length > 0 && !input.force) return { ok: false, refused };
 
@@ -148,7 +163,9 @@ export async function freezePortfolio(input: FreezeInput): Promise<FreezeResult>
     hook: { file: HOOK_FILE, sha256: sha256(hookText) },
     routing,
     screens,
-    forced: input.force ? refused.map((r) => ({ ...r, reason: input.force!.reason })) : [],
+    forced: input.force
+      ? refused.map((r) => ({ policy: r.policy, missing: r.missing, reason: input.force!.reason }))
+      : [],
     analysis: {
       evaluator: "core/policy/evaluator step() (the hook's)",
       verdicts: input.config.verdicts,

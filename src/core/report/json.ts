@@ -1,6 +1,7 @@
 import { redactDeep } from "../redact.js";
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import type { Contrast } from "../stats/contrast.js";
+import { findingReason } from "../verdict/prose.js";
 
 /** The machine-readable report: `{arms, contrasts, funnel, transitions, …}` (NaN → null). */
 export interface ReportJson {
@@ -26,7 +27,9 @@ export interface ReportJson {
   /** Per-task movement of every arm against the baseline, over all tasks. */
   movement: Record<string, Contrast["tasks"]>;
   unscorable: ScreenAnalysis["unscorable"];
-  verdicts: ScreenAnalysis["verdicts"];
+  /** The findings in words: the verdict each argues for and why. */
+  verdicts: Array<{ verdict: string; reason: string }>;
+  findings: ScreenAnalysis["findings"];
 }
 
 const num = (x: number): number | null => (Number.isFinite(x) ? x : null);
@@ -61,6 +64,7 @@ export function toReportJson(screen: string, a: ScreenAnalysis): ReportJson {
         .map((c) => [c.arm, c.tasks]),
     ),
     unscorable: a.unscorable,
-    verdicts: a.verdicts,
+    verdicts: a.findings.map((f) => ({ verdict: f.verdict ?? "", reason: findingReason(f) })),
+    findings: a.findings,
   });
 }

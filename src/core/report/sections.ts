@@ -1,5 +1,6 @@
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import { FUNNEL_STAGES } from "../stats/funnel.js";
+import { findingLine } from "../verdict/prose.js";
 import { fmtCi, fmtDelta, fmtMoney, fmtP, fmtRate, fmtSeconds } from "./format.js";
 
 /** A titled table (header row first) or list of lines: the renderer-neutral report body. */
@@ -149,8 +150,8 @@ export function unscorableSection(a: ScreenAnalysis): Section {
 export function verdictSection(a: ScreenAnalysis): Section {
   return {
     title: "Verdicts this evidence supports (suggestions)",
-    lines: a.verdicts.length
-      ? a.verdicts.map((v) => `${v.verdict}: ${v.reason}`)
+    lines: a.findings.length
+      ? a.findings.map(findingLine)
       : ["none (no policy-vs-baseline contrast)"],
   };
 }

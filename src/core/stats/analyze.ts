@@ -1,12 +1,13 @@
 import { type ArmName, BASELINE_ARM, CONTROL_ARMS, POLICY_ARM } from "../model/arm.js";
 import type { CohortOrAll } from "../model/cohort.js";
+import type { Finding } from "../verdict/finding.js";
 import type { VerdictsConfig } from "../verdict/thresholds.js";
 import { type Contrast, type ContrastOptions, contrast } from "./contrast.js";
 import { type Funnel, funnel } from "./funnel.js";
 import { type ArmSummary, summarizeArm } from "./passk.js";
 import { type TransitionTable, transitionTable } from "./transitions.js";
 import { ALL_COHORT, type Observation } from "./types.js";
-import { suggestVerdicts, type VerdictSuggestion } from "./verdict.js";
+import { runFindings } from "./verdict.js";
 
 export interface UnscorableAttempt {
   task: string;
@@ -25,7 +26,8 @@ export interface ScreenAnalysis {
   /** transitions[arm]: that arm against the baseline, over all tasks. */
   transitions: Record<string, TransitionTable>;
   unscorable: UnscorableAttempt[];
-  verdicts: VerdictSuggestion[];
+  /** What the evidence says about the policy arm, each finding with the verdict it argues for. */
+  findings: Finding[];
 }
 
 /** Arm order: baseline, policy, the controls, then any other arm by name. */
@@ -117,5 +119,5 @@ export function analyzeScreen(
     transitions,
     unscorable,
   };
-  return { ...partial, verdicts: suggestVerdicts(partial, observations, opts.thresholds) };
+  return { ...partial, findings: runFindings(partial, observations, opts.thresholds) };
 }

@@ -5,20 +5,22 @@ import {
   readReplayScreen,
   runScreensFor,
 } from "../screening/replay/screen-files.js";
-import { VERDICT_KINDS, type VerdictKind } from "./thresholds.js";
-import type { SuggestedVerdict } from "./verdict.js";
+import { type Finding, type Verdict, verdictOf } from "./finding.js";
 
 /** Every screen verdict known for one candidate, and the one they suggest together. */
 export interface CandidateEvidence {
   policy: string;
   replay?: { screen: ReplayScreen; stale: boolean };
   runs: RunScreenEvidence[];
-  suggested: SuggestedVerdict;
+  /** The fold of every current screen's findings, each finding naming its screen. */
+  suggested: Verdict;
 }
 
 /**
- * Folds the current (non-stale) replay screen and every run screen of the candidate's file:
- * harmful wins, then over-broad, inert, promising; nothing screened is inconclusive.
+ * Pools the findings of the current (non-stale) replay screen and of every run screen of the
+ * candidate's file and folds them (foldVerdict: harmful wins, then over-broad, inert,
+ * promising); nothing screened is inconclusive. What `fire candidate verdict`, the export and
+ * the freeze gate all read.
  */
 export async function candidateEvidence(
   workspace: string,
@@ -29,24 +31,16 @@ export async function candidateEvidence(
     ? { screen, stale: screen.candidateSha256 !== mechanicsHash(c.candidate) }
     : undefined;
   const runs = await runScreensFor(workspace, c.file);
-  const found: { verdict: VerdictKind; evidence: string[] }[] = [];
+  const findings: Finding[] = [];
   if (replay && !replay.stale)
-    found.push({
-      verdict: replay.screen.verdict.verdict,
-      evidence: replay.screen.verdict.evidence.map((e) => `replay: ${e}`),
-    });
-  for (const r of runs)
-    found.push({
-      verdict: r.verdict.verdict,
-      evidence: r.verdict.evidence.map((e) => `${r.name}: ${e}`),
-    });
-  const evidence = found.flatMap((f) => f.evidence);
-  if (replay?.stale) evidence.push("replay screen is stale (the candidate changed since)");
-  const verdict = VERDICT_KINDS.find((v) => found.some((f) => f.verdict === v)) ?? "inconclusive";
+    findings.push(...replay.screen.verdict.findings.map((f) => ({ ...f, screen: "replay" })));
+  for (const r of runs) findings.push(...r.verdict.findings.map((f) => ({ ...f, screen: r.name })));
+  if (replay?.stale) findings.push({ code: "stale-replay" });
+  if (findings.length === 0) findings.push({ code: "not-screened", verdict: "inconclusive" });
   return {
     policy: c.policy.key,
     ...(replay ? { replay } : {}),
     runs,
-    suggested: { verdict, evidence: evidence.length ? evidence : ["not screened yet"] },
+    suggested: verdictOf(findings),
   };
 }

@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-/** The verdict kinds, most severe first: when screens disagree, the first one found wins. */
+/**
+ * The verdict kinds, most severe first: when findings disagree, the first one found wins
+ * (foldVerdict in finding.ts, the one fold).
+ */
 export const VERDICT_KINDS = [
   "harmful",
   "over-broad",
@@ -22,6 +25,10 @@ export const VerdictsConfig = z.strictObject({
   overBroadMaxNegativeRate: z.number().min(0).max(1).default(0.25),
   /** More pass→fail task transitions than this make a candidate harmful. */
   harmfulMaxPassToFail: z.number().int().nonnegative().default(0),
+  /** An effect (or its absence) is judged from a bootstrap interval over at least this many tasks. */
+  effectMinTasks: z.number().int().min(1).default(2),
+  /** A candidate is promising only when its effect over baseline has a sign-flip p at most this. */
+  promisingMaxP: z.number().min(0).max(1).default(0.1),
 });
 export type VerdictsConfig = z.infer<typeof VerdictsConfig>;
 

@@ -62,6 +62,10 @@ describe("freezing a portfolio on the demo workspace", () => {
         missing: [
           `no promising screen: no replay screen (run \`fire screen replay ${keys["latex-final-log"]}\`)`,
         ],
+        verdict: {
+          verdict: "inconclusive",
+          findings: [{ code: "not-screened", verdict: "inconclusive" }],
+        },
       },
     ]);
     expect(defaultPortfolioDir(demo.dir)).toBeUndefined();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeScreen, funnel, type Observation } from "../../../src/core/stats/index.js";
+import { DEFAULT_THRESHOLDS } from "../../../src/core/verdict/thresholds.js";
 import { expand, SOL } from "./table9.js";
 
 describe("funnel", () => {
@@ -37,9 +38,22 @@ describe("funnel", () => {
 describe("verdict suggestions", () => {
   it("Table 9 Sol with the policy firing: promising, not harmful", () => {
     const obs = expand(SOL).map((o) => ({ ...o, fired: o.arm === "policy" }));
-    const v = analyzeScreen(obs).verdicts;
-    expect(v.map((x) => x.verdict)).toEqual(["promising"]);
-    expect(v[0]?.reason).toContain("7 tasks");
+    const v = analyzeScreen(obs).findings;
+    expect(v.map((x) => [x.code, x.verdict])).toEqual([["baseline-effect", "promising"]]);
+    expect(v[0]).toMatchObject({ effect: { cohort: "all", nTasks: 7, p: 0.0625 }, maxP: 0.1 });
+  });
+
+  it("promisingMaxP and effectMinTasks come from the configured thresholds", () => {
+    const obs = expand(SOL).map((o) => ({ ...o, fired: o.arm === "policy" }));
+    const strict = { ...DEFAULT_THRESHOLDS, promisingMaxP: 0.05 };
+    const v = analyzeScreen(obs, { thresholds: strict }).findings;
+    expect(v.map((x) => [x.code, x.verdict])).toEqual([["baseline-effect", "inconclusive"]]);
+    // Sol reversed: a negative effect over 7 tasks is harmful unless 8 tasks are required
+    const worse = obs.map((o) => ({ ...o, arm: o.arm === "policy" ? "baseline" : "policy" }));
+    const harm = (t: typeof DEFAULT_THRESHOLDS) =>
+      analyzeScreen(worse as Observation[], { thresholds: t }).findings.map((f) => f.code);
+    expect(harm(DEFAULT_THRESHOLDS)).toContain("negative-effect");
+    expect(harm({ ...DEFAULT_THRESHOLDS, effectMinTasks: 8 })).not.toContain("negative-effect");
   });
 
   it("a pass→fail on a silent task and a firing there: harmful and over-broad", () => {
@@ -50,16 +64,19 @@ describe("verdict suggestions", () => {
     ];
     const a = analyzeScreen(obs);
     expect(a.cohorts).toEqual(["eligible", "silent", "all"]);
-    const kinds = a.verdicts.map((x) => x.verdict);
+    const kinds = a.findings.map((x) => x.verdict);
     expect(kinds).toContain("harmful");
     expect(kinds).toContain("over-broad");
     expect(kinds).not.toContain("promising");
-    expect(a.verdicts.find((x) => x.verdict === "harmful")?.reason).toContain("s1");
+    expect(a.findings.find((x) => x.verdict === "harmful")).toMatchObject({
+      code: "pass-to-fail",
+      tasks: [{ task: "s1", cohort: "silent" }],
+    });
   });
 
   it("a policy that never fires is inert", () => {
     const obs = expand(SOL).map((o) => ({ ...o, fired: false }));
-    expect(analyzeScreen(obs).verdicts.map((x) => x.verdict)).toContain("inert");
+    expect(analyzeScreen(obs).findings.map((x) => x.verdict)).toContain("inert");
   });
 });
 
@@ -70,15 +87,11 @@ describe("verdict thresholds (fire.config.json `verdicts`)", () => {
     { task: "s1", arm: "policy", attempt: 1, pass: false, cohort: "silent", fired: false },
   ];
   it("tolerates pass→fail tasks up to harmfulMaxPassToFail", () => {
-    const strict = analyzeScreen(silentLoss).verdicts.map((v) => v.verdict);
+    const strict = analyzeScreen(silentLoss).findings.map((v) => v.verdict);
     expect(strict).toContain("harmful");
     const lenient = analyzeScreen(silentLoss, {
-      thresholds: {
-        inertMinFiringRate: 0.5,
-        overBroadMaxNegativeRate: 0.25,
-        harmfulMaxPassToFail: 1,
-      },
-    }).verdicts.map((v) => v.verdict);
+      thresholds: { ...DEFAULT_THRESHOLDS, harmfulMaxPassToFail: 1 },
+    }).findings.map((v) => v.verdict);
     expect(lenient).not.toContain("harmful");
   });
   it("calls a policy firing on under inertMinFiringRate of positive attempts inert", () => {
@@ -88,8 +101,14 @@ describe("verdict thresholds (fire.config.json `verdicts`)", () => {
       cohort: "eligible",
       fired: o.arm === "policy" && o.task === "t1" && o.attempt === 1,
     }));
-    const v = analyzeScreen(obs).verdicts.find((x) => x.verdict === "inert");
-    expect(v?.reason).toBe("fired on 5% of 21 positive attempts (min 50%)");
+    const v = analyzeScreen(obs).findings.find((x) => x.verdict === "inert");
+    expect(v).toEqual({
+      code: "run-positive-firing",
+      verdict: "inert",
+      rate: 1 / 21,
+      n: 21,
+      min: 0.5,
+    });
   });
 });
 

@@ -10,6 +10,7 @@ import {
   readReplayScreen,
   saveReplayScreen,
 } from "../../../src/core/screening/replay/screen-files.js";
+import { deciding } from "../../../src/core/verdict/finding.js";
 import { defaultConfig } from "../../../src/core/workspace/config.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { type Demo, minedDemo } from "../draft/demo.js";
@@ -97,7 +98,7 @@ describe("replay screen on the demo workspace", () => {
     const s = screen(broad);
     expect(s.verdict.verdict).toBe("over-broad");
     expect(s.summary.silentRouting.rate).toBeGreaterThan(0.25);
-    expect(s.verdict.evidence.some((e) => e.startsWith("over-broad: "))).toBe(true);
+    expect(deciding(s.verdict).map((f) => f.code)).toContain("silent-routing");
   });
 
   it("a rule that never holds is inert", () => {
@@ -108,7 +109,9 @@ describe("replay screen on the demo workspace", () => {
     const s = screen(inert);
     expect(s.verdict.verdict).toBe("inert");
     expect(s.summary.positiveFiring.k).toBe(0);
-    expect(s.verdict.evidence[0]).toMatch(/^inert: fires in time on 0\/3 positive/);
+    expect(deciding(s.verdict)).toEqual([
+      expect.objectContaining({ code: "positive-timely", timely: { k: 0, n: 3, rate: 0 } }),
+    ]);
   });
 
   it("the generic stop-without-check template drafts a promising candidate for its cluster", () => {

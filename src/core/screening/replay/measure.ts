@@ -2,8 +2,9 @@ import type { Attempt } from "../../model/attempt.js";
 import type { Candidate } from "../../policy/schema.js";
 import type { CompiledPolicy } from "../../policy/types.js";
 import { replayAttempt } from "../../replay/replay.js";
+import type { Verdict } from "../../verdict/finding.js";
 import type { VerdictsConfig } from "../../verdict/thresholds.js";
-import { replayVerdict, type SuggestedVerdict } from "../../verdict/verdict.js";
+import { replayVerdict } from "../../verdict/verdict.js";
 import { sha256Json } from "../canonical.js";
 import { type NegativeKind, type ScreenSets, type ScreenSizes, selectSets } from "./sets.js";
 
@@ -76,7 +77,7 @@ export interface ReplayScreen {
     instructionTokens: Record<string, number>;
     meanAddedTokensPerPositive: number;
   };
-  verdict: SuggestedVerdict;
+  verdict: Verdict;
 }
 
 export const tokensOf = (s: string): number => Math.ceil(s.length / 4);

@@ -1,3 +1,4 @@
+import { evidenceLines } from "../../verdict/prose.js";
 import type { RateOf, ReplayScreen } from "./measure.js";
 
 const r = (x: RateOf): string => `${x.k}/${x.n}`;
@@ -7,7 +8,7 @@ export function renderReplayScreen(s: ReplayScreen): string {
   const out: string[] = [];
   out.push(`replay screen of ${s.candidate} (${s.family})`);
   out.push(`verdict: ${s.verdict.verdict.toUpperCase()}`);
-  for (const e of s.verdict.evidence) out.push(`  - ${e}`);
+  for (const e of evidenceLines(s.verdict)) out.push(`  - ${e}`);
   out.push("");
   out.push(
     `positives (${s.positives.length} attempt(s) of ${s.sets.positiveTasks.length} task(s)):`,

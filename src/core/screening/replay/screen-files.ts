@@ -3,8 +3,10 @@ import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
+import { Finding, type Verdict } from "../../verdict/finding.js";
+import { withEvidence } from "../../verdict/prose.js";
 import { VerdictKind } from "../../verdict/thresholds.js";
-import { runScreenVerdict, type SuggestedVerdict } from "../../verdict/verdict.js";
+import { runScreenVerdict } from "../../verdict/verdict.js";
 import { screenPaths } from "../paths.js";
 import { readPlanIfAny } from "../plan/plan-file.js";
 import type { ScreenPlan } from "../plan/schema.js";
@@ -20,7 +22,9 @@ export async function saveReplayScreen(workspace: string, screen: ReplayScreen):
   const dir = screenPaths(workspace, replayScreenName(screen.candidate)).dir;
   await mkdir(dir, { recursive: true });
   const file = join(dir, "screen.json");
-  await writeFileAtomic(file, `${JSON.stringify(screen, null, 2)}\n`);
+  // the findings decide; the same as text is kept for people reading the file
+  const saved = { ...screen, verdict: withEvidence(screen.verdict) };
+  await writeFileAtomic(file, `${JSON.stringify(saved, null, 2)}\n`);
   return file;
 }
 
@@ -34,6 +38,8 @@ const SavedReplayScreen = z.looseObject({
   candidateSha256: z.string(),
   verdict: z.object({
     verdict: VerdictKind,
+    /** Absent in screens saved before findings: their evidence text is kept as recorded. */
+    findings: z.array(Finding).optional(),
     evidence: z.array(z.string()),
   }),
 });
@@ -48,12 +54,21 @@ export function readReplayScreen(workspace: string, key: string): ReplayScreen |
     return undefined;
   }
   const r = SavedReplayScreen.safeParse(raw);
-  return r.success && r.data.candidate === key ? (raw as ReplayScreen) : undefined;
+  if (!r.success || r.data.candidate !== key) return undefined;
+  const { verdict, findings, evidence } = r.data.verdict;
+  const saved: Finding[] = findings
+    ? findings
+    : evidence.map((text, i) => ({
+        code: "recorded",
+        text,
+        ...(i === 0 ? { verdict } : {}),
+      }));
+  return { ...(raw as ReplayScreen), verdict: { verdict, findings: saved } };
 }
 
 export interface RunScreenEvidence {
   name: string;
-  verdict: SuggestedVerdict;
+  verdict: Verdict;
 }
 
 /**
@@ -78,7 +93,7 @@ export async function runScreensFor(workspace: string, file: string): Promise<Ru
     if (resolve(workspace, src.path) !== resolve(file)) continue;
     try {
       const { analysis } = await loadScreenAnalysis(workspace, name);
-      out.push({ name, verdict: runScreenVerdict(analysis.verdicts) });
+      out.push({ name, verdict: runScreenVerdict(analysis.findings) });
     } catch {
       // a planned screen without results yet justifies nothing
     }
