@@ -1,7 +1,10 @@
+import type { FireConfig } from "../workspace/config.js";
 import { handOutcomesOf, readHandMarks } from "../workspace/hand-outcomes.js";
 import type { Workspace } from "../workspace/load.js";
-import { loadDecisions } from "./decisions.js";
-import { lastLabeler, readLabelStore, writeLabelStore } from "./label-cache.js";
+import { applyDecisions } from "./apply-decisions.js";
+import { reviewIds } from "./cluster.js";
+import { type Decision, loadDecisions, userExclusions } from "./decisions.js";
+import { labelStorePath, lastLabeler, readLabelStore, writeLabelStore } from "./label-cache.js";
 import {
   type ExternalLabeler,
   type LabelerName,
@@ -9,6 +12,9 @@ import {
   type MineResult,
   mine,
 } from "./mine.js";
+import { baseKey, fileStamp, readMiningCache, writeMiningCache } from "./mining-cache.js";
+import { triage } from "./triage.js";
+import { triageInputsOf } from "./triage-view.js";
 
 export interface RunMiningOptions {
   labeler: LabelerName;
@@ -44,21 +50,70 @@ export async function runMining(ws: Workspace, opts: RunMiningOptions): Promise<
 /**
  * The current clusters without labelling anything: the last run's cached labels,
  * re-clustered, with the user's decisions replayed. Undefined when nothing was mined yet.
+ * The clustering before decisions is kept beside the index (core/mine/mining-cache.ts) and
+ * reused while its inputs are unchanged; the decisions are applied on each call, so
+ * reading clusters after a rename, merge, split or exclude re-clusters nothing.
  */
 export async function currentClusters(ws: Workspace): Promise<MineResult | undefined> {
   const labeler = await lastLabeler(ws.dir);
   if (!labeler) return undefined;
-  const [store, decisions, hand] = await Promise.all([
-    readLabelStore(ws.dir, labeler),
-    loadDecisions(ws.dir),
-    readHandMarks(ws.dir),
-  ]);
-  return mine(ws.attempts, {
-    labeler,
-    config: ws.config,
-    store,
-    decisions: decisions.decisions,
-    handOutcomes: handOutcomesOf(hand),
-    reuseOnly: true,
+  const [decisions, hand] = await Promise.all([loadDecisions(ws.dir), readHandMarks(ws.dir)]);
+  const handOutcomes = handOutcomesOf(hand);
+  const key = ws.index
+    ? baseKey({
+        digest: ws.index.digest,
+        labeler,
+        store: fileStamp(labelStorePath(ws.dir, labeler)),
+        hand: handOutcomes,
+        config: ws.config,
+      })
+    : undefined;
+  let base = key ? readMiningCache(ws.dir, key) : undefined;
+  if (!base) {
+    base = await mine(ws.attempts, {
+      labeler,
+      config: ws.config,
+      store: await readLabelStore(ws.dir, labeler),
+      decisions: [],
+      handOutcomes,
+      reuseOnly: true,
+    });
+    if (key) await writeMiningCache(ws.dir, key, base);
+  }
+  return withDecisions(base, ws, decisions.decisions, handOutcomes);
+}
+
+/**
+ * A clustering without decisions (`mine` with none) with the user's decisions applied, as
+ * `mine` applies them: clusters, user exclusions, the review list and triage with labels.
+ */
+export function withDecisions(
+  base: MineResult,
+  ws: Pick<Workspace, "attempts" | "config" | "index">,
+  decisions: readonly Decision[],
+  handOutcomes: ReadonlyMap<string, "pass" | "fail">,
+): MineResult {
+  if (decisions.length === 0) return base;
+  const config: FireConfig = ws.config;
+  const byId = new Map(ws.attempts.map((a) => [a.id, a]));
+  const labelMap = new Map(base.labels.map((l) => [l.attemptId, l]));
+  const finalTriage = triage(ws.attempts, {
+    ...triageInputsOf(config, labelMap, userExclusions(decisions)),
+    ...(handOutcomes.size ? { handOutcomes } : {}),
+    ...(ws.index ? { knownFaults: ws.index.faults } : {}),
   });
+  const applied = applyDecisions(base.clusters, decisions, {
+    labels: base.labels,
+    attempts: byId,
+    hits: base.hits,
+  });
+  const excluded = new Set(applied.excluded.map((e) => e.attemptId));
+  const clustered = new Set(applied.clusters.flatMap((c) => c.attemptIds));
+  return {
+    ...base,
+    finalTriage,
+    clusters: applied.clusters,
+    review: reviewIds(base.labels).filter((id) => !excluded.has(id) && !clustered.has(id)),
+    userExcluded: applied.excluded,
+  };
 }

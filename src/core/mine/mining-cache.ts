@@ -1,0 +1,139 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import writeFileAtomic from "write-file-atomic";
+import { z } from "zod";
+import { workspacePaths } from "../workspace/paths.js";
+import type { DetectorHit } from "./detectors/types.js";
+import type { MineResult } from "./mine.js";
+
+/**
+ * The last clustering of the cached labels, before the user's decisions, kept beside the
+ * workspace index (`.fire/cache/mining.json`, safe to delete). Mining is a black box here:
+ * the entry is keyed by everything it reads — the index's digest (the attempts), the label
+ * store's stamp, the hand outcomes, the config and the code of core/ — and served only
+ * while that key is unchanged. The user's decisions are not in the key: they are applied
+ * to this on every read (core/mine/session.ts), so a decision costs no re-clustering.
+ */
+const VERSION = 1;
+
+export function miningCacheFile(dir: string): string {
+  return join(workspacePaths(dir).cache, "mining.json");
+}
+
+export interface BaseKeyParts {
+  /** The workspace index's digest (its attempts). */
+  digest: string;
+  labeler: string;
+  /** The label store file's stamp (`fileStamp`). */
+  store: string;
+  hand: ReadonlyMap<string, string>;
+  config: unknown;
+}
+
+export function baseKey(p: BaseKeyParts): string {
+  return createHash("sha256")
+    .update(
+      JSON.stringify({
+        v: VERSION,
+        code: coreCodeStamp(),
+        digest: p.digest,
+        labeler: p.labeler,
+        store: p.store,
+        hand: [...p.hand].sort(),
+        config: p.config,
+      }),
+    )
+    .digest("hex");
+}
+
+/** A file's identity and version: inode, size and mtime (ns); "none" when absent. */
+export function fileStamp(file: string): string {
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return st ? `${st.ino}-${st.size}-${st.mtimeNs}` : "none";
+}
+
+let codeMemo: string | undefined;
+
+/**
+ * Stamp of the code mining runs (every module under core/, by path, size and mtime): an
+ * entry written by another build of fire is never served. Once per process.
+ */
+export function coreCodeStamp(): string {
+  if (codeMemo) return codeMemo;
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const h = createHash("sha256");
+  const walk = (dir: string, rel: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p, `${rel}${e.name}/`);
+      else if (/\.(js|ts)$/.test(e.name)) {
+        const st = statSync(p);
+        h.update(`${rel}${e.name}:${st.size}:${st.mtimeMs}\n`);
+      }
+    }
+  };
+  walk(root, "");
+  codeMemo = h.digest("hex");
+  return codeMemo;
+}
+
+/** The stored shape, checked before use (a cache is never trusted). */
+const Stored = z.object({
+  v: z.literal(VERSION),
+  key: z.string(),
+  result: z
+    .object({
+      labeler: z.enum(["heuristic", "llm"]),
+      triage: z.looseObject({}),
+      finalTriage: z.looseObject({}),
+      labels: z.array(z.looseObject({ attemptId: z.string() })),
+      hits: z.array(z.tuple([z.string(), z.array(z.unknown())])),
+      clusters: z.array(
+        z.object({ id: z.string(), attemptIds: z.array(z.string()) }).passthrough(),
+      ),
+      review: z.array(z.string()),
+      userExcluded: z.array(z.object({ attemptId: z.string(), reason: z.string() })),
+      labelled: z.number(),
+      failed: z.number(),
+      reused: z.number(),
+      reusedFailed: z.number(),
+      store: z.looseObject({}),
+    })
+    .passthrough(),
+});
+
+/** The cached result for `key`, or undefined (absent, another key, or failing its checks). */
+export function readMiningCache(dir: string, key: string): MineResult | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(miningCacheFile(dir), "utf8"));
+  } catch {
+    return undefined;
+  }
+  const r = Stored.safeParse(raw);
+  if (!r.success || r.data.key !== key) return undefined;
+  const { hits, ...rest } = r.data.result;
+  return {
+    ...(rest as unknown as Omit<MineResult, "hits">),
+    hits: new Map(hits as [string, DetectorHit[]][]),
+  };
+}
+
+/** Stores a result under `key`; failing to write only means the next read clusters again. */
+export async function writeMiningCache(dir: string, key: string, r: MineResult): Promise<void> {
+  const file = miningCacheFile(dir);
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFileAtomic(
+      file,
+      JSON.stringify({ v: VERSION, key, result: { ...r, hits: [...r.hits] } }),
+    );
+  } catch {
+    /* no cache: the next read clusters again */
+  }
+}
