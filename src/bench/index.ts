@@ -1,3 +1,4 @@
+import { cliBenchmark } from "./cli.js";
 import { hookBenchmark } from "./hook.js";
 import { hookConcurrencyBenchmark } from "./hook-concurrency.js";
 import { ingestBenchmark } from "./ingest.js";
@@ -23,4 +24,5 @@ export const benchmarks: Benchmark[] = [
   refineBenchmark,
   refineRealBenchmark,
   tuiBenchmark,
+  cliBenchmark,
 ];

@@ -1,0 +1,131 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { decisionsPath } from "../core/mine/decisions.js";
+import { baseAttempts, scaledWorkspace } from "./tui-workspace.js";
+import type { Benchmark, BenchResult } from "./types.js";
+
+const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
+/** The `fire` bin measured; FIRE_BENCH_CLI_BIN names another build's (to compare two builds). */
+const BIN = process.env.FIRE_BENCH_CLI_BIN ?? join(ROOT, "dist/cli/fire.cjs");
+/** Workspace sizes; `FIRE_BENCH_CLI_SIZES=1000,10000` for a quicker run. */
+const SIZES = (process.env.FIRE_BENCH_CLI_SIZES ?? "1000,10000,100000").split(",").map(Number);
+/** Each command and `node -e 0` alternate this many times (fresh processes); the fastest counts. */
+const ROUNDS = Number(process.env.FIRE_BENCH_ROUNDS ?? 3);
+/** Read commands: ≤ 2.5× `node -e 0` up to 10,000 attempts, ≤ 5× at 100,000. */
+const readLimit = (size: number) => (size <= 10_000 ? 2.5 : 5);
+
+interface Timed {
+  ms: number;
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], cwd: string): Timed {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { ms: performance.now() - t0, status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const fire = (args: string[], cwd: string): Timed => {
+  const r = run([BIN, ...args], cwd);
+  if (r.status !== 0)
+    throw new Error(`fire ${args.join(" ")} exited ${r.status}: ${r.stderr.slice(-500)}`);
+  return r;
+};
+
+/**
+ * The fastest of ROUNDS runs of `fire <args>` and of `node -e 0`, alternated so both see the
+ * same load; `args` may change per round (a decision is a new decision each time).
+ */
+function ratio(args: (round: number) => string[], cwd: string): { fire: number; node: number } {
+  let best = Number.POSITIVE_INFINITY;
+  let node = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < ROUNDS; r++) {
+    node = Math.min(node, run(["-e", "0"], cwd).ms);
+    best = Math.min(best, fire(args(r), cwd).ms);
+  }
+  return { fire: best, node };
+}
+
+const ms = (x: number) => `${x.toFixed(0)} ms`;
+
+/**
+ * What a user feels at the command line, as ratios to a bare `node -e 0` measured in the
+ * same run: `fire --help`, and on warm workspaces (read once, mined once) of each size the
+ * read commands (triage, attempts, clusters, route, show) and a cluster decision (rename).
+ */
+export const cliBenchmark: Benchmark = {
+  name: "cli",
+  description: `fire --help; read commands and a cluster decision on warm ${SIZES.join(" / ")}-attempt workspaces`,
+  async run(log) {
+    const dir = await mkdtemp(join(tmpdir(), "fire-bench-cli-"));
+    try {
+      const results: BenchResult[] = [];
+      const help = ratio(() => ["--help"], dir);
+      results.push({
+        target: "fire --help ÷ node -e 0",
+        measured: help.fire / help.node,
+        limit: 1.3,
+        kind: "max",
+        note: `${ms(help.fire)}, node ${ms(help.node)}`,
+      });
+      const base = await baseAttempts(join(dir, "base"), 300);
+      log(`base: ${base.length} attempts of real formats`);
+      for (const size of SIZES) {
+        const ws = await scaledWorkspace(join(dir, `w${size}`), base, size);
+        cpSync(join(ROOT, "candidates"), join(ws, "candidates"), { recursive: true });
+        const cold = fire(["attempts", "--json"], ws);
+        const mined = fire(["mine", "--labeler", "heuristic", "--json"], ws);
+        log(`${size}: cold read ${ms(cold.ms)}, mine ${ms(mined.ms)}`);
+        const first = (JSON.parse(cold.stdout) as { id: string }[])[0]?.id ?? "";
+        const cluster = (JSON.parse(mined.stdout) as { clusters?: { id: string }[] }).clusters?.[0]
+          ?.id;
+        const reads: [string, string[]][] = [
+          ["triage", ["triage"]],
+          ["attempts", ["attempts"]],
+          ["clusters", ["clusters"]],
+          ["route", ["route"]],
+          ["show", ["show", first]],
+        ];
+        for (const [, args] of reads) fire(args, ws); // warm: whatever the first read keeps
+        for (const [name, args] of reads) {
+          const r = ratio(() => args, ws);
+          log(`${size}: ${name} ${ms(r.fire)} (node ${ms(r.node)})`);
+          results.push({
+            target: `${size} attempts: fire ${name} ÷ node -e 0`,
+            measured: r.fire / r.node,
+            limit: readLimit(size),
+            kind: "max",
+            note: `${ms(r.fire)}, node ${ms(r.node)}`,
+          });
+        }
+        if (cluster) {
+          const r = ratio((i) => ["cluster", "rename", cluster, `bench name ${i}`], ws);
+          // the decision is in the log and the next read shows it
+          const shown = readFileSync(decisionsPath(ws), "utf8");
+          results.push({
+            target: `${size} attempts: fire cluster rename ÷ node -e 0`,
+            measured: shown.includes(`bench name ${ROUNDS - 1}`) ? r.fire / r.node : Number.NaN,
+            limit: 2.5,
+            kind: "max",
+            note: `${ms(r.fire)}, node ${ms(r.node)}`,
+          });
+        } else log(`${size}: no cluster mined; no decision measured`);
+        await rm(ws, { recursive: true, force: true });
+      }
+      return results;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+};
