@@ -16,6 +16,7 @@ import {
   type ReplayScreen,
   type ScreenMeasures,
 } from "../screening/replay/measure.js";
+import { evidenceLines } from "../verdict/prose.js";
 import type { VerdictKind, VerdictsConfig } from "../verdict/thresholds.js";
 import { replayVerdict } from "../verdict/verdict.js";
 import { lineDiff } from "./diff.js";
@@ -237,7 +238,7 @@ export async function refineCandidate(input: RefineInput): Promise<RefineResult>
       candidate: parsed.data,
       m,
       figures: figuresOf(m.summary, v.verdict),
-      evidence: v.evidence,
+      evidence: evidenceLines(v),
       hash,
     };
     results.push(r);
@@ -374,7 +375,7 @@ export async function refineCandidate(input: RefineInput): Promise<RefineResult>
   const result: RefineResult = {
     candidate: key,
     before,
-    beforeEvidence: screen.verdict.evidence,
+    beforeEvidence: evidenceLines(screen.verdict),
     proposals,
     separation,
     refused: refused.slice(0, 8),
