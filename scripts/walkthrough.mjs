@@ -71,7 +71,7 @@ const shot = (name) => shots.set(name, frame());
 const ENTER = "\r";
 const ESC = "\u001B";
 
-await see("95 attempts", "8 candidates");
+await see("95 attempts", " 0 clusters", "8 candidates");
 shot("1 triage");
 await press("/", ..."hAXff60");
 await see("serve-static-docs__hAXff60");
