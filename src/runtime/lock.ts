@@ -30,6 +30,9 @@ export const LOCK_MAX_HOLD_MS = 120_000;
 const REFRESH_MS = 1_000;
 const CLAIM_STALE_MS = 2_000;
 
+/** The lock was not free by the caller's deadline: the event answers without its update. */
+export class LockTimeoutError extends Error {}
+
 /** The lock was taken over while held: the holder must not write (its update is dropped, logged). */
 export class LockCompromisedError extends Error {}
 
@@ -61,7 +64,8 @@ async function hostName(): Promise<string> {
  * - Hold: the directory's mtime is refreshed every second while an async `fn` is pending.
  * - Wait: a held lock is waited on (async sleeps: signals such as SIGTERM end the process
  *   normally): a live holder on this host until LOCK_MAX_HOLD_MS, one that cannot be checked
- *   for up to LOCK_WAIT_MS, then the event is a logged fault.
+ *   for up to LOCK_WAIT_MS, then the event is a logged fault; and never past the caller's
+ *   `deadline` (the hook's: well within the timeout the client gives it), LockTimeoutError.
  * - Take over only a DEAD holder: same host and its pid no longer exists; or, when life
  *   cannot be checked (other host, no owner record), an mtime older than LOCK_STALE_MS; or a
  *   hold longer than LOCK_MAX_HOLD_MS. A live holder slower than the stale time keeps its
@@ -72,10 +76,11 @@ async function hostName(): Promise<string> {
 export async function withFileLock<T>(
   file: string,
   fn: (guard: LockGuard) => T | Promise<T>,
+  opts: { deadline?: number } = {},
 ): Promise<T> {
   const lockDir = `${file}.lock`;
   const token = `${process.pid} ${await hostName()} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-  await acquire(lockDir, token);
+  await acquire(lockDir, token, opts.deadline);
   let timer: NodeJS.Timeout | undefined;
   const guard: LockGuard = {
     confirm() {
@@ -97,7 +102,7 @@ export async function withFileLock<T>(
   }
 }
 
-async function acquire(lockDir: string, token: string): Promise<void> {
+async function acquire(lockDir: string, token: string, deadline = Infinity): Promise<void> {
   // The wait limit counts while ONE holder keeps the lock: a busy lock that keeps changing
   // hands (hundreds of events at once) is progress, not a reason to give up.
   let start = Date.now();
@@ -125,11 +130,15 @@ async function acquire(lockDir: string, token: string): Promise<void> {
     if (isStale(lockDir, seen)) takeOver(lockDir, seen);
     else {
       const now = Date.now();
+      if (now >= deadline)
+        throw new LockTimeoutError(
+          `could not take the session lock ${lockDir} within ${now - began} ms (its holder is busy)`,
+        );
       if (now - began > LOCK_WAIT_TOTAL_MS)
         throw new Error(`session lock ${lockDir} not free within ${LOCK_WAIT_TOTAL_MS} ms`);
       if (now - start > LOCK_WAIT_MS && localPid(seen) === undefined)
         throw new Error(`session lock ${lockDir} held by one holder for over ${LOCK_WAIT_MS} ms`);
-      await sleep(delay + Math.random() * delay);
+      await sleep(Math.max(0, Math.min(delay + Math.random() * delay, deadline - now)));
       delay = Math.min(delay * 1.5, 100);
     }
   }

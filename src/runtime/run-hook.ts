@@ -11,7 +11,7 @@ import { rolloutExitCode } from "./codex-exit.js";
 import { checkHookInput } from "./guard.js";
 import type { HookInput } from "./hook-events.js";
 import { appendHookLog, logCommand } from "./hook-log.js";
-import { LockCompromisedError, withFileLock } from "./lock.js";
+import { LockCompromisedError, LockTimeoutError, withFileLock } from "./lock.js";
 import { commandOf, detectHarness, toEvent } from "./map-event.js";
 import { loadPortfolio } from "./portfolio.js";
 import { denyOutput, type HookOutput, toHookOutput } from "./respond.js";
@@ -47,7 +47,19 @@ export interface HookOptions {
   /** The hook's own command line was wrong: every event is a fault until it is fixed. */
   usageError?: string;
   env: NodeJS.ProcessEnv;
+  /** When this hook call began (ms since the epoch); default: when the process started. */
+  startedAt?: number;
 }
+
+/**
+ * How long after it starts a hook may wait for its session lock (FIRE_HOOK_LOCK_WAIT_MS
+ * overrides): well within the 30 s `fire hook install` gives the client (HOOK_TIMEOUT_S),
+ * after which the client kills the hook and goes on without its answer. A burst of events on
+ * one session waits its turn; an event still waiting at this point answers from the last
+ * saved state without its update (logged: it could not take the lock), and a tool call the
+ * rules allowed is denied under --fail-closed.
+ */
+export const HOOK_LOCK_WAIT_MS = 20_000;
 
 export interface HookAnswer {
   /** What to print (null: nothing). The hook always exits 0. */
@@ -264,24 +276,33 @@ async function evaluate(
   let stateError: string;
   try {
     ensureDir(opts.stateDir);
-    return await withFileLock(file, (guard) => {
-      const result = run(readState(file) ?? initState());
-      guard.confirm(); // never write over a lock that was taken over meanwhile
-      try {
-        writeState(file, result.state);
-      } catch (err) {
-        result.stateError = `state not saved (${file}): ${errText(err)}`;
-      }
-      return result;
-    });
+    const startedAt = opts.startedAt ?? performance.timeOrigin;
+    return await withFileLock(
+      file,
+      (guard) => {
+        const result = run(readState(file) ?? initState());
+        guard.confirm(); // never write over a lock that was taken over meanwhile
+        try {
+          writeState(file, result.state);
+        } catch (err) {
+          result.stateError = `state not saved (${file}): ${errText(err)}`;
+        }
+        return result;
+      },
+      { deadline: startedAt + lockWaitMs(opts.env) },
+    );
   } catch (err) {
     if (err instanceof Fault) throw err;
-    if (err instanceof LockCompromisedError) throw new Fault(err.message);
-    if (err instanceof BudgetExceeded)
-      throw new Fault(`${err.message}: the event fails open and its state is unchanged`);
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === undefined || !WRITE_ERRORS.has(code)) throw new Fault(`state: ${errText(err)}`);
-    stateError = `state directory unusable, state not saved: ${errText(err)}`;
+    if (err instanceof LockTimeoutError)
+      stateError = `${err.message}: answered from the last saved state, this event's update not applied`;
+    else {
+      if (err instanceof LockCompromisedError) throw new Fault(err.message);
+      if (err instanceof BudgetExceeded)
+        throw new Fault(`${err.message}: the event fails open and its state is unchanged`);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === undefined || !WRITE_ERRORS.has(code)) throw new Fault(`state: ${errText(err)}`);
+      stateError = `state directory unusable, state not saved: ${errText(err)}`;
+    }
   }
   let state: SessionState;
   try {
@@ -334,6 +355,11 @@ export function withInterruptingBudget<T>(ms: number, fn: () => T): T {
 
 /** Default wall-clock budget for one event's pattern tests; FIRE_HOOK_BUDGET_MS overrides. */
 export const HOOK_BUDGET_MS = 5_000;
+
+function lockWaitMs(env: NodeJS.ProcessEnv): number {
+  const v = Number(env.FIRE_HOOK_LOCK_WAIT_MS);
+  return Number.isFinite(v) && v > 0 ? v : HOOK_LOCK_WAIT_MS;
+}
 
 function budgetMs(env: NodeJS.ProcessEnv): number {
   const v = Number(env.FIRE_HOOK_BUDGET_MS);
