@@ -337,7 +337,14 @@ export async function refineCandidate(input: RefineInput): Promise<RefineResult>
   };
 
   const better = results
-    .filter((r) => keepsPositives(r) && rank(r.figures) > rank(before) && general(r.candidate))
+    .filter(
+      (r) =>
+        keepsPositives(r) &&
+        // a policy that fires in time on no positive is no better for firing on fewer negatives
+        r.figures.positivesTimely.k > 0 &&
+        rank(r.figures) > rank(before) &&
+        general(r.candidate),
+    )
     .sort(
       (a, b) =>
         rank(b.figures) - rank(a.figures) ||

@@ -5,6 +5,14 @@ import { type Command, keyTable } from "./table.js";
  * `useKeyTable`; the `?` help and the footer hints are derived from the live tables.
  */
 
+/** Candidates and Screens · replay: search refinements from the latest replay screen. */
+const REFINE = {
+  id: "refine",
+  keys: ["f"],
+  label: "refine",
+  help: "refinements from its latest replay screen, before/after and diff (nothing saved until accepted)",
+} as const satisfies Command;
+
 const MOVE = {
   id: "move",
   keys: ["j", "k", "down", "up", "pgdn", "pgup", "g", "G", "home", "end"],
@@ -323,6 +331,7 @@ export const CANDIDATES_KEYS = keyTable("Candidates", [
     help: "freeze the marked candidates (else the selected one) into one portfolio",
   },
   { id: "yaml", keys: ["y"], label: "YAML", help: "read the candidate file in the pager" },
+  REFINE,
   {
     id: "external",
     keys: ["e"],
@@ -448,6 +457,18 @@ export const SCREENS_REPLAY_KEYS = keyTable("Screens · replay", [
   { id: "open", keys: ["enter"], label: "report", help: "read the saved replay screen" },
   { id: "promote", keys: ["P"], label: "promote" },
   { id: "retire", keys: ["R"], label: "retire" },
+  REFINE,
+]);
+
+export const REFINE_KEYS = keyTable("Refine", [
+  MOVE,
+  {
+    id: "accept",
+    keys: ["a"],
+    label: "accept",
+    help: "write the selected refinement as a new revision (refined from …)",
+  },
+  { id: "back", keys: ["esc", "f"], label: "back", help: "close without saving anything" },
 ]);
 
 export const SCREENS_RUNS_KEYS = keyTable("Screens · run screens", [

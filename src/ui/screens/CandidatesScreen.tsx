@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { freeze, promote, retire, revise } from "../../core/app/index.js";
 import { CandidateEditor } from "../components/CandidateEditor.js";
 import { Pager } from "../components/Pager.js";
+import { RefineView } from "../components/RefineView.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
@@ -14,6 +15,7 @@ import { useCandidateText } from "../hooks/useCandidateText.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useMarks } from "../hooks/useMarks.js";
+import { useRefine } from "../hooks/useRefine.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
 import { CANDIDATES_KEYS } from "../keys/tables.js";
@@ -61,6 +63,7 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
   const marks = useMarks("candidates.marks", files);
   const edited = editing ? entries.find((e) => e.file === editing) : undefined;
   const texts = useCandidateText((file) => setEditing(file));
+  const refining = useRefine();
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow a search/draft jump only
   useEffect(() => {
     const i = entries.findIndex((e) => e.file === candidateFile);
@@ -120,12 +123,34 @@ export function CandidatesScreen({ width, height }: ScreenProps): ReactNode {
       ),
       yaml: withEntry(texts.read),
       external: withEntry(texts.edit),
+      refine: () => {
+        const e = entries[cursor.current()];
+        if (!e) return false;
+        if (!e.policy) {
+          actions.notify("warn", `${e.rel} does not compile: fix it before refining`);
+          return;
+        }
+        return refining.start(e.file, e.policy.key);
+      },
     },
-    { isActive: !!data && !data.candidatesPending && !edited && !prompt && !texts.reading },
+    {
+      isActive:
+        !!data && !data.candidatesPending && !edited && !prompt && !texts.reading && !refining.open,
+    },
   );
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
   // not an empty list while the files are still read (the first frame comes before them)
   if (data.candidatesPending) return <Text color={theme.muted}>reading the candidate files…</Text>;
+  if (refining.open)
+    return (
+      <RefineView
+        result={refining.open.result}
+        width={width}
+        height={height}
+        onAccept={refining.accept}
+        onBack={refining.close}
+      />
+    );
   const reading = texts.reading;
   if (reading)
     return (

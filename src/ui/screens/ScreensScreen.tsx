@@ -11,6 +11,7 @@ import type { ReplayScreen } from "../../core/screening/replay/measure.js";
 import { renderReplayScreen } from "../../core/screening/replay/render.js";
 import { type FunnelRow, loadFunnelRows } from "../../core/screening/results/funnel-rows.js";
 import { Pager } from "../components/Pager.js";
+import { RefineView } from "../components/RefineView.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
@@ -18,6 +19,7 @@ import { useTheme } from "../contexts/ThemeContext.js";
 import { listRunScreens, type RunScreenEntry, runScreenReport } from "../data/screens.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
+import { useRefine } from "../hooks/useRefine.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
 import { SCREENS_REPLAY_KEYS, SCREENS_RUNS_KEYS } from "../keys/tables.js";
@@ -51,6 +53,7 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
     { kind: "promote" | "retire"; value: string } | undefined
   >();
   const wb = useWorkbench();
+  const refining = useRefine(() => setTick((t) => t + 1));
   const live = useMemo(
     () =>
       (data?.candidates ?? []).filter((c) => c.policy && c.policy.candidate.status !== "retired"),
@@ -97,7 +100,13 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
   // while the candidate files are read the lists are not shown: their keys would act (and move
   // the saved cursor, clamped on an empty list) out of sight
   const tabActive = (t: Tab) =>
-    !!data && !data.candidatesPending && !verdict && !text && !funnel && tab === t;
+    !!data &&
+    !data.candidatesPending &&
+    !verdict &&
+    !text &&
+    !funnel &&
+    !refining.open &&
+    tab === t;
   useKeyTable(
     SCREENS_REPLAY_KEYS,
     {
@@ -128,6 +137,10 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
       },
       promote: () => (live1() ? setVerdict({ kind: "promote", value: "" }) : false),
       retire: () => (live1() ? setVerdict({ kind: "retire", value: "" }) : false),
+      refine: () => {
+        const c = live1();
+        return c ? refining.start(c.file, c.policy!.key) : false;
+      },
     },
     { isActive: tabActive("replay") },
   );
@@ -183,6 +196,14 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
           height={height - 1}
           editName="report.txt"
           onClose={() => setText(undefined)}
+        />
+      ) : refining.open && tab === "replay" ? (
+        <RefineView
+          result={refining.open.result}
+          width={width}
+          height={height - 1}
+          onAccept={refining.accept}
+          onBack={refining.close}
         />
       ) : funnel && tab === "runs" ? (
         <ScreensFunnel
