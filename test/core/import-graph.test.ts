@@ -43,6 +43,82 @@ function forbiddenEdges(): string[] {
   return out.sort();
 }
 
+/** Every import / export-from of a file with whether it brings in types only. */
+function imports(file: string, source?: string): { spec: string; typeOnly: boolean }[] {
+  const text = (source ?? readFileSync(file, "utf8")).replace(/`(?:\\.|[^`\\])*`/g, "``");
+  const statics = [
+    ...text.matchAll(/^\s*(import|export)(\s+type)?\s(?:([^'";]*?)\sfrom\s)?\s*["']([^"']+)["']/gm),
+  ].map((m) => {
+    const names = (m[3] ?? "").trim();
+    const allTypes = /^\{\s*type\s[^}]*\}$/.test(names) && !/,\s*(?!type\s)\w/.test(names);
+    return { spec: m[4] as string, typeOnly: m[2] !== undefined || allTypes };
+  });
+  const dynamics = [...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => ({
+    spec: m[1] as string,
+    typeOnly: false,
+  }));
+  return [...statics, ...dynamics];
+}
+
+/**
+ * The front ends' side of the boundary: a CLI command or a workbench module reaches core
+ * only through core/app (the use-case layer and its presenters), the model's types and
+ * values (core/model), the errors it maps (core/errors) and the output neutraliser
+ * (core/printable); from anywhere else in core it may import types only.
+ */
+const FRONT_END_ALLOWED = /^core\/(app\/|model\/|errors\.js$|printable\.js$)/;
+
+/** `file → target` per forbidden import; `source` stands in for a file's text (the probe). */
+function frontEndEdges(files: readonly string[], source?: string): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    const from = relative(SRC, file);
+    for (const { spec, typeOnly } of imports(file, source)) {
+      if (!spec.startsWith(".") || typeOnly) continue;
+      const to = relative(SRC, resolve(dirname(file), spec));
+      if (to.startsWith("core/") && !FRONT_END_ALLOWED.test(to)) out.push(`${from} → ${to}`);
+    }
+  }
+  return out.sort();
+}
+
+const FRONT_ENDS = () => [
+  ...sourceFiles(join(SRC, "cli/commands")),
+  ...sourceFiles(join(SRC, "ui")),
+];
+
+describe("the front ends' import graph (src/cli/commands, src/ui)", () => {
+  it("reads every command and workbench module", () => {
+    const files = FRONT_ENDS().map((f) => relative(SRC, f));
+    expect(files).toContain("cli/commands/import.ts");
+    expect(files).toContain("ui/screens/TriageScreen.tsx");
+    expect(files.length).toBeGreaterThan(60);
+  });
+
+  it("reach core only through core/app, core/model, core/errors and core/printable", () => {
+    expect(frontEndEdges(FRONT_ENDS())).toEqual([]);
+  });
+
+  it("would see a command that imports a core internal, and let its types through", () => {
+    const probe = join(SRC, "cli/commands/probe.ts"); // never written: its text is given
+    const text = [
+      'import { triage } from "../../core/mine/triage.js";',
+      'import type { TaskTriage } from "../../core/mine/triage.js";',
+      'import { type Label, reviewGist } from "../../core/mine/label.js";',
+      'import { type Cluster } from "../../core/mine/cluster.js";',
+      'import { triageView } from "../../core/app/workspace.js";',
+      'import { Attempt } from "../../core/model/attempt.js";',
+      'const lazy = () => import("../../core/workspace/load.js");',
+      "",
+    ].join("\n");
+    expect(frontEndEdges([probe], text)).toEqual([
+      "cli/commands/probe.ts → core/mine/label.js",
+      "cli/commands/probe.ts → core/mine/triage.js",
+      "cli/commands/probe.ts → core/workspace/load.js",
+    ]);
+  });
+});
+
 describe("the core import graph (src/core)", () => {
   it("reads a real tree: many files, and the specifier scan finds imports", () => {
     const files = sourceFiles(CORE);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
 import type { Command } from "commander";
+import { candidateEvidence, compileCandidateText } from "../../core/app/editor.js";
 import {
   acceptRefinement,
   candidateNamed,
@@ -11,12 +12,14 @@ import {
   revise,
   sessionOf,
 } from "../../core/app/index.js";
+import {
+  evidenceLines,
+  policyKey,
+  renderRefineResult,
+  withEvidence,
+} from "../../core/app/present.js";
 import { UsageError } from "../../core/errors.js";
-import { policyKey } from "../../core/policy/key.js";
-import { compileCandidateText } from "../../core/policy/load.js";
-import { renderRefineResult } from "../../core/refine/render.js";
-import { candidateEvidence } from "../../core/verdict/evidence.js";
-import { evidenceLines, withEvidence } from "../../core/verdict/prose.js";
+import type { Candidate } from "../../core/policy/schema.js";
 import { printResult } from "../util/out.js";
 import { openWorkspace, printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -114,7 +117,7 @@ export function register(program: Command): void {
       .option("--json", "print {ok, policy, supersedes, file, oldUpdated} as JSON"),
   ).action(async (ref: string, opts: RefOpts & { from?: string; note: string }) => {
     const { dir, session, target } = load(opts, ref);
-    let edited: import("../../core/policy/schema.js").Candidate | undefined;
+    let edited: Candidate | undefined;
     if (opts.from) {
       const r = compileCandidateText(readFileSync(opts.from, "utf8"), opts.from);
       if (!r.policy) {

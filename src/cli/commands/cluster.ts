@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import { clusterNamed, decide, minedClusters } from "../../core/app/mining.js";
+import { renderCluster } from "../../core/app/present.js";
 import { UsageError } from "../../core/errors.js";
 import type { Cluster } from "../../core/mine/cluster.js";
 import type { Decision } from "../../core/mine/decisions.js";
-import { renderCluster } from "../../core/mine/render.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { print } from "../util/out.js";
 import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";

@@ -1,9 +1,8 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { clusters } from "../../core/app/mining.js";
+import { renderMine, renderSuggestions, suggestedChanges } from "../../core/app/present.js";
 import type { MineResult } from "../../core/mine/mine.js";
-import { renderMine } from "../../core/mine/render.js";
-import { renderSuggestions, suggestedChanges } from "../../core/mine/suggest-commands.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
 import { workspaceServices } from "../../services.js";

@@ -1,31 +1,18 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import writeFileAtomic from "write-file-atomic";
-import { candidateSession } from "../../core/app/index.js";
-import { type InputError, UsageError } from "../../core/errors.js";
-import { SCREEN_ROW_COLUMNS } from "../../core/export/screen-rows.js";
 import {
-  CLUSTER_COLUMNS,
   EXPORT_FORMATS,
+  EXPORT_TABLES,
   type ExportFormat,
-  LABEL_COLUMNS,
-  renderTableExport,
-} from "../../core/export/tables.js";
-import { VERDICT_COLUMNS, verdictRows } from "../../core/export/verdicts.js";
-import { serializeAttempt } from "../../core/ingest/fire-jsonl.js";
-import { currentClusters } from "../../core/mine/session.js";
-import { readScreenRows } from "../../core/screening/results/analysis.js";
+  type ExportTable,
+  exportTable,
+} from "../../core/app/export.js";
+import { UsageError } from "../../core/errors.js";
 import { openWorkspace, printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 
-const TABLES = ["attempts", "labels", "clusters", "verdicts", "screen"] as const;
-type Table = (typeof TABLES)[number];
-
-interface Exported {
-  text: string;
-  rows: number;
-  /** Bad input lines skipped (the good rows around them are exported). */
-  errors?: InputError[];
-}
+const TABLES = EXPORT_TABLES;
+type Table = ExportTable;
 
 type Opts = { workspace?: string; out?: string; portfolio?: string; format?: string };
 
@@ -40,47 +27,6 @@ function tableFormat(table: Table, format: string | undefined): ExportFormat {
     throw new UsageError("--format csv: attempts are exported as fire JSONL only");
   }
   return f as ExportFormat;
-}
-
-/** The text of one export table and how many rows it has. */
-async function exportText(
-  opts: Opts,
-  table: Table,
-  name: string | undefined,
-  format: ExportFormat,
-): Promise<Exported> {
-  if (table === "verdicts") {
-    const session = candidateSession(workspaceDir(opts));
-    const rows = await verdictRows(session);
-    return {
-      text: renderTableExport(rows, VERDICT_COLUMNS, format),
-      rows: rows.length,
-      errors: [...session.candidateErrors],
-    };
-  }
-  if (table === "screen") {
-    if (name === undefined) throw new UsageError("fire export screen NAME: give the screen's name");
-    const { rows, errors } = await readScreenRows(workspaceDir(opts), name);
-    return { text: renderTableExport(rows, SCREEN_ROW_COLUMNS, format), rows: rows.length, errors };
-  }
-  const ws = await openWorkspace(opts);
-  if (table === "attempts") {
-    const text = ws.attempts.map((a) => `${serializeAttempt(a)}\n`).join("");
-    return { text, rows: ws.attempts.length };
-  }
-  const mined = await currentClusters(ws);
-  if (!mined)
-    throw new UsageError(`nothing mined yet: run \`fire mine\` before exporting ${table}`);
-  if (table === "labels") {
-    return {
-      text: renderTableExport(mined.labels, LABEL_COLUMNS, format),
-      rows: mined.labels.length,
-    };
-  }
-  return {
-    text: renderTableExport(mined.clusters, CLUSTER_COLUMNS, format),
-    rows: mined.clusters.length,
-  };
 }
 
 /**
@@ -112,7 +58,11 @@ export function register(program: Command): void {
       throw new UsageError(`fire export ${t} takes no name (only fire export screen NAME does)`);
     }
     const format = tableFormat(t, opts.format);
-    const { text, rows, errors = [] } = await exportText(opts, t, name, format);
+    if (t === "screen" && name === undefined)
+      throw new UsageError("fire export screen NAME: give the screen's name");
+    const { text, rows, errors } = await exportTable(workspaceDir(opts), t, name, format, () =>
+      openWorkspace(opts),
+    );
     printErrors(errors);
     if (errors.length) process.exitCode = 1;
     if (opts.out === undefined) {

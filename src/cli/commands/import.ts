@@ -1,11 +1,5 @@
-import { lstatSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Command } from "commander";
-import { UsageError } from "../../core/errors.js";
-import { updateConfig } from "../../core/workspace/config.js";
-import { storedDigest } from "../../core/workspace/index-file.js";
-import { loadWorkspace } from "../../core/workspace/load.js";
-import { coveredBy, sourceEntry } from "../../core/workspace/sources.js";
+import { importSources } from "../../core/app/workspace.js";
 import { print } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -26,26 +20,7 @@ export function register(program: Command): void {
       .option("--strict", "exit 1 when any input error was found"),
   ).action(async (paths: string[], opts: ImportOptions) => {
     const dir = workspaceDir(opts);
-    const absPaths = paths.map((p) => resolve(p));
-    absPaths.forEach((abs, i) => {
-      try {
-        lstatSync(abs);
-      } catch {
-        throw new UsageError(`no such file or directory: ${paths[i]}`);
-      }
-    });
-    const entries = absPaths.map((abs) => sourceEntry(dir, abs));
-    const ws = await openWorkspace(opts, entries);
-    await updateConfig(dir, (raw) => {
-      const sources = [...(raw.sources ?? ["traces/"])];
-      absPaths.forEach((abs, i) => {
-        if (!coveredBy(dir, sources, abs)) sources.push(entries[i]!);
-      });
-      return { ...raw, sources };
-    });
-    // Keep the workspace index (the workbench's warm open) fresh: a read of all sources,
-    // from the parse cache but for what was just imported, rewrites it.
-    if (storedDigest(dir)) await loadWorkspace(dir);
+    const ws = await importSources(dir, paths, (sources) => openWorkspace(opts, sources));
     if (opts.json) {
       printJson({
         attempts: ws.attempts.length,

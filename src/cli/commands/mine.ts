@@ -1,10 +1,18 @@
 import type { Command } from "commander";
-import { mine, validateMining } from "../../core/app/mining.js";
+import {
+  loadValidationSet,
+  mine,
+  type ValidationReport,
+  validateMining,
+} from "../../core/app/mining.js";
+import {
+  labelOutcome,
+  outcomeProblem,
+  renderMine,
+  renderValidation,
+} from "../../core/app/present.js";
 import { UsageError } from "../../core/errors.js";
 import type { MineResult } from "../../core/mine/mine.js";
-import { labelOutcome, outcomeProblem } from "../../core/mine/outcome.js";
-import { renderMine, renderValidation } from "../../core/mine/render.js";
-import { loadValidationSet, type ValidationReport } from "../../core/mine/validation.js";
 import type { RunReport } from "../../llm/report.js";
 import { workspaceServices } from "../../services.js";
 import { print } from "../util/out.js";

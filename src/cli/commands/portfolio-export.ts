@@ -1,7 +1,6 @@
-import { join, relative, resolve } from "node:path";
+import { relative } from "node:path";
+import { exportPortfolio as exportAction } from "../../core/app/export.js";
 import { UsageError } from "../../core/errors.js";
-import { exportFailproofai } from "../../core/export/failproofai.js";
-import { workspacePaths } from "../../core/workspace/paths.js";
 import { print } from "../util/out.js";
 
 /**
@@ -17,9 +16,7 @@ export async function exportPortfolio(
 ): Promise<void> {
   if ((format ?? "failproofai") !== "failproofai")
     throw new UsageError(`--format must be failproofai for a portfolio, not '${format}'`);
-  const dir = join(workspacePaths(workspace).portfolios, name);
-  const outDir = resolve(out ?? join(workspace, "exports", "failproofai", name));
-  const r = await exportFailproofai(dir, outDir);
+  const r = await exportAction(workspace, name, out);
   print(
     `exported ${r.policies.length} polic(ies) of ${name} for failproofai: ${relative(process.cwd(), r.module)} (+ ${relative(process.cwd(), r.sidecar)}, fire-runtime/)\n` +
       `install: copy the folder to .failproofai/policies/ or \`failproofai policies --install --custom ${relative(process.cwd(), r.module)}\`\n`,

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
+import { type AttemptReplay, loadPolicies, replayAttempts } from "../../core/app/replay.js";
 import { InputError, UsageError } from "../../core/errors.js";
-import { loadPolicies } from "../../core/policy/load.js";
-import { type AttemptReplay, replayAttempts } from "../../core/replay/replay.js";
 import { print } from "../util/out.js";
 import { clip, renderTable } from "../util/table.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";

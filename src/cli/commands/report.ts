@@ -1,14 +1,14 @@
 import type { Command } from "commander";
 import writeFileAtomic from "write-file-atomic";
-import { UsageError } from "../../core/errors.js";
 import {
+  loadScreenAnalysis,
   renderReportHtml,
   renderReportMarkdown,
   renderReportText,
+  screenReportFile,
   toReportJson,
-} from "../../core/report/index.js";
-import { screenPaths } from "../../core/screening/paths.js";
-import { loadScreenAnalysis } from "../../core/screening/results/analysis.js";
+} from "../../core/app/results.js";
+import { UsageError } from "../../core/errors.js";
 import { print } from "../util/out.js";
 import { printErrors, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -54,9 +54,7 @@ export function register(program: Command): void {
       print(renderReportMarkdown(name, analysis));
     } else if (opts.html) {
       const file =
-        typeof opts.html === "string"
-          ? opts.html
-          : `${screenPaths(workspaceDir(opts), name).dir}/report.html`;
+        typeof opts.html === "string" ? opts.html : screenReportFile(workspaceDir(opts), name);
       await writeFileAtomic(file, renderReportHtml(name, analysis));
       print(`wrote ${file}\n`);
     } else {

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { routingAudit, sessionOf } from "../../core/app/index.js";
-import { renderRouteAudit } from "../../core/route/render.js";
+import { renderRouteAudit } from "../../core/app/present.js";
 import { print } from "../util/out.js";
 import { openCurrent, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 

@@ -1,9 +1,8 @@
 import type { Command } from "commander";
 import { candidateNamed, replayScreen, sessionOf } from "../../core/app/index.js";
+import { renderReplayScreen, withEvidence } from "../../core/app/present.js";
+import { DEFAULT_SIZES } from "../../core/app/screens.js";
 import { UsageError } from "../../core/errors.js";
-import { renderReplayScreen } from "../../core/screening/replay/render.js";
-import { DEFAULT_SIZES } from "../../core/screening/replay/sets.js";
-import { withEvidence } from "../../core/verdict/prose.js";
 import { print } from "../util/out.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 

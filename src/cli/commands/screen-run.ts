@@ -1,8 +1,12 @@
 import type { Command } from "commander";
 import { type Harness, harnessNamed } from "../../core/app/hook.js";
-import { DEFAULT_HARBOR_TEMPLATE, runScreen, runSummaryLine } from "../../core/app/run.js";
+import {
+  DEFAULT_HARBOR_TEMPLATE,
+  parseVars,
+  runScreen,
+  runSummaryLine,
+} from "../../core/app/run.js";
 import { UsageError } from "../../core/errors.js";
-import { parseVars } from "../../core/screening/run/template.js";
 import type { RunProgress, RunSummary } from "../../core/screening/run/types.js";
 import { printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { runSummary, screenStatus } from "../../core/screening/results/status.js";
+import { runSummary } from "../../core/app/present.js";
+import { screenStatus } from "../../core/app/results.js";
 import { print } from "../util/out.js";
 import { printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { renderTriage } from "../../core/mine/render.js";
-import { triageView } from "../../core/mine/triage-view.js";
+import { renderTriage } from "../../core/app/present.js";
+import { triageView } from "../../core/app/workspace.js";
 import { print } from "../util/out.js";
 import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
 

@@ -77,3 +77,5 @@ export async function decide(s: MiningSession, d: Decision, now = new Date()): P
   await appendDecision(s.ws.dir, decision);
   return decision;
 }
+
+export { loadValidationSet, type ValidationReport } from "../mine/validation.js";

@@ -1,4 +1,6 @@
+import { join } from "node:path";
 import type { ArmName } from "../model/arm.js";
+import { screenPaths } from "../screening/paths.js";
 import { cohortLookup } from "../screening/plan/cohort-lookup.js";
 import { type ImportResult, importScreenResults } from "../screening/results/import.js";
 import { planTags } from "../screening/results/plan-markers.js";
@@ -44,3 +46,23 @@ export async function importScreen(
     loadAttempts: screenAttemptLoader(workspace),
   });
 }
+
+export {
+  type LoadedAnalysis,
+  loadScreenAnalysis,
+  readScreenRows,
+} from "../screening/results/analysis.js";
+export { type FunnelRow, loadFunnelRows } from "../screening/results/funnel-rows.js";
+export { listRunScreens, type RunScreenEntry } from "../screening/results/list.js";
+export { type ScreenStatus, screenStatus } from "../screening/results/status.js";
+
+/** Where `fire report NAME --html` writes without a file: beside the screen's results. */
+export function screenReportFile(workspace: string, name: string): string {
+  return join(screenPaths(workspace, name).dir, "report.html");
+}
+export {
+  renderReportHtml,
+  renderReportMarkdown,
+  renderReportText,
+  toReportJson,
+} from "../report/index.js";

@@ -24,6 +24,7 @@ export {
   type TrialStatus,
 } from "../screening/run/schedule.js";
 export type { RunSettings, RunSettingsInput } from "../screening/run/settings.js";
+export { parseVars } from "../screening/run/template.js";
 export type { RunProgress, RunSummary };
 export { DEFAULT_HARBOR_TEMPLATE };
 

@@ -63,3 +63,5 @@ export function savedReplayScreens(s: CandidateSession): Map<string, ReplayScree
     liveCandidates(s).map((c) => [c.policy.key, readReplayScreen(s.ws.dir, c.policy.key)]),
   );
 }
+
+export { DEFAULT_SIZES } from "../screening/replay/sets.js";

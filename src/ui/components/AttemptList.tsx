@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import { eventCountOf } from "../../core/workspace/index-file.js";
+import { eventCountOf } from "../../core/app/workspace.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { useCompareMark } from "../hooks/useCompareMark.js";

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import { Box, Text } from "ink";
 import { type ReactNode, useDeferredValue, useEffect, useMemo, useState } from "react";
-import { checkCandidateText } from "../../core/lifecycle/save-text.js";
+import { checkCandidateText } from "../../core/app/editor.js";
 import type { Attempt } from "../../core/model/attempt.js";
 import { reasonText } from "../contexts/errors.js";
 import { useTheme } from "../contexts/ThemeContext.js";

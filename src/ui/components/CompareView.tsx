@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
+import { type AlignedRow, alignAttempts, type Step } from "../../core/app/attempt.js";
 import { type SiblingComparison, siblingComparison } from "../../core/app/sibling.js";
-import { type AlignedRow, alignAttempts, type Step } from "../../core/compare/align.js";
 import type { Attempt } from "../../core/model/attempt.js";
 import { useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";

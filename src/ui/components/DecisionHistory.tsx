@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import { type Decision, describeDecision } from "../../core/mine/decisions.js";
+import { describeDecision } from "../../core/app/present.js";
+import type { Decision } from "../../core/mine/decisions.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 
 export interface DecisionHistoryProps {

@@ -1,6 +1,7 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import { type Label, reviewGist } from "../../core/mine/label.js";
+import { reviewGist } from "../../core/app/present.js";
+import type { Label } from "../../core/mine/label.js";
 import { printable } from "../../core/printable.js";
 import { useAppActions } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";

@@ -1,8 +1,8 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useState } from "react";
-import { outcomeOf, type TaskTriage } from "../../core/mine/triage.js";
+import { eventCountOf, outcomeOf } from "../../core/app/workspace.js";
+import type { TaskTriage } from "../../core/mine/triage.js";
 import type { HandOutcome } from "../../core/workspace/hand-outcomes.js";
-import { eventCountOf } from "../../core/workspace/index-file.js";
 import { useAppActions } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import type { WorkspaceData } from "../data/workspace.js";

@@ -1,6 +1,6 @@
+import { saveCandidateText } from "../../core/app/editor.js";
 import type { InputError } from "../../core/errors.js";
 import type { CandidateEntry } from "../../core/lifecycle/entries.js";
-import { saveCandidateText } from "../../core/lifecycle/save-text.js";
 
 export type { CandidateEntry };
 

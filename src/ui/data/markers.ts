@@ -1,5 +1,5 @@
-import { resultBody, toolSummary } from "../../core/compare/summary.js";
-import type { MarkerKind } from "../../core/mine/markers.js";
+import type { MarkerKind } from "../../core/app/attempt.js";
+import { resultBody, toolSummary } from "../../core/app/present.js";
 import type { Event } from "../../core/model/attempt.js";
 import { exitCodeFromOutput } from "../../core/model/exit-status.js";
 import { printable } from "../../core/printable.js";
@@ -10,7 +10,7 @@ export {
   type Marker,
   type MarkerKind,
   siblingsOf,
-} from "../../core/mine/markers.js";
+} from "../../core/app/attempt.js";
 
 /** One-letter tags shown in the timeline's marker column (readable without colour). */
 export const MARKER_TAG: Record<MarkerKind, string> = {

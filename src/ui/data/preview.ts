@@ -1,4 +1,4 @@
-import type { GroupAttempts, GroupCount } from "../../core/replay/preview.js";
+import type { GroupAttempts, GroupCount } from "../../core/app/editor.js";
 
 /** Preview counts come from core (src/core/replay/preview.ts); only their display text here. */
 export {
@@ -9,7 +9,7 @@ export {
   type PreviewCounts,
   previewCounts,
   previewText,
-} from "../../core/replay/preview.js";
+} from "../../core/app/editor.js";
 
 /** "2/2" style text of a group. */
 export const fmtGroup = (g: GroupCount): string => `${g.fired}/${g.total}`;

@@ -1,6 +1,6 @@
 import { basename } from "node:path";
 import { useState } from "react";
-import { checkCandidateText } from "../../core/lifecycle/save-text.js";
+import { checkCandidateText } from "../../core/app/editor.js";
 import { useAppActions } from "../contexts/AppContext.js";
 import { errorLine, reasonText } from "../contexts/errors.js";
 import { type CandidateEntry, saveCandidate, statusOf } from "../data/candidates.js";

@@ -1,4 +1,4 @@
-import { passingSibling } from "../../core/compare/align.js";
+import { passingSibling } from "../../core/app/attempt.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useSticky } from "./useSticky.js";
 

@@ -10,7 +10,7 @@ import {
   removeUnit,
   type Unit,
   unitsAt,
-} from "../../core/lifecycle/structure.js";
+} from "../../core/app/editor.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useQuit } from "../contexts/QuitContext.js";
 import { cycleScreen, SCREENS, type ScreenId } from "../contexts/screens.js";

@@ -1,9 +1,15 @@
 import { relative } from "node:path";
+import {
+  describeDecision,
+  labelOutcome,
+  outcomeCounts,
+  outcomeProblem,
+} from "../../core/app/present.js";
+import type { HandChange } from "../../core/app/workspace.js";
+import { markAttempt } from "../../core/app/workspace.js";
 import type { Cluster } from "../../core/mine/cluster.js";
-import { type Decision, describeDecision } from "../../core/mine/decisions.js";
+import type { Decision } from "../../core/mine/decisions.js";
 import type { LabelerName } from "../../core/mine/mine.js";
-import { labelOutcome, outcomeCounts, outcomeProblem } from "../../core/mine/outcome.js";
-import { type HandChange, setHandMark } from "../../core/workspace/hand-outcomes.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { reloadCandidateFiles, reloadTriage } from "../data/workspace.js";
 
@@ -70,7 +76,7 @@ export function useWorkbench(): Workbench {
       if (!data) return;
       const r = await actions.run(
         what,
-        () => setHandMark(data.ws.dir, attemptId, change),
+        () => markAttempt(data.ws.dir, attemptId, change),
         () => `${what}: recorded in mining/outcomes.json`,
       );
       if (r) actions.setData(await reloadTriage(data));

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { isIndexCurrent } from "../../core/workspace/open.js";
+import { isIndexCurrent } from "../../core/app/workspace.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import {
   loadWorkspaceData,

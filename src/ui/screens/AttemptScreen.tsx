@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useMemo } from "react";
-import { passingSibling } from "../../core/compare/align.js";
-import { toolInputText } from "../../core/compare/summary.js";
+import { passingSibling } from "../../core/app/attempt.js";
+import { toolInputText } from "../../core/app/present.js";
 import type { Attempt, Event } from "../../core/model/attempt.js";
 import { CompareView } from "../components/CompareView.js";
 import { Pager } from "../components/Pager.js";

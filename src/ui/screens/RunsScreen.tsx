@@ -1,11 +1,8 @@
 import { Box, Text } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { type ScreenSchedule, screenSchedule, TRIAL_STATUSES } from "../../core/app/index.js";
-import {
-  runSummary,
-  type ScreenStatus,
-  screenStatus,
-} from "../../core/screening/results/status.js";
+import { runSummary } from "../../core/app/present.js";
+import { type ScreenStatus, screenStatus } from "../../core/app/results.js";
 import { ScheduleTable } from "../components/ScheduleTable.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppState } from "../contexts/AppContext.js";

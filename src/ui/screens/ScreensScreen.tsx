@@ -7,9 +7,9 @@ import {
   routingAudit,
   savedReplayScreens,
 } from "../../core/app/index.js";
+import { renderReplayScreen } from "../../core/app/present.js";
+import { type FunnelRow, loadFunnelRows } from "../../core/app/results.js";
 import type { ReplayScreen } from "../../core/screening/replay/measure.js";
-import { renderReplayScreen } from "../../core/screening/replay/render.js";
-import { type FunnelRow, loadFunnelRows } from "../../core/screening/results/funnel-rows.js";
 import { Pager } from "../components/Pager.js";
 import { RefineView } from "../components/RefineView.js";
 import { TextField } from "../components/TextField.js";

@@ -1,9 +1,9 @@
 import { relative } from "node:path";
 import { Box, Text } from "ink";
 import { type ReactNode, useEffect, useMemo } from "react";
-import { evidenceText } from "../../core/mine/render.js";
+import { evidenceText } from "../../core/app/present.js";
+import { triageOf } from "../../core/app/workspace.js";
 import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
-import { triage } from "../../core/mine/triage.js";
 import { printable } from "../../core/printable.js";
 import { AttemptList } from "../components/AttemptList.js";
 import { TaskAttempts } from "../components/TaskAttempts.js";
@@ -51,7 +51,7 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
   // filtered, the same core triage over the matching attempts with the same inputs.
   const filtered = Object.values(filters).some((v) => v !== undefined);
   const result = useMemo(
-    () => (!data ? undefined : filtered ? triage(attempts, data.triageInputs) : data.triage),
+    () => (!data ? undefined : filtered ? triageOf(attempts, data.triageInputs) : data.triage),
     [data, attempts, filtered],
   );
   const tasks = useMemo(

@@ -1,0 +1,25 @@
+/**
+ * Presenters: pure text (or table rows) of a core/app result, for the CLI and the workbench
+ * alike (the report's renderers are in results.ts, the export tables' in export.ts). They
+ * compute nothing a front end could show differently; a front end formats a
+ * result with these or with its own layout, and reaches the rest of core through core/app.
+ */
+
+export { resultBody, toolInputText, toolSummary } from "../compare/summary.js";
+export { describeDecision } from "../mine/decisions.js";
+export { reviewGist } from "../mine/label.js";
+export { labelOutcome, outcomeCounts, outcomeProblem } from "../mine/outcome.js";
+export {
+  evidenceText,
+  renderCluster,
+  renderMine,
+  renderTriage,
+  renderValidation,
+} from "../mine/render.js";
+export { renderSuggestions, suggestedChanges } from "../mine/suggest-commands.js";
+export { policyKey } from "../policy/key.js";
+export { renderRefineResult } from "../refine/render.js";
+export { renderRouteAudit } from "../route/render.js";
+export { renderReplayScreen } from "../screening/replay/render.js";
+export { runSummary } from "../screening/results/status.js";
+export { evidenceLines, withEvidence } from "../verdict/prose.js";
