@@ -6,7 +6,7 @@ import type { Attempt } from "../../core/model/attempt.js";
 import { reasonText } from "../contexts/errors.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { fieldsOf, pathLabel, setField } from "../data/fields.js";
-import { type PreviewContext, previewText } from "../data/preview.js";
+import { type Preview, type PreviewContext, previewText } from "../data/preview.js";
 import { useEditorKeys } from "../hooks/useEditorKeys.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useSticky } from "../hooks/useSticky.js";
@@ -17,6 +17,8 @@ import { Pager } from "./Pager.js";
 import { PreviewLine } from "./PreviewLine.js";
 import { TextField } from "./TextField.js";
 import { VirtualList } from "./VirtualList.js";
+
+type Counts = NonNullable<Preview["counts"]>;
 
 export interface CandidateEditorProps {
   file: string;
@@ -58,16 +60,25 @@ export function CandidateEditor(props: CandidateEditorProps): ReactNode {
   const cursor = useListCursor(fields.length, Math.max(3, height - 6), `editor.cursor.${file}`);
   const current = fields[cursor.index];
   const shown = editing !== undefined && current ? setField(text, file, current, editing) : text;
-  // Typing renders first; the replay catches up on the deferred text.
+  // Typing renders first; the replay catches up on the deferred text. The compile and
+  // replay run after the frame is written (they read every attempt's events): the editor
+  // opens on the file's text at once and the preview follows.
   const deferred = useDeferredValue(shown);
-  const preview = useMemo(
-    () => previewText(deferred, file, attempts, screen),
-    [deferred, file, attempts, screen],
-  );
-  const before = useMemo(
-    () => previewText(props.text, file, attempts, screen).counts,
-    [props.text, file, attempts, screen],
-  );
+  const [computed, setComputed] = useState<{ text: string; preview: Preview; before?: Counts }>();
+  useEffect(() => {
+    const t = setImmediate(() => {
+      const preview = previewText(deferred, file, attempts, screen);
+      const before =
+        deferred === props.text
+          ? preview.counts
+          : previewText(props.text, file, attempts, screen).counts;
+      setComputed({ text: deferred, preview, ...(before ? { before } : {}) });
+    });
+    return () => clearImmediate(t);
+  }, [deferred, props.text, file, attempts, screen]);
+  const preview: Preview = computed?.preview ?? { errors: [] };
+  const before = computed?.before;
+  const previewing = computed?.text !== deferred;
   const errors = [...problems, ...preview.errors.map(reasonText)];
   const dirty = shown !== props.text;
   const k = useEditorKeys({
@@ -176,7 +187,11 @@ export function CandidateEditor(props: CandidateEditorProps): ReactNode {
         />
       ) : null}
       <ErrorBlock errors={errors} width={width} rows={errorRows} />
-      {preview.counts ? <PreviewLine preview={preview} {...(before ? { before } : {})} /> : null}
+      {preview.counts ? (
+        <PreviewLine preview={preview} {...(before ? { before } : {})} />
+      ) : previewing ? (
+        <Text color={theme.muted}>preview: compiling and replaying…</Text>
+      ) : null}
     </Box>
   );
 }
