@@ -1,7 +1,15 @@
 #!/usr/bin/env node
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { renderTable } from "../cli/util/table.js";
 import { benchmarks } from "./index.js";
+import { sectionBody, writeResults } from "./results-file.js";
 import { type BenchResult, passes } from "./types.js";
+
+/** The generated results file (`FIRE_BENCH_RESULTS` names another, `off` writes none). */
+const RESULTS =
+  process.env.FIRE_BENCH_RESULTS ??
+  join(dirname(fileURLToPath(import.meta.url)), "../../docs/benchmarks.md");
 
 /** `npm run bench [-- name…]`: runs the named benchmarks (all by default), prints one table. */
 async function main(names: string[]): Promise<number> {
@@ -28,18 +36,29 @@ async function main(names: string[]): Promise<number> {
       });
     }
   }
-  const table = renderTable(
-    ["benchmark", "target", "measured", "limit", "result", "note"],
-    rows.map(({ bench, result: r }) => [
-      bench,
-      r.target,
-      Number.isFinite(r.measured) ? r.measured.toFixed(2) : "n/a",
-      `${r.kind === "min" ? "≥" : "≤"} ${r.limit}`,
-      passes(r) ? "pass" : "MISS",
-      r.note ?? "",
-    ]),
-  );
-  process.stdout.write(`${table}\n`);
+  const render = (some: typeof rows) =>
+    renderTable(
+      ["benchmark", "target", "measured", "limit", "result", "note"],
+      some.map(({ bench, result: r }) => [
+        bench,
+        r.target,
+        Number.isFinite(r.measured) ? r.measured.toFixed(2) : "n/a",
+        `${r.kind === "min" ? "≥" : "≤"} ${r.limit}`,
+        passes(r) ? "pass" : "MISS",
+        r.note ?? "",
+      ]),
+    );
+  process.stdout.write(`${render(rows)}\n`);
+  if (RESULTS !== "off") {
+    writeResults(
+      RESULTS,
+      chosen.map((b) => ({
+        name: b.name,
+        body: sectionBody(b.description, render(rows.filter((r) => r.bench === b.name))),
+      })),
+    );
+    process.stderr.write(`bench: results written to ${RESULTS}\n`);
+  }
   return rows.every((r) => passes(r.result)) ? 0 : 1;
 }
 
