@@ -11,6 +11,16 @@ import { RACY_NS } from "../runtime/verified-record.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
+/** Node reads NODE_EXTRA_CA_CERTS at every start; this machine's bundle when it is unset. */
+const CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt";
+
+/** The environment with NODE_EXTRA_CA_CERTS set (to `file`) or removed. */
+function caEnv(file: string | undefined): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  if (file) env.NODE_EXTRA_CA_CERTS = file;
+  else delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
 const RUNS = Number(process.env.FIRE_BENCH_HOOK_RUNS ?? 40);
 
 /** A PreToolUse event exactly as Claude Code 2.1.332 sends it (real-clients fixture shape). */
@@ -67,9 +77,9 @@ function codexPostToolUse(session: string, cwd: string): string {
   });
 }
 
-function timeRun(args: string[], input?: string): number {
+function timeRun(args: string[], input?: string, env?: NodeJS.ProcessEnv): number {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { input, encoding: "utf8" });
+  const r = spawnSync(process.execPath, args, { input, encoding: "utf8", env });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   return ms;
@@ -130,11 +140,23 @@ export const hookBenchmark: Benchmark = {
       const codex: number[] = [];
       const frozen: number[] = [];
       const bare: number[] = [];
+      // the frozen portfolio with the CA variable set and unset, each against node -e 0 with
+      // the same environment (Node parses the extra CA file at start, hook or not)
+      const caFile = process.env.NODE_EXTRA_CA_CERTS || (existsSync(CA_BUNDLE) ? CA_BUNDLE : "");
+      const ca = { set: caEnv(caFile), unset: caEnv(undefined) };
+      const byCa = {
+        set: { hook: [] as number[], bare: [] as number[] },
+        unset: { hook: [] as number[], bare: [] as number[] },
+      };
       for (let i = 0; i < RUNS; i++) {
         bare.push(timeRun(["-e", "0"]));
         hook.push(timeRun(args, preToolUse("bench", ws)));
         codex.push(timeRun(args, codexEvent));
         frozen.push(timeRun(frozenArgs, preToolUse("bench-frozen", ws)));
+        for (const k of ["set", "unset"] as const) {
+          byCa[k].bare.push(timeRun(["-e", "0"], undefined, ca[k]));
+          byCa[k].hook.push(timeRun(frozenArgs, preToolUse("bench-frozen", ws), ca[k]));
+        }
       }
       // the same frozen portfolio when every event hashes it (a changed file, or no record)
       process.env.FIRE_VERIFIED_DIR = "off";
@@ -164,6 +186,17 @@ export const hookBenchmark: Benchmark = {
           kind: "max",
           note: `${f.toFixed(1)} / ${b.toFixed(1)} ms, ${note} frozen, its verification recorded, ${loaded}`,
         },
+        ...(["set", "unset"] as const).map((k) => {
+          const hk = median(byCa[k].hook);
+          const bk = median(byCa[k].bare);
+          return {
+            target: `fire hook, frozen portfolio as installed, NODE_EXTRA_CA_CERTS ${k} ÷ node -e 0`,
+            measured: hk / bk,
+            limit: 1.15,
+            kind: "max" as const,
+            note: `${hk.toFixed(1)} / ${bk.toFixed(1)} ms${k === "set" ? ` (${caFile || "no CA file here"})` : ""}, ${note} frozen, ${loaded}`,
+          };
+        }),
         {
           target: "fire hook per Codex PostToolUse, exit status from a 1 MiB rollout ÷ node -e 0",
           measured: c / b,
