@@ -1,6 +1,7 @@
 import { writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { HOOK_OPTIONS, type HookOptionsConfig } from "../core/deploy/hook-options.js";
 import { defaultPortfolioDir } from "../core/freeze/default.js";
 import { defaultLogFile, defaultStateDir, type HookAnswer, runHook } from "./run-hook.js";
 import { readStdin, type StdinRead } from "./stdin.js";
@@ -12,16 +13,9 @@ export { readStdin };
  * [--workspace DIR]`: one harness event on stdin → one answer on stdout, exit 0.
  * Loaded by the CLI's fast path before commander; imports nothing from ui/ or llm/.
  */
-const OPTIONS = {
-  portfolio: { type: "string" },
-  "state-dir": { type: "string" },
-  log: { type: "string" },
-  workspace: { type: "string" },
-  "fail-closed": { type: "boolean", default: false },
-} as const;
 
 export async function runHookCli(args: string[]): Promise<number> {
-  const { values, usageError } = parseHookArgs(args, OPTIONS);
+  const { values, usageError } = parseHookArgs(args, HOOK_OPTIONS);
   const env = process.env;
   const workspace = resolve(str(values.workspace) ?? env.FIRE_WORKSPACE ?? process.cwd());
   const stateDir = resolve(
@@ -49,12 +43,6 @@ export function finishCli(stdin: StdinRead, code: number): number {
   if ("abandoned" in stdin && stdin.abandoned) process.exit(code);
   return code;
 }
-
-/** A hook's command-line options: single strings and flags only. */
-export type HookOptionsConfig = Record<
-  string,
-  { type: "string"; default?: string } | { type: "boolean"; default?: boolean }
->;
 
 /**
  * Parses a hook command line (`fire hook` or the payload hook). A bad one must not break

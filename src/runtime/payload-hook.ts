@@ -1,4 +1,5 @@
 import { basename, join, resolve } from "node:path";
+import { PAYLOAD_HOOK_OPTIONS } from "../core/deploy/hook-options.js";
 import {
   PAYLOAD_FORMAT,
   PAYLOAD_MANIFEST,
@@ -24,13 +25,6 @@ import { runHook } from "./run-hook.js";
  * next to the command) and the one in `DIR/payload.json`, or the hook answers nothing (a
  * logged fault; `--fail-closed` denies tool calls).
  */
-const OPTIONS = {
-  payload: { type: "string" },
-  sha256: { type: "string" },
-  "state-dir": { type: "string" },
-  log: { type: "string" },
-  "fail-closed": { type: "boolean", default: false },
-} as const;
 
 /** Reads, hash-checks and compiles a payload's portfolio; throws with the reason. */
 export function loadPayloadPortfolio(dir: string, expected: string | undefined): CompiledPolicy[] {
@@ -56,7 +50,7 @@ export function loadPayloadPortfolio(dir: string, expected: string | undefined):
 }
 
 export async function runPayloadHookCli(args: string[], here: string): Promise<number> {
-  const { values, usageError } = parseHookArgs(args, OPTIONS);
+  const { values, usageError } = parseHookArgs(args, PAYLOAD_HOOK_OPTIONS);
   const dir = resolve(str(values.payload) ?? here);
   const env = process.env;
   const stdin = await readStdin();

@@ -5,6 +5,7 @@ import { loadFrozenPortfolio } from "../freeze/verify.js";
 import { loadPolicies } from "../policy/load.js";
 import { shellQuote } from "../shell-quote.js";
 import { readCodexTrust, trustEntries } from "./codex-trust.js";
+import { HOOK_OPTIONS, readHookArgs } from "./hook-options.js";
 import { codexConfigToml, type HookTarget } from "./install.js";
 import { type Harness, isFireCommand, readSettings, settingsPath, shellWords } from "./settings.js";
 
@@ -52,12 +53,11 @@ function isExecutable(file: string): boolean {
 
 /** Flags of an installed `fire hook` command line. */
 function hookFlags(words: string[]): Record<string, string> {
+  const args = words.slice(3);
+  const mark = args.findIndex((w) => w.startsWith("#"));
+  const { values } = readHookArgs(mark === -1 ? args : args.slice(0, mark), HOOK_OPTIONS);
   const out: Record<string, string> = {};
-  for (let i = 3; i < words.length; i++) {
-    const w = words[i] as string;
-    if (w.startsWith("#")) break;
-    if (w.startsWith("--") && w !== "--fail-closed") out[w.slice(2)] = words[++i] ?? "";
-  }
+  for (const [k, v] of Object.entries(values)) if (typeof v === "string") out[k] = v;
   return out;
 }
 

@@ -5,6 +5,7 @@ import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { describeZodIssues, InputError } from "../errors.js";
 import { shellQuote } from "../shell-quote.js";
+import { HOOK_OPTIONS, hookArgWords, readHookArgs } from "./hook-options.js";
 
 /**
  * Settings editing for `fire hook install|uninstall`: merges fire's hook command into Claude Code's
@@ -79,11 +80,18 @@ export function hookCommand(opts: {
   /** A fault in fire denies the tool call (`fire hook --fail-closed`). */
   failClosed?: boolean;
 }): string {
-  const words = [opts.node ?? process.execPath, opts.cliPath, "hook"];
-  if (opts.failClosed) words.push("--fail-closed");
-  if (opts.portfolio) words.push("--portfolio", resolve(opts.portfolio));
-  if (opts.workspace) words.push("--workspace", resolve(opts.workspace));
-  if (opts.log) words.push("--log", resolve(opts.log));
+  const abs = (p: string | undefined) => (p ? resolve(p) : undefined);
+  const words = [
+    opts.node ?? process.execPath,
+    opts.cliPath,
+    "hook",
+    ...hookArgWords(HOOK_OPTIONS, {
+      "fail-closed": opts.failClosed,
+      portfolio: abs(opts.portfolio),
+      workspace: abs(opts.workspace),
+      log: abs(opts.log),
+    }),
+  ];
   return markCommand(words.map(shellQuote).join(" "));
 }
 
@@ -91,9 +99,6 @@ export function hookCommand(opts: {
 export function markCommand(command: string): string {
   return `${command} ${FIRE_MARK}`;
 }
-
-/** The flags `fire hook` takes; an unmarked command is fire's only if it uses just these. */
-const HOOK_FLAGS = new Set(["--portfolio", "--workspace", "--log", "--state-dir", "--fail-closed"]);
 
 /**
  * Whether a hook command is one fire installed: it ends with fire's mark, or (an install by
@@ -108,13 +113,8 @@ export function isFireCommand(command: string | undefined): boolean {
   const [node, cli, verb, ...rest] = words as [string, string, string, ...string[]];
   if (!/^\/\S*\/node(js)?[\d.]*$/.test(node) || !/^\/\S*\/cli\/(main\.js|fire\.cjs)$/.test(cli))
     return false;
-  if (verb !== "hook") return false;
-  for (let i = 0; i < rest.length; i++) {
-    const w = rest[i] as string;
-    if (!HOOK_FLAGS.has(w)) return false;
-    if (w !== "--fail-closed") i++;
-  }
-  return true;
+  // an unmarked command is fire's only if it uses just the options `fire hook` takes
+  return verb === "hook" && readHookArgs(rest, HOOK_OPTIONS).ok;
 }
 
 /** Splits a command line quoted the way fire quotes (plain words, '…' and \' escapes). */

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { HOOK_OPTIONS, hookArgWords } from "../../deploy/hook-options.js";
 import type { ArmName } from "../../model/arm.js";
 import { shellQuote } from "../../shell-quote.js";
 import type { ScreenPlan } from "../plan/schema.js";
@@ -34,7 +35,7 @@ export function armHook(
   const spec = plan.arms.find((a) => a.name === arm);
   if (!spec || spec.files.length === 0) return { arm, logFile, command: "" };
   const portfolio = join(screenDir, "arms", arm);
-  const command = [...fireBin, "hook", "--portfolio", portfolio, "--log", logFile]
+  const command = [...fireBin, "hook", ...hookArgWords(HOOK_OPTIONS, { portfolio, log: logFile })]
     .map(shellQuote)
     .join(" ");
   return { arm, portfolio, logFile, command };

@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stringify as toToml } from "smol-toml";
 import { type BundleManifest, isFresh } from "../../deploy/bundle-manifest.js";
+import { hookArgWords, PAYLOAD_HOOK_OPTIONS } from "../../deploy/hook-options.js";
 import type { Libc, NodeBinary } from "../../deploy/node-runtime.js";
 import {
   PAYLOAD_FORMAT,
@@ -174,14 +175,12 @@ export function writeArmPayload(opts: {
   const command = [
     "sh",
     `${CONTAINER_PAYLOAD}/${PAYLOAD_LAUNCHER}`,
-    "--payload",
-    CONTAINER_PAYLOAD,
-    "--sha256",
-    portfolioSha,
-    "--log",
-    CONTAINER_LOG,
-    "--state-dir",
-    CONTAINER_STATE,
+    ...hookArgWords(PAYLOAD_HOOK_OPTIONS, {
+      payload: CONTAINER_PAYLOAD,
+      sha256: portfolioSha,
+      log: CONTAINER_LOG,
+      "state-dir": CONTAINER_STATE,
+    }),
   ]
     .map(shellQuote)
     .join(" ");
