@@ -18,7 +18,7 @@ export {
 } from "../mine/render.js";
 export { renderSuggestions, suggestedChanges } from "../mine/suggest-commands.js";
 export { policyKey } from "../policy/key.js";
-export { renderRefineResult } from "../refine/render.js";
+export { figuresLine, renderRefineResult } from "../refine/render.js";
 export { renderRouteAudit } from "../route/render.js";
 export { renderReplayScreen } from "../screening/replay/render.js";
 export { runSummary } from "../screening/results/status.js";

@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { RefineResult } from "../../core/app/index.js";
-import { figuresLine } from "../../core/refine/render.js";
+import { figuresLine } from "../../core/app/present.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
