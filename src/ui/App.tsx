@@ -1,10 +1,11 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { Header } from "./components/Header.js";
 import { HelpOverlay } from "./components/HelpOverlay.js";
 import { Pager } from "./components/Pager.js";
 import { SearchOverlay } from "./components/SearchOverlay.js";
 import { StatusLine } from "./components/StatusLine.js";
+import { Text } from "./components/Text.js";
 import { AppProvider, useAppActions, useAppState } from "./contexts/AppContext.js";
 import { QuitContext } from "./contexts/QuitContext.js";
 import { cycleScreen, SCREENS } from "./contexts/screens.js";

@@ -1,6 +1,7 @@
-import { Text, useInput } from "ink";
+import { useInput } from "ink";
 import { type ComponentType, type ReactNode, useEffect, useState } from "react";
 import type { AppProps } from "./App.js";
+import { Text } from "./components/Text.js";
 
 /**
  * The workbench's first frame: a progress line drawn before the workbench's own modules

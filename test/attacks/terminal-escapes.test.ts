@@ -7,7 +7,7 @@ import type { AttemptInput } from "../../src/core/model/attempt.js";
 import { printable } from "../../src/core/printable.js";
 import { fireIn, runFire } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/paths.js";
-import { KEY, renderApp } from "../ui/helpers.js";
+import { demoCopy, KEY, renderApp, waitFor } from "../ui/helpers.js";
 
 /** Clear screen, set the window title (OSC 0), a clipboard write (OSC 52), a bidi override. */
 const HOSTILE = "\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;ZXZpbA==\u0007\u202eevil\u009b31m";
@@ -94,4 +94,62 @@ describe("terminal escapes from traces", () => {
     expect(app.frame()).toContain("␛");
     app.unmount();
   });
+
+  it("no file of the workbench draws text but through its one neutralising Text", () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+      );
+    const raw = files(join(REPO_ROOT, "src/ui"))
+      .filter((f) => /\.tsx?$/.test(f) && !f.endsWith("components/Text.tsx"))
+      .filter((f) => /import \{[^}]*\bText\b[^}]*\} from "ink"/.test(readFileSync(f, "utf8")));
+    expect(raw).toEqual([]);
+  });
+
+  it("never reach the terminal from any workbench screen (task id, agent, model, title)", async () => {
+    const ws = demoCopy().dir;
+    const attempt: AttemptInput = {
+      id: "esc-attempt-1",
+      source: { format: "atif", path: "elsewhere/trajectory.json" },
+      taskId: `esc-task${HOSTILE}`,
+      taskText: `Keep the server running ${HOSTILE}`,
+      agent: `agent${HOSTILE}`,
+      model: `model${HOSTILE}`,
+      arm: "baseline",
+      outcome: "fail",
+      reward: 0,
+      events: [
+        { index: 0, kind: "prompt", role: "user", input: `Keep the server running ${HOSTILE}` },
+        { index: 1, kind: "tool_call", tool: "Bash", command: `echo ${HOSTILE}`, callId: "c1" },
+        { index: 2, kind: "tool_result", callId: "c1", output: `out ${HOSTILE}` },
+        { index: 3, kind: "stop" },
+      ],
+    };
+    writeFileSync(join(ws, "traces", "esc.jsonl"), `${serializeAttempt(attempt)}\n`);
+    const ref = join(ws, "candidates/reference/binary-equivalence.yaml"); // listed first
+    const yamlHostile = "\\e]0;pwned\\a\\e]52;c;ZXZpbA==\\a\\u202eevil\\x9b31m";
+    writeFileSync(
+      ref,
+      readFileSync(ref, "utf8").replace(/^title: .*$/m, `title: "Keep serving ${yamlHostile}"`),
+    );
+    const app = renderApp(ws, { columns: 120, rows: 40 });
+    await app.see("attempts");
+    const seen: string[] = [];
+    for (const screen of ["1", "2", "3", "4", "5", "6", "7"]) {
+      await app.press(screen);
+      await waitFor(() => !/loading [A-Z]/.test(app.frame()), app.frame);
+      for (const key of [KEY.down, KEY.enter]) {
+        expect(app.frame(), `screen ${screen}`).not.toMatch(RAW);
+        seen.push(app.frame());
+        await app.press(key);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(app.frame(), `screen ${screen}`).not.toMatch(RAW);
+      await app.press(KEY.esc);
+    }
+    // the hostile strings were drawn, neutralised (task id and candidate title at least)
+    expect(seen.join("\n")).toContain("esc-task␛[2J");
+    expect(seen.join("\n")).toContain("Keep serving ␛]0;pwned");
+    app.unmount();
+  }, 60_000);
 });

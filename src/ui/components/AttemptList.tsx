@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import { eventCountOf } from "../../core/app/workspace.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
@@ -10,6 +10,7 @@ import { ATTEMPT_SET_KEYS } from "../keys/tables.js";
 import { layoutColumns } from "../text/columns.js";
 import { fitCell } from "../text/wrap.js";
 import { outcomeToken } from "../theme.js";
+import { Text } from "./Text.js";
 import { VirtualList } from "./VirtualList.js";
 
 export interface AttemptListProps {

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { checkCandidateText } from "../../core/app/editor.js";
 import type { Attempt } from "../../core/model/attempt.js";
@@ -15,6 +15,7 @@ import { ConfirmBar } from "./ConfirmBar.js";
 import { ErrorBlock } from "./ErrorBlock.js";
 import { Pager } from "./Pager.js";
 import { PreviewLine } from "./PreviewLine.js";
+import { Text } from "./Text.js";
 import { TextField } from "./TextField.js";
 import { VirtualList } from "./VirtualList.js";
 

@@ -1,9 +1,10 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { MENU_KEYS } from "../keys/tables.js";
+import { Text } from "./Text.js";
 
 export interface ChoiceMenuProps {
   title: string;

@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
 import { type AlignedRow, alignAttempts, type Step } from "../../core/app/attempt.js";
 import { type SiblingComparison, siblingComparison } from "../../core/app/sibling.js";
@@ -11,6 +11,7 @@ import { useListCursor } from "../hooks/useListCursor.js";
 import { COMPARE_KEYS } from "../keys/tables.js";
 import { fitCell, wrapLine } from "../text/wrap.js";
 import { outcomeToken } from "../theme.js";
+import { Text } from "./Text.js";
 import { VirtualList } from "./VirtualList.js";
 
 export interface CompareViewProps {

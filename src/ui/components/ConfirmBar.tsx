@@ -1,8 +1,8 @@
-import { Text } from "ink";
 import type { ReactNode } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { CONFIRM_KEYS } from "../keys/tables.js";
+import { Text } from "./Text.js";
 
 export interface ConfirmBarProps {
   question: string;

@@ -1,8 +1,9 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import { describeDecision } from "../../core/app/present.js";
 import type { Decision } from "../../core/mine/decisions.js";
 import { useTheme } from "../contexts/ThemeContext.js";
+import { Text } from "./Text.js";
 
 export interface DecisionHistoryProps {
   decisions: readonly Decision[];

@@ -1,7 +1,8 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { wrapLine } from "../text/wrap.js";
+import { Text } from "./Text.js";
 
 export interface ErrorBlockProps {
   /** Each error's full text (may hold several lines). */

@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import type { Cluster } from "../../core/mine/cluster.js";
 import { printable } from "../../core/printable.js";
@@ -8,6 +8,7 @@ import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { EVIDENCE_KEYS } from "../keys/tables.js";
 import { fitCell } from "../text/wrap.js";
+import { Text } from "./Text.js";
 import { VirtualList } from "./VirtualList.js";
 
 /** A cluster's confidence and facets (signature counts), as one line. */

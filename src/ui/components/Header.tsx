@@ -1,7 +1,8 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import { SCREENS, type ScreenId } from "../contexts/screens.js";
 import { useTheme } from "../contexts/ThemeContext.js";
+import { Text } from "./Text.js";
 
 export interface HeaderProps {
   screen: ScreenId;

@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useMemo } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { KeyLayer, useActiveTables } from "../hooks/useKeypress.js";
@@ -7,6 +7,7 @@ import { useListCursor } from "../hooks/useListCursor.js";
 import { helpLines, type KeyTable } from "../keys/table.js";
 import { HELP_KEYS } from "../keys/tables.js";
 import { wrapLine } from "../text/wrap.js";
+import { Text } from "./Text.js";
 
 export interface HelpOverlayProps {
   width: number;

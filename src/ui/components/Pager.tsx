@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { useExternalEditor } from "../hooks/useExternalEditor.js";
@@ -8,6 +8,7 @@ import { useSticky } from "../hooks/useSticky.js";
 import { PAGER_KEYS } from "../keys/tables.js";
 import { MAX_MATCHES, PagerText, pagerRows } from "../text/pager-model.js";
 import { wrapLine } from "../text/wrap.js";
+import { Text } from "./Text.js";
 import { TextField } from "./TextField.js";
 
 export interface PagerProps {

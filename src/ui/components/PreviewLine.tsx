@@ -1,7 +1,8 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { fmtGroup, type Preview, type PreviewCounts } from "../data/preview.js";
+import { Text } from "./Text.js";
 
 export interface PreviewLineProps {
   preview: Preview;

@@ -1,6 +1,6 @@
-import { Text } from "ink";
 import type { ReactNode } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
+import { Text } from "./Text.js";
 
 export interface ProgressBarProps {
   done: number;

@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import type { RefineResult } from "../../core/app/index.js";
 import { figuresLine } from "../../core/app/present.js";
@@ -6,6 +6,7 @@ import { useTheme } from "../contexts/ThemeContext.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { REFINE_KEYS } from "../keys/tables.js";
+import { Text } from "./Text.js";
 
 export interface RefineViewProps {
   result: RefineResult;

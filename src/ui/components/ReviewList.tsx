@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import { reviewGist } from "../../core/app/present.js";
 import type { Label } from "../../core/mine/label.js";
@@ -9,6 +9,7 @@ import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { REVIEW_KEYS } from "../keys/tables.js";
 import { fitCell } from "../text/wrap.js";
+import { Text } from "./Text.js";
 import { VirtualList } from "./VirtualList.js";
 
 /** The status-line refusal of a draft from failures that name no mechanism yet. */

@@ -1,8 +1,9 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import type { RouteAudit, RouteRow } from "../../core/route/audit.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { fitCell } from "../text/wrap.js";
+import { Text } from "./Text.js";
 import { windowStart } from "./VirtualList.js";
 
 export interface RouteMatrixProps {

@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import type { ScheduleTrial, TrialStatus } from "../../core/app/index.js";
 import { printable } from "../../core/printable.js";
@@ -6,6 +6,7 @@ import { useTheme } from "../contexts/ThemeContext.js";
 import { layoutColumns } from "../text/columns.js";
 import { fitCell } from "../text/wrap.js";
 import type { Theme } from "../theme.js";
+import { Text } from "./Text.js";
 import { VirtualList } from "./VirtualList.js";
 
 export interface ScheduleTableProps {

@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
 import { printable } from "../../core/printable.js";
 import { useTheme } from "../contexts/ThemeContext.js";
@@ -9,6 +9,7 @@ import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { SEARCH_KEYS } from "../keys/tables.js";
 import { cutTo, fitCell } from "../text/wrap.js";
+import { Text } from "./Text.js";
 import { TextField } from "./TextField.js";
 import { VirtualList } from "./VirtualList.js";
 

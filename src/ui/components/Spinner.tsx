@@ -1,7 +1,7 @@
-import { Text } from "ink";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { isBusy, Status } from "../status.js";
+import { Text } from "./Text.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

@@ -1,10 +1,11 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import type { JobProgress, Message } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { Status } from "../status.js";
 import { ProgressBar } from "./ProgressBar.js";
 import { Spinner } from "./Spinner.js";
+import { Text } from "./Text.js";
 
 export interface StatusLineProps {
   status: Status;

@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useState } from "react";
 import { eventCountOf, outcomeOf } from "../../core/app/workspace.js";
 import type { TaskTriage } from "../../core/mine/triage.js";
@@ -10,6 +10,7 @@ import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
 import { TRIAGE_HAND_KEYS } from "../keys/tables.js";
 import { outcomeToken } from "../theme.js";
+import { Text } from "./Text.js";
 import { TextField } from "./TextField.js";
 
 export interface TaskAttemptsProps {

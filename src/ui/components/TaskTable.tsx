@@ -1,10 +1,11 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
 import { printable } from "../../core/printable.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { layoutColumns } from "../text/columns.js";
 import { fitCell, middleEllipsis } from "../text/wrap.js";
+import { Text } from "./Text.js";
 import { VirtualList } from "./VirtualList.js";
 
 const SYMBOL: Record<TaskStatus, string> = {

@@ -1,4 +1,3 @@
-import { Text } from "ink";
 import { type ReactNode, useRef, useState } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
 import { KeyLayer } from "../hooks/useKeypress.js";
@@ -14,6 +13,7 @@ import {
   wordLeft,
   wordRight,
 } from "../text/edit.js";
+import { Text } from "./Text.js";
 
 export interface TextFieldProps {
   label: string;

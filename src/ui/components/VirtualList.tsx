@@ -1,6 +1,7 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import { useTheme } from "../contexts/ThemeContext.js";
+import { Text } from "./Text.js";
 
 export interface VirtualListProps<T> {
   items: readonly T[];

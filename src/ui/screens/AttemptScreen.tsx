@@ -1,10 +1,11 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useMemo } from "react";
 import { passingSibling } from "../../core/app/attempt.js";
 import { toolInputText } from "../../core/app/present.js";
 import type { Attempt, Event } from "../../core/model/attempt.js";
 import { CompareView } from "../components/CompareView.js";
 import { Pager } from "../components/Pager.js";
+import { Text } from "../components/Text.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";

@@ -1,10 +1,11 @@
 import { basename, relative } from "node:path";
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { freeze, promote, retire, revise } from "../../core/app/index.js";
 import { CandidateEditor } from "../components/CandidateEditor.js";
 import { Pager } from "../components/Pager.js";
 import { RefineView } from "../components/RefineView.js";
+import { Text } from "../components/Text.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";

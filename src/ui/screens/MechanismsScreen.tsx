@@ -1,9 +1,10 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import type { Cluster } from "../../core/mine/cluster.js";
 import { DecisionHistory } from "../components/DecisionHistory.js";
 import { clusterStrength, EvidenceRows } from "../components/EvidenceRows.js";
 import { REVIEW_FIRST, ReviewList } from "../components/ReviewList.js";
+import { Text } from "../components/Text.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";

@@ -1,9 +1,10 @@
 import { relative } from "node:path";
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
 import { installHook, uninstallHook } from "../../core/app/hook.js";
 import { policyKey } from "../../core/app/present.js";
 import type { Harness } from "../../core/deploy/settings.js";
+import { Text } from "../components/Text.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";

@@ -1,9 +1,10 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { type ScreenSchedule, screenSchedule, TRIAL_STATUSES } from "../../core/app/index.js";
 import { runSummary } from "../../core/app/present.js";
 import { type ScreenStatus, screenStatus } from "../../core/app/results.js";
 import { ScheduleTable } from "../components/ScheduleTable.js";
+import { Text } from "../components/Text.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";

@@ -1,5 +1,5 @@
-import { Text } from "ink";
 import { type ComponentType, type ReactNode, useEffect, useState } from "react";
+import { Text } from "../components/Text.js";
 import { useAppState } from "../contexts/AppContext.js";
 import { SCREENS, type ScreenId } from "../contexts/screens.js";
 import { useHoldKeys } from "../hooks/useKeypress.js";

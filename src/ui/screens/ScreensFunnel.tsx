@@ -1,6 +1,7 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import type { ReactNode } from "react";
 import type { FunnelRow } from "../../core/screening/results/funnel-rows.js";
+import { Text } from "../components/Text.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";

@@ -1,7 +1,7 @@
-import { Text } from "ink";
 import type { ReactNode } from "react";
 import type { CandidateEntry } from "../../core/lifecycle/entries.js";
 import type { ReplayScreen } from "../../core/screening/replay/measure.js";
+import { Text } from "../components/Text.js";
 import { useTheme } from "../contexts/ThemeContext.js";
 import type { RunScreenEntry } from "../data/screens.js";
 import { fitCell } from "../text/wrap.js";

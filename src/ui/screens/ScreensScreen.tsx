@@ -1,4 +1,4 @@
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import {
   promote,
@@ -12,6 +12,7 @@ import { type FunnelRow, loadFunnelRows } from "../../core/app/results.js";
 import type { ReplayScreen } from "../../core/screening/replay/measure.js";
 import { Pager } from "../components/Pager.js";
 import { RefineView } from "../components/RefineView.js";
+import { Text } from "../components/Text.js";
 import { TextField } from "../components/TextField.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";

@@ -1,5 +1,5 @@
 import { relative } from "node:path";
-import { Box, Text } from "ink";
+import { Box } from "ink";
 import { type ReactNode, useEffect, useMemo } from "react";
 import { evidenceText } from "../../core/app/present.js";
 import { triageOf } from "../../core/app/workspace.js";
@@ -8,6 +8,7 @@ import { printable } from "../../core/printable.js";
 import { AttemptList } from "../components/AttemptList.js";
 import { TaskAttempts } from "../components/TaskAttempts.js";
 import { TaskTable } from "../components/TaskTable.js";
+import { Text } from "../components/Text.js";
 import { VirtualList } from "../components/VirtualList.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import { useTheme } from "../contexts/ThemeContext.js";
