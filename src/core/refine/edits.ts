@@ -99,6 +99,24 @@ function commandAsText(c: Condition): Condition | undefined {
   return { ...rest, text: command };
 }
 
+/**
+ * The rule's counter threshold moved: `edits >= 4` → 3 and 2 (looser: fires earlier) or → 5
+ * and 8 (stricter), for the comparisons where a lower number fires sooner (>=, >, ==).
+ */
+function countVariants(c: Condition, direction: Direction): [string, Condition][] {
+  const m = c.count === undefined ? null : /^\s*(\S+)\s*(>=|>|==)\s*(\d+)\s*$/.exec(c.count);
+  if (!m) return [];
+  const n = Number(m[3]);
+  const to =
+    direction === "widen"
+      ? [n - 1, Math.ceil(n / 2)].filter((x) => x >= 1 && x < n)
+      : [n + 1, n * 2].filter((x) => x > n);
+  return [...new Set(to)].map((x) => [
+    `${m[1]} ${m[2]} ${x}`,
+    { ...clone(c), count: `${m[1]} ${m[2]} ${x}` },
+  ]);
+}
+
 /** A tracked prior state the refiner may require (or forbid) before a rule fires. */
 export interface PriorState {
   /** The flag the tracking rule sets (prefixed so it never collides with the candidate's). */
@@ -194,6 +212,16 @@ export function narrowingTriggerEdits(c: Candidate): Edit[] {
     ]),
   ];
   c.rules.forEach((r, i) => {
+    for (const [what, when] of r.when ? countVariants(r.when, "narrow") : [])
+      out.push({
+        kind: "trigger",
+        direction: "narrow",
+        summary: `rule ${r.id} fires at ${what} (was ${r.when?.count})`,
+        apply: (x) => ({
+          ...x,
+          rules: x.rules.map((rr, j) => (j === i ? { ...rr, when } : rr)),
+        }),
+      });
     for (const q of requirements) {
       out.push({
         kind: "trigger",
@@ -261,6 +289,13 @@ export function wideningTriggerEdits(c: Candidate): Edit[] {
           direction: "widen",
           summary: `rule ${r.id}'s command pattern also matches the call's input and output`,
           apply: (x) => setRule(x, { ...x.rules[i]!, when: ct }),
+        });
+      for (const [what, when] of countVariants(r.when, "widen"))
+        out.push({
+          kind: "trigger",
+          direction: "widen",
+          summary: `rule ${r.id} fires at ${what} (was ${r.when.count})`,
+          apply: (x) => setRule(x, { ...x.rules[i]!, when }),
         });
     }
     if (r.release) {

@@ -94,6 +94,11 @@ export interface RefineResult {
   beforeEvidence: string[];
   /** Best first; at most MAX_PROPOSALS. */
   proposals: Refinement[];
+  /**
+   * Said when the proposals are fitted to fewer than two positive tasks: a refinement that
+   * makes one lineage member fire is only as right as that member's label.
+   */
+  caution?: string;
   /** found: a proposal is promising; partial: proposals improve but none is; none: nothing helps. */
   separation: "found" | "partial" | "none" | "nothing-to-refine";
   noSeparation?: NoSeparation;
@@ -390,6 +395,9 @@ export async function refineCandidate(input: RefineInput): Promise<RefineResult>
     timedOut,
     elapsedMs: Date.now() - t0,
   };
+  const posTasks = screen.sets.positiveTasks.length;
+  if (proposals.length > 0 && posTasks < 2)
+    result.caution = `fitted to ${posTasks} positive task: check that its failure is this mechanism (its label's evidence in fire mine) before accepting`;
   if (separation === "partial" || separation === "none")
     result.noSeparation = whyNot(input, screen, beforeOff, refused, key);
   return result;

@@ -38,6 +38,7 @@ export function renderRefineResult(r: RefineResult): string {
     out.push("promising, and it misses no positive and fires on no negative: nothing to refine");
     return `${out.join("\n")}\n`;
   }
+  if (r.caution) out.push(`caution: ${r.caution}`);
   r.proposals.forEach((p, i) => {
     out.push("");
     out.push(renderRefinement(p, r.before, i + 1));

@@ -44,6 +44,12 @@ export function RefineView({
   const half = Math.max(20, Math.floor((width - 3) / 2));
   const head = `refine ${result.candidate}: ${result.tried} replayed in ${(result.elapsedMs / 1000).toFixed(1)} s${result.timedOut ? " (budget reached)" : ""}`;
   const lines: ReactNode[] = [];
+  if (result.caution)
+    lines.push(
+      <Text key="c" color={theme.warn}>
+        {cut(`caution: ${result.caution}`, width)}
+      </Text>,
+    );
   if (p) {
     const before = figuresLine(result.before).split(": ");
     const after = figuresLine(p.after).split(": ");

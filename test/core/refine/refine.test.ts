@@ -188,6 +188,7 @@ describe("refine: each refinement kind", () => {
     expect(best.summary[0]).toMatch(/no longer requires recorded/);
     expect(best.gained).toEqual(["p1", "p2"]);
     expect(best.after.verdict).toBe("promising");
+    expect(r.caution).toBeUndefined();
   });
 
   it("trigger (narrow): requires a prior state that held on the positives", async () => {
@@ -209,6 +210,31 @@ describe("refine: each refinement kind", () => {
     expect(best.after.verdict).toBe("promising");
     expect(best.after.negativesFired.k).toBe(0);
     expect(best.candidate.track.map((t) => t.id)).toContain("prior-wrote");
+  });
+
+  it("trigger (threshold): a counter threshold the missed positives never reached, lowered", async () => {
+    const c = candidate(
+      {
+        track: [{ id: "calls", at: "tool", increment: "calls" }],
+        rules: [
+          {
+            id: "warn",
+            at: "tool",
+            when: { count: "calls >= 4" },
+            action: "instruct",
+            message: "Detach the server.",
+          },
+        ],
+      },
+      ["p1", "p2"],
+    );
+    const all = [...positives(["python3 -m http.server 8080", "ls"]), ...silent(5)];
+    const inp = input(c, all);
+    expect(inp.screen.verdict.verdict).toBe("inert");
+    const r = await refineCandidate(inp);
+    const best = r.proposals[0]!;
+    expect(best.summary).toEqual(["rule warn fires at calls >= 2 (was calls >= 4)"]);
+    expect(best.after.verdict).toBe("promising");
   });
 
   it("release: drops a release that held before the positives' trigger", async () => {
@@ -314,6 +340,7 @@ describe("refine: generality and no separation", () => {
     expect(r.noSeparation?.reasons.join(" ")).toMatch(/negative task/);
     expect(r.noSeparation?.retire).toMatch(/^fire candidate retire probe-service@1/);
     expect(r.noSeparation?.needsMoreData.join(" ")).toMatch(/more task/);
+    expect(r.caution).toBeUndefined();
   });
 });
 
