@@ -5,9 +5,19 @@ export function print(text: string): void {
   process.stdout.write(printable(text));
 }
 
-/** Prints a value as JSON on stdout (one document). */
+/**
+ * C1 controls and bidi controls, which JSON.stringify leaves raw (it escapes only C0): as
+ * `\uXXXX` escapes the document parses to the same value and shows nothing to a terminal.
+ */
+const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Prints a value as JSON on stdout (one document), every control character escaped. */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  const text = JSON.stringify(value, null, 2).replace(
+    JSON_RAW,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  process.stdout.write(`${text}\n`);
 }
 
 /**
