@@ -19,6 +19,7 @@ import { type RefineInput, refineCandidate } from "../../../src/core/refine/refi
 import { runReplayScreen } from "../../../src/core/screening/replay/measure.js";
 import { DEFAULT_SIZES } from "../../../src/core/screening/replay/sets.js";
 import { DEFAULT_THRESHOLDS } from "../../../src/core/verdict/thresholds.js";
+import { fireIn } from "../../helpers/cli.js";
 
 /**
  * `fire candidate refine`: each refinement kind found on a small corpus built to need it,
@@ -398,11 +399,19 @@ describe("refine in a workspace", () => {
     let s = await openSession(dir);
     const target = candidateNamed(s, "probe-service");
     await expect(refine(s, target)).rejects.toThrow(/fire screen replay probe-service@1/);
+    const cli = await fireIn(["candidate", "refine", "probe-service", "-w", dir]);
+    expect(cli.status).not.toBe(0);
+    expect(cli.stderr).toContain("run `fire screen replay probe-service@1` first");
 
     await replayScreen(s, target);
     const r = await refine(s, target);
     const best = r.proposals[0]!;
     expect(best.after.verdict).toBe("promising");
+    // the CLI lists the same proposals (and writes nothing without --accept)
+    const listed = await fireIn(["candidate", "refine", "probe-service", "--json", "-w", dir]);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).proposals[0].id).toBe(best.id);
+    expect(() => candidateNamed(reloadCandidates(s), "probe-service@2")).toThrow();
     const rev = await acceptRefinement(s, target, best);
     expect(rev.candidate.version).toBe(2);
     expect(rev.candidate.lineage.supersedes).toBe("probe-service@1");
