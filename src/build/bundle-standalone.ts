@@ -16,6 +16,9 @@ import type { BundleManifest } from "../core/deploy/bundle-manifest.js";
 const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const STANDALONE_FILE = "hook.standalone.mjs";
 export const STANDALONE_MANIFEST = "hook.standalone.json";
+/** The failproofai adapter (runtime/failproofai.ts), self-contained the same way. */
+export const FAILPROOFAI_FILE = "failproofai.standalone.mjs";
+export const FAILPROOFAI_MANIFEST = "failproofai.standalone.json";
 
 const STUBBED = [
   /[\\/]core[\\/]policy[\\/]load\.js$/,
@@ -35,8 +38,37 @@ export const explainHookInput = () => "rejected by the event check";
 export async function bundleStandaloneHook(
   outDir = join(DIST, "runtime"),
 ): Promise<BundleManifest | undefined> {
-  const chunk = await buildOneChunk("standalone hook", {
-    input: join(DIST, "runtime/payload-bin.js"),
+  return bundleSelfContained(
+    "standalone hook",
+    "runtime/payload-bin.js",
+    STANDALONE_FILE,
+    STANDALONE_MANIFEST,
+    outDir,
+  );
+}
+
+/** The failproofai adapter: the same hook host, for `fire export --format failproofai`. */
+export async function bundleFailproofaiAdapter(
+  outDir = join(DIST, "runtime"),
+): Promise<BundleManifest | undefined> {
+  return bundleSelfContained(
+    "failproofai adapter",
+    "runtime/failproofai.js",
+    FAILPROOFAI_FILE,
+    FAILPROOFAI_MANIFEST,
+    outDir,
+  );
+}
+
+async function bundleSelfContained(
+  label: string,
+  entry: string,
+  file: string,
+  manifestFile: string,
+  outDir: string,
+): Promise<BundleManifest | undefined> {
+  const chunk = await buildOneChunk(label, {
+    input: join(DIST, entry),
     external: (id) => id.startsWith("node:"),
     plugin: {
       name: "payload-stubs",
@@ -63,12 +95,12 @@ export async function bundleStandaloneHook(
     .map((m) => (m[1] ?? m[2]) as string)
     .filter((spec) => !spec.startsWith("node:"));
   if (outside.length > 0)
-    throw new Error(`standalone hook: still imports ${[...new Set(outside)].join(", ")}`);
+    throw new Error(`${label}: still imports ${[...new Set(outside)].join(", ")}`);
   const manifest: BundleManifest = {
-    entry: STANDALONE_FILE,
+    entry: file,
     sources: sourcesOf(chunk.moduleIds.filter((id) => isAbsolute(id))),
   };
-  writeBundleFiles(outDir, code, STANDALONE_MANIFEST, manifest);
+  writeBundleFiles(outDir, code, manifestFile, manifest);
   return manifest;
 }
 

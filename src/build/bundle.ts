@@ -6,6 +6,7 @@ import type { BundleManifest } from "../core/deploy/bundle-manifest.js";
 import {
   buildOneChunk,
   builtinsWithoutFacades,
+  bundleFailproofaiAdapter,
   bundleStandaloneHook,
   sourcesOf,
   writeBundleFiles,
@@ -121,5 +122,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   if (s)
     process.stdout.write(
       `standalone hook: ${s.sources.length} modules → dist/runtime/${s.entry} (screen payloads)\n`,
+    );
+  const f = m ? await bundleFailproofaiAdapter() : undefined;
+  if (f)
+    process.stdout.write(
+      `failproofai adapter: ${f.sources.length} modules → dist/runtime/${f.entry} (fire export)\n`,
     );
 }

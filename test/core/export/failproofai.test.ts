@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,11 +8,12 @@ import { exportFailproofai } from "../../../src/core/export/failproofai.js";
 import { freezePortfolio } from "../../../src/core/freeze/freeze.js";
 import { listCandidates } from "../../../src/core/lifecycle/store.js";
 import { defaultConfig } from "../../../src/core/workspace/config.js";
-import { spawnAsync } from "../../helpers/cli.js";
+import { sessionFile } from "../../../src/runtime/state-store.js";
+import { runFire, spawnAsync } from "../../helpers/cli.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 
-/** The exported module's state file name for a session id (its hash). */
-const sessionFile = (id: string) => createHash("sha256").update(id).digest("hex").slice(0, 40);
+/** The hook's state file of a session id in a state folder (the hook's own naming). */
+const stateFileOf = (dir: string, id: string) => sessionFile(dir, id);
 
 /**
  * A stand-in for the third-party failproofai package (its documented custom-policy API:
@@ -96,9 +97,7 @@ describe("fire export --format failproofai", () => {
       ["Stop", "allow"], // one nudge per rule
     ]);
     expect(res.out[3].message).toMatch(/^The task forbids overfull boxes\./);
-    const state = JSON.parse(
-      await readFile(join(dir, "state-a", `${sessionFile("s1")}.json`), "utf8"),
-    );
+    const state = JSON.parse(await readFile(stateFileOf(join(dir, "state-a"), "s1"), "utf8"));
     expect(state.step).toBe(5);
     expect(state.policies["ref-latex-final-log@1"].nudges).toEqual({ "search-final-log": 1 });
   });
@@ -126,8 +125,56 @@ describe("fire export --format failproofai", () => {
         ),
       ),
     );
-    const s = JSON.parse(await readFile(join(state, `${sessionFile("shared")}.json`), "utf8"));
+    const s = JSON.parse(await readFile(stateFileOf(state, "shared"), "utf8"));
     expect(s.step).toBe(6 * 5);
+  });
+
+  it("answers every event as the native hook does: same host, same log, same state", () => {
+    // the same events through `fire hook` on the frozen portfolio, one process per event
+    const ws = join(dir, "native");
+    const events = [
+      {
+        hook_event_name: "UserPromptSubmit",
+        prompt: "Fix main.tex so pdflatex builds with no Overfull hbox warnings.",
+      },
+      {
+        hook_event_name: "PreToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "pdflatex -interaction=nonstopmode main.tex" },
+      },
+      {
+        hook_event_name: "PostToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "pdflatex main.tex" },
+        tool_response: { stdout: "Output written", exit_code: 0 },
+      },
+      { hook_event_name: "Stop" },
+      { hook_event_name: "Stop" },
+    ];
+    for (const e of events) {
+      const r = runFire(
+        ["hook", "--portfolio", join(dir, "portfolios", "tex"), "--workspace", ws],
+        {
+          input: JSON.stringify({ session_id: "s1", ...e }),
+          cwd: dir,
+          env: { FIRE_STATE_DIR: "" },
+        },
+      );
+      expect(r.status, r.stderr).toBe(0);
+    }
+    const adapterState = join(dir, "state-same");
+    run(adapterState);
+    const verdicts = (file: string) =>
+      readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .map((e) => [e.event, e.verdict.action, e.verdict.message ?? null, e.error ?? null]);
+    const native = verdicts(join(ws, ".fire", "hook-log.jsonl"));
+    expect(native.map((v) => v[1])).toEqual(["allow", "allow", "allow", "instruct", "allow"]);
+    expect(verdicts(join(adapterState, "fire-hook-log.jsonl"))).toEqual(native);
+    const st = (f: string) => JSON.parse(readFileSync(f, "utf8")).policies;
+    expect(st(stateFileOf(adapterState, "s1"))).toEqual(st(join(ws, ".fire", "state", "s1.json")));
   });
 
   it("refuses a sidecar whose policy text no longer matches its frozen SHA-256", async () => {
