@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { decisionsPath } from "../core/mine/decisions.js";
 import { baseAttempts, scaledWorkspace } from "./tui-workspace.js";
@@ -20,20 +20,48 @@ const readLimit = (size: number) => (size <= 10_000 ? 2.5 : 5);
 
 interface Timed {
   ms: number;
+  /** CPU time (user + system) of the process, ms: what a command costs on a loaded machine. */
+  cpu: number;
   status: number | null;
   stdout: string;
   stderr: string;
 }
 
+/**
+ * A preload that writes the process's CPU time (µs) to FIRE_BENCH_CPU_FILE at exit: the
+ * same for `node -e 0` and `fire`, so the two cost ratios are taken alike.
+ */
+const CPU_PRELOAD = `const { writeFileSync } = require("node:fs");
+process.on("exit", () => {
+  const u = process.cpuUsage();
+  try { writeFileSync(process.env.FIRE_BENCH_CPU_FILE, String(u.user + u.system)); } catch {}
+});
+`;
+
+let preload: string | undefined;
+
 function run(args: string[], cwd: string): Timed {
+  if (!preload) {
+    preload = join(mkdtempSync(join(tmpdir(), "fire-bench-cpu-")), "cpu.cjs");
+    writeFileSync(preload, CPU_PRELOAD);
+  }
+  const cpuFile = join(dirname(preload), "cpu.txt");
+  rmSync(cpuFile, { force: true });
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, args, {
+  const r = spawnSync(process.execPath, ["--require", preload, ...args], {
     cwd,
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
-    env: { ...process.env, NO_COLOR: "1" },
+    env: { ...process.env, NO_COLOR: "1", FIRE_BENCH_CPU_FILE: cpuFile },
   });
-  return { ms: performance.now() - t0, status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const ms = performance.now() - t0;
+  let cpu = Number.NaN;
+  try {
+    cpu = Number(readFileSync(cpuFile, "utf8")) / 1000;
+  } catch {
+    /* no CPU figure: NaN */
+  }
+  return { ms, cpu, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const fire = (args: string[], cwd: string): Timed => {
@@ -47,15 +75,28 @@ const fire = (args: string[], cwd: string): Timed => {
  * The fastest of ROUNDS runs of `fire <args>` and of `node -e 0`, alternated so both see the
  * same load; `args` may change per round (a decision is a new decision each time).
  */
-function ratio(args: (round: number) => string[], cwd: string): { fire: number; node: number } {
+function ratio(
+  args: (round: number) => string[],
+  cwd: string,
+): { fire: number; node: number; fireCpu: number; nodeCpu: number } {
   let best = Number.POSITIVE_INFINITY;
   let node = Number.POSITIVE_INFINITY;
+  let fireCpu = Number.POSITIVE_INFINITY;
+  let nodeCpu = Number.POSITIVE_INFINITY;
   for (let r = 0; r < ROUNDS; r++) {
-    node = Math.min(node, run(["-e", "0"], cwd).ms);
-    best = Math.min(best, fire(args(r), cwd).ms);
+    const n = run(["-e", "0"], cwd);
+    const f = fire(args(r), cwd);
+    node = Math.min(node, n.ms);
+    nodeCpu = Math.min(nodeCpu, n.cpu);
+    best = Math.min(best, f.ms);
+    fireCpu = Math.min(fireCpu, f.cpu);
   }
-  return { fire: best, node };
+  return { fire: best, node, fireCpu, nodeCpu };
 }
+
+/** The note of a ratio: wall times, and the CPU ratio (steadier when the machine is loaded). */
+const noteOf = (r: ReturnType<typeof ratio>) =>
+  `${ms(r.fire)}, node ${ms(r.node)}; CPU ${(r.fireCpu / r.nodeCpu).toFixed(2)}× (${ms(r.fireCpu)} / ${ms(r.nodeCpu)})`;
 
 const ms = (x: number) => `${x.toFixed(0)} ms`;
 
@@ -77,7 +118,7 @@ export const cliBenchmark: Benchmark = {
         measured: help.fire / help.node,
         limit: 1.3,
         kind: "max",
-        note: `${ms(help.fire)}, node ${ms(help.node)}`,
+        note: noteOf(help),
       });
       const base = await baseAttempts(join(dir, "base"), 300);
       log(`base: ${base.length} attempts of real formats`);
@@ -106,7 +147,7 @@ export const cliBenchmark: Benchmark = {
             measured: r.fire / r.node,
             limit: readLimit(size),
             kind: "max",
-            note: `${ms(r.fire)}, node ${ms(r.node)}`,
+            note: noteOf(r),
           });
         }
         if (cluster) {
@@ -118,7 +159,7 @@ export const cliBenchmark: Benchmark = {
             measured: shown.includes(`bench name ${ROUNDS - 1}`) ? r.fire / r.node : Number.NaN,
             limit: 2.5,
             kind: "max",
-            note: `${ms(r.fire)}, node ${ms(r.node)}`,
+            note: noteOf(r),
           });
         } else log(`${size}: no cluster mined; no decision measured`);
         await rm(ws, { recursive: true, force: true });
@@ -126,6 +167,8 @@ export const cliBenchmark: Benchmark = {
       return results;
     } finally {
       await rm(dir, { recursive: true, force: true });
+      if (preload) await rm(dirname(preload), { recursive: true, force: true });
+      preload = undefined;
     }
   },
 };

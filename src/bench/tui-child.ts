@@ -47,7 +47,7 @@ async function renderBoot(dir: string) {
   return { app, quitAt: () => at };
 }
 
-async function open(dir: string, attempts: number, keys: boolean) {
+async function open(dir: string, attempts: number, keys: boolean, decide = false) {
   const { app, quitAt } = await renderBoot(dir);
   const frame = () => app.lastFrame() ?? "";
   await until(() => frame().trim().length > 0, "the first frame", app.lastFrame);
@@ -67,6 +67,7 @@ async function open(dir: string, attempts: number, keys: boolean) {
   await until(() => frame().includes("family / lineage"), "the Candidates screen", app.lastFrame);
   app.stdin.write("1");
   await until(() => frame().includes(usable) && frame().includes("▸"), usable, app.lastFrame);
+  if (decide) Object.assign(out, await decideAndEdit(app, frame));
   if (keys) {
     // List moves: each `j` until the frame shows the cursor on a new row.
     let move = Number.POSITIVE_INFINITY;
@@ -105,6 +106,41 @@ async function open(dir: string, attempts: number, keys: boolean) {
   return out;
 }
 
+/**
+ * On a mined workspace: a cluster rename from its Enter to the frame that shows the new
+ * name (the decision recorded and the clusters read again), then opening the first
+ * candidate in the editor from its Enter to the frame with its fields.
+ */
+async function decideAndEdit(
+  app: Awaited<ReturnType<typeof renderBoot>>["app"],
+  frame: () => string,
+): Promise<Record<string, number>> {
+  app.stdin.write("3");
+  await until(() => frame().includes("point  family"), "the clusters", app.lastFrame);
+  app.stdin.write("r");
+  await until(() => frame().includes("new name:"), "the rename field", app.lastFrame);
+  app.stdin.write("\x15"); // Ctrl-U clears the pre-filled name
+  for (const ch of "bench renamed") app.stdin.write(ch);
+  await until(() => frame().includes("bench renamed"), "the typed name", app.lastFrame);
+  let t0 = now();
+  app.stdin.write("\r");
+  await until(() => /▸ +bench renamed/.test(frame()), "the renamed cluster", app.lastFrame);
+  const decision = now() - t0;
+  app.stdin.write("4");
+  await until(() => frame().includes("family / lineage"), "the Candidates screen", app.lastFrame);
+  t0 = now();
+  app.stdin.write("\r");
+  await until(
+    () => /eligibility|tracking|rules/.test(frame()) && frame().includes("preview"),
+    "the editor",
+    app.lastFrame,
+  );
+  const editorOpen = now() - t0;
+  app.stdin.write("\x1b");
+  app.stdin.write("1");
+  return { decision, editorOpen };
+}
+
 /** Ctrl-C typed while the first read is still going (right after the first frame). */
 async function quitEarly(dir: string) {
   const { app, quitAt } = await renderBoot(dir);
@@ -118,6 +154,14 @@ async function quitEarly(dir: string) {
 
 async function main(): Promise<void> {
   const [mode, dir, n, keys] = process.argv.slice(2);
+  if (mode === "mine") {
+    // Labels and clusters once (heuristic), as `fire mine` does.
+    const { openCurrentWorkspace } = await import("../core/workspace/open.js");
+    const { runMining } = await import("../core/mine/session.js");
+    const r = await runMining(await openCurrentWorkspace(dir!), { labeler: "heuristic" });
+    process.stdout.write(`${JSON.stringify({ clusters: r.clusters.length })}\n`);
+    process.exit(0);
+  }
   if (mode === "build") {
     // The cold first read: parse cache and workspace index are written.
     const { loadWorkspace } = await import("../core/workspace/load.js");
@@ -132,7 +176,7 @@ async function main(): Promise<void> {
       ? await bare()
       : mode === "quit"
         ? await quitEarly(dir!)
-        : await open(dir!, Number(n), keys === "keys");
+        : await open(dir!, Number(n), keys?.includes("keys") ?? false, keys?.includes("decide"));
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 }
