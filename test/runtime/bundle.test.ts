@@ -30,7 +30,7 @@ function runBundle(ws: string, input: unknown) {
 describe("the bundled hook (npm run build)", () => {
   beforeAll(async () => {
     const r = spawnSync(process.execPath, [join(DIST, "build/bundle.js")], { encoding: "utf8" });
-    expect(r.stdout).toMatch(/^hook bundle: \d+ modules → dist\/runtime\/hook\.bundle\.mjs/);
+    expect(r.stdout).toMatch(/^hook bundle: \d+ modules → dist\/runtime\/hook\.bundle\.mjs/m);
     manifest = JSON.parse(readFileSync(join(DIST, "runtime/hook.bundle.json"), "utf8"));
     bundleCode = readFileSync(join(DIST, "runtime/hook.bundle.mjs"), "utf8");
     ({ hookModuleUrl } = (await import(join(DIST, "runtime/select.js"))) as typeof Select);
