@@ -17,6 +17,7 @@ import { readJsonAs } from "./json-file.js";
 import { attemptId, capString, partsText } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
+import { capTests, type VerifierTest } from "./verifier-tests.js";
 
 const num = z.number().nullish();
 
@@ -184,6 +185,24 @@ export function taskOf(message: string, template: string | null | undefined): st
   return task || text;
 }
 
+/** The report's graded groups: what each asks of its tests. */
+const GRADED: Readonly<Record<string, "target" | "regression">> = {
+  FAIL_TO_PASS: "target",
+  PASS_TO_PASS: "regression",
+};
+
+/** Test-level results of the graded groups, with what the grader wants of each test. */
+function reportTests(entry: ReportEntry, file: string): VerifierTest[] {
+  const out: VerifierTest[] = [];
+  for (const [group, s] of Object.entries(entry.tests_status ?? {})) {
+    const role = GRADED[group];
+    if (!role) continue;
+    for (const name of s.failure ?? []) out.push({ name, status: "failed", role, file });
+    for (const name of s.success ?? []) out.push({ name, status: "passed", role, file });
+  }
+  return capTests(out);
+}
+
 function verdict(entry: ReportEntry, cap: number): string {
   const lines = [`resolved: ${entry.resolved}`];
   if (entry.patch_successfully_applied === false) lines.push("patch not applied");
@@ -281,6 +300,7 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
     tokens: addTokens(usage),
     verifierOutput: entry ? verdict(entry, options.outputCap) : undefined,
     verifierSource: reportFile && entry ? { file: reportFile } : undefined,
+    verifierTests: reportFile && entry ? reportTests(entry, reportFile) : undefined,
     events: log.events,
   };
   yield { type: "attempt", attempt };

@@ -1,5 +1,5 @@
 import { FAMILIES, type FamilyId } from "../families.js";
-import { failingTests } from "../ingest/verifier-tests.js";
+import { failingTests, testsOf } from "../ingest/verifier-tests.js";
 import type { Attempt } from "../model/attempt.js";
 import { redact } from "../redact.js";
 import { detectorById } from "./detectors/index.js";
@@ -7,11 +7,13 @@ import {
   baseName,
   CREATED_ZERO,
   endedByHarness,
+  escapeRe,
   isTimeout,
   namedFiles,
   verifierMissing,
 } from "./detectors/paths.js";
 import { stopIndex } from "./detectors/shell.js";
+import { mentionOf } from "./detectors/stray-artifact.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { FaultMarkers } from "./faults/index.js";
 import { secondReadingOf } from "./faults/index.js";
@@ -38,10 +40,13 @@ export const OPEN_PRIORITY: readonly string[] = [
   "overwrote-existing-file",
   "artifact-wrong-path",
   "artifact-never-written",
+  "stray-artifact-left",
   "task-input-missed",
   "deadline-no-deliverable",
   "repeated-tool-error",
   "constraint-unchecked",
+  "vacuous-check",
+  "regression-unchecked",
 ];
 
 /** Families in the order the labeller prefers them: specific before the generic stop check. */
@@ -152,9 +157,39 @@ function mechanismOf(a: Attempt, h: DetectorHit): string | undefined {
   const id = h.mechanism ?? h.family;
   const stopTime = id === "stop-without-check" || id === "artifact-never-written";
   if (stopTime && isTimeout(a)) return "deadline-no-deliverable";
-  if (id === "stop-without-check" && endedByHarness(a)) return undefined;
+  if (STOP_CHECKS.has(id ?? "") && endedByHarness(a)) return undefined;
   return id;
 }
+
+/** Mechanisms about the check an agent ran (or not) before it chose to stop. */
+const STOP_CHECKS: ReadonlySet<string> = new Set([
+  "stop-without-check",
+  "vacuous-check",
+  "regression-unchecked",
+]);
+
+/**
+ * Mechanisms whose detector reads the verifier's failure as well as the trace (the stray file
+ * it names, the failing test in the module run as a script, the regressed tests): the
+ * verifier line is their second kind of evidence.
+ */
+const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => RegExp | undefined>> =
+  {
+    "stray-artifact-left": (_a, h) => {
+      const b = h.subject ? baseName(h.subject) : undefined;
+      return b ? mentionOf(b) : undefined;
+    },
+    "vacuous-check": (_a, h) => {
+      const b = h.subject ? baseName(h.subject) : undefined;
+      return b ? new RegExp(`${escapeRe(b)}::\\S`) : undefined;
+    },
+    "regression-unchecked": (a) => {
+      const names = testsOf(a)
+        .filter((t) => t.role === "regression" && t.status !== "passed")
+        .map((t) => escapeRe(t.name));
+      return names.length ? new RegExp(names.slice(0, 20).join("|")) : undefined;
+    },
+  };
 
 /** Mechanisms whose state is a deliverable missing where the verifier looked. */
 const DELIVERABLE_MISSING: ReadonlySet<string> = new Set([
@@ -246,6 +281,12 @@ function candidates(
       strength += STRENGTH.taskRole;
       evidence.push({ claim: "state", from: "task", excerpt: role });
     }
+    const named = VERIFIER_NAMED[id]?.(a, first);
+    const vline = named ? verifierLine(a, named) : undefined;
+    if (vline) {
+      strength += STRENGTH.verifier;
+      evidence.push(vline);
+    }
     if (id === "service-persistence") {
       // A service gone at grading time shows in the verifier as a failed connection; a
       // verifier whose tests failed for other reasons (the service answered) contradicts it.
@@ -263,8 +304,9 @@ function candidates(
     const reachedThenLost =
       DESTROYED_BY_A_CALL.has(id) &&
       capability.some((e) => e.from === "event" && (e.eventIndex ?? stateAt) < stateAt);
-    if (capability.some((e) => e.from === "sibling") || reachedThenLost)
-      strength += STRENGTH.capability;
+    // the grader's own passing target tests show the change worked, as a sibling does
+    const confirmed = capability.some((e) => e.from === "sibling" || e.from === "verifier");
+    if (confirmed || reachedThenLost) strength += STRENGTH.capability;
     const c: Candidate = { id, point: m.point, hits: hs, strength, evidence };
     if (m.family) c.family = m.family;
     out.push(c);
@@ -332,7 +374,14 @@ export function heuristicLabel(
   const capEvidence: LabelEvidence[] = capHits.map((h) =>
     h.detectorId === "capability.passing-sibling"
       ? { claim: "capability", from: "sibling", excerpt: redact(h.reason).slice(0, 400) }
-      : eventEvidence(attempt, "capability", h.eventIndices[0] ?? first, h.reason),
+      : h.detectorId === "capability.target-tests-passed"
+        ? {
+            claim: "capability",
+            from: "verifier",
+            ...(attempt.verifierSource ? { file: attempt.verifierSource.file } : {}),
+            excerpt: redact(h.reason).slice(0, 400),
+          }
+        : eventEvidence(attempt, "capability", h.eventIndices[0] ?? first, h.reason),
   );
   const rationale = hits
     .map((h) => `${h.detectorId}: ${h.reason}`)

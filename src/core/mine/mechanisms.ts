@@ -127,6 +127,24 @@ const OPEN_MECHANISMS: readonly Mechanism[] = [
     safety: true,
   },
   {
+    id: "stray-artifact-left",
+    name: "a by-product left beside the deliverable in the graded folder",
+    point: "stop",
+    signatureOf: "the by-product's kind, e.g. `by-product binary`",
+  },
+  {
+    id: "vacuous-check",
+    name: "a check that could not fail read as a pass (a test module run as a plain script)",
+    point: "stop",
+    signatureOf: "how the check was run",
+  },
+  {
+    id: "regression-unchecked",
+    name: "fix submitted without running the existing tests it broke",
+    point: "stop",
+    signatureOf: "`existing tests not run`",
+  },
+  {
     id: "task-input-missed",
     name: "never read the task-local inputs the task names",
     point: "stop",

@@ -147,6 +147,12 @@ export const Attempt = z.strictObject({
         message: z.string().optional(),
         file: z.string().optional(),
         line: z.number().int().positive().optional(),
+        /**
+         * What the grader wants of the test, where its report says: `target` — a test the
+         * change must make pass; `regression` — a test that passed before and must keep
+         * passing (SWE-bench's FAIL_TO_PASS and PASS_TO_PASS groups).
+         */
+        role: z.enum(["target", "regression"]).optional(),
       }),
     )
     .optional(),

@@ -183,6 +183,11 @@ describe("mini-SWE-agent trajectory importer", () => {
     expect(a.outcome).toBe("fail");
     expect(a.verifierOutput).toContain("FAIL_TO_PASS failed: tests/test_a.py::test_x");
     expect(a.verifierSource?.file).toBe(join(root, "logs", "proj__proj-1", "report.json"));
+    // the graded groups as test results, each with what the grader wants of it
+    expect(a.verifierTests?.map((t) => `${t.role}:${t.status}:${t.name}`).sort()).toEqual([
+      "regression:passed:tests/test_a.py::test_ok",
+      "target:failed:tests/test_a.py::test_x",
+    ]);
     expect(byTask("proj__proj-2").outcome).toBe("pass");
     const c = byTask("proj__proj-3");
     expect(c.outcome).toBe("unknown");

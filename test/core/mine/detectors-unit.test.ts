@@ -4,6 +4,7 @@ import { requiredOutputs } from "../../../src/core/mine/detectors/output-never-w
 import { seenExisting } from "../../../src/core/mine/detectors/paths.js";
 import { cleanOutput, isCheck, writtenPaths } from "../../../src/core/mine/detectors/shell.js";
 import { countedFields } from "../../../src/core/mine/detectors/token-accounting.js";
+import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { faultOf } from "../../../src/core/mine/triage.js";
 import { Attempt, type Event } from "../../../src/core/model/attempt.js";
 
@@ -241,5 +242,99 @@ describe("what counts as seen, and as a placeholder", () => {
     const report = "# Report\n".padEnd(2000, "findings ");
     const lost = writes([report, "Analyzing the log now."]);
     expect(ids(lost).some((i) => i.startsWith("deadline.no-deliverable"))).toBe(true);
+  });
+});
+
+describe("checks that could not fail, by-products, regressions", () => {
+  const label = (a: Attempt) => heuristicLabel(a, runDetectors(a, { siblings: [] }));
+
+  it("vacuous check: a test module run as a script printed nothing, the verifier failed in it", () => {
+    const task = "Create /app/out.html. You can run /app/test_outputs.py to verify.";
+    const failed = {
+      verifierOutput:
+        "FAILED ../tests/test_outputs.py::test_out_html - AssertionError: No alert\n1 failed in 3.1s",
+    };
+    const silent = attempt(
+      task,
+      [
+        { cmd: "echo '<b>' > /app/out.html", out: "" },
+        { cmd: "cd /app && python test_outputs.py", out: "[exit_code=0]\n" },
+        { say: "The test passes." },
+      ],
+      failed,
+    );
+    expect(ids(silent)).toContain("check.vacuous@3");
+    const l = label(silent);
+    expect(l.mechanismId).toBe("vacuous-check");
+    expect(
+      l.evidence?.some((e) => e.from === "verifier" && /test_outputs\.py::/.test(e.excerpt)),
+    ).toBe(true);
+    // near misses: the module then run under pytest; a script that printed its result
+    const thenPytest = attempt(task, [
+      { cmd: "python3 /app/test_outputs.py", out: "" },
+      { cmd: "pytest /app/test_outputs.py", out: "1 failed" },
+    ]);
+    expect(ids(thenPytest).some((i) => i.startsWith("check.vacuous"))).toBe(false);
+    const spoke = attempt(task, [{ cmd: "python3 /app/test_outputs.py", out: "ok: alert seen" }]);
+    expect(ids(spoke).some((i) => i.startsWith("check.vacuous"))).toBe(false);
+  });
+
+  it("stray artifact: a build output left beside the deliverable, named by the verifier", () => {
+    const task = "Write a single file /app/polyglot/main.py.c that runs as C and Python.";
+    const steps = [
+      {
+        cmd: "gcc /app/polyglot/main.py.c -o /app/polyglot/cmain && /app/polyglot/cmain 3",
+        out: "2",
+      },
+    ];
+    const verifier = {
+      verifierOutput:
+        "E       AssertionError: Expected only main.py.c, found: ['main.py.c', 'cmain']\nFAILED tests/test_outputs.py::test_polyglot",
+    };
+    const left = attempt(task, steps, verifier);
+    expect(ids(left)).toContain("output.stray-artifact@1");
+    expect(label(left).mechanismId).toBe("stray-artifact-left");
+    const cleaned = attempt(
+      task,
+      [...steps, { cmd: "rm -f /app/polyglot/cmain", out: "" }],
+      verifier,
+    );
+    expect(ids(cleaned).some((i) => i.startsWith("output.stray-artifact"))).toBe(false);
+    const notNamed = attempt(task, steps, {
+      verifierOutput: "FAILED test_polyglot - wrong output",
+    });
+    expect(ids(notNamed).some((i) => i.startsWith("output.stray-artifact"))).toBe(false);
+  });
+
+  it("regression unchecked: target tests pass, broken existing tests never run", () => {
+    const tests = (targetStatus: "passed" | "failed") => ({
+      verifierTests: [
+        { name: "tests/test_fig.py::test_new", status: targetStatus, role: "target" as const },
+        {
+          name: "tests/test_fig.py::test_old",
+          status: "failed" as const,
+          role: "regression" as const,
+        },
+      ],
+    });
+    const steps = [
+      { cmd: "sed -i 's/a/b/' lib/fig.py", out: "" },
+      { cmd: "python reproduce.py", out: "fixed" },
+    ];
+    const broke = attempt("Fix the figure bug.", steps, tests("passed"));
+    expect(ids(broke)).toContain("check.regression-unchecked@5");
+    const l = label(broke);
+    expect(l.mechanismId).toBe("regression-unchecked");
+    expect(l.kind).toBe("procedural_loss");
+    expect(l.evidence?.some((e) => e.claim === "capability" && e.from === "verifier")).toBe(true);
+    // near misses: the module was run; the fix itself did not work
+    const ran = attempt(
+      "Fix the figure bug.",
+      [...steps, { cmd: "python -m pytest tests/test_fig.py -q", out: "1 failed" }],
+      tests("passed"),
+    );
+    expect(ids(ran).some((i) => i.startsWith("check.regression-unchecked"))).toBe(false);
+    const notFixed = attempt("Fix the figure bug.", steps, tests("failed"));
+    expect(ids(notFixed).some((i) => i.startsWith("check.regression-unchecked"))).toBe(false);
   });
 });

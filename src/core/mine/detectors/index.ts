@@ -14,15 +14,18 @@ import { noDiffAfterReplace } from "./no-diff-after-replace.js";
 import { artifactWrongPath, outputNeverWritten } from "./output-never-written.js";
 import { overwroteExisting } from "./overwrote-existing.js";
 import { passingSibling } from "./passing-sibling.js";
+import { regressionUnchecked, targetTestsPassed } from "./regression.js";
 import { repeatedFailure } from "./repeated-failure.js";
 import { rewriteAfterEdit } from "./rewrite-after-edit.js";
 import { siblingDifference } from "./sibling-difference.js";
 import { singleAnswer } from "./single-answer.js";
 import { stopFailedCheck } from "./stop-failed-check.js";
 import { stopNoCheck } from "./stop-no-check.js";
+import { strayArtifact } from "./stray-artifact.js";
 import { timeout } from "./timeout.js";
 import { tokenFieldsUnreconciled } from "./token-accounting.js";
 import type { Detector, DetectorContext, DetectorHit } from "./types.js";
+import { vacuousCheck } from "./vacuous-check.js";
 
 export type { Detector, DetectorContext, DetectorHit } from "./types.js";
 
@@ -31,6 +34,7 @@ export const DETECTORS: readonly Detector[] = [
   passingSibling,
   siblingDifference,
   earlierSuccess,
+  targetTestsPassed,
   attachedServer,
   evidenceMutated,
   rewriteAfterEdit,
@@ -43,9 +47,12 @@ export const DETECTORS: readonly Detector[] = [
   overwroteExisting,
   artifactWrongPath,
   outputNeverWritten,
+  strayArtifact,
   inputMissed,
   deadlineNoDeliverable,
   constraintUnchecked,
+  vacuousCheck,
+  regressionUnchecked,
   stopNoCheck,
   stopFailedCheck,
   repeatedFailure,
@@ -88,6 +95,7 @@ export function runDetectors(
       const mechanism = h.mechanism ?? d.mechanism;
       if (mechanism) hit.mechanism = mechanism;
       if (h.signature) hit.signature = redact(h.signature);
+      if (h.subject) hit.subject = redact(h.subject);
       hits.push(hit);
     }
   }

@@ -1,5 +1,5 @@
 import { baseName, callText, escapeRe, namedFiles, samePath, seenExisting } from "./paths.js";
-import { commandOf, outputOf, toolCalls, writtenPaths } from "./shell.js";
+import { commandOf, outputOf, stripHeredocs, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /** Tools that replace a whole file (an edit tool changes part of one). */
@@ -28,7 +28,7 @@ export const overwroteExisting: Detector = {
         const b = baseName(n);
         const hit = full
           ? writtenPaths(c).some((p) => samePath(n, p) || baseName(p) === b)
-          : cmd !== undefined && SHELL_REPLACE(escapeRe(b)).test(cmd);
+          : cmd !== undefined && SHELL_REPLACE(escapeRe(b)).test(stripHeredocs(cmd));
         if (!hit || !seenExisting(attempt, n, c.index)) continue;
         const earlier = calls.filter((r) => r.index < c.index && r !== c);
         // The agent's own earlier output is not a file the task said exists.

@@ -9,6 +9,8 @@ export interface DetectorHit {
   mechanism?: string;
   /** Normalized evidence for clustering (repeated error text, kind of missing artifact). */
   signature?: string;
+  /** The file the hit is about (a stray by-product, a test module), when there is one. */
+  subject?: string;
   /** Indices into `attempt.events` (the `index` field of each event). */
   eventIndices: number[];
   reason: string;
