@@ -23,6 +23,10 @@ export const HookFiring = z.strictObject({
   eventIndex: z.number().int(),
   action: z.enum(["instruct", "deny"]),
   message: z.string(),
+  /** The policy is in observe mode: logged, not answered. */
+  mode: z.literal("observe").optional(),
+  /** A step of the rule's escalation ladder. */
+  escalated: z.enum(["deny", "block"]).optional(),
 });
 
 export const HookVerdict = z.discriminatedUnion("action", [
@@ -52,6 +56,21 @@ export const HookLogEntry = z.strictObject({
   /** What the harness was told: the exact stdout object, or null for "nothing to say". */
   output: z.record(z.string(), z.unknown()).nullable().optional(),
   tracked: z.array(z.string()),
+  /** The portfolio the event was evaluated with: its policies' `id@version`. */
+  policies: z.array(z.string()).optional(),
+  /** The policies (`id@version`) eligible for this session, as of this event. */
+  eligible: z.array(z.string()).optional(),
+  /** Rules (`id@version/rule`) whose pending instruction was followed at this event. */
+  followed: z.array(z.string()).optional(),
+  /** Rules whose condition held again (or the agent stopped) with their instruction pending. */
+  ignored: z.array(z.string()).optional(),
+  /** Observe mode: what would have been answered had the observed policies been enforced. */
+  observed: z
+    .strictObject({
+      verdict: HookVerdict,
+      output: z.record(z.string(), z.unknown()).nullable(),
+    })
+    .optional(),
   /** Set on faults: the hook answered nothing (or denied under --fail-closed). */
   error: z.string().optional(),
   /** How the event was read when that was not the usual way (e.g. an oversized event read bounded). */

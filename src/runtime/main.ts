@@ -29,6 +29,7 @@ export async function runHookCli(args: string[]): Promise<number> {
     stateDir,
     logFile,
     failClosed: values["fail-closed"] === true,
+    observe: values.observe === true,
     usageError,
     env,
   });

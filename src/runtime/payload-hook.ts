@@ -60,6 +60,7 @@ export async function runPayloadHookCli(args: string[], here: string): Promise<n
     stateDir: resolve(str(values["state-dir"]) ?? join(dir, "..", `.fire-state-${basename(dir)}`)),
     logFile: resolve(str(values.log) ?? join(dir, "..", "fire-hook-log.jsonl")),
     failClosed: values["fail-closed"] === true,
+    observe: values.observe === true,
     usageError,
     env,
   });

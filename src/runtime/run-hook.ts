@@ -4,7 +4,7 @@ import { builtin } from "../core/builtin.js";
 import type { HookLogEntry } from "../core/hooklog.js";
 import { type ExitStatus, exitStatus } from "../core/model/exit-status.js";
 import { BudgetExceeded, withPatternBudget } from "../core/policy/budget.js";
-import { initState, step, withTaskText } from "../core/policy/evaluator.js";
+import { initState, observeAll, step, withTaskText } from "../core/policy/evaluator.js";
 import type { CompiledPolicy, SessionState, StepResult } from "../core/policy/types.js";
 import { HOOK_JSON_BOUNDS } from "./bounded-json.js";
 import { rolloutExitCode } from "./codex-exit.js";
@@ -39,6 +39,8 @@ export interface HookOptions {
   stateDir: string;
   logFile: string;
   failClosed: boolean;
+  /** Observe mode (`--observe`): every policy is evaluated and logged, nothing is answered. */
+  observe?: boolean;
   /**
    * Supplies the compiled policies instead of `loadPortfolio(portfolio)` (the self-contained
    * payload hook: a hash-checked compiled portfolio). A throw is a fault.
@@ -121,6 +123,11 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
       base.note = base.note === undefined ? why : `${base.note}; ${why}`;
     });
     let output = result ? toHookOutput(input.hook_event_name, result.verdict) : null;
+    if (result?.observed)
+      base.observed = {
+        verdict: result.observed,
+        output: toHookOutput(input.hook_event_name, result.observed),
+      };
     let error: string | undefined;
     if (result?.stateError !== undefined) {
       // The verdict was answered from what could be read; the state is not kept: a fault
@@ -189,7 +196,12 @@ async function readInput(stdin: StdinRead, seen: (name: string) => void): Promis
   throw new Fault(`bad hook event: ${explainHookInput(value) ?? "rejected"}`);
 }
 
-type Evaluated = StepResult & { index: number; status?: ExitStatus; stateError?: string };
+type Evaluated = StepResult & {
+  index: number;
+  status?: ExitStatus;
+  stateError?: string;
+  policies: string[];
+};
 
 /** Errors of writing the state folder (full, read-only, not a folder): the verdict still holds. */
 const WRITE_ERRORS = new Set([
@@ -240,6 +252,8 @@ async function evaluate(
   } catch (err) {
     throw new Fault(errText(err));
   }
+  if (opts.observe) policies = observeAll(policies);
+  const keys = policies.map((p) => p.key);
   // A sub-agent is its own attempt (as import makes its transcript one): its own state.
   const file = sessionFile(opts.stateDir, stateKey(input));
   const transcript = transcriptOf(input);
@@ -270,8 +284,8 @@ async function evaluate(
     const result =
       seen > INTERRUPT_FROM ? withInterruptingBudget(ms, go) : withPatternBudget(ms, go);
     return ev.kind === "tool_result"
-      ? { ...result, index, status: exitStatus(ev) }
-      : { ...result, index };
+      ? { ...result, index, policies: keys, status: exitStatus(ev) }
+      : { ...result, index, policies: keys };
   };
   let stateError: string;
   try {
@@ -403,6 +417,12 @@ function finish(
     entry.verdict = result.verdict;
     entry.tracked = result.tracked;
     if (result.status) entry.status = result.status;
+    entry.policies = result.policies;
+    entry.eligible = Object.entries(result.state.policies)
+      .filter(([, ps]) => ps.eligible === true)
+      .map(([k]) => k);
+    if (result.followed.length > 0) entry.followed = result.followed;
+    if (result.ignored.length > 0) entry.ignored = result.ignored;
   }
   if (error !== undefined) entry.error = error;
   entry.ms = Number((process.hrtime.bigint() - t0) / 10_000n) / 100;

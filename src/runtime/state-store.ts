@@ -218,7 +218,10 @@ function isSessionState(v: unknown): v is SessionState {
       every(x.nudges, isCount) &&
       (x.values === undefined || every(x.values, isStrings)) &&
       (x.marks === undefined || every(x.marks, isStrings)) &&
-      (x.keys === undefined || every(x.keys, (k) => typeof k === "string"))
+      (x.keys === undefined || every(x.keys, (k) => typeof k === "string")) &&
+      (x.pending === undefined || every(x.pending, isCount)) &&
+      (x.ignored === undefined || every(x.ignored, isCount)) &&
+      (x.escalated === undefined || every(x.escalated, isCount))
     );
   });
 }

@@ -13,13 +13,17 @@ export type HookOptionsConfig = Record<
   { type: "string"; default?: string } | { type: "boolean"; default?: boolean }
 >;
 
-/** `fire hook [--portfolio FILE|DIR] [--state-dir DIR] [--log FILE] [--fail-closed] [--workspace DIR]`. */
+/**
+ * `fire hook [--portfolio FILE|DIR] [--state-dir DIR] [--log FILE] [--fail-closed] [--observe]
+ * [--workspace DIR]` (`--observe`: every policy evaluated and logged, nothing answered).
+ */
 export const HOOK_OPTIONS = {
   portfolio: { type: "string" },
   "state-dir": { type: "string" },
   log: { type: "string" },
   workspace: { type: "string" },
   "fail-closed": { type: "boolean", default: false },
+  observe: { type: "boolean", default: false },
 } as const satisfies HookOptionsConfig;
 
 /** `node fire-hook.mjs [--payload DIR] --sha256 HEX [--log FILE] [--state-dir DIR] [--fail-closed]`. */
@@ -29,6 +33,7 @@ export const PAYLOAD_HOOK_OPTIONS = {
   "state-dir": { type: "string" },
   log: { type: "string" },
   "fail-closed": { type: "boolean", default: false },
+  observe: { type: "boolean", default: false },
 } as const satisfies HookOptionsConfig;
 
 /** Values for a command line of `options`: a string option's value, or a flag set. */

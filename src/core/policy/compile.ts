@@ -1,4 +1,5 @@
 import { CompileError, compileCondition, compileRegex, type LiteralsOf } from "./condition.js";
+import { ESCALATE_CAP } from "./grammar.js";
 import { policyKey } from "./key.js";
 import { admittedRegExp } from "./linear-engine.js";
 import { necessaryLiterals } from "./prefilter.js";
@@ -61,8 +62,12 @@ export function compilePolicy(
     tool_result: [],
     stop: [],
   };
+  const blockers: CompiledRule[] = [];
   c.rules.forEach((r, i) => {
-    rules[r.at].push({
+    const escalate = r.escalate
+      ? { after: r.escalate.after, action: r.escalate.action, cap: r.escalate.cap ?? ESCALATE_CAP }
+      : undefined;
+    const rule: CompiledRule = {
       id: r.id,
       at: r.at,
       when: cond(r.when, ["rules", i, "when"]),
@@ -70,7 +75,10 @@ export function compilePolicy(
       message: r.message,
       limit: r.nudgeLimit ?? (r.release ? Number.POSITIVE_INFINITY : 1),
       release: r.release ? cond(r.release, ["rules", i, "release"]) : undefined,
-    });
+      ...(escalate ? { escalate } : {}),
+    };
+    rules[r.at].push(rule);
+    if (escalate?.action === "block" && r.at !== "stop") blockers.push(rule);
   });
   const policy: CompiledPolicy = {
     id: c.id,
@@ -83,6 +91,8 @@ export function compilePolicy(
     track,
     rules,
     behavior: cond(c.behavior, ["behavior"]),
+    mode: c.mode ?? "enforce",
+    blockers,
     candidate: c,
   };
   return policy;

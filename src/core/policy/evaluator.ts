@@ -2,6 +2,7 @@ import type { Event } from "../model/attempt.js";
 import { capText, MATCH_CAP } from "./patterns.js";
 import type {
   CompiledPolicy,
+  CompiledRule,
   Firing,
   PolicyState,
   SessionState,
@@ -51,6 +52,11 @@ export function detachState(state: SessionState): SessionState {
   return { ...state, policies };
 }
 
+/** The policies in observe mode (the hook's `--observe`): evaluated and logged, never answered. */
+export function observeAll(policies: CompiledPolicy[]): CompiledPolicy[] {
+  return policies.map((p) => (p.mode === "observe" ? p : { ...p, mode: "observe" }));
+}
+
 export function initState(): SessionState {
   return { step: 0, policies: {} };
 }
@@ -73,6 +79,9 @@ function copyPs(ps: PolicyState): PolicyState {
     for (const [k, v] of Object.entries(ps.marks)) out.marks[k] = [...v];
   }
   if (ps.keys) out.keys = dict(ps.keys);
+  if (ps.pending) out.pending = dict(ps.pending);
+  if (ps.ignored) out.ignored = dict(ps.ignored);
+  if (ps.escalated) out.escalated = dict(ps.escalated);
   return out;
 }
 
@@ -220,68 +229,143 @@ export function step(
     if (own) after[p.key] = ps;
   }
 
+  // Instructions followed: a policy's behaviour marker holds at an event after a firing.
+  const followed: string[] = [];
+  for (const p of policies) {
+    const ps0 = after[p.key];
+    if (ps0?.pending === undefined || Object.keys(ps0.pending).length === 0) continue;
+    ctx.ps = ps0;
+    if (!p.behavior(ctx)) continue;
+    const ps = ps0 === before[p.key] ? copyPs(ps0) : ps0;
+    for (const id of Object.keys(ps0.pending)) followed.push(`${p.key}/${id}`);
+    ps.pending = dict();
+    ps.ignored = dict();
+    after[p.key] = ps;
+  }
+
   const firings: Firing[] = [];
+  const ignored: string[] = [];
   if (point !== undefined) {
     for (const p of policies) {
       const rules = p.rules[point];
-      if (rules.length === 0) continue;
+      const blockers = point === "stop" ? p.blockers : NONE;
+      if (rules.length === 0 && blockers.length === 0) continue;
       let ps = after[p.key] ?? EMPTY;
       if (ps.eligible !== true) continue;
       let own = ps !== before[p.key] && ps !== EMPTY;
-      for (const r of rules) {
-        if ((ps.nudges[r.id] ?? 0) >= r.limit) continue;
-        ctx.ps = ps;
-        if (r.release?.(ctx)) continue;
-        if (!r.when(ctx)) continue;
-        if (!own) {
-          ps = copyPs(ps);
-          own = true;
-        }
-        ps.nudges[r.id] = (ps.nudges[r.id] ?? 0) + 1;
+      const fire = (r: CompiledRule, action: "instruct" | "deny", escalated?: "deny" | "block") => {
         firings.push({
           policyId: p.id,
           policyVersion: p.version,
           ruleId: r.id,
           point,
           eventIndex: event.index,
-          action: r.action,
+          action,
           message: r.message,
+          ...(p.mode === "observe" ? { mode: "observe" as const } : {}),
+          ...(escalated ? { escalated } : {}),
         });
+      };
+      const writable = (): PolicyState => {
+        if (!own) {
+          ps = copyPs(ps);
+          own = true;
+        }
+        return ps;
+      };
+      for (const r of rules) {
+        const pending = ps.pending?.[r.id] !== undefined;
+        const free = (ps.nudges[r.id] ?? 0) < r.limit;
+        if (!free && !pending && !r.escalate) continue;
+        ctx.ps = ps;
+        if (r.release?.(ctx)) continue;
+        if (!r.when(ctx)) continue;
+        const w = writable();
+        const n = pending ? bump(w, "ignored", r.id) : (w.ignored?.[r.id] ?? 0);
+        if (pending) ignored.push(`${p.key}/${r.id}`);
+        const esc = r.escalate;
+        // a `block` ladder escalates only at a stop (the blockers below, or a stop rule)
+        const ladder = esc && (esc.action === "deny" || point === "stop");
+        if (ladder && n >= esc.after && (w.escalated?.[r.id] ?? 0) < esc.cap) {
+          bump(w, "escalated", r.id);
+          setPending(w, r.id, now);
+          if (esc.action === "deny") fire(r, "deny", "deny");
+          else fire(r, r.action, "block");
+          continue;
+        }
+        if (!free) continue;
+        w.nudges[r.id] = (w.nudges[r.id] ?? 0) + 1;
+        setPending(w, r.id, now);
+        fire(r, r.action);
+      }
+      // A stop with an ignored instruction pending: the stop is one more occasion.
+      for (const r of blockers) {
+        if (ps.pending?.[r.id] === undefined) continue;
+        const w = writable();
+        const n = bump(w, "ignored", r.id);
+        ignored.push(`${p.key}/${r.id}`);
+        const esc = r.escalate as NonNullable<CompiledRule["escalate"]>;
+        if (n < esc.after || (w.escalated?.[r.id] ?? 0) >= esc.cap) continue;
+        bump(w, "escalated", r.id);
+        setPending(w, r.id, now);
+        fire(r, "instruct", "block");
       }
       after[p.key] = ps;
     }
   }
 
-  let verdict: Verdict = ALLOW;
-  if (firings.length > 0) {
-    const denies = firings.filter((f) => f.action === "deny");
-    if (denies.length > 0) {
-      verdict = { action: "deny", message: denies.map((f) => f.message).join("\n\n") };
-      // The denied call never runs: keep eligibility and nudges, drop this event's tracking.
-      for (const p of opts.executed ? [] : policies) {
-        const a = after[p.key];
-        const b = before[p.key];
-        if (a === undefined || a === b || tracked.length === 0) continue;
-        if (!tracked.some((t) => t.startsWith(`${p.key}/`))) continue;
-        const base = b ?? EMPTY;
-        after[p.key] = {
-          ...copyPs(base),
-          eligible: a.eligible,
-          ...(a.matched === undefined ? {} : { matched: a.matched }),
-          ...(a.values === undefined ? {} : { values: a.values }),
-          nudges: a.nudges,
-        };
-      }
-      if (!opts.executed) tracked.length = 0;
-    } else {
-      verdict = { action: "instruct", message: firings.map((f) => f.message).join("\n\n") };
+  const verdictOf = (fs: readonly Firing[]): Verdict => {
+    if (fs.length === 0) return ALLOW;
+    const denies = fs.filter((f) => f.action === "deny");
+    return denies.length > 0
+      ? { action: "deny", message: denies.map((f) => f.message).join("\n\n") }
+      : { action: "instruct", message: fs.map((f) => f.message).join("\n\n") };
+  };
+  const observing = firings.some((f) => f.mode === "observe");
+  const verdict = verdictOf(observing ? firings.filter((f) => f.mode !== "observe") : firings);
+  // A denied call never runs: keep eligibility and the rules' counts, drop this event's tracking.
+  if (verdict.action === "deny") {
+    for (const p of opts.executed ? [] : policies) {
+      const a = after[p.key];
+      const b = before[p.key];
+      if (a === undefined || a === b || tracked.length === 0) continue;
+      if (!tracked.some((t) => t.startsWith(`${p.key}/`))) continue;
+      const base = b ?? EMPTY;
+      after[p.key] = {
+        ...copyPs(base),
+        eligible: a.eligible,
+        ...(a.matched === undefined ? {} : { matched: a.matched }),
+        ...(a.values === undefined ? {} : { values: a.values }),
+        nudges: a.nudges,
+        ...(a.pending === undefined ? {} : { pending: a.pending }),
+        ...(a.ignored === undefined ? {} : { ignored: a.ignored }),
+        ...(a.escalated === undefined ? {} : { escalated: a.escalated }),
+      };
     }
+    if (!opts.executed) tracked.length = 0;
   }
 
   const next: SessionState = { step: now + 1, policies: after };
   if (startedAt !== undefined) next.startedAt = startedAt;
   if (taskText !== undefined) next.taskText = taskText;
-  return { state: next, firings, verdict, tracked };
+  const out: StepResult = { state: next, firings, verdict, tracked, followed, ignored };
+  if (observing) out.observed = verdictOf(firings);
+  return out;
+}
+
+const NONE: readonly CompiledRule[] = Object.freeze([]);
+
+/** Adds one to a per-rule count of a (writable) policy state; the new count. */
+function bump(ps: PolicyState, field: "ignored" | "escalated", id: string): number {
+  const m = ps[field] ?? dict<number>();
+  ps[field] = m;
+  m[id] = (m[id] ?? 0) + 1;
+  return m[id];
+}
+
+function setPending(ps: PolicyState, id: string, at: number): void {
+  ps.pending ??= dict<number>();
+  ps.pending[id] = at;
 }
 
 /** Whether a policy's behaviour marker (B) holds at this event, given the state after it. */

@@ -6,7 +6,7 @@ import type { CompiledPolicy } from "./types.js";
 type Candidate = CompiledPolicy["candidate"];
 
 /** Bumped when what a hook form holds changes meaning. */
-export const HOOK_FORM = "fire-hook-form/1 (linear patterns, literal prefilters)";
+export const HOOK_FORM = "fire-hook-form/2 (linear patterns, literal prefilters, behaviour, mode)";
 
 /**
  * A portfolio as the hook evaluates it: each candidate with only what `step` reads and every
@@ -22,23 +22,25 @@ export interface HookForm {
 }
 
 /**
- * A validated candidate as the hook keeps it: eligibility, task values, tracking and rules,
- * every pattern in its linear form. The behaviour marker (only replay codes it) becomes the
- * empty condition and the prose (chain, lineage, notes, sham) is dropped.
+ * A validated candidate as the hook keeps it: eligibility, task values, tracking, rules, the
+ * behaviour marker (the hook logs when an instruction is followed, and escalation reads it)
+ * and the mode, every pattern in its linear form. The prose (chain, lineage, notes, sham) is
+ * dropped.
  */
 export function forHook(c: Candidate): Candidate {
-  const { id, version, family, title, status, eligibility, values, track, rules } = c;
+  const { id, version, family, title, status, eligibility, values, track, rules, behavior } = c;
   return linearCandidate({
     id,
     version,
     family,
     title,
     status,
+    ...(c.mode ? { mode: c.mode } : {}),
     eligibility,
     ...(values.length > 0 ? { values } : {}),
     track,
     rules,
-    behavior: {},
+    behavior,
   } as Candidate);
 }
 

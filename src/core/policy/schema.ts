@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { EventKind } from "../model/attempt.js";
 import { EXIT_STATUSES, type ExitStatus } from "../model/exit-status.js";
-import { COUNT_CMP, STEP_ORDER } from "./grammar.js";
+import { COUNT_CMP, ESCALATE_CAP, STEP_ORDER } from "./grammar.js";
+
+export { ESCALATE_CAP };
 
 /**
  * The candidate-policy file format (`candidates/**\/*.json|yaml`): P = (E, G, A, R, S) plus
@@ -194,6 +196,21 @@ export const TrackRule = z
   );
 export type TrackRule = z.infer<typeof TrackRule>;
 
+/**
+ * The escalation ladder of a rule (read by the one evaluator, live and in replay). An
+ * instruction is *ignored* when the rule's condition holds again (or, for `block`, the agent
+ * stops) before the policy's behaviour marker held; after `after` ignored instructions in a
+ * row the rule escalates: `deny` denies the tool call (rules at `tool` only), `block` blocks
+ * the agent's stop with the rule's message. At most `cap` escalated firings per session; the
+ * behaviour marker holding resets the count.
+ */
+export const Escalate = z.strictObject({
+  after: z.number().int().min(1),
+  action: z.enum(["deny", "block"]),
+  cap: z.number().int().min(1).optional(),
+});
+export type Escalate = z.infer<typeof Escalate>;
+
 export const Rule = z.strictObject({
   id: Name,
   at: RulePointSchema,
@@ -204,6 +221,7 @@ export const Rule = z.strictObject({
   nudgeLimit: z.number().int().min(1).optional(),
   /** While this holds the rule never fires (e.g. "a full backup exists"). */
   release: Condition.optional(),
+  escalate: Escalate.optional(),
 });
 export type Rule = z.infer<typeof Rule>;
 
@@ -226,6 +244,7 @@ function valueRefs(
 }
 
 export const Status = z.enum(["draft", "screening", "frozen", "retired"]);
+export const PolicyMode = z.enum(["enforce", "observe"]);
 
 export const Candidate = z
   .strictObject({
@@ -241,6 +260,11 @@ export const Candidate = z
       verifier: z.string().min(1),
     }),
     status: Status.default("draft"),
+    /**
+     * `observe`: the hook evaluates and logs what the policy would have done, and the agent
+     * sees nothing of it (shadow mode); `enforce` (default) acts.
+     */
+    mode: PolicyMode.optional(),
     lineage: z
       .strictObject({
         clusters: z.array(z.string()).default([]),
@@ -300,6 +324,12 @@ export const Candidate = z
     valueRefs(c.behavior, ["behavior"], known);
     c.rules.forEach((r, i) => {
       check(r.id, ["rules", i, "id"]);
+      if (r.escalate?.action === "deny" && r.at !== "tool")
+        ctx.addIssue({
+          code: "custom",
+          path: ["rules", i, "escalate", "action"],
+          message: 'escalating to deny is only possible before a tool call (at: "tool"); use block',
+        });
       if (r.action === "deny" && r.at !== "tool") {
         ctx.addIssue({
           code: "custom",

@@ -33,6 +33,10 @@ export interface Firing {
   eventIndex: number;
   action: "instruct" | "deny";
   message: string;
+  /** The policy is in observe mode: logged, never shown to the agent (absent: enforced). */
+  mode?: "observe";
+  /** The firing is a step of the rule's escalation ladder (a deny, or a blocked stop). */
+  escalated?: "deny" | "block";
 }
 
 /** What the harness should do with the event after every firing is combined. */
@@ -59,6 +63,12 @@ export interface PolicyState {
   marks?: Record<string, string[]>;
   /** Last streak key per streak counter. */
   keys?: Record<string, string>;
+  /** Per rule id: the step of its last firing whose behaviour has not shown yet. */
+  pending?: Record<string, number>;
+  /** Per rule id: instructions ignored in a row (reset when the behaviour shows). */
+  ignored?: Record<string, number>;
+  /** Per rule id: escalated firings made (bounded by the rule's cap). */
+  escalated?: Record<string, number>;
 }
 
 export interface SessionState {
@@ -78,6 +88,15 @@ export interface StepResult {
   verdict: Verdict;
   /** Tracking rules that changed state on this event ("policyId@version/trackId"). */
   tracked: string[];
+  /**
+   * What would have been answered had observe-mode firings been enforced; set only when an
+   * observe-mode policy fired (`verdict` is what is answered).
+   */
+  observed?: Verdict;
+  /** Rules ("policyId@version/ruleId") whose pending instruction was followed at this event. */
+  followed: string[];
+  /** Rules whose condition held again (or the agent stopped) with their instruction pending. */
+  ignored: string[];
 }
 
 /** A compiled predicate over the current event and one policy's state (see condition.ts). */
@@ -111,6 +130,7 @@ export interface CompiledRule {
   /** Effective limit: the rule's nudgeLimit, else 1, else unlimited when it has a release. */
   limit: number;
   release?: CompiledPredicate;
+  escalate?: { after: number; action: "deny" | "block"; cap: number };
 }
 
 /**
@@ -131,5 +151,9 @@ export interface CompiledPolicy {
   track: CompiledTrack[];
   rules: Record<RulePoint, CompiledRule[]>;
   behavior: CompiledPredicate;
+  /** `observe`: firings are logged, never answered (the candidate's mode, or the hook's --observe). */
+  mode: "enforce" | "observe";
+  /** Rules of any point that escalate by blocking the stop. */
+  blockers: CompiledRule[];
   candidate: import("./schema.js").Candidate;
 }
