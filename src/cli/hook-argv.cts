@@ -1,5 +1,14 @@
 /** `fire hook <sub>` that commander handles; any other `fire hook …` is the live hook. */
-const HOOK_SUBCOMMANDS = new Set(["install", "uninstall", "doctor", "--help", "-h"]);
+const HOOK_SUBCOMMANDS = new Set([
+  "install",
+  "uninstall",
+  "doctor",
+  "enforce",
+  "observe",
+  "report",
+  "--help",
+  "-h",
+]);
 
 /**
  * Whether this command line is the live hook (`fire hook [flags]`), which runs inside the

@@ -1,13 +1,20 @@
 import type { Command } from "commander";
 import {
   diagnoseHook,
+  fieldReport,
   type Harness,
   harnessNamed,
   type InstallReport,
   installHook,
+  setHookMode,
   uninstallHook,
 } from "../../core/app/hook.js";
 import { UsageError } from "../../core/errors.js";
+import {
+  hookReportJson,
+  renderHookReportCsv,
+  renderHookReportText,
+} from "../../core/hookreport/render.js";
 import { printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -20,6 +27,7 @@ interface InstallOpts {
   projectTrust?: boolean;
   failClosed?: boolean;
   json?: boolean;
+  observe?: boolean;
 }
 
 /**
@@ -50,6 +58,10 @@ export function register(program: Command): void {
       "--fail-closed",
       "a fault denies the tool call; Claude Code also blocks when the hook cannot start, crashes or times out (onFailure: block)",
     )
+    .option(
+      "--observe",
+      "observe mode: the hook evaluates and logs what it would have done, and allows everything (`fire hook enforce` switches)",
+    )
     .action((opts: InstallOpts) => {
       const r = installHook({
         harness: harnessOf(opts.harness),
@@ -58,13 +70,66 @@ export function register(program: Command): void {
         ...(opts.portfolio ? { portfolio: opts.portfolio } : {}),
         ...(opts.projectTrust === false ? { noProjectTrust: true } : {}),
         ...(opts.failClosed ? { failClosed: true } : {}),
+        ...(opts.observe ? { observe: true } : {}),
       });
       printReport(
         opts,
         r,
-        `${r.changed ? "installed" : "already installed"}: fire hook for ${r.harness} in ${r.file}\n`,
+        `${r.changed ? "installed" : "already installed"}: fire hook for ${r.harness} in ${r.file}${opts.observe ? " (observe mode)" : ""}\n`,
       );
     });
+  for (const [name, observe] of [
+    ["enforce", false],
+    ["observe", true],
+  ] as const)
+    scoped(
+      hook
+        .command(name)
+        .description(
+          observe
+            ? "switch the installed hook to observe mode: it logs what it would have done and allows"
+            : "switch the installed hook to enforce mode: it acts on its rules' decisions",
+        ),
+    ).action((opts: InstallOpts) => {
+      const r = setHookMode({ harness: harnessOf(opts.harness), ...scopeOf(opts), observe });
+      printReport(
+        opts,
+        r,
+        `${r.changed ? "switched" : "already"} to ${name} mode: fire hook in ${r.file}\n`,
+      );
+    });
+  withWorkspace(
+    hook
+      .command("report [paths...]")
+      .description(
+        "per rule and portfolio version, what the live hook did: from hook logs (files, or folders searched for *hook-log*.jsonl: projects, Harbor trial folders); default the workspace's .fire/",
+      ),
+  )
+    .option(
+      "--portfolio <path>",
+      "the portfolio the logs come from: its rules that never fired are listed too (default: the newest frozen)",
+    )
+    .option("--json", "print the report as JSON")
+    .option("--csv", "print one CSV row per rule and policy version")
+    .action(
+      (
+        paths: string[],
+        opts: { workspace?: string; portfolio?: string; json?: boolean; csv?: boolean },
+      ) => {
+        if (opts.json && opts.csv) throw new UsageError("--json and --csv: choose one");
+        const r = fieldReport({
+          workspace: workspaceDir(opts),
+          paths,
+          ...(opts.portfolio ? { portfolio: opts.portfolio } : {}),
+        });
+        if (opts.csv) {
+          process.stdout.write(renderHookReportCsv(r));
+          for (const e of r.errors) process.stderr.write(`${e.format()}\n`);
+          return;
+        }
+        printResult(opts.json, hookReportJson(r), () => renderHookReportText(r));
+      },
+    );
   scoped(hook.command("uninstall").description("remove fire's hook; other hooks stay")).action(
     (opts: InstallOpts) => {
       const r = uninstallHook({ harness: harnessOf(opts.harness), ...scopeOf(opts) });

@@ -1,18 +1,56 @@
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { diagnoseHook } from "../deploy/doctor.js";
-import { installHook, uninstallHook } from "../deploy/install.js";
+import { installHook, setHookMode, uninstallHook } from "../deploy/install.js";
 import type { Harness } from "../deploy/settings.js";
+import type { InputError } from "../errors.js";
+import { defaultPortfolioDir } from "../freeze/default.js";
+import { loadPolicySource, resolvePolicySource } from "../freeze/policy-source.js";
+import { type HookReport, hookReport, type ReportThresholds } from "../hookreport/report.js";
 import type { HookInstaller } from "../screening/run/hook.js";
 
 export type { DoctorReport } from "../deploy/doctor.js";
 export type { HookTarget, InstallHookRequest, InstallReport } from "../deploy/install.js";
 export type { Harness } from "../deploy/settings.js";
+export type { HookReport, RuleRow } from "../hookreport/report.js";
 /**
  * The hook actions: `fire hook install|uninstall|doctor`, the workbench's Portfolio screen
  * (`i`/`u`) and the local screen runner all install through core/deploy/install.ts, composed
  * once there (settings file, hook command, Codex trust, what the hook evaluates).
  */
-export { diagnoseHook, installHook, uninstallHook };
+export { diagnoseHook, installHook, setHookMode, uninstallHook };
+
+export interface HookReportRequest {
+  workspace: string;
+  /** Log files and folders (searched recursively); default: the workspace's `.fire/`. */
+  paths?: string[];
+  /** The portfolio the logs come from (its never-fired rules are listed); default: the newest frozen. */
+  portfolio?: string;
+  thresholds?: Partial<ReportThresholds>;
+}
+
+/**
+ * `fire hook report` and the workbench's Field screen: the hook logs of one or many projects
+ * or containers turned into per-rule numbers (core/hookreport/report.ts). Errors of the
+ * portfolio come back with the logs' bad lines.
+ */
+export function fieldReport(req: HookReportRequest): HookReport & { portfolio?: string } {
+  const paths = req.paths?.length ? req.paths : [join(req.workspace, ".fire")];
+  const source = req.portfolio
+    ? resolvePolicySource(req.workspace, req.portfolio)
+    : defaultPortfolioDir(req.workspace);
+  let errors: InputError[] = [];
+  let policies: import("../policy/types.js").CompiledPolicy[] = [];
+  if (source) ({ policies, errors } = loadPolicySource(source));
+  const r = hookReport(paths, {
+    policies,
+    ...(req.thresholds ? { thresholds: req.thresholds } : {}),
+  });
+  return {
+    ...r,
+    errors: [...errors, ...r.errors],
+    ...(source ? { portfolio: source } : {}),
+  };
+}
 
 /** A harness name from the user, or undefined when it is neither `claude` nor `codex`. */
 export function harnessNamed(name: string | undefined): Harness | undefined {

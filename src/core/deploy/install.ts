@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { UsageError } from "../errors.js";
+import { NotFoundError, UsageError } from "../errors.js";
 import { defaultPortfolioDir } from "../freeze/default.js";
 import { trustEntries, writeCodexTrust } from "./codex-trust.js";
 import {
   editSettings,
+  fireCommands,
   type Harness,
   hookCommand,
   type InstallResult,
@@ -14,6 +15,7 @@ import {
   settingsPath,
   userConfigDir,
   withFire,
+  withFireMode,
   withoutFire,
 } from "./settings.js";
 
@@ -60,6 +62,8 @@ export interface InstallHookRequest extends HookTarget {
    * `onFailure: "block"`, so a hook that cannot even start (node or fire missing) blocks too.
    */
   failClosed?: boolean;
+  /** Observe mode: the hook evaluates and logs what it would have done, and allows. */
+  observe?: boolean;
 }
 
 export interface InstallNote {
@@ -102,6 +106,7 @@ export function installHook(req: InstallHookRequest): InstallReport {
     workspace,
     log: req.log,
     failClosed: req.failClosed,
+    observe: req.observe,
   });
   const notes: InstallNote[] = [];
   if (req.harness === "claude" && !req.user) notes.push(...dropSharedClaudeEntry(scope.project));
@@ -111,6 +116,41 @@ export function installHook(req: InstallHookRequest): InstallReport {
   if (req.failClosed) notes.push(failClosedNote(req.harness));
   if (req.harness === "codex") notes.push(...trustCodexHooks(file, r, env, req, scope.project));
   notes.push(req.portfolio ? portfolioNote(req.portfolio) : defaultPortfolioNote(workspace));
+  if (req.observe) notes.push(OBSERVE_NOTE);
+  return { ...r, harness: req.harness, notes };
+}
+
+const OBSERVE_NOTE: InstallNote = {
+  text: "observe mode: the hook logs what it would have done and allows everything; `fire hook enforce` (same --harness and scope) makes it act",
+  warn: false,
+};
+
+/**
+ * `fire hook enforce|observe`: switches the installed fire hook of one harness and scope to
+ * enforce or observe mode, every other word of its command kept (Codex: its trust renewed,
+ * since trust is a hash of the command).
+ */
+export function setHookMode(req: HookTarget & { observe: boolean }): InstallReport {
+  const env = req.env ?? process.env;
+  const scope = req.user ? { user: true } : { project: projectDir(req) };
+  const file = settingsPath(req.harness, scope, env);
+  if (fireCommands(readSettings(file)).length === 0)
+    throw new NotFoundError(`no fire hook installed in ${file}: install it first`);
+  const r = editSettings(file, (s) => withFireMode(s, req.observe));
+  const notes: InstallNote[] = [];
+  if (req.harness === "codex" && r.changed) {
+    const entries = trustEntries(file, r.settings, isFireCommand);
+    const t = writeCodexTrust(codexConfigToml(env), file, entries, undefined);
+    notes.push({
+      text: `renewed the trust of fire's ${entries.length} hook entries in ${t.file}`,
+      warn: false,
+    });
+  }
+  notes.push(
+    req.observe
+      ? OBSERVE_NOTE
+      : { text: "enforce mode: the hook acts on its rules' decisions", warn: false },
+  );
   return { ...r, harness: req.harness, notes };
 }
 

@@ -79,6 +79,8 @@ export function hookCommand(opts: {
   node?: string;
   /** A fault in fire denies the tool call (`fire hook --fail-closed`). */
   failClosed?: boolean;
+  /** Observe mode: the hook evaluates and logs, and answers nothing. */
+  observe?: boolean;
 }): string {
   const abs = (p: string | undefined) => (p ? resolve(p) : undefined);
   const words = [
@@ -86,6 +88,7 @@ export function hookCommand(opts: {
     opts.cliPath,
     "hook",
     ...hookArgWords(HOOK_OPTIONS, {
+      observe: opts.observe,
       "fail-closed": opts.failClosed,
       portfolio: abs(opts.portfolio),
       workspace: abs(opts.workspace),
@@ -129,6 +132,52 @@ export function shellWords(command: string): string[] | undefined {
     );
   }
   return command.slice(end).trim() ? undefined : out;
+}
+
+/**
+ * A fire hook command switched to observe mode (`--observe` after `hook`) or to enforce
+ * (without it); undefined when the command cannot be read as words.
+ */
+export function withObserveFlag(command: string, observe: boolean): string | undefined {
+  const bare = command.trimEnd().endsWith(` ${FIRE_MARK}`)
+    ? command.trimEnd().slice(0, -FIRE_MARK.length - 1)
+    : command;
+  const words = shellWords(bare);
+  const at = words?.indexOf("hook") ?? -1;
+  if (!words || at < 0) return undefined;
+  const rest = words.slice(at + 1).filter((w) => w !== "--observe");
+  const out = [...words.slice(0, at + 1), ...(observe ? ["--observe"] : []), ...rest];
+  return markCommand(out.map(shellQuote).join(" "));
+}
+
+/** Whether an installed fire hook command runs in observe mode. */
+export function observesCommand(command: string): boolean {
+  return shellWords(command)?.includes("--observe") === true;
+}
+
+/** Settings with every fire hook command switched to observe or enforce. */
+export function withFireMode(settings: SettingsFile, observe: boolean): SettingsFile {
+  if (!settings.hooks) return settings;
+  const hooks: Record<string, HookGroup[]> = {};
+  for (const [event, groups] of Object.entries(settings.hooks))
+    hooks[event] = groups.map((g) => ({
+      ...g,
+      hooks: g.hooks.map((h) => {
+        if (!isFireCommand(h.command)) return h;
+        const command = withObserveFlag(h.command as string, observe);
+        return command === undefined ? h : { ...h, command };
+      }),
+    }));
+  return { ...settings, hooks };
+}
+
+/** The fire hook commands installed in these settings. */
+export function fireCommands(settings: SettingsFile): string[] {
+  return Object.values(settings.hooks ?? {}).flatMap((groups) =>
+    groups.flatMap((g) =>
+      g.hooks.flatMap((h) => (isFireCommand(h.command) ? [h.command as string] : [])),
+    ),
+  );
 }
 
 /** Reads a settings file (missing → {}); a file that is not settings is an InputError. */
