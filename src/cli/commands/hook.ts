@@ -4,17 +4,15 @@ import {
   fieldReport,
   type Harness,
   harnessNamed,
+  hookReportJson,
   type InstallReport,
   installHook,
+  renderHookReportCsv,
+  renderHookReportText,
   setHookMode,
   uninstallHook,
 } from "../../core/app/hook.js";
 import { UsageError } from "../../core/errors.js";
-import {
-  hookReportJson,
-  renderHookReportCsv,
-  renderHookReportText,
-} from "../../core/hookreport/render.js";
 import { printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 

@@ -11,6 +11,12 @@ import type { HookInstaller } from "../screening/run/hook.js";
 export type { DoctorReport } from "../deploy/doctor.js";
 export type { HookTarget, InstallHookRequest, InstallReport } from "../deploy/install.js";
 export type { Harness } from "../deploy/settings.js";
+export {
+  hookReportJson,
+  renderHookReportCsv,
+  renderHookReportText,
+  ruleLines,
+} from "../hookreport/render.js";
 export type { HookReport, RuleRow } from "../hookreport/report.js";
 /**
  * The hook actions: `fire hook install|uninstall|doctor`, the workbench's Portfolio screen
