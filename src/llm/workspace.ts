@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { ExternalLabeler } from "../core/mine/mine.js";
 import type { Workspace } from "../core/workspace/load.js";
 import { workspacePaths } from "../core/workspace/paths.js";
@@ -6,7 +5,7 @@ import { type LabelProgress, labelAttempts } from "./label.js";
 
 /** Where a workspace keeps its LLM answers (the response cache and batch state). */
 export function llmCacheDir(ws: Pick<Workspace, "dir">): string {
-  return join(workspacePaths(ws.dir).cache, "llm");
+  return workspacePaths(ws.dir).llmCache;
 }
 
 export interface WorkspaceLabelerOptions {

@@ -89,6 +89,6 @@ export function exportPortfolio(
   out?: string,
 ): Promise<FailproofaiExport> {
   const dir = join(workspacePaths(workspace).portfolios, name);
-  const outDir = resolve(out ?? join(workspace, "exports", "failproofai", name));
+  const outDir = resolve(out ?? join(workspacePaths(workspace).exports, "failproofai", name));
   return exportFailproofai(dir, outDir);
 }

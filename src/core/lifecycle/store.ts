@@ -88,7 +88,7 @@ export async function writeCandidate(file: string, c: Candidate): Promise<void> 
 /** Where a new candidate file goes: `candidates/drafts/<id>[.v<version>].<ext>`. */
 export function draftFile(workspace: string, c: Candidate, ext: "yaml" | "json" = "yaml"): string {
   const name = c.version === 1 ? c.id : `${c.id}.v${c.version}`;
-  return join(workspacePaths(workspace).candidates, "drafts", `${name}.${ext}`);
+  return join(workspacePaths(workspace).drafts, `${name}.${ext}`);
 }
 
 export const fileLabel = (file: string): string => basename(file);

@@ -4,6 +4,7 @@ import { lock } from "proper-lockfile";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { describeZodIssues, InputError, lineAtOffset, parseJsonText } from "../errors.js";
+import { workspacePaths } from "../workspace/paths.js";
 
 const Ids = z.array(z.string().min(1)).min(1);
 const At = z.string().optional();
@@ -48,7 +49,7 @@ export type DecisionsFile = z.infer<typeof DecisionsFile>;
 
 /** `<workspace>/mining/decisions.json` (plain, diffable, committed by users). */
 export function decisionsPath(workspaceDir: string): string {
-  return join(workspaceDir, "mining", "decisions.json");
+  return workspacePaths(workspaceDir).decisions;
 }
 
 /** 1-based line of each decision entry (its `"op":` key), in file order. */
@@ -99,7 +100,7 @@ async function editDecisions(
   edit: (cur: readonly Decision[]) => Decision[],
 ): Promise<DecisionsFile> {
   const file = decisionsPath(workspaceDir);
-  const dir = join(workspaceDir, "mining");
+  const dir = workspacePaths(workspaceDir).mining;
   await mkdir(dir, { recursive: true });
   const release = await lock(dir, {
     lockfilePath: join(dir, ".decisions.lock"),

@@ -23,12 +23,12 @@ export type LabelStore = z.infer<typeof LabelStore>;
 
 /** `.fire/cache/labels/<labeler>.json` (a cache: safe to delete). */
 export function labelStorePath(workspaceDir: string, labeler: "llm" | "heuristic"): string {
-  return join(workspacePaths(workspaceDir).cache, "labels", `${labeler}.json`);
+  return join(workspacePaths(workspaceDir).labels, `${labeler}.json`);
 }
 
 /** `.fire/cache/labels/last.json`: which labeller the last `fire mine` used. */
 function lastPath(workspaceDir: string): string {
-  return join(workspacePaths(workspaceDir).cache, "labels", "last.json");
+  return join(workspacePaths(workspaceDir).labels, "last.json");
 }
 
 /** Content hash of what a label depends on: the attempt, its detector hits, the labeller version. */

@@ -20,7 +20,7 @@ import type { MineResult } from "./mine.js";
 const VERSION = 1;
 
 export function miningCacheFile(dir: string): string {
-  return join(workspacePaths(dir).cache, "mining.json");
+  return workspacePaths(dir).miningCache;
 }
 
 export interface BaseKeyParts {

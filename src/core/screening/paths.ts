@@ -1,5 +1,6 @@
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { UsageError } from "../errors.js";
+import { workspacePaths } from "../workspace/paths.js";
 
 /** Files of one screen under `<workspace>/screens/<name>/`. */
 export interface ScreenPaths {
@@ -25,7 +26,7 @@ export function checkScreenName(name: string): string {
 }
 
 export function screenPaths(workspace: string, name: string): ScreenPaths {
-  const dir = join(resolve(workspace), "screens", checkScreenName(name));
+  const dir = join(workspacePaths(workspace).screens, checkScreenName(name));
   return {
     dir,
     plan: join(dir, "plan.json"),

@@ -1,8 +1,9 @@
 import { mkdir, readFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { describeZodIssues, InputError, parseJsonText } from "../errors.js";
+import { workspacePaths } from "./paths.js";
 
 /** The outcomes a person can give an attempt that has no verifier outcome. */
 export const HandOutcome = z.enum(["pass", "fail"]);
@@ -28,7 +29,7 @@ export interface HandMarks {
 
 /** `mining/outcomes.json` (user data next to the cluster decisions, not a cache). */
 export function handOutcomesFile(dir: string): string {
-  return join(dir, "mining", "outcomes.json");
+  return workspacePaths(dir).handOutcomes;
 }
 
 /** Reads the hand outcomes and tags; none when the file is absent. Bad content is an InputError. */

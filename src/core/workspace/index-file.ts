@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { InputError } from "../errors.js";
@@ -47,7 +46,7 @@ export interface IndexInfo {
 }
 
 export function indexFile(dir: string): string {
-  return join(workspacePaths(dir).cache, "index.json");
+  return workspacePaths(dir).index;
 }
 
 /** What the index depends on besides the units: the parse options and the fault markers. */

@@ -3,19 +3,38 @@ import { join, resolve } from "node:path";
 /** The config file name at the root of every workspace. */
 export const CONFIG_FILE = "fire.config.json";
 
-/** Every folder of a workspace, as absolute paths. */
+/** Every folder and shared file of a workspace, as absolute paths: the one layout. */
 export interface WorkspacePaths {
   root: string;
   config: string;
   traces: string;
   candidates: string;
+  /** `candidates/drafts/`: what `fire draft` writes. */
+  drafts: string;
+  /** `screens/<name>/`: run screens and replay screens. */
   screens: string;
   portfolios: string;
+  /** `exports/`: `fire export --portfolio` output by default. */
+  exports: string;
+  /** `mining/`: the user's mining input (decisions, hand outcomes), kept with the workspace. */
+  mining: string;
+  /** Cluster decisions (`fire cluster …`). */
+  decisions: string;
+  /** Outcomes and tags given by hand to attempts without a verifier. */
+  handOutcomes: string;
   /** `.fire/` (git-ignored): caches and state, never user data. */
   fire: string;
   cache: string;
   /** Parse cache: one entry per source unit. */
   parseCache: string;
+  /** The workspace index (the workbench's warm open). */
+  index: string;
+  /** Label stores, one file per labeller. */
+  labels: string;
+  /** The clustering before decisions, beside the index. */
+  miningCache: string;
+  /** The LLM's response cache and batch state. */
+  llmCache: string;
   state: string;
 }
 
@@ -24,16 +43,27 @@ export function workspacePaths(dir: string): WorkspacePaths {
   const root = resolve(dir);
   const fire = join(root, ".fire");
   const cache = join(fire, "cache");
+  const candidates = join(root, "candidates");
+  const mining = join(root, "mining");
   return {
     root,
     config: join(root, CONFIG_FILE),
     traces: join(root, "traces"),
-    candidates: join(root, "candidates"),
+    candidates,
+    drafts: join(candidates, "drafts"),
     screens: join(root, "screens"),
     portfolios: join(root, "portfolios"),
+    exports: join(root, "exports"),
+    mining,
+    decisions: join(mining, "decisions.json"),
+    handOutcomes: join(mining, "outcomes.json"),
     fire,
     cache,
     parseCache: join(cache, "parse"),
+    index: join(cache, "index.json"),
+    labels: join(cache, "labels"),
+    miningCache: join(cache, "mining.json"),
+    llmCache: join(cache, "llm"),
     state: join(fire, "state"),
   };
 }

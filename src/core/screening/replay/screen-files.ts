@@ -7,6 +7,7 @@ import { Finding, type Verdict } from "../../verdict/finding.js";
 import { withEvidence } from "../../verdict/prose.js";
 import { VerdictKind } from "../../verdict/thresholds.js";
 import { runScreenVerdict } from "../../verdict/verdict.js";
+import { workspacePaths } from "../../workspace/paths.js";
 import { screenPaths } from "../paths.js";
 import { readPlanIfAny } from "../plan/plan-file.js";
 import type { ScreenPlan } from "../plan/schema.js";
@@ -79,7 +80,7 @@ export interface RunScreenEvidence {
  * does not validate names no candidate and is passed over.
  */
 export async function runScreensFor(workspace: string, file: string): Promise<RunScreenEvidence[]> {
-  const root = join(resolve(workspace), "screens");
+  const root = workspacePaths(workspace).screens;
   if (!existsSync(root)) return [];
   const out: RunScreenEvidence[] = [];
   for (const name of readdirSync(root).sort()) {

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { workspacePaths } from "../../workspace/paths.js";
 import { readResults } from "./results-file.js";
 
 /** A run screen folder under `screens/` (replay screens, `replay-*`, are not run screens). */
@@ -12,7 +13,7 @@ export interface RunScreenEntry {
 
 /** The workspace's run screens, sorted by name: whether a plan exists, result rows so far. */
 export async function listRunScreens(workspace: string): Promise<RunScreenEntry[]> {
-  const root = join(workspace, "screens");
+  const root = workspacePaths(workspace).screens;
   if (!existsSync(root)) return [];
   const out: RunScreenEntry[] = [];
   for (const ent of readdirSync(root, { withFileTypes: true })) {

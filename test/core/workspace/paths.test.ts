@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { workspacePaths } from "../../../src/core/workspace/paths.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
+
+const SRC = resolve(REPO_ROOT, "src");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(p);
+    return /\.tsx?$/.test(e.name) ? [p] : [];
+  });
+}
+
+/** A path built from a workspace folder's name instead of workspacePaths. */
+const LAYOUT_JOIN =
+  /\bjoin\([^)]*"(?:mining|screens|exports|drafts|\.fire|cache|traces|candidates)"[^)]*\)/;
+
+describe("workspacePaths: the one workspace layout", () => {
+  it("names every folder and shared file under the workspace root", () => {
+    const p = workspacePaths("/w");
+    expect(relative("/w", p.decisions)).toBe(join("mining", "decisions.json"));
+    expect(relative("/w", p.handOutcomes)).toBe(join("mining", "outcomes.json"));
+    expect(relative("/w", p.drafts)).toBe(join("candidates", "drafts"));
+    expect(relative("/w", p.index)).toBe(join(".fire", "cache", "index.json"));
+    expect(relative("/w", p.llmCache)).toBe(join(".fire", "cache", "llm"));
+    for (const v of Object.values(p)) expect(v.startsWith("/w")).toBe(true);
+  });
+
+  it("is where core and src/llm take workspace folders from (no join of a folder name)", () => {
+    const offenders = [...sourceFiles(join(SRC, "core")), ...sourceFiles(join(SRC, "llm"))]
+      .filter((f) => !f.endsWith(join("workspace", "paths.ts")))
+      .filter((f) => LAYOUT_JOIN.test(readFileSync(f, "utf8")))
+      .map((f) => relative(SRC, f));
+    expect(offenders).toEqual([]);
+  });
+});
