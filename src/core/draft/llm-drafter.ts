@@ -1,5 +1,6 @@
 import type { Cluster } from "../mine/cluster.js";
 import type { Attempt } from "../model/attempt.js";
+import { conditionKeysText } from "../policy/atoms.js";
 import type { Candidate } from "../policy/schema.js";
 import { redact } from "../redact.js";
 import { type DraftResult, finishDraft } from "./template-drafter.js";
@@ -20,10 +21,11 @@ export type AskDraft = (
   validate: (value: Candidate) => string[],
 ) => Promise<{ ok: true; value: Candidate } | { ok: false; reason: string }>;
 
-const LANGUAGE = `A candidate policy is JSON: {id, version, family, title, chain:{state, intervention, behavior, verifier}, eligibility:{allOf:[], anyOf:[pattern], noneOf:[]}, values:[{id, pattern}], track:[{id, at, when, set|clear|record|recordFirst|increment|mark|streak}], rules:[{id, at: prompt|tool|tool_result|stop, when, action: instruct|deny, message, nudgeLimit?, release?}], behavior: condition}.
+/** The policy language as the drafter is told it (condition keys from the atom registry). */
+export const DRAFT_LANGUAGE = `A candidate policy is JSON: {id, version, family, title, chain:{state, intervention, behavior, verifier}, eligibility:{allOf:[], anyOf:[pattern], noneOf:[]}, values:[{id, pattern}], track:[{id, at, when, set|clear|record|recordFirst|increment|mark|streak}], rules:[{id, at: prompt|tool|tool_result|stop, when, action: instruct|deny, message, nudgeLimit?, release?}], behavior: condition}.
 A pattern is a regex string or {pattern, flags}; flags from i, m, s, u. No nested quantifiers.
 values lists capture what the task text names (paths, file names: every match, group 1). A track rule's mark {values, as, match?: path|name|written} marks the values the current tool call uses; streak {counter, key?: output} counts a run of identical results.
-A condition is an object whose keys must all hold: kind, role, tool, command, input, output, text, writes (patterns), exitCode, isError, flag, unset, recorded (step names), steps ("probe > launch", "now > write"), count ("edits >= 1", "same_error >= 3"), captured (a values list named something), unmarked {values, as, markedAs?} (some captured value not marked), mentions {values, match?, unless?} (the current tool call uses a captured value), all, any, not.
+A condition is an object whose keys must all hold: ${conditionKeysText()}.
 deny is only allowed at "tool". Eligibility reads the task text once; tracking rules record the agent's steps; the behaviour marker is checked on the final state.
 Rules and patterns must be general: never name a task, a file path from the traces, or an expected answer.`;
 
@@ -39,7 +41,7 @@ export function draftMessages(cluster: Cluster, example?: Candidate): DraftMessa
   return [
     {
       role: "system",
-      content: `You write runtime policies for coding agents as declarative JSON.\n${LANGUAGE}${ex}`,
+      content: `You write runtime policies for coding agents as declarative JSON.\n${DRAFT_LANGUAGE}${ex}`,
     },
     {
       role: "user",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EventKind } from "../model/attempt.js";
 import { EXIT_STATUSES, type ExitStatus } from "../model/exit-status.js";
+import { conditionValueRefs } from "./atoms.js";
 import { COUNT_CMP, ESCALATE_CAP, STEP_ORDER } from "./grammar.js";
 
 export { ESCALATE_CAP };
@@ -225,24 +226,6 @@ export const Rule = z.strictObject({
 });
 export type Rule = z.infer<typeof Rule>;
 
-/** Calls `known` with every values-list name a condition refers to. */
-function valueRefs(
-  c: Condition,
-  path: (string | number)[],
-  known: (name: string, path: (string | number)[]) => void,
-): void {
-  const caps =
-    c.captured === undefined ? [] : typeof c.captured === "string" ? [c.captured] : c.captured;
-  for (const n of caps) known(n, [...path, "captured"]);
-  if (c.unmarked) known(c.unmarked.values, [...path, "unmarked", "values"]);
-  if (c.mentions) known(c.mentions.values, [...path, "mentions", "values"]);
-  if (c.elapsed) known(c.elapsed.of, [...path, "elapsed", "of"]);
-  if (c.timed) known(c.timed, [...path, "timed"]);
-  for (const [i, s] of (c.all ?? []).entries()) valueRefs(s, [...path, "all", i], known);
-  for (const [i, s] of (c.any ?? []).entries()) valueRefs(s, [...path, "any", i], known);
-  if (c.not) valueRefs(c.not, [...path, "not"], known);
-}
-
 export const Status = z.enum(["draft", "screening", "frozen", "retired"]);
 export const PolicyMode = z.enum(["enforce", "observe"]);
 
@@ -315,13 +298,13 @@ export const Candidate = z
       const marks = t.mark === undefined ? [] : Array.isArray(t.mark) ? t.mark : [t.mark];
       for (const [j, m] of marks.entries())
         known(m.values, ["track", i, "mark", ...(Array.isArray(t.mark) ? [j] : []), "values"]);
-      if (t.when) valueRefs(t.when, ["track", i, "when"], known);
+      if (t.when) conditionValueRefs(t.when, ["track", i, "when"], known);
     });
     c.rules.forEach((r, i) => {
-      if (r.when) valueRefs(r.when, ["rules", i, "when"], known);
-      if (r.release) valueRefs(r.release, ["rules", i, "release"], known);
+      if (r.when) conditionValueRefs(r.when, ["rules", i, "when"], known);
+      if (r.release) conditionValueRefs(r.release, ["rules", i, "release"], known);
     });
-    valueRefs(c.behavior, ["behavior"], known);
+    conditionValueRefs(c.behavior, ["behavior"], known);
     c.rules.forEach((r, i) => {
       check(r.id, ["rules", i, "id"]);
       if (r.escalate?.action === "deny" && r.at !== "tool")
