@@ -1,4 +1,4 @@
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { diagnoseHook } from "../deploy/doctor.js";
 import { installHook, setHookMode, uninstallHook } from "../deploy/install.js";
 import type { Harness } from "../deploy/settings.js";
@@ -7,6 +7,7 @@ import { defaultPortfolioDir } from "../freeze/default.js";
 import { loadPolicySource, resolvePolicySource } from "../freeze/policy-source.js";
 import { type HookReport, hookReport, type ReportThresholds } from "../hookreport/report.js";
 import type { HookInstaller } from "../screening/run/hook.js";
+import { workspacePaths } from "../workspace/paths.js";
 
 export type { DoctorReport } from "../deploy/doctor.js";
 export type { HookTarget, InstallHookRequest, InstallReport } from "../deploy/install.js";
@@ -40,7 +41,7 @@ export interface HookReportRequest {
  * portfolio come back with the logs' bad lines.
  */
 export function fieldReport(req: HookReportRequest): HookReport & { portfolio?: string } {
-  const paths = req.paths?.length ? req.paths : [join(req.workspace, ".fire")];
+  const paths = req.paths?.length ? req.paths : [workspacePaths(req.workspace).fire];
   const source = req.portfolio
     ? resolvePolicySource(req.workspace, req.portfolio)
     : defaultPortfolioDir(req.workspace);
