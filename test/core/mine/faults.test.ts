@@ -131,6 +131,43 @@ describe("fault markers: general signals and their near misses", () => {
     ).toBeUndefined();
   });
 
+  it("a tool missing on the host is no fault when the verifier failed on the agent's own by-product", () => {
+    const task =
+      "Write /app/poly/main.py.c so that `python3 /app/poly/main.py.c N` and gcc both print fib(N).";
+    const events: AttemptInput["events"] = [
+      { index: 0, kind: "prompt", role: "user", input: task },
+      {
+        index: 1,
+        kind: "tool_call",
+        tool: "Bash",
+        command: "python3 /app/poly/main.py.c 3",
+        callId: "a",
+      },
+      {
+        index: 2,
+        kind: "tool_result",
+        tool: "Bash",
+        output: "bash: python3: command not found",
+        callId: "a",
+      },
+      {
+        index: 3,
+        kind: "tool_call",
+        tool: "Bash",
+        command: "gcc /app/poly/main.py.c -o /app/poly/cmain && /app/poly/cmain 3",
+        callId: "b",
+      },
+      { index: 4, kind: "tool_result", tool: "Bash", output: "2", callId: "b" },
+    ];
+    const stray = "E   AssertionError: Expected only main.py.c, found: ['main.py.c', 'cmain']";
+    expect(faultOf(base({ taskText: task, events, verifierOutput: stray }))).toBeUndefined();
+    // near miss: the verifier failed on something else; the missing python3 decides
+    const other = "E   AssertionError: python3 run printed nothing";
+    expect(faultOf(base({ taskText: task, events, verifierOutput: other }))?.reason).toBe(
+      "provider_fault",
+    );
+  });
+
   it("a program the task names that the host cannot run is an environment fault", () => {
     const task = "Start the VM with qemu-system-x86_64 and keep SSH reachable on port 2222.";
     const cmd = "qemu-system-x86_64 -m 512 -hda disk.img -nographic";

@@ -161,6 +161,43 @@ describe("harness and provider faults from the trajectory", () => {
     });
   });
 
+  it("a cut-off final turn does not explain evidence the agent destroyed earlier", () => {
+    const task = "Recover the deleted rows from the corrupted database /app/main.db.";
+    const events: AttemptInput["events"] = [
+      { index: 0, kind: "prompt", role: "user", input: task },
+      {
+        index: 1,
+        kind: "tool_call",
+        tool: "Bash",
+        command: "sqlite3 /app/main.db 'PRAGMA wal_checkpoint;'",
+        callId: "c",
+      },
+      { index: 2, kind: "tool_result", tool: "Bash", output: "0|0|0", callId: "c" },
+      { index: 3, kind: "message", role: "agent", input: "Now let me write the recovery:" },
+      { index: 4, kind: "stop" },
+    ];
+    const lost = base({ taskText: task, events, agentEnd: cut });
+    expect(faultOf(lost)).toBeUndefined();
+    // near miss: a copy first, then the same work; the cut-off turn is the fault again
+    const copied = base({
+      taskText: task,
+      agentEnd: { ...cut, eventIndex: 5 },
+      events: [
+        events[0] as AttemptInput["events"][number],
+        {
+          index: 1,
+          kind: "tool_call",
+          tool: "Bash",
+          command: "cp /app/main.db /tmp/x.db",
+          callId: "p",
+        },
+        { index: 2, kind: "tool_result", tool: "Bash", output: "", callId: "p" },
+        ...events.slice(1).map((e) => ({ ...e, index: e.index + 2 })),
+      ],
+    });
+    expect(faultOf(copied)?.code).toBe("truncated-model-response");
+  });
+
   it("a length stop is one too; a metered final turn, or one with a call after it, is not", () => {
     const atLimit = { ...cut, promptTokens: 5000, stopReason: "max_tokens" };
     expect(faultOf(base({ agentEnd: atLimit }))?.code).toBe("truncated-model-response");

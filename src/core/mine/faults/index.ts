@@ -1,6 +1,9 @@
 import { join } from "node:path";
 import type { Attempt } from "../../model/attempt.js";
+import { destructiveAfterProbe } from "../detectors/destructive-after-probe.js";
+import { evidenceMutated } from "../detectors/evidence-mutated.js";
 import { verifierMissing } from "../detectors/paths.js";
+import { strayArtifact } from "../detectors/stray-artifact.js";
 import { environmentFault } from "./environment.js";
 import {
   agentKilled,
@@ -97,6 +100,25 @@ function normalize(markers: readonly string[] | FaultMarkers): Required<FaultMar
  * verifier / judge fault (one that died before running any test included); a cut-off or
  * failed final model response; an environment or provider fault; no verifier outcome.
  */
+/**
+ * A working state the agent destroyed with one tool call before its last turn (evidence
+ * opened read-write before a copy, a deployment cleaned up after a good probe): a final turn
+ * cut off later explains a missing last step, not that loss.
+ */
+function lostBeforeTheEnd(a: Attempt): boolean {
+  return [evidenceMutated, destructiveAfterProbe].some(
+    (d) => d.detect(a, { siblings: [] }).length > 0,
+  );
+}
+
+/**
+ * The verifier's failure names a file the agent itself left in the graded folder: its own
+ * output was graded and failed, so a tool missing from the agent's host did not decide it.
+ */
+function failedOnItsOwnOutput(a: Attempt): boolean {
+  return strayArtifact.detect(a, { siblings: [] }).length > 0;
+}
+
 export function faultOf(
   a: Attempt,
   markers: readonly string[] | FaultMarkers = [],
@@ -135,9 +157,9 @@ export function faultOf(
   const v = verifierFault(a, m.verifier);
   if (v) return v;
   const turn = truncatedFinalResponse(a) ?? providerErrorLastTurn(a);
-  if (turn) return turn;
+  if (turn && !lostBeforeTheEnd(a)) return turn;
   const env = environmentFault(a, m.environment);
-  if (env) return env;
+  if (env && !failedOnItsOwnOutput(a)) return env;
   if (a.outcome === "unknown")
     return {
       reason: "no_outcome",
