@@ -1,6 +1,7 @@
 import { cliBenchmark } from "./cli.js";
 import { hookBenchmark } from "./hook.js";
 import { hookConcurrencyBenchmark } from "./hook-concurrency.js";
+import { hookReportBenchmark } from "./hook-report.js";
 import { ingestBenchmark } from "./ingest.js";
 import { mineBenchmark } from "./mine.js";
 import { mineRealBenchmark } from "./mine-real.js";
@@ -18,6 +19,7 @@ export const benchmarks: Benchmark[] = [
   ingestBenchmark,
   hookBenchmark,
   hookConcurrencyBenchmark,
+  hookReportBenchmark,
   replayBenchmark,
   mineBenchmark,
   mineRealBenchmark,
