@@ -16,6 +16,7 @@ import {
   DEADLINE_NO_DELIVERABLE,
   TASK_INPUT_MISSED,
 } from "./templates-artifact.js";
+import { REGRESSION_UNCHECKED, STRAY_ARTIFACT_LEFT, VACUOUS_CHECK } from "./templates-check.js";
 
 /** One parameterized template per open mechanism (mechanism id → template). */
 export const MECHANISM_TEMPLATES: readonly MechanismTemplate[] = [
@@ -26,6 +27,9 @@ export const MECHANISM_TEMPLATES: readonly MechanismTemplate[] = [
   CONSTRAINT_UNCHECKED,
   OVERWROTE_EXISTING_FILE,
   TASK_INPUT_MISSED,
+  VACUOUS_CHECK,
+  STRAY_ARTIFACT_LEFT,
+  REGRESSION_UNCHECKED,
 ];
 
 /**
