@@ -187,7 +187,7 @@ describe("fire draft / screen replay / route / freeze / hook (demo workspace)", 
     expect((await readdir(out)).sort()).toEqual([
       "fire-demo.policies.mjs",
       "fire-demo.portfolio.json",
-      "fire-runtime",
+      "fire-demo.runtime.mjs",
     ]);
     expect((await fire(["export", "--portfolio", "demo", "--format", "yaml"])).status).toBe(2);
   });

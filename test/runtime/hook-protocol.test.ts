@@ -153,10 +153,11 @@ describe("the portfolio cache", () => {
     const cacheDir = join(ws, ".fire/state/portfolio-cache");
     const cached = readdirSync(cacheDir).filter((f) => f.endsWith(".json"));
     expect(cached).toHaveLength(1);
-    // only what the hook evaluates: no behaviour marker to compile, no prose to parse
+    // only what the hook evaluates, no prose to parse; the behaviour condition is kept, since
+    // the hook decides from it whether an instruction was followed (escalation ladders)
     const entry = JSON.parse(readFileSync(join(cacheDir, cached[0] as string), "utf8")).policies[0]
       .candidate;
-    expect(entry.behavior).toEqual({});
+    expect(entry.behavior).toEqual(candidate.behavior);
     expect(Object.keys(entry).sort()).toEqual(
       Object.keys(candidate)
         .filter((k) =>

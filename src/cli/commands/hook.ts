@@ -13,7 +13,7 @@ import {
   uninstallHook,
 } from "../../core/app/hook.js";
 import { UsageError } from "../../core/errors.js";
-import { printResult } from "../util/out.js";
+import { print, printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface InstallOpts {
@@ -121,7 +121,8 @@ export function register(program: Command): void {
           ...(opts.portfolio ? { portfolio: opts.portfolio } : {}),
         });
         if (opts.csv) {
-          process.stdout.write(renderHookReportCsv(r));
+          // rule ids and paths come from hook logs: printable like every other report
+          print(renderHookReportCsv(r));
           for (const e of r.errors) process.stderr.write(`${e.format()}\n`);
           return;
         }

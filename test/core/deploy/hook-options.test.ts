@@ -23,6 +23,7 @@ describe("one definition of the hook's options", () => {
       ok: true,
       values: {
         "fail-closed": true,
+        observe: false,
         portfolio: "/w/portfolios/p",
         workspace: "/w",
         log: "/w/.fire/hook.jsonl",
