@@ -142,7 +142,7 @@ describe("terminal escapes from traces", () => {
         expect(app.frame(), `screen ${screen}`).not.toMatch(RAW);
         seen.push(app.frame());
         await app.press(key);
-        await new Promise((r) => setTimeout(r, 200));
+        await waitFor(() => !/loading [A-Z]/.test(app.frame()), app.frame);
       }
       expect(app.frame(), `screen ${screen}`).not.toMatch(RAW);
       await app.press(KEY.esc);
