@@ -1,0 +1,278 @@
+import type { FamilyId } from "../families.js";
+import { failingTests, testsOf } from "../ingest/verifier-tests.js";
+import type { Attempt } from "../model/attempt.js";
+import { redact } from "../redact.js";
+import { detectorById } from "./detectors/index.js";
+import {
+  baseName,
+  CREATED_ZERO,
+  endedByHarness,
+  escapeRe,
+  isTimeout,
+  namedFiles,
+  verifierMissing,
+} from "./detectors/paths.js";
+import { stopIndex } from "./detectors/shell.js";
+import { mentionOf } from "./detectors/stray-artifact.js";
+import type { DetectorHit } from "./detectors/types.js";
+import type { InterventionPoint, LabelEvidence } from "./label.js";
+import { MECHANISMS, mechanismById } from "./mechanisms.js";
+
+/*
+ * Evidence strength for the heuristic labeller (core/mine/heuristic.ts): which mechanisms a
+ * failed attempt's detector hits show, and how many independent kinds of evidence back each.
+ */
+/**
+ * How strong the evidence for a mechanism is, summed from independent kinds of evidence
+ * (docs/mining.md "Evidence kinds and strength"). A detector's pattern in the trace is one point;
+ * each independent corroboration adds one: the verifier's own output names what the
+ * mechanism's events touched (or the missing deliverable), the trial's result record shows
+ * the state (a timeout with no deliverable), the pattern is itself the run's last state (an
+ * unchanged retry loop that runs to the end), the detector required the task text to give
+ * the role it is about (recover a database, keep a service reachable), a passing sibling's
+ * decisive difference names the same mechanism as a trace pattern, or a passing sibling
+ * shows the task was within reach. No rule looks at a task's name.
+ */
+export const STRENGTH = {
+  trace: 1,
+  verifier: 1,
+  result: 1,
+  loopAtEnd: 1,
+  capability: 1,
+  taskRole: 1,
+  sibling: 1,
+} as const;
+
+/**
+ * What the verifier prints when nothing answered where the task's service should be: a
+ * refused or failed connection, HTTP status 000, nothing listening.
+ */
+const UNREACHABLE =
+  /connection refused|failed to connect|couldn't connect|could not connect|econnrefused|connection reset|connection timed out|\bConnectionError\b|max retries exceeded|\bURLError\b|\bHTTP(?: status)?:? 000\b|returned HTTP 000|not listening|no response from|remote end closed/i;
+
+/** Confidence shown for a named or reviewed label, by evidence strength (calibrated by the bench). */
+export function confidenceOf(strength: number): number {
+  return strength >= 4 ? 0.9 : strength === 3 ? 0.8 : strength === 2 ? 0.65 : 0.4;
+}
+
+const baseOf = (p: string): string => p.replace(/\\/g, "/").split("/").at(-1) ?? p;
+
+export interface Candidate {
+  id: string;
+  point: InterventionPoint;
+  family?: FamilyId;
+  hits: DetectorHit[];
+  strength: number;
+  evidence: LabelEvidence[];
+}
+
+export function eventEvidence(
+  a: Attempt,
+  claim: LabelEvidence["claim"],
+  idx: number,
+  why: string,
+): LabelEvidence {
+  const e = a.events.find((x) => x.index === idx);
+  const text = e ? (e.command ?? e.input ?? e.output ?? "") : "";
+  const excerpt = redact(`${why}${text ? ` — ${text.replace(/\s+/g, " ").trim()}` : ""}`);
+  return { claim, from: "event", eventIndex: idx, excerpt: excerpt.slice(0, 400) };
+}
+
+/** The verifier line that names one of `names` (a file name) or matches `names`, as evidence. */
+function verifierLine(a: Attempt, names: readonly string[] | RegExp): LabelEvidence | undefined {
+  const out = a.verifierOutput;
+  if (!out || (Array.isArray(names) && names.length === 0)) return undefined;
+  const hit = (l: string): boolean =>
+    names instanceof RegExp ? names.test(l) : names.some((n) => n.length >= 3 && l.includes(n));
+  const lines = out.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] ?? "";
+    if (hit(l)) {
+      const src = a.verifierSource;
+      return {
+        claim: "mechanism",
+        from: "verifier",
+        ...(src ? { file: src.file } : {}),
+        ...(src?.firstLine !== undefined ? { line: src.firstLine + i } : {}),
+        excerpt: redact(l.trim()).slice(0, 400),
+      };
+    }
+  }
+  return undefined;
+}
+
+/** Whether a repeated-failure hit runs to the end of the run (its last call among the last few). */
+function loopAtEnd(a: Attempt, h: DetectorHit): boolean {
+  const calls = a.events.filter((e) => e.kind === "tool_call");
+  const last = h.eventIndices.at(-1);
+  if (last === undefined) return false;
+  const after = calls.filter((c) => c.index > last).length;
+  return after <= 3;
+}
+
+/**
+ * The mechanism a hit shows for this attempt. A run the harness ended did not choose its
+ * stop, so the generic stop check shows nothing there; on a run that hit its time limit,
+ * unfinished work at the stop (a deliverable never written, a last check still failing) is
+ * the deadline's mechanism (sibling-diff.ts reads runs the same way).
+ */
+function mechanismOf(a: Attempt, h: DetectorHit): string | undefined {
+  const id = h.mechanism ?? h.family;
+  const stopTime = id === "stop-without-check" || id === "artifact-never-written";
+  if (stopTime && isTimeout(a)) return "deadline-no-deliverable";
+  if (STOP_CHECKS.has(id ?? "") && endedByHarness(a)) return undefined;
+  return id;
+}
+
+/** Mechanisms about the check an agent ran (or not) before it chose to stop. */
+const STOP_CHECKS: ReadonlySet<string> = new Set([
+  "stop-without-check",
+  "vacuous-check",
+  "regression-unchecked",
+]);
+
+/**
+ * Mechanisms whose detector reads the verifier's failure as well as the trace (the stray file
+ * it names, the failing test in the module run as a script, the regressed tests): the
+ * verifier line is their second kind of evidence.
+ */
+const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => RegExp | undefined>> =
+  {
+    "stray-artifact-left": (_a, h) => {
+      const b = h.subject ? baseName(h.subject) : undefined;
+      return b ? mentionOf(b) : undefined;
+    },
+    "vacuous-check": (_a, h) => {
+      const b = h.subject ? baseName(h.subject) : undefined;
+      return b ? new RegExp(`${escapeRe(b)}::\\S`) : undefined;
+    },
+    "regression-unchecked": (a) => {
+      const names = testsOf(a)
+        .filter((t) => t.role === "regression" && t.status !== "passed")
+        .map((t) => escapeRe(t.name));
+      return names.length ? new RegExp(names.slice(0, 20).join("|")) : undefined;
+    },
+  };
+
+/** Mechanisms whose state is a deliverable missing where the verifier looked. */
+const DELIVERABLE_MISSING: ReadonlySet<string> = new Set([
+  "artifact-never-written",
+  "artifact-wrong-path",
+  "deadline-no-deliverable",
+]);
+
+/**
+ * Mechanisms whose state is a working result destroyed by one tool call (an overwrite, a
+ * cleanup, a write to the evidence): only there does an earlier passing check of the agent's
+ * own show what was lost. A deadline or a retry loop loses nothing that had worked.
+ */
+const DESTROYED_BY_A_CALL: ReadonlySet<string> = new Set(
+  MECHANISMS.filter(
+    (m) =>
+      m.point === "tool" && m.id !== "deadline-no-deliverable" && m.id !== "repeated-tool-error",
+  ).map((m) => m.id),
+);
+
+/** Scores each mechanism the hits show: strength and cited evidence per claim. */
+export function candidates(
+  a: Attempt,
+  hits: readonly DetectorHit[],
+  capability: readonly LabelEvidence[],
+): Candidate[] {
+  const byId = new Map<string, DetectorHit[]>();
+  for (const h of hits) {
+    const id = mechanismOf(a, h);
+    if (id) byId.set(id, [...(byId.get(id) ?? []), h]);
+  }
+  // A verifier that names a missing file corroborates a trace pattern only when that file is
+  // a deliverable the task itself names (or the agent wrote it elsewhere): a file only the
+  // verifier names is the detector's own source, not independent evidence.
+  const taskNamed = new Set(namedFiles(a.taskText).map(baseName));
+  const missing = verifierMissing(a);
+  const out: Candidate[] = [];
+  for (const [id, hs] of byId) {
+    const m = mechanismById(id);
+    if (!m) continue;
+    const first = hs[0] as DetectorHit;
+    const evidence: LabelEvidence[] = [
+      eventEvidence(a, "state", first.eventIndices.at(-1) ?? stopIndex(a), first.reason),
+    ];
+    let strength = STRENGTH.trace;
+    // the verifier itself reports the deliverable missing (a verifier always names the
+    // deliverable it tests, so naming a touched file corroborates nothing else)
+    if (DELIVERABLE_MISSING.has(id)) {
+      const names = missing.paths
+        .map(baseOf)
+        .filter((n) => id === "artifact-wrong-path" || taskNamed.has(n));
+      const v =
+        verifierLine(a, names) ?? (missing.createdZero ? verifierLine(a, CREATED_ZERO) : undefined);
+      if (v) {
+        strength += STRENGTH.verifier;
+        evidence.push(v);
+      }
+    }
+    // the time limit corroborates the deadline detector's own pattern; a stop-time hit read
+    // as the deadline's (mechanismOf) is that reading already, not a second kind of evidence
+    const ownDeadline = hs.some((h) => h.mechanism === "deadline-no-deliverable");
+    if (id === "deadline-no-deliverable" && ownDeadline && isTimeout(a)) {
+      strength += STRENGTH.result;
+      evidence.push({
+        claim: "state",
+        from: "result",
+        file: a.source.path,
+        excerpt: `outcome ${a.outcome}${a.exception?.type ? ` (${a.exception.type})` : ""}`,
+      });
+    }
+    if (id === "repeated-tool-error" && loopAtEnd(a, first)) {
+      strength += STRENGTH.loopAtEnd;
+      evidence.push(
+        eventEvidence(a, "mechanism", first.eventIndices.at(-1) ?? 0, "the loop runs to the end"),
+      );
+    }
+    const fromSibling = hs.find((h) => h.detectorId === "sibling.decisive-difference");
+    if (fromSibling && hs.some((h) => h !== fromSibling)) {
+      // a trace pattern and the sibling's decisive difference agree: two kinds of evidence
+      strength += STRENGTH.sibling;
+      evidence.push({
+        claim: "mechanism",
+        from: "sibling",
+        excerpt: redact(fromSibling.reason).slice(0, 400),
+      });
+    }
+    const role = hs.map((h) => detectorById(h.detectorId)?.taskRole).find((r) => r);
+    if (role) {
+      strength += STRENGTH.taskRole;
+      evidence.push({ claim: "state", from: "task", excerpt: role });
+    }
+    const named = VERIFIER_NAMED[id]?.(a, first);
+    const vline = named ? verifierLine(a, named) : undefined;
+    if (vline) {
+      strength += STRENGTH.verifier;
+      evidence.push(vline);
+    }
+    if (id === "service-persistence") {
+      // A service gone at grading time shows in the verifier as a failed connection; a
+      // verifier whose tests failed for other reasons (the service answered) contradicts it.
+      const v = verifierLine(a, UNREACHABLE);
+      if (v) {
+        strength += STRENGTH.verifier;
+        evidence.push(v);
+      } else if (failingTests(a).length > 0) strength -= STRENGTH.verifier;
+    }
+    // A passing sibling shows the task was within reach. The agent's own passing check
+    // corroborates only a loss by a later action (a working state reached, then destroyed
+    // by a tool call); before a stop it shows little (often its own script, or regression
+    // tests the verifier does not use) and only decides the kind.
+    const stateAt = first.eventIndices.at(-1) ?? Number.POSITIVE_INFINITY;
+    const reachedThenLost =
+      DESTROYED_BY_A_CALL.has(id) &&
+      capability.some((e) => e.from === "event" && (e.eventIndex ?? stateAt) < stateAt);
+    // the grader's own passing target tests show the change worked, as a sibling does
+    const confirmed = capability.some((e) => e.from === "sibling" || e.from === "verifier");
+    if (confirmed || reachedThenLost) strength += STRENGTH.capability;
+    const c: Candidate = { id, point: m.point, hits: hs, strength, evidence };
+    if (m.family) c.family = m.family;
+    out.push(c);
+  }
+  return out;
+}
