@@ -7,6 +7,7 @@ import type { FireConfig } from "../core/workspace/config.js";
 import { loadWorkspace } from "../core/workspace/load.js";
 import { type DevSource, defaultLocations, devSourceFiles, readDevSource } from "./dev-sources.js";
 import {
+  calibration,
   type FireSays,
   figures,
   LIMITS,
@@ -67,11 +68,14 @@ async function fireSays(
       const l = labels.get(a.id);
       if (ex) out.set(trial, { excluded: ex });
       else if (l && isNamed(l)) {
-        const says: FireSays = { named: l.mechanismId ?? l.family ?? "?" };
+        const says: FireSays = {
+          named: l.mechanismId ?? l.family ?? "?",
+          confidence: l.confidence,
+        };
         const c = clusterOf.get(a.id);
         if (c) says.cluster = c;
         out.set(trial, says);
-      } else out.set(trial, { review: true });
+      } else out.set(trial, l ? { review: true, confidence: l.confidence } : { review: true });
     }
     return out;
   } finally {
@@ -179,6 +183,18 @@ export const mineRealBenchmark: Benchmark = {
         }
       results.push(...rows(`${src.name} (held out)`, s, setting));
     });
+    log("calibration (default settings, all sources pooled): shown confidence against the gold");
+    for (const b of calibration(
+      sources.map(({ src }, i) => ({
+        gold: src.trials,
+        says: said[i]?.[defaultAt] ?? new Map<string, FireSays>(),
+      })),
+    ))
+      log(
+        `  confidence ${b.confidence.toFixed(2)}: ${b.labels} label(s); named ${b.named}, ` +
+          `in scope ${b.namedInScope}/${b.named}, mechanism ${b.mechAgree}/${b.mechCompared}; ` +
+          `for review ${b.labels - b.named}, in scope ${b.reviewInScope}/${b.labels - b.named}`,
+      );
     return results;
   },
 };

@@ -10,6 +10,8 @@ export interface FireSays {
   cluster?: string;
   /** In scope, kept for review (no mechanism named). */
   review?: boolean;
+  /** The confidence fire showed for its label (named or for review). */
+  confidence?: number;
 }
 
 /** The figures issue 22 asks for, per source. */
@@ -150,4 +152,56 @@ export function objective(s: SourceScore): number {
   const b2 = 0.25;
   const fb = p + r === 0 ? 0 : ((1 + b2) * p * r) / (b2 * p + r);
   return fb * (Number.isNaN(f.fault) ? 1 : f.fault);
+}
+
+/** One confidence value fire showed, and how its labels fared against the gold labels. */
+export interface CalibrationBand {
+  confidence: number;
+  /** Labels shown with this confidence whose trial has a decided gold class. */
+  labels: number;
+  named: number;
+  /** Named labels whose trial the gold label keeps in scope. */
+  namedInScope: number;
+  /** Named labels on gold in-scope trials, and those whose mechanism agrees. */
+  mechCompared: number;
+  mechAgree: number;
+  /** Labels kept for review whose trial the gold label keeps in scope. */
+  reviewInScope: number;
+}
+
+/**
+ * How fire's shown confidence compares with how often its labels are right, pooled over
+ * sources: per confidence value, the share of named labels the gold keeps in scope and the
+ * share whose mechanism agrees. Confidence is calibrated when those shares are near it.
+ */
+export function calibration(
+  sources: readonly { gold: ReadonlyMap<string, Gold>; says: ReadonlyMap<string, FireSays> }[],
+): CalibrationBand[] {
+  const bands = new Map<number, CalibrationBand>();
+  for (const { gold, says } of sources)
+    for (const [trial, g] of gold) {
+      const f = says.get(trial);
+      if (g.cls === "unclear" || f?.confidence === undefined || f.excluded !== undefined) continue;
+      const b = bands.get(f.confidence) ?? {
+        confidence: f.confidence,
+        labels: 0,
+        named: 0,
+        namedInScope: 0,
+        mechCompared: 0,
+        mechAgree: 0,
+        reviewInScope: 0,
+      };
+      bands.set(f.confidence, b);
+      b.labels++;
+      const inScope = isGoldInScope(g);
+      if (f.named) {
+        b.named++;
+        if (inScope) b.namedInScope++;
+        if (IN_SCOPE.has(g.cls)) {
+          b.mechCompared++;
+          if (mechanismAgrees(g, f.named)) b.mechAgree++;
+        }
+      } else if (inScope) b.reviewInScope++;
+    }
+  return [...bands.values()].sort((a, b) => a.confidence - b.confidence);
 }

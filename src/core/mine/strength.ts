@@ -50,7 +50,7 @@ export const STRENGTH = {
 const UNREACHABLE =
   /connection refused|failed to connect|couldn't connect|could not connect|econnrefused|connection reset|connection timed out|\bConnectionError\b|max retries exceeded|\bURLError\b|\bHTTP(?: status)?:? 000\b|returned HTTP 000|not listening|no response from|remote end closed/i;
 
-/** Confidence shown for a named or reviewed label, by evidence strength (calibrated by the bench). */
+/** Confidence shown for a named or reviewed label, by evidence strength (checked against the gold in `npm run bench -- mine-real`, docs/mining.md). */
 export function confidenceOf(strength: number): number {
   return strength >= 4 ? 0.9 : strength === 3 ? 0.8 : strength === 2 ? 0.65 : 0.4;
 }

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import type { Gold } from "../../src/bench/dev-sources.js";
+import { calibration, type FireSays, figures, scoreSource } from "../../src/bench/mine-score.js";
+
+/** Six labelled trials: three procedural losses, one capability gap, a verifier fault, one unclear. */
+const gold = new Map<string, Gold>([
+  ["a", { cls: "procedural_loss", mechanism: "artifact-never-written" }],
+  ["b", { cls: "procedural_loss", mechanism: "service-persistence" }],
+  ["c", { cls: "procedural_loss", mechanism: "stop-without-check" }],
+  ["d", { cls: "capability_gap" }],
+  ["e", { cls: "verifier_fault" }],
+  ["f", { cls: "unclear" }],
+]);
+
+const says = new Map<string, FireSays>([
+  ["a", { named: "artifact-never-written", cluster: "k1", confidence: 0.8 }],
+  ["b", { named: "artifact-never-written", cluster: "k1", confidence: 0.65 }],
+  ["c", { review: true, confidence: 0.4 }],
+  ["d", { named: "deadline-no-deliverable", cluster: "k2", confidence: 0.65 }],
+  ["e", { excluded: "verifier_fault" }],
+  ["f", { named: "repeated-tool-error", confidence: 0.9 }],
+]);
+
+describe("scoring fire against a source's gold labels", () => {
+  it("counts precision, recall, mechanism and fault agreement on decided trials only", () => {
+    const s = scoreSource(gold, says);
+    expect(s.counted).toBe(5);
+    expect([s.namedRight, s.named]).toEqual([2, 3]);
+    expect([s.kept, s.goldInScope]).toEqual([3, 3]);
+    expect([s.mechAgree, s.mechCompared]).toEqual([1, 2]);
+    expect([s.faultAgree, s.counted]).toEqual([5, 5]);
+    const f = figures(s);
+    expect(f.precision).toBeCloseTo(2 / 3);
+    expect(f.recall).toBe(1);
+  });
+});
+
+describe("calibration of the shown confidence", () => {
+  it("groups labels by the confidence shown and counts how often each was right", () => {
+    const bands = calibration([{ gold, says }]);
+    // the unclear trial (0.90) and the excluded one are not counted
+    expect(bands.map((b) => b.confidence)).toEqual([0.4, 0.65, 0.8]);
+    const at = (c: number) => bands.find((b) => b.confidence === c);
+    expect(at(0.4)).toMatchObject({ labels: 1, named: 0, reviewInScope: 1 });
+    // 0.65: one named on an in-scope trial with the wrong mechanism, one on a capability gap
+    expect(at(0.65)).toMatchObject({
+      labels: 2,
+      named: 2,
+      namedInScope: 1,
+      mechCompared: 1,
+      mechAgree: 0,
+    });
+    expect(at(0.8)).toMatchObject({ named: 1, namedInScope: 1, mechCompared: 1, mechAgree: 1 });
+  });
+
+  it("pools several sources into the same bands", () => {
+    const bands = calibration([
+      { gold, says },
+      { gold, says },
+    ]);
+    expect(bands.find((b) => b.confidence === 0.65)?.labels).toBe(4);
+  });
+});
