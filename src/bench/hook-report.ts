@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fieldReport } from "../core/app/hook.js";
-import type { HookLogEntry } from "../core/hooklog.js";
+import type { HookLogEntry } from "../core/hook-log.js";
 import { Rng } from "../gen/prng.js";
 import type { Benchmark } from "./types.js";
 

@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   if (mode === "mine") {
     // Labels and clusters once (heuristic), as `fire mine` does.
     const { openCurrentWorkspace } = await import("../core/workspace/open.js");
-    const { runMining } = await import("../core/mine/session.js");
+    const { runMining } = await import("../core/mine/run-mining.js");
     const r = await runMining(await openCurrentWorkspace(dir!), { labeler: "heuristic" });
     process.stdout.write(`${JSON.stringify({ clusters: r.clusters.length })}\n`);
     process.exit(0);

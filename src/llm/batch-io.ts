@@ -5,8 +5,8 @@ import type { Batch } from "openai/resources/batches";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { sha256 } from "./cache.js";
+import type { LlmSession } from "./client.js";
 import { waitFor } from "./retry.js";
-import type { LlmSession } from "./session.js";
 import { completionBody, type PreparedCall, type StructuredSpec } from "./structured.js";
 
 /* Batch API plumbing: state file, JSONL upload, polling, result download. */

@@ -2,9 +2,9 @@ import { rm } from "node:fs/promises";
 import type { Batch } from "openai/resources/batches";
 import type { Attempt } from "../core/model/attempt.js";
 import { type BatchLines, download, poll, readState, statePath, submit } from "./batch-io.js";
+import type { LlmSession } from "./client.js";
 import type { BuiltPrompt } from "./prompt.js";
 import { describeError } from "./retry.js";
-import type { LlmSession } from "./session.js";
 import {
   fromCache,
   liveCall,

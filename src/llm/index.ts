@@ -1,4 +1,5 @@
 export type { DetectorHit } from "../core/mine/detectors/types.js";
+export { createSession, type LlmSession, LlmUnavailableError, type RetryEvent } from "./client.js";
 export {
   costOf,
   type LlmBudget,
@@ -16,7 +17,6 @@ export {
 } from "./label.js";
 export { type BuiltPrompt, buildLabelPrompt, type ChatMessage, fullTraceText } from "./prompt.js";
 export type { RunReport } from "./report.js";
-export { createSession, type LlmSession, LlmUnavailableError, type RetryEvent } from "./session.js";
 export { type StructuredResult, type StructuredSpec, structuredCall } from "./structured.js";
 export {
   type SuggestOptions,

@@ -15,11 +15,11 @@ import { siblingEvidence } from "../core/mine/sibling-diff.js";
 import type { Attempt } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
 import { labelInBatch } from "./batch.js";
+import { createSession, type LlmSession, type RetryEvent } from "./client.js";
 import type { LlmConfig, LlmConfigInput } from "./config.js";
 import { buildLabelPrompt } from "./prompt.js";
 import { MECHANISM_IDS } from "./prompt-evidence.js";
 import type { RunReport } from "./report.js";
-import { createSession, type LlmSession, type RetryEvent } from "./session.js";
 import { type StructuredResult, type StructuredSpec, structuredCall } from "./structured.js";
 
 export interface LabelProgress {

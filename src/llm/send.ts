@@ -1,10 +1,10 @@
 import { BadRequestError, UnprocessableEntityError } from "openai";
 import { zodResponseFormat } from "openai/helpers/zod";
 import { z } from "zod";
+import type { LlmSession } from "./client.js";
 import type { ChatMessage } from "./prompt.js";
 import { describeError } from "./retry.js";
 import { openAiJsonSchema } from "./schema.js";
-import type { LlmSession } from "./session.js";
 import type { StructuredSpec } from "./spec.js";
 import { estimateTokens } from "./tokens.js";
 import { withCall } from "./transport.js";

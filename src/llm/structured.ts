@@ -1,9 +1,9 @@
 import { redact, redactDeep } from "../core/redact.js";
 import { cacheKey, promptHash } from "./cache.js";
+import type { LlmSession } from "./client.js";
 import type { ChatMessage } from "./prompt.js";
 import { parseAnswer } from "./schema.js";
 import { send, type Usage } from "./send.js";
-import type { LlmSession } from "./session.js";
 import type { CallOptions, PreparedCall, StructuredResult, StructuredSpec } from "./spec.js";
 import { estimateTokens } from "./tokens.js";
 

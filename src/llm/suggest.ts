@@ -6,9 +6,9 @@ import {
   SUGGEST_SCHEMA_VERSION,
   suggestMessages,
 } from "../core/mine/suggest.js";
+import { createSession, type RetryEvent } from "./client.js";
 import type { LlmConfig, LlmConfigInput } from "./config.js";
 import type { RunReport } from "./report.js";
-import { createSession, type RetryEvent } from "./session.js";
 import { type StructuredSpec, structuredCall } from "./structured.js";
 
 export interface SuggestOptions {

@@ -1,4 +1,4 @@
-import type { HookHarness } from "../core/hooklog.js";
+import type { HookHarness } from "../core/hook-log.js";
 import { isPatchTool, shellCommand, writtenPaths } from "../core/ingest/shell.js";
 import type { Event } from "../core/model/attempt.js";
 import { exitCodeFromOutput } from "../core/model/exit-status.js";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type * as Vm from "node:vm";
 import { builtin } from "../core/builtin.js";
-import type { HookLogEntry } from "../core/hooklog.js";
+import type { HookLogEntry } from "../core/hook-log.js";
 import { type ExitStatus, exitStatus } from "../core/model/exit-status.js";
 import { BudgetExceeded, withPatternBudget } from "../core/policy/budget.js";
 import { initState, observeAll, step, withTaskText } from "../core/policy/evaluator.js";
@@ -10,7 +10,7 @@ import { HOOK_JSON_BOUNDS } from "./bounded-json.js";
 import { rolloutExitCode } from "./codex-exit.js";
 import { checkHookInput } from "./guard.js";
 import type { HookInput } from "./hook-events.js";
-import { appendHookLog, logCommand } from "./hook-log.js";
+import { appendHookLog, logCommand } from "./hook-log-writer.js";
 import { LockCompromisedError, LockTimeoutError, withFileLock } from "./lock.js";
 import { commandOf, detectHarness, toEvent } from "./map-event.js";
 import { loadPortfolio } from "./portfolio.js";

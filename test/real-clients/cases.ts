@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { expect, it } from "vitest";
-import { parseHookLog } from "../../src/core/hooklog.js";
+import { parseHookLog } from "../../src/core/hook-log.js";
 import type { Attempt, Event } from "../../src/core/model/attempt.js";
 import { exitStatus } from "../../src/core/model/exit-status.js";
 import { loadPolicies } from "../../src/core/policy/load.js";

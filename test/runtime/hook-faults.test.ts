@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readHookLog } from "../../src/core/hooklog.js";
+import { readHookLog } from "../../src/core/hook-log.js";
 import { runFire } from "../helpers/cli.js";
 import { clientEvents, hook, logEntries, parsedStdout, tempWorkspace } from "./hook-helpers.js";
 

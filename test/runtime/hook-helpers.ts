@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { parseHookLog } from "../../src/core/hooklog.js";
+import { parseHookLog } from "../../src/core/hook-log.js";
 import { type RunResult, runFire } from "../helpers/cli.js";
 import { fixture, REPO_ROOT } from "../helpers/paths.js";
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { codexHookHash, eventKeyLabel } from "../../src/core/deploy/codex-trust.js";
-import { parseHookLog } from "../../src/core/hooklog.js";
+import { parseHookLog } from "../../src/core/hook-log.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 /**

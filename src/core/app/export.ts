@@ -11,7 +11,7 @@ import {
 } from "../export/tables.js";
 import { VERDICT_COLUMNS, verdictRows } from "../export/verdicts.js";
 import { serializeAttempt } from "../ingest/fire-jsonl.js";
-import { currentClusters } from "../mine/session.js";
+import { currentClusters } from "../mine/run-mining.js";
 import { readScreenRows } from "../screening/results/analysis.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";

@@ -3,7 +3,7 @@ import { resolveCluster } from "../mine/apply-decisions.js";
 import type { Cluster } from "../mine/cluster.js";
 import { appendDecision, type Decision, undoLastDecision } from "../mine/decisions.js";
 import type { MineResult } from "../mine/mine.js";
-import { currentClusters, type RunMiningOptions, runMining } from "../mine/session.js";
+import { currentClusters, type RunMiningOptions, runMining } from "../mine/run-mining.js";
 import { type ValidationReport, type ValidationSet, validate } from "../mine/validation.js";
 import type { Workspace } from "../workspace/load.js";
 

@@ -1,7 +1,7 @@
 import { UsageError } from "../errors.js";
 import { type ReviseResult, reviseCandidate } from "../lifecycle/actions.js";
 import type { StoredCandidate } from "../lifecycle/store.js";
-import { currentClusters } from "../mine/session.js";
+import { currentClusters } from "../mine/run-mining.js";
 import {
   type Refinement,
   type RefineProgress,

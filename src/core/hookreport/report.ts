@@ -1,7 +1,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../errors.js";
-import { type HookLogEntry, readHookLog } from "../hooklog.js";
+import { type HookLogEntry, readHookLog } from "../hook-log.js";
 import type { CompiledPolicy } from "../policy/types.js";
 
 /**

@@ -15,7 +15,7 @@ import type { MineResult } from "./mine.js";
  * the entry is keyed by everything it reads — the index's digest (the attempts), the label
  * store's stamp, the hand outcomes, the config and the code of core/ — and served only
  * while that key is unchanged. The user's decisions are not in the key: they are applied
- * to this on every read (core/mine/session.ts), so a decision costs no re-clustering.
+ * to this on every read (core/mine/run-mining.ts), so a decision costs no re-clustering.
  */
 const VERSION = 1;
 

@@ -17,8 +17,8 @@ import {
   type ScreenMeasures,
 } from "../screening/replay/measure.js";
 import { evidenceLines } from "../verdict/prose.js";
+import { replayVerdict } from "../verdict/screen-verdict.js";
 import type { VerdictKind, VerdictsConfig } from "../verdict/thresholds.js";
-import { replayVerdict } from "../verdict/verdict.js";
 import { lineDiff } from "./diff.js";
 import {
   type Direction,

@@ -5,9 +5,9 @@ import type { VerdictsConfig } from "../verdict/thresholds.js";
 import { type Contrast, type ContrastOptions, contrast } from "./contrast.js";
 import { type Funnel, funnel } from "./funnel.js";
 import { type ArmSummary, summarizeArm } from "./passk.js";
+import { runFindings } from "./run-findings.js";
 import { type TransitionTable, transitionTable } from "./transitions.js";
 import { ALL_COHORT, type Observation } from "./types.js";
-import { runFindings } from "./verdict.js";
 
 export interface UnscorableAttempt {
   task: string;

@@ -4,7 +4,7 @@ export * from "./contrast.js";
 export * from "./funnel.js";
 export * from "./passk.js";
 export * from "./prng.js";
+export * from "./run-findings.js";
 export * from "./signflip.js";
 export * from "./transitions.js";
 export * from "./types.js";
-export * from "./verdict.js";

@@ -4,7 +4,7 @@ export const SCREENS = [
   { id: "attempt", key: "2", title: "Attempt" },
   { id: "mechanisms", key: "3", title: "Mechanisms" },
   { id: "candidates", key: "4", title: "Candidates" },
-  { id: "screens", key: "5", title: "Screens" },
+  { id: "screening", key: "5", title: "Screens" }, // a candidate's replay and run screens
   { id: "portfolio", key: "6", title: "Portfolio" },
   { id: "runs", key: "7", title: "Runs" },
 ] as const;

@@ -21,13 +21,13 @@ const LOADERS: Record<Exclude<ScreenId, "triage">, () => Promise<Screen>> = {
   attempt: async () => (await import("./AttemptScreen.js")).AttemptScreen,
   mechanisms: async () => (await import("./MechanismsScreen.js")).MechanismsScreen,
   candidates: async () => (await import("./CandidatesScreen.js")).CandidatesScreen,
-  screens: async () => (await import("./ScreensScreen.js")).ScreensScreen,
+  screening: async () => (await import("./ScreeningScreen.js")).ScreeningScreen,
   portfolio: async () => (await import("./PortfolioScreen.js")).PortfolioScreen,
   runs: async () => (await import("./RunsScreen.js")).RunsScreen,
 };
 
 /** Screens that show the candidate files (they read nothing else while those are pending). */
-const OF_CANDIDATES: readonly ScreenId[] = ["candidates", "screens"];
+const OF_CANDIDATES: readonly ScreenId[] = ["candidates", "screening"];
 
 const loaded = new Map<ScreenId, Screen>([["triage", TriageScreen]]);
 const loading = new Map<ScreenId, Promise<Screen>>();

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Cluster } from "../../../src/core/mine/cluster.js";
 import type { MineResult } from "../../../src/core/mine/mine.js";
-import { runMining } from "../../../src/core/mine/session.js";
+import { runMining } from "../../../src/core/mine/run-mining.js";
 import { loadWorkspace, type Workspace } from "../../../src/core/workspace/load.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 

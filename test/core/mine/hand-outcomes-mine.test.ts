@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runMining } from "../../../src/core/mine/session.js";
+import { runMining } from "../../../src/core/mine/run-mining.js";
 import { setHandMark } from "../../../src/core/workspace/hand-outcomes.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { fixture } from "../../helpers/paths.js";

@@ -5,7 +5,7 @@ import { loadDecisions } from "../../../src/core/mine/decisions.js";
 import { readLabelStore } from "../../../src/core/mine/label-cache.js";
 import { mine } from "../../../src/core/mine/mine.js";
 import { miningCacheFile } from "../../../src/core/mine/mining-cache.js";
-import { currentClusters, runMining } from "../../../src/core/mine/session.js";
+import { currentClusters, runMining } from "../../../src/core/mine/run-mining.js";
 import { openCurrentWorkspace } from "../../../src/core/workspace/open.js";
 import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "./demo-workspace.js";
 

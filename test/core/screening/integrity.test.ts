@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseHookLog } from "../../../src/core/hooklog.js";
+import { parseHookLog } from "../../../src/core/hook-log.js";
 import { hookEvidence, integrityProblem } from "../../../src/core/screening/results/integrity.js";
 
 const entry = (event: string, extra: Record<string, unknown> = {}): string =>

@@ -14,8 +14,8 @@ import {
 } from "../../../src/core/screening/replay/screen-files.js";
 import { candidateEvidence } from "../../../src/core/verdict/evidence.js";
 import { deciding } from "../../../src/core/verdict/finding.js";
+import { replayVerdict } from "../../../src/core/verdict/screen-verdict.js";
 import { DEFAULT_THRESHOLDS } from "../../../src/core/verdict/thresholds.js";
-import { replayVerdict } from "../../../src/core/verdict/verdict.js";
 import { defaultConfig } from "../../../src/core/workspace/config.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 

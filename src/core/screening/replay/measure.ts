@@ -3,8 +3,8 @@ import type { Candidate } from "../../policy/schema.js";
 import type { CompiledPolicy } from "../../policy/types.js";
 import { replayAttempt } from "../../replay/replay.js";
 import type { Verdict } from "../../verdict/finding.js";
+import { replayVerdict } from "../../verdict/screen-verdict.js";
 import type { VerdictsConfig } from "../../verdict/thresholds.js";
-import { replayVerdict } from "../../verdict/verdict.js";
 import { sha256Json } from "../canonical.js";
 import { type NegativeKind, type ScreenSets, type ScreenSizes, selectSets } from "./sets.js";
 

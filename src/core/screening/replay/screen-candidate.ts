@@ -1,4 +1,4 @@
-import { currentClusters } from "../../mine/session.js";
+import { currentClusters } from "../../mine/run-mining.js";
 import type { CompiledPolicy } from "../../policy/types.js";
 import type { Workspace } from "../../workspace/load.js";
 import { type ReplayScreen, runReplayScreen } from "./measure.js";

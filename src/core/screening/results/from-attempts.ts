@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { InputError } from "../../errors.js";
-import { parseHookLog } from "../../hooklog.js";
+import { parseHookLog } from "../../hook-log.js";
 import type { ArmName } from "../../model/arm.js";
 import type { Attempt } from "../../model/attempt.js";
 import type { Cohort } from "../../model/cohort.js";

@@ -1,4 +1,4 @@
-import type { HookLogEntry } from "../../hooklog.js";
+import type { HookLogEntry } from "../../hook-log.js";
 import { ARM_NAMES, type ArmName, BASELINE_ARM } from "../../model/arm.js";
 
 /** What the integrity check knows about one attempt's hook activity. */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { cp, mkdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import pLimit from "p-limit";
-import { parseHookLog } from "../../hooklog.js";
+import { parseHookLog } from "../../hook-log.js";
 import { screenPaths } from "../paths.js";
 import { readIntactPlan } from "../plan/plan-file.js";
 import type { PlanCell, ScreenPlan } from "../plan/schema.js";

@@ -24,9 +24,9 @@ import { useRefine } from "../hooks/useRefine.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
 import { SCREENS_REPLAY_KEYS, SCREENS_RUNS_KEYS } from "../keys/tables.js";
-import { ScreensAudit } from "./ScreensAudit.js";
-import { ScreensFunnel } from "./ScreensFunnel.js";
-import { ReplayRow, RunRow } from "./ScreensRows.js";
+import { ScreeningAudit } from "./ScreeningAudit.js";
+import { ScreeningFunnel } from "./ScreeningFunnel.js";
+import { ReplayRow, RunRow } from "./ScreeningRows.js";
 import type { ScreenProps } from "./types.js";
 
 type Tab = "audit" | "replay" | "runs";
@@ -37,7 +37,7 @@ const TABS: [Tab, string, string][] = [
 ];
 
 /** Screen 5: routing audit matrix, replay screens (run + verdict), run-screen reports. */
-export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
+export function ScreeningScreen({ width, height }: ScreenProps): ReactNode {
   const { data } = useAppState();
   const actions = useAppActions();
   const theme = useTheme();
@@ -207,14 +207,14 @@ export function ScreensScreen({ width, height }: ScreenProps): ReactNode {
           onBack={refining.close}
         />
       ) : funnel && tab === "runs" ? (
-        <ScreensFunnel
+        <ScreeningFunnel
           name={funnel.name}
           rows={funnel.rows}
           height={height - 1}
           onBack={() => setFunnel(undefined)}
         />
       ) : tab === "audit" ? (
-        <ScreensAudit
+        <ScreeningAudit
           audit={audit}
           tabs={tabs}
           active={tabActive("audit")}

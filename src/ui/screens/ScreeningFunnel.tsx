@@ -9,7 +9,7 @@ import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { FUNNEL_KEYS } from "../keys/tables.js";
 
-export interface ScreensFunnelProps {
+export interface ScreeningFunnelProps {
   name: string;
   rows: readonly FunnelRow[];
   height: number;
@@ -17,7 +17,7 @@ export interface ScreensFunnelProps {
 }
 
 /** A run screen's funnel, one row per arm and stage; Enter lists the attempts of a row. */
-export function ScreensFunnel({ name, rows, height, onBack }: ScreensFunnelProps): ReactNode {
+export function ScreeningFunnel({ name, rows, height, onBack }: ScreeningFunnelProps): ReactNode {
   const theme = useTheme();
   const actions = useAppActions();
   const cursor = useListCursor(rows.length, height - 1, `screens.funnel.${name}`);

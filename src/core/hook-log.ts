@@ -10,8 +10,6 @@ import { parseJsonLines } from "./jsonl.js";
  * shell command, capped, and never the tool output.
  */
 
-export const HOOK_LOG_COMMAND_CAP = 500;
-
 export const HookHarness = z.enum(["claude", "codex", "unknown"]);
 export type HookHarness = z.infer<typeof HookHarness>;
 
@@ -47,7 +45,7 @@ export const HookLogEntry = z.strictObject({
   /** Step number of the normalized event in the session (null: no evaluator step ran). */
   eventIndex: z.number().int().nonnegative().nullable(),
   tool: z.string().optional(),
-  /** Shell command of a tool call, capped at HOOK_LOG_COMMAND_CAP characters. */
+  /** Shell command of a tool call, capped by the writer (`runtime/hook-log-writer.ts` `COMMAND_CAP`). */
   command: z.string().optional(),
   /** A tool result's exit status as the evaluator saw it (core/model/exit-status.ts). */
   status: z.enum(["ok", "failed", "unknown"]).optional(),

@@ -1,6 +1,6 @@
 import { closeSync, constants, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import type { HookLogEntry } from "../core/hooklog.js";
+import type { HookLogEntry } from "../core/hook-log.js";
 import { redact, redactDeep } from "../core/redact.js";
 
 /** Commands in the log are capped at this many characters (see HookLogEntry.command). */

@@ -8,7 +8,7 @@ import { useListCursor } from "../hooks/useListCursor.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { SCREENS_AUDIT_KEYS } from "../keys/tables.js";
 
-export interface ScreensAuditProps {
+export interface ScreeningAuditProps {
   audit: RouteAudit;
   /** The tab switches (a / p / s), shared by every tab of the Screens screen. */
   tabs: Record<"audit" | "replay" | "runs", CommandHandler>;
@@ -18,7 +18,13 @@ export interface ScreensAuditProps {
 }
 
 /** The routing-audit tab: a cell cursor over task × candidate; Enter lists the task's attempts. */
-export function ScreensAudit({ audit, tabs, active, width, height }: ScreensAuditProps): ReactNode {
+export function ScreeningAudit({
+  audit,
+  tabs,
+  active,
+  width,
+  height,
+}: ScreeningAuditProps): ReactNode {
   const { data } = useAppState();
   const actions = useAppActions();
   const routed = routedRows(audit);
