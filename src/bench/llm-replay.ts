@@ -80,10 +80,14 @@ export interface ReplayStats {
   answered: number;
   /** Answered from an entry recorded for another prompt text (see the format notes). */
   stale: number;
+  /** The attempts answered from a stale entry. */
+  staleIds: string[];
   unmatched: {
     attemptId: string | undefined;
     schema: string | undefined;
     promptSha256: string;
+    /** The system message as sent (empty when there was none). */
+    system: string;
     prompt: string;
   }[];
 }
@@ -95,7 +99,13 @@ interface ChatMessage {
 
 /** The replaying server. `baseURL` goes in OPENAI_BASE_URL (any API key works). */
 export class ReplayServer extends LoopbackServer {
-  readonly stats: ReplayStats = { requests: 0, answered: 0, stale: 0, unmatched: [] };
+  readonly stats: ReplayStats = {
+    requests: 0,
+    answered: 0,
+    stale: 0,
+    staleIds: [],
+    unmatched: [],
+  };
   private readonly byKey = new Map<string, RecordedEntry>();
 
   constructor(recording: Recording) {
@@ -136,12 +146,14 @@ export class ReplayServer extends LoopbackServer {
     // the first user message is the prompt (a repair request appends more after it)
     const user = (body.messages ?? []).find((m) => m.role === "user");
     const prompt = typeof user?.content === "string" ? user.content : "";
+    const sys = (body.messages ?? []).find((m) => m.role === "system");
+    const system = typeof sys?.content === "string" ? sys.content : "";
     const schema = body.response_format?.json_schema?.name;
     const attemptId = attemptOfPrompt(prompt);
     const sha = promptSha256(prompt);
     const entry = attemptId ? this.find(schema, attemptId) : undefined;
     if (!entry) {
-      this.stats.unmatched.push({ attemptId, schema, promptSha256: sha, prompt });
+      this.stats.unmatched.push({ attemptId, schema, promptSha256: sha, system, prompt });
       return send2(400, {
         error: {
           message: `no recorded answer for attempt ${attemptId ?? "?"} (${schema ?? "any schema"})`,
@@ -149,7 +161,10 @@ export class ReplayServer extends LoopbackServer {
       });
     }
     this.stats.answered += 1;
-    if (entry.promptSha256 && entry.promptSha256 !== sha) this.stats.stale += 1;
+    if (entry.promptSha256 && entry.promptSha256 !== sha) {
+      this.stats.stale += 1;
+      this.stats.staleIds.push(entry.attemptId);
+    }
     const content = JSON.stringify(entry.answer);
     return send2(200, chatCompletionBody(content, body.model ?? "replay", prompt.length));
   }

@@ -1,11 +1,17 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
-import { isNamed } from "../core/mine/label.js";
+import { join } from "node:path";
 import { mine } from "../core/mine/mine.js";
 import type { FireConfig } from "../core/workspace/config.js";
 import { loadWorkspace } from "../core/workspace/load.js";
 import { type DevSource, defaultLocations, devSourceFiles, readDevSource } from "./dev-sources.js";
+import {
+  attemptsOfTrials,
+  type LlmSourceRun,
+  llmSays,
+  recordingPath,
+  saysOf,
+} from "./mine-real-llm.js";
 import {
   calibration,
   type FireSays,
@@ -43,41 +49,8 @@ async function fireSays(
       mining: { ...ws.config.mining, ...setting },
     };
     const r = await mine(ws.attempts, { labeler: "heuristic", config });
-    // a trial is a folder (Harbor, TB1) or a file named after its instance (mini-SWE-agent)
-    const byTrial = new Map<string, (typeof ws.attempts)[number]>();
-    for (const a of ws.attempts) {
-      const base = basename(a.source.path);
-      for (const k of [
-        base,
-        base.replace(/(?:\.traj)?\.jsonl?$/, ""),
-        basename(dirname(a.source.path)),
-      ])
-        if (!byTrial.has(k)) byTrial.set(k, a);
-    }
-    const excluded = new Map(r.finalTriage.exclusions.map((e) => [e.attemptId, e.reason]));
-    const labels = new Map(r.labels.map((l) => [l.attemptId, l]));
-    const clusterOf = new Map(r.clusters.flatMap((c) => c.attemptIds.map((id) => [id, c.id])));
-    const out = new Map<string, FireSays>();
-    for (const trial of src.trials.keys()) {
-      const a = byTrial.get(trial);
-      if (!a) {
-        out.set(trial, { excluded: "not_imported" });
-        continue;
-      }
-      const ex = excluded.get(a.id);
-      const l = labels.get(a.id);
-      if (ex) out.set(trial, { excluded: ex });
-      else if (l && isNamed(l)) {
-        const says: FireSays = {
-          named: l.mechanismId ?? l.family ?? "?",
-          confidence: l.confidence,
-        };
-        const c = clusterOf.get(a.id);
-        if (c) says.cluster = c;
-        out.set(trial, says);
-      } else out.set(trial, l ? { review: true, confidence: l.confidence } : { review: true });
-    }
-    return out;
+    const trials = [...src.trials.keys()];
+    return saysOf(trials, attemptsOfTrials(ws.attempts, trials), r);
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
@@ -118,7 +91,7 @@ function rows(prefix: string, s: SourceScore, note: string): BenchResult[] {
 export const mineRealBenchmark: Benchmark = {
   name: "mine-real",
   description:
-    "heuristic mining of every labelled real source: per-source figures and leave-one-source-out",
+    "mining of every labelled real source: heuristic per source and leave-one-source-out, LLM replayed",
   async run(log) {
     const loc = defaultLocations();
     const sources: { src: DevSource; corpus: string }[] = [];
@@ -195,6 +168,60 @@ export const mineRealBenchmark: Benchmark = {
           `in scope ${b.namedInScope}/${b.named}, mechanism ${b.mechAgree}/${b.mechCompared}; ` +
           `for review ${b.labels - b.named}, in scope ${b.reviewInScope}/${b.labels - b.named}`,
       );
+    if (process.env.FIRE_BENCH_LLM !== "off") {
+      log("LLM labeller, answers replayed from validation/recordings/<source>.json:");
+      for (const { src, corpus } of sources) results.push(...(await llmRows(src, corpus, log)));
+    }
     return results;
   },
 };
+
+/** `FIRE_LLM_PROMPT_DUMP`: the folder unmatched prompts go to, one subfolder per source. */
+const dumpRoot = (): string | undefined => process.env.FIRE_LLM_PROMPT_DUMP || undefined;
+
+/** One source's LLM line and rows; an incomplete recording gives its answered count only. */
+async function llmRows(
+  src: DevSource,
+  corpus: string,
+  log: (line: string) => void,
+): Promise<BenchResult[]> {
+  const root = dumpRoot();
+  const run: LlmSourceRun = await llmSays({
+    trials: src.trials,
+    sources: [corpus],
+    recording: recordingPath(src.name),
+    ...(root ? { dumpDir: join(root, src.name) } : {}),
+  });
+  const counts =
+    `answered ${run.answered}/${run.asked}, unmatched ${run.unmatched}, ` +
+    `stale ${run.stale}, invalid ${run.invalid}` +
+    (run.dumped ? `; prompts in ${run.dumped}` : "");
+  const name = `${src.name} LLM`;
+  if (run.answered < run.asked) {
+    log(`${name.padEnd(28)} incomplete (answered ${run.answered}/${run.asked})  [${counts}]`);
+    return [
+      {
+        target: `${name} recording answered`,
+        measured: run.asked === 0 ? 0 : run.answered / run.asked,
+        limit: 1,
+        kind: "min",
+        note: `incomplete (answered ${run.answered}/${run.asked}); figures not computed`,
+      },
+    ];
+  }
+  const s = scoreSource(src.trials, run.says);
+  log(`${line(name, s)}  [${counts}]`);
+  if (process.env.FIRE_BENCH_VERBOSE)
+    for (const [trial, g] of src.trials) {
+      const f = run.says.get(trial) ?? {};
+      const fire = f.excluded
+        ? `excluded ${f.excluded}`
+        : f.named
+          ? `named ${f.named}`
+          : "needs review";
+      log(
+        `  ${trial.padEnd(44)} gold ${g.cls}${g.alt ? `/${g.alt}` : ""} ${g.mechanism ?? g.row ?? ""} → ${fire}`,
+      );
+    }
+  return rows(name, s, `answered ${run.answered}/${run.asked}, stale ${run.stale}`);
+}

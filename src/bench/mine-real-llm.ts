@@ -1,0 +1,201 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { isNamed, type Label } from "../core/mine/label.js";
+import { type MineResult, mine } from "../core/mine/mine.js";
+import type { Attempt } from "../core/model/attempt.js";
+import type { FireConfig } from "../core/workspace/config.js";
+import { loadWorkspace } from "../core/workspace/load.js";
+import { labelAttempts } from "../llm/label.js";
+import type { Gold } from "./dev-sources.js";
+import { type Recording, readRecording, startReplay } from "./llm-replay.js";
+import type { FireSays } from "./mine-score.js";
+
+/**
+ * The labelled trial each attempt of a corpus is: a trial is a folder (Harbor, TB1) or a
+ * file named after its instance (mini-SWE-agent). Trials with no attempt are left out.
+ */
+export function attemptsOfTrials(
+  attempts: readonly Attempt[],
+  trials: Iterable<string>,
+): Map<string, Attempt> {
+  const byTrial = new Map<string, Attempt>();
+  for (const a of attempts) {
+    const base = basename(a.source.path);
+    for (const k of [
+      base,
+      base.replace(/(?:\.traj)?\.jsonl?$/, ""),
+      basename(dirname(a.source.path)),
+    ])
+      if (!byTrial.has(k)) byTrial.set(k, a);
+  }
+  const out = new Map<string, Attempt>();
+  for (const t of trials) {
+    const a = byTrial.get(t);
+    if (a) out.set(t, a);
+  }
+  return out;
+}
+
+/** What a mining run said about each labelled trial, in the bench's terms. */
+export function saysOf(trials: Iterable<string>, of: Map<string, Attempt>, r: MineResult) {
+  const excluded = new Map(r.finalTriage.exclusions.map((e) => [e.attemptId, e.reason]));
+  const labels = new Map(r.labels.map((l) => [l.attemptId, l]));
+  const clusterOf = new Map(r.clusters.flatMap((c) => c.attemptIds.map((id) => [id, c.id])));
+  const out = new Map<string, FireSays>();
+  for (const trial of trials) {
+    const a = of.get(trial);
+    if (!a) {
+      out.set(trial, { excluded: "not_imported" });
+      continue;
+    }
+    const ex = excluded.get(a.id);
+    const l = labels.get(a.id);
+    if (ex) out.set(trial, { excluded: ex });
+    else if (l && isNamed(l)) {
+      const says: FireSays = {
+        named: l.mechanismId ?? l.family ?? "?",
+        confidence: l.confidence,
+      };
+      const c = clusterOf.get(a.id);
+      if (c) says.cluster = c;
+      out.set(trial, says);
+    } else out.set(trial, l ? { review: true, confidence: l.confidence } : { review: true });
+  }
+  return out;
+}
+
+/** The recording of a source: `validation/recordings/<source>.json` (none: nothing answered). */
+export const recordingPath = (source: string, repoDir = "."): string =>
+  join(repoDir, "validation", "recordings", `${source}.json`);
+
+/** An attempt id as a file name: letters, digits, `.`, `_`, `-`; the rest become `_`. */
+export const fileNameOf = (attemptId: string): string =>
+  attemptId.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 200);
+
+export interface LlmSourceRun {
+  says: Map<string, FireSays>;
+  /** Labelled trials the LLM was asked about (in scope after triage). */
+  asked: number;
+  /** Of them, labelled from a recorded answer (the rest failed: no entry or a bad answer). */
+  answered: number;
+  /** Asked with no recorded entry (their prompts are dumped when a dump folder is given). */
+  unmatched: number;
+  /** Answered from an entry recorded for another prompt text. */
+  stale: number;
+  /** Answered but the answer did not pass the label checks (after the repair request). */
+  invalid: number;
+  /** Where unmatched prompts were written, when they were. */
+  dumped?: string;
+}
+
+/**
+ * The LLM labeller on one labelled source, answered by replaying a recording through the
+ * loopback server (deterministic: no network, no model). Only the labelled trials are sent,
+ * the whole corpus stays the population (siblings). Each unmatched request's prompt (system
+ * and user message, exactly as sent) goes to `<dumpDir>/<attemptId>.txt`, with an
+ * `index.json` naming its attempt and `promptSha256`, so a reviewer can answer it.
+ */
+export async function llmSays(opts: {
+  trials: ReadonlyMap<string, Gold>;
+  /** Corpus folders or trial folders (the workspace's `sources`). */
+  sources: string[];
+  /** A recording file; a missing file answers nothing. */
+  recording: string | Recording;
+  dumpDir?: string;
+}): Promise<LlmSourceRun> {
+  const recording: Recording =
+    typeof opts.recording !== "string"
+      ? opts.recording
+      : existsSync(opts.recording)
+        ? await readRecording(opts.recording)
+        : { kind: "fire-llm-recording", version: 1, entries: [] };
+  const tmp = await mkdtemp(join(tmpdir(), "fire-bench-mine-real-llm-"));
+  const replay = await startReplay(recording);
+  try {
+    await writeFile(join(tmp, "fire.config.json"), JSON.stringify({ sources: opts.sources }));
+    const ws = await loadWorkspace(tmp);
+    const config: FireConfig = {
+      ...ws.config,
+      // a failed request is not retried: an unmatched prompt gets one 400
+      llm: { ...ws.config.llm, model: "replay", maxRetries: 0 },
+    };
+    const of = attemptsOfTrials(ws.attempts, opts.trials.keys());
+    const labelled = new Set([...of.values()].map((a) => a.id));
+    let asked = 0;
+    const r = await mine(ws.attempts, {
+      labeler: "llm",
+      config,
+      external: async (attempts, o) => {
+        const send = attempts.filter((a) => labelled.has(a.id));
+        asked = send.length;
+        const { labels, report } = await labelAttempts(send, {
+          evidence: o.evidence,
+          config: config.llm,
+          cacheDir: join(tmp, "llm-cache"),
+          population: ws.attempts,
+          faultMarkers: {
+            verifier: config.mining.verifierFaultMarkers,
+            environment: config.mining.environmentFaultMarkers,
+          },
+          baseURL: replay.baseURL,
+          apiKey: "sk-replay-0123456789abcdefghij",
+        });
+        // attempts of the corpus nobody labelled are not asked about: unlabelled, unscored
+        const rest: Label[] = attempts
+          .filter((a) => !labelled.has(a.id))
+          .map((a) => ({
+            isProceduralLoss: false,
+            capabilityEvidence: [],
+            preFailureState: null,
+            mechanism: "unlabelled",
+            interventionPoint: "none",
+            exclusion: "none",
+            confidence: 0,
+            rationale: "",
+            attemptId: a.id,
+            source: "llm",
+            detectorIds: [],
+            model: "replay",
+            unlabelledReason: "not a labelled trial (not asked)",
+          }));
+        return { labels: [...labels, ...rest], report };
+      },
+    });
+    const answeredIds = new Set(
+      r.labels
+        .filter((l) => labelled.has(l.attemptId) && !l.unlabelledReason)
+        .map((l) => l.attemptId),
+    );
+    const unmatched = replay.stats.unmatched;
+    const run: LlmSourceRun = {
+      says: saysOf(opts.trials.keys(), of, r),
+      asked,
+      answered: answeredIds.size,
+      unmatched: new Set(unmatched.map((u) => u.attemptId)).size,
+      stale: new Set(replay.stats.staleIds).size,
+      invalid: 0,
+    };
+    run.invalid = run.asked - run.answered - run.unmatched;
+    if (opts.dumpDir && unmatched.length > 0) {
+      await mkdir(opts.dumpDir, { recursive: true });
+      const index: { attemptId: string; promptSha256: string; file: string }[] = [];
+      for (const u of unmatched) {
+        const file = `${fileNameOf(u.attemptId ?? `unknown-${u.promptSha256.slice(0, 12)}`)}.txt`;
+        await writeFile(
+          join(opts.dumpDir, file),
+          `=== system ===\n${u.system}\n=== user ===\n${u.prompt}\n`,
+        );
+        index.push({ attemptId: u.attemptId ?? "?", promptSha256: u.promptSha256, file });
+      }
+      index.sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
+      await writeFile(join(opts.dumpDir, "index.json"), `${JSON.stringify(index, null, 2)}\n`);
+      run.dumped = opts.dumpDir;
+    }
+    return run;
+  } finally {
+    await replay.close();
+    await rm(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,107 @@
+import { createHash } from "node:crypto";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Gold } from "../../src/bench/dev-sources.js";
+import { type Recording, readRecording } from "../../src/bench/llm-replay.js";
+import { llmSays } from "../../src/bench/mine-real-llm.js";
+import { scoreSource } from "../../src/bench/mine-score.js";
+import { fixture, REPO_ROOT } from "../helpers/paths.js";
+
+/** Real OpenClaw trials: four the recording answers, two that triage excludes first. */
+const TRIALS = [
+  "clawbench-19-kimi2.6-2/t2-add-tests-normalizer__BPeAoa2",
+  "clawbench-19-kimi2.6-2/t4-delegation-repair__x8HNRDi",
+  "clawbench-19-kimi2.6-2/t4-life-trip-plan__AjimJm5",
+  "pinchbench-147-kimi2.6/task-log-hdfs-block-ops__nvME2du",
+  "pinchbench-147-kimi2.6/task-email-triage__fEmQAc2",
+  "clawbench-19-kimi2.6/t5-hallucination-resistant-evide__85qPU4o",
+].map((t) => fixture("harbor-openclaw", t));
+const RECORDING = join(REPO_ROOT, "test/fixtures/llm-replay/openclaw-labels.json");
+
+/** Gold labels written for this test only (the bench's wiring is tested, not the labels). */
+const GOLD = new Map<string, Gold>([
+  [
+    "t2-add-tests-normalizer__BPeAoa2",
+    { cls: "procedural_loss", mechanism: "artifact-wrong-path" },
+  ],
+  ["t4-life-trip-plan__AjimJm5", { cls: "policy_addressable" }],
+  [
+    "task-log-hdfs-block-ops__nvME2du",
+    { cls: "policy_addressable", mechanism: "stop-without-check" },
+  ],
+  ["t5-hallucination-resistant-evide__85qPU4o", { cls: "policy_addressable" }],
+  ["t4-delegation-repair__x8HNRDi", { cls: "environment_fault" }],
+  ["task-email-triage__fEmQAc2", { cls: "environment_fault" }],
+]);
+
+describe("mine-real's LLM rows: one recording per source replayed, unmatched prompts dumped", () => {
+  let dir: string;
+  let recording: Recording;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "fire-mine-real-llm-"));
+    recording = await readRecording(RECORDING);
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("a complete recording: every labelled trial in scope answered, scored like the heuristic", async () => {
+    const run = await llmSays({ trials: GOLD, sources: TRIALS, recording: RECORDING });
+    expect([run.asked, run.answered, run.unmatched, run.invalid]).toEqual([4, 4, 0, 0]);
+    expect(run.says.get("t2-add-tests-normalizer__BPeAoa2")?.named).toBe("artifact-wrong-path");
+    expect(run.says.get("task-log-hdfs-block-ops__nvME2du")?.named).toBe("deadline-no-deliverable");
+    expect(run.says.get("t4-life-trip-plan__AjimJm5")).toEqual({ review: true });
+    expect(run.says.get("t4-delegation-repair__x8HNRDi")?.excluded).toBeDefined();
+    const s = scoreSource(GOLD, run.says);
+    // three named, all in scope by the gold; one of them with the gold's mechanism
+    expect([s.named, s.namedRight, s.goldInScope, s.kept, s.mechCompared, s.mechAgree]).toEqual([
+      3, 3, 4, 4, 3, 1,
+    ]);
+  }, 120_000);
+
+  it("an incomplete recording: the missing attempt's prompt is written, exactly as sent", async () => {
+    const partial: Recording = {
+      ...recording,
+      entries: recording.entries.filter((e) => !e.attemptId.startsWith("t4-life-trip-plan")),
+    };
+    const dumpDir = join(dir, "dev-openclaw");
+    const run = await llmSays({ trials: GOLD, sources: TRIALS, recording: partial, dumpDir });
+    expect([run.asked, run.answered, run.unmatched, run.invalid]).toEqual([4, 3, 1, 0]);
+    expect(run.dumped).toBe(dumpDir);
+    const files = (await readdir(dumpDir)).sort();
+    expect(files).toEqual([
+      "index.json",
+      expect.stringMatching(/^t4-life-trip-plan__AjimJm5-[0-9a-f]{8}\.txt$/),
+    ]);
+    const file = files[1] as string;
+    const text = await readFile(join(dumpDir, file), "utf8");
+    expect(text).toMatch(/^=== system ===\nYou label one FAILED coding-agent attempt/);
+    const user = text.slice(text.indexOf("=== user ===\n") + 13, -1);
+    expect(user).toMatch(/^Attempt t4-life-trip-plan__AjimJm5-[0-9a-f]{8} · /);
+    const index = JSON.parse(await readFile(join(dumpDir, "index.json"), "utf8"));
+    expect(index).toEqual([
+      {
+        attemptId: basename(file, ".txt"),
+        promptSha256: createHash("sha256").update(user).digest("hex"),
+        file,
+      },
+    ]);
+  }, 120_000);
+
+  it("a recorded answer written for another prompt text is used and counted stale", async () => {
+    const changed: Recording = {
+      ...recording,
+      // an entry without promptSha256 is never stale; one with another text's is
+      entries: recording.entries.map(({ promptSha256: _, ...e }) =>
+        e.attemptId.startsWith("t2-add-tests") ? { ...e, promptSha256: "0".repeat(64) } : e,
+      ),
+    };
+    const run = await llmSays({ trials: GOLD, sources: TRIALS, recording: changed });
+    expect([run.answered, run.stale]).toEqual([4, 1]);
+  }, 120_000);
+
+  it("a source with no recording file answers nothing", async () => {
+    const run = await llmSays({ trials: GOLD, sources: TRIALS, recording: join(dir, "none.json") });
+    expect([run.asked, run.answered, run.unmatched]).toEqual([4, 0, 4]);
+  }, 120_000);
+});
