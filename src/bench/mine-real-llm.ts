@@ -86,6 +86,8 @@ export interface LlmSourceRun {
   stale: number;
   /** Answered but the answer did not pass the label checks (after the repair request). */
   invalid: number;
+  /** Why each answered attempt was not labelled (a bad answer): attempt id and reason. */
+  invalidReasons: { attemptId: string; reason: string }[];
   /** Where unmatched prompts were written, when they were. */
   dumped?: string;
 }
@@ -176,8 +178,13 @@ export async function llmSays(opts: {
       unmatched: new Set(unmatched.map((u) => u.attemptId)).size,
       stale: new Set(replay.stats.staleIds).size,
       invalid: 0,
+      invalidReasons: [],
     };
-    run.invalid = run.asked - run.answered - run.unmatched;
+    const unmatchedIds = new Set(unmatched.map((u) => u.attemptId));
+    for (const l of r.labels)
+      if (labelled.has(l.attemptId) && l.unlabelledReason && !unmatchedIds.has(l.attemptId))
+        run.invalidReasons.push({ attemptId: l.attemptId, reason: l.unlabelledReason });
+    run.invalid = run.invalidReasons.length;
     if (opts.dumpDir && unmatched.length > 0) {
       await mkdir(opts.dumpDir, { recursive: true });
       const index: { attemptId: string; promptSha256: string; file: string }[] = [];

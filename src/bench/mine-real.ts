@@ -197,6 +197,7 @@ async function llmRows(
     `stale ${run.stale}, invalid ${run.invalid}` +
     (run.dumped ? `; prompts in ${run.dumped}` : "");
   const name = `${src.name} LLM`;
+  for (const f of run.invalidReasons) log(`  invalid answer for ${f.attemptId}: ${f.reason}`);
   if (run.answered < run.asked) {
     log(`${name.padEnd(28)} incomplete (answered ${run.answered}/${run.asked})  [${counts}]`);
     return [

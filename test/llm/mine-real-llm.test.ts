@@ -101,6 +101,21 @@ describe("mine-real's LLM rows: one recording per source replayed, unmatched pro
     expect([run.answered, run.stale]).toEqual([4, 1]);
   }, 120_000);
 
+  it("an answer that fails the label checks counts invalid, with the reason", async () => {
+    const bad: Recording = {
+      ...recording,
+      entries: recording.entries.map((e) =>
+        e.attemptId.startsWith("t2-add-tests")
+          ? { ...e, answer: { ...e.answer, capabilityEvidence: [{ eventIndex: 999, why: "x" }] } }
+          : e,
+      ),
+    };
+    const run = await llmSays({ trials: GOLD, sources: TRIALS, recording: bad });
+    expect([run.answered, run.unmatched, run.invalid]).toEqual([3, 0, 1]);
+    expect(run.invalidReasons[0]?.attemptId).toMatch(/^t2-add-tests-normalizer__BPeAoa2-/);
+    expect(run.invalidReasons[0]?.reason).toContain("999");
+  }, 120_000);
+
   it("a source with no recording file answers nothing", async () => {
     const run = await llmSays({ trials: GOLD, sources: TRIALS, recording: join(dir, "none.json") });
     expect([run.asked, run.answered, run.unmatched]).toEqual([4, 0, 4]);
