@@ -72,7 +72,7 @@ describe("fire draft / screen replay / route / freeze / hook (demo workspace)", 
     expect(s.verdict.verdict).toBe("promising");
     expect(s.summary.positiveFiring).toEqual({ n: 3, k: 3, rate: 1 });
     const saved = JSON.parse(
-      await readFile(join(ws, "screens", `replay-${svc}-v1`, "screen.json"), "utf8"),
+      await readFile(join(ws, "screens", "replay", `${svc}-v1`, "screen.json"), "utf8"),
     );
     expect(saved.candidateSha256).toBe(s.candidateSha256);
     // the CLI reads the saved screen back into its verdict

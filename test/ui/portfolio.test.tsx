@@ -38,7 +38,7 @@ describe("Portfolio screen", () => {
       readFileSync(join(ws.dir, "portfolios/demo/manifest.json"), "utf8"),
     );
     expect(app.frame()).toContain(`manifest sha256 ${manifest.manifestHash}`);
-    expect(app.frame()).toContain("evidence: replay screen replay-draft-service-persistence");
+    expect(app.frame()).toContain("evidence: replay screen draft-service-persistence");
     expect(app.frame()).toContain(": promising");
     app.unmount();
   });

@@ -46,7 +46,7 @@ describe("Screens screen", () => {
     await app.see("replay screen of ref-service-persistence@1", "verdict:", "replay report");
     // the candidate is named once: in the report's first line, not again in the pager's title
     expect(app.frame().split("replay screen of ref-service-persistence@1")).toHaveLength(2);
-    expect(existsSync(join(ws.dir, "screens/replay-ref-service-persistence-v1/screen.json"))).toBe(
+    expect(existsSync(join(ws.dir, "screens/replay/ref-service-persistence-v1/screen.json"))).toBe(
       true,
     );
     await app.press(KEY.esc);

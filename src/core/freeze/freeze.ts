@@ -8,7 +8,7 @@ import type { Attempt } from "../model/attempt.js";
 import { hookForm } from "../policy/hook-form.js";
 import { routeAudit, routingProblems, taskTexts } from "../route/audit.js";
 import { canonicalJson } from "../screening/canonical.js";
-import { replayScreenName } from "../screening/replay/screen-files.js";
+import { replayScreenName } from "../screening/paths.js";
 import { candidateEvidence } from "../verdict/evidence.js";
 import { deciding, type Verdict } from "../verdict/finding.js";
 import { evidenceLines, findingLine } from "../verdict/prose.js";

@@ -1,6 +1,7 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../errors.js";
-import { workspacePaths } from "../workspace/paths.js";
+import { REPLAY_SCREENS_FOLDER, workspacePaths } from "../workspace/paths.js";
 
 /** Files of one screen under `<workspace>/screens/<name>/`. */
 export interface ScreenPaths {
@@ -15,11 +16,16 @@ export interface ScreenPaths {
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-/** Throws a UsageError for names that are not a plain folder name. */
+/** Throws a UsageError for names that are not a plain folder name, or name the replay folder. */
 export function checkScreenName(name: string): string {
   if (!NAME.test(name) || name.includes("..")) {
     throw new UsageError(
       `screen name "${name}" must be letters, digits, '.', '_' or '-' (no slashes), at most 100 characters`,
+    );
+  }
+  if (name === REPLAY_SCREENS_FOLDER) {
+    throw new UsageError(
+      `screen name "${name}" is taken: screens/${REPLAY_SCREENS_FOLDER}/ holds the replay screens`,
     );
   }
   return name;
@@ -34,4 +40,29 @@ export function screenPaths(workspace: string, name: string): ScreenPaths {
     jobs: join(dir, "jobs"),
     state: join(dir, "run-state.json"),
   };
+}
+
+const SCREEN_FILE = "screen.json";
+
+/** `<id>-v<version>`: the name of one candidate identity's replay screen. */
+export function replayScreenName(key: string): string {
+  return checkScreenName(key.replace("@", "-v"));
+}
+
+/** `screens/replay/<id>-v<version>/screen.json`: where a replay screen is saved. */
+export function replayScreenFile(workspace: string, key: string): string {
+  return join(workspacePaths(workspace).replayScreens, replayScreenName(key), SCREEN_FILE);
+}
+
+/**
+ * Where workspaces made before replay screens had their own folder kept them: beside the run
+ * screens, as `screens/replay-<id>-v<version>/`. Read when the folder has none, never written.
+ */
+export function earlierReplayScreenFile(workspace: string, key: string): string {
+  return join(workspacePaths(workspace).screens, `replay-${replayScreenName(key)}`, SCREEN_FILE);
+}
+
+/** A folder under `screens/` that holds a replay screen (older workspaces), not a run screen. */
+export function isReplayScreenDir(dir: string): boolean {
+  return existsSync(join(dir, SCREEN_FILE));
 }

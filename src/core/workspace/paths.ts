@@ -3,6 +3,9 @@ import { join, resolve } from "node:path";
 /** The config file name at the root of every workspace. */
 export const CONFIG_FILE = "fire.config.json";
 
+/** The folder of replay screens inside `screens/` (so no run screen may take this name). */
+export const REPLAY_SCREENS_FOLDER = "replay";
+
 /** Every folder and shared file of a workspace, as absolute paths: the one layout. */
 export interface WorkspacePaths {
   root: string;
@@ -11,8 +14,10 @@ export interface WorkspacePaths {
   candidates: string;
   /** `candidates/drafts/`: what `fire draft` writes. */
   drafts: string;
-  /** `screens/<name>/`: run screens and replay screens. */
+  /** `screens/<name>/`: run screens (`fire screen plan`). */
   screens: string;
+  /** `screens/replay/<id>-v<version>/`: replay screens, one per candidate identity. */
+  replayScreens: string;
   portfolios: string;
   /** `exports/`: `fire export --portfolio` output by default. */
   exports: string;
@@ -45,13 +50,15 @@ export function workspacePaths(dir: string): WorkspacePaths {
   const cache = join(fire, "cache");
   const candidates = join(root, "candidates");
   const mining = join(root, "mining");
+  const screens = join(root, "screens");
   return {
     root,
     config: join(root, CONFIG_FILE),
     traces: join(root, "traces"),
     candidates,
     drafts: join(candidates, "drafts"),
-    screens: join(root, "screens"),
+    screens,
+    replayScreens: join(screens, REPLAY_SCREENS_FOLDER),
     portfolios: join(root, "portfolios"),
     exports: join(root, "exports"),
     mining,

@@ -4,12 +4,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freezePortfolio } from "../../../src/core/freeze/freeze.js";
 import { listCandidates, type StoredCandidate } from "../../../src/core/lifecycle/store.js";
+import { replayScreenFile } from "../../../src/core/screening/paths.js";
 import { buildPlan } from "../../../src/core/screening/plan/build.js";
 import { writePlan } from "../../../src/core/screening/plan/plan-file.js";
 import { mechanicsHash, type ReplayScreen } from "../../../src/core/screening/replay/measure.js";
 import {
   readReplayScreen,
-  replayScreenName,
   saveReplayScreen,
 } from "../../../src/core/screening/replay/screen-files.js";
 import { candidateEvidence } from "../../../src/core/verdict/evidence.js";
@@ -149,7 +149,7 @@ describe("verdict evidence: a harmful run screen", () => {
     const good = replayOf(c);
     await saveReplayScreen(dir, good);
     expect(readReplayScreen(dir, c.policy.key)?.verdict).toEqual(good.verdict);
-    const file = join(dir, "screens", replayScreenName(c.policy.key), "screen.json");
+    const file = replayScreenFile(dir, c.policy.key);
     await writeFile(
       file,
       JSON.stringify({ ...good, verdict: { verdict: "promising", evidence: "fires in time" } }),
@@ -199,7 +199,7 @@ describe("the freeze gate is the fold the verdict shows", () => {
 
   it("a replay screen saved before findings keeps its verdict and its words", async () => {
     const c = listCandidates(dir).candidates[0]!;
-    const file = join(dir, "screens", replayScreenName(c.policy.key), "screen.json");
+    const file = replayScreenFile(dir, c.policy.key);
     const old = { ...replayOf(c), verdict: { verdict: "inert", evidence: ["inert: fires late"] } };
     await writeFile(file, JSON.stringify(old));
     const ev = await candidateEvidence(dir, c);

@@ -16,7 +16,7 @@ function sourceFiles(dir: string): string[] {
 
 /** A path built from a workspace folder's name instead of workspacePaths. */
 const LAYOUT_JOIN =
-  /\bjoin\([^)]*"(?:mining|screens|exports|drafts|\.fire|cache|traces|candidates)"[^)]*\)/;
+  /\bjoin\([^)]*"(?:mining|screens|replay|exports|drafts|\.fire|cache|traces|candidates)"[^)]*\)/;
 
 describe("workspacePaths: the one workspace layout", () => {
   it("names every folder and shared file under the workspace root", () => {
@@ -24,13 +24,15 @@ describe("workspacePaths: the one workspace layout", () => {
     expect(relative("/w", p.decisions)).toBe(join("mining", "decisions.json"));
     expect(relative("/w", p.handOutcomes)).toBe(join("mining", "outcomes.json"));
     expect(relative("/w", p.drafts)).toBe(join("candidates", "drafts"));
+    expect(relative("/w", p.replayScreens)).toBe(join("screens", "replay"));
     expect(relative("/w", p.index)).toBe(join(".fire", "cache", "index.json"));
     expect(relative("/w", p.llmCache)).toBe(join(".fire", "cache", "llm"));
     for (const v of Object.values(p)) expect(v.startsWith("/w")).toBe(true);
   });
 
-  it("is where core and src/llm take workspace folders from (no join of a folder name)", () => {
-    const offenders = [...sourceFiles(join(SRC, "core")), ...sourceFiles(join(SRC, "llm"))]
+  it("is where core, src/llm and the front ends take workspace folders from (no join of a folder name)", () => {
+    const offenders = ["core", "llm", "cli", "ui"]
+      .flatMap((d) => sourceFiles(join(SRC, d)))
       .filter((f) => !f.endsWith(join("workspace", "paths.ts")))
       .filter((f) => LAYOUT_JOIN.test(readFileSync(f, "utf8")))
       .map((f) => relative(SRC, f));

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { Finding, type Verdict } from "../../verdict/finding.js";
@@ -8,21 +8,15 @@ import { withEvidence } from "../../verdict/prose.js";
 import { runScreenVerdict } from "../../verdict/screen-verdict.js";
 import { VerdictKind } from "../../verdict/thresholds.js";
 import { workspacePaths } from "../../workspace/paths.js";
-import { screenPaths } from "../paths.js";
+import { earlierReplayScreenFile, replayScreenFile } from "../paths.js";
 import { readPlanIfAny } from "../plan/plan-file.js";
 import type { ScreenPlan } from "../plan/schema.js";
 import { loadScreenAnalysis } from "../results/analysis.js";
 import type { ReplayScreen } from "./measure.js";
 
-/** `screens/replay-<id>-v<version>/`: the replay screen of one candidate identity. */
-export function replayScreenName(key: string): string {
-  return `replay-${key.replace("@", "-v")}`;
-}
-
 export async function saveReplayScreen(workspace: string, screen: ReplayScreen): Promise<string> {
-  const dir = screenPaths(workspace, replayScreenName(screen.candidate)).dir;
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, "screen.json");
+  const file = replayScreenFile(workspace, screen.candidate);
+  await mkdir(dirname(file), { recursive: true });
   // the findings decide; the same as text is kept for people reading the file
   const saved = { ...screen, verdict: withEvidence(screen.verdict) };
   await writeFileAtomic(file, `${JSON.stringify(saved, null, 2)}\n`);
@@ -47,10 +41,13 @@ const SavedReplayScreen = z.looseObject({
 
 /** The saved replay screen of `key`; undefined when there is none or it is not one. */
 export function readReplayScreen(workspace: string, key: string): ReplayScreen | undefined {
-  const file = join(screenPaths(workspace, replayScreenName(key)).dir, "screen.json");
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
+    const file = replayScreenFile(workspace, key);
+    const text = existsSync(file)
+      ? readFileSync(file, "utf8")
+      : readFileSync(earlierReplayScreenFile(workspace, key), "utf8");
+    raw = JSON.parse(text);
   } catch {
     return undefined;
   }

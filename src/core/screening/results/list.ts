@@ -1,9 +1,10 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { workspacePaths } from "../../workspace/paths.js";
+import { isReplayScreenDir } from "../paths.js";
 import { readResults } from "./results-file.js";
 
-/** A run screen folder under `screens/` (replay screens, `replay-*`, are not run screens). */
+/** A run screen folder under `screens/` (replay screens have their own: `screens/replay/`). */
 export interface RunScreenEntry {
   name: string;
   hasPlan: boolean;
@@ -13,12 +14,13 @@ export interface RunScreenEntry {
 
 /** The workspace's run screens, sorted by name: whether a plan exists, result rows so far. */
 export async function listRunScreens(workspace: string): Promise<RunScreenEntry[]> {
-  const root = workspacePaths(workspace).screens;
+  const { screens: root, replayScreens } = workspacePaths(workspace);
   if (!existsSync(root)) return [];
   const out: RunScreenEntry[] = [];
   for (const ent of readdirSync(root, { withFileTypes: true })) {
-    if (!ent.isDirectory() || ent.name.startsWith("replay-")) continue;
+    if (!ent.isDirectory()) continue;
     const d = join(root, ent.name);
+    if (d === replayScreens || isReplayScreenDir(d)) continue;
     const { rows } = await readResults(join(d, "results.jsonl")).catch(() => ({ rows: [] }));
     out.push({ name: ent.name, hasPlan: existsSync(join(d, "plan.json")), rows: rows.length });
   }
