@@ -148,11 +148,17 @@ function fromRow(t: z.infer<typeof RowSet>["trials"][number]): Gold {
   return { cls, row: t.row };
 }
 
-/** The trial folder names under a corpus folder (a job folder, or a folder of jobs). */
-function hasTrial(corpus: string, trial: string): boolean {
+/**
+ * Whether a trial folder is under a corpus folder: a job folder, a folder of jobs, or a
+ * folder of TB1 runs (run/task/trial).
+ */
+function hasTrial(corpus: string, trial: string, depth = 2): boolean {
   if (existsSync(join(corpus, trial))) return true;
+  if (depth === 0) return false;
   try {
-    return readdirSync(corpus).some((d) => existsSync(join(corpus, d, trial)));
+    return readdirSync(corpus, { withFileTypes: true }).some(
+      (d) => d.isDirectory() && hasTrial(join(corpus, d.name), trial, depth - 1),
+    );
   } catch {
     return false;
   }
