@@ -48,9 +48,9 @@ describe("the llm section of fire.config.json carries the client's settings", ()
       maxRetries: 3,
       backoffMs: 1_000,
       maxBackoffMs: 30_000,
-      maxPromptTokens: 3_000,
+      maxPromptTokens: 8_000,
       promptShare: 0.2,
-      minPromptTokens: 160,
+      minPromptTokens: 2_000,
       maxOutputTokens: 1_200,
       batchPollMs: 15_000,
     });

@@ -117,7 +117,8 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
   for (const a of scope) {
     const extra =
       opts.labeler === "llm"
-        ? `${config.llm.model}|${LLM_LABEL_VERSION}`
+        ? // what the model saw depends on the prompt budget too: a new budget relabels
+          `${config.llm.model}|${LLM_LABEL_VERSION}|${config.llm.minPromptTokens},${config.llm.maxPromptTokens},${config.llm.promptShare}`
         : `name>=${config.mining.nameThreshold}`;
     const key = labelKey(a, hits.get(a.id) ?? [], extra);
     keys.set(a.id, key);

@@ -53,10 +53,13 @@ export const LlmConfig = z.strictObject({
   /**
    * Hard budget for the attempt-specific prompt (estimated tokens):
    * min(maxPromptTokens, max(minPromptTokens, promptShare × full attempt tokens)).
+   * The floor lets a short attempt be shown whole (task, every event, the verifier): cutting
+   * a 16-event trace to 800 tokens hid the task's decisive sentence and the agent's own
+   * words. On real corpora these defaults send 0.15–0.19 of the trace tokens (docs/mining.md).
    */
-  maxPromptTokens: z.number().int().min(100).default(3_000),
+  maxPromptTokens: z.number().int().min(100).default(8_000),
   promptShare: z.number().positive().max(1).default(0.2),
-  minPromptTokens: z.number().int().min(100).default(160),
+  minPromptTokens: z.number().int().min(100).default(2_000),
   maxOutputTokens: z.number().int().positive().default(1_200),
   /** Overrides the built-in price list (unknown models cost 0 otherwise). */
   pricing: LlmPricing.optional(),
