@@ -68,7 +68,8 @@ async function hostName(): Promise<string> {
  *   `deadline` (the hook's: well within the timeout the client gives it), LockTimeoutError.
  * - Take over only a DEAD holder: same host and its pid no longer exists; or, when life
  *   cannot be checked (other host, no owner record), an mtime older than LOCK_STALE_MS; or a
- *   hold longer than LOCK_MAX_HOLD_MS. A live holder slower than the stale time keeps its
+ *   hold longer than LOCK_MAX_HOLD_MS. An mtime in the future (clock skew) counts as old as
+ *   it has stayed unchanged while this hook waited (AgeWatch). A live holder slower than the stale time keeps its
  *   lock. Take-over is serialized by a `<file>.lock.claim` directory and re-checks the owner.
  * - Compromise: `guard.confirm()` (called just before the state is written) and release check
  *   that the owner record is still ours; if not, nothing is written or removed.
@@ -109,6 +110,7 @@ async function acquire(lockDir: string, token: string, deadline = Infinity): Pro
   let holder: string | undefined;
   const began = start;
   let delay = 1;
+  const watch = new AgeWatch();
   for (;;) {
     try {
       mkdirSync(lockDir);
@@ -127,7 +129,7 @@ async function acquire(lockDir: string, token: string, deadline = Infinity): Pro
       holder = seen;
       start = Date.now();
     }
-    if (isStale(lockDir, seen)) takeOver(lockDir, seen);
+    if (isStale(lockDir, seen, watch)) takeOver(lockDir, seen, watch);
     else {
       const now = Date.now();
       if (now >= deadline)
@@ -153,16 +155,35 @@ function ownerOf(lockDir: string): string | undefined {
   }
 }
 
-function ageOf(path: string): number | undefined {
-  try {
-    return Date.now() - statSync(path).mtimeMs;
-  } catch {
-    return undefined;
+/**
+ * How old a lock (or claim) is, by its mtime — robust to clock skew: an mtime in the FUTURE
+ * (written by a host whose clock is ahead, or before this clock was set back) says nothing
+ * about its age, so its age is then how long this waiter has seen that mtime unchanged (a
+ * live holder refreshes it every second; a dead one never does). Without this, a lock dated
+ * a year ahead whose holder cannot be checked for life would never be stale.
+ */
+class AgeWatch {
+  private seen = new Map<string, { mtime: number; since: number }>();
+  ageOf(path: string): number | undefined {
+    let mtime: number;
+    try {
+      mtime = statSync(path).mtimeMs;
+    } catch {
+      this.seen.delete(path);
+      return undefined;
+    }
+    const now = Date.now();
+    let w = this.seen.get(path);
+    if (w?.mtime !== mtime) {
+      w = { mtime, since: now };
+      this.seen.set(path, w);
+    }
+    return mtime > now ? now - w.since : now - mtime;
   }
 }
 
-function isStale(lockDir: string, owner: string | undefined): boolean {
-  const age = ageOf(lockDir);
+function isStale(lockDir: string, owner: string | undefined, watch: AgeWatch): boolean {
+  const age = watch.ageOf(lockDir);
   if (age === undefined) return false; // released meanwhile: just retry
   if (age > LOCK_MAX_HOLD_MS) return true;
   const pid = localPid(owner);
@@ -185,19 +206,19 @@ function isAlive(pid: number): boolean {
 }
 
 /** Removes a stale lock, once, under the claim; the owner must still be the one judged dead. */
-function takeOver(lockDir: string, judged: string | undefined): void {
+function takeOver(lockDir: string, judged: string | undefined, watch: AgeWatch): void {
   const claim = `${lockDir}.claim`;
   try {
     mkdirSync(claim);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     // A claimant that died mid take-over leaves its claim: old claims are cleared.
-    if ((ageOf(claim) ?? 0) > CLAIM_STALE_MS) tryRun(() => rmdirSync(claim));
+    if ((watch.ageOf(claim) ?? 0) > CLAIM_STALE_MS) tryRun(() => rmdirSync(claim));
     return;
   }
   try {
     const now = ownerOf(lockDir);
-    if (now === judged && isStale(lockDir, now)) {
+    if (now === judged && isStale(lockDir, now, watch)) {
       tryRun(() => unlinkSync(join(lockDir, "owner")));
       tryRun(() => rmdirSync(lockDir));
     }

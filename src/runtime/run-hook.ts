@@ -129,14 +129,19 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
         output: toHookOutput(input.hook_event_name, result.observed),
       };
     let error: string | undefined;
-    if (result?.stateError !== undefined) {
-      // The verdict was answered from what could be read; the state is not kept: a fault
-      // (reported on stderr and logged), which --fail-closed turns into a deny of a tool call
-      // the rules allowed.
-      error = result.stateError;
+    // The event's bytes were not UTF-8 (no client sends that): the rules saw the text with
+    // U+FFFD for the bad bytes, so a deny still denies; but the command the client runs is
+    // not the one the rules read, so it is a fault like a lost state write.
+    const badText = "invalidUtf8" in stdin && stdin.invalidUtf8 ? INVALID_UTF8 : undefined;
+    const degraded = [result?.stateError, badText].filter((x) => x !== undefined);
+    if (degraded.length > 0) {
+      // The verdict was answered from what could be read (a lost state write: the state is
+      // not kept): a fault (reported on stderr and logged), which --fail-closed turns into a
+      // deny of a tool call the rules allowed.
+      error = degraded.join("; ");
       process.stderr.write(`fire hook: ${error}\n`);
-      if (opts.failClosed && eventName === "PreToolUse" && result.verdict.action !== "deny")
-        output = failClosedDeny(error);
+      const denied = result?.verdict.action === "deny";
+      if (opts.failClosed && eventName === "PreToolUse" && !denied) output = failClosedDeny(error);
     }
     const entry = finish(base, t0, output, result, error);
     log(opts.logFile, entry);
@@ -149,6 +154,9 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
     return { output, entry };
   }
 }
+
+const INVALID_UTF8 =
+  "stdin is not valid UTF-8: the event was evaluated with U+FFFD for its invalid bytes";
 
 const NO_NAMES = { events: [] as string[], tools: [] as string[] };
 
@@ -186,6 +194,7 @@ async function readInput(stdin: StdinRead, seen: (name: string) => void): Promis
   try {
     value = "value" in stdin ? stdin.value : JSON.parse(stdin.text);
   } catch {
+    seen("PreToolUse"); // no event name to read: counts as a tool call (as an oversized one)
     throw new Fault(stdin.text.trim() ? "stdin is not valid JSON" : "stdin is empty");
   }
   const name = (value as { hook_event_name?: unknown } | null)?.hook_event_name;
@@ -271,8 +280,18 @@ async function evaluate(
     }
     const index = state.step;
     // A live event happens now: its timestamp feeds `elapsed` conditions (replay has the trace's).
+    const now = Date.now();
+    if (state.startedAt !== undefined && state.startedAt > now + SKEW_MS) {
+      // a start in the future (the clock was set back, or a planted state) would keep
+      // `elapsed` at 0 until the clock caught up: the session is counted from now
+      const at = new Date(state.startedAt);
+      note(
+        `session start ${Number.isNaN(at.getTime()) ? state.startedAt : at.toISOString()} is in the future: counted from now`,
+      );
+      state = { ...state, startedAt: now };
+    }
     const st = state;
-    const go = () => step(policies, st, { ...ev, index, ts: ev.ts ?? new Date().toISOString() });
+    const go = () => step(policies, st, { ...ev, index, ts: ev.ts ?? new Date(now).toISOString() });
     const ms = budgetMs(opts.env);
     const seen =
       (ev.command?.length ?? 0) +
@@ -332,6 +351,9 @@ async function evaluate(
     throw err;
   }
 }
+
+/** A session start this far ahead of the hook's clock is clock skew (see `run`). */
+const SKEW_MS = 60_000;
 
 /**
  * Events whose pattern-visible text (command + input + output) exceeds this many characters

@@ -207,6 +207,11 @@ function isSessionState(v: unknown): v is SessionState {
   if (!isObj(v)) return false;
   if (!isCount(v.step)) return false;
   if (v.taskText !== undefined && typeof v.taskText !== "string") return false;
+  if (
+    v.startedAt !== undefined &&
+    !(typeof v.startedAt === "number" && Number.isFinite(v.startedAt))
+  )
+    return false;
   return every(v.policies, (x) => {
     if (!isObj(x)) return false;
     if (x.eligible !== undefined && typeof x.eligible !== "boolean") return false;

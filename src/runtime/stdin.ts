@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { read } from "node:fs";
 import { BoundedJson, BoundedJsonError, HOOK_JSON_BOUNDS, MAX_DEPTH } from "./bounded-json.js";
 
@@ -15,13 +16,18 @@ const DRAIN_CAP = 512 * 1024 * 1024;
 
 /**
  * Stdin as read: its text (and its JSON value when it was parsed already), or why it could
- * not be used. `head` is the start of an oversized or unfinished stdin; `abandoned`: a read is
+ * not be used (`invalidUtf8`: the text was decoded with replacement characters). `head` is the start of an oversized or unfinished stdin; `abandoned`: a read is
  * still pending (the caller must exit explicitly). `bounded`: the event as the bounded reader
  * (bounded-json.ts) saw it — whole (`complete`, long strings kept as head and tail, `cut` of
  * them) or, when reading stopped, the top-level object as far as it got.
  */
 export type StdinRead =
-  | { text: string; value?: unknown }
+  | {
+      text: string;
+      value?: unknown;
+      /** The bytes were not valid UTF-8: `text` holds U+FFFD where they were (see runHook). */
+      invalidUtf8?: true;
+    }
   | {
       error: string;
       head?: string;
@@ -98,7 +104,7 @@ export async function readStdin(
             error: `bad hook event: JSON nested deeper than ${MAX_DEPTH} levels`,
             head: text.slice(0, STDIN_HEAD),
           };
-        return { text, value };
+        return isUtf8(buf.subarray(0, n)) ? { text, value } : { text, value, invalidUtf8: true };
       }
     }
     json ??= new BoundedJson(HOOK_JSON_BOUNDS); // at the first read: it sees every byte
@@ -128,15 +134,17 @@ export async function readStdin(
       head: head.toString("utf8"),
       bounded: bounded(),
     };
-  const text = Buffer.concat(chunks, total).toString("utf8");
+  const bytes = Buffer.concat(chunks, total);
+  const text = bytes.toString("utf8");
+  const utf8 = isUtf8(bytes) ? {} : { invalidUtf8: true as const };
   if (json?.done && jsonError === undefined) {
     try {
-      return { text, value: JSON.parse(text) }; // the exact value (depth is bounded by now)
+      return { text, value: JSON.parse(text), ...utf8 }; // the exact value (depth is bounded by now)
     } catch {
       // the bounded reader is more lenient (raw control characters): JSON.parse decides
     }
   }
-  return { text };
+  return { text, ...utf8 };
 }
 
 /** Whether the bytes read end with `}` (then trailing whitespace): maybe a whole object. */

@@ -114,7 +114,7 @@ export interface HookRun {
  */
 export function startHook(
   args: string[],
-  input: string | undefined,
+  input: string | Buffer | undefined,
   opts: { cwd: string; env?: NodeJS.ProcessEnv; ceilingMs?: number; keepStdinOpen?: boolean },
 ): { child: ReturnType<typeof spawn>; done: Promise<HookRun> } {
   const t0 = Date.now();
@@ -146,7 +146,7 @@ export function startHook(
 
 export function runHookChild(
   args: string[],
-  input: string | undefined,
+  input: string | Buffer | undefined,
   opts: { cwd: string; env?: NodeJS.ProcessEnv; ceilingMs?: number; keepStdinOpen?: boolean },
 ): Promise<HookRun> {
   return startHook(args, input, opts).done;
