@@ -80,6 +80,8 @@ export type HookLogEntry = z.infer<typeof HookLogEntry>;
 
 export interface HookLogRead {
   entries: HookLogEntry[];
+  /** The 1-based line of each entry in its file (parallel to `entries`). */
+  lines: number[];
   /** Bad lines (file:line: reason); good lines around them still load. */
   errors: InputError[];
 }
@@ -87,7 +89,11 @@ export interface HookLogRead {
 /** Parses hook-log text; `file` names the source in errors. */
 export function parseHookLog(text: string, file: string): HookLogRead {
   const r = parseJsonLines(text, file, HookLogEntry, "bad hook-log entry");
-  return { entries: r.rows.map((x) => x.value), errors: r.errors };
+  return {
+    entries: r.rows.map((x) => x.value),
+    lines: r.rows.map((x) => x.line),
+    errors: r.errors,
+  };
 }
 
 /** Firing counts per session (screens count firings per attempt from these). */
@@ -103,9 +109,11 @@ export function readHookLog(file: string): HookLogRead {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { entries: [], errors: [] };
+    if ((err as NodeJS.ErrnoException).code === "ENOENT")
+      return { entries: [], lines: [], errors: [] };
     return {
       entries: [],
+      lines: [],
       errors: [new InputError(file, undefined, `cannot read: ${(err as Error).message}`)],
     };
   }

@@ -186,6 +186,7 @@ describe("fire hook edge cases", () => {
     expect(bad.errors.map((e) => e.format())).toEqual([
       expect.stringMatching(/bad\.jsonl:2: bad hook-log entry: ts: /),
     ]);
-    expect(readHookLog(join(ws, "none.jsonl"))).toEqual({ entries: [], errors: [] });
+    expect(readHookLog(join(ws, "none.jsonl"))).toEqual({ entries: [], lines: [], errors: [] });
+    expect(read.lines).toEqual([1, 2]);
   });
 });

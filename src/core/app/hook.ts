@@ -1,12 +1,14 @@
+import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { diagnoseHook } from "../deploy/doctor.js";
 import { installHook, setHookMode, uninstallHook } from "../deploy/install.js";
 import type { Harness } from "../deploy/settings.js";
-import type { InputError } from "../errors.js";
+import { InputError } from "../errors.js";
 import { defaultPortfolioDir } from "../freeze/default.js";
 import { loadPolicySource, resolvePolicySource } from "../freeze/policy-source.js";
 import { type HookReport, hookReport, type ReportThresholds } from "../hookreport/report.js";
 import type { HookInstaller } from "../screening/run/hook.js";
+import { parseConfig } from "../workspace/config.js";
 import { workspacePaths } from "../workspace/paths.js";
 
 export type { DoctorReport } from "../deploy/doctor.js";
@@ -14,11 +16,22 @@ export type { HookTarget, InstallHookRequest, InstallReport } from "../deploy/in
 export type { Harness } from "../deploy/settings.js";
 export {
   hookReportJson,
+  latencyText,
+  outcomesText,
   renderHookReportCsv,
   renderHookReportText,
+  ruleDetailLines,
   ruleLines,
+  sessionLinkText,
 } from "../hookreport/render.js";
-export type { HookReport, RuleRow } from "../hookreport/report.js";
+export type {
+  HookReport,
+  OutcomeCounts,
+  PolicyField,
+  RuleRow,
+  SessionLink,
+} from "../hookreport/report.js";
+export { policyField } from "../hookreport/report.js";
 /**
  * The hook actions: `fire hook install|uninstall|doctor`, the workbench's Portfolio screen
  * (`i`/`u`) and the local screen runner all install through core/deploy/install.ts, composed
@@ -33,6 +46,26 @@ export interface HookReportRequest {
   /** The portfolio the logs come from (its never-fired rules are listed); default: the newest frozen. */
   portfolio?: string;
   thresholds?: Partial<ReportThresholds>;
+  /** A trial passes at this reward (default: the workspace's `passThreshold`). */
+  passThreshold?: number;
+}
+
+/** The workspace's `passThreshold` (its default when there is no config; a bad one is an error). */
+function passThresholdOf(workspace: string, errors: InputError[]): number {
+  const file = workspacePaths(workspace).config;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return 1;
+  }
+  try {
+    return parseConfig(text, file).passThreshold;
+  } catch (err) {
+    if (err instanceof InputError) errors.push(err);
+    else throw err;
+    return 1;
+  }
 }
 
 /**
@@ -48,8 +81,10 @@ export function fieldReport(req: HookReportRequest): HookReport & { portfolio?: 
   let errors: InputError[] = [];
   let policies: import("../policy/types.js").CompiledPolicy[] = [];
   if (source) ({ policies, errors } = loadPolicySource(source));
+  const passThreshold = req.passThreshold ?? passThresholdOf(req.workspace, errors);
   const r = hookReport(paths, {
     policies,
+    passThreshold,
     ...(req.thresholds ? { thresholds: req.thresholds } : {}),
   });
   return {

@@ -1,5 +1,5 @@
 import { type Column, renderTableExport } from "../export/tables.js";
-import type { HookReport, Latency, RuleRow } from "./report.js";
+import type { HookReport, Latency, OutcomeCounts, RuleRow, SessionLink } from "./report.js";
 
 /** The CSV columns of `fire hook report --csv` (one row per rule and policy version). */
 export const HOOK_REPORT_COLUMNS: readonly Column<RuleRow>[] = [
@@ -26,6 +26,10 @@ export const HOOK_REPORT_COLUMNS: readonly Column<RuleRow>[] = [
   { name: "blocked_stops", value: (r) => r.enforced.blockedStops },
   { name: "errors", value: (r) => r.errors },
   { name: "fail_opens", value: (r) => r.failOpens },
+  { name: "fired_passed", value: (r) => r.outcomes.pass },
+  { name: "fired_failed", value: (r) => r.outcomes.fail },
+  { name: "fired_other", value: (r) => r.outcomes.other },
+  { name: "fired_unknown", value: (r) => r.outcomes.unknown },
   { name: "ms_p50", value: (r) => r.latency.p50 },
   { name: "ms_p95", value: (r) => r.latency.p95 },
   { name: "ms_p99", value: (r) => r.latency.p99 },
@@ -46,6 +50,20 @@ export const latencyText = (l: Latency): string =>
 const sideBySide = (enforced: number, observed: number) =>
   observed > 0 ? `${enforced} +${observed} observed` : String(enforced);
 
+/** `2 pass, 1 fail, 3 unknown` (kinds with none left out; `none` when it never fired). */
+export function outcomesText(o: OutcomeCounts): string {
+  const parts = (["pass", "fail", "other", "unknown"] as const)
+    .filter((k) => o[k] > 0)
+    .map((k) => `${o[k]} ${k === "other" ? "timeout/error" : k}`);
+  return parts.length > 0 ? parts.join(", ") : "none";
+}
+
+/** A fired session as a link: `file:line session (agent) ×firings outcome`. */
+export function sessionLinkText(l: SessionLink): string {
+  const agent = l.agent ? ` (sub-agent ${l.agent})` : "";
+  return `${l.file}:${l.line} session ${l.session}${agent} ×${l.firings} → ${l.outcome}`;
+}
+
 /** One rule's lines: identity and flags, then its funnel and counts. */
 export function ruleLines(r: RuleRow): string[] {
   const flags = r.flags.length > 0 ? `  [${r.flags.join(", ")}: ${r.why.join("; ")}]` : "";
@@ -55,6 +73,17 @@ export function ruleLines(r: RuleRow): string[] {
     `  funnel (sessions): ${f}`,
     `  firings ${sideBySide(r.enforced.firings, r.observed.firings)}; followed ${r.followed}, ignored ${r.ignored}, no sign ${r.noSign}; outside eligibility ${r.outsideEligibility}`,
     `  denies ${sideBySide(r.enforced.denies, r.observed.denies)}; escalations ${sideBySide(r.enforced.escalations, r.observed.escalations)} (blocked stops ${sideBySide(r.enforced.blockedStops, r.observed.blockedStops)}); events ${r.events} in ${r.sessions} sessions; errors ${r.errors}, fail-opens ${r.failOpens}; ${latencyText(r.latency)}`,
+    `  outcomes of the sessions it fired in: ${outcomesText(r.outcomes)}`,
+  ];
+}
+
+/** A rule's lines and every session it fired in, linked (the workbench's detail, the pager). */
+export function ruleDetailLines(r: RuleRow): string[] {
+  return [
+    ...ruleLines(r),
+    "",
+    r.fired.length > 0 ? `fired in ${r.fired.length} session(s):` : "never fired",
+    ...r.fired.map((l) => `  ${sessionLinkText(l)}`),
   ];
 }
 

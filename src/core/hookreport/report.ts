@@ -1,7 +1,10 @@
-import { lstatSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { InputError } from "../errors.js";
 import { type HookLogEntry, readHookLog } from "../hook-log.js";
+import { decideOutcome, harborException, harborReward } from "../ingest/harbor-outcome.js";
+import { HarborTrialResult } from "../ingest/harbor-schema.js";
+import type { Outcome } from "../model/attempt.js";
 import type { CompiledPolicy } from "../policy/types.js";
 
 /**
@@ -56,8 +59,34 @@ export interface ModeCounts {
 }
 
 export interface FunnelStage {
-  stage: "eligible" | "fired" | "followed";
+  stage: "eligible" | "fired" | "followed" | "passed";
+  /** null: not recorded (eligibility not logged; no verifier outcome beside the logs). */
   sessions: number | null;
+}
+
+/**
+ * One session a rule fired in, linked to where it is: the log file and session id, and the
+ * verifier's outcome when the log lies in a Harbor trial folder (`<trial>/agent/…`, its
+ * `result.json` read); unknown elsewhere (a developer's project has no verifier).
+ */
+export interface SessionLink {
+  file: string;
+  session: string;
+  /** Claude Code sub-agent id, when the firings were the sub-agent's. */
+  agent?: string;
+  firings: number;
+  /** Line (1-based) of the session's first firing of the rule in the file. */
+  line: number;
+  outcome: Outcome;
+}
+
+/** Outcomes of the sessions a rule fired in. */
+export interface OutcomeCounts {
+  pass: number;
+  fail: number;
+  /** Timeouts and errors of the trial. */
+  other: number;
+  unknown: number;
 }
 
 export interface RuleRow {
@@ -92,6 +121,10 @@ export interface RuleRow {
   failOpens: number;
   latency: Latency;
   funnel: FunnelStage[];
+  /** The sessions it fired in, each linked to its log and outcome (in file order). */
+  fired: SessionLink[];
+  /** Their outcomes counted (fired sessions whose trial passed, failed, …). */
+  outcomes: OutcomeCounts;
   flags: ("dormant" | "noisy")[];
   /** Why each flag was raised. */
   why: string[];
@@ -130,6 +163,39 @@ export interface ReportOptions {
   /** The portfolio(s) the logs come from: their rules are listed even when they never fired. */
   policies?: readonly CompiledPolicy[];
   thresholds?: Partial<ReportThresholds>;
+  /** A trial's reward at or above this passes (fire.config.json `passThreshold`; default 1). */
+  passThreshold?: number;
+  /** The trial outcome of a log file (default: its Harbor trial's `result.json`, else unknown). */
+  outcomeOf?: (file: string) => Outcome;
+}
+
+/** The Harbor trial folder a hook log lies in (`<trial>/agent/`, `<trial>/steps/<s>/agent/`). */
+export function trialOfLog(file: string): string | undefined {
+  const dir = dirname(file);
+  if (basename(dir) !== "agent") return undefined;
+  let trial = dirname(dir);
+  if (basename(dirname(trial)) === "steps") trial = dirname(dirname(trial));
+  return trial;
+}
+
+/**
+ * The verifier's outcome of the trial a log lies in: its `result.json` through the Harbor
+ * schema, the reward against the pass threshold; unknown when there is none or it is unreadable.
+ */
+export function trialOutcome(file: string, passThreshold = 1): Outcome {
+  const trial = trialOfLog(file);
+  if (!trial) return "unknown";
+  let raw: unknown;
+  try {
+    const f = join(trial, "result.json");
+    if (!lstatSync(f).isFile()) return "unknown";
+    raw = JSON.parse(readFileSync(f, "utf8"));
+  } catch {
+    return "unknown";
+  }
+  const r = HarborTrialResult.safeParse(raw);
+  if (!r.success) return "unknown";
+  return decideOutcome(harborReward(r.data).reward, harborException(r.data), passThreshold);
 }
 
 /** Every hook log under the given files and folders (folders searched recursively). */
@@ -167,6 +233,8 @@ interface RuleAcc {
   row: RuleRow;
   firedIn: Set<string>;
   followedIn: Set<string>;
+  /** Fired sessions by session key (its link). */
+  links: Map<string, SessionLink>;
 }
 
 interface PolicyAcc {
@@ -195,11 +263,14 @@ export function buildHookReport(
   logs: readonly {
     file: string;
     entries: readonly HookLogEntry[];
+    /** Each entry's line in the file (links to a session point there; else 0). */
+    lines?: readonly number[];
     errors: readonly InputError[];
   }[],
   opts: ReportOptions = {},
 ): HookReport {
   const th = { ...REPORT_THRESHOLDS, ...opts.thresholds };
+  const outcomeOf = opts.outcomeOf ?? ((f: string) => trialOutcome(f, opts.passThreshold));
   const policies = new Map<string, PolicyAcc>();
   const rules = new Map<string, RuleAcc>();
   const portfolios = new Map<
@@ -259,11 +330,14 @@ export function buildHookReport(
           failOpens: 0,
           latency: { n: 0, p50: null, p95: null, p99: null },
           funnel: [],
+          fired: [],
+          outcomes: { pass: 0, fail: 0, other: 0, unknown: 0 },
           flags: [],
           why: [],
         },
         firedIn: new Set(),
         followedIn: new Set(),
+        links: new Map(),
       };
       rules.set(rk, r);
     }
@@ -283,19 +357,27 @@ export function buildHookReport(
       for (const f of e.firings) inferred.add(`${f.policyId}@${f.policyVersion}`);
       for (const t of e.tracked) inferred.add(t.slice(0, t.indexOf("/")));
     }
-    const bySession = new Map<string, HookLogEntry[]>();
-    for (const e of log.entries) {
+    const bySession = new Map<string, { entries: HookLogEntry[]; lines: number[] }>();
+    for (const [i, e] of log.entries.entries()) {
       const id = `${log.file}\0${e.session}\0${e.agent ?? ""}`;
       const list = bySession.get(id);
-      if (list) list.push(e);
-      else bySession.set(id, [e]);
+      const line = log.lines?.[i] ?? 0;
+      if (list) {
+        list.entries.push(e);
+        list.lines.push(line);
+      } else bySession.set(id, { entries: [e], lines: [line] });
     }
-    for (const [sid, entries] of bySession) {
+    let outcome: Outcome | undefined;
+    const outcomeOfFile = () => {
+      outcome ??= outcomeOf(log.file);
+      return outcome;
+    };
+    for (const [sid, { entries, lines: lineOf }] of bySession) {
       sessions.add(sid);
       /** Open firings per rule key: whether an ignored occasion came while each was open. */
       const open = new Map<string, boolean[]>();
       let eligibleNow: Set<string> | undefined;
-      for (const e of entries) {
+      for (const [ei, e] of entries.entries()) {
         const loaded = e.policies ?? (e.eventIndex === null ? [] : [...inferred]);
         if (e.eventIndex !== null) events++;
         if (e.ms !== undefined) allMs.push(e.ms);
@@ -360,6 +442,17 @@ export function buildHookReport(
           if (f.escalated) c.escalations++;
           if (f.escalated === "block") c.blockedStops++;
           acc.firedIn.add(sid);
+          const link = acc.links.get(sid);
+          if (link) link.firings++;
+          else
+            acc.links.set(sid, {
+              file: log.file,
+              session: e.session,
+              ...(e.agent ? { agent: e.agent } : {}),
+              firings: 1,
+              line: lineOf[ei] ?? 0,
+              outcome: outcomeOfFile(),
+            });
           if (e.eligible && !e.eligible.includes(key)) acc.row.outsideEligibility++;
           const rk = `${key}/${f.ruleId}`;
           const o = open.get(rk);
@@ -393,10 +486,22 @@ export function buildHookReport(
     row.firedSessions = acc.firedIn.size;
     if (row.modes.length === 0) row.modes.push("enforce");
     row.modes.sort();
+    row.fired = [...acc.links.values()];
+    for (const l of row.fired) {
+      if (l.outcome === "pass" || l.outcome === "fail" || l.outcome === "unknown")
+        row.outcomes[l.outcome]++;
+      else row.outcomes.other++;
+    }
+    // passed: of the sessions it fired in, those whose verifier passed (unknown without any)
+    const judged = row.fired.length - row.outcomes.unknown;
     row.funnel = [
       { stage: "eligible", sessions: row.eligibleSessions },
       { stage: "fired", sessions: row.firedSessions },
       { stage: "followed", sessions: acc.followedIn.size },
+      {
+        stage: "passed",
+        sessions: judged > 0 || row.fired.length === 0 ? row.outcomes.pass : null,
+      },
     ];
     flag(row, th);
     rows.push(row);
@@ -471,4 +576,58 @@ export function latencyOf(ms: readonly number[]): Latency {
   const s = Float64Array.from(ms).sort();
   const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
   return { n: s.length, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+/** A candidate's field evidence: what the live hook did with one policy version. */
+export interface PolicyField {
+  /** `id@version` */
+  policy: string;
+  /** Its rules' rows (every rule of it in the logs or the portfolio). */
+  rules: RuleRow[];
+  /** Sessions in which it was loaded. */
+  sessions: number;
+  /** Sessions in which any of its rules fired. */
+  firedSessions: number;
+  enforced: ModeCounts;
+  observed: ModeCounts;
+  followed: number;
+  ignored: number;
+  /** Outcomes of the sessions any of its rules fired in (each session once). */
+  outcomes: OutcomeCounts;
+  flags: ("dormant" | "noisy")[];
+}
+
+const addCounts = (a: ModeCounts, b: ModeCounts): ModeCounts => ({
+  firings: a.firings + b.firings,
+  denies: a.denies + b.denies,
+  escalations: a.escalations + b.escalations,
+  blockedStops: a.blockedStops + b.blockedStops,
+});
+
+/** One policy version's rows folded into its field evidence (undefined: not in the report). */
+export function policyField(report: HookReport, policy: string): PolicyField | undefined {
+  const rules = report.rules.filter((r) => r.policy === policy);
+  if (rules.length === 0) return undefined;
+  const fired = new Map<string, SessionLink>();
+  for (const r of rules)
+    for (const l of r.fired) fired.set(`${l.file}\0${l.session}\0${l.agent ?? ""}`, l);
+  const outcomes: OutcomeCounts = { pass: 0, fail: 0, other: 0, unknown: 0 };
+  for (const l of fired.values()) {
+    if (l.outcome === "pass" || l.outcome === "fail" || l.outcome === "unknown")
+      outcomes[l.outcome]++;
+    else outcomes.other++;
+  }
+  const flags = [...new Set(rules.flatMap((r) => r.flags))].sort();
+  return {
+    policy,
+    rules,
+    sessions: Math.max(...rules.map((r) => r.sessions)),
+    firedSessions: fired.size,
+    enforced: rules.map((r) => r.enforced).reduce(addCounts, emptyCounts()),
+    observed: rules.map((r) => r.observed).reduce(addCounts, emptyCounts()),
+    followed: rules.reduce((n, r) => n + r.followed, 0),
+    ignored: rules.reduce((n, r) => n + r.ignored, 0),
+    outcomes,
+    flags,
+  };
 }

@@ -93,9 +93,54 @@ describe("hook report", () => {
       { stage: "eligible", sessions: 3 },
       { stage: "fired", sessions: 3 },
       { stage: "followed", sessions: 1 },
+      { stage: "passed", sessions: null }, // no verifier beside a project's log
+    ]);
+    expect(row.fired.map((l) => [l.session, l.firings, l.line, l.outcome])).toEqual([
+      ["s1", 2, 1, "unknown"],
+      ["s2", 2, 4, "unknown"],
+      ["s3", 1, 6, "unknown"],
     ]);
     expect(row.flags).toEqual(["noisy"]);
     expect(row.latency).toEqual({ n: 7, p50: 10, p95: 10, p99: 10 });
+  });
+
+  it("links each fired session to its Harbor trial's verifier outcome", () => {
+    const dir = tempWorkspace();
+    // three trials in Harbor's layout: result.json beside agent/fire-hook-log.jsonl
+    const trial = (name: string, result: Record<string, unknown> | undefined, log: string[]) => {
+      mkdirSync(join(dir, name, "agent"), { recursive: true });
+      if (result)
+        writeFileSync(
+          join(dir, name, "result.json"),
+          JSON.stringify({ task_name: "t", trial_name: name, ...result }),
+        );
+      writeFileSync(join(dir, name, "agent", "fire-hook-log.jsonl"), `${log.join("\n")}\n`);
+    };
+    trial("a", { verifier_result: { rewards: { reward: 1 } } }, [
+      line({ session: "a" }),
+      line({ session: "a", eventIndex: 2, firings: [firing({ eventIndex: 2 })] }),
+    ]);
+    trial("b", { verifier_result: { rewards: { reward: 0 } } }, [
+      line({ session: "b", firings: [firing()] }),
+    ]);
+    trial("c", { exception_info: { exception_type: "AgentTimeoutError" } }, [
+      line({ session: "c", firings: [firing()] }),
+    ]);
+    trial("d", undefined, [line({ session: "d", firings: [firing()] })]);
+    const r = hookReport([dir]);
+    const row = r.rules.find((x) => x.rule === "r")!;
+    expect(row.fired.map((l) => [l.session, l.line, l.outcome])).toEqual([
+      ["a", 2, "pass"],
+      ["b", 1, "fail"],
+      ["c", 1, "timeout"],
+      ["d", 1, "unknown"],
+    ]);
+    expect(row.fired[0]!.file).toBe(join(dir, "a", "agent", "fire-hook-log.jsonl"));
+    expect(row.outcomes).toEqual({ pass: 1, fail: 1, other: 1, unknown: 1 });
+    expect(row.funnel.at(-1)).toEqual({ stage: "passed", sessions: 1 });
+    // a pass threshold below the failing reward turns it into a pass
+    const lenient = hookReport([dir], { passThreshold: 0 });
+    expect(lenient.rules[0]!.outcomes.pass).toBe(2);
   });
 
   it("reports a bad line with file:line and still counts the others", () => {
@@ -120,7 +165,10 @@ describe("hook report", () => {
     const text = await fireIn(["hook", "report", dir, "-w", dir]);
     expect([text.status, text.stderr]).toEqual([0, ""]);
     expect(text.stdout).toContain("p@1/r (tool, enforce)");
-    expect(text.stdout).toContain("funnel (sessions): eligible 1 → fired 1 → followed 0");
+    expect(text.stdout).toContain(
+      "funnel (sessions): eligible 1 → fired 1 → followed 0 → passed ?",
+    );
+    expect(text.stdout).toContain("outcomes of the sessions it fired in: 1 unknown");
     const json = await fireIn(["hook", "report", dir, "-w", dir, "--json"]);
     expect(JSON.parse(json.stdout).rules[0].enforced.firings).toBe(1);
     const csv = await fireIn(["hook", "report", dir, "-w", dir, "--csv"]);
