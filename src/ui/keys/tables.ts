@@ -430,6 +430,12 @@ const SCREEN_TABS = [
   { id: "audit", keys: ["a"], label: "audit", help: "routing audit (task × candidate)" },
   { id: "replay", keys: ["p"], label: "replay", help: "replay screens" },
   { id: "runs", keys: ["s"], label: "runs", help: "run screens" },
+  {
+    id: "field",
+    keys: ["d"],
+    label: "field",
+    help: "field screens: what the deployed hook did with each candidate",
+  },
 ] as const satisfies Command[];
 
 export const SCREENS_AUDIT_KEYS = keyTable("Screens · routing audit", [
@@ -489,6 +495,30 @@ export const SCREENS_RUNS_KEYS = keyTable("Screens · run screens", [
   { id: "refresh", keys: ["r"], label: "refresh" },
 ]);
 
+export const SCREENS_FIELD_KEYS = keyTable("Screens · field", [
+  ...SCREEN_TABS,
+  MOVE,
+  {
+    id: "open",
+    keys: ["enter"],
+    label: "rules",
+    help: "the candidate's rules in the field: counts, and every session each fired in",
+  },
+  { id: "refresh", keys: ["r"], label: "refresh", help: "read the hook logs again" },
+]);
+
+/** A hook report's rule list (Portfolio `l`, Screens · field Enter). */
+export const HOOK_REPORT_KEYS = keyTable("Hook report", [
+  MOVE,
+  {
+    id: "open",
+    keys: ["enter"],
+    label: "sessions",
+    help: "the rule's counts and every session it fired in (log file:line, verifier outcome)",
+  },
+  { id: "back", keys: ["esc"], label: "back" },
+]);
+
 export const FUNNEL_KEYS = keyTable("Screens · funnel", [
   MOVE,
   { id: "open", keys: ["enter"], label: "attempts", help: "list the attempts of the funnel row" },
@@ -545,5 +575,11 @@ export const PORTFOLIO_KEYS = keyTable("Portfolio", [
   { id: "unclaude", keys: ["u"], label: "uninstall Claude" },
   { id: "uncodex", keys: ["U"], label: "uninstall Codex" },
   { id: "export", keys: ["x"], label: "export", help: "export for failproofai" },
+  {
+    id: "report",
+    keys: ["l"],
+    label: "hook report",
+    help: "what the installed hook did, per rule: the workspace's hook logs (.fire/) read as fire hook report does",
+  },
   { id: "reload", keys: ["r"], label: "reload" },
 ]);

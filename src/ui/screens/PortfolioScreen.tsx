@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { Box } from "ink";
 import { type ReactNode, useMemo, useState } from "react";
-import { installHook, uninstallHook } from "../../core/app/hook.js";
+import { fieldReport, type HookReport, installHook, uninstallHook } from "../../core/app/hook.js";
 import { policyKey } from "../../core/app/present.js";
 import type { Harness } from "../../core/deploy/settings.js";
 import { Text } from "../components/Text.js";
@@ -12,14 +12,19 @@ import { exportPortfolio, listPortfolios } from "../data/portfolios.js";
 import { useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { PORTFOLIO_KEYS } from "../keys/tables.js";
+import { HookReportView } from "./HookReportView.js";
 import type { ScreenProps } from "./types.js";
 
-/** Screen 6: frozen portfolios with hashes and evidence; hook install/uninstall; export. */
+/**
+ * Screen 6: frozen portfolios with hashes and evidence; hook install/uninstall; export; the
+ * hook report of the selected portfolio (`l`: what the installed hook did, per rule).
+ */
 export function PortfolioScreen({ width, height }: ScreenProps): ReactNode {
   const { data } = useAppState();
   const actions = useAppActions();
   const theme = useTheme();
   const [tick, setTick] = useState(0);
+  const [report, setReport] = useState<{ name: string; report: HookReport } | undefined>();
   // biome-ignore lint/correctness/useExhaustiveDependencies: data/tick re-read the folder
   const portfolios = useMemo(() => (data ? listPortfolios(data.ws.dir) : []), [data, tick]);
   const listHeight = Math.max(3, Math.min(portfolios.length + 1, Math.floor(height / 3)));
@@ -65,12 +70,36 @@ export function PortfolioScreen({ width, height }: ScreenProps): ReactNode {
           (m) => `exported for failproofai: ${relative(data.ws.dir, m)}`,
         );
       },
+      report: () => {
+        const p = portfolios[cursor.current()];
+        if (!data || !p) return false;
+        void actions
+          .run(
+            `hook report ${p.name}`,
+            async () => fieldReport({ workspace: data.ws.dir, portfolio: p.dir }),
+            (r) => `hook report ${p.name}: ${r.files.length} log file(s), ${r.sessions} sessions`,
+          )
+          .then((r) => {
+            if (r) setReport({ name: p.name, report: r });
+          });
+      },
       reload: () => setTick((t) => t + 1),
     },
-    { isActive: !!data },
+    { isActive: !!data && !report },
   );
 
   if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
+  if (report)
+    return (
+      <HookReportView
+        title={`hook report of portfolio ${report.name} (the workspace's hook logs, .fire/)`}
+        report={report.report}
+        width={width}
+        height={height}
+        stickyKey={`portfolio.report.${report.name}`}
+        onBack={() => setReport(undefined)}
+      />
+    );
   const m = p?.manifest;
   return (
     <Box flexDirection="column" width={width}>

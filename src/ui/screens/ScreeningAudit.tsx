@@ -11,7 +11,7 @@ import { SCREENS_AUDIT_KEYS } from "../keys/tables.js";
 export interface ScreeningAuditProps {
   audit: RouteAudit;
   /** The tab switches (a / p / s), shared by every tab of the Screens screen. */
-  tabs: Record<"audit" | "replay" | "runs", CommandHandler>;
+  tabs: Record<"audit" | "replay" | "runs" | "field", CommandHandler>;
   active: boolean;
   width: number;
   height: number;

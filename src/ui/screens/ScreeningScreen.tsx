@@ -1,5 +1,6 @@
 import { Box } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { fieldReport, type HookReport, policyField } from "../../core/app/hook.js";
 import {
   promote,
   replayScreen,
@@ -23,20 +24,25 @@ import { useListCursor } from "../hooks/useListCursor.js";
 import { useRefine } from "../hooks/useRefine.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { useWorkbench } from "../hooks/useWorkbench.js";
-import { SCREENS_REPLAY_KEYS, SCREENS_RUNS_KEYS } from "../keys/tables.js";
+import { SCREENS_FIELD_KEYS, SCREENS_REPLAY_KEYS, SCREENS_RUNS_KEYS } from "../keys/tables.js";
+import { HookReportView } from "./HookReportView.js";
 import { ScreeningAudit } from "./ScreeningAudit.js";
 import { ScreeningFunnel } from "./ScreeningFunnel.js";
-import { ReplayRow, RunRow } from "./ScreeningRows.js";
+import { FieldRow, ReplayRow, RunRow } from "./ScreeningRows.js";
 import type { ScreenProps } from "./types.js";
 
-type Tab = "audit" | "replay" | "runs";
+type Tab = "audit" | "replay" | "runs" | "field";
 const TABS: [Tab, string, string][] = [
   ["audit", "a", "routing audit"],
   ["replay", "p", "replay screens"],
   ["runs", "s", "run screens"],
+  ["field", "d", "field"],
 ];
 
-/** Screen 5: routing audit matrix, replay screens (run + verdict), run-screen reports. */
+/**
+ * Screen 5: routing audit matrix, replay screens (run + verdict), run-screen reports, and the
+ * field: what the deployed hook did with each candidate (the workspace's hook logs).
+ */
 export function ScreeningScreen({ width, height }: ScreenProps): ReactNode {
   const { data } = useAppState();
   const actions = useAppActions();
@@ -49,6 +55,9 @@ export function ScreeningScreen({ width, height }: ScreenProps): ReactNode {
     undefined,
   );
   const [runs, setRuns] = useState<RunScreenEntry[]>([]);
+  // the field tab's hook report (read when the tab opens, `r` reads again) and an open candidate
+  const [field, setField] = useState<HookReport | undefined>();
+  const [fieldOpen, setFieldOpen] = useState<string | undefined>();
   const [tick, setTick] = useState(0);
   const [verdict, setVerdict] = useState<
     { kind: "promote" | "retire"; value: string } | undefined
@@ -89,11 +98,26 @@ export function ScreeningScreen({ width, height }: ScreenProps): ReactNode {
     audit: () => switchTab("audit"),
     replay: () => switchTab("replay"),
     runs: () => switchTab("runs"),
+    field: () => switchTab("field"),
   };
   const switchTab = (t: Tab) => {
     setTab(t);
     setFunnel(undefined);
+    setFieldOpen(undefined);
+    if (t === "field" && !field) readField();
   };
+  const readField = () => {
+    if (!data) return;
+    void actions
+      .run("read the hook logs", async () => fieldReport({ workspace: data.ws.dir }))
+      .then((r) => {
+        if (r) setField(r);
+      });
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the saved tab opens on the field
+  useEffect(() => {
+    if (tab === "field" && !field) readField();
+  }, [data]);
   const showReport = (s: ReplayScreen) =>
     // the report names the candidate on its first line; the pager title says what it is
     setText({ title: "replay report", text: renderReplayScreen(s) });
@@ -106,6 +130,7 @@ export function ScreeningScreen({ width, height }: ScreenProps): ReactNode {
     !verdict &&
     !text &&
     !funnel &&
+    !fieldOpen &&
     !refining.open &&
     tab === t;
   useKeyTable(
@@ -177,6 +202,25 @@ export function ScreeningScreen({ width, height }: ScreenProps): ReactNode {
     { isActive: tabActive("runs") },
   );
 
+  useKeyTable(
+    SCREENS_FIELD_KEYS,
+    {
+      ...tabs,
+      move: cursor.handle,
+      open: () => {
+        const c = live1();
+        if (!c || !field) return false;
+        if (!policyField(field, c.policy!.key)) {
+          actions.notify("warn", `${c.policy!.key} is not in the hook logs (.fire/)`);
+          return;
+        }
+        setFieldOpen(c.policy!.key);
+      },
+      refresh: readField,
+    },
+    { isActive: tabActive("field") },
+  );
+
   if (!data || !audit) return <Text color={theme.muted}>reading the workspace…</Text>;
   // not an audit of no candidates ("0 routed") while the files are still being read
   if (data.candidatesPending) return <Text color={theme.muted}>reading the candidate files…</Text>;
@@ -212,6 +256,16 @@ export function ScreeningScreen({ width, height }: ScreenProps): ReactNode {
           rows={funnel.rows}
           height={height - 1}
           onBack={() => setFunnel(undefined)}
+        />
+      ) : fieldOpen && field && tab === "field" ? (
+        <HookReportView
+          title={`${fieldOpen} in the field (the workspace's hook logs)`}
+          report={field}
+          rows={policyField(field, fieldOpen)?.rules ?? []}
+          width={width}
+          height={height - 1}
+          stickyKey={`screens.field.${fieldOpen}`}
+          onBack={() => setFieldOpen(undefined)}
         />
       ) : tab === "audit" ? (
         <ScreeningAudit
@@ -249,6 +303,21 @@ export function ScreeningScreen({ width, height }: ScreenProps): ReactNode {
             />
           ) : null}
         </>
+      ) : tab === "field" ? (
+        <VirtualList
+          items={live}
+          selected={cursor.index}
+          height={listHeight}
+          keyOf={(c) => c.file}
+          empty="no valid candidates"
+          renderRow={(c) => (
+            <FieldRow
+              entry={c}
+              width={width}
+              {...(field ? { field: policyField(field, c.policy!.key) ?? null } : {})}
+            />
+          )}
+        />
       ) : (
         <VirtualList
           items={runs}
