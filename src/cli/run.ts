@@ -40,6 +40,9 @@ const FLAG_HINTS: Record<string, (message: string, detail: string) => string> = 
   command: (m) => `${m} (--command TEMPLATE)`,
   tasks: (m) => `${m} (check --tasks / --cohort and the workspace's traces)`,
   name: (m) => `${m}: choose another --name`,
+  portfolio: (m) =>
+    `${m}: pass --portfolio FILE|DIR (a frozen portfolio), or -w DIR of a workspace that has one`,
+  harborBin: (m) => `${m}; or pass --harbor-bin PATH (the Harbor executable, run through sh)`,
 };
 
 /**

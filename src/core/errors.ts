@@ -48,10 +48,13 @@ export class DomainError extends Error {
   }
 }
 
-/** Something named does not exist (a screen, a cluster, a folder, nothing mined yet). */
+/**
+ * Something named does not exist (a screen, a cluster, a folder, nothing mined yet); `field`
+ * is the request's field that would have named another (`portfolio`, `harborBin`), if one.
+ */
 export class NotFoundError extends DomainError {
-  constructor(message: string) {
-    super("not-found", message);
+  constructor(message: string, field?: string) {
+    super("not-found", message, field);
     this.name = "NotFoundError";
   }
 }

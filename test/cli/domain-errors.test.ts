@@ -2,9 +2,10 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runScreen } from "../../src/core/app/index.js";
+import { installHook, runScreen } from "../../src/core/app/index.js";
 import { DomainError, InvalidFieldError, NotFoundError } from "../../src/core/errors.js";
 import { screenStatus } from "../../src/core/screening/results/status.js";
+import { checkHarbor } from "../../src/core/screening/run/harbor.js";
 import { fireIn } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
@@ -52,5 +53,37 @@ describe("domain errors: core names request fields, the CLI names its flags", ()
     const r = await fire("screen", "status", "nope");
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^fire: no screen nope: /);
+  });
+
+  it("fire hook install with nothing frozen: core names the portfolio field, the CLI --portfolio and -w", async () => {
+    const install = () => installHook({ harness: "claude", workspace: dir, project: dir });
+    expect(install).toThrow(NotFoundError);
+    expect(install).toThrow(
+      /^nothing frozen yet under .*portfolios\/: .* name a frozen portfolio$/,
+    );
+    expect(install).not.toThrow(/--|-w /);
+    try {
+      install();
+    } catch (err) {
+      expect(err).toMatchObject({ field: "portfolio" });
+    }
+    const r = await fire("hook", "install", "--harness", "claude", "--project", dir);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^fire: nothing frozen yet under /);
+    expect(r.stderr).toContain(
+      "name a frozen portfolio: pass --portfolio FILE|DIR (a frozen portfolio), or -w DIR of a workspace that has one\n",
+    );
+  });
+
+  it("a Harbor that does not start: core names the harborBin field, fire screen run --harbor-bin", () => {
+    const harbor = join(dir, "no-such-harbor");
+    expect(() => checkHarbor(harbor)).toThrow(NotFoundError);
+    expect(() => checkHarbor(harbor)).toThrow(/^Harbor is not installed .*uv tool install harbor/);
+    expect(() => checkHarbor(harbor)).not.toThrow(/--/);
+    try {
+      checkHarbor(harbor);
+    } catch (err) {
+      expect(err).toMatchObject({ field: "harborBin" });
+    }
   });
 });

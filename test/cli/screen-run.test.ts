@@ -201,5 +201,9 @@ describe("plan → run (Harbor stand-in, real hook) → import → report", () =
     ]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("uv tool install harbor");
+    // the flag that names another Harbor, and what it expects
+    expect(r.stderr).toContain(
+      "; or pass --harbor-bin PATH (the Harbor executable, run through sh)",
+    );
   }, 120_000);
 });

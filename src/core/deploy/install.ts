@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { NotFoundError, UsageError } from "../errors.js";
+import { NotFoundError } from "../errors.js";
 import { defaultPortfolioDir } from "../freeze/default.js";
+import { workspacePaths } from "../workspace/paths.js";
 import { trustEntries, writeCodexTrust } from "./codex-trust.js";
 import {
   editSettings,
@@ -95,8 +96,9 @@ export function installHook(req: InstallHookRequest): InstallReport {
   const env = req.env ?? process.env;
   const workspace = resolve(req.workspace);
   if (!req.portfolio && !defaultPortfolioDir(workspace))
-    throw new UsageError(
-      `nothing frozen yet under ${join(workspace, "portfolios")}/: an installed hook would stay silent. Run \`fire freeze\` in ${workspace} (or pass -w DIR of a workspace with a frozen portfolio), or install with --portfolio FILE|DIR`,
+    throw new NotFoundError(
+      `nothing frozen yet under ${workspacePaths(workspace).portfolios}/: an installed hook would stay silent. Freeze one first (\`fire freeze\` in ${workspace}), or name a frozen portfolio`,
+      "portfolio",
     );
   const scope = req.user ? { user: true } : { project: projectDir(req) };
   const file = settingsPath(req.harness, scope, env);

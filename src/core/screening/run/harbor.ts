@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { InputError } from "../../errors.js";
-import { UsageError } from "../../errors.js";
+import { NotFoundError, UsageError } from "../../errors.js";
 import type { Attempt } from "../../model/attempt.js";
 import { screenPaths } from "../paths.js";
 import { readIntactPlan } from "../plan/plan-file.js";
@@ -37,7 +37,7 @@ export const DEFAULT_HARBOR_TEMPLATE =
   "-o {jobsDir} --job-name {jobName} -y {taskFlags!} --ae FIRE_ARM={arm} {hookFlags!}";
 
 export const HARBOR_INSTALL_HINT =
-  "Harbor is not installed (or not on PATH). Install it with `uv tool install harbor` (or `pip install harbor`); see https://harborframework.com — or pass --harbor-bin PATH.";
+  "Harbor is not installed (or not on PATH). Install it with `uv tool install harbor` (or `pip install harbor`); see https://harborframework.com";
 
 export interface HarborRunOptions extends RunCommon {
   template?: string;
@@ -61,11 +61,14 @@ const isDirectory = (p: string): boolean => {
   }
 };
 
-/** Throws a UsageError with install instructions when Harbor cannot be started. */
+/**
+ * Throws a NotFoundError about the `harborBin` field, with install instructions, when Harbor
+ * cannot be started.
+ */
 export function checkHarbor(bin: string): string {
   // Through the shell, so a bin such as `uvx harbor` or `node standin.mjs` works too.
   const r = spawnSync("sh", ["-c", `${bin} --version`], { encoding: "utf8", timeout: 30_000 });
-  if (r.error || r.status !== 0) throw new UsageError(HARBOR_INSTALL_HINT);
+  if (r.error || r.status !== 0) throw new NotFoundError(HARBOR_INSTALL_HINT, "harborBin");
   return r.stdout.trim();
 }
 
