@@ -55,8 +55,6 @@ export function confidenceOf(strength: number): number {
   return strength >= 4 ? 0.9 : strength === 3 ? 0.8 : strength === 2 ? 0.65 : 0.4;
 }
 
-const baseOf = (p: string): string => p.replace(/\\/g, "/").split("/").at(-1) ?? p;
-
 export interface Candidate {
   id: string;
   point: InterventionPoint;
@@ -202,7 +200,7 @@ export function candidates(
     // deliverable it tests, so naming a touched file corroborates nothing else)
     if (DELIVERABLE_MISSING.has(id)) {
       const names = missing.paths
-        .map(baseOf)
+        .map((p) => baseName(p.replace(/\\/g, "/")))
         .filter((n) => id === "artifact-wrong-path" || taskNamed.has(n));
       const v =
         verifierLine(a, names) ?? (missing.createdZero ? verifierLine(a, CREATED_ZERO) : undefined);
