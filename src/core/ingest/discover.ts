@@ -13,7 +13,6 @@ import { InputError } from "../errors.js";
 import type { SourceFormat } from "../model/attempt.js";
 import { fileKind } from "../regular-file.js";
 import { ioReason } from "./json-file.js";
-import { detectBinaryFormat, detectFormat } from "./registry.js";
 import { dirStamp, fileStamp } from "./stamp.js";
 
 export interface SourceUnit {
@@ -93,6 +92,16 @@ export function isQuietName(name: string): boolean {
 
 const kindOf = fileKind;
 
+/**
+ * The importers' format detection, loaded on first use: a walk that meets only units it
+ * already knows (`knownUnits`) loads no importer.
+ */
+let registry: Promise<typeof import("./registry.js")> | undefined;
+const detection = () => {
+  registry ??= import("./registry.js");
+  return registry;
+};
+
 /** The first ≤64 KiB of a file (synchronous: one small read per candidate file). */
 export function readHead(path: string): Buffer {
   const fd = openSync(path, "r");
@@ -148,6 +157,7 @@ async function* visitFile(
   } catch (e) {
     return yield err(path, ioReason(e));
   }
+  const { detectBinaryFormat, detectFormat } = await detection();
   const binary = detectBinaryFormat(path, head);
   if (binary)
     return yield {
@@ -229,7 +239,7 @@ async function* visit(
   }
   if (ancestors.has(real))
     return yield err(path, "symlink loop (directory links back to an ancestor)");
-  const format = await detectFormat(path, "", true);
+  const format = await (await detection()).detectFormat(path, "", true);
   if (format) {
     const stamp = await dirStamp(path);
     return yield { type: "unit", unit: { path, format, isDirectory: true, stamp } };
@@ -255,4 +265,45 @@ export async function* discoverUnits(
   opts: { signal?: AbortSignal } = {},
 ): AsyncIterable<DiscoverItem> {
   for (const p of paths) yield* visit(p, true, new Set(), opts.signal);
+}
+
+/**
+ * The units a discovery of `paths` would yield now, with their current stamps, told without
+ * detecting any format (so without loading an importer) when everything below the paths is
+ * accounted for by an earlier discovery: `known` are the unit paths it found and `since`
+ * when (ms). A known path is a unit again (its stamp taken now); a folder that is not one is
+ * walked as discovery walks it; a hidden name is passed over as discovery passes it; a quiet
+ * name (which discovery does not read as a trace, though a folder's detection may) must be
+ * unchanged since. Anything else (a file or folder discovery has not seen as a unit, a link,
+ * an unreadable entry) may be a new unit: undefined, and only `discoverUnits` can tell.
+ */
+export async function knownUnits(
+  paths: readonly string[],
+  known: ReadonlySet<string>,
+  since: number,
+): Promise<{ path: string; stamp: string }[] | undefined> {
+  const units: { path: string; stamp: string }[] = [];
+  const walk = async (path: string, explicit: boolean): Promise<boolean> => {
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st || st.isSymbolicLink()) return false;
+    const name = basename(path);
+    if (known.has(path)) {
+      units.push({ path, stamp: st.isDirectory() ? await dirStamp(path) : fileStamp(st) });
+      return true;
+    }
+    if (!explicit && name.startsWith(".")) return true;
+    if (st.isDirectory()) {
+      let names: string[];
+      try {
+        names = readdirSync(path);
+      } catch {
+        return false;
+      }
+      for (const n of names) if (!(await walk(join(path, n), false))) return false;
+      return true;
+    }
+    return !explicit && st.isFile() && isQuietName(name) && st.mtimeMs < since;
+  };
+  for (const p of paths) if (!(await walk(p, true))) return undefined;
+  return units;
 }

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { InputError } from "../errors.js";
-import { type Fault, faultOf } from "../mine/faults/index.js";
+import type { Fault, FaultMarkers } from "../mine/faults/types.js";
 import type { Attempt } from "../model/attempt.js";
 import type { FireConfig } from "./config.js";
 import { EventStore, entrySpans, type UnitRef } from "./event-store.js";
@@ -43,6 +43,10 @@ export interface IndexInfo {
   byId: ReadonlyMap<string, Attempt>;
   /** Event count by attempt id (lists show it without reading the events). */
   eventCounts: ReadonlyMap<string, number>;
+  /** The paths of the units it was built from. */
+  unitPaths: ReadonlySet<string>;
+  /** When it was written (ms): what is older has not changed since the load it describes. */
+  writtenMs: number;
 }
 
 export function indexFile(dir: string): string {
@@ -86,10 +90,15 @@ export interface AttemptOrigin {
   id: string;
 }
 
+/** The fault rules the index precomputes for triage (`mine/faults` `faultOf`). */
+export type FaultRule = (a: Attempt, markers: FaultMarkers) => Fault | undefined;
+
 /**
  * Writes the workspace index after a full load (atomically; the digest side file last,
  * so a reader never pairs a new digest with an old index). Skipped when the stored
  * digest already matches. Failure to write only means the next open reads fully.
+ * `faultOf` comes from the caller (a full load, which has the fault rules loaded): a read
+ * from the index loads none of them.
  */
 export async function writeIndex(
   ws: Workspace,
@@ -97,6 +106,7 @@ export async function writeIndex(
   options: string,
   units: readonly { path: string; stamp: string }[],
   origins: ReadonlyMap<string, AttemptOrigin>,
+  faultOf: FaultRule,
 ): Promise<void> {
   const digest = unitsDigest(key, units);
   if (storedDigest(ws.dir) === digest) return;
@@ -160,7 +170,9 @@ export function readIndex(
   options: string,
 ): Workspace | undefined {
   let file: IndexFile;
+  let writtenMs: number;
   try {
+    writtenMs = statSync(indexFile(dir)).mtimeMs;
     file = JSON.parse(readFileSync(indexFile(dir), "utf8")) as IndexFile;
   } catch {
     return rejected(dir);
@@ -195,7 +207,15 @@ export function readIndex(
     errors: file.errors.map((e) => new InputError(e.file, e.line ?? undefined, e.message)),
     byFormat: file.byFormat,
     stats: file.stats,
-    index: { digest: file.digest, file: indexFile(dir), byId, faults, eventCounts },
+    index: {
+      digest: file.digest,
+      file: indexFile(dir),
+      byId,
+      faults,
+      eventCounts,
+      unitPaths: new Set(file.units.map((u) => u.path)),
+      writtenMs,
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { loadConfig } from "./config.js";
-import { indexKey, readIndex, storedDigest, unitsDigest } from "./index-file.js";
+import { type IndexInfo, indexKey, readIndex, storedDigest, unitsDigest } from "./index-file.js";
 import type { LoadOptions, Workspace } from "./load.js";
 import { parseOptionsKey } from "./options-key.js";
 import { resolveSources } from "./sources.js";
@@ -57,15 +57,32 @@ export async function openCurrentWorkspace(
     const config = await loadConfig(root);
     const options = await parseOptionsKey(config);
     const key = indexKey(options, config);
-    const units = await currentUnits(root, config.sources, opts.signal);
-    if (unitsDigest(key, units) === stored) {
-      const ws = readIndex(root, config, key, options);
-      if (ws) return ws;
+    const ws = readIndex(root, config, key, options);
+    if (ws?.index && ws.index.digest === stored) {
+      const units = await unitsNow(root, config.sources, ws.index, opts.signal);
+      if (unitsDigest(key, units) === stored) return ws;
     }
     onStale?.(storedDigest(root) === undefined ? "no index" : "sources changed");
   } else onStale?.("no index");
   const { loadWorkspace } = await import("./load.js");
   return loadWorkspace(root, load);
+}
+
+/**
+ * The source units' paths and stamps now: from the index's unit list when nothing else is
+ * below the sources (no format detected, no importer loaded), else by a discovery.
+ */
+async function unitsNow(
+  root: string,
+  sources: string[],
+  index: Pick<IndexInfo, "unitPaths" | "writtenMs">,
+  signal?: AbortSignal,
+): Promise<{ path: string; stamp: string }[]> {
+  const { knownUnits } = await import("../ingest/discover.js");
+  const resolved = await resolveSources(root, sources);
+  const known = await knownUnits(resolved.paths, index.unitPaths, index.writtenMs);
+  signal?.throwIfAborted();
+  return known ?? currentUnits(root, sources, signal);
 }
 
 /** The source units' paths and stamps as discovery finds them now (no parsing). */
@@ -95,7 +112,7 @@ async function currentUnits(
  */
 export async function isIndexCurrent(ws: Workspace, signal?: AbortSignal): Promise<boolean> {
   if (!ws.index) return true;
-  const units = await currentUnits(ws.dir, ws.config.sources, signal);
+  const units = await unitsNow(ws.dir, ws.config.sources, ws.index, signal);
   const key = indexKey(await parseOptionsKey(ws.config), ws.config);
   return unitsDigest(key, units) === ws.index.digest;
 }

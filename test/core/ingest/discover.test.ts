@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discoverUnits, type SourceUnit } from "../../../src/core/ingest/discover.js";
+import { discoverUnits, knownUnits, type SourceUnit } from "../../../src/core/ingest/discover.js";
 import { fixture } from "../../helpers/paths.js";
 
 async function units(paths: string[]): Promise<{ units: SourceUnit[]; errors: string[] }> {
@@ -103,5 +103,70 @@ describe("discoverUnits", () => {
       `${join(tmp, "nope")}: unreadable: file not found`,
       `${join(tmp, "plain.txt")}: unknown file format (expected a Harbor trial, ATIF, Claude Code transcript, Codex rollout, Terminal-Bench run, Inspect AI eval log, mini-SWE-agent trajectory or fire JSONL)`,
     ]);
+  });
+});
+
+describe("knownUnits", () => {
+  let tmp: string;
+  beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), "fire-known-"));
+  });
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  /** A folder of real traces (a Harbor trial folder among them) and a README, all from an hour ago. */
+  async function folder(name: string): Promise<{ dir: string; found: SourceUnit[] }> {
+    const dir = join(tmp, name);
+    mkdirSync(join(dir, "sub"), { recursive: true });
+    cpSync(fixture("real-clients/claude-rm-deny/session.jsonl"), join(dir, "claude.jsonl"));
+    cpSync(
+      fixture("atif-golden/hello-world-timeout.trajectory.json"),
+      join(dir, "sub", "run.json"),
+    );
+    cpSync(fixture("harbor-openclaw"), join(dir, "jobs"), { recursive: true });
+    writeFileSync(join(dir, "README.md"), "about these traces");
+    mkdirSync(join(dir, ".cache"));
+    writeFileSync(join(dir, ".cache", "x"), "not a source");
+    const old = new Date(Date.now() - 3_600_000);
+    for (const p of ["claude.jsonl", "sub/run.json", "README.md"])
+      utimesSync(join(dir, p), old, old);
+    return { dir, found: (await units([dir])).units };
+  }
+  const stamps = (us: readonly { path: string; stamp: string }[]) =>
+    us.map((u) => `${u.path} ${u.stamp}`).sort();
+
+  it("gives the units and stamps discovery gives, without detecting, when nothing else is there", async () => {
+    const { dir, found } = await folder("same");
+    expect(found.length).toBeGreaterThan(3);
+    const known = await knownUnits([dir], new Set(found.map((u) => u.path)), Date.now());
+    expect(known && stamps(known)).toEqual(stamps(found));
+  });
+
+  it("gives a changed unit's new stamp", async () => {
+    const { dir, found } = await folder("changed");
+    writeFileSync(join(dir, "claude.jsonl"), "{}\n", { flag: "a" });
+    const known = await knownUnits([dir], new Set(found.map((u) => u.path)), Date.now());
+    expect(known && stamps(known)).toEqual(stamps((await units([dir])).units));
+    expect(known && stamps(known)).not.toEqual(stamps(found));
+  });
+
+  it("cannot tell when a file it does not know is there, even one older than the discovery", async () => {
+    const { dir, found } = await folder("added");
+    cpSync(
+      fixture("atif-golden/hello-world-timeout.trajectory.json"),
+      join(dir, "sub", "new.json"),
+      {
+        preserveTimestamps: true,
+      },
+    );
+    const old = new Date(Date.now() - 7_200_000);
+    utimesSync(join(dir, "sub", "new.json"), old, old);
+    expect(await knownUnits([dir], new Set(found.map((u) => u.path)), Date.now())).toBeUndefined();
+  });
+
+  it("cannot tell when a quiet file changed since (a folder's detection may read it)", async () => {
+    const { dir, found } = await folder("quiet");
+    const since = Date.now() - 60_000;
+    writeFileSync(join(dir, "README.md"), "changed");
+    expect(await knownUnits([dir], new Set(found.map((u) => u.path)), since)).toBeUndefined();
   });
 });
