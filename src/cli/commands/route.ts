@@ -1,6 +1,7 @@
 import type { Command } from "commander";
-import { routingAudit, sessionOf } from "../../core/app/index.js";
 import { renderRouteAudit } from "../../core/app/present.js";
+import { routingAudit } from "../../core/app/route.js";
+import { candidateSession } from "../../core/app/session.js";
 import { print } from "../util/out.js";
 import { openCurrent, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -15,10 +16,11 @@ export function register(program: Command): void {
       .option("--json", "print the audit as JSON")
       .option("--all", "include retired candidates"),
   ).action(async (opts: { workspace?: string; json?: boolean; all?: boolean }) => {
-    const session = await sessionOf(await openCurrent(opts));
-    const errors = session.candidateErrors;
+    // the audit reads candidates and task texts only: no labels, decisions or triage
+    const ws = await openCurrent(opts);
+    const { candidates, candidateErrors: errors } = candidateSession(ws.dir);
     printErrors(errors);
-    const audit = routingAudit(session, { includeRetired: opts.all === true });
+    const audit = routingAudit({ ws, candidates }, { includeRetired: opts.all === true });
     if (opts.json) printJson(audit);
     else print(renderRouteAudit(audit));
     if (errors.length) process.exitCode = 1;

@@ -21,5 +21,5 @@ export { policyKey } from "../policy/key.js";
 export { figuresLine, renderRefineResult } from "../refine/render.js";
 export { renderRouteAudit } from "../route/render.js";
 export { renderReplayScreen } from "../screening/replay/render.js";
-export { runSummary } from "../screening/results/status.js";
+export { runSummary } from "../screening/results/run-summary.js";
 export { evidenceLines, withEvidence } from "../verdict/prose.js";
