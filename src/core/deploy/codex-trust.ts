@@ -100,7 +100,12 @@ export interface TrustBlock {
   projects: string[];
 }
 
-const tomlString = (s: string): string => JSON.stringify(s);
+/**
+ * JSON text safe in TOML (a basic string, or a comment): JSON leaves DEL (U+007F) raw, which
+ * TOML forbids in both, so a path holding one would make config.toml unreadable to Codex.
+ */
+const tomlSafeJson = (v: unknown): string => JSON.stringify(v).replace(/\x7f/g, "\\u007f");
+const tomlString = (s: string): string => tomlSafeJson(s);
 
 function renderBlock(block: TrustBlock): string {
   const lines: string[] = [];
@@ -113,7 +118,7 @@ function renderBlock(block: TrustBlock): string {
     }
   }
   if (lines.length === 0) return "";
-  return `${BEGIN}\n# fire-block ${JSON.stringify(block)}\n${lines.join("\n").trimEnd()}\n${END}\n`;
+  return `${BEGIN}\n# fire-block ${tomlSafeJson(block)}\n${lines.join("\n").trimEnd()}\n${END}\n`;
 }
 
 function splitBlock(text: string): { rest: string; block: TrustBlock } {

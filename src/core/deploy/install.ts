@@ -5,6 +5,7 @@ import { NotFoundError } from "../errors.js";
 import { defaultPortfolioDir } from "../freeze/default.js";
 import { workspacePaths } from "../workspace/paths.js";
 import { trustEntries, writeCodexTrust } from "./codex-trust.js";
+import { withEditLock } from "./edit-lock.js";
 import {
   editSettings,
   fireCommands,
@@ -102,6 +103,18 @@ export function installHook(req: InstallHookRequest): InstallReport {
     );
   const scope = req.user ? { user: true } : { project: projectDir(req) };
   const file = settingsPath(req.harness, scope, env);
+  return withEditLock(lockFile(req.harness, file, env), () =>
+    installLocked(req, env, scope, file, workspace),
+  );
+}
+
+function installLocked(
+  req: InstallHookRequest,
+  env: NodeJS.ProcessEnv,
+  scope: { user?: boolean; project?: string },
+  file: string,
+  workspace: string,
+): InstallReport {
   const command = hookCommand({
     cliPath: FIRE_CLI,
     portfolio: req.portfolio,
@@ -136,6 +149,14 @@ export function setHookMode(req: HookTarget & { observe: boolean }): InstallRepo
   const env = req.env ?? process.env;
   const scope = req.user ? { user: true } : { project: projectDir(req) };
   const file = settingsPath(req.harness, scope, env);
+  return withEditLock(lockFile(req.harness, file, env), () => setModeLocked(req, env, file));
+}
+
+function setModeLocked(
+  req: HookTarget & { observe: boolean },
+  env: NodeJS.ProcessEnv,
+  file: string,
+): InstallReport {
   if (fireCommands(readSettings(file)).length === 0)
     throw new NotFoundError(`no fire hook installed in ${file}: install it first`);
   const r = editSettings(file, (s) => withFireMode(s, req.observe));
@@ -161,6 +182,27 @@ export function uninstallHook(req: HookTarget): InstallReport {
   const env = req.env ?? process.env;
   const scope = req.user ? { user: true } : { project: projectDir(req) };
   const file = settingsPath(req.harness, scope, env);
+  return withEditLock(
+    lockFile(req.harness, file, env),
+    () => uninstallLocked(req, env, scope, file),
+    false,
+  );
+}
+
+/**
+ * The file whose lock serialises an edit: Codex's user config.toml (one for every project:
+ * the trust it holds must match each hooks.json written with it), else the settings file.
+ */
+function lockFile(harness: Harness, settings: string, env: NodeJS.ProcessEnv): string {
+  return harness === "codex" ? codexConfigToml(env) : settings;
+}
+
+function uninstallLocked(
+  req: HookTarget,
+  env: NodeJS.ProcessEnv,
+  scope: { user?: boolean; project?: string },
+  file: string,
+): InstallReport {
   const r = editSettings(file, withoutFire);
   const notes: InstallNote[] = [];
   if (req.harness === "claude" && !req.user) notes.push(...dropSharedClaudeEntry(scope.project));
