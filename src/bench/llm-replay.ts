@@ -82,14 +82,19 @@ export interface ReplayStats {
   stale: number;
   /** The attempts answered from a stale entry. */
   staleIds: string[];
-  unmatched: {
-    attemptId: string | undefined;
-    schema: string | undefined;
-    promptSha256: string;
-    /** The system message as sent (empty when there was none). */
-    system: string;
-    prompt: string;
-  }[];
+  /** The requests answered from a stale entry, with the prompt now sent (to answer again). */
+  stalePrompts: ReplayPrompt[];
+  unmatched: ReplayPrompt[];
+}
+
+/** A request's prompt as the replay server received it. */
+export interface ReplayPrompt {
+  attemptId: string | undefined;
+  schema: string | undefined;
+  promptSha256: string;
+  /** The system message as sent (empty when there was none). */
+  system: string;
+  prompt: string;
 }
 
 interface ChatMessage {
@@ -104,6 +109,7 @@ export class ReplayServer extends LoopbackServer {
     answered: 0,
     stale: 0,
     staleIds: [],
+    stalePrompts: [],
     unmatched: [],
   };
   private readonly byKey = new Map<string, RecordedEntry>();
@@ -164,6 +170,7 @@ export class ReplayServer extends LoopbackServer {
     if (entry.promptSha256 && entry.promptSha256 !== sha) {
       this.stats.stale += 1;
       this.stats.staleIds.push(entry.attemptId);
+      this.stats.stalePrompts.push({ attemptId, schema, promptSha256: sha, system, prompt });
     }
     const content = JSON.stringify(entry.answer);
     return send2(200, chatCompletionBody(content, body.model ?? "replay", prompt.length));

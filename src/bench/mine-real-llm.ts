@@ -95,9 +95,9 @@ export interface LlmSourceRun {
 /**
  * The LLM labeller on one labelled source, answered by replaying a recording through the
  * loopback server (deterministic: no network, no model). Only the labelled trials are sent,
- * the whole corpus stays the population (siblings). Each unmatched request's prompt (system
- * and user message, exactly as sent) goes to `<dumpDir>/<attemptId>.txt`, with an
- * `index.json` naming its attempt and `promptSha256`, so a reviewer can answer it.
+ * the whole corpus stays the population (siblings). Each unmatched or stale request's prompt
+ * (system and user message, exactly as sent) goes to `<dumpDir>/<attemptId>.txt`, with an
+ * `index.json` naming its attempt, status and `promptSha256`, so a reviewer can answer it.
  */
 export async function llmSays(opts: {
   trials: ReadonlyMap<string, Gold>;
@@ -185,16 +185,31 @@ export async function llmSays(opts: {
       if (labelled.has(l.attemptId) && l.unlabelledReason && !unmatchedIds.has(l.attemptId))
         run.invalidReasons.push({ attemptId: l.attemptId, reason: l.unlabelledReason });
     run.invalid = run.invalidReasons.length;
-    if (opts.dumpDir && unmatched.length > 0) {
+    // a stale entry was answered for another prompt text: its prompt is dumped to answer again
+    const toDump = [
+      ...unmatched.map((u) => ({ ...u, status: "unmatched" as const })),
+      ...replay.stats.stalePrompts
+        .filter((p) => !unmatchedIds.has(p.attemptId))
+        .map((p) => ({ ...p, status: "stale" as const })),
+    ];
+    if (opts.dumpDir && toDump.length > 0) {
       await mkdir(opts.dumpDir, { recursive: true });
-      const index: { attemptId: string; promptSha256: string; file: string }[] = [];
-      for (const u of unmatched) {
+      const index: { attemptId: string; status: string; promptSha256: string; file: string }[] = [];
+      const seen = new Set<string>();
+      for (const u of toDump) {
         const file = `${fileNameOf(u.attemptId ?? `unknown-${u.promptSha256.slice(0, 12)}`)}.txt`;
+        if (seen.has(file)) continue; // a repair request repeats the same prompt
+        seen.add(file);
         await writeFile(
           join(opts.dumpDir, file),
           `=== system ===\n${u.system}\n=== user ===\n${u.prompt}\n`,
         );
-        index.push({ attemptId: u.attemptId ?? "?", promptSha256: u.promptSha256, file });
+        index.push({
+          attemptId: u.attemptId ?? "?",
+          status: u.status,
+          promptSha256: u.promptSha256,
+          file,
+        });
       }
       index.sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
       await writeFile(join(opts.dumpDir, "index.json"), `${JSON.stringify(index, null, 2)}\n`);

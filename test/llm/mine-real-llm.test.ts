@@ -63,7 +63,10 @@ describe("mine-real's LLM rows: one recording per source replayed, unmatched pro
   it("an incomplete recording: the missing attempt's prompt is written, exactly as sent", async () => {
     const partial: Recording = {
       ...recording,
-      entries: recording.entries.filter((e) => !e.attemptId.startsWith("t4-life-trip-plan")),
+      // no promptSha256: none is stale, only the missing attempt is dumped
+      entries: recording.entries
+        .filter((e) => !e.attemptId.startsWith("t4-life-trip-plan"))
+        .map(({ promptSha256: _, ...e }) => e),
     };
     const dumpDir = join(dir, "dev-openclaw");
     const run = await llmSays({ trials: GOLD, sources: TRIALS, recording: partial, dumpDir });
@@ -83,6 +86,7 @@ describe("mine-real's LLM rows: one recording per source replayed, unmatched pro
     expect(index).toEqual([
       {
         attemptId: basename(file, ".txt"),
+        status: "unmatched",
         promptSha256: createHash("sha256").update(user).digest("hex"),
         file,
       },
@@ -97,8 +101,17 @@ describe("mine-real's LLM rows: one recording per source replayed, unmatched pro
         e.attemptId.startsWith("t2-add-tests") ? { ...e, promptSha256: "0".repeat(64) } : e,
       ),
     };
-    const run = await llmSays({ trials: GOLD, sources: TRIALS, recording: changed });
+    const dumpDir = join(dir, "stale");
+    const run = await llmSays({ trials: GOLD, sources: TRIALS, recording: changed, dumpDir });
     expect([run.answered, run.stale]).toEqual([4, 1]);
+    // its prompt is written again, to be answered for the text now sent
+    const index = JSON.parse(await readFile(join(dumpDir, "index.json"), "utf8"));
+    expect(index).toEqual([
+      expect.objectContaining({
+        attemptId: expect.stringMatching(/^t2-add-tests-normalizer__BPeAoa2-/),
+        status: "stale",
+      }),
+    ]);
   }, 120_000);
 
   it("an answer that fails the label checks counts invalid, with the reason", async () => {
