@@ -6,6 +6,7 @@ import { EventLog } from "./events.js";
 import { isFile, readSmall, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs, readJsonFile, validate } from "./json-file.js";
 import { castText, plainTerminalText, sessionItems } from "./tb1-session.js";
+import { terminusEpisodes } from "./terminus-episodes.js";
 import { attemptId, secondsBetween } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
@@ -39,37 +40,12 @@ const RUN_KEY = /(?:^|[^\\])"(?:n_resolved|resolved_ids|accuracy|is_resolved)"\s
 const TIMEOUTS = new Set(["agent_timeout", "test_timeout"]);
 const OK_MODES = new Set(["none", "unset", ""]);
 
-/** Terminus episode responses carry `commands[].keystrokes`. */
-const Episode = z.looseObject({
-  commands: z.array(z.looseObject({ keystrokes: z.string() })).nullish(),
-  is_task_complete: z.boolean().nullish(),
-});
-
 function outcomeOf(t: Tb1Trial): { outcome: Outcome; exception?: AttemptInput["exception"] } {
   const mode = t.failure_mode ?? "unset";
   if (t.is_resolved === true) return { outcome: "pass" };
   if (TIMEOUTS.has(mode)) return { outcome: "timeout", exception: { type: mode } };
   if (!OK_MODES.has(mode)) return { outcome: "error", exception: { type: mode } };
   return { outcome: t.is_resolved === false ? "fail" : "unknown" };
-}
-
-async function episodeEvents(trialDir: string, log: EventLog): Promise<IngestItem[]> {
-  const errors: IngestItem[] = [];
-  const logs = join(trialDir, "agent-logs");
-  const eps = subdirs(logs).filter((n) => /^episode-\d+$/.test(n));
-  eps.sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
-  for (const ep of eps) {
-    const f = join(logs, ep, "response.json");
-    if (!isFile(f)) continue;
-    const r = await readJsonAs(f, Episode, "a Terminus episode response");
-    if (!r.ok) {
-      errors.push({ type: "error", error: r.error });
-      continue;
-    }
-    for (const c of r.value.commands ?? []) log.call({ tool: "keystrokes", args: c });
-    if (r.value.is_task_complete) log.stop();
-  }
-  return errors;
 }
 
 /** Largest session log read for commands (a longer one is read from its end). */
@@ -167,7 +143,7 @@ async function* trialAttempt(
   const errors: IngestItem[] = [];
   // The pane recording has the commands with their output; Terminus episodes are the fallback.
   const session = dir ? sessionEvents(dir, log, errors) : { calls: 0 };
-  if (dir && session.calls === 0) errors.push(...(await episodeEvents(dir, log)));
+  if (dir && session.calls === 0) errors.push(...(await terminusEpisodes(dir, log)).errors);
   else if (session.calls > 0 && t.failure_mode !== "agent_timeout") log.stop();
   if (session.file && log.count("tool_call") === 0)
     errors.push({

@@ -1,0 +1,118 @@
+/**
+ * Terminus episodes of a Terminal-Bench 1 trial (`agent-logs/episode-N/`): the model's
+ * `response.json` (`commands[].keystrokes`, `is_task_complete`) and the `prompt.txt` it was
+ * given. Past the first episode the prompt is the terminal screen the previous commands left
+ * (after a note when one of them timed out), so it is read as their output; the screen after
+ * the last commands is the trial's `panes/post-agent.txt`. The first prompt (the system text
+ * with the instruction) is never an output.
+ */
+
+import { join } from "node:path";
+import { z } from "zod";
+import type { EventLog } from "./events.js";
+import { isFile, readSmall, subdirs } from "./fs-util.js";
+import { readJsonAs } from "./json-file.js";
+import { plainTerminalText } from "./tb1-session.js";
+import type { IngestItem } from "./types.js";
+
+const Episode = z.looseObject({
+  commands: z.array(z.looseObject({ keystrokes: z.string() })).nullish(),
+  is_task_complete: z.boolean().nullish(),
+});
+
+/** Largest prompt or pane read as a command's output. */
+const SCREEN_CAP = 4 << 20;
+const TIMEOUT_NOTE = /^The previous command timed out after [\d.]+ seconds$/m;
+const SCREEN_MARK = "Here is the current state of the terminal:";
+const PROMPT_END = /(?:^|[#$>] )$/;
+
+/**
+ * The part of a terminal screen that the given commands produced: from the last line that
+ * echoes the first command (a screen keeps older commands above it), else the whole screen.
+ * A timeout note before the screen is kept as the first line.
+ */
+export function screenOutput(prompt: string, firstKeystrokes: string | undefined): string {
+  const text = plainTerminalText(prompt);
+  let screen = text;
+  let note = "";
+  const mark = text.indexOf(SCREEN_MARK);
+  if (mark >= 0) {
+    screen = text.slice(mark + SCREEN_MARK.length).replace(/^\n+/, "");
+    note = TIMEOUT_NOTE.exec(text.slice(0, mark))?.[0] ?? "";
+  }
+  const first = firstKeystrokes?.split("\n", 1)[0]?.trim();
+  if (first) {
+    const lines = screen.split("\n");
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const line = lines[i] as string;
+      const at = line.indexOf(first);
+      // typed at a prompt (`…# cmd`, `…$ cmd`, `> cmd`), not quoted back in an error message
+      if (at >= 0 && PROMPT_END.test(line.slice(0, at))) {
+        screen = lines.slice(i).join("\n");
+        break;
+      }
+    }
+  }
+  screen = screen.replace(/\s+$/, "");
+  return note ? `${note}\n${screen}` : screen;
+}
+
+/**
+ * Reads the episodes in N order into calls (tool `keystrokes`), each episode's screen as the
+ * result of its last command, and a stop where the model declared the task complete.
+ * Returns the read errors and how many calls were logged.
+ */
+export async function terminusEpisodes(
+  trialDir: string,
+  log: EventLog,
+): Promise<{ errors: IngestItem[]; calls: number }> {
+  const errors: IngestItem[] = [];
+  const logs = join(trialDir, "agent-logs");
+  const eps = subdirs(logs).filter((n) => /^episode-\d+$/.test(n));
+  eps.sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
+  let calls = 0;
+  // the last call of the episode before, waiting for the screen it left
+  let pending: { callId: string; first: string } | undefined;
+  // whether the last response read declared the task complete (a later episode means the
+  // harness asked again, so only the last declaration ends the run)
+  let complete = false;
+  for (const ep of eps) {
+    if (pending) {
+      const prompt = readSmall(join(logs, ep, "prompt.txt"), SCREEN_CAP);
+      if (prompt !== undefined) {
+        log.result({ output: screenOutput(prompt, pending.first), callId: pending.callId });
+        pending = undefined;
+      }
+    }
+    const f = join(logs, ep, "response.json");
+    if (!isFile(f)) continue;
+    const r = await readJsonAs(f, Episode, "a Terminus episode response");
+    if (!r.ok) {
+      errors.push({ type: "error", error: r.error });
+      continue;
+    }
+    const cmds = r.value.commands ?? [];
+    cmds.forEach((c, k) => {
+      log.call({ tool: "keystrokes", args: c, callId: `${ep}/${k}` });
+      calls++;
+    });
+    const last = cmds.at(-1);
+    if (last) pending = { callId: `${ep}/${cmds.length - 1}`, first: cmds[0]?.keystrokes ?? "" };
+    complete = r.value.is_task_complete === true;
+  }
+  // the commands of the last response still ran; the pane shows what they left
+  finalScreen(trialDir, log, pending);
+  if (complete) log.stop();
+  return { errors, calls };
+}
+
+function finalScreen(
+  trialDir: string,
+  log: EventLog,
+  pending: { callId: string; first: string } | undefined,
+): void {
+  if (!pending) return;
+  const pane = readSmall(join(trialDir, "panes", "post-agent.txt"), SCREEN_CAP);
+  if (pane !== undefined)
+    log.result({ output: screenOutput(pane, pending.first), callId: pending.callId });
+}
