@@ -3,6 +3,7 @@ import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NotFoundError } from "../errors.js";
 import { defaultPortfolioDir } from "../freeze/default.js";
+import { isPortfolioDir, loadPolicySource } from "../freeze/policy-source.js";
 import { workspacePaths } from "../workspace/paths.js";
 import { trustEntries, writeCodexTrust } from "./codex-trust.js";
 import { withEditLock } from "./edit-lock.js";
@@ -20,6 +21,7 @@ import {
   withFireMode,
   withoutFire,
 } from "./settings.js";
+import { portfolioTools, toolMatcher } from "./tool-filter.js";
 
 /**
  * The `install hook` use-case, composed once for the CLI (`fire hook install|uninstall`),
@@ -125,14 +127,46 @@ function installLocked(
   });
   const notes: InstallNote[] = [];
   if (req.harness === "claude" && !req.user) notes.push(...dropSharedClaudeEntry(scope.project));
+  const filter = toolFilter(req);
   const r = editSettings(file, (s) =>
-    withFire(s, command, req.harness, { blockOnFailure: req.failClosed }),
+    withFire(s, command, req.harness, {
+      blockOnFailure: req.failClosed,
+      ...(filter ? { matchers: filter.matchers } : {}),
+    }),
   );
+  if (filter) notes.push(filter.note);
   if (req.failClosed) notes.push(failClosedNote(req.harness));
   if (req.harness === "codex") notes.push(...trustCodexHooks(file, r, env, req, scope.project));
   notes.push(req.portfolio ? portfolioNote(req.portfolio) : defaultPortfolioNote(workspace));
   if (req.observe) notes.push(OBSERVE_NOTE);
   return { ...r, harness: req.harness, notes };
+}
+
+/**
+ * The tool matchers of an install that names a frozen portfolio: its policies cannot change
+ * under the hook (their hashes are checked at every event), so the tools they can act on are
+ * known, and the client need not start the hook for the others (core/deploy/tool-filter.ts).
+ * A hook that follows the workspace's newest portfolio, or candidate files that may be edited,
+ * keeps every tool.
+ */
+function toolFilter(
+  req: InstallHookRequest,
+): { matchers: Record<string, string | null>; note: InstallNote } | undefined {
+  if (!req.portfolio || !isPortfolioDir(req.portfolio)) return undefined;
+  const { policies, errors } = loadPolicySource(req.portfolio);
+  if (errors.length > 0 || policies.length === 0) return undefined;
+  const need = portfolioTools(policies.map((p) => p.candidate));
+  const pre = toolMatcher(need.tool, req.harness) ?? null;
+  const post = toolMatcher(need.tool_result, req.harness) ?? null;
+  if (pre === "" && post === "") return undefined;
+  const say = (m: string | null) => (m === null ? "none" : m === "" ? "every tool" : m);
+  return {
+    matchers: { PreToolUse: pre, PostToolUse: post, PostToolUseFailure: post },
+    note: {
+      text: `tool events reach the hook only for the tools the portfolio can act on: before a call ${say(pre)}; after it ${say(post)}`,
+      warn: false,
+    },
+  };
 }
 
 const OBSERVE_NOTE: InstallNote = {

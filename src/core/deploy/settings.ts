@@ -233,6 +233,12 @@ export interface FireEntryOptions {
    * there a hook that cannot start lets the action run.
    */
   blockOnFailure?: boolean;
+  /**
+   * The matcher of each tool event (`PreToolUse`, `PostToolUse`, `PostToolUseFailure`): ""
+   * (every tool, the default), exact tool names joined by `|`, or null: not registered (no
+   * tool can matter there). From core/deploy/tool-filter.ts.
+   */
+  matchers?: Partial<Record<string, string | null>>;
 }
 
 /** Settings with exactly one fire hook per event (any older fire hook replaced). */
@@ -253,9 +259,11 @@ export function withFire(
       ...(block && event === "PreToolUse" ? { onFailure: "block" } : {}),
     };
     // Tool events: "" matches every tool in both clients; prompt/stop events take no matcher.
-    const group: HookGroup = TOOL_EVENTS.has(event)
-      ? { matcher: "", hooks: [handler] }
-      : { hooks: [handler] };
+    const given = opts.matchers?.[event];
+    const matcher = TOOL_EVENTS.has(event) ? (given === undefined ? "" : given) : undefined;
+    if (matcher === null) continue;
+    const group: HookGroup =
+      matcher !== undefined ? { matcher, hooks: [handler] } : { hooks: [handler] };
     hooks[event] = [...(hooks[event] ?? []), group];
   }
   return { ...base, hooks };
