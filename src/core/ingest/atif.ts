@@ -8,8 +8,10 @@ import {
   type AtifSubagentRef,
 } from "./atif-schema.js";
 import { parentRef, subagentAttempts } from "./atif-subagents.js";
+import { programCalls, programOf } from "./code-mode.js";
 import { EventLog, exitCodeFromOutput } from "./events.js";
 import { readJsonAs } from "./json-file.js";
+import { shellCommand, writtenPaths } from "./shell.js";
 import { attemptId, partsText, taskIdFromText } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -136,6 +138,26 @@ function resultText(content: unknown): string {
   return Array.isArray(content) ? atifText(content) : JSON.stringify(content);
 }
 
+/**
+ * A call that runs a program calling tools itself (code mode): the shell commands and written
+ * paths of its inner calls, so the call reads as the commands it ran.
+ */
+function program(args: unknown): { command?: string; writes?: string[] } {
+  const code = programOf(args);
+  if (code === undefined) return {};
+  const commands: string[] = [];
+  const writes: string[] = [];
+  for (const c of programCalls(code)) {
+    const cmd = shellCommand(c.tool, c.args);
+    if (cmd) commands.push(cmd);
+    for (const w of writtenPaths(c.tool, c.args) ?? []) if (!writes.includes(w)) writes.push(w);
+  }
+  return {
+    ...(commands.length ? { command: commands.join("\n") } : {}),
+    ...(writes.length ? { writes } : {}),
+  };
+}
+
 function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
   const ts = step.timestamp ?? undefined;
   const text = atifText(step.message ?? "");
@@ -157,7 +179,13 @@ function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
   const calls = step.tool_calls ?? [];
   for (const c of calls) {
     const args = typeof c.arguments === "string" ? jsonOrText(c.arguments) : c.arguments;
-    log.call({ tool: c.function_name, args, callId: c.tool_call_id ?? undefined, ts });
+    log.call({
+      tool: c.function_name,
+      args,
+      callId: c.tool_call_id ?? undefined,
+      ts,
+      ...program(args),
+    });
   }
   results.forEach((r, i) => {
     const refs = r.subagent_trajectory_ref;

@@ -66,7 +66,21 @@ async function unfinishedTrial(
   return { r, note };
 }
 
-/** Trajectory files of a trial: `agent/trajectory.json`, else one per `steps/<name>/agent/`. */
+/**
+ * An ATIF trajectory the agent wrote itself and Harbor collected as an artifact (the trial's
+ * `artifacts` list copies it under `artifacts/`, keeping its base name). Only read when the trial
+ * has no `agent/` or `steps/` trajectory; an artifact that is not ATIF is someone else's file.
+ */
+function artifactTrajectories(dir: string): string[] {
+  const root = join(dir, "artifacts");
+  if (!isDir(root)) return [];
+  return findFiles(root, (rel) => /(^|\/)trajectory\.json$/.test(rel), 3);
+}
+
+/**
+ * Trajectory files of a trial: `agent/trajectory.json`, else one per `steps/<name>/agent/`,
+ * else one the agent left among the collected artifacts.
+ */
 async function trajectoryFiles(dir: string, r: HarborTrialResult): Promise<string[]> {
   const top = join(dir, "agent", "trajectory.json");
   if (isFile(top)) return [top];
@@ -78,7 +92,7 @@ async function trajectoryFiles(dir: string, r: HarborTrialResult): Promise<strin
     const f = join(dir, "steps", n, "agent", "trajectory.json");
     if (isFile(f)) out.push(f);
   }
-  return out;
+  return out.length ? out : artifactTrajectories(dir);
 }
 
 /**
@@ -232,12 +246,16 @@ export async function* readHarborTrial(
   let finalFile: string | undefined;
   const queue = await trajectoryFiles(dir, r);
   const seen = new Set(queue);
+  const collected = `${join(dir, "artifacts")}/`;
   const read: { traj: Atif; file: string }[] = [];
   for (let i = 0; i < queue.length; i++) {
     const f = queue[i]!;
+    // of several collected files named trajectory.json, the first that is ATIF is the trace
+    if (parts && f.startsWith(collected)) break;
     const t = await readJsonAs(f, Atif, "an ATIF trajectory (schema_version, steps[])");
     if (!t.ok) {
-      yield { type: "error", error: t.error };
+      // a collected artifact that is not ATIF is not this importer's to judge
+      if (!f.startsWith(collected)) yield { type: "error", error: t.error };
       continue;
     }
     // A context-summarised run goes on in the file its continuation ref names: read it next.
