@@ -142,7 +142,7 @@ function resultText(content: unknown): string {
  * A call that runs a program calling tools itself (code mode): the shell commands and written
  * paths of its inner calls, so the call reads as the commands it ran.
  */
-function program(args: unknown): { command?: string; writes?: string[] } {
+function program(args: unknown): { command?: string; writes?: string[]; shells?: number } {
   const code = programOf(args);
   if (code === undefined) return {};
   const commands: string[] = [];
@@ -155,7 +155,41 @@ function program(args: unknown): { command?: string; writes?: string[] } {
   return {
     ...(commands.length ? { command: commands.join("\n") } : {}),
     ...(writes.length ? { writes } : {}),
+    shells: commands.length,
   };
+}
+
+const num = (v: unknown): number | undefined =>
+  typeof v === "number" && Number.isInteger(v) ? v : undefined;
+
+/**
+ * A tool result written as a JSON object: a shell result (`stdout`/`stderr` with `exitCode`,
+ * `exit_code` or `returncode`) reads as its output text and exit code; a wrapper holding the
+ * output as `text` reads as that text. Anything else stays as written.
+ */
+function structuredResult(output: string): { output: string; exitCode?: number } | undefined {
+  if (!output.startsWith("{") || !output.endsWith("}")) return undefined;
+  let o: unknown;
+  try {
+    o = JSON.parse(output);
+  } catch {
+    return undefined;
+  }
+  if (!o || typeof o !== "object" || Array.isArray(o)) return undefined;
+  const r = o as Record<string, unknown>;
+  const exitCode = num(r.exitCode) ?? num(r.exit_code) ?? num(r.returncode);
+  const streams = [r.stdout, r.stderr].filter((x): x is string => typeof x === "string");
+  if (exitCode !== undefined && streams.length > 0)
+    return { output: streams.filter((x) => x).join("\n"), exitCode };
+  if (typeof r.text === "string") return { output: r.text };
+  return undefined;
+}
+
+/** The one `"exitCode": N` a program printed, when it ran exactly one shell command. */
+function programExit(output: string, shells: number | undefined): number | undefined {
+  if (shells !== 1) return undefined;
+  const all = [...output.matchAll(/"exitCode":\s*(-?\d+)/g)];
+  return all.length === 1 ? Number(all[0]![1]) : undefined;
 }
 
 function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
@@ -177,15 +211,12 @@ function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
     if (!echo) log.text("message", "agent", text, ts);
   }
   const calls = step.tool_calls ?? [];
+  const shells = new Map<string, number | undefined>();
   for (const c of calls) {
     const args = typeof c.arguments === "string" ? jsonOrText(c.arguments) : c.arguments;
-    log.call({
-      tool: c.function_name,
-      args,
-      callId: c.tool_call_id ?? undefined,
-      ts,
-      ...program(args),
-    });
+    const { shells: n, ...inner } = program(args);
+    if (c.tool_call_id) shells.set(c.tool_call_id, n);
+    log.call({ tool: c.function_name, args, callId: c.tool_call_id ?? undefined, ts, ...inner });
   }
   results.forEach((r, i) => {
     const refs = r.subagent_trajectory_ref;
@@ -197,14 +228,20 @@ function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
       (typeof extra.tool_call_id === "string" ? extra.tool_call_id : undefined) ??
       calls[i]?.tool_call_id ??
       undefined;
-    const output = resultText(r.content);
+    const raw = resultText(r.content);
+    const structured = structuredResult(raw);
+    const output = structured?.output ?? raw;
     const exit = typeof extra.exec_exit_code === "number" ? extra.exec_exit_code : undefined;
     const isErr = r.extra?.isError ?? extra.isError;
     log.result({
       output,
       callId,
       ts,
-      exitCode: exit ?? exitCodeFromOutput(output),
+      exitCode:
+        exit ??
+        structured?.exitCode ??
+        programExit(output, callId === undefined ? undefined : shells.get(callId)) ??
+        exitCodeFromOutput(output),
       isError: typeof isErr === "boolean" ? isErr : undefined,
     });
   });

@@ -94,9 +94,47 @@ const trajectory = {
           arguments: JSON.stringify({ command: "cat /app/report.txt" }),
         },
       ],
-      observation: { results: [{ source_call_id: "toolu_2", content: "total: 42" }] },
+      observation: {
+        results: [
+          {
+            source_call_id: "toolu_2",
+            content: JSON.stringify({
+              stdout: "total: 42\n",
+              stderr: "",
+              exitCode: 0,
+              command: "cat /app/report.txt",
+              status: "completed",
+            }),
+          },
+        ],
+      },
     },
-    { step_id: 4, source: "agent", message: "The report is written." },
+    {
+      step_id: 4,
+      source: "agent",
+      message: "Using tool: execute_program",
+      tool_calls: [
+        {
+          tool_call_id: "toolu_3",
+          function_name: "execute_program",
+          arguments: JSON.stringify({
+            code: 'const r = await tools.bash({ command: "python3 /app/check.py" });\nconsole.log(r);',
+            description: "Run the check",
+          }),
+        },
+      ],
+      observation: {
+        results: [
+          {
+            source_call_id: "toolu_3",
+            content: output(
+              '[execute_program: Run the check]\n\nOutput:\n{"stdout":"","stderr":"AssertionError: total\\n","exitCode":2,"command":"python3 /app/check.py","status":"failed"}',
+            ),
+          },
+        ],
+      },
+    },
+    { step_id: 5, source: "agent", message: "The report is written." },
   ],
   final_metrics: { total_prompt_tokens: 0, total_completion_tokens: 0, total_steps: 4 },
 };
@@ -136,8 +174,8 @@ describe("a Harbor trial whose ATIF trajectory is a collected artifact", () => {
   it("reads artifacts/trajectory.json when the trial has no agent/ folder", () => {
     const a = byTrial("make-report__aaa");
     expect(a.source.format).toBe("harbor-trial");
-    expect(calls(a)).toHaveLength(2);
-    expect(a.events.filter((e) => e.kind === "tool_result")).toHaveLength(2);
+    expect(calls(a)).toHaveLength(3);
+    expect(a.events.filter((e) => e.kind === "tool_result")).toHaveLength(3);
     expect(a.outcome).toBe("fail");
   });
 
@@ -156,6 +194,23 @@ describe("a program-runner call (code mode)", () => {
     expect(run?.writes).toEqual(["/app/report.txt"]);
     // a direct shell call of the same trace is unchanged
     expect(bash).toMatchObject({ tool: "bash", command: "cat /app/report.txt" });
+  });
+});
+
+describe("tool results written as JSON", () => {
+  const results = () => byTrial("make-report__aaa").events.filter((e) => e.kind === "tool_result");
+
+  it("reads a shell result object as its output streams and exit code", () => {
+    expect(results()[1]).toMatchObject({ callId: "toolu_2", output: "total: 42\n", exitCode: 0 });
+  });
+
+  it("reads a program's wrapped output as text, with the exit code of its one command", () => {
+    const [many, one] = [results()[0], results()[2]];
+    expect(many?.output).toMatch(/^\[execute_program: Write the report\]\n\nOutput:\n/);
+    // two shell commands ran: the one exit code printed cannot speak for the call
+    expect(many?.exitCode).toBeUndefined();
+    expect(one).toMatchObject({ callId: "toolu_3", exitCode: 2 });
+    expect(one?.output).toContain("AssertionError: total");
   });
 });
 
