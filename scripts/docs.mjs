@@ -5,10 +5,15 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cliReference } from "../dist/cli/reference.js";
+import { withConditionKeysTable } from "../dist/core/policy/atoms.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const check = process.argv.includes("--check");
-const files = { "docs/cli.md": await cliReference() };
+const policyLanguage = join(root, "docs/policy-language.md");
+const files = {
+  "docs/cli.md": await cliReference(),
+  "docs/policy-language.md": withConditionKeysTable(readFileSync(policyLanguage, "utf8")),
+};
 let stale = 0;
 for (const [path, text] of Object.entries(files)) {
   const file = join(root, path);

@@ -1,5 +1,6 @@
 import { extname } from "node:path";
 import { Document, isMap, isSeq, parse, parseDocument, type YAMLMap, type YAMLSeq } from "yaml";
+import { COMBINATORS } from "../policy/atoms.js";
 import { Condition, Pattern } from "../policy/schema.js";
 
 /**
@@ -32,7 +33,6 @@ export type EditResult = { text: string; focus: Path } | { error: string };
 
 const label = (p: Path) => p.join(".");
 const isJson = (file: string) => extname(file) === ".json";
-const COMBINATORS = new Set(["all", "any", "not"]);
 
 /** The condition a field path starts in (rules.i.when, rules.i.release, track.i.when, behavior). */
 function conditionRoot(p: Path): Path | undefined {
@@ -73,7 +73,7 @@ export function unitsAt(p: Path): Unit[] {
   const inner = conds.at(-1);
   if (inner) {
     const k = p[inner.length];
-    if (typeof k === "string" && !COMBINATORS.has(k))
+    if (typeof k === "string" && !Object.hasOwn(COMBINATORS, k))
       units.push({
         kind: "condition",
         path: [...inner, k],

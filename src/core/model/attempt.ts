@@ -1,16 +1,9 @@
 import { z } from "zod";
 import { ArmName } from "./arm.js";
+import { EVENT_KINDS } from "./event-kinds.js";
 
 /** Kinds of normalized events, in the order a harness sees them. */
-export const EventKind = z.enum([
-  "prompt",
-  "message",
-  "reasoning",
-  "tool_call",
-  "tool_result",
-  "stop",
-  "hook",
-]);
+export const EventKind = z.enum(EVENT_KINDS);
 export type EventKind = z.infer<typeof EventKind>;
 
 /** A hook decision recorded in a trace (Stop block, PreToolUse deny, added context). */

@@ -1,4 +1,5 @@
-import { PATTERN_KEYS, patternParts } from "./patterns.js";
+import { PATTERN_ATOMS } from "./atoms.js";
+import { patternParts } from "./patterns.js";
 import { linearSource } from "./regex.js";
 import type { Candidate, Condition, Pattern } from "./schema.js";
 
@@ -35,7 +36,7 @@ function linear(p: Pattern): Pattern {
 
 function cond(c: Condition): Condition {
   const out: Condition = { ...c };
-  for (const k of PATTERN_KEYS) {
+  for (const k of PATTERN_ATOMS) {
     const p = c[k];
     if (p !== undefined) out[k] = linear(p);
   }

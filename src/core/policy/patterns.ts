@@ -1,3 +1,4 @@
+import { PATTERN_ATOMS, subConditions } from "./atoms.js";
 import type { Candidate, Condition, Pattern } from "./schema.js";
 
 /** Longest text a pattern ever sees; longer text keeps its head and tail. */
@@ -22,16 +23,12 @@ export function patternParts(p: Pattern): { source: string; flags: string } {
     : { source: p.pattern, flags: p.flags ?? "" };
 }
 
-export const PATTERN_KEYS = ["tool", "command", "input", "output", "text", "writes"] as const;
-
 function conditionPatterns(c: Condition, path: (string | number)[], out: PatternSite[]): void {
-  for (const k of PATTERN_KEYS) {
+  for (const k of PATTERN_ATOMS) {
     const p = c[k];
     if (p !== undefined) out.push({ path: [...path, k], ...patternParts(p) });
   }
-  for (const [i, s] of (c.all ?? []).entries()) conditionPatterns(s, [...path, "all", i], out);
-  for (const [i, s] of (c.any ?? []).entries()) conditionPatterns(s, [...path, "any", i], out);
-  if (c.not) conditionPatterns(c.not, [...path, "not"], out);
+  for (const [at, s] of subConditions(c)) conditionPatterns(s, [...path, ...at], out);
 }
 
 /** Every pattern of a candidate with its field path (for compiling, safety checks, benches). */

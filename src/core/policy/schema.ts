@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { EventKind } from "../model/attempt.js";
-import { EXIT_STATUSES, type ExitStatus } from "../model/exit-status.js";
-import { conditionValueRefs } from "./atoms.js";
-import { COUNT_CMP, ESCALATE_CAP, STEP_ORDER } from "./grammar.js";
+import { EXIT_STATUSES } from "../model/exit-status.js";
+import { CONDITION_ATOMS, type ConditionAtoms, conditionValueRefs } from "./atoms.js";
+import { ESCALATE_CAP } from "./grammar.js";
 
 export { ESCALATE_CAP };
 
@@ -51,97 +51,37 @@ const NumberTest = z.union([
  */
 export const MatchMode = z.enum(["path", "name", "written"]);
 
-/** `unmarked`: some captured value of `values` is not marked `as` (but is marked `markedAs`). */
-export interface UnmarkedTest {
-  values: string;
-  as: string;
-  markedAs?: string;
-}
-/** `mentions`: the current tool call uses a captured value of `values` (not marked `unless`). */
-export interface MentionsTest {
-  values: string;
-  match?: "path" | "name" | "written";
-  unless?: string;
-}
+/** The building blocks an atom's shape is made of (atoms.ts builds no zod itself). */
+const SHAPES = {
+  z,
+  Pattern,
+  Name,
+  Names,
+  NumberTest,
+  MatchMode,
+  EventKind,
+  ExitStatus: z.enum(EXIT_STATUSES),
+};
+export type AtomShapes = typeof SHAPES;
 
-/** A condition: every key present must hold (an empty object always holds). */
-export interface Condition {
-  kind?: EventKind | EventKind[];
-  role?: "user" | "agent" | "system";
-  tool?: Pattern;
-  command?: Pattern;
-  input?: Pattern;
-  output?: Pattern;
-  /** Matches the command, the input or the output. */
-  text?: Pattern;
-  /** Some path an edit tool wrote matches. */
-  writes?: Pattern;
-  exitCode?: z.infer<typeof NumberTest>;
-  isError?: boolean;
-  /**
-   * The tool result's exit status (ok, failed, unknown; see core/model/exit-status.ts).
-   * A result whose status is unknown never matches `ok`.
-   */
-  status?: ExitStatus | ExitStatus[];
-  /** Every named flag is set. */
-  flag?: string | string[];
-  /** Every named flag is unset. */
-  unset?: string | string[];
-  /** Every named step has been recorded. */
-  recorded?: string | string[];
-  /** Ordering of recorded steps, `probe > launch`; `now` is the current step. */
-  steps?: string;
-  /** Counter comparison, `edits >= 2` (a counter never incremented is 0). */
-  count?: string;
-  /** Every named task-value list captured at least one value from the task text. */
-  captured?: string | string[];
-  unmarked?: UnmarkedTest;
-  mentions?: MentionsTest;
-  /**
-   * Elapsed time since the session's first timestamped event is at least `share` of the
-   * time limit the task text states (the first duration in values list `of`, e.g. "30
-   * minutes"). False when there is no such limit or no timestamps.
-   */
-  elapsed?: { share: number; of: string };
-  /** A time limit was captured in values list `of` and events carry timestamps. */
-  timed?: string;
+/**
+ * A condition: every key present must hold (an empty object always holds). Its atoms, their
+ * shapes and meanings are the registry's (atoms.ts); all / any / not nest conditions.
+ */
+export interface Condition extends ConditionAtoms {
   all?: Condition[];
   any?: Condition[];
   not?: Condition;
 }
 
+const ATOM_SHAPES = Object.fromEntries(
+  Object.entries(CONDITION_ATOMS).map(([k, a]) => [k, a.shape(SHAPES).optional()]),
+);
+
 export const Condition: z.ZodType<Condition> = z
   .lazy(() =>
     z.strictObject({
-      kind: z.union([EventKind, z.array(EventKind).min(1)]).optional(),
-      role: z.enum(["user", "agent", "system"]).optional(),
-      tool: Pattern.optional(),
-      command: Pattern.optional(),
-      input: Pattern.optional(),
-      output: Pattern.optional(),
-      text: Pattern.optional(),
-      writes: Pattern.optional(),
-      exitCode: NumberTest.optional(),
-      isError: z.boolean().optional(),
-      status: z.union([z.enum(EXIT_STATUSES), z.array(z.enum(EXIT_STATUSES)).min(1)]).optional(),
-      flag: Names.optional(),
-      unset: Names.optional(),
-      recorded: Names.optional(),
-      steps: z
-        .string()
-        .regex(STEP_ORDER, "expected a step ordering such as `probe > launch` or `now > launch`")
-        .optional(),
-      count: z
-        .string()
-        .regex(COUNT_CMP, "expected a counter comparison such as `edits >= 1`")
-        .optional(),
-      captured: Names.optional(),
-      unmarked: z.strictObject({ values: Name, as: Name, markedAs: Name.optional() }).optional(),
-      mentions: z
-        .strictObject({ values: Name, match: MatchMode.optional(), unless: Name.optional() })
-        .optional(),
-      elapsed: z.strictObject({ share: z.number().positive().max(1), of: Name }).optional(),
-      timed: Name.optional(),
+      ...ATOM_SHAPES,
       all: z.array(Condition).optional(),
       any: z.array(Condition).min(1).optional(),
       not: Condition.optional(),

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DRAFT_LANGUAGE } from "../../../src/core/draft/llm-drafter.js";
-import { COMBINATORS, CONDITION_ATOMS } from "../../../src/core/policy/atoms.js";
+import { COMBINATORS, CONDITION_ATOMS, PATTERN_ATOMS } from "../../../src/core/policy/atoms.js";
+import { collectPatterns } from "../../../src/core/policy/patterns.js";
 import { Candidate, Condition } from "../../../src/core/policy/schema.js";
 
 const SRC = join(import.meta.dirname, "../../../src");
@@ -11,6 +12,18 @@ const files = (dir: string): string[] =>
     const p = join(dir, n);
     return statSync(p).isDirectory() ? files(p) : /\.tsx?$/.test(n) ? [p] : [];
   });
+
+interface Shape {
+  safeParse(v: unknown): { success: boolean };
+}
+const BASE = {
+  id: "x",
+  version: 1,
+  family: "f",
+  title: "t",
+  chain: { state: "s", intervention: "i", behavior: "b", verifier: "v" },
+  behavior: {},
+};
 
 describe("the condition-atom registry", () => {
   it("holds exactly the keys the condition schema accepts (a new atom must be registered)", () => {
@@ -42,6 +55,24 @@ describe("the condition-atom registry", () => {
       }
     }
     expect([...new Set(lists)]).toEqual([]);
+  });
+
+  it("an atom holds a pattern exactly when its shape takes one, and the walkers see each", () => {
+    const shape = (Condition as unknown as { unwrap(): { shape: Record<string, Shape> } }).unwrap()
+      .shape;
+    const takesPattern = Object.keys(CONDITION_ATOMS).filter(
+      (a) => shape[a]!.safeParse({ pattern: "x", flags: "i" }).success,
+    );
+    expect([...PATTERN_ATOMS].sort()).toEqual(takesPattern.sort());
+    expect(PATTERN_ATOMS.length).toBeGreaterThan(3);
+    const when = Object.fromEntries(PATTERN_ATOMS.map((a) => [a, `p-${a}`]));
+    const c = Candidate.parse({
+      ...BASE,
+      rules: [{ id: "r", at: "tool", action: "instruct", message: "m", when: { not: when } }],
+    });
+    expect(collectPatterns(c).map((p) => [p.path.join("."), p.source])).toEqual(
+      PATTERN_ATOMS.map((a) => [`rules.0.when.not.${a}`, `p-${a}`]),
+    );
   });
 
   it("the LLM drafter is told every atom, status, elapsed and timed included", () => {
