@@ -6,7 +6,7 @@ import { EventLog } from "./events.js";
 import { isFile, readSmall, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs, readJsonFile, validate } from "./json-file.js";
 import { castText, plainTerminalText, sessionItems } from "./tb1-session.js";
-import { terminusEpisodes } from "./terminus-episodes.js";
+import { commandsFile, terminusEpisodes } from "./terminus-episodes.js";
 import { attemptId, secondsBetween } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
@@ -142,9 +142,15 @@ async function* trialAttempt(
   log.text("prompt", "user", t.instruction ?? "");
   const errors: IngestItem[] = [];
   // The pane recording has the commands with their output; Terminus episodes are the fallback.
+  // Without either, `commands.txt` still has what the agent typed (no output).
   const session = dir ? sessionEvents(dir, log, errors) : { calls: 0 };
-  if (dir && session.calls === 0) errors.push(...(await terminusEpisodes(dir, log)).errors);
-  else if (session.calls > 0 && t.failure_mode !== "agent_timeout") log.stop();
+  let typed = 0;
+  if (dir && session.calls === 0) {
+    const eps = await terminusEpisodes(dir, log);
+    errors.push(...eps.errors);
+    if (eps.calls === 0) typed = commandsFile(dir, log);
+  }
+  if ((session.calls > 0 || typed > 0) && t.failure_mode !== "agent_timeout") log.stop();
   if (session.file && log.count("tool_call") === 0)
     errors.push({
       type: "error",

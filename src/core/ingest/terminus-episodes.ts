@@ -116,3 +116,56 @@ function finalScreen(
   if (pane !== undefined)
     log.result({ output: screenOutput(pane, pending.first), callId: pending.callId });
 }
+
+/**
+ * One line of a TB1 `commands.txt`: the Python `repr` of what was sent to the agent's tmux
+ * pane. A string is keystrokes an agent typed; a list (`['bash ', '/tests/run-tests.sh',
+ * 'Enter']`) is a harness or installed-agent launch, not an agent action: undefined.
+ */
+export function typedKeystrokes(line: string): string | undefined {
+  const q = line[0];
+  if ((q !== "'" && q !== '"') || line.length < 2 || line[line.length - 1] !== q) return undefined;
+  let out = "";
+  const end = line.length - 1;
+  for (let i = 1; i < end; i++) {
+    const c = line[i] as string;
+    if (c !== "\\" || i + 1 >= end) {
+      out += c;
+      continue;
+    }
+    const n = line[++i] as string;
+    const hex = (len: number) => {
+      const h = line.slice(i + 1, i + 1 + len);
+      const cp = /^[0-9a-fA-F]+$/.test(h) && h.length === len ? Number.parseInt(h, 16) : -1;
+      if (cp < 0 || cp > 0x10ffff) return undefined;
+      i += len;
+      return String.fromCodePoint(cp);
+    };
+    if (n === "n") out += "\n";
+    else if (n === "t") out += "\t";
+    else if (n === "r") out += "\r";
+    else if (n === "x") out += hex(2) ?? "\\x";
+    else if (n === "u") out += hex(4) ?? "\\u";
+    else if (n === "U") out += hex(8) ?? "\\U";
+    else if (n === "\\" || n === "'" || n === '"') out += n;
+    else out += `\\${n}`;
+  }
+  return out;
+}
+
+/**
+ * Actions from `commands.txt` when no recording or episode holds them: every string the agent
+ * typed, in order, without output (the file records keystrokes only). Returns how many.
+ */
+export function commandsFile(trialDir: string, log: EventLog): number {
+  const text = readSmall(join(trialDir, "commands.txt"), SCREEN_CAP);
+  if (!text) return 0;
+  let calls = 0;
+  for (const line of text.split("\n")) {
+    const keys = typedKeystrokes(line.trim());
+    if (!keys?.trim()) continue;
+    log.call({ tool: "keystrokes", args: { keystrokes: keys } });
+    calls++;
+  }
+  return calls;
+}

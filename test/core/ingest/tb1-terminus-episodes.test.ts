@@ -166,3 +166,55 @@ describe("Terminus episodes of a TB1 run without session recordings", () => {
     expect(screenOutput("> EOF\n$ \n", "EOF")).toBe("> EOF\n$");
   });
 });
+
+describe("commands.txt of a TB1 trial with neither a recording nor episodes", () => {
+  it("gives the keystrokes the agent typed, not the harness's or an installed agent's launch lists", async () => {
+    const run = trial(
+      "typed-only",
+      [
+        { prompt: SYSTEM, keystrokes: ["mkdir -p pipe logs\n"], complete: false },
+        {
+          prompt: `${HOST}\n`,
+          keystrokes: ["cat > a.awk << 'EOF'\n{ print }\nEOF\n"],
+          complete: true,
+        },
+      ],
+      `${HOST}\n`,
+    );
+    const dir = join(run, "pipeline", "pipeline.1-of-1.typed-only");
+    rmSync(join(dir, "agent-logs"), { recursive: true });
+    // what the harness writes: the repr of each send_keys argument, one a line
+    writeFileSync(
+      join(dir, "commands.txt"),
+      [
+        "'mkdir -p pipe logs\\n'",
+        `"cat > a.awk << 'EOF'\\n{ print }\\nEOF\\n"`,
+        "'C-c'",
+        "''",
+        "'echo \\xe9t\\u00e9 \\\\n'",
+        "['bash ', '/tests/run-tests.sh', 'Enter']",
+        "",
+      ].join("\n"),
+    );
+    const got = await collect([run]);
+    expect(got.errors).toEqual([]);
+    expect(events(got.attempts[0]!).slice(1)).toEqual([
+      ["tool_call", "mkdir -p pipe logs"],
+      ["tool_call", "cat > a.awk << 'EOF'\n{ print }\nEOF"],
+      ["tool_call", "C-c"],
+      ["tool_call", "echo été \\n"],
+      ["stop", ""],
+    ]);
+  });
+
+  it("an installed agent's trial (launch lists only) carries no invented action", async () => {
+    const run = trial("installed", [], `${HOST}\n`);
+    const dir = join(run, "pipeline", "pipeline.1-of-1.installed");
+    writeFileSync(
+      join(dir, "commands.txt"),
+      "['claude --verbose -p \\'Run ./run.sh\\'', 'Enter']\n['bash ', '/tests/run-tests.sh', 'Enter']\n",
+    );
+    const got = await collect([run]);
+    expect(got.attempts[0]!.events.map((e) => e.kind)).toEqual(["prompt"]);
+  });
+});
