@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import type { Libc, NodeBinary } from "./node-runtime.js";
 
 /**
@@ -8,6 +9,14 @@ import type { Libc, NodeBinary } from "./node-runtime.js";
  * logs one fault line in the hook log, so the trial shows why the hook did not act.
  */
 export const PAYLOAD_LAUNCHER = "fire-hook.sh";
+/**
+ * Written by fire's Harbor adapter inside the sandbox only (a fresh id per trial, recorded on
+ * the host in the trial's `agent/fire-delivery.json`); the launcher appends it to
+ * `fire-sandbox.jsonl` beside the hook log on every call, so an id that matches proves the
+ * hook command ran in that sandbox. Absent (mounted delivery): nothing is appended.
+ */
+export const SANDBOX_ID_FILE = "/fire/sandbox-id";
+export const SANDBOX_LOG_NAME = "fire-sandbox.jsonl";
 export const CONTAINER_NODE_DIR = "/fire/node";
 
 export const containerNode = (libc: Libc): string => `${CONTAINER_NODE_DIR}/${libc}/node`;
@@ -31,6 +40,7 @@ export function launcherScript(opts: {
     }).slice(1, -1);
   return `#!/bin/sh
 # fire hook payload launcher (written by fire; see core/deploy/payload-launcher.ts)
+if { read -r sid < ${SANDBOX_ID_FILE}; } 2>/dev/null; then printf '{"sandbox":"%s"}\\n' "$sid" >> "${posix.dirname(opts.log)}/${SANDBOX_LOG_NAME}" 2>/dev/null; fi
 if ls /lib/ld-musl-* >/dev/null 2>&1; then libc=musl n=${containerNode("musl")}
 else libc=glibc n=${containerNode("glibc")}; fi
 if [ -x "$n" ]; then exec "$n" "${opts.payloadDir}/${opts.hook}" "$@"; fi

@@ -155,6 +155,8 @@ describe("Harbor hook payloads", () => {
       "portfolio.json": sha256(readFileSync(join(p.dir, "portfolio.json"))),
       "fire-hook.mjs": sha256(readFileSync(join(p.dir, "fire-hook.mjs"))),
       "fire-hook.sh": sha256(readFileSync(join(p.dir, "fire-hook.sh"))),
+      "claude-settings.json": sha256(readFileSync(join(p.dir, "claude-settings.json"))),
+      "codex-requirements.toml": sha256(readFileSync(join(p.dir, "codex-requirements.toml"))),
     });
     expect(p.command).toBe(
       `sh /fire/payload/fire-hook.sh --payload /fire/payload --sha256 ${p.manifest.files["portfolio.json"]} --log /logs/agent/fire-hook-log.jsonl --state-dir /logs/agent/fire-state # fire-hook`,

@@ -160,18 +160,6 @@ export function writeArmPayload(opts: {
     }),
   );
   const portfolioSha = sha256Hex(portfolioText);
-  const manifest: PayloadManifest = {
-    format: PAYLOAD_FORMAT,
-    screen: opts.plan.name,
-    arm: opts.arm,
-    harness: opts.harness,
-    files: {
-      [PAYLOAD_PORTFOLIO]: portfolioSha,
-      [PAYLOAD_HOOK]: sha256Hex(readFileSync(join(dir, PAYLOAD_HOOK))),
-      [PAYLOAD_LAUNCHER]: sha256Hex(readFileSync(join(dir, PAYLOAD_LAUNCHER))),
-    },
-  };
-  writeFileSync(join(dir, PAYLOAD_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   const command = [
     "sh",
     `${CONTAINER_PAYLOAD}/${PAYLOAD_LAUNCHER}`,
@@ -193,6 +181,21 @@ export function writeArmPayload(opts: {
     join(dir, CODEX_HOOKS),
     `# fire hook payload: Codex managed hooks (requirements.toml [hooks])\n${toToml(withFire({}, marked, "codex"))}\n`,
   );
+  // every file but the manifest itself, hashed: the Harbor adapter checks each one inside
+  // the sandbox, the settings file also where the client reads it
+  const manifest: PayloadManifest = {
+    format: PAYLOAD_FORMAT,
+    screen: opts.plan.name,
+    arm: opts.arm,
+    harness: opts.harness,
+    files: Object.fromEntries(
+      [PAYLOAD_PORTFOLIO, PAYLOAD_HOOK, PAYLOAD_LAUNCHER, CLAUDE_SETTINGS, CODEX_HOOKS].map((f) => [
+        f,
+        sha256Hex(readFileSync(join(dir, f))),
+      ]),
+    ),
+  };
+  writeFileSync(join(dir, PAYLOAD_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   const settingsFile = opts.harness === "claude" ? CLAUDE_SETTINGS : CODEX_HOOKS;
   const mounts: BindMount[] = [
     { type: "bind", source: dir, target: CONTAINER_PAYLOAD, read_only: true },
