@@ -43,6 +43,9 @@ const FLAG_HINTS: Record<string, (message: string, detail: string) => string> = 
   portfolio: (m) =>
     `${m}: pass --portfolio FILE|DIR (a frozen portfolio), or -w DIR of a workspace that has one`,
   harborBin: (m) => `${m}; or pass --harbor-bin PATH (the Harbor executable, run through sh)`,
+  env: (m) => `${m} (--env)`,
+  delivery: (m) => `${m} (--delivery)`,
+  adapter: (m) => `${m}; or pass --adapter FILE`,
 };
 
 /**

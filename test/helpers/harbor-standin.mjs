@@ -52,7 +52,7 @@ if (argv[0] !== "run") {
   process.stderr.write("usage: harbor-standin.mjs run -p DATASET -o JOBS --job-name NAME\n");
   process.exit(2);
 }
-const opts = { tasks: [], ae: [], mounts: [] };
+const opts = { tasks: [], ae: [], mounts: [], ak: [] };
 for (let i = 1; i < argv.length; i++) {
   const a = argv[i];
   const v = () => argv[++i];
@@ -62,8 +62,11 @@ for (let i = 1; i < argv.length; i++) {
   else if (a === "-i" || a === "--include-task-name" || a === "--task-name") opts.tasks.push(v());
   else if (a === "--mounts") opts.mounts = JSON.parse(v());
   else if (a === "--ae") opts.ae.push(v());
+  else if (a === "--agent-import-path") opts.importPath = v();
+  else if (a === "--ak" || a === "--agent-kwarg") opts.ak.push(v());
+  else if (a === "--env" || a === "-e") opts.env = v();
   else if (a === "-y" || a === "--yes") opts.yes = true;
-  else if (a === "-a" || a === "-m" || a === "-k" || a === "--n-concurrent" || a === "--env") v();
+  else if (a === "-a" || a === "-m" || a === "-k" || a === "--n-concurrent") v();
   else {
     process.stderr.write(`harbor-standin: unknown option ${a}\n`);
     process.exit(2);
@@ -98,6 +101,11 @@ if (
 }
 const jobDir = resolve(opts.jobsDir, opts.jobName);
 mkdirSync(jobDir, { recursive: true });
+// what this "Harbor" was given, for the tests: its arguments and the adapter's PYTHONPATH
+writeFileSync(
+  join(jobDir, "standin-argv.json"),
+  JSON.stringify({ argv, pythonPath: process.env.PYTHONPATH ?? null }),
+);
 const startedAt = new Date().toISOString();
 /** The agent block of every trial's result.json. */
 const AGENT_INFO = {
@@ -151,8 +159,21 @@ function containerCommand(command, trialDir) {
   return `sh ${copy}${hostPath(m[2], trialDir)}`;
 }
 
+/**
+ * Adapter mode (`--agent-import-path module:Class`, as fire passes it off local Docker): no
+ * mounts; the events are collected and, after the scripted agent finished, the adapter's
+ * `setup` runs in the stand-in sandbox (harbor-sandbox/run_adapter.py, the module imported
+ * from PYTHONPATH as Harbor does) and the events go to the hooks the uploaded managed settings
+ * list, inside that sandbox; its /logs/agent is then downloaded into the trial's agent/ (as
+ * Harbor does for non-mounted environments). The scripted agent does not see hook answers here.
+ */
+const pending = [];
 /** Runs every hook the delivered settings list for this event; the last answer counts. */
 function hook(trialDir, input) {
+  if (opts.importPath) {
+    pending.push(input);
+    return null;
+  }
   const groups = settings?.hooks?.[input.hook_event_name] ?? [];
   let answer = null;
   for (const group of groups) {
@@ -316,6 +337,7 @@ for (const name of selected) {
       2,
     ),
   );
+  if (opts.importPath) runAdapter(trialDir);
   if (multiStep) {
     mkdirSync(join(trialDir, "steps", "main"), { recursive: true });
     renameSync(join(trialDir, "agent"), join(trialDir, "steps", "main", "agent"));
@@ -389,4 +411,50 @@ function writeProviderFailure(trialDir, trialName, name, instruction, steps) {
     ),
   );
   void instruction;
+}
+
+/** Harbor's agent setup + run for an import-path agent, in the stand-in sandbox (see hook()). */
+function runAdapter(trialDir) {
+  const [module, cls] = opts.importPath.split(":");
+  // Harbor's parse_kwargs: JSON when it parses, else the string
+  const kwargs = Object.fromEntries(
+    opts.ak.map((kv) => {
+      const i = kv.indexOf("=");
+      const raw = kv.slice(i + 1);
+      let value = raw;
+      try {
+        value = JSON.parse(raw);
+      } catch {}
+      return [kv.slice(0, i), value];
+    }),
+  );
+  const dirs = (process.env.PYTHONPATH ?? "").split(":").filter(Boolean);
+  const adapterDir = dirs.find((d) => existsSync(join(d, `${module}.py`)));
+  if (!adapterDir) throw new Error(`Failed to import module '${module}' (PYTHONPATH ${dirs})`);
+  const events = pending.splice(0);
+  if (process.env.STANDIN_NO_SANDBOX === "1") return;
+  const driver = new URL("./harbor-sandbox/run_adapter.py", import.meta.url).pathname;
+  const out = execFileSync(
+    "python3",
+    [
+      driver,
+      JSON.stringify({
+        module,
+        cls,
+        kwargs,
+        adapterDir,
+        logsDir: join(trialDir, "agent"),
+        downloadTo: join(trialDir, "agent"),
+        node: process.env.STANDIN_IMAGE_NODE ?? "image",
+        events,
+      }),
+    ],
+    { encoding: "utf8" },
+  );
+  const r = JSON.parse(out);
+  if (r.stage !== "run") {
+    const result = JSON.parse(readFileSync(join(trialDir, "result.json"), "utf8"));
+    result.exception_info = { exception_type: "RuntimeError", exception_message: r.error };
+    writeFileSync(join(trialDir, "result.json"), JSON.stringify(result, null, 2));
+  }
 }

@@ -5,6 +5,8 @@ import {
   parseVars,
   runScreen,
   runSummaryLine,
+  type SmokeReport,
+  smokeScreen,
 } from "../../core/app/run.js";
 import { UsageError } from "../../core/errors.js";
 import type { RunProgress, RunSummary } from "../../core/screening/run/types.js";
@@ -13,7 +15,11 @@ import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface RunOpts {
   workspace?: string;
-  runner: string;
+  runner?: string;
+  env?: string;
+  delivery?: string;
+  adapter?: string;
+  smoke?: boolean;
   command?: string;
   copyFrom?: string;
   concurrency: string;
@@ -50,6 +56,19 @@ function progressLine(p: RunProgress): void {
   process.stderr.write(`[${p.done}/${p.total}] ${text}\n`);
 }
 
+function smokeText(r: SmokeReport): string {
+  const lines = [
+    `smoke ${r.ok ? "passed" : "FAILED"}: ${r.env} (${r.delivery}), arm ${r.arm}, task ${r.task}`,
+    `  trial: ${r.trialDir ?? r.jobDir}`,
+    `  hook log: ${r.hookEvents} event(s)`,
+    r.delivery === "adapter"
+      ? `  sandbox id ${r.sandbox ?? "(none)"}: logged by ${r.sandboxCalls} hook call(s) inside the sandbox`
+      : "  mounted delivery: the hook log came back through the bind mount (no sandbox id)",
+    ...r.problems.map((p) => `  problem: ${p}`),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
 /** `fire screen run NAME --runner local|harbor`: runs a planned screen, resumably. */
 export function registerScreenRun(screen: Command): void {
   withWorkspace(
@@ -57,13 +76,36 @@ export function registerScreenRun(screen: Command): void {
       .command("run")
       .description("run a planned screen (resumable; Ctrl-C keeps every finished attempt)")
       .argument("<name>", "screen name (screens/<name>/)")
-      .option("--runner <runner>", "local or harbor", "local")
+      .option(
+        "--runner <runner>",
+        "local or harbor (default: harbor with --env or --smoke, else local)",
+      )
+      .option(
+        "--env <env>",
+        "Harbor environment: docker, daytona, modal, e2b, runloop, gke, … (default docker); off docker the hook goes in through fire's Harbor agent adapter",
+      )
+      .option(
+        "--delivery <how>",
+        "how the hook payload reaches the sandbox: mounts (local docker only) or adapter (default: mounts on docker, else adapter)",
+      )
+      .option(
+        "--adapter <file>",
+        "the Harbor agent adapter (default: harbor/fire_harbor_agent.py shipped with fire)",
+      )
+      .option(
+        "--smoke",
+        "check everything, run ONE Harbor trial of a hooked arm (not stored) and prove the hook ran inside the sandbox",
+      )
       .option(
         "--command <template>",
         `command template; local: per (task, arm, attempt), exit 0 = pass; harbor default: ${DEFAULT_HARBOR_TEMPLATE}`,
       )
       .option("--copy-from <dir>", "local: folder copied into each attempt's fresh working copy")
-      .option("--concurrency <n>", "attempts (local) or Harbor trials at once", "2")
+      .option(
+        "--concurrency <n>",
+        "attempts (local) or Harbor trials at once (Harbor's --n-concurrent)",
+        "2",
+      )
       .option("--timeout <seconds>", "per attempt (local) or per Harbor job")
       .option(
         "--var <key=value>",
@@ -74,7 +116,7 @@ export function registerScreenRun(screen: Command): void {
       .option("--harbor-bin <path>", "the Harbor executable", "harbor")
       .option(
         "--harness <harness>",
-        "the agent whose hook settings each arm gets: claude or codex (local: the working copy's settings; harbor: the payload mounted into the container)",
+        "the agent whose hook settings each arm gets: claude or codex (local: the working copy's settings; harbor: the payload delivered into the sandbox)",
         "claude",
       )
       .option(
@@ -91,15 +133,21 @@ export function registerScreenRun(screen: Command): void {
       controller.abort();
     };
     process.once("SIGINT", onSigint);
-    let summary: RunSummary;
+    let summary: RunSummary | undefined;
+    let smoke: SmokeReport | undefined;
     try {
-      if (opts.runner !== "local" && opts.runner !== "harbor")
-        throw new UsageError(`--runner must be local or harbor, not ${opts.runner}`);
-      summary = await runScreen({
+      const runner: string = opts.runner ?? (opts.env || opts.smoke ? "harbor" : "local");
+      if (runner !== "local" && runner !== "harbor")
+        throw new UsageError(`--runner must be local or harbor, not ${runner}`);
+      if (runner === "local" && (opts.env || opts.delivery || opts.adapter || opts.smoke))
+        throw new UsageError("--env, --delivery, --adapter and --smoke are for --runner harbor");
+      if (opts.delivery && opts.delivery !== "mounts" && opts.delivery !== "adapter")
+        throw new UsageError(`--delivery must be mounts or adapter, not ${opts.delivery}`);
+      const request = {
         workspace,
         name,
         settings: {
-          runner: opts.runner,
+          runner: runner as "local" | "harbor",
           ...(opts.command ? { command: opts.command } : {}),
           ...(opts.copyFrom ? { copyFrom: opts.copyFrom } : {}),
           concurrency: positive(opts.concurrency, "--concurrency"),
@@ -107,16 +155,27 @@ export function registerScreenRun(screen: Command): void {
           vars: parseVars(opts.var),
           ...(opts.harborBin ? { harborBin: opts.harborBin } : {}),
           harness: harnessOf(opts.harness),
+          ...(opts.env ? { env: opts.env } : {}),
+          ...(opts.delivery ? { delivery: opts.delivery as "mounts" | "adapter" } : {}),
+          ...(opts.adapter ? { adapter: opts.adapter } : {}),
         },
         fireBin: [process.execPath, process.argv[1] ?? "fire"],
         onProgress: progressLine,
         signal: controller.signal,
         rebuildHook: async () =>
           (await import("../../build/bundle-standalone.js")).bundleStandaloneHook(),
-      });
+      };
+      if (opts.smoke) smoke = await smokeScreen(request);
+      else summary = await runScreen(request);
     } finally {
       process.removeListener("SIGINT", onSigint);
     }
+    if (smoke) {
+      printResult(opts.json, { name, ...smoke }, () => smokeText(smoke));
+      if (!smoke.ok) process.exitCode = 1;
+      return;
+    }
+    if (!summary) return;
     if (process.stderr.isTTY) process.stderr.write("\r\x1b[K"); // clear an unfinished bar
     if (!opts.json) for (const e of summary.errors) process.stderr.write(`fire: ${e}\n`);
     printResult(opts.json, { name, ...summary }, () => `${runSummaryLine(name, summary)}\n`);

@@ -2,7 +2,12 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { FIRE_CLI } from "../deploy/install.js";
 import { DomainError, InvalidFieldError } from "../errors.js";
-import { DEFAULT_HARBOR_TEMPLATE, runHarborScreen } from "../screening/run/harbor.js";
+import {
+  DEFAULT_HARBOR_TEMPLATE,
+  runHarborScreen,
+  runHarborSmoke,
+  type SmokeReport,
+} from "../screening/run/harbor.js";
 import { runLocalScreen } from "../screening/run/local.js";
 import type { RebuildHook } from "../screening/run/payload.js";
 import {
@@ -25,7 +30,7 @@ export {
 } from "../screening/run/schedule.js";
 export type { RunSettings, RunSettingsInput } from "../screening/run/settings.js";
 export { parseVars } from "../screening/run/template.js";
-export type { RunProgress, RunSummary };
+export type { RunProgress, RunSummary, SmokeReport };
 export { DEFAULT_HARBOR_TEMPLATE };
 
 export interface RunScreenRequest {
@@ -55,6 +60,21 @@ export function defaultFireBin(): string[] {
  * settings it ran with so a later resume from either front end runs the same way.
  */
 export async function runScreen(req: RunScreenRequest): Promise<RunSummary> {
+  return runOrSmoke(req, false) as Promise<RunSummary>;
+}
+
+/**
+ * `fire screen run NAME --smoke`: the run's checks, then one Harbor trial of a hooked arm,
+ * outside the results; the report says whether the hook ran inside the sandbox.
+ */
+export async function smokeScreen(req: RunScreenRequest): Promise<SmokeReport> {
+  return runOrSmoke(req, true) as Promise<SmokeReport>;
+}
+
+async function runOrSmoke(
+  req: RunScreenRequest,
+  smoke: boolean,
+): Promise<RunSummary | SmokeReport> {
   const parsed = RunSettings.safeParse(req.settings);
   if (!parsed.success)
     throw new DomainError("invalid", `run settings: ${parsed.error.issues[0]?.message}`);
@@ -62,7 +82,10 @@ export async function runScreen(req: RunScreenRequest): Promise<RunSummary> {
   const s = {
     ...parsed.data,
     ...(parsed.data.copyFrom ? { copyFrom: resolve(parsed.data.copyFrom) } : {}),
+    ...(parsed.data.adapter ? { adapter: resolve(parsed.data.adapter) } : {}),
   };
+  if (s.runner === "local" && (s.env || s.delivery || s.adapter))
+    throw new InvalidFieldError("env", "a Harbor environment", "needs the harbor runner");
   if (s.runner === "local" && !s.command)
     throw new InvalidFieldError("command", "the local runner", "needs a command template");
   if (s.copyFrom && !existsSync(s.copyFrom))
@@ -77,7 +100,9 @@ export async function runScreen(req: RunScreenRequest): Promise<RunSummary> {
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
     ...(req.signal ? { signal: req.signal } : {}),
   };
-  await writeRunSettings(req.workspace, req.name, s);
+  if (smoke && s.runner !== "harbor")
+    throw new InvalidFieldError("runner", "a smoke run", "needs the harbor runner");
+  if (!smoke) await writeRunSettings(req.workspace, req.name, s);
   if (s.runner === "local")
     return runLocalScreen({
       ...common,
@@ -85,9 +110,12 @@ export async function runScreen(req: RunScreenRequest): Promise<RunSummary> {
       installHook: armHookInstaller(s.harness),
       ...(s.copyFrom ? { copyFrom: s.copyFrom } : {}),
     });
-  return runHarborScreen({
+  return (smoke ? runHarborSmoke : runHarborScreen)({
     ...common,
     harness: s.harness,
+    ...(s.env ? { env: s.env } : {}),
+    ...(s.delivery ? { delivery: s.delivery } : {}),
+    ...(s.adapter ? { adapterFile: s.adapter } : {}),
     ...(s.command ? { template: s.command } : {}),
     ...(s.harborBin ? { harborBin: s.harborBin } : {}),
     ...(req.rebuildHook ? { rebuildHook: req.rebuildHook } : {}),

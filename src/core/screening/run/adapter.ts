@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { createGzip } from "node:zlib";
 import type { Libc, NodeBinary } from "../../deploy/node-runtime.js";
 import { PAYLOAD_MANIFEST, type PayloadManifest } from "../../deploy/payload-format.js";
-import { UsageError } from "../../errors.js";
+import { InvalidFieldError, UsageError } from "../../errors.js";
 import { shellQuote } from "../../shell-quote.js";
 import { sha256Hex } from "../canonical.js";
 import type { ArmPayload, PayloadHarness } from "./payload.js";
@@ -84,8 +84,10 @@ export const RUNTIMES_INDEX = "runtimes.json";
 export function checkEnvironment(env: string): void {
   if ((HARBOR_ENVS as readonly string[]).includes(env)) return;
   if (/^[A-Za-z_][\w.]*:[A-Za-z_]\w*$/.test(env)) return;
-  throw new UsageError(
-    `unknown Harbor environment "${env}" (Harbor's: ${HARBOR_ENVS.join(", ")}; or a custom module.path:ClassName)`,
+  throw new InvalidFieldError(
+    "env",
+    `Harbor environment "${env}"`,
+    `is unknown (Harbor's: ${HARBOR_ENVS.join(", ")}; or a custom module.path:ClassName)`,
   );
 }
 
@@ -97,8 +99,10 @@ export function checkEnvironment(env: string): void {
 export function deliveryFor(env: string, requested?: Delivery): Delivery {
   const local = MOUNT_ENVS.has(env);
   if (requested === "mounts" && !local)
-    throw new UsageError(
-      `--delivery mounts cannot reach a ${env} sandbox: Harbor's cloud environments do not bind-mount this host's files (the hook would never run); use the adapter (the default there)`,
+    throw new InvalidFieldError(
+      "delivery",
+      "mounted delivery",
+      `cannot reach a ${env} sandbox: Harbor's cloud environments do not bind-mount this host's files (the hook would never run); use the adapter (the default there)`,
     );
   return requested ?? (local ? "mounts" : "adapter");
 }
@@ -115,16 +119,26 @@ export interface AdapterInfo {
 /** The adapter file, checked: present, a Python module name, defining both classes. */
 export function checkAdapter(file: string = ADAPTER_FILE): AdapterInfo {
   if (!existsSync(file))
-    throw new UsageError(
-      `the Harbor agent adapter ${file} is missing (it ships with fire in harbor/; reinstall fire, or pass --adapter FILE)`,
+    throw new InvalidFieldError(
+      "adapter",
+      `the Harbor agent adapter ${file}`,
+      "is missing (it ships with fire in harbor/; reinstall fire)",
     );
   const module = basename(file).replace(/\.py$/, "");
   if (!/^[A-Za-z_]\w*$/.test(module) || !file.endsWith(".py"))
-    throw new UsageError(`the Harbor agent adapter ${file} is not a Python module file (NAME.py)`);
+    throw new InvalidFieldError(
+      "adapter",
+      `the Harbor agent adapter ${file}`,
+      "is not a Python module file (NAME.py)",
+    );
   const text = readFileSync(file, "utf8");
   for (const cls of Object.values(ADAPTER_CLASS))
     if (!new RegExp(`^class ${cls}\\(`, "m").test(text))
-      throw new UsageError(`the Harbor agent adapter ${file} defines no class ${cls}`);
+      throw new InvalidFieldError(
+        "adapter",
+        `the Harbor agent adapter ${file}`,
+        `defines no class ${cls}`,
+      );
   return { file: resolve(file), module, dir: dirname(resolve(file)), sha256: sha256Hex(text) };
 }
 

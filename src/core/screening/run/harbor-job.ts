@@ -32,6 +32,8 @@ export interface JobContext {
   timeoutMs?: number;
   signal?: AbortSignal;
   markers: CompiledPolicy[];
+  /** Extra environment for the Harbor process (the adapter's PYTHONPATH). */
+  env?: Record<string, string>;
   loadAttempts: (dir: string) => Promise<{ attempts: Attempt[]; errors: InputError[] }>;
 }
 
@@ -70,6 +72,7 @@ export async function runHarborJob(
     portfolio: hook.portfolio ?? "",
     hookLog: hook.logFile,
     hookCommand: hook.command,
+    agentFlags: "",
     hookFlags: "",
     mounts: "[]",
     payloadDir: "",
@@ -77,7 +80,7 @@ export async function runHarborJob(
   });
   const r = await execShell(command, {
     cwd: ctx.workspace,
-    env: { ...process.env, ...hookEnv(ctx.plan.name, hook, replicate) },
+    env: { ...process.env, ...ctx.env, ...hookEnv(ctx.plan.name, hook, replicate) },
     ...(ctx.timeoutMs ? { timeoutMs: ctx.timeoutMs } : {}),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });

@@ -25,6 +25,12 @@ export const RunSettings = z.strictObject({
   harborBin: z.string().min(1).optional(),
   /** The agent whose hook settings each arm gets. */
   harness: z.enum(["claude", "codex"]).default("claude"),
+  /** Harbor's `--env` (docker, daytona, modal, e2b, runloop, gke, …). */
+  env: z.string().min(1).optional(),
+  /** How the hook payload gets in: host mounts (local Docker only) or fire's Harbor adapter. */
+  delivery: z.enum(["mounts", "adapter"]).optional(),
+  /** The Harbor agent adapter file (default: the one shipped with fire). */
+  adapter: z.string().min(1).optional(),
 });
 export type RunSettings = z.infer<typeof RunSettings>;
 export type RunSettingsInput = z.input<typeof RunSettings>;

@@ -1,0 +1,185 @@
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fireIn, runFire } from "../helpers/cli.js";
+import { REPO_ROOT } from "../helpers/paths.js";
+import { planReportCheck, SCREEN_FIXTURES } from "../helpers/screens.js";
+
+/**
+ * `fire screen run --env <cloud>`: the Harbor command carries fire's adapter
+ * (`--agent-import-path` + `--ak` payload kwargs, the adapter's folder on PYTHONPATH) and no
+ * host mounts; the preflight refuses before any trial; `--smoke` runs one trial through the
+ * Harbor stand-in, whose adapter mode runs the real adapter in the stand-in sandbox
+ * (test/helpers/harbor-sandbox/) and downloads its /logs/agent as Harbor does.
+ */
+
+const STANDIN = `${process.execPath} ${join(REPO_ROOT, "test/helpers/harbor-standin.mjs")}`;
+const DATASET = join(SCREEN_FIXTURES, "dataset");
+const sha256 = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");
+
+const runArgs = (ws: string, name: string, extra: string[]) => [
+  "screen",
+  "run",
+  name,
+  "--harbor-bin",
+  STANDIN,
+  "--var",
+  `dataset=${DATASET}`,
+  "--var",
+  "model=scripted",
+  "-w",
+  ws,
+  ...extra,
+];
+const run = (ws: string, name: string, extra: string[], env: NodeJS.ProcessEnv = {}) =>
+  runFire(
+    [
+      "screen",
+      "run",
+      name,
+      "--harbor-bin",
+      STANDIN,
+      "--var",
+      `dataset=${DATASET}`,
+      "--var",
+      "model=scripted",
+      "-w",
+      ws,
+      ...extra,
+    ],
+    { env, timeoutMs: 240_000 },
+  );
+
+/** Every Harbor command the stand-in received, by job name. */
+function harborCalls(jobsDir: string): Record<string, { argv: string[]; pythonPath: string }> {
+  if (!existsSync(jobsDir)) return {};
+  return Object.fromEntries(
+    readdirSync(jobsDir)
+      .filter((j) => existsSync(join(jobsDir, j, "standin-argv.json")))
+      .map((j) => [j, JSON.parse(readFileSync(join(jobsDir, j, "standin-argv.json"), "utf8"))]),
+  );
+}
+const flagValues = (argv: string[], flag: string): string[] =>
+  argv.flatMap((a, i) => (a === flag ? [argv[i + 1] ?? ""] : []));
+
+function sandboxMissing(): string | undefined {
+  if (process.getuid?.() !== 0 || process.platform !== "linux") return "not root on Linux";
+  if (spawnSync("python3", ["-c", "import tomllib"]).status !== 0) return "no python3 >= 3.11";
+  if (spawnSync("unshare", ["--mount", "--fork", "true"]).status !== 0) return "no unshare";
+  return undefined;
+}
+
+describe("fire screen run on a cloud Harbor environment", () => {
+  let ws = "";
+  beforeAll(() => {
+    ws = mkdtempSync(join(tmpdir(), "fire-cloud-"));
+    expect(planReportCheck(ws, "c", ["--arms", "baseline,policy", "--attempts", "1"]).status).toBe(
+      0,
+    );
+  });
+
+  it("--env daytona: every Harbor command uses the adapter, with the payload pinned, no mounts", () => {
+    const r = run(ws, "c", ["--env", "daytona"], { STANDIN_NO_SANDBOX: "1" });
+    expect(r.stdout).toContain("screen c: 2/2 done");
+    const calls = harborCalls(join(ws, "screens/c/jobs"));
+    expect(Object.keys(calls).sort()).toEqual(["r1-baseline", "r1-policy"]);
+    for (const [job, { argv, pythonPath }] of Object.entries(calls)) {
+      expect(flagValues(argv, "--env")).toEqual(["daytona"]);
+      expect(argv).not.toContain("--mounts");
+      expect(argv).not.toContain("-a");
+      expect(flagValues(argv, "--agent-import-path")).toEqual(["fire_harbor_agent:FireClaudeCode"]);
+      // Harbor imports the module by name: the adapter shipped with fire is first on PYTHONPATH
+      expect(pythonPath.split(":")[0]).toBe(join(REPO_ROOT, "harbor"));
+      const ak = Object.fromEntries(
+        flagValues(argv, "--ak").map((kv) => [
+          kv.slice(0, kv.indexOf("=")),
+          kv.slice(kv.indexOf("=") + 1),
+        ]),
+      );
+      if (job === "r1-baseline") {
+        expect(ak).toEqual({}); // the same agent class, nothing delivered
+        continue;
+      }
+      const payload = join(ws, "screens/c/payload/policy");
+      expect(ak).toEqual({
+        fire_payload: payload,
+        fire_payload_sha256: sha256(readFileSync(join(payload, "payload.json"))),
+        fire_node: join(ws, "screens/c/payload/node"),
+      });
+      // the node runtime the adapter uploads where the image has none: packed, both hashes
+      const index = JSON.parse(readFileSync(join(ak.fire_node ?? "", "runtimes.json"), "utf8"));
+      expect(index.runtimes[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+    const settings = JSON.parse(readFileSync(join(ws, "screens/c/run-settings.json"), "utf8"));
+    expect(settings).toMatchObject({ runner: "harbor", env: "daytona" });
+  }, 240_000);
+
+  it("refuses before any trial: unknown env, mounts off docker, missing or foreign adapter, a template without it", async () => {
+    const ws2 = mkdtempSync(join(tmpdir(), "fire-cloud-refuse-"));
+    expect(planReportCheck(ws2, "r", ["--arms", "baseline,policy", "--attempts", "1"]).status).toBe(
+      0,
+    );
+    const bad = join(ws2, "not_fire.py");
+    writeFileSync(bad, "class Something:\n    pass\n");
+    const cases: [string[], RegExp][] = [
+      [["--env", "dayton"], /Harbor environment "dayton" is unknown .*\(--env\)/],
+      [["--env", "modal", "--delivery", "mounts"], /mounted delivery cannot reach a modal sandbox/],
+      [["--env", "e2b", "--adapter", join(ws2, "gone.py")], /adapter .*gone\.py is missing/],
+      [["--env", "e2b", "--adapter", bad], /defines no class FireClaudeCode/],
+      [["--env", "gke", "--runner", "local"], /are for --runner harbor/],
+    ];
+    for (const [extra, message] of cases) {
+      const r = await fireIn(runArgs(ws2, "r", extra));
+      expect([r.status, r.stderr]).toEqual([2, expect.stringMatching(message)]);
+    }
+    // a template that would not hand Harbor the adapter (checked with the built CLI: it
+    // writes the payloads, with the hook bundle beside the build)
+    const t = run(ws2, "r", [
+      "--env",
+      "runloop",
+      "--command",
+      "{harbor!} run -d {dataset} -a claude-code --env {env} -o {jobsDir} --job-name {jobName} {taskFlags!}",
+    ]);
+    expect([t.status, t.stderr]).toEqual([
+      2,
+      expect.stringMatching(/does not hand Harbor fire's adapter and payload/),
+    ]);
+    // nothing was started
+    expect(existsSync(join(ws2, "screens/r/jobs"))).toBe(false);
+  }, 240_000);
+
+  it("--smoke without a delivered payload fails, saying the hook never ran in the sandbox", () => {
+    const r = run(ws, "c", ["--env", "daytona", "--smoke", "--json"], { STANDIN_NO_SANDBOX: "1" });
+    expect(r.status).toBe(1);
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ ok: false, env: "daytona", delivery: "adapter", arm: "policy" });
+    expect(report.problems.join("\n")).toContain("the hook never ran in the sandbox");
+    // a smoke trial is not a result
+    expect(existsSync(join(ws, "screens/c/smoke/smoke-policy"))).toBe(true);
+  }, 240_000);
+
+  const missing = sandboxMissing();
+  it.skipIf(missing)(
+    "--smoke: one trial in the (stand-in) sandbox proves the hook ran there",
+    () => {
+      const r = run(ws, "c", ["--env", "daytona", "--smoke"]);
+      expect(r.stderr).not.toMatch(/problem/);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toMatch(/^smoke passed: daytona \(adapter\), arm policy, task standin\//);
+      const trial = readdirSync(join(ws, "screens/c/smoke/smoke-policy")).find((d) =>
+        d.includes("__smoke-policy"),
+      );
+      const agent = join(ws, "screens/c/smoke/smoke-policy", trial ?? "", "agent");
+      const delivery = JSON.parse(readFileSync(join(agent, "fire-delivery.json"), "utf8"));
+      expect(r.stdout).toContain(`sandbox id ${delivery.payload.sandbox}: logged by`);
+      const calls = readFileSync(join(agent, "fire-sandbox.jsonl"), "utf8").trim().split("\n");
+      const events = readFileSync(join(agent, "fire-hook-log.jsonl"), "utf8").trim().split("\n");
+      expect(calls.length).toBe(events.length);
+      expect(r.stdout).toContain(`hook log: ${events.length} event(s)`);
+    },
+    240_000,
+  );
+});
