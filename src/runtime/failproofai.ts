@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ALL_HOOK_EVENTS } from "../core/deploy/hook-events.js";
 import { compilePolicy } from "../core/policy/compile.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { runHook } from "./run-hook.js";
@@ -26,8 +27,12 @@ export type FailproofaiDecision =
   | { action: "allow" }
   | { action: "deny" | "instruct"; message: string };
 
-/** The events fire's portfolio is registered for. */
-export const FAILPROOFAI_EVENTS = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"];
+/**
+ * The events fire's portfolio is registered for: every event `fire hook install` registers
+ * the native hook for (a failed tool result and a sub-agent's end included, or the state
+ * would miss them).
+ */
+export const FAILPROOFAI_EVENTS = [...ALL_HOOK_EVENTS];
 
 interface Sidecar {
   portfolio: string;

@@ -5,6 +5,7 @@ import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { describeZodIssues, InputError } from "../errors.js";
 import { shellQuote } from "../shell-quote.js";
+import { HARNESS_EVENTS, type Harness } from "./hook-events.js";
 import { HOOK_OPTIONS, hookArgWords, readHookArgs } from "./hook-options.js";
 
 /**
@@ -14,17 +15,8 @@ import { HOOK_OPTIONS, hookArgWords, readHookArgs } from "./hook-options.js";
  * other key and every user hook. Idempotent; files are written atomically.
  */
 
-export type Harness = "claude" | "codex";
-export const INSTALL_EVENTS = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"] as const;
-/**
- * The events fire's hook is registered for, per harness: Claude Code also sends a failed
- * tool call's result as `PostToolUseFailure` and a sub-agent's end as `SubagentStop`; Codex
- * has neither.
- */
-export const HARNESS_EVENTS: Record<Harness, readonly string[]> = {
-  claude: [...INSTALL_EVENTS, "PostToolUseFailure", "SubagentStop"],
-  codex: INSTALL_EVENTS,
-};
+export { HARNESS_EVENTS, type Harness, INSTALL_EVENTS } from "./hook-events.js";
+
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure"]);
 /** Seconds the harness waits for the hook (both clients read `timeout` in seconds). */
 export const HOOK_TIMEOUT_S = 30;
