@@ -22,19 +22,22 @@ interface Timed {
   ms: number;
   /** CPU time (user + system) of the process, ms: what a command costs on a loaded machine. */
   cpu: number;
+  /** Peak resident memory of the process, bytes. */
+  rss: number;
   status: number | null;
   stdout: string;
   stderr: string;
 }
 
 /**
- * A preload that writes the process's CPU time (µs) to FIRE_BENCH_CPU_FILE at exit: the
- * same for `node -e 0` and `fire`, so the two cost ratios are taken alike.
+ * A preload that writes the process's CPU time (µs) and peak RSS (KB) to FIRE_BENCH_CPU_FILE
+ * at exit: the same for `node -e 0` and `fire`, so the two cost ratios are taken alike.
  */
 const CPU_PRELOAD = `const { writeFileSync } = require("node:fs");
 process.on("exit", () => {
   const u = process.cpuUsage();
-  try { writeFileSync(process.env.FIRE_BENCH_CPU_FILE, String(u.user + u.system)); } catch {}
+  const rss = process.resourceUsage().maxRSS;
+  try { writeFileSync(process.env.FIRE_BENCH_CPU_FILE, (u.user + u.system) + " " + rss); } catch {}
 });
 `;
 
@@ -56,12 +59,15 @@ function run(args: string[], cwd: string): Timed {
   });
   const ms = performance.now() - t0;
   let cpu = Number.NaN;
+  let rss = Number.NaN;
   try {
-    cpu = Number(readFileSync(cpuFile, "utf8")) / 1000;
+    const [us, kb] = readFileSync(cpuFile, "utf8").split(" ").map(Number);
+    cpu = (us ?? Number.NaN) / 1000;
+    rss = (kb ?? Number.NaN) * 1024;
   } catch {
     /* no CPU figure: NaN */
   }
-  return { ms, cpu, status: r.status, stdout: r.stdout, stderr: r.stderr };
+  return { ms, cpu, rss, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const fire = (args: string[], cwd: string): Timed => {
@@ -78,8 +84,9 @@ const fire = (args: string[], cwd: string): Timed => {
 function ratio(
   args: (round: number) => string[],
   cwd: string,
-): { fire: number; node: number; fireCpu: number; nodeCpu: number } {
+): { fire: number; node: number; fireCpu: number; nodeCpu: number; rss: number } {
   let best = Number.POSITIVE_INFINITY;
+  let rss = 0;
   let node = Number.POSITIVE_INFINITY;
   let fireCpu = Number.POSITIVE_INFINITY;
   let nodeCpu = Number.POSITIVE_INFINITY;
@@ -90,8 +97,79 @@ function ratio(
     nodeCpu = Math.min(nodeCpu, n.cpu);
     best = Math.min(best, f.ms);
     fireCpu = Math.min(fireCpu, f.cpu);
+    rss = Math.max(rss, f.rss);
   }
-  return { fire: best, node, fireCpu, nodeCpu };
+  return { fire: best, node, fireCpu, nodeCpu, rss };
+}
+
+/**
+ * Reads every source file of a workspace and JSON.parses it (line by line for JSONL): the
+ * baseline a cold read is held to, in a process of its own like `fire`'s.
+ */
+const PARSE_ALL = `const { readdirSync, readFileSync, statSync } = require("node:fs");
+const { join } = require("node:path");
+let bytes = 0;
+const walk = (p) => {
+  if (statSync(p).isDirectory()) { for (const n of readdirSync(p)) walk(join(p, n)); return; }
+  const text = readFileSync(p, "utf8");
+  bytes += Buffer.byteLength(text);
+  if (p.endsWith(".jsonl")) { for (const l of text.split("\\n")) if (l.trim()) JSON.parse(l); }
+  else if (p.endsWith(".json")) JSON.parse(text);
+};
+walk(process.argv[1]);
+process.stdout.write(String(bytes));
+`;
+
+/**
+ * The cold read (no parse cache, no index) of `fire attempts --json`, alternated with a bare
+ * JSON.parse of the same files in a fresh process, ROUNDS times (the fastest of each counts):
+ * throughput as a ratio of the two process times (the issue: ≥ 0.9), and at the largest size
+ * (where the corpus, not fire's fixed memory, decides) peak RSS over a bare `node -e 0`'s per
+ * corpus byte (≤ 1.5). The last cold read leaves the cache and the index for the warm reads.
+ */
+function coldImport(
+  ws: string,
+  size: number,
+  memory: boolean,
+): { cold: Timed; rows: BenchResult[] } {
+  let cold: Timed | undefined;
+  let parse: Timed | undefined;
+  let node: Timed | undefined;
+  for (let r = 0; r < ROUNDS; r++) {
+    rmSync(join(ws, ".fire"), { recursive: true, force: true });
+    const f = fire(["attempts", "--json"], ws);
+    const p = run(["-e", PARSE_ALL, join(ws, "traces")], ws);
+    const n = run(["-e", "0"], ws);
+    if (p.status !== 0) throw new Error(`JSON.parse baseline exited ${p.status}: ${p.stderr}`);
+    if (!cold || f.ms < cold.ms) cold = f;
+    if (!parse || p.ms < parse.ms) parse = p;
+    if (!node || n.rss < node.rss) node = n;
+  }
+  if (!cold || !parse || !node) throw new Error("no rounds (FIRE_BENCH_ROUNDS ≥ 1)");
+  const bytes = Number(parse.stdout);
+  return {
+    cold,
+    rows: [
+      {
+        target: `${size} attempts: cold read throughput ÷ JSON.parse throughput`,
+        measured: parse.ms / cold.ms,
+        limit: 0.9,
+        kind: "min",
+        note: `fire attempts --json ${ms(cold.ms)}, JSON.parse ${ms(parse.ms)} over ${mb(bytes)} (process times); CPU ${(parse.cpu / cold.cpu).toFixed(2)}`,
+      },
+      ...(memory ? [coldMemory(size, cold, node, bytes)] : []),
+    ],
+  };
+}
+
+function coldMemory(size: number, cold: Timed, node: Timed, bytes: number): BenchResult {
+  return {
+    target: `${size} attempts: cold read peak RSS over node's ÷ corpus bytes`,
+    measured: (cold.rss - node.rss) / bytes,
+    limit: 1.5,
+    kind: "max",
+    note: `${mb(cold.rss)} peak, node -e 0 ${mb(node.rss)}, corpus ${mb(bytes)}`,
+  };
 }
 
 /** The note of a ratio: wall times, and the CPU ratio (steadier when the machine is loaded). */
@@ -99,15 +177,18 @@ const noteOf = (r: ReturnType<typeof ratio>) =>
   `${ms(r.fire)}, node ${ms(r.node)}; CPU ${(r.fireCpu / r.nodeCpu).toFixed(2)}× (${ms(r.fireCpu)} / ${ms(r.nodeCpu)})`;
 
 const ms = (x: number) => `${x.toFixed(0)} ms`;
+const mb = (x: number) => `${(x / 1e6).toFixed(0)} MB`;
 
 /**
  * What a user feels at the command line, as ratios to a bare `node -e 0` measured in the
- * same run: `fire --help`, and on warm workspaces (read once, mined once) of each size the
- * read commands (triage, attempts, clusters, route, show) and a cluster decision (rename).
+ * same run: `fire --help`, and on workspaces of each size the cold read (against a bare
+ * JSON.parse of the same files; its memory per corpus byte at the largest size), then, warm
+ * (read once, mined once), the read commands (triage, attempts, clusters, route, show), their
+ * peak memory and a cluster decision (rename).
  */
 export const cliBenchmark: Benchmark = {
   name: "cli",
-  description: `fire --help; read commands and a cluster decision on warm ${SIZES.join(" / ")}-attempt workspaces`,
+  description: `fire --help; cold read, read commands and a cluster decision on ${SIZES.join(" / ")}-attempt workspaces`,
   async run(log) {
     const dir = await mkdtemp(join(tmpdir(), "fire-bench-cli-"));
     try {
@@ -125,7 +206,8 @@ export const cliBenchmark: Benchmark = {
       for (const size of SIZES) {
         const ws = await scaledWorkspace(join(dir, `w${size}`), base, size);
         cpSync(join(ROOT, "candidates"), join(ws, "candidates"), { recursive: true });
-        const cold = fire(["attempts", "--json"], ws);
+        const { cold, rows } = coldImport(ws, size, size === Math.max(...SIZES));
+        results.push(...rows);
         const mined = fire(["mine", "--labeler", "heuristic", "--json"], ws);
         log(`${size}: cold read ${ms(cold.ms)}, mine ${ms(mined.ms)}`);
         const first = (JSON.parse(cold.stdout) as { id: string }[])[0]?.id ?? "";
@@ -139,8 +221,10 @@ export const cliBenchmark: Benchmark = {
           ["show", ["show", first]],
         ];
         for (const [, args] of reads) fire(args, ws); // warm: whatever the first read keeps
+        let peak = { rss: 0, name: "" };
         for (const [name, args] of reads) {
           const r = ratio(() => args, ws);
+          if (r.rss > peak.rss) peak = { rss: r.rss, name };
           log(`${size}: ${name} ${ms(r.fire)} (node ${ms(r.node)})`);
           results.push({
             target: `${size} attempts: fire ${name} ÷ node -e 0`,
@@ -150,6 +234,13 @@ export const cliBenchmark: Benchmark = {
             note: noteOf(r),
           });
         }
+        results.push({
+          target: `${size} attempts: peak RSS of a read command (MB)`,
+          measured: peak.rss / 1e6,
+          limit: 500,
+          kind: "max",
+          note: `highest: fire ${peak.name}`,
+        });
         if (cluster) {
           const r = ratio((i) => ["cluster", "rename", cluster, `bench name ${i}`], ws);
           // the decision is in the log and the next read shows it
