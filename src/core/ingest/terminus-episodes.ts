@@ -57,10 +57,44 @@ export function screenOutput(prompt: string, firstKeystrokes: string | undefined
   return note ? `${note}\n${screen}` : screen;
 }
 
+type EpisodeResponse = z.infer<typeof Episode>;
+
+/**
+ * Which episode commands the harness sent, from `commands.txt` (every keystroke string sent,
+ * in order): Terminus stops a batch at the first command that times out, so the rest of that
+ * response never ran. Undefined when the file is missing or matches none of the commands (it
+ * then says nothing about them).
+ */
+function sentCommands(
+  trialDir: string,
+  responses: readonly (EpisodeResponse | undefined)[],
+): Set<string> | undefined {
+  const text = readSmall(join(trialDir, "commands.txt"), SCREEN_CAP);
+  if (!text) return undefined;
+  const typed: string[] = [];
+  for (const line of text.split("\n")) {
+    const k = typedKeystrokes(line.trim());
+    if (k !== undefined) typed.push(k);
+  }
+  const sent = new Set<string>();
+  let at = 0;
+  responses.forEach((r, e) => {
+    (r?.commands ?? []).forEach((c, k) => {
+      // an unsent command leaves the cursor where it is: the next sent one matches there
+      if (typed[at] === c.keystrokes) {
+        sent.add(`${e}/${k}`);
+        at++;
+      }
+    });
+  });
+  return sent.size > 0 ? sent : undefined;
+}
+
 /**
  * Reads the episodes in N order into calls (tool `keystrokes`), each episode's screen as the
- * result of its last command, and a stop where the model declared the task complete.
- * Returns the read errors and how many calls were logged.
+ * result of its last command, and a stop where the model declared the task complete. A
+ * command `commands.txt` shows was never sent is not a call. Returns the read errors and how
+ * many calls were logged.
  */
 export async function terminusEpisodes(
   trialDir: string,
@@ -70,13 +104,28 @@ export async function terminusEpisodes(
   const logs = join(trialDir, "agent-logs");
   const eps = subdirs(logs).filter((n) => /^episode-\d+$/.test(n));
   eps.sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
+  const responses: (EpisodeResponse | undefined)[] = [];
+  for (const ep of eps) {
+    const f = join(logs, ep, "response.json");
+    if (!isFile(f)) {
+      responses.push(undefined);
+      continue;
+    }
+    const r = await readJsonAs(f, Episode, "a Terminus episode response");
+    if (r.ok) responses.push(r.value);
+    else {
+      errors.push({ type: "error", error: r.error });
+      responses.push(undefined);
+    }
+  }
+  const sent = sentCommands(trialDir, responses);
   let calls = 0;
   // the last call of the episode before, waiting for the screen it left
   let pending: { callId: string; first: string } | undefined;
   // whether the last response read declared the task complete (a later episode means the
   // harness asked again, so only the last declaration ends the run)
   let complete = false;
-  for (const ep of eps) {
+  eps.forEach((ep, e) => {
     if (pending) {
       const prompt = readSmall(join(logs, ep, "prompt.txt"), SCREEN_CAP);
       if (prompt !== undefined) {
@@ -84,22 +133,19 @@ export async function terminusEpisodes(
         pending = undefined;
       }
     }
-    const f = join(logs, ep, "response.json");
-    if (!isFile(f)) continue;
-    const r = await readJsonAs(f, Episode, "a Terminus episode response");
-    if (!r.ok) {
-      errors.push({ type: "error", error: r.error });
-      continue;
-    }
-    const cmds = r.value.commands ?? [];
-    cmds.forEach((c, k) => {
-      log.call({ tool: "keystrokes", args: c, callId: `${ep}/${k}` });
+    const r = responses[e];
+    if (!r) return;
+    let first: string | undefined;
+    (r.commands ?? []).forEach((c, k) => {
+      if (sent && !sent.has(`${e}/${k}`)) return;
+      const callId = `${ep}/${k}`;
+      log.call({ tool: "keystrokes", args: c, callId });
       calls++;
+      first ??= c.keystrokes;
+      pending = { callId, first };
     });
-    const last = cmds.at(-1);
-    if (last) pending = { callId: `${ep}/${cmds.length - 1}`, first: cmds[0]?.keystrokes ?? "" };
-    complete = r.value.is_task_complete === true;
-  }
+    complete = r.is_task_complete === true;
+  });
   // the commands of the last response still ran; the pane shows what they left
   finalScreen(trialDir, log, pending);
   if (complete) log.stop();

@@ -158,6 +158,42 @@ describe("Terminus episodes of a TB1 run without session recordings", () => {
     ]);
   });
 
+  it("a command the harness never sent (the batch stopped at a timeout) is not a call", async () => {
+    const run = trial(
+      "batch-cut",
+      [
+        {
+          prompt: SYSTEM,
+          keystrokes: ["cat > run.sh << EOF\n", "chmod +x run.sh\n", "./run.sh\n"],
+          complete: false,
+        },
+        {
+          prompt: `${HOST} cat > run.sh << EOF; tmux wait -S done\n> chmod +x run.sh; tmux wait -S done\n>\n`,
+          keystrokes: ["ls -l\n"],
+          complete: true,
+        },
+      ],
+      `> ls -l; tmux wait -S done\n>\n`,
+    );
+    // commands.txt as the harness wrote it: ./run.sh timed out waiting, so it was never typed
+    writeFileSync(
+      join(run, "pipeline", "pipeline.1-of-1.batch-cut", "commands.txt"),
+      "'cat > run.sh << EOF\\n'\n'chmod +x run.sh\\n'\n'ls -l\\n'\n['bash ', '/tests/run-tests.sh', 'Enter']\n",
+    );
+    const got = await collect([run]);
+    expect(events(got.attempts[0]!).slice(1)).toEqual([
+      ["tool_call", "cat > run.sh << EOF"],
+      ["tool_call", "chmod +x run.sh"],
+      [
+        "tool_result",
+        `${HOST} cat > run.sh << EOF; tmux wait -S done\n> chmod +x run.sh; tmux wait -S done\n>`,
+      ],
+      ["tool_call", "ls -l"],
+      ["tool_result", "> ls -l; tmux wait -S done\n>"],
+      ["stop", ""],
+    ]);
+  });
+
   it("cuts a screen at the last prompt line that typed the command, else keeps it whole", () => {
     const screen = `${HOST} ls; tmux wait -S done\na\n${HOST} ls; tmux wait -S done\nb\n${HOST}\n`;
     expect(screenOutput(screen, "ls\n")).toBe(`${HOST} ls; tmux wait -S done\nb\n${HOST}`);
