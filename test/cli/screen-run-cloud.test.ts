@@ -81,7 +81,7 @@ describe("fire screen run on a cloud Harbor environment", () => {
     );
   });
 
-  it("--env daytona: every Harbor command uses the adapter, with the payload pinned, no mounts", () => {
+  it("--env daytona: every Harbor command uses the adapter, with the payload pinned, no mounts", async () => {
     const r = run(ws, "c", ["--env", "daytona"], { STANDIN_NO_SANDBOX: "1" });
     expect(r.stdout).toContain("screen c: 2/2 done");
     const calls = harborCalls(join(ws, "screens/c/jobs"));
@@ -115,6 +115,12 @@ describe("fire screen run on a cloud Harbor environment", () => {
     }
     const settings = JSON.parse(readFileSync(join(ws, "screens/c/run-settings.json"), "utf8"));
     expect(settings).toMatchObject({ runner: "harbor", env: "daytona" });
+    // no sandbox here (STANDIN_NO_SANDBOX): the hooked arm's trials are unscorable, per arm
+    const status = await fireIn(["screen", "status", "c", "-w", ws]);
+    expect(status.stdout).toContain(
+      "    policy: 2 of 2 unscorable (2× no hook log: the policy hook never ran)",
+    );
+    expect(status.stdout).not.toMatch(/^\s+baseline:/m);
   }, 240_000);
 
   it("refuses before any trial: unknown env, mounts off docker, missing or foreign adapter, a template without it", async () => {

@@ -34,6 +34,14 @@ export function registerScreenStatus(screen: Command): void {
       lines.push("  plan     none (results imported directly)");
     }
     lines.push(`  results  ${s.results} attempt(s) stored, ${s.unscorable} unscorable`);
+    for (const [arm, a] of Object.entries(s.byArm)) {
+      if (!a.unscorable) continue;
+      const why = Object.entries(a.reasons)
+        .sort((x, y) => y[1] - x[1])
+        .map(([reason, n]) => `${n}× ${reason}`)
+        .join("; ");
+      lines.push(`    ${arm}: ${a.unscorable} of ${a.results} unscorable (${why})`);
+    }
     print(`${lines.join("\n")}\n`);
   });
 }

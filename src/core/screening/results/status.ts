@@ -21,6 +21,11 @@ export interface ScreenStatus {
   unitsFailed: number;
   results: number;
   unscorable: number;
+  /**
+   * Per arm with stored rows: how many, how many are unscorable and why (reason → count), so
+   * an arm whose hook never ran in the sandbox shows at a glance.
+   */
+  byArm: Record<string, { results: number; unscorable: number; reasons: Record<string, number> }>;
 }
 
 /** A screen at a glance (for `fire screen status` and the TUI): plan, run progress, results. */
@@ -42,7 +47,15 @@ export async function screenStatus(workspace: string, name: string): Promise<Scr
     unitsFailed: 0,
     results: rows.length,
     unscorable: rows.filter((r) => r.unscorable).length,
+    byArm: {},
   };
+  for (const r of rows) {
+    const a = (status.byArm[r.arm] ??= { results: 0, unscorable: 0, reasons: {} });
+    a.results++;
+    if (!r.unscorable) continue;
+    a.unscorable++;
+    a.reasons[r.unscorable] = (a.reasons[r.unscorable] ?? 0) + 1;
+  }
   if (!status.planned) return status;
   const plan = await readPlan(workspace, name);
   status.planProblems = await checkPlan(workspace, plan);
