@@ -5,6 +5,7 @@ import { mine } from "../core/mine/mine.js";
 import type { FireConfig } from "../core/workspace/config.js";
 import { loadWorkspace } from "../core/workspace/load.js";
 import { type DevSource, defaultLocations, devSourceFiles, readDevSource } from "./dev-sources.js";
+import type { Recording } from "./llm-replay.js";
 import {
   attemptsOfTrials,
   type LlmSourceRun,
@@ -179,17 +180,21 @@ export const mineRealBenchmark: Benchmark = {
 /** `FIRE_LLM_PROMPT_DUMP`: the folder unmatched prompts go to, one subfolder per source. */
 const dumpRoot = (): string | undefined => process.env.FIRE_LLM_PROMPT_DUMP || undefined;
 
-/** One source's LLM line and rows; an incomplete recording gives its answered count only. */
-async function llmRows(
+/**
+ * One source's LLM line and rows; an incomplete recording gives its answered count only.
+ * `recording` defaults to the source's file under validation/recordings/.
+ */
+export async function llmRows(
   src: DevSource,
-  corpus: string,
+  corpus: string | string[],
   log: (line: string) => void,
+  recording: string | Recording = recordingPath(src.name),
 ): Promise<BenchResult[]> {
   const root = dumpRoot();
   const run: LlmSourceRun = await llmSays({
     trials: src.trials,
-    sources: [corpus],
-    recording: recordingPath(src.name),
+    sources: Array.isArray(corpus) ? corpus : [corpus],
+    recording,
     ...(root ? { dumpDir: join(root, src.name) } : {}),
   });
   const counts =

@@ -5,6 +5,7 @@ import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gold } from "../../src/bench/dev-sources.js";
 import { type Recording, readRecording } from "../../src/bench/llm-replay.js";
+import { llmRows } from "../../src/bench/mine-real.js";
 import { llmSays } from "../../src/bench/mine-real-llm.js";
 import { scoreSource } from "../../src/bench/mine-score.js";
 import { fixture, REPO_ROOT } from "../helpers/paths.js";
@@ -127,6 +128,39 @@ describe("mine-real's LLM rows: one recording per source replayed, unmatched pro
     expect([run.answered, run.unmatched, run.invalid]).toEqual([3, 0, 1]);
     expect(run.invalidReasons[0]?.attemptId).toMatch(/^t2-add-tests-normalizer__BPeAoa2-/);
     expect(run.invalidReasons[0]?.reason).toContain("999");
+  }, 120_000);
+
+  it("the bench rows: figures for a complete recording, one 'incomplete' row otherwise", async () => {
+    const src = { name: "replay-test", corpus: undefined, trials: GOLD };
+    const lines: string[] = [];
+    const full = await llmRows(src, TRIALS, (l) => lines.push(l), recording);
+    expect(full.map((r) => r.target)).toEqual([
+      "replay-test LLM named precision",
+      "replay-test LLM in-scope recall",
+      "replay-test LLM mechanism agreement",
+      "replay-test LLM fault agreement",
+      "replay-test LLM cluster B-cubed F",
+    ]);
+    expect(full[0]).toMatchObject({
+      measured: 1,
+      note: expect.stringMatching(/^3\/3; answered 4\/4/),
+    });
+    expect(lines.at(-1)).toMatch(/^replay-test LLM +precision 1\.00 \(3\/3\)/);
+    const partial: Recording = {
+      ...recording,
+      entries: recording.entries.filter((e) => !e.attemptId.startsWith("t4-life-trip-plan")),
+    };
+    const rows = await llmRows(src, TRIALS, (l) => lines.push(l), partial);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        target: "replay-test LLM recording answered",
+        measured: 0.75,
+        note: "incomplete (answered 3/4); figures not computed",
+      }),
+    ]);
+    expect(lines.at(-1)).toMatch(
+      /^replay-test LLM +incomplete \(answered 3\/4\) +\[answered 3\/4, unmatched 1/,
+    );
   }, 120_000);
 
   it("a source with no recording file answers nothing", async () => {
