@@ -40,5 +40,9 @@ export interface HookInput {
   /** A Claude Code sub-agent's id: its events share the parent's session_id. */
   agent_id?: string;
   agent_transcript_path?: string;
+  /** Stop (both clients): the agent's last message. */
+  last_assistant_message?: unknown;
+  /** Stop (Claude Code): the background tasks still running, a list. */
+  background_tasks?: unknown;
   [key: string]: unknown;
 }

@@ -51,10 +51,24 @@ export function toEvent(
       return { kind: "tool_result", ...resultOf(input), ...failureFields(input) };
     case "Stop":
     case "SubagentStop":
-      return { kind: "stop" };
+      return { kind: "stop", ...stopFields(input) };
     default:
       return undefined;
   }
+}
+
+/**
+ * What a Stop says of the agent's end, where the client sends it: `last_assistant_message`
+ * (both clients) as `final`, capped as a prompt is; the length of Claude Code's
+ * `background_tasks` list as `background`. Absent (unknown) otherwise.
+ */
+function stopFields(input: HookInput): { final?: string; background?: number } {
+  const out: { final?: string; background?: number } = {};
+  const m = input.last_assistant_message;
+  if (typeof m === "string" && m.length > 0) out.final = cap(m, INPUT_CAP);
+  const b = input.background_tasks;
+  if (Array.isArray(b)) out.background = b.length;
+  return out;
 }
 
 /** Finds a call's exit code in the client's session log (Codex rollout), if it is there. */

@@ -40,7 +40,11 @@ describe("harness event → normalized Event", () => {
       kind: "tool_call",
       command: "rm -rf build",
     });
-    expect(toEvent(ev("claude-rm-deny", 5))).toEqual({ kind: "stop" });
+    expect(toEvent(ev("claude-rm-deny", 5))).toEqual({
+      kind: "stop",
+      final: "The removal was blocked by policy, so I am stopping here.",
+      background: 0,
+    });
     expect(toEvent(ev("claude-rm-deny", 0))).toBeUndefined();
     expect(toEvent(ev("codex-rm-deny", 9))).toBeUndefined();
   });

@@ -101,8 +101,19 @@ export class EventLog {
     this.push({ kind: "hook", ts: p.ts, tool, callId: p.callId, hook: { ...hook, text } });
   }
 
+  /** The agent's stop, with its last message (`final`) when one comes after its last tool use. */
   stop(ts?: string): void {
-    this.push({ kind: "stop", ts });
+    this.push({ kind: "stop", ts, final: this.finalMessage() });
+  }
+
+  /** The agent's last message when no tool call, result, prompt or stop follows it. */
+  private finalMessage(): string | undefined {
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      const e = this.events[i]!;
+      if (e.kind === "message" && e.role === "agent") return e.input;
+      if (e.kind !== "reasoning" && e.kind !== "hook" && e.kind !== "message") return undefined;
+    }
+    return undefined;
   }
 
   /** Count of events of one kind (used to pick the richer of two sources). */

@@ -40,6 +40,17 @@ export const Event = z.strictObject({
   /** Pairs a tool_call with its tool_result. */
   callId: z.string().optional(),
   hook: HookInfo.optional(),
+  /**
+   * A stop: the agent's last message, as the harness hands it to its Stop hook
+   * (`last_assistant_message`) or, from a trace, the agent's last message with no tool call
+   * after it. Absent: not known.
+   */
+  final: z.string().optional(),
+  /**
+   * A stop: how many background tasks the harness still runs (Claude Code's Stop
+   * `background_tasks`). Absent where the harness does not say (Codex; every trace).
+   */
+  background: z.number().int().nonnegative().optional(),
 });
 export type Event = z.infer<typeof Event>;
 

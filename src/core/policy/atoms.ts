@@ -186,6 +186,30 @@ export const CONDITION_ATOMS = {
     description: "the tool result is an error (true/false)",
     compile: (want) => (x) => (x.ev.isError ?? false) === want,
   }),
+  final: atom({
+    shape: (s) => s.Pattern,
+    description:
+      "at a stop: the agent's last message matches (pattern); never holds where it is not known",
+    pattern: true,
+    costly: true,
+    compile: (p, h) => {
+      const re = h.tester(p);
+      return ({ ev }) => ev.final !== undefined && (checkBudget(), re.test(ev.final));
+    },
+  }),
+  background: atom({
+    shape: (s) => s.NumberTest,
+    description:
+      "at a stop: the background tasks the harness still runs, a number or {eq, ne, lt, le, gt, ge}; never holds where the harness does not say",
+    compile: (t) => {
+      const tests: [string, number][] =
+        typeof t === "number"
+          ? [["==", t]]
+          : NUMBER_TESTS.flatMap(([k, op]) => (t[k] === undefined ? [] : [[op, t[k]]]));
+      return ({ ev }) =>
+        ev.background !== undefined && tests.every(([op, v]) => cmp(ev.background!, op, v));
+    },
+  }),
   status: atom({
     shape: (s) => s.z.union([s.ExitStatus, s.z.array(s.ExitStatus).min(1)]),
     description: "the tool result's exit status: ok, failed or unknown (unknown is never ok)",

@@ -14,7 +14,7 @@ import {
 } from "./cache-shards.js";
 
 /** Bump when the entry layout or the normalized model changes: old entries then miss. */
-export const PARSE_CACHE_VERSION = 6;
+export const PARSE_CACHE_VERSION = 7;
 
 /** What one source unit produced: validated attempts and the errors reported for it. */
 export interface UnitResult {
