@@ -7,6 +7,7 @@ import type { Attempt } from "../model/attempt.js";
 import { workspacePaths } from "../workspace/paths.js";
 import type { DetectorHit } from "./detectors/types.js";
 import { Label } from "./label.js";
+import { fileStamp } from "./mining-cache.js";
 
 /** Bumped when detectors or the heuristic labeller change what they say. */
 export const HEURISTIC_VERSION = 3;
@@ -70,15 +71,29 @@ export async function lastLabeler(workspaceDir: string): Promise<"llm" | "heuris
   }
 }
 
+/**
+ * The last labels read, with the stamp (inode, size, mtime) of the store they came from: a
+ * process that reads them again from an unchanged store (the workbench after each cluster
+ * decision) is spared the parse and the check. A store is only ever replaced whole (written
+ * atomically), so a new one has another stamp.
+ */
+let lastRead: { file: string; stamp: string; labels: ReadonlyMap<string, Label> } | undefined;
+
 /** Labels of the last `fire mine` run (by attempt id), if any. */
 export async function lastLabels(workspaceDir: string): Promise<Map<string, Label> | undefined> {
   const labeler = await lastLabeler(workspaceDir);
   if (!labeler) return undefined;
+  const file = labelStorePath(workspaceDir, labeler);
+  const stamp = fileStamp(file);
+  if (lastRead?.file === file && lastRead.stamp === stamp && stamp !== "none")
+    return new Map(lastRead.labels);
   const store = await readLabelStore(workspaceDir, labeler);
   const m = new Map<string, Label>();
   for (const id of store.lastRun) {
     const e = store.entries[id];
     if (e) m.set(id, e.label);
   }
+  // kept only when the store did not change while it was read
+  if (fileStamp(file) === stamp) lastRead = { file, stamp, labels: new Map(m) };
   return m;
 }

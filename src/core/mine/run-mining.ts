@@ -68,7 +68,8 @@ export async function currentClusters(ws: Workspace): Promise<MineResult | undef
         config: ws.config,
       })
     : undefined;
-  let base = key ? readMiningCache(ws.dir, key) : undefined;
+  let base = key && memo?.dir === ws.dir && memo.key === key ? memo.base : undefined;
+  base ??= key ? readMiningCache(ws.dir, key) : undefined;
   if (!base) {
     base = await mine(ws.attempts, {
       labeler,
@@ -80,8 +81,16 @@ export async function currentClusters(ws: Workspace): Promise<MineResult | undef
     });
     if (key) await writeMiningCache(ws.dir, key, base);
   }
+  if (key) memo = { dir: ws.dir, key, base };
   return withDecisions(base, ws, decisions.decisions, handOutcomes);
 }
+
+/**
+ * The last clustering served, with its key: a process that reads clusters again under the
+ * same key (the workbench after a rename, merge, split or exclude) takes it from memory
+ * rather than parsing the mining cache again. The key names every input, so it is the same.
+ */
+let memo: { dir: string; key: string; base: MineResult } | undefined;
 
 /**
  * A clustering without decisions (`mine` with none) with the user's decisions applied, as

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { decide } from "../../../src/core/app/mining.js";
 import { loadDecisions } from "../../../src/core/mine/decisions.js";
-import { readLabelStore } from "../../../src/core/mine/label-cache.js";
+import { lastLabels, readLabelStore, writeLabelStore } from "../../../src/core/mine/label-cache.js";
 import { mine } from "../../../src/core/mine/mine.js";
 import { miningCacheFile } from "../../../src/core/mine/mining-cache.js";
 import { currentClusters, runMining } from "../../../src/core/mine/run-mining.js";
@@ -60,5 +60,21 @@ describe("current clusters from the mining cache, decisions applied on read", ()
     const again = await currentClusters(await openCurrentWorkspace(dir));
     expect(shown(again)).toEqual(shown(await direct(dir)));
     expect(statSync(miningCacheFile(dir)).mtimeMs).not.toBe(cached);
+  });
+
+  it("labels read again in one process follow a rewritten label store", async () => {
+    const dir = tempWorkspace(`${DEMO_DIR}/`);
+    await runMining(await openCurrentWorkspace(dir), { labeler: "heuristic" });
+    const before = await lastLabels(dir);
+    const id = [...(before?.keys() ?? [])][0];
+    expect(id).toBeDefined();
+    expect((await lastLabels(dir))?.get(id!)).toEqual(before?.get(id!));
+    const store = await readLabelStore(dir, "heuristic");
+    const entry = store.entries[id!]!;
+    await writeLabelStore(dir, {
+      ...store,
+      entries: { ...store.entries, [id!]: { ...entry, label: { ...entry.label, rationale: "x" } } },
+    });
+    expect((await lastLabels(dir))?.get(id!)?.rationale).toBe("x");
   });
 });
