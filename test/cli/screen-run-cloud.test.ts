@@ -167,6 +167,39 @@ describe("fire screen run on a cloud Harbor environment", () => {
     expect(existsSync(join(ws, "screens/c/smoke/smoke-policy"))).toBe(true);
   }, 240_000);
 
+  it("an interrupted Harbor job is resumed by Harbor, its finished trials kept", () => {
+    const ws3 = mkdtempSync(join(tmpdir(), "fire-cloud-resume-"));
+    expect(planReportCheck(ws3, "z", ["--arms", "baseline,policy", "--attempts", "1"]).status).toBe(
+      0,
+    );
+    const args = ["--env", "docker", "--var", "agent=standin"];
+    // Harbor dies after one trial of each job: both units fail, a job folder left behind
+    const first = run(ws3, "z", args, { STANDIN_STOP_AFTER: "1" });
+    expect(first.status).toBe(1);
+    expect(first.stdout).toContain("screen z: 0/2 done");
+    const jobs = join(ws3, "screens/z/jobs");
+    const kept = readdirSync(join(jobs, "r1-policy")).filter((d) => d.includes("__"));
+    expect(kept.length).toBe(1);
+    const keptResult = readFileSync(join(jobs, "r1-policy", kept[0] ?? "", "result.json"), "utf8");
+    const second = run(ws3, "z", args);
+    expect(second.stdout).toContain("screen z: 2/2 done");
+    for (const job of ["r1-baseline", "r1-policy"]) {
+      const calls = readFileSync(join(jobs, job, "standin-calls.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      // the second call is Harbor's own resume of the same job folder
+      expect(calls.length).toBe(2);
+      expect(calls[1]).toEqual(["jobs", "resume", "-p", join(jobs, job)]);
+    }
+    // the trial finished before the interruption was not run again
+    expect(readFileSync(join(jobs, "r1-policy", kept[0] ?? "", "result.json"), "utf8")).toBe(
+      keptResult,
+    );
+    const rows = readFileSync(join(ws3, "screens/z/results.jsonl"), "utf8").trim().split("\n");
+    expect(rows.length).toBe(4);
+  }, 240_000);
+
   const missing = sandboxMissing();
   it.skipIf(missing)(
     "--smoke: one trial in the (stand-in) sandbox proves the hook ran there",

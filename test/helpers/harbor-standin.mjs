@@ -43,7 +43,20 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 
-const argv = process.argv.slice(2);
+let argv = process.argv.slice(2);
+/**
+ * `jobs resume -p JOB_DIR`: the job's own command again (its saved arguments, as Harbor
+ * re-reads the job's config.json), keeping every trial that already has a result.json.
+ * STANDIN_STOP_AFTER=N: the process dies (exit 1) after N trials of a job, as an
+ * interrupted Harbor leaves a job folder behind.
+ */
+let resuming = false;
+if (argv[0] === "jobs" && argv[1] === "resume" && (argv[2] === "-p" || argv[2] === "--job-path")) {
+  const saved = JSON.parse(readFileSync(join(argv[3], "standin-argv.json"), "utf8"));
+  writeFileSync(join(argv[3], "standin-calls.jsonl"), `${JSON.stringify(argv)}\n`, { flag: "a" });
+  argv = saved.argv;
+  resuming = true;
+}
 if (argv[0] === "--version") {
   process.stdout.write("harbor 0.0.0-standin\n");
   process.exit(0);
@@ -102,10 +115,20 @@ if (
 const jobDir = resolve(opts.jobsDir, opts.jobName);
 mkdirSync(jobDir, { recursive: true });
 // what this "Harbor" was given, for the tests: its arguments and the adapter's PYTHONPATH
-writeFileSync(
-  join(jobDir, "standin-argv.json"),
-  JSON.stringify({ argv, pythonPath: process.env.PYTHONPATH ?? null }),
-);
+if (!resuming) {
+  writeFileSync(
+    join(jobDir, "standin-argv.json"),
+    JSON.stringify({ argv, pythonPath: process.env.PYTHONPATH ?? null }),
+  );
+  writeFileSync(join(jobDir, "standin-calls.jsonl"), `${JSON.stringify(argv)}\n`, { flag: "a" });
+  // Harbor writes the job's config.json when the job starts (resume reads it)
+  writeFileSync(
+    join(jobDir, "config.json"),
+    JSON.stringify({ job_name: opts.jobName, jobs_dir: opts.jobsDir, tasks: opts.tasks }),
+  );
+}
+const stopAfter = Number(process.env.STANDIN_STOP_AFTER ?? "0");
+let written = 0;
 const startedAt = new Date().toISOString();
 /** The agent block of every trial's result.json. */
 const AGENT_INFO = {
@@ -210,6 +233,12 @@ for (const name of selected) {
   const instruction = readFileSync(join(opts.dataset, name, "instruction.md"), "utf8").trim();
   const trialName = `${name}__${opts.jobName}`;
   const trialDir = join(jobDir, trialName);
+  if (resuming && existsSync(join(trialDir, "result.json"))) continue;
+  if (stopAfter && written >= stopAfter) {
+    process.stderr.write("harbor-standin: interrupted\n");
+    process.exit(1);
+  }
+  written++;
   mkdirSync(join(trialDir, "agent"), { recursive: true });
   mkdirSync(join(trialDir, "verifier"), { recursive: true });
   const session = `standin-${opts.jobName}-${name}`;

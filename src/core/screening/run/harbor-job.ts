@@ -43,8 +43,19 @@ export type JobResult =
   | { kind: "done"; rows: ScreenRow[]; errors: InputError[] };
 
 /**
- * Runs one Harbor job (one arm, one replicate, the given tasks) from a clean job folder
- * and imports its trials tagged with arm, replicate, cohort, markers and integrity.
+ * Harbor's own resume of an interrupted job (`cli/jobs.py` `resume`): it re-reads the job's
+ * config.json (agent, import path, kwargs, environment), keeps every finished trial and runs
+ * the rest. Trials already paid for are not paid again.
+ */
+export const HARBOR_RESUME_TEMPLATE = "{harbor!} jobs resume -p {jobDir}";
+
+/** A job folder an interrupted Harbor left behind: Harbor writes config.json at its start. */
+export const resumableJob = (jobDir: string): boolean => existsSync(join(jobDir, "config.json"));
+
+/**
+ * Runs one Harbor job (one arm, one replicate, the given tasks) from a clean job folder —
+ * or, with `resume`, continues the job folder an interrupted run left — and imports its
+ * trials tagged with arm, replicate, cohort, markers and integrity.
  */
 export async function runHarborJob(
   ctx: JobContext,
@@ -54,11 +65,12 @@ export async function runHarborJob(
   taskIds: readonly string[],
   hook: ArmHook,
   armVars: Record<string, string> = {},
+  resume = false,
 ): Promise<JobResult> {
   const jobDir = join(ctx.jobsDir, jobName);
-  await rm(jobDir, { recursive: true, force: true });
+  if (!resume) await rm(jobDir, { recursive: true, force: true });
   await mkdir(ctx.jobsDir, { recursive: true });
-  const command = fillTemplate(ctx.template, {
+  const command = fillTemplate(resume ? HARBOR_RESUME_TEMPLATE : ctx.template, {
     concurrency: String(ctx.concurrency),
     ...ctx.vars,
     harbor: ctx.bin,

@@ -25,7 +25,7 @@ import {
   packNodeRuntimes,
   verifyPayload,
 } from "./adapter.js";
-import { isProviderFailure, type JobContext, runHarborJob } from "./harbor-job.js";
+import { isProviderFailure, type JobContext, resumableJob, runHarborJob } from "./harbor-job.js";
 import type { ArmHook } from "./hook.js";
 import {
   type ArmPayload,
@@ -306,7 +306,9 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
       progress("skip", jobName);
       continue;
     }
-    progress("start", jobName);
+    // a job folder an interrupted run left: Harbor resumes it, keeping its finished trials
+    const resume = resumableJob(join(paths.jobs, jobName));
+    progress("start", jobName, resume ? "resuming the Harbor job" : undefined);
     let armVars: Record<string, string>;
     let hook: ArmHook;
     try {
@@ -328,6 +330,7 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
       taskIds,
       hook,
       armVars,
+      resume,
     );
     if (first.kind === "aborted") break;
     if (first.kind === "failed") {
