@@ -1,3 +1,4 @@
+import { attacksBenchmark } from "./attacks.js";
 import { cliBenchmark } from "./cli.js";
 import { hookBenchmark } from "./hook.js";
 import { hookConcurrencyBenchmark } from "./hook-concurrency.js";
@@ -27,4 +28,5 @@ export const benchmarks: Benchmark[] = [
   refineRealBenchmark,
   tuiBenchmark,
   cliBenchmark,
+  attacksBenchmark,
 ];
