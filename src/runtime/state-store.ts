@@ -83,8 +83,17 @@ export function readState(file: string): SessionState | undefined {
     }
     throw new CorruptStateError(`corrupted state file ${file} (moved to .corrupt)`);
   }
-  return detachState(value);
+  const state = detachState(value);
+  storedTaskText = state.taskText;
+  return state;
 }
+
+/**
+ * The task text as the last state read holds it: already capped and redacted when it was
+ * written, so writing it back unchanged skips both (the secret rules cost more than the rest
+ * of an event's state handling when a task text holds one of their keywords).
+ */
+let storedTaskText: string | undefined;
 
 /**
  * Writes a session's state atomically (the caller holds the lock). The task text is kept as
@@ -94,7 +103,9 @@ export function readState(file: string): SessionState | undefined {
  */
 export function writeState(file: string, state: SessionState): void {
   const stored =
-    state.taskText === undefined ? state : { ...state, taskText: redact(capText(state.taskText)) };
+    state.taskText === undefined || state.taskText === storedTaskText
+      ? state
+      : { ...state, taskText: redact(capText(state.taskText)) };
   writeFileAtomicSync(file, JSON.stringify(stored));
 }
 
