@@ -84,7 +84,7 @@ describe("replay screen on the demo workspace", () => {
       s.summary.instructionTokens["detach-and-probe"],
     );
     const file = await saveReplayScreen(demo.dir, s);
-    expect(file).toBe(`${demo.dir}/screens/replay-${drafted.id}-v1/screen.json`);
+    expect(file).toBe(`${demo.dir}/screens/replay/${drafted.id}-v1/screen.json`);
     expect(readReplayScreen(demo.dir, `${drafted.id}@1`)?.verdict.verdict).toBe("promising");
   });
 
