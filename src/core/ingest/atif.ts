@@ -168,12 +168,13 @@ const num = (v: unknown): number | undefined =>
  * output as `text` reads as that text. Anything else stays as written.
  */
 function structuredResult(output: string): { output: string; exitCode?: number } | undefined {
-  if (!output.startsWith("{") || !output.endsWith("}")) return undefined;
+  if (!output.startsWith("{")) return undefined;
+  if (!output.endsWith("}")) return cutStructuredResult(output);
   let o: unknown;
   try {
     o = JSON.parse(output);
   } catch {
-    return undefined;
+    return cutStructuredResult(output);
   }
   if (!o || typeof o !== "object" || Array.isArray(o)) return undefined;
   const r = o as Record<string, unknown>;
@@ -183,6 +184,44 @@ function structuredResult(output: string): { output: string; exitCode?: number }
     return { output: streams.filter((x) => x).join("\n"), exitCode };
   if (typeof r.text === "string") return { output: r.text };
   return undefined;
+}
+
+/** A JSON string literal's text from `from` (just after its opening quote) to its end or the cut. */
+function stringFrom(text: string, from: number): string {
+  let out = "";
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') return out;
+    if (c !== "\\") {
+      out += c;
+      continue;
+    }
+    const n = text[++i];
+    if (n === undefined) break;
+    if (n === "n") out += "\n";
+    else if (n === "t") out += "\t";
+    else if (n === "r") out += "\r";
+    else if (n === "u") {
+      const code = Number.parseInt(text.slice(i + 1, i + 5), 16);
+      if (Number.isNaN(code)) break;
+      out += String.fromCharCode(code);
+      i += 4;
+    } else out += n;
+  }
+  return out;
+}
+
+/**
+ * A shell result written as JSON and then cut by the agent's own log (a fixed character cap):
+ * it no longer parses, but its `stdout` text up to the cut and an `exitCode` key the cut left
+ * whole still say what happened. A key is matched only unescaped, never inside a string.
+ */
+function cutStructuredResult(output: string): { output: string; exitCode?: number } | undefined {
+  const head = /^\{\s*"(stdout|stderr)"\s*:\s*"/.exec(output);
+  if (!head) return undefined;
+  const code = /(?<!\\)"(?:exitCode|exit_code|returncode)"\s*:\s*(-?\d+)/.exec(output);
+  const text = stringFrom(output, head[0].length);
+  return code ? { output: text, exitCode: Number(code[1]) } : { output: text };
 }
 
 /** The one `"exitCode": N` a program printed, when it ran exactly one shell command. */

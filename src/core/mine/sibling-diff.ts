@@ -1,7 +1,6 @@
 import { passingSibling } from "../compare/align.js";
 import type { Attempt } from "../model/attempt.js";
 import { BACKGROUND_RE } from "./detectors/attached-server.js";
-import { DESTRUCTIVE_RE } from "./detectors/destructive-after-probe.js";
 import { type DetectorHit, runDetectors } from "./detectors/index.js";
 import {
   baseName,
@@ -12,7 +11,6 @@ import {
   seenExisting,
   verifierMissing,
 } from "./detectors/paths.js";
-import { segments } from "./detectors/shell.js";
 import type { LabelEvidence } from "./label.js";
 import { isMechanismId } from "./mechanisms.js";
 import {
@@ -232,6 +230,9 @@ function checkDiffs(p: Pair): SiblingDifference[] {
   const kindsAfter = (c: CallFacts, x: AttemptFacts) =>
     c.eventIndex === x.lastWrite ? c.checksAfterWrite : c.checks;
   const fKinds = new Set(fAfter.flatMap((c) => kindsAfter(c, p.f)));
+  // it checked its result after its last write, only another way than the sibling: a different
+  // check is no stop without one (a build alone checks no result)
+  const fChecked = [...fKinds].some((k) => k !== "build" && k !== "view");
   const fLastWrite = p.f.lastWrite ?? p.f.stop;
   for (const kind of STRONG) {
     const sc = sAfter.find((c) => kindsAfter(c, p.s).includes(kind) && c.ok !== false);
@@ -251,7 +252,7 @@ function checkDiffs(p: Pair): SiblingDifference[] {
       });
       break;
     }
-    if (fKinds.has(kind)) continue;
+    if (fKinds.has(kind) || fChecked) continue;
     // a weaker kind of check after the last write still leaves this one's deliverable unchecked
     const weaker =
       p.f.lastWrite === undefined ? undefined : fAfter.find((c) => kindsAfter(c, p.f).length > 0);
@@ -292,16 +293,9 @@ function extraDiffs(p: Pair): SiblingDifference[] {
       .reverse()
       .find((x) => strongOk(x));
     if (c.destructive) {
-      const cmd = c.text;
-      const destructive = segments(cmd).filter(
-        (seg) => !seg.trimStart().startsWith("#") && DESTRUCTIVE_RE.test(seg),
-      );
       // cleaning scratch space (temporary files) destroys nothing the verifier sees
-      const targets = destructive
-        .flatMap((seg) => seg.split(/\s+/).slice(1))
-        .filter((t) => /^[~/.\w]/.test(t) && !t.startsWith("-"));
-      if (destructive.length === 0 || (targets.length > 0 && targets.every((t) => isScratch(t))))
-        return;
+      const destructive = c.destroys;
+      if (destructive.length === 0) return;
       const probed = p.f.calls
         .slice(0, i)
         .reverse()

@@ -44,6 +44,11 @@ export interface CallFacts {
   /** Whether the call succeeded; undefined when its status is not visible (no result, a pipe). */
   ok: boolean | undefined;
   destructive: boolean;
+  /**
+   * The destructive segments of the command (one per line or `&&` part, whitespace kept
+   * apart from the rest of the command), empty when it destroys only scratch space.
+   */
+  destroys: string[];
   /** A server or VM launch: whether detached from the agent's shell. */
   launch?: { detached: boolean };
   /** Paths a copy command read (the backup's source). */
@@ -71,7 +76,7 @@ const VIEW_PROGRAMS =
   /^(?:cat|head|tail|less|more|ls|stat|wc|file|grep|rg|find|tree|du|sha256sum|md5sum|sha1sum|xxd|hexdump|od|jq|echo|printf|pwd|whoami|which|type|sort|uniq|cut|awk|nl)$/;
 const COMPARE_RE = /\b(?:cmp|diff|filecmp|colordiff)\b/;
 const VALIDATE_RE = /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b/i;
-const INTERPRETERS = /^(?:python[\d.]*|node|ruby|perl|bash|sh|php|Rscript)$/;
+const INTERPRETERS = /^(?:python[\d.]*|node|ruby|perl|bash|sh|php|Rscript|R)$/;
 const COPY_PROGRAMS = /^(?:cp|rsync|tar|dd)$/;
 const SCRATCH = /^(?:\/tmp\/|\/dev\/|\/proc\/|\/var\/tmp\/)|(?:^|\/)\.cache\//;
 /** Scratch space (temporary files, devices). */
@@ -163,6 +168,11 @@ function segmentKinds(seg: string): CheckKind[] {
   if (/\.log\b/.test(seg) && /\b(?:grep|rg|tail|cat|awk|less|head)\b/.test(seg)) kinds.add("log");
   else if (VALIDATE_RE.test(first)) kinds.add("validate");
   else if (INTERPRETERS.test(prog)) kinds.add("validate");
+  // `echo 'source("x.R"); test()' | R --slave`: a program fed to an interpreter runs it
+  else if (
+    st.slice(1).some((x) => INTERPRETERS.test(baseName(stripWrappers(x).split(/\s+/)[0] ?? "")))
+  )
+    kinds.add("validate");
   else if (/^\.{0,2}\/\S/.test(first)) kinds.add("validate");
   else if (VIEW_PROGRAMS.test(prog)) kinds.add("view");
   return [...kinds];
@@ -228,11 +238,31 @@ function visibleStatus(a: Attempt, call: Event, cmd: string): boolean | undefine
   // `make | head`: the pipe shows head's status, not make's — a failure still shows, success does not.
   if (st.length > 1 && ok) {
     const out = outputOf(a, call);
-    if (/\b\d+ failed\b|\bFAILED\b|\bFAIL\b|\berror\b|Traceback/.test(out)) return false;
+    if (/\b[1-9]\d* failed\b|\bFAILED\b|\bFAIL\b|\berror\b|Traceback/.test(out)) return false;
     const tail = st.at(-1) ?? "";
     if (/^(?:head|tail|grep|wc|sort|uniq|cut)\b/.test(tail)) return undefined;
   }
   return ok;
+}
+
+/**
+ * The segments of a command that destroy state (`rm -rf`, `git reset --hard`, …) outside
+ * scratch space: a segment whose every path argument is scratch (temporary files) destroys
+ * nothing the verifier sees. Segments are read from the command as written (per line), so
+ * an assignment or a command on another line is no argument of the destructive one.
+ */
+function destroyingSegments(cmd: string): string[] {
+  return segments(cmd).filter((seg) => {
+    if (seg.trimStart().startsWith("#") || !DESTRUCTIVE_RE.test(seg)) return false;
+    const at = seg.search(DESTRUCTIVE_RE);
+    const args = seg
+      .slice(at)
+      .split(/\s+/)
+      .slice(1)
+      .filter((t) => /^[~/.\w]/.test(t) && !t.startsWith("-"));
+    const paths = args.filter((t) => /[/~.]/.test(t));
+    return !(paths.length > 0 && paths.every((t) => isScratch(t)));
+  });
 }
 
 /** Normalized facts of one attempt. */
@@ -262,6 +292,7 @@ export function attemptFacts(a: Attempt): AttemptFacts {
       checksAfterWrite: kinds.afterWrite,
       ok: cmd ? visibleStatus(a, call, cmd) : callSucceeded(a, call),
       destructive: !!cmd && DESTRUCTIVE_RE.test(cmd),
+      destroys: cmd ? destroyingSegments(cmd) : [],
       copied: cmd ? copiedPaths(cmd, cwd) : [],
     };
     if (launched && cmd) f.launch = { detached: isDetached(cmd) };

@@ -134,7 +134,33 @@ const trajectory = {
         ],
       },
     },
-    { step_id: 5, source: "agent", message: "The report is written." },
+    {
+      step_id: 5,
+      source: "agent",
+      message: "Using tool: bash",
+      tool_calls: [
+        {
+          tool_call_id: "toolu_4",
+          function_name: "bash",
+          arguments: JSON.stringify({ command: "python3 /app/check.py --all" }),
+        },
+      ],
+      observation: {
+        results: [
+          {
+            source_call_id: "toolu_4",
+            // the agent's own log cut the JSON at a fixed length: it no longer parses
+            content: JSON.stringify({
+              stdout: 'ok: "total" \u2713\nTotal: 3 passed, 0 failed\n',
+              stderr: "",
+              exitCode: 0,
+              command: 'python3 /app/check.py --all # prints "exitCode": 1 on failure',
+            }).slice(0, 110),
+          },
+        ],
+      },
+    },
+    { step_id: 6, source: "agent", message: "The report is written." },
   ],
   final_metrics: { total_prompt_tokens: 0, total_completion_tokens: 0, total_steps: 4 },
 };
@@ -174,8 +200,8 @@ describe("a Harbor trial whose ATIF trajectory is a collected artifact", () => {
   it("reads artifacts/trajectory.json when the trial has no agent/ folder", () => {
     const a = byTrial("make-report__aaa");
     expect(a.source.format).toBe("harbor-trial");
-    expect(calls(a)).toHaveLength(3);
-    expect(a.events.filter((e) => e.kind === "tool_result")).toHaveLength(3);
+    expect(calls(a)).toHaveLength(4);
+    expect(a.events.filter((e) => e.kind === "tool_result")).toHaveLength(4);
     expect(a.outcome).toBe("fail");
   });
 
@@ -211,6 +237,13 @@ describe("tool results written as JSON", () => {
     expect(many?.exitCode).toBeUndefined();
     expect(one).toMatchObject({ callId: "toolu_3", exitCode: 2 });
     expect(one?.output).toContain("AssertionError: total");
+  });
+
+  it("reads a shell result object cut short by the agent's log: its stdout so far, its exit code", () => {
+    const cut = results()[3];
+    expect(cut?.callId).toBe("toolu_4");
+    expect(cut?.exitCode).toBe(0);
+    expect(cut?.output).toBe('ok: "total" \u2713\nTotal: 3 passed, 0 failed\n');
   });
 });
 

@@ -14,7 +14,7 @@ import type { Detector } from "./types.js";
 
 const HTTP_OK = /\bHTTP\/[\d.]+\s+2\d\d\b|\b200 OK\b|^\s*2\d\d\s*$|status(?:_code)?[=: ]+2\d\d/m;
 const TESTS_PASSED = /\b\d+ passed\b|\bOK\b|\bPASS(?:ED)?\b|\ball tests pass/i;
-const TESTS_FAILED = /\b\d+ failed\b|\bFAILED\b|\bFAIL\b|\b\d+ errors?\b/;
+const TESTS_FAILED = /\b[1-9]\d* failed\b|\bFAILED\b|\bFAIL\b|\b[1-9]\d* errors?\b/;
 
 /** Flags that ask a tool about itself (help, version, listing) instead of running it. */
 const ABOUT_ITSELF =

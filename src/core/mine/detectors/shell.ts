@@ -52,7 +52,7 @@ export function resultOf(a: Attempt, call: Event): Event | undefined {
 }
 
 const FAIL_TEXT =
-  /(\b\d+ failed\b|\bFAILED\b|Traceback \(most recent call last\)|command not found|No such file or directory|Connection refused|Failed to connect|\bError:|\berror:|Permission denied|Segmentation fault|\bFAIL\b)/;
+  /(\b[1-9]\d* failed\b|\bFAILED\b|Traceback \(most recent call last\)|command not found|No such file or directory|Connection refused|Failed to connect|\bError:|\berror:|Permission denied|Segmentation fault|\bFAIL\b)/;
 
 /** Whether a call's result shows failure (exit code first, then error flag, then text). */
 export function callFailed(a: Attempt, call: Event): boolean {
@@ -152,11 +152,54 @@ export const PROBE_RE =
 export const BUILD_RE =
   /\b(make|gcc|g\+\+|clang|cc|cargo build|go build|npm run build|tsc|cmake|javac|mvn (?:package|compile)|pdflatex|xelatex|lualatex|latexmk|rustc|ninja)\b/;
 const CHECK_RE =
-  /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b|\b(cat|head|tail|less|grep|rg|diff|cmp|ls|stat|wc|test|file|jq|sha256sum|md5sum|sha1sum|xxd|hexdump|od|sqlite3|python3?|node|ruby|bash|sh)\b/;
+  /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b|\b(cat|head|tail|less|grep|rg|diff|cmp|ls|stat|wc|test|file|jq|sha256sum|md5sum|sha1sum|xxd|hexdump|od|sqlite3|python3?|node|ruby|bash|sh|Rscript)\b|\|\s*R(?=\s|$)/;
 
-/** Replaces heredoc bodies with a marker, so the text inside is not read as commands. */
+const HEREDOC_OPEN = /<<-?[ \t]*(?:'(\w+)'|"(\w+)"|(\w+))/g;
+const LINE_WORD = /\w{1,80}/y;
+
+/**
+ * Replaces heredoc bodies with a marker, so the text inside is not read as commands: from
+ * `<<WORD` (quoted or not) to the first later line that starts with WORD. Linear in the
+ * command's length (no backreference): the lines are indexed by their first word once, and
+ * each opener looks its terminator up in that index.
+ */
 export function stripHeredocs(cmd: string): string {
-  return cmd.replace(/<<-?\s*(['"]?)(\w+)\1[\s\S]*?\n\2(?=\s|$)/g, "<<HEREDOC");
+  if (!cmd.includes("<<")) return cmd;
+  // line starts (just after a newline) by the word they begin with, in order
+  const starts = new Map<string, number[]>();
+  for (let at = cmd.indexOf("\n"); at >= 0; at = cmd.indexOf("\n", at + 1)) {
+    LINE_WORD.lastIndex = at + 1;
+    const word = LINE_WORD.exec(cmd)?.[0];
+    if (!word) continue;
+    const next = cmd[at + 1 + word.length];
+    if (next !== undefined && !/\s/.test(next)) continue;
+    const list = starts.get(word) ?? [];
+    list.push(at);
+    starts.set(word, list);
+  }
+  let out = "";
+  let from = 0;
+  HEREDOC_OPEN.lastIndex = 0;
+  for (let m = HEREDOC_OPEN.exec(cmd); m; m = HEREDOC_OPEN.exec(cmd)) {
+    if (m.index < from) continue;
+    const word = m[1] ?? m[2] ?? m[3] ?? "";
+    const lines = starts.get(word) ?? [];
+    const bodyFrom = m.index + m[0].length;
+    // the first line start at or after the opener's end (binary search)
+    let lo = 0;
+    let hi = lines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((lines[mid] ?? 0) < bodyFrom) lo = mid + 1;
+      else hi = mid;
+    }
+    const end = lines[lo];
+    if (end === undefined) continue;
+    out += `${cmd.slice(from, m.index)}<<HEREDOC`;
+    from = end + 1 + word.length;
+    HEREDOC_OPEN.lastIndex = from;
+  }
+  return out + cmd.slice(from);
 }
 
 /** Shell segments of a command (split on &&, ||, ;, newlines outside heredocs is good enough). */

@@ -4,7 +4,7 @@ import { excerpt, type Fault } from "./types.js";
 
 /** An upstream model / API error, as agents and harnesses print it in the agent's own turn. */
 const MODEL_API_ERROR =
-  /\b(?:api[ _]?error|rate[ _-]?limit(?:ed|_error)?|overloaded(?:_error)?|internal server error|service unavailable|bad gateway|gateway time-?out|upstream (?:error|connect\w*|request timeout)|invalid[ _]api[ _]key|insufficient[ _]quota|credit balance is too low|model (?:is )?not found|context[ _]length[ _]exceeded|(?:40[13]|429|5(?:00|02|03|04|29))\s+(?:error|unauthorized|forbidden|too many requests|service unavailable|overloaded))\b/i;
+  /\b(?:(?:all |every )?API (?:attempts?|requests?|calls?) failed|service temporarily unavailable|api[ _]?error|rate[ _-]?limit(?:ed|_error)?|overloaded(?:_error)?|internal server error|service unavailable|bad gateway|gateway time-?out|upstream (?:error|connect\w*|request timeout)|invalid[ _]api[ _]key|insufficient[ _]quota|credit balance is too low|model (?:is )?not found|context[ _]length[ _]exceeded|(?:40[13]|429|5(?:00|02|03|04|29))\s+(?:error|unauthorized|forbidden|too many requests|service unavailable|overloaded))\b/i;
 
 /** A binary the shell could not find (sh, bash, zsh, fish, cmd, tools' own "X CLI not found"). */
 const MISSING_BINARY: readonly RegExp[] = [
@@ -64,6 +64,20 @@ function agentText(e: Event): string | undefined {
   return e.kind === "message" && e.role !== "user" ? e.input : undefined;
 }
 
+/**
+ * A turn that is itself an error notice (the harness or the agent's framework printing the
+ * failed model request), not the agent's own words about a service: opening as an error (or an
+ * error object), or short with the error near its start. A summary such as "the handler now returns 503 Service
+ * Unavailable when rate limited" is none.
+ */
+const NOTICE_OPENING =
+  /^\s*(?:\W{0,3}\s*)?(?:API Error|Error\b|I encountered an error|Request failed|Upstream|\{\s*"(?:type|error)"|\[?error\]?:)/i;
+function noticeMatch(text: string): RegExpExecArray | null {
+  const m = MODEL_API_ERROR.exec(text);
+  if (!m) return null;
+  return NOTICE_OPENING.test(text) || (text.trim().length <= 160 && m.index <= 40) ? m : null;
+}
+
 /** An upstream model / API error in the agent's own turns, after which it did nothing more. */
 function modelApiFault(a: Attempt, markers: readonly string[]): Fault | undefined {
   for (let i = a.events.length - 1; i >= 0; i--) {
@@ -71,7 +85,7 @@ function modelApiFault(a: Attempt, markers: readonly string[]): Fault | undefine
     if (e.kind === "tool_call") return undefined;
     const text = agentText(e);
     if (!text) continue;
-    const m = MODEL_API_ERROR.exec(text);
+    const m = noticeMatch(text);
     const marker = markers.find((k) => text.toLowerCase().includes(k.toLowerCase()));
     if (m || marker)
       return {

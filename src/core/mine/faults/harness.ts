@@ -54,7 +54,7 @@ function usageText(a: Attempt): string {
 export function agentKilled(a: Attempt): Fault | undefined {
   const end = a.agentEnd;
   if (a.outcome === "pass" || isTimeout(a) || end?.exitCode === undefined) return undefined;
-  if (!KILLED_EXIT.has(end.exitCode)) return undefined;
+  if (!KILLED_EXIT.has(end.exitCode) || killedItself(a)) return undefined;
   return {
     reason: "provider_fault",
     code: "agent-killed",
@@ -106,6 +106,28 @@ export function providerErrorLastTurn(a: Attempt): Fault | undefined {
     code: "provider-error-last-turn",
     detail: `the final model request failed (stop reason ${end.stopReason}) and the run ended`,
     evidence: [turnEvidence(a, `final turn: ${usageText(a)}`)],
+  };
+}
+
+/** Kills by name or pattern: `pkill -f X`, `killall X`, `kill $(ps … | grep X …)`, `pgrep X | xargs kill`. */
+const KILL_BY_NAME =
+  /\b(?:pkill|killall)\b|\bkill\b[^;&|\n]*\$\(\s*(?:ps|pgrep|pidof)\b|\b(?:pgrep|pidof)\b[^;&\n]*\|\s*xargs\s+(?:-\S+\s+)*kill\b/;
+
+/**
+ * The agent killed its own run: the last thing it did was a kill by name or pattern (which
+ * also matches the agent's own command line) and that call never returned — the run ended
+ * inside it. Such an end is the agent's doing, not the harness's or the host's.
+ */
+export function killedItself(a: Attempt): Evidence | undefined {
+  let i = a.events.length - 1;
+  while (i >= 0 && a.events[i]?.kind === "stop") i--;
+  const call = a.events[i];
+  if (call?.kind !== "tool_call") return undefined;
+  const cmd = call.command ?? call.input ?? "";
+  if (!KILL_BY_NAME.test(cmd)) return undefined;
+  return {
+    eventIndex: call.index,
+    excerpt: excerpt(`the run ended inside the agent's own kill: ${cmd}`),
   };
 }
 

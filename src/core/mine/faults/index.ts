@@ -7,6 +7,7 @@ import { strayArtifact } from "../detectors/stray-artifact.js";
 import { environmentFault } from "./environment.js";
 import {
   agentKilled,
+  killedItself,
   neverStarted,
   providerErrorLastTurn,
   truncatedFinalResponse,
@@ -46,6 +47,8 @@ function resultFile(a: Attempt): string {
 function exceptionFault(a: Attempt): Fault | undefined {
   const type = a.exception?.type;
   if (!type) return undefined;
+  // the run ended inside the agent's own `pkill -f …`: the agent's doing, whatever the harness says
+  if (killedItself(a)) return undefined;
   const evidence = [
     {
       file: resultFile(a),
@@ -140,7 +143,10 @@ export function faultOf(
         detail: "the agent's model produced no output (0 output tokens, no tool call, no message)",
         evidence: [{ file: resultFile(a), excerpt: "0 output tokens" }],
       };
-    // The verifier names what is missing: evidence enough to keep the failure for review.
+    // A verifier that broke says more than an empty trace; one that names what is missing
+    // is evidence enough to keep the failure for review.
+    const broken = verifierFault(a, m.verifier);
+    if (broken) return broken;
     const missing = verifierMissing(a);
     if (missing.paths.length === 0 && !missing.createdZero)
       return {

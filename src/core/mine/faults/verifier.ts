@@ -192,6 +192,10 @@ const TEST_RESULT_LINE =
   /^(?:PASS(?:ED)?|FAIL(?:ED)?|ok \d|not ok \d)\b|\b(?:PASS|FAIL)(?:ED)?: |\btest\w* \.\.\. (?:ok|FAIL|ERROR)\b/;
 /** pytest reports that it found its own test files missing (the verifier's, not the agent's). */
 const RUNNER_FOUND_NOTHING = /^ERROR: (?:file or directory not found|not found): /;
+/** apt/dpkg (or another package manager) refusing to run because another process holds its lock. */
+const PACKAGE_LOCK =
+  /Could not get lock \/var\/lib\/(?:dpkg|apt)\b|Unable to acquire the dpkg frontend lock|Unable to lock (?:the administration )?directory|Waiting for cache lock|another process using it\?/;
+
 /** pytest could not import a test module: the agent's deliverable may be what is missing. */
 const COLLECTION_ERROR = /\berrors? during collection\b|^_{3,} ERROR collecting /;
 
@@ -244,6 +248,17 @@ export function verifierDiedBeforeTests(a: Attempt): Fault | undefined {
       evidence,
     };
   }
+  // the verifier's own dependency install could not take the package manager's lock (a
+  // process left running in the sandbox holds it): no test ran, nothing was graded
+  const locked = lines.findIndex((l) => PACKAGE_LOCK.test(l));
+  if (locked >= 0)
+    return {
+      reason: "verifier_fault",
+      code: "verifier-died-before-tests",
+      detail:
+        "the verifier ran no test: its dependency install could not take the package manager's lock",
+      evidence: [lineEvidence(f, offsets[locked] ?? 0)],
+    };
   if (run.noTests && !lines.some((l) => COLLECTION_ERROR.test(l))) {
     const i = lines.findIndex((l) => RUNNER_FOUND_NOTHING.test(l));
     const at = i >= 0 ? i : lines.findIndex((l) => /no tests ran|collected 0 items/.test(l));

@@ -1,0 +1,174 @@
+import { describe, expect, it } from "vitest";
+import { callFailed, stripHeredocs } from "../../../src/core/mine/detectors/shell.js";
+import { faultOf } from "../../../src/core/mine/faults/index.js";
+import { compareWith } from "../../../src/core/mine/sibling-diff.js";
+import { attemptFacts } from "../../../src/core/mine/sibling-facts.js";
+import { Attempt, type AttemptInput, type Event } from "../../../src/core/model/attempt.js";
+
+/*
+ * Readings that a source no rule had seen showed wrong (a code-mode agent on Terminal-Bench
+ * 2.0, scored against labels written blind): each is a general reading of a trace, tested on
+ * minimal records in the shape the importers produce.
+ */
+
+const attempt = (events: AttemptInput["events"], over: Partial<AttemptInput> = {}): Attempt =>
+  Attempt.parse({
+    id: over.id ?? "a",
+    source: { format: "harbor-trial", path: `/job/${over.id ?? "a"}` },
+    taskId: "t",
+    taskText: "Write /app/out.txt with the answer.",
+    outcome: "fail",
+    reward: 0,
+    events,
+    ...over,
+  });
+
+/** A shell call and its result (exit code optional). */
+const shell = (i: number, command: string, output: string, exitCode?: number): Event[] => [
+  { index: i, kind: "tool_call", tool: "bash", command, callId: `c${i}` },
+  {
+    index: i + 1,
+    kind: "tool_result",
+    tool: "bash",
+    output,
+    callId: `c${i}`,
+    ...(exitCode === undefined ? {} : { exitCode }),
+  },
+];
+
+describe("a check's status read from its output", () => {
+  it("a summary of '0 failed' is no failure; '2 failed' is", () => {
+    const ok = attempt(shell(1, "bash /app/check.sh", "Total: 20 passed, 0 failed\n"));
+    expect(callFailed(ok, ok.events[0] as Event)).toBe(false);
+    const bad = attempt(shell(1, "bash /app/check.sh", "Total: 18 passed, 2 failed\n"));
+    expect(callFailed(bad, bad.events[0] as Event)).toBe(true);
+  });
+});
+
+describe("checks the sibling comparison sees", () => {
+  it("a program piped into an interpreter runs it: a check of the result", () => {
+    const a = attempt([
+      ...shell(1, "cat > /app/ars.R <<'EOF'\nars <- function() 1\nEOF", "", 0),
+      ...shell(3, "echo 'source(\"/app/ars.R\"); stopifnot(ars() == 1)' | R --slave", "", 0),
+    ]);
+    const call = attemptFacts(a).calls.find((c) => c.eventIndex === 3);
+    expect(call?.checks).toContain("validate");
+  });
+
+  it("a failed attempt that checked its result another way is not 'stopped without a check'", () => {
+    const write = "cat > /app/out.txt <<'EOF'\n42\nEOF";
+    const sibling = attempt(
+      [...shell(1, write, "", 0), ...shell(3, "python3 -m pytest /app/tests -q", "3 passed", 0)],
+      { id: "s", outcome: "pass", reward: 1 },
+    );
+    const checkedOtherwise = attempt([
+      ...shell(1, write, "", 0),
+      ...shell(3, "python3 /app/verify_out.py", "all criteria: PASS", 0),
+    ]);
+    const unchecked = attempt([
+      ...shell(1, write, "", 0),
+      ...shell(3, "cat /app/out.txt", "42", 0),
+    ]);
+    const kinds = (a: Attempt) => compareWith(a, sibling).differences.map((d) => d.kind);
+    expect(kinds(checkedOtherwise)).not.toContain("check-missing");
+    expect(kinds(unchecked)).toContain("check-missing");
+  });
+
+  it("removing scratch files on one line of a script destroys nothing the verifier sees", () => {
+    const scratch = attempt(
+      shell(
+        1,
+        'OPTS="-o BatchMode=yes"\nrm -rf /tmp/test_clone\ngit clone user@localhost:/srv/repo /tmp/test_clone',
+        "",
+        0,
+      ),
+    );
+    const real = attempt(shell(1, 'OPTS="x"\nrm -rf /srv/www/html\nls', "", 0));
+    expect(attemptFacts(scratch).calls[0]?.destroys).toEqual([]);
+    expect(attemptFacts(real).calls[0]?.destroys).toEqual(["rm -rf /srv/www/html"]);
+  });
+});
+
+describe("how a run ended", () => {
+  const exception = { type: "NonZeroAgentExitCodeError", message: "Command failed (exit 143)" };
+
+  it("a run that ended inside the agent's own kill by pattern is not a harness fault", () => {
+    const selfKill = attempt(
+      [
+        ...shell(1, "python3 /app/eval.py", "joined: no", 1),
+        { index: 3, kind: "tool_call", tool: "bash", command: 'pkill -f "eval.py"', callId: "k" },
+        { index: 4, kind: "stop" },
+      ],
+      { exception },
+    );
+    expect(faultOf(selfKill)).toBeUndefined();
+    // the same harness exception after an ordinary call is still the harness's
+    const other = attempt(
+      [
+        ...shell(1, "python3 /app/eval.py", "joined: no", 1),
+        { index: 3, kind: "tool_call", tool: "bash", command: "make -j8", callId: "m" },
+        { index: 4, kind: "stop" },
+      ],
+      { exception },
+    );
+    expect(faultOf(other)?.reason).toBe("provider_fault");
+  });
+
+  it("a last message that is the framework's notice of a failed model API is a provider fault", () => {
+    const notice = attempt([
+      ...shell(1, "python3 /app/gen.py", "", 0),
+      {
+        index: 3,
+        kind: "message",
+        role: "agent",
+        input:
+          "I encountered an error: All API attempts failed. Service temporarily unavailable.. Please try again.",
+      },
+      { index: 4, kind: "stop" },
+    ]);
+    expect(faultOf(notice)).toMatchObject({
+      reason: "provider_fault",
+      evidence: [{ eventIndex: 3 }],
+    });
+    // a summary that talks about an API error or a 503 is the agent's own words
+    const summary = attempt([
+      ...shell(1, "python3 /app/gen.py", "", 0),
+      {
+        index: 3,
+        kind: "message",
+        role: "agent",
+        input:
+          "Done. The client now retries with backoff when the API error is a 429 or a 503 Service Unavailable, the tests in /app/tests pass locally, and the report is in /app/out.txt.",
+      },
+      { index: 4, kind: "stop" },
+    ]);
+    expect(faultOf(summary)).toBeUndefined();
+  });
+
+  it("a verifier that could not take the package manager's lock is a verifier fault, even with no trace", () => {
+    const locked = attempt([{ index: 0, kind: "prompt", role: "user", input: "go" }], {
+      verifierOutput: [
+        "Reading package lists...",
+        "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 6247 (apt-get)",
+        "E: Unable to acquire the dpkg frontend lock (/var/lib/dpkg/lock-frontend), is another process using it?",
+        "downloading uv 0.9.5 x86_64-unknown-linux-gnu",
+      ].join("\n"),
+    });
+    expect(faultOf(locked)).toMatchObject({ reason: "verifier_fault" });
+    const empty = attempt([{ index: 0, kind: "prompt", role: "user", input: "go" }], {
+      verifierOutput: "tests: 1 failed\nFAILED test_out.py::test_value - assert 1 == 2",
+    });
+    expect(faultOf(empty)?.reason).toBe("no_actions");
+  });
+});
+
+describe("heredoc bodies", () => {
+  it("are replaced whole, the terminator being the whole word", () => {
+    expect(stripHeredocs("cat > a.py << 'EOF'\nrm -rf /\nEOF\npython3 a.py")).toBe(
+      "cat > a.py <<HEREDOC\npython3 a.py",
+    );
+    // `<<xEOF` ends at a line `xEOF`, never at a line `x`
+    expect(stripHeredocs("cat <<xEOF\nx\nrm -rf /\nxEOF\nls")).toBe("cat <<HEREDOC\nls");
+    expect(stripHeredocs("cat <<EOF\nno terminator\nls")).toBe("cat <<EOF\nno terminator\nls");
+  });
+});
