@@ -50,7 +50,8 @@ export async function screenStatus(workspace: string, name: string): Promise<Scr
     byArm: {},
   };
   for (const r of rows) {
-    const a = (status.byArm[r.arm] ??= { results: 0, unscorable: 0, reasons: {} });
+    const a = status.byArm[r.arm] ?? { results: 0, unscorable: 0, reasons: {} };
+    status.byArm[r.arm] = a;
     a.results++;
     if (!r.unscorable) continue;
     a.unscorable++;
