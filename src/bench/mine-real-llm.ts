@@ -7,7 +7,7 @@ import { type MineResult, mine } from "../core/mine/mine.js";
 import type { Attempt } from "../core/model/attempt.js";
 import type { FireConfig } from "../core/workspace/config.js";
 import { loadWorkspace } from "../core/workspace/load.js";
-import { labelAttempts } from "../llm/label.js";
+import { labelAttempts, unlabelled } from "../llm/label.js";
 import type { Gold } from "./dev-sources.js";
 import { type Recording, readRecording, startReplay } from "./llm-replay.js";
 import type { FireSays } from "./mine-score.js";
@@ -147,21 +147,7 @@ export async function llmSays(opts: {
         // attempts of the corpus nobody labelled are not asked about: unlabelled, unscored
         const rest: Label[] = attempts
           .filter((a) => !labelled.has(a.id))
-          .map((a) => ({
-            isProceduralLoss: false,
-            capabilityEvidence: [],
-            preFailureState: null,
-            mechanism: "unlabelled",
-            interventionPoint: "none",
-            exclusion: "none",
-            confidence: 0,
-            rationale: "",
-            attemptId: a.id,
-            source: "llm",
-            detectorIds: [],
-            model: "replay",
-            unlabelledReason: "not a labelled trial (not asked)",
-          }));
+          .map((a) => unlabelled(a.id, "not a labelled trial (not asked)", "replay"));
         return { labels: [...labels, ...rest], report };
       },
     });

@@ -57,6 +57,25 @@ async function fireSays(
   }
 }
 
+/** Every labelled trial of a source: its gold label and what fire said (FIRE_BENCH_VERBOSE). */
+function logTrials(
+  log: (line: string) => void,
+  src: DevSource,
+  says: ReadonlyMap<string, FireSays> | undefined,
+): void {
+  for (const [trial, g] of src.trials) {
+    const f = says?.get(trial) ?? {};
+    const fire = f.excluded
+      ? `excluded ${f.excluded}`
+      : f.named
+        ? `named ${f.named}`
+        : "needs review";
+    log(
+      `  ${trial.padEnd(44)} gold ${g.cls}${g.alt ? `/${g.alt}` : ""} ${g.mechanism ?? g.row ?? ""} → ${fire}`,
+    );
+  }
+}
+
 const pct = (x: number): string => (Number.isNaN(x) ? "n/a" : x.toFixed(2));
 
 function line(name: string, s: SourceScore): string {
@@ -143,18 +162,7 @@ export const mineRealBenchmark: Benchmark = {
       const setting = `nameThreshold=${GRID[best]?.nameThreshold}`;
       log(`${line(src.name, s)}  [${setting}]`);
       // every trial: its gold label and what fire said with the default setting
-      if (process.env.FIRE_BENCH_VERBOSE)
-        for (const [trial, g] of src.trials) {
-          const f = said[i]?.[defaultAt]?.get(trial) ?? {};
-          const fire = f.excluded
-            ? `excluded ${f.excluded}`
-            : f.named
-              ? `named ${f.named}`
-              : "needs review";
-          log(
-            `  ${trial.padEnd(44)} gold ${g.cls}${g.alt ? `/${g.alt}` : ""} ${g.mechanism ?? g.row ?? ""} → ${fire}`,
-          );
-        }
+      if (process.env.FIRE_BENCH_VERBOSE) logTrials(log, src, said[i]?.[defaultAt]);
       results.push(...rows(`${src.name} (held out)`, s, setting));
     });
     log("calibration (default settings, all sources pooled): shown confidence against the gold");
@@ -217,17 +225,6 @@ export async function llmRows(
   }
   const s = scoreSource(src.trials, run.says);
   log(`${line(name, s)}  [${counts}]`);
-  if (process.env.FIRE_BENCH_VERBOSE)
-    for (const [trial, g] of src.trials) {
-      const f = run.says.get(trial) ?? {};
-      const fire = f.excluded
-        ? `excluded ${f.excluded}`
-        : f.named
-          ? `named ${f.named}`
-          : "needs review";
-      log(
-        `  ${trial.padEnd(44)} gold ${g.cls}${g.alt ? `/${g.alt}` : ""} ${g.mechanism ?? g.row ?? ""} → ${fire}`,
-      );
-    }
+  if (process.env.FIRE_BENCH_VERBOSE) logTrials(log, src, run.says);
   return rows(name, s, `answered ${run.answered}/${run.asked}, stale ${run.stale}`);
 }

@@ -226,8 +226,18 @@ export function toLabel(
   result: StructuredResult<LabelAnswerT>,
   model: string,
 ): Label {
-  const detectorIds = [...new Set(hits.map((h) => h.detectorId))];
   if (result.ok) return answerLabel(attempt, hits, result.value, model);
+  const detectorIds = [...new Set(hits.map((h) => h.detectorId))];
+  return unlabelled(attempt.id, result.reason, model, detectorIds);
+}
+
+/** An attempt the LLM labeller could not label, kept with the reason (never a guessed label). */
+export function unlabelled(
+  attemptId: string,
+  reason: string,
+  model: string,
+  detectorIds: string[] = [],
+): Label {
   return {
     isProceduralLoss: false,
     capabilityEvidence: [],
@@ -237,11 +247,11 @@ export function toLabel(
     exclusion: "none",
     confidence: 0,
     rationale: "",
-    attemptId: attempt.id,
+    attemptId,
     source: "llm",
     detectorIds,
     model,
-    unlabelledReason: result.reason,
+    unlabelledReason: reason,
   };
 }
 
