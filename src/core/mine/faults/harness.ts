@@ -118,17 +118,11 @@ const KILL_BY_NAME =
  * also matches the agent's own command line) and that call never returned — the run ended
  * inside it. Such an end is the agent's doing, not the harness's or the host's.
  */
-export function killedItself(a: Attempt): Evidence | undefined {
+export function killedItself(a: Attempt): boolean {
   let i = a.events.length - 1;
   while (i >= 0 && a.events[i]?.kind === "stop") i--;
   const call = a.events[i];
-  if (call?.kind !== "tool_call") return undefined;
-  const cmd = call.command ?? call.input ?? "";
-  if (!KILL_BY_NAME.test(cmd)) return undefined;
-  return {
-    eventIndex: call.index,
-    excerpt: excerpt(`the run ended inside the agent's own kill: ${cmd}`),
-  };
+  return call?.kind === "tool_call" && KILL_BY_NAME.test(call.command ?? call.input ?? "");
 }
 
 /**
