@@ -1,0 +1,79 @@
+/**
+ * Tool results some agents write as JSON (a shell call's `{stdout, stderr, exitCode}`, a
+ * program's `{text}` wrapper), read back as output text and exit code; also when the agent's
+ * own log cut the JSON short.
+ */
+
+const num = (v: unknown): number | undefined =>
+  typeof v === "number" && Number.isInteger(v) ? v : undefined;
+
+/**
+ * A tool result written as a JSON object: a shell result (`stdout`/`stderr` with `exitCode`,
+ * `exit_code` or `returncode`) reads as its output text and exit code; a wrapper holding the
+ * output as `text` reads as that text. Anything else stays as written.
+ */
+export function structuredResult(
+  output: string,
+): { output: string; exitCode?: number } | undefined {
+  if (!output.startsWith("{")) return undefined;
+  if (!output.endsWith("}")) return cutStructuredResult(output);
+  let o: unknown;
+  try {
+    o = JSON.parse(output);
+  } catch {
+    return cutStructuredResult(output);
+  }
+  if (!o || typeof o !== "object" || Array.isArray(o)) return undefined;
+  const r = o as Record<string, unknown>;
+  const exitCode = num(r.exitCode) ?? num(r.exit_code) ?? num(r.returncode);
+  const streams = [r.stdout, r.stderr].filter((x): x is string => typeof x === "string");
+  if (exitCode !== undefined && streams.length > 0)
+    return { output: streams.filter((x) => x).join("\n"), exitCode };
+  if (typeof r.text === "string") return { output: r.text };
+  return undefined;
+}
+
+/** A JSON string literal's text from `from` (just after its opening quote) to its end or the cut. */
+function stringFrom(text: string, from: number): string {
+  let out = "";
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') return out;
+    if (c !== "\\") {
+      out += c;
+      continue;
+    }
+    const n = text[++i];
+    if (n === undefined) break;
+    if (n === "n") out += "\n";
+    else if (n === "t") out += "\t";
+    else if (n === "r") out += "\r";
+    else if (n === "u") {
+      const code = Number.parseInt(text.slice(i + 1, i + 5), 16);
+      if (Number.isNaN(code)) break;
+      out += String.fromCharCode(code);
+      i += 4;
+    } else out += n;
+  }
+  return out;
+}
+
+/**
+ * A shell result written as JSON and then cut by the agent's own log (a fixed character cap):
+ * it no longer parses, but its `stdout` text up to the cut and an `exitCode` key the cut left
+ * whole still say what happened. A key is matched only unescaped, never inside a string.
+ */
+function cutStructuredResult(output: string): { output: string; exitCode?: number } | undefined {
+  const head = /^\{\s*"(stdout|stderr)"\s*:\s*"/.exec(output);
+  if (!head) return undefined;
+  const code = /(?<!\\)"(?:exitCode|exit_code|returncode)"\s*:\s*(-?\d+)/.exec(output);
+  const text = stringFrom(output, head[0].length);
+  return code ? { output: text, exitCode: Number(code[1]) } : { output: text };
+}
+
+/** The one `"exitCode": N` a program printed, when it ran exactly one shell command. */
+export function programExit(output: string, shells: number | undefined): number | undefined {
+  if (shells !== 1) return undefined;
+  const all = [...output.matchAll(/"exitCode":\s*(-?\d+)/g)];
+  return all.length === 1 ? Number(all[0]![1]) : undefined;
+}
