@@ -1,4 +1,5 @@
 import type { Attempt } from "../model/attempt.js";
+import { hiddenDemand } from "./faults/hidden-demand.js";
 import { type Evidence, type Fault, type FaultMarkers, faultOf } from "./faults/index.js";
 import type { Label } from "./label.js";
 
@@ -137,6 +138,7 @@ interface Group {
   n: number;
   failed: string[];
   out: string[];
+  attempts: Attempt[];
 }
 
 /**
@@ -205,6 +207,29 @@ function exclusionOf(
 }
 
 /**
+ * Faults only a whole task shows (the grader demands what no instruction names): its failed
+ * attempts in scope move to the exclusions. Only for tasks no attempt passed.
+ */
+function taskFaults(g: Group, exclusions: ExcludedAttempt[]): void {
+  const failed = g.attempts.filter((a) => g.failed.includes(a.id));
+  const found = hiddenDemand(g.attempts, failed);
+  if (found.size === 0) return;
+  for (const [id, fault] of found) {
+    exclusions.push({
+      attemptId: id,
+      taskId: g.taskId,
+      arm: g.arm,
+      reason: fault.reason,
+      detail: fault.detail,
+      evidence: fault.evidence,
+      source: "triage",
+    });
+    g.out.push(id);
+  }
+  g.failed = g.failed.filter((id) => !found.has(id));
+}
+
+/**
  * Groups attempts by task and arm and counts k/n over every attempt's verifier outcome.
  * Exclusions (outside faults, the user's decisions, the labeller's) only decide which
  * failed attempts are in mining scope; each keeps its reason and evidence. Pure.
@@ -224,12 +249,22 @@ export function triage(attempts: readonly Attempt[], opts: TriageOptions = {}): 
       const key = `${a.taskId}\u0000${a.arm}`;
       g = groups.get(key);
       if (!g) {
-        g = { taskId: a.taskId, arm: a.arm, ids: [], passes: 0, n: 0, failed: [], out: [] };
+        g = {
+          taskId: a.taskId,
+          arm: a.arm,
+          ids: [],
+          passes: 0,
+          n: 0,
+          failed: [],
+          out: [],
+          attempts: [],
+        };
         groups.set(key, g);
       }
       last = g;
     }
     g.ids.push(a.id);
+    g.attempts.push(a);
     const outcome = outcomeOf(a, opts);
     if (outcome !== "unknown") g.n++;
     if (outcome === "pass") {
@@ -242,6 +277,7 @@ export function triage(attempts: readonly Attempt[], opts: TriageOptions = {}): 
       g.out.push(a.id);
     } else g.failed.push(a.id);
   }
+  for (const g of groups.values()) if (g.passes === 0 && g.n >= 2) taskFaults(g, exclusions);
   const tasks: TaskTriage[] = [...groups.values()].map((g) => {
     const { passes, n } = g;
     const status: TaskStatus =

@@ -3,6 +3,7 @@ import { callFailed, stripHeredocs } from "../../../src/core/mine/detectors/shel
 import { faultOf } from "../../../src/core/mine/faults/index.js";
 import { compareWith } from "../../../src/core/mine/sibling-diff.js";
 import { attemptFacts } from "../../../src/core/mine/sibling-facts.js";
+import { triage } from "../../../src/core/mine/triage.js";
 import { Attempt, type AttemptInput, type Event } from "../../../src/core/model/attempt.js";
 
 /*
@@ -170,5 +171,57 @@ describe("heredoc bodies", () => {
     // `<<xEOF` ends at a line `xEOF`, never at a line `x`
     expect(stripHeredocs("cat <<xEOF\nx\nrm -rf /\nxEOF\nls")).toBe("cat <<HEREDOC\nls");
     expect(stripHeredocs("cat <<EOF\nno terminator\nls")).toBe("cat <<EOF\nno terminator\nls");
+  });
+});
+
+describe("a grader that demands what no instruction names", () => {
+  /** pytest's long report of a failed test: the failing statement marked with `>`. */
+  const pytest = (literal: string) =>
+    [
+      "=================================== FAILURES ===================================",
+      "_________________________ test_supervisor_starts_worker _________________________",
+      "    def test_supervisor_starts_worker():",
+      '        rs = Path("run.sh").read_text()',
+      '        assert "flock" in rs',
+      `>       assert "${literal}" in rs and "&" in rs, "worker must run in background"`,
+      "E       AssertionError: worker must run in background",
+      "/tests/test_outputs.py:68: AssertionError",
+      "=========================== short test summary info ============================",
+      "FAILED test_outputs.py::test_supervisor_starts_worker - AssertionError: worker must run",
+      "========================= 1 failed, 2 passed in 3.10s ==========================",
+    ].join("\n");
+  const task = "Write run.sh that starts a worker in the background under flock and prints DONE.";
+  const tried = (id: string, over: Partial<AttemptInput> = {}) =>
+    attempt(shell(1, "cat > run.sh <<'EOF'\nflock run.lock ./worker.sh &\nEOF", "", 0), {
+      id,
+      taskText: task,
+      verifierOutput: pytest("worker.bin"),
+      ...over,
+    });
+  const excluded = (attempts: Attempt[]) =>
+    triage(attempts).exclusions.filter((e) => e.reason === "verifier_fault");
+
+  it("every attempt of an unsolved task failing on a name no one saw is the verifier's fault", () => {
+    const out = excluded([tried("a"), tried("b"), tried("c")]);
+    expect(out.map((e) => e.attemptId)).toEqual(["a", "b", "c"]);
+    expect(out[0]?.detail).toMatch(/demands `worker\.bin`, which the task never names/);
+    expect(out[0]?.evidence[0]?.excerpt).toContain('assert "worker.bin" in rs');
+  });
+
+  it("is no fault when the task names it, an attempt saw it, one passed, or one attempt alone", () => {
+    const named = { taskText: `${task} The worker is worker.bin.` };
+    expect(excluded([tried("a", named), tried("b", named)])).toEqual([]);
+    const listed = attempt(shell(1, "ls /app", "run.sh\nworker.bin\n", 0), {
+      id: "b",
+      taskText: task,
+      verifierOutput: pytest("worker.bin"),
+    });
+    expect(excluded([tried("a"), listed])).toEqual([]);
+    expect(excluded([tried("a"), tried("b", { outcome: "pass", reward: 1 })])).toEqual([]);
+    expect(excluded([tried("a")])).toEqual([]);
+  });
+
+  it("is no fault when the attempts fail on different names", () => {
+    expect(excluded([tried("a"), tried("b", { verifierOutput: pytest("other.bin") })])).toEqual([]);
   });
 });

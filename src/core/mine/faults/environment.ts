@@ -1,4 +1,5 @@
 import type { Attempt, Event } from "../../model/attempt.js";
+import { escapeRe } from "../detectors/paths.js";
 import { commandOf, resultOf } from "../detectors/shell.js";
 import { excerpt, type Fault } from "./types.js";
 
@@ -25,8 +26,6 @@ const NO_CREDENTIALS =
  */
 const HOST_CANNOT_RUN =
   /\b(?:unimplemented syscall|exec format error|cannot execute binary file|rosetta error)\b/i;
-
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Whether the task text names `tool` as a tool it provides (`gh`, "the gws CLI", …). */
 export function taskReliesOn(taskText: string, tool: string): boolean {

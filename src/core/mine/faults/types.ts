@@ -17,7 +17,7 @@ export interface Fault {
   /**
    * What kind of fault, when a rule names it: `truncated-model-response`, `agent-killed`,
    * `provider-error-last-turn`, `trial-never-started`, `harness-exception`,
-   * `verifier-died-before-tests`.
+   * `verifier-died-before-tests`, `hidden-spec-mismatch`.
    */
   code?: string;
   detail: string;

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { plainText, pytestRun, testsOf } from "../../ingest/verifier-tests.js";
 import type { Attempt } from "../../model/attempt.js";
-import { verifierMissing } from "../detectors/paths.js";
+import { escapeRe, verifierMissing } from "../detectors/paths.js";
 import { type Evidence, excerpt, type Fault } from "./types.js";
 
 /**
@@ -43,6 +43,12 @@ interface VerifierFacts {
 }
 
 function lineEvidence(f: VerifierFacts, offset: number): Evidence {
+  return verifierLine(f.a, f.out, offset);
+}
+
+/** The verifier output line at character `offset` of `out`, with its file and line. */
+export function verifierLine(a: Attempt, out: string, offset: number): Evidence {
+  const f = { a, out };
   const src = f.a.verifierSource;
   let line = 0;
   for (let i = f.out.indexOf("\n"); i !== -1 && i < offset; i = f.out.indexOf("\n", i + 1)) line++;
@@ -199,10 +205,9 @@ const PACKAGE_LOCK =
 /** pytest could not import a test module: the agent's deliverable may be what is missing. */
 const COLLECTION_ERROR = /\berrors? during collection\b|^_{3,} ERROR collecting /;
 
-const wordIn = (text: string, word: string): boolean =>
-  new RegExp(`(?<![\\w.-])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w-])`, "i").test(
-    text,
-  );
+/** Whether `word` appears whole in `text` (not inside a longer name or path). */
+export const wordIn = (text: string, word: string): boolean =>
+  new RegExp(`(?<![\\w.-])${escapeRe(word)}(?![\\w-])`, "i").test(text);
 
 /**
  * The verifier died before running any test: no test result anywhere (no CTRF / JUnit

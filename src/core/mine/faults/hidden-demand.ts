@@ -1,0 +1,96 @@
+import { plainText } from "../../ingest/verifier-tests.js";
+import type { Attempt } from "../../model/attempt.js";
+import { excerpt, type Fault } from "./types.js";
+import { verifierLine, wordIn } from "./verifier.js";
+
+/** pytest prints the failing statement's source with a leading `>`. */
+const FAILING_ASSERT = /^>\s+assert\b(.{0,600})$/;
+/** A quoted literal in that statement (bounded, no nesting: linear). */
+const QUOTED = /"([^"\\\n]{1,120})"|'([^'\\\n]{1,120})'/g;
+/** A literal that names a file: a stem and an extension that starts with a letter. */
+const FILE_NAME = /^[A-Za-z0-9_][\w.-]{0,100}\.[A-Za-z][A-Za-z0-9]{0,7}$/;
+
+interface Demand {
+  /** The file name the grader asserts on. */
+  name: string;
+  /** Offset of the failing statement in the attempt's plain verifier output. */
+  offset: number;
+  out: string;
+}
+
+/** File names quoted in the failing assertions of one attempt's verifier output. */
+function demandsOf(a: Attempt): Demand[] {
+  const out = plainText(a.verifierOutput ?? "");
+  const found: Demand[] = [];
+  let offset = 0;
+  for (const line of out.split("\n")) {
+    const m = FAILING_ASSERT.exec(line);
+    if (m?.[1])
+      for (const q of m[1].matchAll(QUOTED)) {
+        const name = q[1] ?? q[2] ?? "";
+        if (FILE_NAME.test(name) && !found.some((d) => d.name === name))
+          found.push({ name, offset, out });
+      }
+    offset += line.length + 1;
+  }
+  return found;
+}
+
+const names = (text: string | undefined, name: string): boolean => !!text && wordIn(text, name);
+
+/** Whether any event of the attempt shows `name`: a command, an input, an output, a write. */
+function seenIn(a: Attempt, name: string): boolean {
+  return a.events.some(
+    (e) =>
+      names(e.command, name) ||
+      names(e.input, name) ||
+      names(e.output, name) ||
+      (e.writes ?? []).some((w) => names(w, name)),
+  );
+}
+
+/**
+ * The grader demands a file the task never names: every failed attempt of a task that no
+ * attempt passed (at least two tried) fails an assertion quoting the same file name, and
+ * that name appears neither in the task's text nor anywhere in any attempt (no listing
+ * showed it, no agent wrote or ran it). No attempt could meet the demand as instructed,
+ * so the failures are the verifier's. One attempt alone is never enough: a hidden test
+ * that one agent failed says little; the same unmet, unnamed demand across every attempt
+ * does. Evidence: each attempt's failing assertion line. Returns the fault per attempt id.
+ * The caller passes the attempts of one task that no attempt passed, and of them the failed
+ * ones still in scope.
+ */
+export function hiddenDemand(
+  all: readonly Attempt[],
+  failed: readonly Attempt[],
+): Map<string, Fault> {
+  const out = new Map<string, Fault>();
+  if (all.length < 2 || failed.length < 2) return out;
+  const per = failed.map((a) => ({ a, demands: demandsOf(a) }));
+  const first = per[0];
+  if (!first) return out;
+  const shared = first.demands
+    .map((d) => d.name)
+    .filter((n) => per.every((p) => p.demands.some((d) => d.name === n)))
+    .filter((n) => !all.some((a) => names(a.taskText, n) || seenIn(a, n)));
+  const name = shared[0];
+  if (!name) return out;
+  for (const { a, demands } of per) {
+    const d = demands.find((x) => x.name === name);
+    if (!d) continue;
+    out.set(a.id, {
+      reason: "verifier_fault",
+      code: "hidden-spec-mismatch",
+      detail: `the grader demands \`${name}\`, which the task never names: every attempt (${failed.length} of ${all.length}, none passed) failed on it, and none saw it`,
+      evidence: [
+        verifierLine(a, d.out, d.offset),
+        {
+          excerpt: excerpt(
+            `the task text does not name ${name}; no attempt's commands or outputs show it`,
+          ),
+        },
+      ],
+    });
+  }
+  return out;
+}
