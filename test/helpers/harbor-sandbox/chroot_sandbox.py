@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -26,8 +27,12 @@ class ChrootSandbox(BaseEnvironment):
         node: str = "image",
         default_user: str | None = None,
         corrupt: str | None = None,
+        binds: dict[str, str] | None = None,
     ) -> None:
         self.root = Path(root)
+        # sandbox path -> host folder, bound read-only (stands for what the image ships, e.g.
+        # the client Harbor's install step would have put there)
+        self.binds = dict(binds or {})
         self.node = node
         self.default_user = default_user
         self.corrupt = corrupt
@@ -38,7 +43,7 @@ class ChrootSandbox(BaseEnvironment):
         r = self.root
         r.mkdir(parents=True, exist_ok=True)
         os.chmod(r, 0o755)
-        for d in ("usr", "dev", "etc", "logs/agent", "tmp", ".standin"):
+        for d in ("usr", "dev", "proc", "etc", "logs/agent", "tmp", ".standin"):
             (r / d).mkdir(parents=True, exist_ok=True)
         os.chmod(r / "tmp", 0o1777)
         os.chmod(r / "logs" / "agent", 0o777)  # Harbor makes the agent log folder writable
@@ -67,6 +72,14 @@ class ChrootSandbox(BaseEnvironment):
         for d in binds:
             script += [f"mount --bind /{d} {r}/{d}", f"mount -o remount,bind,ro {r}/{d}"]
         script.append(f"mount --bind /dev {r}/dev")
+        script.append(f"mount -t proc proc {r}/proc")  # as a container has (the clients read /proc/self)
+        for target, host in self.binds.items():
+            inside = shlex.quote(f"{r}/{target.lstrip('/')}")
+            script += [
+                f"mkdir -p {inside}",
+                f"mount --bind {shlex.quote(host)} {inside}",
+                f"mount -o remount,bind,ro {inside}",
+            ]
         if self.node == "none":
             script.append(f"mount --bind {r}/.standin/no-node {r}/usr/bin/node")
         elif self.node == "old":

@@ -1,5 +1,6 @@
 """Drives fire's Harbor adapter through one agent setup in the stand-in sandbox, then a
-scripted client that reads the managed settings and runs each hook command inside it.
+scripted client that reads the managed settings and runs each hook command inside it, or
+(`realClient`) the real Claude Code / Codex client started as Harbor starts it (real_client.py).
 
 Usage: python3 run_adapter.py '<json>' -> prints one JSON object (see the test)."""
 
@@ -37,7 +38,14 @@ async def main(cfg: dict) -> dict:
         return {"stage": "init", "error": str(exc)}
     out["ignoredKwargs"] = sorted(agent.ignored_kwargs)
     root = Path(tempfile.mkdtemp(prefix="fire-sandbox-"))
-    env = ChrootSandbox(root, node=cfg.get("node", "image"), default_user=cfg.get("user"), corrupt=cfg.get("corrupt"))
+    real = cfg.get("realClient")
+    env = ChrootSandbox(
+        root,
+        node=cfg.get("node", "image"),
+        default_user=cfg.get("user"),
+        corrupt=cfg.get("corrupt"),
+        binds={"/opt/rc-clients": real["clients"]} if real else None,
+    )
     await env.start()
     try:
         try:
@@ -60,7 +68,11 @@ async def main(cfg: dict) -> dict:
             text = host.read_text()
             settings = json.loads(text) if settings_path.endswith(".json") else tomllib.loads(text)
         answers = []
-        for i, event in enumerate(cfg.get("events", [])):
+        if real:  # the real client, started as Harbor starts it, instead of the scripted one
+            from real_client import run_real_client  # noqa: E402
+
+            out.update(await run_real_client(env, cfg["harness"], real))
+        for i, event in enumerate([] if real else cfg.get("events", [])):
             groups = (settings or {}).get("hooks", {}).get(event["hook_event_name"], [])
             answer = None
             for group in groups:
