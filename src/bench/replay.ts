@@ -3,8 +3,8 @@ import { fileURLToPath } from "node:url";
 import type { Attempt, Event } from "../core/model/attempt.js";
 import { loadPolicies } from "../core/policy/load.js";
 import { collectPatterns } from "../core/policy/patterns.js";
+import { replayAttempts } from "../core/policy/replay.js";
 import type { CompiledPolicy } from "../core/policy/types.js";
-import { replayAttempts } from "../core/replay/replay.js";
 import type { Benchmark } from "./types.js";
 
 const ROOT = resolve(fileURLToPath(import.meta.url), "../../..");

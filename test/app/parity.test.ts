@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { routingAudit, savedReplayScreens } from "../../src/core/app/index.js";
 import { storedOf } from "../../src/core/lifecycle/entries.js";
-import { previewText } from "../../src/core/replay/preview.js";
+import { previewText } from "../../src/core/screening/replay/preview.js";
 import { candidateEvidence } from "../../src/core/verdict/evidence.js";
 import { withEvidence } from "../../src/core/verdict/prose.js";
 import { loadWorkspaceData } from "../../src/ui/data/workspace.js";

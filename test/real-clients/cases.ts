@@ -6,7 +6,7 @@ import { parseHookLog } from "../../src/core/hook-log.js";
 import type { Attempt, Event } from "../../src/core/model/attempt.js";
 import { exitStatus } from "../../src/core/model/exit-status.js";
 import { loadPolicies } from "../../src/core/policy/load.js";
-import { replayAttempt } from "../../src/core/replay/replay.js";
+import { replayAttempt } from "../../src/core/policy/replay.js";
 import { rolloutExitCode } from "../../src/runtime/codex-exit.js";
 import type { HookInput } from "../../src/runtime/hook-events.js";
 import { toEvent } from "../../src/runtime/map-event.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildHookReport } from "../../src/core/hookreport/report.js";
 import { loadPolicies } from "../../src/core/policy/load.js";
-import { replayAttempt } from "../../src/core/replay/replay.js";
+import { replayAttempt } from "../../src/core/policy/replay.js";
 import { runFire } from "../helpers/cli.js";
 import {
   hookEvents,

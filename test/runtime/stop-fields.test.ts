@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadPolicies } from "../../src/core/policy/load.js";
-import { replayAttempt } from "../../src/core/replay/replay.js";
+import { replayAttempt } from "../../src/core/policy/replay.js";
 import { rolloutExitCode } from "../../src/runtime/codex-exit.js";
 import { toEvent } from "../../src/runtime/map-event.js";
 import { hookEvents, importSessions, localInput, RECORDED } from "../real-clients/cases.js";

@@ -26,5 +26,5 @@ export {
   type PreviewCounts,
   previewCounts,
   previewText,
-} from "../replay/preview.js";
+} from "../screening/replay/preview.js";
 export { candidateEvidence } from "../verdict/evidence.js";

@@ -1,8 +1,8 @@
 import type { Cluster } from "../mine/cluster.js";
 import type { Attempt } from "../model/attempt.js";
 import { compilePolicy } from "../policy/compile.js";
+import { replayAttempt } from "../policy/replay.js";
 import type { Candidate } from "../policy/schema.js";
-import { replayAttempt } from "../replay/replay.js";
 import { routeAudit, taskTexts } from "../route/audit.js";
 
 /** What a fresh draft does on the workspace: where it routes and whether it fires. */

@@ -1,6 +1,6 @@
 import type { Attempt } from "../model/attempt.js";
+import { replayAttempt } from "../policy/replay.js";
 import type { CompiledPolicy } from "../policy/types.js";
-import { replayAttempt } from "../replay/replay.js";
 import { detectorById, runDetectors } from "./detectors/index.js";
 import type { Label } from "./label.js";
 

@@ -1,6 +1,6 @@
 import type { GroupAttempts, GroupCount } from "../../core/app/editor.js";
 
-/** Preview counts come from core (src/core/replay/preview.ts); only their display text here. */
+/** Preview counts come from core (src/core/screening/replay/preview.ts); only their display text here. */
 export {
   type GroupAttempts,
   type GroupCount,

@@ -4,10 +4,10 @@ import { loadTemplates } from "../../../src/core/draft/templates.js";
 import { LIMIT_SHARE } from "../../../src/core/draft/templates-artifact.js";
 import { Attempt } from "../../../src/core/model/attempt.js";
 import { compilePolicy } from "../../../src/core/policy/compile.js";
+import { replayAttempt } from "../../../src/core/policy/replay.js";
 import { unsafePatterns } from "../../../src/core/policy/safety.js";
 import { Candidate } from "../../../src/core/policy/schema.js";
 import { durationSeconds } from "../../../src/core/policy/values.js";
-import { replayAttempt } from "../../../src/core/replay/replay.js";
 
 /** The deadline template, eligible everywhere, nudging by count after `afterCalls` calls. */
 function deadlinePolicy(afterCalls: number) {

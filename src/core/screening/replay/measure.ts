@@ -1,7 +1,7 @@
 import type { Attempt } from "../../model/attempt.js";
+import { replayAttempt } from "../../policy/replay.js";
 import type { Candidate } from "../../policy/schema.js";
 import type { CompiledPolicy } from "../../policy/types.js";
-import { replayAttempt } from "../../replay/replay.js";
 import type { Verdict } from "../../verdict/finding.js";
 import { replayVerdict } from "../../verdict/screen-verdict.js";
 import type { VerdictsConfig } from "../../verdict/thresholds.js";

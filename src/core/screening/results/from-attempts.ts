@@ -5,8 +5,8 @@ import { parseHookLog } from "../../hook-log.js";
 import type { ArmName } from "../../model/arm.js";
 import type { Attempt } from "../../model/attempt.js";
 import type { Cohort } from "../../model/cohort.js";
+import { replayAttempt } from "../../policy/replay.js";
 import type { CompiledPolicy } from "../../policy/types.js";
-import { replayAttempt } from "../../replay/replay.js";
 import { hookEvidence, integrityProblem } from "./integrity.js";
 import type { ScreenRow } from "./row.js";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadPolicies } from "../../../src/core/policy/load.js";
-import { type AttemptReplay, replayAttempt } from "../../../src/core/replay/replay.js";
+import { type AttemptReplay, replayAttempt } from "../../../src/core/policy/replay.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 

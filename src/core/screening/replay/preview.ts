@@ -1,11 +1,11 @@
-import type { InputError } from "../errors.js";
-import type { Attempt } from "../model/attempt.js";
-import { compileCandidateText } from "../policy/load.js";
-import type { CompiledPolicy } from "../policy/types.js";
-import { taskTexts } from "../route/audit.js";
-import { routesTask } from "../screening/cohorts.js";
-import { measureScreen, type RateOf } from "../screening/replay/measure.js";
-import { DEFAULT_SIZES, type ScreenSizes, screenCompetitors } from "../screening/replay/sets.js";
+import type { InputError } from "../../errors.js";
+import type { Attempt } from "../../model/attempt.js";
+import { compileCandidateText } from "../../policy/load.js";
+import type { CompiledPolicy } from "../../policy/types.js";
+import { taskTexts } from "../../route/audit.js";
+import { routesTask } from "../cohorts.js";
+import { measureScreen, type RateOf } from "./measure.js";
+import { DEFAULT_SIZES, type ScreenSizes, screenCompetitors } from "./sets.js";
 
 /** Fired ones out of one group (attempts for positives, tasks for negatives and silent). */
 export interface GroupCount {

@@ -1,6 +1,6 @@
 import type { Attempt, Event } from "../model/attempt.js";
-import { behaviorAt, initState, step, withTaskText } from "../policy/evaluator.js";
-import type { CompiledPolicy, Firing, SessionState } from "../policy/types.js";
+import { behaviorAt, initState, step, withTaskText } from "./evaluator.js";
+import type { CompiledPolicy, Firing, SessionState } from "./types.js";
 
 /**
  * Offline replay: runs the SAME `step()` the hook runs over every event of a stored attempt.

@@ -4,11 +4,11 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Attempt, type Event } from "../../../src/core/model/attempt.js";
 import { loadPolicies } from "../../../src/core/policy/load.js";
-import { replayAttempt, replayAttempts } from "../../../src/core/replay/replay.js";
+import { replayAttempt, replayAttempts } from "../../../src/core/policy/replay.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { fireIn } from "../../helpers/cli.js";
 import { fixture, REPO_ROOT } from "../../helpers/paths.js";
-import { bash, events, prompt, result, stop } from "../policy/helpers.js";
+import { bash, events, prompt, result, stop } from "./helpers.js";
 
 const { policies } = loadPolicies([resolve(REPO_ROOT, "candidates/reference")]);
 

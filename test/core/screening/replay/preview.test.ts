@@ -1,17 +1,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Attempt } from "../../../src/core/model/attempt.js";
-import { fieldsOf, setField } from "../../../src/core/policy/fields.js";
-import { compileCandidateText, loadPolicies } from "../../../src/core/policy/load.js";
-import type { CompiledPolicy } from "../../../src/core/policy/types.js";
-import { previewCounts, previewText } from "../../../src/core/replay/preview.js";
-import { routesTask } from "../../../src/core/screening/cohorts.js";
-import { runReplayScreen } from "../../../src/core/screening/replay/measure.js";
-import { DEFAULT_SIZES, screenCompetitors } from "../../../src/core/screening/replay/sets.js";
-import { DEFAULT_THRESHOLDS } from "../../../src/core/verdict/thresholds.js";
-import { loadWorkspace } from "../../../src/core/workspace/load.js";
-import { REPO_ROOT } from "../../helpers/paths.js";
+import type { Attempt } from "../../../../src/core/model/attempt.js";
+import { fieldsOf, setField } from "../../../../src/core/policy/fields.js";
+import { compileCandidateText, loadPolicies } from "../../../../src/core/policy/load.js";
+import type { CompiledPolicy } from "../../../../src/core/policy/types.js";
+import { routesTask } from "../../../../src/core/screening/cohorts.js";
+import { runReplayScreen } from "../../../../src/core/screening/replay/measure.js";
+import { previewCounts, previewText } from "../../../../src/core/screening/replay/preview.js";
+import { DEFAULT_SIZES, screenCompetitors } from "../../../../src/core/screening/replay/sets.js";
+import { DEFAULT_THRESHOLDS } from "../../../../src/core/verdict/thresholds.js";
+import { loadWorkspace } from "../../../../src/core/workspace/load.js";
+import { REPO_ROOT } from "../../../helpers/paths.js";
 
 const FILE = join(REPO_ROOT, "candidates/reference/service-persistence.yaml");
 const OTHER = join(REPO_ROOT, "candidates/reference");
