@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildHookReport } from "../../src/core/hookreport/report.js";
+import { buildHookReport } from "../../src/core/hook-report/report.js";
 import { loadPolicies } from "../../src/core/policy/load.js";
 import { replayAttempt } from "../../src/core/policy/replay.js";
 import { runFire } from "../helpers/cli.js";

@@ -6,7 +6,7 @@ import type { Harness } from "../deploy/settings.js";
 import { InputError } from "../errors.js";
 import { defaultPortfolioDir } from "../freeze/default.js";
 import { loadPolicySource, resolvePolicySource } from "../freeze/policy-source.js";
-import { type HookReport, hookReport, type ReportThresholds } from "../hookreport/report.js";
+import { type HookReport, hookReport, type ReportThresholds } from "../hook-report/report.js";
 import type { HookInstaller } from "../screening/run/hook.js";
 import { parseConfig } from "../workspace/config.js";
 import { workspacePaths } from "../workspace/paths.js";
@@ -23,15 +23,15 @@ export {
   ruleDetailLines,
   ruleLines,
   sessionLinkText,
-} from "../hookreport/render.js";
+} from "../hook-report/render.js";
 export type {
   HookReport,
   OutcomeCounts,
   PolicyField,
   RuleRow,
   SessionLink,
-} from "../hookreport/report.js";
-export { policyField } from "../hookreport/report.js";
+} from "../hook-report/report.js";
+export { policyField } from "../hook-report/report.js";
 /**
  * The hook actions: `fire hook install|uninstall|doctor`, the workbench's Portfolio screen
  * (`i`/`u`) and the local screen runner all install through core/deploy/install.ts, composed
@@ -70,7 +70,7 @@ function passThresholdOf(workspace: string, errors: InputError[]): number {
 
 /**
  * `fire hook report` and the workbench's Field screen: the hook logs of one or many projects
- * or containers turned into per-rule numbers (core/hookreport/report.ts). Errors of the
+ * or containers turned into per-rule numbers (core/hook-report/report.ts). Errors of the
  * portfolio come back with the logs' bad lines.
  */
 export function fieldReport(req: HookReportRequest): HookReport & { portfolio?: string } {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hookReport } from "../../../src/core/hookreport/report.js";
+import { hookReport } from "../../../src/core/hook-report/report.js";
 import { loadPolicies } from "../../../src/core/policy/load.js";
 import { fireIn } from "../../helpers/cli.js";
 import { RECORDED, REFERENCE } from "../../real-clients/cases.js";
