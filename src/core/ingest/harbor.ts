@@ -19,6 +19,7 @@ import {
 } from "./harbor-outcome.js";
 import { HarborTrialConfig, HarborTrialResult } from "./harbor-schema.js";
 import { readJsonAs } from "./json-file.js";
+import { launchInstruction } from "./launch-instruction.js";
 import { attemptId } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
@@ -338,7 +339,8 @@ export async function* readHarborTrial(
     episodes?.taskText ||
     (raw.claude?.taskText ?? "") ||
     (raw.codex ? taskFromPrompt(raw.codex.taskText || raw.codex.firstPrompt) : "") ||
-    (await instruction(dir, r.config?.task?.path ?? undefined));
+    (await instruction(dir, r.config?.task?.path ?? undefined)) ||
+    launchInstruction(dir);
   const identity = r.id ?? r.trial_name;
   const attempt: AttemptInput = {
     id: attemptId("harbor", identity, r.trial_name),

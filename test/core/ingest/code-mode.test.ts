@@ -186,15 +186,45 @@ beforeAll(async () => {
   write(join(a, "artifacts", "manifest.json"), manifest);
   write(join(a, "artifacts", "trajectory.json"), trajectory);
   write(join(a, "verifier", "reward.txt"), "0");
+  // Harbor's trial log of the launch: the instruction reaches the agent only as a here-document
+  write(
+    join(a, "trial.log"),
+    [
+      "Running command: apt-get install -y curl git",
+      "Command outputs captured",
+      "Running command: mkdir -p /home/user/agent/logs && cat > /home/user/agent/logs/instruction.txt << 'INSTRUCTION_EOF'",
+      "Write /app/report.txt with the total of the amount column of /app/data.csv.",
+      "The first line must read 'total: <number>'.",
+      "INSTRUCTION_EOF",
+      "cd /home/user/agent && ./run --task-file logs/instruction.txt",
+      "Command outputs captured",
+    ].join("\n"),
+  );
   // an agent whose collected artifact happens to be named trajectory.json but is not ATIF
   const b = join(root, "make-report__bbb");
   write(join(b, "result.json"), result("make-report__bbb", 1));
   write(join(b, "artifacts", "logs", "trajectory.json"), { frames: [1, 2, 3] });
   write(join(b, "verifier", "reward.txt"), "1");
+  // an installed agent's logged command: the instruction as the quoted argument of -p
+  write(
+    join(b, "agent", "command-1", "command.txt"),
+    "agent --verbose -p 'Write /app/report.txt with the total; it'\\''s the amount column.' --max-turns 50",
+  );
   got = await collect([root]);
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("the instruction of a trial that keeps it only in the launch command", () => {
+  it("reads a here-document written to an instruction file, and a prompt flag's argument", () => {
+    expect(byTrial("make-report__aaa").taskText).toBe(
+      "Write /app/report.txt with the total of the amount column of /app/data.csv.\nThe first line must read 'total: <number>'.",
+    );
+    expect(byTrial("make-report__bbb").taskText).toBe(
+      "Write /app/report.txt with the total; it's the amount column.",
+    );
+  });
+});
 
 describe("a Harbor trial whose ATIF trajectory is a collected artifact", () => {
   it("reads artifacts/trajectory.json when the trial has no agent/ folder", () => {
