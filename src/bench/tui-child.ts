@@ -119,12 +119,23 @@ async function decideAndEdit(
   await until(() => frame().includes("point  family"), "the clusters", app.lastFrame);
   app.stdin.write("r");
   await until(() => frame().includes("new name:"), "the rename field", app.lastFrame);
+  // A name no earlier round gave (each round opens the same workspace): a wait for a name
+  // the frame already shows would pass before the keys were handled.
+  const name = `bench renamed ${process.pid}`;
   app.stdin.write("\x15"); // Ctrl-U clears the pre-filled name
-  for (const ch of "bench renamed") app.stdin.write(ch);
-  await until(() => frame().includes("bench renamed"), "the typed name", app.lastFrame);
+  for (const ch of name) app.stdin.write(ch);
+  await until(() => frame().includes(`new name: ${name}`), "the typed name", app.lastFrame);
   let t0 = now();
   app.stdin.write("\r");
-  await until(() => /▸ +bench renamed/.test(frame()), "the renamed cluster", app.lastFrame);
+  await until(
+    () =>
+      !frame().includes("new name:") &&
+      frame()
+        .split("\n")
+        .some((l) => l.startsWith("▸") && l.includes(name)),
+    "the renamed cluster",
+    app.lastFrame,
+  );
   const decision = now() - t0;
   app.stdin.write("4");
   await until(() => frame().includes("family / lineage"), "the Candidates screen", app.lastFrame);

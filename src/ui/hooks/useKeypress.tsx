@@ -47,7 +47,9 @@ interface Registry {
    */
   hold(): () => void;
   dispatch(input: string, key: Key): void;
-  /** Handles the queued keys (if nothing holds them) one a task, from the next task on. */
+  /** Handles the next queued key (if nothing holds them). */
+  drain(): void;
+  /** Handles the queued keys (if nothing holds them) one a commit, from the next commit on. */
   schedule(): void;
   onCommand?: (scope: string, id: string) => void;
 }
@@ -66,14 +68,20 @@ const order = (a: Entry, b: Entry) => b.layer - a.layer || b.id - a.id;
 /**
  * The one place keyboard input enters the app (one `useInput`). Handlers register by layer;
  * each key goes to the active handlers from the highest layer down (newest first within a
- * layer) until one consumes it. Several keys in one write (`jjj`) are split and handled one
- * a task, so each sees the frame the key before it rendered. The provider also knows which
- * key tables are live, so help and hints follow them.
+ * layer) until one consumes it. Keys that arrive before the last key's updates were
+ * committed (several in one write, `jjj`, or typed ahead of the frame) queue and are handled
+ * one a commit, so each sees the frame the key before it rendered: Enter then `4` closes
+ * the text field first, and `4` switches screens. The provider also knows which key tables
+ * are live, so help and hints follow them.
  */
 export function KeypressProvider({ children, onCommand }: KeypressProviderProps): ReactNode {
   const entries = useRef<Entry[]>([]);
   const [tables, setTables] = useState<readonly ActiveTable[]>([]);
   const held = useRef({ count: 0, keys: [] as [string, Key][], scheduled: false });
+  // Bumped after each key: its commit (which holds every update the key's handler made, in
+  // the same batch) lets the next queued key go, so a key never reaches the handlers of the
+  // frame before the last key's (React renders an update in a scheduler task, not at once).
+  const [commits, setCommits] = useState(0);
   const registry = useMemo<Registry>(() => {
     const dispatch = (input: string, key: Key) => {
       for (const e of [...entries.current].sort(order)) {
@@ -81,16 +89,14 @@ export function KeypressProvider({ children, onCommand }: KeypressProviderProps)
         if (e.handler.current(input, key) === true) break;
       }
     };
-    // queued keys go one a task, so each key's renders (a screen switch) come before the next;
-    // while a drain is scheduled, new keys queue behind the ones before them
+    // queued keys go one a commit, so each key's renders (a screen switch, a field that
+    // closed on Enter) come before the next; while a drain is scheduled, new keys queue
+    // behind the ones before them
     const schedule = () => {
       const h = held.current;
       if (h.scheduled) return;
       h.scheduled = true;
-      setImmediate(() => {
-        h.scheduled = false;
-        drain();
-      });
+      setCommits((n) => n + 1);
     };
     const drain = () => {
       const h = held.current;
@@ -134,10 +140,21 @@ export function KeypressProvider({ children, onCommand }: KeypressProviderProps)
         };
       },
       dispatch,
+      drain,
       schedule,
       ...(onCommand ? { onCommand } : {}),
     };
   }, [onCommand]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs after each scheduled commit
+  useLayoutEffect(() => {
+    const h = held.current;
+    if (!h.scheduled) return;
+    // the next task, after this commit's output: a key's handler sees the frame it follows
+    setImmediate(() => {
+      h.scheduled = false;
+      registry.drain();
+    });
+  }, [commits]);
   useInput((input, key) => {
     const h = held.current;
     for (const [i, k] of splitBurst(input, key)) {
