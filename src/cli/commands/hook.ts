@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import {
+  defaultPluginDir,
   diagnoseHook,
   fieldReport,
   type Harness,
@@ -7,10 +8,13 @@ import {
   hookReportJson,
   type InstallReport,
   installHook,
+  installHookPlugin,
+  type PluginReport,
   renderHookReportCsv,
   renderHookReportText,
   setHookMode,
   uninstallHook,
+  uninstallHookPlugin,
 } from "../../core/app/hook.js";
 import { UsageError } from "../../core/errors.js";
 import { print, printResult } from "../util/out.js";
@@ -26,6 +30,7 @@ interface InstallOpts {
   failClosed?: boolean;
   json?: boolean;
   observe?: boolean;
+  plugin?: string | boolean;
 }
 
 /**
@@ -60,7 +65,26 @@ export function register(program: Command): void {
       "--observe",
       "observe mode: the hook evaluates and logs what it would have done, and allows everything (`fire hook enforce` switches)",
     )
-    .action((opts: InstallOpts) => {
+    .option(
+      "--plugin [dir]",
+      "install it as a plugin of the client instead (a local marketplace written to DIR, default <workspace>/.fire/plugins/<harness>; installed with the client's own plugin commands; needs --portfolio)",
+    )
+    .action(async (opts: InstallOpts) => {
+      if (opts.plugin !== undefined) {
+        if (!opts.portfolio)
+          throw new UsageError("--plugin needs --portfolio: the plugin carries its portfolio");
+        const harness = harnessOf(opts.harness);
+        const r = await installHookPlugin({
+          harness,
+          ...scopeOf(opts),
+          dir: pluginDir(opts, harness),
+          portfolio: opts.portfolio,
+          ...(opts.failClosed ? { failClosed: true } : {}),
+          ...(opts.observe ? { observe: true } : {}),
+        });
+        printPluginReport(opts, r, `installed: fire hook plugin for ${r.harness} from ${r.file}`);
+        return;
+      }
       const r = installHook({
         harness: harnessOf(opts.harness),
         ...scopeOf(opts),
@@ -129,12 +153,27 @@ export function register(program: Command): void {
         printResult(opts.json, hookReportJson(r), () => renderHookReportText(r));
       },
     );
-  scoped(hook.command("uninstall").description("remove fire's hook; other hooks stay")).action(
-    (opts: InstallOpts) => {
+  withWorkspace(
+    scoped(hook.command("uninstall").description("remove fire's hook; other hooks stay")),
+  )
+    .option(
+      "--plugin [dir]",
+      "remove fire's hook plugin instead: the client's uninstall, fire's Codex trust entries, and the plugin folder (default <workspace>/.fire/plugins/<harness>)",
+    )
+    .action((opts: InstallOpts) => {
+      if (opts.plugin !== undefined) {
+        const harness = harnessOf(opts.harness);
+        const r = uninstallHookPlugin({ harness, ...scopeOf(opts), dir: pluginDir(opts, harness) });
+        printPluginReport(
+          opts,
+          r,
+          `${r.changed ? "removed" : "not installed"}: fire hook plugin for ${r.harness}`,
+        );
+        return;
+      }
       const r = uninstallHook({ harness: harnessOf(opts.harness), ...scopeOf(opts) });
       printReport(opts, r, `${r.changed ? "removed" : "not installed"}: fire hook in ${r.file}\n`);
-    },
-  );
+    });
   scoped(
     hook
       .command("doctor")
@@ -173,6 +212,23 @@ function printReport(opts: InstallOpts, r: InstallReport, text: string): void {
     opts.json,
     { harness: r.harness, file: r.file, changed: r.changed, notes: r.notes },
     () => `${text}${r.notes.flatMap((n) => (n.warn ? [] : [`${n.text}\n`])).join("")}`,
+  );
+  if (!opts.json) for (const n of r.notes) if (n.warn) process.stderr.write(`${n.text}\n`);
+}
+
+function pluginDir(opts: InstallOpts, harness: Harness): string {
+  return typeof opts.plugin === "string"
+    ? opts.plugin
+    : defaultPluginDir(workspaceDir(opts), harness);
+}
+
+/** What a plugin install / uninstall did, and the client commands it ran. */
+function printPluginReport(opts: InstallOpts, r: PluginReport, head: string): void {
+  printResult(
+    opts.json,
+    r,
+    () =>
+      `${head}\n${r.commands.map((c) => `ran: ${c}\n`).join("")}${r.notes.flatMap((n) => (n.warn ? [] : [`${n.text}\n`])).join("")}`,
   );
   if (!opts.json) for (const n of r.notes) if (n.warn) process.stderr.write(`${n.text}\n`);
 }

@@ -2,6 +2,11 @@ import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { diagnoseHook } from "../deploy/doctor.js";
 import { installHook, setHookMode, uninstallHook } from "../deploy/install.js";
+import {
+  defaultPluginDir,
+  installHookPlugin,
+  uninstallHookPlugin,
+} from "../deploy/plugin-install.js";
 import type { Harness } from "../deploy/settings.js";
 import { InputError } from "../errors.js";
 import { defaultPortfolioDir } from "../freeze/default.js";
@@ -13,6 +18,7 @@ import { workspacePaths } from "../workspace/paths.js";
 
 export type { DoctorReport } from "../deploy/doctor.js";
 export type { HookTarget, InstallHookRequest, InstallReport } from "../deploy/install.js";
+export type { PluginReport } from "../deploy/plugin-install.js";
 export type { Harness } from "../deploy/settings.js";
 export {
   hookReportJson,
@@ -37,7 +43,15 @@ export { policyField } from "../hook-report/report.js";
  * (`i`/`u`) and the local screen runner all install through core/deploy/install.ts, composed
  * once there (settings file, hook command, Codex trust, what the hook evaluates).
  */
-export { diagnoseHook, installHook, setHookMode, uninstallHook };
+export {
+  defaultPluginDir,
+  diagnoseHook,
+  installHook,
+  installHookPlugin,
+  setHookMode,
+  uninstallHook,
+  uninstallHookPlugin,
+};
 
 export interface HookReportRequest {
   workspace: string;

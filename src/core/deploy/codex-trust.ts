@@ -36,6 +36,8 @@ const DEFAULT_TIMEOUT_S = 600;
 export interface TrustEntry {
   key: string;
   hash: string;
+  /** A plugin's hook: the plugin bundle's fingerprint (`trusted_content_hash`). */
+  contentHash?: string;
 }
 
 /** `PreToolUse` → `pre_tool_use` (Codex's hook_event_key_label). */
@@ -114,7 +116,9 @@ function renderBlock(block: TrustBlock): string {
   }
   for (const file of Object.keys(block.entries).sort()) {
     for (const e of block.entries[file] ?? []) {
-      lines.push(`[hooks.state.${tomlString(e.key)}]`, `trusted_hash = ${tomlString(e.hash)}`, "");
+      lines.push(`[hooks.state.${tomlString(e.key)}]`, `trusted_hash = ${tomlString(e.hash)}`);
+      if (e.contentHash) lines.push(`trusted_content_hash = ${tomlString(e.contentHash)}`);
+      lines.push("");
     }
   }
   if (lines.length === 0) return "";
