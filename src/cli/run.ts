@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { FIELD_FLAGS } from "./util/flags.js";
 
 export const FIRE_VERSION = "0.1.0";
 /** The width help is wrapped at, at most (static-help.cts stores the top-level help so). */
@@ -34,18 +35,19 @@ export async function buildProgram(command?: string): Promise<Command> {
 }
 
 /** How the CLI names a request field of a domain error: by the flag that sets it. */
+const F = FIELD_FLAGS;
 const FLAG_HINTS: Record<string, (message: string, detail: string) => string> = {
-  copyFrom: (_m, d) => `--copy-from ${d}`,
-  vars: (_m, d) => `--var ${d}`,
-  command: (m) => `${m} (--command TEMPLATE)`,
-  tasks: (m) => `${m} (check --tasks / --cohort and the workspace's traces)`,
-  name: (m) => `${m}: choose another --name`,
+  copyFrom: (_m, d) => `${F.copyFrom} ${d}`,
+  vars: (_m, d) => `${F.vars} ${d}`,
+  command: (m) => `${m} (${F.command} TEMPLATE)`,
+  tasks: (m) => `${m} (check ${F.tasks} / --cohort and the workspace's traces)`,
+  name: (m) => `${m}: choose another ${F.name}`,
   portfolio: (m) =>
-    `${m}: pass --portfolio FILE|DIR (a frozen portfolio), or -w DIR of a workspace that has one`,
-  harborBin: (m) => `${m}; or pass --harbor-bin PATH (the Harbor executable, run through sh)`,
-  env: (m) => `${m} (--env)`,
-  delivery: (m) => `${m} (--delivery)`,
-  adapter: (m) => `${m}; or pass --adapter FILE`,
+    `${m}: pass ${F.portfolio} FILE|DIR (a frozen portfolio), or -w DIR of a workspace that has one`,
+  harborBin: (m) => `${m}; or pass ${F.harborBin} PATH (the Harbor executable, run through sh)`,
+  env: (m) => `${m} (${F.env})`,
+  delivery: (m) => `${m} (${F.delivery})`,
+  adapter: (m) => `${m}; or pass ${F.adapter} FILE`,
 };
 
 /**

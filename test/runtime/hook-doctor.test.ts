@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { denyCandidate, writeFrozen } from "../attacks/helpers.js";
 import { fireIn } from "../helpers/cli.js";
 import { PORTFOLIO, tempWorkspace } from "./hook-helpers.js";
 
@@ -76,5 +77,40 @@ describe("fire hook doctor", () => {
     expect(empty.stderr).toContain(
       `PROBLEM: nothing frozen: no portfolio under ${join(ws, "portfolios")}/`,
     );
+  });
+  it("names a pinned portfolio a newer freeze left behind; the CLI names the flag", async () => {
+    const { env } = home();
+    const project = tempWorkspace();
+    const ws = tempWorkspace();
+    const pinned = writeFrozen(join(ws, "portfolios/old"), [denyCandidate("guard", "rm -rf")]);
+    const install = ["hook", "install", "--harness", "claude", "--project", project];
+    const r = await fireIn([...install, "--portfolio", pinned, "-w", ws], { env });
+    expect(r.status).toBe(0);
+    expect((await doctor("claude", ["--project", project], env)).status).toBe(0);
+
+    // a later freeze (only its manifest's frozenAt decides which portfolio is the newest)
+    mkdirSync(join(ws, "portfolios/new"), { recursive: true });
+    writeFileSync(
+      join(ws, "portfolios/new/manifest.json"),
+      JSON.stringify({ frozenAt: "2027-01-01T00:00:00.000Z" }),
+    );
+    const stale = await doctor("claude", ["--project", project], env);
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toBe(
+      `PROBLEM: stale portfolio: the hook is pinned to ${pinned}, but ${join(ws, "portfolios/new")} is newer (install again without naming a portfolio to follow the newest) (--portfolio)\n`,
+    );
+    // core's finding names the request field, not the flag
+    const json = JSON.parse(
+      (
+        await fireIn(["hook", "doctor", "--harness", "claude", "--project", project, "--json"], {
+          env,
+        })
+      ).stdout,
+    );
+    const finding = json.findings.find((f: { text: string }) =>
+      f.text.startsWith("stale portfolio"),
+    );
+    expect(finding).toMatchObject({ level: "problem", field: "portfolio" });
+    expect(finding.text).not.toContain("--");
   });
 });

@@ -17,6 +17,7 @@ import {
   uninstallHookPlugin,
 } from "../../core/app/hook.js";
 import { UsageError } from "../../core/errors.js";
+import { withFlag } from "../util/flags.js";
 import { print, printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
@@ -183,14 +184,14 @@ export function register(program: Command): void {
     if (!r.ok) process.exitCode = 1;
     if (!opts.json)
       for (const f of r.findings)
-        if (f.level === "problem") process.stderr.write(`PROBLEM: ${f.text}\n`);
+        if (f.level === "problem") process.stderr.write(`PROBLEM: ${withFlag(f.text, f.field)}\n`);
     printResult(
       opts.json,
       r,
       () =>
         r.findings
           .filter((f) => f.level !== "problem")
-          .map((f) => `${f.level}: ${f.text}\n`)
+          .map((f) => `${f.level}: ${withFlag(f.text, f.field)}\n`)
           .join("") +
         (r.ok
           ? `the fire hook for ${r.harness} will run\n`

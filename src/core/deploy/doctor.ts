@@ -19,6 +19,11 @@ export interface DoctorFinding {
   /** `note`: worth knowing, not known to stop the hook (the report stays ok). */
   level: "ok" | "problem" | "note";
   text: string;
+  /**
+   * The install request's field the finding's advice is about (`portfolio`), if one: the text
+   * names it in plain words, a front end may name its own control for it (the CLI its flag).
+   */
+  field?: string;
 }
 
 /** Where the client's machine-wide files are (tests point these at a temporary folder). */
@@ -38,7 +43,8 @@ export interface DoctorReport {
   ok: boolean;
 }
 
-const problem = (text: string): DoctorFinding => ({ level: "problem", text });
+const problem = (text: string, field?: string): DoctorFinding =>
+  field === undefined ? { level: "problem", text } : { level: "problem", text, field };
 const ok = (text: string): DoctorFinding => ({ level: "ok", text });
 const note = (text: string): DoctorFinding => ({ level: "note", text });
 
@@ -108,7 +114,8 @@ function portfolioFindings(portfolio: string, workspace: string | undefined): Do
       if (newest && resolve(newest) !== resolve(portfolio))
         out.push(
           problem(
-            `stale portfolio: the hook is pinned to ${portfolio}, but ${newest} is newer (reinstall without --portfolio to follow the newest)`,
+            `stale portfolio: the hook is pinned to ${portfolio}, but ${newest} is newer (install again without naming a portfolio to follow the newest)`,
+            "portfolio",
           ),
         );
       return out;

@@ -119,7 +119,7 @@ export async function readIntactPlan(workspace: string, name: string): Promise<S
     throw new InputError(
       screenPaths(workspace, name).plan,
       undefined,
-      `refusing to run: ${problems.join("; ")} (plan a new screen under a new --name)`,
+      `refusing to run: ${problems.join("; ")} (plan a new screen under another name)`,
     );
   }
   return plan;
