@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "smol-toml";
 import { describe, expect, it } from "vitest";
-import { markCommand, withFire } from "../../../src/core/deploy/settings.js";
+import { isFireCommand, withFire } from "../../../src/core/deploy/settings.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 
 const DIR = join(REPO_ROOT, "test/fixtures/real-clients/payload-codex");
@@ -10,7 +10,10 @@ const DIR = join(REPO_ROOT, "test/fixtures/real-clients/payload-codex");
 describe("the Codex payload's managed requirements.toml", () => {
   it("has the shape the real Codex 0.171 ran from /etc/codex/requirements.toml without trust", () => {
     const recorded = parse(readFileSync(join(DIR, "requirements.toml"), "utf8"));
-    const command = markCommand("EXPNAME=payload /tmp/h12b-exp/hook.sh");
+    // the logging command that run used, as recorded there (fire's mark ends it)
+    const hooks = recorded.hooks as Record<string, { hooks: { command: string }[] }[]>;
+    const command = hooks.Stop?.[0]?.hooks[0]?.command ?? "";
+    expect(isFireCommand(command)).toBe(true);
     expect(parse(stringify(withFire({}, command, "codex")))).toEqual(recorded);
     const seen = readFileSync(join(DIR, "hook-events-seen.txt"), "utf8").trim().split("\n");
     const count = (e: string) => seen.filter((l) => l.includes(`"${e}"`)).length;

@@ -10,21 +10,25 @@ import {
   writeCodexTrust,
 } from "../../../src/core/deploy/codex-trust.js";
 import { InputError } from "../../../src/core/errors.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
 
 const temp = () => mkdtempSync(join(tmpdir(), "fire-codex-trust-"));
 
 describe("Codex persisted hook trust", () => {
   it("computes the hashes the real Codex CLI 0.171.0 accepted (hooks ran without a bypass flag)", () => {
-    // Recorded with ../shared/realclients (RC_HOOKS=none RC_CODEX_HOOK_TRUST=none): with these
-    // two [hooks.state] entries in $CODEX_HOME/config.toml, Codex ran the UserPromptSubmit hook
-    // once and the PreToolUse hook for each of the 3 shell calls; without them, 0 calls.
-    const handler = { command: "EXPNAME=ut /tmp/h12b-exp/hook.sh", timeout: 30 };
-    expect(codexHookHash("PreToolUse", "", handler)).toBe(
-      "sha256:6551537cb6e052fe21b8287451f5ebc43e900c78212eb8143e8f9f05fb0e1f74",
+    // Codex's own hashes for one handler, recorded with the real client (the fixture's README)
+    const { handler, accepted } = JSON.parse(
+      readFileSync(
+        join(REPO_ROOT, "test/fixtures/real-clients/codex-trust/accepted-hashes.json"),
+        "utf8",
+      ),
+    );
+    expect(codexHookHash("PreToolUse", accepted.PreToolUse.matcher, handler)).toBe(
+      accepted.PreToolUse.hash,
     );
     // prompt and stop events leave their matcher out of the identity
     expect(codexHookHash("UserPromptSubmit", undefined, handler)).toBe(
-      "sha256:b3ed52c96b899a7a298ab65dd1fbf52a22453463d697c95fed5311cf3ec25a2b",
+      accepted.UserPromptSubmit.hash,
     );
     expect(codexHookHash("UserPromptSubmit", "anything", handler)).toBe(
       codexHookHash("UserPromptSubmit", undefined, handler),
