@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { callFailed, stripHeredocs } from "../../../src/core/mine/detectors/shell.js";
+import { noDiffAfterReplace } from "../../../src/core/mine/detectors/no-diff-after-replace.js";
+import {
+  callFailed,
+  isWrite,
+  stripHeredocs,
+  writtenPaths,
+} from "../../../src/core/mine/detectors/shell.js";
 import { faultOf } from "../../../src/core/mine/faults/index.js";
 import { compareWith } from "../../../src/core/mine/sibling-diff.js";
 import { attemptFacts } from "../../../src/core/mine/sibling-facts.js";
@@ -223,5 +229,41 @@ describe("a grader that demands what no instruction names", () => {
 
   it("is no fault when the attempts fail on different names", () => {
     expect(excluded([tried("a"), tried("b", { verifierOutput: pytest("other.bin") })])).toEqual([]);
+  });
+});
+
+describe("what a shell call writes", () => {
+  const call = (command: string): Event => ({ index: 1, kind: "tool_call", tool: "bash", command });
+
+  it("a `>` inside a quoted program, a heredoc body or a comment is no redirection", () => {
+    const py = call(
+      "python3 -c \"import json\nrules = json.load(open('/app/re.json'))\n# rook h1f1 -> position\nprint(len(rules))\"",
+    );
+    expect(writtenPaths(py)).toEqual([]);
+    expect(isWrite(py)).toBe(false);
+    const doc = call("cat > /app/f.py <<'EOF'\ndef f() -> int:\n    return 1\nEOF");
+    expect(writtenPaths(doc)).toEqual(["/app/f.py"]);
+    expect(writtenPaths(call("ls /app # list -> screen"))).toEqual([]);
+  });
+
+  it("a redirection outside quotes is read, its target quoted or not", () => {
+    expect(writtenPaths(call("echo '->' > /app/out.txt"))).toEqual(["/app/out.txt"]);
+    expect(writtenPaths(call('printf "%s" "$x" >> "/app/log.txt"'))).toEqual(["/app/log.txt"]);
+  });
+});
+
+describe("a closed replacement task", () => {
+  const written = (taskText: string): Attempt =>
+    attempt(shell(1, "cat > /app/out.txt <<'EOF'\nx\nEOF", "", 0), { taskText });
+
+  it("is one that asks to replace exactly or only, not one that names replacement pairs", () => {
+    const pairs =
+      "Write a JSON file that is a list of [regex, replacement] pairs. You will only be shown positions where it is white to move. The length of re.json must be under 100,000 [regex, replacement] pairs.";
+    expect(noDiffAfterReplace.detect(written(pairs), { siblings: [] })).toEqual([]);
+    const closed =
+      "In every file, replace each key with its new name exactly as listed, change nothing else.";
+    expect(noDiffAfterReplace.detect(written(closed), { siblings: [] })).toHaveLength(1);
+    const only = "Only replace the copyright line; leave the rest of each file as it is.";
+    expect(noDiffAfterReplace.detect(written(only), { siblings: [] })).toHaveLength(1);
   });
 });

@@ -106,6 +106,41 @@ const WRITE_CODE_RE =
 const TEE = /\btee\s+(?:-a\s+)?(\S+)/g;
 const CP_MV = /\b(?:cp|mv|install)\s+(?:-\S+\s+)*\S+\s+(\S+)\s*(?:$|[;&|])/g;
 
+/**
+ * The command with `>` and `<` blanked where the shell would not read them as redirections:
+ * inside single or double quotes (a program passed to `python3 -c "… a -> b …"`), escaped,
+ * or in a `#` comment. One linear pass; heredoc bodies are the caller's to strip first.
+ */
+export function blankQuotedRedirects(cmd: string): string {
+  let out = "";
+  let quote: string | undefined;
+  let comment = false;
+  for (let i = 0; i < cmd.length; i++) {
+    const c = cmd[i] as string;
+    if (comment) {
+      if (c === "\n") comment = false;
+      out += c === ">" || c === "<" ? " " : c;
+      continue;
+    }
+    if (c === "\\" && quote !== "'") {
+      // an escaped character is never an operator
+      const next = cmd[i + 1] ?? "";
+      out += c + (next === ">" || next === "<" ? " " : next);
+      i++;
+      continue;
+    }
+    if (quote === undefined) {
+      if (c === "'" || c === '"') quote = c;
+      else if (c === "#" && (i === 0 || /\s/.test(cmd[i - 1] as string))) comment = true;
+      out += c;
+      continue;
+    }
+    if (c === quote) quote = undefined;
+    out += c === ">" || c === "<" ? " " : c;
+  }
+  return out;
+}
+
 /** File paths a tool call writes: recorded `writes`, edit-tool inputs, shell redirections. */
 export function writtenPaths(ev: Event): string[] {
   if (ev.kind !== "tool_call") return [];
@@ -123,7 +158,8 @@ export function writtenPaths(ev: Event): string[] {
   }
   const cmd = commandOf(ev);
   if (cmd) {
-    for (const m of cmd.matchAll(REDIRECT)) {
+    // a `>` inside a heredoc body, a quoted program or a comment writes nothing
+    for (const m of blankQuotedRedirects(stripHeredocs(cmd)).matchAll(REDIRECT)) {
       const p = m[2];
       if (p && p !== "/dev/null" && !p.startsWith("&")) out.add(p);
     }
