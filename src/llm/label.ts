@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { FAMILIES, isFamilyId } from "../core/families.js";
+import { isFamilyId } from "../core/families.js";
+import {
+  allWrites,
+  endedByHarness,
+  isTimeout,
+  samePath,
+  verifierMissing,
+} from "../core/mine/detectors/paths.js";
 import type { DetectorHit } from "../core/mine/detectors/types.js";
 import type { FaultMarkers } from "../core/mine/faults/index.js";
 import type { Label, LabelEvidence } from "../core/mine/label.js";
@@ -17,7 +24,7 @@ import { redact } from "../core/redact.js";
 import { labelInBatch } from "./batch.js";
 import { createSession, type LlmSession, type RetryEvent } from "./client.js";
 import type { LlmConfig, LlmConfigInput } from "./config.js";
-import { buildLabelPrompt } from "./prompt.js";
+import { buildLabelPrompt, renderEvent } from "./prompt.js";
 import { MECHANISM_IDS } from "./prompt-evidence.js";
 import type { RunReport } from "./report.js";
 import { type StructuredResult, type StructuredSpec, structuredCall } from "./structured.js";
@@ -136,26 +143,18 @@ export function labelSpec(attempt: Attempt): StructuredSpec<LabelAnswerT> {
   };
 }
 
-/** The family a label points to: one named in the mechanism, else the detectors' common one. */
-export function familyOf(answer: LabelAnswerT, hits: DetectorHit[]): string | undefined {
-  const text = `${answer.mechanism} ${answer.rationale}`.toLowerCase();
-  const named = FAMILIES.find((f) => text.includes(f) || text.includes(f.replace(/-/g, " ")));
-  if (named) return named;
-  const families = new Set(hits.map((h) => h.family).filter((f) => f !== undefined));
-  return families.size === 1 ? [...families][0] : undefined;
-}
-
 /**
  * The known mechanism of an answer and the detector evidence behind it: the id the model
- * named, else the family its text names (or the detectors agree on). The signature comes
- * from the detector hit of that mechanism, so an LLM label and a heuristic label of the
- * same mechanism and evidence share a cluster.
+ * named, nothing else. A model that was shown the detectors' evidence and answered no id
+ * judged that none of them fits; taking a detector's family then would be a guessed
+ * mechanism. The signature comes from the detector hit of that mechanism, so an LLM label
+ * and a heuristic label of the same mechanism and evidence share a cluster.
  */
 function knownMechanism(
-  answer: LabelAnswerT,
+  id: string | null,
   hits: DetectorHit[],
 ): Pick<Label, "family" | "mechanismId" | "signature" | "evidenceEvents"> {
-  const m = mechanismById(answer.mechanismId ?? familyOf(answer, hits));
+  const m = mechanismById(id ?? undefined);
   if (!m) return {};
   const hit = hits.find((h) => (h.mechanism ?? h.family) === m.id);
   const family = m.family ?? (isFamilyId(m.id) ? m.id : undefined);
@@ -165,6 +164,74 @@ function knownMechanism(
     ...(hit?.signature ? { signature: hit.signature } : {}),
     ...(hit ? { evidenceEvents: [...hit.eventIndices] } : {}),
   };
+}
+
+/**
+ * The generic stop check presumes the agent chose to stop with a deliverable it could have
+ * checked; the trial's record can show otherwise, and then the registry's reading of that
+ * state applies, as in the heuristic labeller: a run that hit its time limit did not choose
+ * its stop (no deliverable by the deadline); a run the harness ended otherwise shows no
+ * stop at all (not named); a stop with a deliverable the verifier reports missing and the
+ * agent never wrote had nothing to check (the artifact was never written).
+ */
+function stopReading(
+  attempt: Attempt,
+  id: string | null,
+): { id: string | null; withheld?: string; note?: string } {
+  if (id !== "stop-without-check") return { id };
+  if (isTimeout(attempt))
+    return {
+      id: "deadline-no-deliverable",
+      note: `${id} read as deadline-no-deliverable: the run hit its time limit`,
+    };
+  if (endedByHarness(attempt))
+    return { id, withheld: "the harness ended the run, so the agent did not choose this stop" };
+  const writes = allWrites(attempt).map((w) => w.path);
+  const unwritten = verifierMissing(attempt).paths.filter(
+    (m) => !writes.some((w) => samePath(m, w)),
+  );
+  return unwritten.length > 0
+    ? {
+        id: "artifact-never-written",
+        note: `${id} read as artifact-never-written: the verifier reports ${unwritten[0]} missing and it was never written`,
+      }
+    : { id };
+}
+
+/**
+ * The confidence a named LLM label must exceed. The model is asked how sure a reviewer would
+ * be from the cited evidence; at or below one half it says the name is as likely wrong as
+ * right, and precision comes first: such a label is kept for review, never named.
+ */
+export const NAME_CONFIDENCE = 0.5;
+
+/** The parts of a quote worth looking for: split where the prompt cut or joined the text. */
+function quotePieces(excerpt: string): string[] {
+  return excerpt
+    .split(/…\[\d+ chars cut\]…|…|⏎|\.\.\./)
+    .map((p) => squash(p).replace(/^\$ /, ""))
+    .filter((p) => p.length >= 4);
+}
+
+/**
+ * Whether a cited piece of evidence is really there: an event quote found in that event as
+ * the prompt renders it (in full), a verifier line in the verifier's text, a sibling that is
+ * the passing attempt the prompt compared with. The answer checks only that an index exists;
+ * a quote the event does not hold shows nothing.
+ */
+function isFound(
+  attempt: Attempt,
+  e: LabelAnswerT["evidence"][number],
+  ctx: { verifier: string; siblingId: string | undefined },
+): boolean {
+  if (e.from === "sibling") return e.attemptId !== null && e.attemptId === ctx.siblingId;
+  const pieces = quotePieces(e.excerpt);
+  if (pieces.length === 0) return false;
+  if (e.from === "verifier") return pieces.some((p) => ctx.verifier.includes(p.slice(0, 120)));
+  const ev = attempt.events.find((x) => x.index === e.eventIndex);
+  if (!ev) return false;
+  const text = squash(renderEvent(ev, Number.POSITIVE_INFINITY).replace(/ ⏎ /g, " "));
+  return pieces.some((p) => text.includes(p.slice(0, 120)));
 }
 
 /** The model's cited evidence as stored label evidence (at most 12, excerpts capped). */
@@ -179,34 +246,76 @@ function labelEvidence(a: LabelAnswerT): LabelEvidence[] {
 }
 
 /**
- * The stored label of a valid answer. Precision first: a label the model calls named but
- * whose mechanism no cited evidence shows is kept for review, and a label for review gets
- * no mechanism from the detectors either (never a guessed mechanism).
+ * The stored label of a valid answer. Precision first, checked here and not left to the
+ * model: a label is named only when (1) some mechanism or state claim cites evidence found
+ * where it says (the event holds the quote, the verifier printed the line, the sibling is
+ * the one compared with), (2) its confidence is above NAME_CONFIDENCE, and (3) the trial's
+ * record does not contradict a named stop (stopReading). The mechanism is the model's own
+ * id, never a detector's family put in its place. Otherwise the label stays in scope for
+ * review, with the mechanism the model suspected and why it was not named. A procedural
+ * loss needs capability evidence (a cited capability event, or a capability claim found);
+ * without it the failure is policy-addressable.
  */
-function answerLabel(attempt: Attempt, hits: DetectorHit[], value: LabelAnswerT, model: string) {
+function answerLabel(
+  attempt: Attempt,
+  hits: DetectorHit[],
+  value: LabelAnswerT,
+  model: string,
+  siblingId?: string,
+) {
   const { mechanismId: _named, kind, status, evidence: _cited, secondReading, ...rest } = value;
   const evidence = labelEvidence(value);
   const inScope = value.exclusion === "none";
-  const shown = evidence.some((e) => e.claim === "mechanism" || e.claim === "state");
+  const ctx = { verifier: verifierText(attempt), siblingId };
+  const found = value.evidence.filter((e) => isFound(attempt, e, ctx));
+  const shown = found.some((e) => e.claim === "mechanism" || e.claim === "state");
+  const stop = inScope ? stopReading(attempt, value.mechanismId) : { id: value.mechanismId };
+  const known = knownMechanism(stop.id, hits);
+  const sure = value.confidence > NAME_CONFIDENCE;
+  const withheld = !inScope
+    ? undefined
+    : status !== "named"
+      ? undefined
+      : !shown
+        ? "no mechanism or state claim cites evidence found in the attempt"
+        : !sure
+          ? `confidence ${value.confidence} is not above ${NAME_CONFIDENCE}`
+          : stop.withheld;
   const finalStatus = inScope
-    ? status === "named" && shown
+    ? status === "named" && !withheld
       ? "named"
       : "needs_review"
     : undefined;
-  const known = knownMechanism(value, hits);
+  const capable =
+    value.capabilityEvidence.length > 0 || found.some((e) => e.claim === "capability");
+  const finalKind = kind === "procedural_loss" && !capable ? "policy_addressable" : kind;
   const cited = [
     ...new Set(evidence.flatMap((e) => (e.eventIndex === undefined ? [] : [e.eventIndex]))),
   ];
+  // what a reviewer reads first: the mechanism the model suspected and how many kinds of
+  // found evidence (event, verifier, sibling) back it
+  const suspectedId = withheld ? known.mechanismId : undefined;
+  const kinds = new Set(
+    found.filter((e) => e.claim === "mechanism" || e.claim === "state").map((e) => e.from),
+  );
   const label: Label = {
     ...rest,
-    isProceduralLoss: inScope && kind === "procedural_loss",
+    ...(withheld || stop.note
+      ? {
+          rationale: `${rest.rationale}${withheld ? ` [not named: ${withheld}]` : ""}${
+            stop.note && !withheld ? ` [${stop.note}]` : ""
+          }`.slice(0, 4000),
+        }
+      : {}),
+    isProceduralLoss: inScope && finalKind === "procedural_loss",
     attemptId: attempt.id,
     source: "llm",
     detectorIds: [...new Set(hits.map((h) => h.detectorId))],
     model,
     ...(finalStatus === "needs_review" ? {} : known),
-    ...(inScope && kind ? { kind } : {}),
+    ...(inScope && finalKind ? { kind: finalKind } : {}),
     ...(finalStatus ? { status: finalStatus } : {}),
+    ...(suspectedId ? { suspected: [{ mechanismId: suspectedId, strength: kinds.size }] } : {}),
     ...(evidence.length ? { evidence } : {}),
   };
   if (!label.evidenceEvents && cited.length) label.evidenceEvents = cited.sort((x, y) => x - y);
@@ -225,8 +334,9 @@ export function toLabel(
   hits: DetectorHit[],
   result: StructuredResult<LabelAnswerT>,
   model: string,
+  siblingId?: string,
 ): Label {
-  if (result.ok) return answerLabel(attempt, hits, result.value, model);
+  if (result.ok) return answerLabel(attempt, hits, result.value, model, siblingId);
   const detectorIds = [...new Set(hits.map((h) => h.detectorId))];
   return unlabelled(attempt.id, result.reason, model, detectorIds);
 }
@@ -272,8 +382,10 @@ export async function labelAttempts(
     onRetry: opts.onRetry,
   });
   const { report } = session;
+  const siblings = new Map<string, string>();
   const prompts = attempts.map((a) => {
     const sibling = opts.population ? siblingEvidence(a, opts.population) : undefined;
+    if (sibling) siblings.set(a.id, sibling.siblingId);
     const p = buildLabelPrompt(a, opts.evidence.get(a.id) ?? [], session.config, {
       ...(opts.faultMarkers ? { markers: opts.faultMarkers } : {}),
       ...(sibling ? { sibling } : {}),
@@ -314,7 +426,7 @@ export async function labelAttempts(
   const labels = attempts.map((a, i) => {
     const r = results[i] ?? { ok: false as const, reason: "no result", stopped: false };
     if (!r.ok) report.failures.push({ id: a.id, reason: r.reason });
-    return toLabel(a, opts.evidence.get(a.id) ?? [], r, session.config.model);
+    return toLabel(a, opts.evidence.get(a.id) ?? [], r, session.config.model, siblings.get(a.id));
   });
   report.labelled = labels.filter((l) => !l.unlabelledReason).length;
   report.unlabelled = labels.length - report.labelled;

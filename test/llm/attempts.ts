@@ -112,9 +112,13 @@ export function hitsFor(a: Attempt): DetectorHit[] {
   ];
 }
 
+/**
+ * A valid answer for makeAttempt's attempts: every claim quotes what its event holds (the
+ * labeller names a mechanism only when the quote is found there).
+ */
 export function goodAnswer(overrides: Partial<LlmLabelAnswer> = {}): LlmLabelAnswer {
   return {
-    mechanismId: null,
+    mechanismId: "deployment-preservation",
     kind: "procedural_loss",
     status: "named",
     evidence: [
@@ -126,11 +130,11 @@ export function goodAnswer(overrides: Partial<LlmLabelAnswer> = {}): LlmLabelAns
         excerpt: '{"ok":true}',
       },
       {
-        claim: "mechanism",
+        claim: "state",
         from: "event",
         eventIndex: 6,
         attemptId: null,
-        excerpt: "rm -rf after the probe",
+        excerpt: '{"ok":true}',
       },
     ],
     capabilityEvidence: [{ eventIndex: 6, why: "health check answered ok" }],
@@ -150,16 +154,22 @@ export function goodAnswer(overrides: Partial<LlmLabelAnswer> = {}): LlmLabelAns
  * prompt shows (`[N] …`), so the answer is valid for whichever attempt was sent.
  */
 export function answerCitingFirstShown(body: ChatBody): ChatReply {
-  const user = body.messages.find((m: { role: string }) => m.role === "user").content as string;
-  const shown = Number(user.match(/^\[(\d+)\] /m)?.[1] ?? 0);
+  const { eventIndex, excerpt } = firstShown(body);
   return {
     kind: "json",
     answer: goodAnswer({
-      capabilityEvidence: [{ eventIndex: shown, why: "shown" }],
-      preFailureState: { eventIndex: shown, description: "before stop" },
-      evidence: [
-        { claim: "mechanism", from: "event", eventIndex: shown, attemptId: null, excerpt: "shown" },
-      ],
+      capabilityEvidence: [{ eventIndex, why: "shown" }],
+      preFailureState: { eventIndex, description: "before stop" },
+      evidence: [{ claim: "mechanism", from: "event", eventIndex, attemptId: null, excerpt }],
     }),
   };
+}
+
+/** The first event a labelling prompt shows: its [index] and a quote of its line. */
+export function firstShown(body: ChatBody): { eventIndex: number; excerpt: string } {
+  const user = body.messages.find((m: { role: string }) => m.role === "user").content as string;
+  const line = user.match(/^\[(\d+)\] (.*)$/m);
+  // a quote of the shown line itself (before any cut), so the evidence is found in the event
+  const excerpt = (line?.[2] ?? "").split(/…| ⏎ /)[0]?.slice(0, 60) ?? "";
+  return { eventIndex: Number(line?.[1] ?? 0), excerpt };
 }

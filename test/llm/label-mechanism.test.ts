@@ -17,7 +17,7 @@ import {
   removeTempWorkspaces,
 } from "../core/mine/demo-workspace.js";
 import { type ChatBody, type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
-import { goodAnswer } from "./attempts.js";
+import { firstShown, goodAnswer } from "./attempts.js";
 
 const limits = LlmConfig.parse({});
 let ws: Workspace;
@@ -115,6 +115,7 @@ describe("LLM answers name a known mechanism id (strict schema, nullable), and c
           interventionPoint: "stop",
           capabilityEvidence: [{ eventIndex: shown(body), why: "shown" }],
           preFailureState: { eventIndex: shown(body), description: "before stop" },
+          evidence: [{ claim: "state", from: "event", attemptId: null, ...firstShown(body) }],
         }),
       };
     };

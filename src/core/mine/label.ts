@@ -161,6 +161,13 @@ export const STATUS_DEFINITION =
 export const LLM_LABEL_VERSION = "label-answer@3";
 
 /**
+ * Version of the checks that turn a valid LLM answer into a label (src/llm/label.ts: found
+ * evidence, known id, confidence). Part of the label store key only, not of the answer cache
+ * or recordings: a change re-derives stored labels from the same answers, asking nothing again.
+ */
+export const LLM_LABEL_RULES = "answer-checks@2";
+
+/**
  * What a needs-review entry shows first, the same in `fire mine` and the workbench: its
  * strongest suspected mechanism, and the evidence to read first (the first claim that is
  * not capability — what is suspected, not that a sibling passed — else the first).

@@ -6,7 +6,7 @@ import { type Decision, userExclusions } from "./decisions.js";
 import { runDetectorsAll } from "./detectors/index.js";
 import type { DetectorHit } from "./detectors/types.js";
 import { heuristicLabel } from "./heuristic.js";
-import { type Label, LLM_LABEL_VERSION } from "./label.js";
+import { type Label, LLM_LABEL_RULES, LLM_LABEL_VERSION } from "./label.js";
 import { type LabelStore, labelKey } from "./label-cache.js";
 import { asTriaged, type TriageResult, triage } from "./triage.js";
 import { triageInputsOf } from "./triage-view.js";
@@ -118,7 +118,7 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
     const extra =
       opts.labeler === "llm"
         ? // what the model saw depends on the prompt budget too: a new budget relabels
-          `${config.llm.model}|${LLM_LABEL_VERSION}|${config.llm.minPromptTokens},${config.llm.maxPromptTokens},${config.llm.promptShare}`
+          `${config.llm.model}|${LLM_LABEL_VERSION}|${LLM_LABEL_RULES}|${config.llm.minPromptTokens},${config.llm.maxPromptTokens},${config.llm.promptShare}`
         : `name>=${config.mining.nameThreshold}`;
     const key = labelKey(a, hits.get(a.id) ?? [], extra);
     keys.set(a.id, key);

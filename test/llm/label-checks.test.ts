@@ -1,0 +1,240 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { inScope, isNamed, type Label } from "../../src/core/mine/label.js";
+import { Attempt } from "../../src/core/model/attempt.js";
+import { labelAttempts } from "../../src/llm/index.js";
+import { type LlmLabelAnswer, NAME_CONFIDENCE } from "../../src/llm/label.js";
+import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
+import { goodAnswer, hitsFor, makeAttempt } from "./attempts.js";
+
+/*
+ * The checks fire runs on a valid LLM answer before it becomes a label (src/llm/label.ts):
+ * nothing here changes what the model is asked, so recorded answers stay valid. Each test
+ * answers through a real loopback OpenAI-compatible server.
+ */
+
+let fake: FakeOpenAI;
+let cacheDir: string;
+beforeEach(async () => {
+  fake = await startFakeOpenAI();
+  cacheDir = await mkdtemp(join(tmpdir(), "fire-llm-checks-"));
+});
+afterEach(async () => {
+  await fake.close();
+  await rm(cacheDir, { recursive: true, force: true });
+});
+
+/** Label one attempt with the server answering `answer` (a fresh cache each call). */
+async function labelWith(
+  a: Attempt,
+  answer: Partial<LlmLabelAnswer>,
+  population?: Attempt[],
+): Promise<Label> {
+  await rm(cacheDir, { recursive: true, force: true });
+  fake.respond = () => ({ kind: "json", answer: goodAnswer(answer) });
+  const { labels } = await labelAttempts([a], {
+    evidence: new Map([[a.id, hitsFor(a)]]),
+    config: { model: "fake-model", maxRetries: 0 },
+    cacheDir,
+    apiKey: "sk-checks-test-0123456789abcdefghij",
+    baseURL: fake.baseURL,
+    ...(population ? { population } : {}),
+  });
+  const label = labels[0];
+  if (!label) throw new Error("no label");
+  expect(label.unlabelledReason).toBeUndefined();
+  return label;
+}
+
+/** makeAttempt's destructive call (index 7): the mechanism's event. */
+const CLEANUP = 7;
+const cleanup = (excerpt: string): LlmLabelAnswer["evidence"][number] => ({
+  claim: "mechanism",
+  from: "event",
+  eventIndex: CLEANUP,
+  attemptId: null,
+  excerpt,
+});
+
+describe("an LLM answer is named only with evidence found where it says", () => {
+  it("a name at or below the confidence bar stays for review, with the suspect and the reason", async () => {
+    const a = makeAttempt("conf-1");
+    const at = await labelWith(a, {
+      confidence: NAME_CONFIDENCE,
+      evidence: [cleanup("rm -rf /app/dist")],
+    });
+    expect(at.status).toBe("needs_review");
+    expect(inScope(at)).toBe(true);
+    expect(isNamed(at)).toBe(false);
+    expect(at.mechanismId).toBeUndefined();
+    expect(at.family).toBeUndefined();
+    expect(at.confidence).toBe(NAME_CONFIDENCE);
+    expect(at.suspected).toEqual([{ mechanismId: "deployment-preservation", strength: 1 }]);
+    expect(at.rationale).toContain(`not named: confidence ${NAME_CONFIDENCE} is not above`);
+
+    const above = await labelWith(a, {
+      confidence: NAME_CONFIDENCE + 0.05,
+      evidence: [cleanup("rm -rf /app/dist")],
+    });
+    expect(above.status).toBe("named");
+    expect(above.mechanismId).toBe("deployment-preservation");
+    expect(above.suspected).toBeUndefined();
+  });
+
+  it("a quote the cited event does not hold shows nothing; a quote cut by the prompt still counts", async () => {
+    const a = makeAttempt("quote-1");
+    const invented = await labelWith(a, { evidence: [cleanup("rm -rf /srv/www/html")] });
+    expect(invented.status).toBe("needs_review");
+    expect(invented.rationale).toContain("no mechanism or state claim cites evidence found");
+    // the event index exists: the answer is valid, only the name is withheld
+    expect(invented.evidence?.[0]?.eventIndex).toBe(CLEANUP);
+
+    const cut = await labelWith(a, {
+      evidence: [cleanup("$ git clone https://deploy:…[52 chars cut]…&& rm -rf /app/dist")],
+    });
+    expect(cut.status).toBe("named");
+    expect(cut.mechanismId).toBe("deployment-preservation");
+  });
+
+  it("a sibling claim counts only for the passing sibling the prompt compared with", async () => {
+    const failed = makeAttempt("sib-fail");
+    const passed = Attempt.parse({
+      ...makeAttempt("sib-pass"),
+      outcome: "pass",
+      reward: 1,
+      verifierOutput: "1 passed in 0.20s",
+    });
+    const bySibling = (attemptId: string): Partial<LlmLabelAnswer> => ({
+      evidence: [
+        {
+          claim: "state",
+          from: "sibling",
+          eventIndex: null,
+          attemptId,
+          excerpt: "the sibling kept the deployment",
+        },
+      ],
+    });
+    const real = await labelWith(failed, bySibling(passed.id), [failed, passed]);
+    expect(fake.chat.at(-1)?.messages[1]?.content).toContain(`passing sibling ${passed.id}`);
+    expect(real.status).toBe("named");
+    const other = await labelWith(failed, bySibling("some-other-attempt"), [failed, passed]);
+    expect(other.status).toBe("needs_review");
+  });
+
+  it("takes no detector family for a model that named no known id", async () => {
+    // the detectors agree on deployment-preservation; the model, shown them, chose none
+    const label = await labelWith(makeAttempt("free-1"), {
+      mechanismId: null,
+      mechanism: "removed the build output after the probe",
+      evidence: [cleanup("rm -rf /app/dist")],
+    });
+    expect(label.status).toBe("named");
+    expect(label.mechanismId).toBeUndefined();
+    expect(label.family).toBeUndefined();
+    expect(label.mechanism).toBe("removed the build output after the probe");
+    expect(isNamed(label)).toBe(false);
+  });
+
+  it("a procedural loss without capability evidence found is policy-addressable", async () => {
+    const a = makeAttempt("kind-1");
+    const none = await labelWith(a, {
+      kind: "procedural_loss",
+      capabilityEvidence: [],
+      evidence: [
+        // cites an event that exists, but the quote is not in it
+        { claim: "capability", from: "event", eventIndex: 6, attemptId: null, excerpt: "200 OK" },
+        cleanup("rm -rf /app/dist"),
+      ],
+    });
+    expect(none.kind).toBe("policy_addressable");
+    expect(none.isProceduralLoss).toBe(false);
+    expect(none.status).toBe("named");
+
+    const shown = await labelWith(a, {
+      kind: "procedural_loss",
+      capabilityEvidence: [],
+      evidence: [
+        {
+          claim: "capability",
+          from: "event",
+          eventIndex: 6,
+          attemptId: null,
+          excerpt: '{"ok":true}',
+        },
+        cleanup("rm -rf /app/dist"),
+      ],
+    });
+    expect(shown.kind).toBe("procedural_loss");
+    expect(shown.isProceduralLoss).toBe(true);
+  });
+});
+
+describe("a named stop check is read against the trial's record", () => {
+  const stopAnswer: Partial<LlmLabelAnswer> = {
+    kind: "policy_addressable",
+    mechanismId: "stop-without-check",
+    mechanism: "stopped without checking",
+    interventionPoint: "stop",
+    capabilityEvidence: [],
+    evidence: [
+      { claim: "state", from: "event", eventIndex: 9, attemptId: null, excerpt: "Done, the app" },
+    ],
+  };
+
+  it("keeps it when the agent chose the stop and the deliverable exists", async () => {
+    const label = await labelWith(makeAttempt("stop-1"), stopAnswer);
+    expect(label.mechanismId).toBe("stop-without-check");
+    expect(label.status).toBe("named");
+  });
+
+  it("a run that hit its time limit did not choose its stop: no deliverable by the deadline", async () => {
+    const a = Attempt.parse({ ...makeAttempt("stop-2"), outcome: "timeout" });
+    const label = await labelWith(a, stopAnswer);
+    expect(label.mechanismId).toBe("deadline-no-deliverable");
+    expect(label.status).toBe("named");
+    expect(label.mechanism).toBe("stopped without checking");
+    expect(label.rationale).toContain("read as deadline-no-deliverable");
+  });
+
+  it("a stop with a deliverable the verifier reports missing and never written: artifact never written", async () => {
+    const a = Attempt.parse({
+      ...makeAttempt("stop-3"),
+      verifierOutput:
+        "FAILED test_report - FileNotFoundError: [Errno 2] No such file or directory: '/app/out/report.json'",
+    });
+    const label = await labelWith(a, stopAnswer);
+    expect(label.mechanismId).toBe("artifact-never-written");
+    expect(label.rationale).toContain("/app/out/report.json");
+    // written somewhere by the agent: the generic stop check stands
+    const written = Attempt.parse({
+      ...a,
+      id: "stop-4",
+      events: [
+        ...a.events.slice(0, -1),
+        {
+          index: 10,
+          kind: "tool_call",
+          tool: "Write",
+          input: '{"file_path":"/app/out/report.json","content":"{}"}',
+          writes: ["/app/out/report.json"],
+          callId: "w1",
+        },
+        { index: 11, kind: "stop" },
+      ],
+    });
+    expect((await labelWith(written, stopAnswer)).mechanismId).toBe("stop-without-check");
+  });
+
+  it("a run the harness ended otherwise shows no stop to name: kept for review", async () => {
+    const a = Attempt.parse({
+      ...makeAttempt("stop-5"),
+      exception: { type: "AgentCrashed", message: "the agent process exited" },
+    });
+    const label = await labelWith(a, stopAnswer);
+    expect(label.status).toBe("needs_review");
+    expect(label.rationale).toContain("the harness ended the run");
+  });
+});
