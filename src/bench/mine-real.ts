@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { mine } from "../core/mine/mine.js";
 import type { FireConfig } from "../core/workspace/config.js";
 import { loadWorkspace } from "../core/workspace/load.js";
-import { type DevSource, defaultLocations, devSourceFiles, readDevSource } from "./dev-sources.js";
+import {
+  type DevSource,
+  defaultLocations,
+  devSourceFiles,
+  type Gold,
+  readDevSource,
+} from "./dev-sources.js";
 import type { Recording } from "./llm-replay.js";
 import {
   attemptsOfTrials,
@@ -166,24 +172,37 @@ export const mineRealBenchmark: Benchmark = {
       results.push(...rows(`${src.name} (held out)`, s, setting));
     });
     log("calibration (default settings, all sources pooled): shown confidence against the gold");
-    for (const b of calibration(
+    logCalibration(
+      log,
       sources.map(({ src }, i) => ({
         gold: src.trials,
         says: said[i]?.[defaultAt] ?? new Map<string, FireSays>(),
       })),
-    ))
-      log(
-        `  confidence ${b.confidence.toFixed(2)}: ${b.labels} label(s); named ${b.named}, ` +
-          `in scope ${b.namedInScope}/${b.named}, mechanism ${b.mechAgree}/${b.mechCompared}; ` +
-          `for review ${b.labels - b.named}, in scope ${b.reviewInScope}/${b.labels - b.named}`,
-      );
+    );
     if (process.env.FIRE_BENCH_LLM !== "off") {
       log("LLM labeller, answers replayed from validation/recordings/<source>.json:");
-      for (const { src, corpus } of sources) results.push(...(await llmRows(src, corpus, log)));
+      const llmSaid: Said[] = [];
+      for (const { src, corpus } of sources)
+        results.push(...(await llmRows(src, corpus, log, recordingPath(src.name), llmSaid)));
+      log("LLM calibration (all sources pooled): the model's confidence against the gold");
+      logCalibration(log, llmSaid);
     }
     return results;
   },
 };
+
+/** What one labeller said about one source's labelled trials, with their gold labels. */
+type Said = { gold: ReadonlyMap<string, Gold>; says: ReadonlyMap<string, FireSays> };
+
+/** Per shown confidence: how many labels, and how often named ones the gold keeps in scope. */
+function logCalibration(log: (line: string) => void, said: readonly Said[]): void {
+  for (const b of calibration(said))
+    log(
+      `  confidence ${b.confidence.toFixed(2)}: ${b.labels} label(s); named ${b.named}, ` +
+        `in scope ${b.namedInScope}/${b.named}, mechanism ${b.mechAgree}/${b.mechCompared}; ` +
+        `for review ${b.labels - b.named}, in scope ${b.reviewInScope}/${b.labels - b.named}`,
+    );
+}
 
 /** `FIRE_LLM_PROMPT_DUMP`: the folder unmatched prompts go to, one subfolder per source. */
 const dumpRoot = (): string | undefined => process.env.FIRE_LLM_PROMPT_DUMP || undefined;
@@ -197,6 +216,8 @@ export async function llmRows(
   corpus: string | string[],
   log: (line: string) => void,
   recording: string | Recording = recordingPath(src.name),
+  /** Receives what the LLM said on this source (for the pooled calibration). */
+  said?: Said[],
 ): Promise<BenchResult[]> {
   const root = dumpRoot();
   const run: LlmSourceRun = await llmSays({
@@ -224,6 +245,7 @@ export async function llmRows(
     ];
   }
   const s = scoreSource(src.trials, run.says);
+  said?.push({ gold: src.trials, says: run.says });
   log(`${line(name, s)}  [${counts}]`);
   if (process.env.FIRE_BENCH_VERBOSE) logTrials(log, src, run.says);
   return rows(name, s, `answered ${run.answered}/${run.asked}, stale ${run.stale}`);
