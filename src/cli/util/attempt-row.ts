@@ -1,5 +1,5 @@
+import { eventCountOf } from "../../core/app/open.js";
 import type { Attempt } from "../../core/model/attempt.js";
-import { eventCountOf } from "../../core/workspace/index-file.js";
 import type { Workspace } from "../../core/workspace/load.js";
 
 /** One line of `fire attempts --json`: the fields scripts filter on. */

@@ -56,7 +56,7 @@ export async function openWorkspace(
 ): Promise<Workspace> {
   const dir = workspaceDir(opts);
   const progress = progressLine();
-  const { loadWorkspace } = await import("../../core/workspace/load.js");
+  const { loadWorkspace } = await import("../../core/app/open.js");
   const ws = await loadWorkspace(dir, {
     ...(sources ? { sources } : {}),
     ...workersAfter(),
@@ -75,7 +75,7 @@ export async function openCurrent(opts: { workspace?: string }): Promise<Workspa
   const dir = workspaceDir(opts);
   let why: string | undefined;
   const progress = progressLine(() => why);
-  const { openCurrentWorkspace } = await import("../../core/workspace/open.js");
+  const { openCurrentWorkspace } = await import("../../core/app/open.js");
   const ws = await openCurrentWorkspace(dir, {
     ...workersAfter(),
     ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),

@@ -6,17 +6,18 @@ import type { Attempt } from "../model/attempt.js";
 import { updateConfig } from "../workspace/config.js";
 import { type HandChange, type HandMarks, setHandMark } from "../workspace/hand-outcomes.js";
 import { storedDigest } from "../workspace/index-file.js";
-import type { LoadOptions, Workspace } from "../workspace/load.js";
+import type { Workspace } from "../workspace/load.js";
 import { coveredBy, sourceEntry } from "../workspace/sources.js";
+import { loadWorkspace } from "./open.js";
 
 export { outcomeOf } from "../mine/triage.js";
 /** Triage, one path: `fire triage` and the workbench both call these. */
 export { loadTriageInputs, triageView } from "../mine/triage-view.js";
 export type { HandChange, HandMarks, HandOutcome } from "../workspace/hand-outcomes.js";
-export { eventCountOf } from "../workspace/index-file.js";
 export type { LoadOptions, Workspace } from "../workspace/load.js";
 export { isIndexCurrent } from "../workspace/open.js";
 export { workspacePaths } from "../workspace/paths.js";
+export { eventCountOf, loadWorkspace, openCurrentWorkspace } from "./open.js";
 
 /**
  * `fire import PATH…`: the paths join the workspace's `sources` (unless a source already
@@ -67,14 +68,4 @@ export function markAttempt(
 /** Triage of some of the workspace's attempts (a filtered list) with the session's inputs. */
 export function triageOf(attempts: readonly Attempt[], inputs: TriageOptions): TriageResult {
   return triage(attempts, inputs);
-}
-
-/**
- * Reads every source unit (parsed, or from the parse cache) and rewrites the index. The
- * importers and the parse pool load on the first call: a command that answers from the
- * index loads none of them.
- */
-export async function loadWorkspace(dir: string, opts?: LoadOptions): Promise<Workspace> {
-  const { loadWorkspace: load } = await import("../workspace/load.js");
-  return load(dir, opts);
 }
