@@ -200,6 +200,93 @@ describe("fire screen run on a cloud Harbor environment", () => {
     expect(rows.length).toBe(4);
   }, 240_000);
 
+  it("an interrupted recovery job is resumed too; cost and progress as Harbor reported them", () => {
+    const ws4 = mkdtempSync(join(tmpdir(), "fire-cloud-rec-"));
+    expect(planReportCheck(ws4, "y", ["--arms", "baseline,policy", "--attempts", "1"]).status).toBe(
+      0,
+    );
+    const args = ["--env", "docker", "--var", "agent=standin"];
+    // both policy trials hit a provider failure; the recovery job dies after one trial
+    const first = run(ws4, "y", args, {
+      STANDIN_FAIL_JOBS: "r1-policy/report-sales,r1-policy/fix-tests",
+      STANDIN_STOP_JOB: "r1-policy-rec1",
+      STANDIN_STOP_AFTER: "1",
+    });
+    expect(first.status).toBe(1);
+    expect(first.stdout).toContain("screen y: 1/2 done");
+    expect(first.stderr).toMatch(/r1-policy failed: recovery run r1-policy-rec1: harbor exited 1/);
+    // the unfinished unit stored nothing: no policy row is unscorable in the results
+    const firstRows = readFileSync(join(ws4, "screens/y/results.jsonl"), "utf8").trim().split("\n");
+    expect(firstRows.every((l) => JSON.parse(l).arm === "baseline")).toBe(true);
+    const rec = join(ws4, "screens/y/jobs/r1-policy-rec1");
+    const kept = readdirSync(rec).filter((d) => d.includes("__"));
+    expect(kept.length).toBe(1);
+    const keptResult = readFileSync(join(rec, kept[0] ?? "", "result.json"), "utf8");
+
+    const second = run(ws4, "y", args);
+    expect(second.stdout).toContain("screen y: 2/2 done");
+    const calls = readFileSync(join(rec, "standin-calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(calls.length).toBe(2);
+    expect(calls[1]).toEqual(["jobs", "resume", "-p", rec]);
+    // the recovery trial paid for before the interruption was kept, not run again
+    expect(readFileSync(join(rec, kept[0] ?? "", "result.json"), "utf8")).toBe(keptResult);
+    const rows = readFileSync(join(ws4, "screens/y/results.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const policy = rows.filter((r) => r.arm === "policy");
+    expect(policy.length).toBe(2);
+    expect(policy.every((r) => !r.unscorable && r.lineage?.length === 1)).toBe(true);
+    // Harbor's live progress of each job, read from its result.json while it ran or at its end
+    expect(second.stderr).toMatch(/r1-policy-rec1 trials: 2\/2 trial\(s\), \$0\.02/);
+
+    // cost and progress as Harbor reported them: every job, recovery runs included
+    const status = runFire(["screen", "status", "y", "-w", ws4, "--json"]);
+    expect(status.status).toBe(0);
+    const h = JSON.parse(status.stdout).harbor;
+    expect(h).toMatchObject({
+      jobs: 3,
+      total: 6,
+      completed: 6,
+      errored: 2,
+      running: 0,
+      pending: 0,
+      // the policy job whose two trials failed at the provider reported no cost at all
+      jobsWithoutCost: 1,
+      tokens: { input: 400, cache: 0, output: 80 },
+      problems: [],
+    });
+    expect(h.costUsd).toBeCloseTo(0.04, 10);
+    expect(h.byArm.policy).toMatchObject({ jobs: 2, completed: 4, errored: 2 });
+    expect(h.byArm.policy.costUsd).toBeCloseTo(0.02, 10);
+    expect(h.byArm.baseline.costUsd).toBeCloseTo(0.02, 10);
+    const text = runFire(["screen", "status", "y", "-w", ws4]).stdout;
+    expect(text).toContain(
+      "harbor   3 job(s): 6/6 trial(s), 2 errored, $0.04; tokens 400 input, 0 cache, 80 output",
+    );
+    expect(text).toContain(
+      "    per arm: baseline 2/2 trial(s), $0.02; policy 4/4 trial(s), 2 errored, $0.02",
+    );
+    expect(text).toContain("    1 job(s) with finished trials reported no cost");
+  }, 300_000);
+
+  it("fire screen run shows Harbor's trial counts while a job runs", () => {
+    const ws5 = mkdtempSync(join(tmpdir(), "fire-cloud-live-"));
+    expect(planReportCheck(ws5, "x", ["--arms", "baseline", "--attempts", "1"]).status).toBe(0);
+    // each trial takes 4 s; fire reads the job's result.json every 2 s
+    const r = run(ws5, "x", ["--env", "docker", "--var", "agent=standin"], {
+      STANDIN_TRIAL_DELAY_MS: "4000",
+    });
+    expect(r.status).toBe(0);
+    const live = r.stderr.split("\n").filter((l) => l.includes("r1-baseline trials:"));
+    // a line while the job ran (a trial running), and the job's last state
+    expect(live.some((l) => /\d\/2 trial\(s\), 1 running/.test(l))).toBe(true);
+    expect(live.at(-1)).toMatch(/trials: 2\/2 trial\(s\), \$0\.02$/);
+  }, 120_000);
+
   const missing = sandboxMissing();
   it.skipIf(missing)(
     "--smoke: one trial in the (stand-in) sandbox proves the hook ran there",

@@ -48,7 +48,7 @@ let argv = process.argv.slice(2);
  * `jobs resume -p JOB_DIR`: the job's own command again (its saved arguments, as Harbor
  * re-reads the job's config.json), keeping every trial that already has a result.json.
  * STANDIN_STOP_AFTER=N: the process dies (exit 1) after N trials of a job, as an
- * interrupted Harbor leaves a job folder behind.
+ * interrupted Harbor leaves a job folder behind; with STANDIN_STOP_JOB=NAME, only that job.
  */
 let resuming = false;
 if (argv[0] === "jobs" && argv[1] === "resume" && (argv[2] === "-p" || argv[2] === "--job-path")) {
@@ -127,7 +127,11 @@ if (!resuming) {
     JSON.stringify({ job_name: opts.jobName, jobs_dir: opts.jobsDir, tasks: opts.tasks }),
   );
 }
-const stopAfter = Number(process.env.STANDIN_STOP_AFTER ?? "0");
+const stopJob = process.env.STANDIN_STOP_JOB;
+const stopAfter =
+  !stopJob || stopJob === opts.jobName ? Number(process.env.STANDIN_STOP_AFTER ?? "0") : 0;
+/** STANDIN_TRIAL_DELAY_MS: each trial takes this long (to watch a job's live progress). */
+const trialDelay = Number(process.env.STANDIN_TRIAL_DELAY_MS ?? "0");
 let written = 0;
 const startedAt = new Date().toISOString();
 /** The agent block of every trial's result.json. */
@@ -239,6 +243,8 @@ for (const name of selected) {
     process.exit(1);
   }
   written++;
+  writeJobResult(name, null);
+  if (trialDelay) execFileSync("sleep", [String(trialDelay / 1000)]);
   mkdirSync(join(trialDir, "agent"), { recursive: true });
   mkdirSync(join(trialDir, "verifier"), { recursive: true });
   const session = `standin-${opts.jobName}-${name}`;
@@ -381,20 +387,58 @@ writeFileSync(
     2,
   ),
 );
-writeFileSync(
-  join(jobDir, "result.json"),
-  JSON.stringify(
-    {
-      id: opts.jobName,
-      job_name: opts.jobName,
-      started_at: startedAt,
-      finished_at: new Date().toISOString(),
-      n_total_trials: opts.tasks.length,
-    },
-    null,
-    2,
-  ),
-);
+writeJobResult(null, new Date().toISOString());
+
+/**
+ * The job's result.json as Harbor keeps it (`job.py`, `models/job/result.py`): rewritten on
+ * every trial start and completion, `stats` summed from the trials' result.json files (so a
+ * resumed job counts the trials it kept), `finished_at` only once the job ended.
+ */
+function writeJobResult(running, finishedAt) {
+  const stats = {
+    n_completed_trials: 0,
+    n_errored_trials: 0,
+    n_running_trials: running ? 1 : 0,
+    n_pending_trials: 0,
+    n_cancelled_trials: 0,
+    n_retries: 0,
+    evals: {},
+    n_input_tokens: null,
+    n_cache_tokens: null,
+    n_output_tokens: null,
+    cost_usd: null,
+  };
+  for (const name of selected) {
+    const file = join(jobDir, `${name}__${opts.jobName}`, "result.json");
+    if (!existsSync(file)) continue;
+    const t = JSON.parse(readFileSync(file, "utf8"));
+    stats.n_completed_trials++;
+    if (t.exception_info) stats.n_errored_trials++;
+    const a = t.agent_result;
+    if (!a) continue;
+    for (const k of ["n_input_tokens", "n_cache_tokens", "n_output_tokens", "cost_usd"])
+      if (typeof a[k] === "number") stats[k] = (stats[k] ?? 0) + a[k];
+  }
+  stats.n_pending_trials = Math.max(
+    selected.length - stats.n_completed_trials - stats.n_running_trials,
+    0,
+  );
+  writeFileSync(
+    join(jobDir, "result.json"),
+    JSON.stringify(
+      {
+        id: "00000000-0000-4000-8000-000000000000",
+        started_at: startedAt,
+        updated_at: new Date().toISOString(),
+        finished_at: finishedAt,
+        n_total_trials: selected.length,
+        stats,
+      },
+      null,
+      4,
+    ),
+  );
+}
 
 /** A trial's ATIF trajectory (`agent/trajectory.json`); final metrics only when it finished. */
 function writeTrajectory(trialDir, sessionId, steps, finalMetrics) {

@@ -50,7 +50,8 @@ function progressLine(p: RunProgress): void {
     const full = p.total ? Math.round((p.done / p.total) * width) : 0;
     const bar = `${"█".repeat(full)}${"░".repeat(width - full)}`;
     process.stderr.write(`\r\x1b[K[${bar}] ${p.done}/${p.total} ${text.slice(0, 60)}`);
-    if (p.done === p.total && p.event !== "start") process.stderr.write("\n");
+    if (p.done === p.total && p.event !== "start" && p.event !== "trials")
+      process.stderr.write("\n");
     return;
   }
   process.stderr.write(`[${p.done}/${p.total}] ${text}\n`);

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { runSummary } from "../../core/app/present.js";
+import { harborProgressText, runSummary } from "../../core/app/present.js";
 import { screenStatus } from "../../core/app/results.js";
 import { print } from "../util/out.js";
 import { printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
@@ -41,6 +41,20 @@ export function registerScreenStatus(screen: Command): void {
         .map(([reason, n]) => `${n}× ${reason}`)
         .join("; ");
       lines.push(`    ${arm}: ${a.unscorable} of ${a.results} unscorable (${why})`);
+    }
+    if (s.harbor) {
+      const h = s.harbor;
+      const tokens = Object.entries(h.tokens)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(", ");
+      lines.push(
+        `  harbor   ${h.jobs} job(s): ${harborProgressText(h)}${h.costUsd === undefined ? " (no cost reported)" : ""}${tokens ? `; tokens ${tokens}` : ""}`,
+      );
+      if (h.jobsWithoutCost)
+        lines.push(`    ${h.jobsWithoutCost} job(s) with finished trials reported no cost`);
+      const arms = Object.entries(h.byArm).map(([arm, a]) => `${arm} ${harborProgressText(a)}`);
+      if (arms.length) lines.push(`    per arm: ${arms.join("; ")}`);
+      for (const p of h.problems) lines.push(`    problem: ${p}`);
     }
     print(`${lines.join("\n")}\n`);
   });

@@ -22,4 +22,5 @@ export { figuresLine, renderRefineResult } from "../refine/render.js";
 export { renderRouteAudit } from "../route/render.js";
 export { renderReplayScreen } from "../screening/replay/render.js";
 export { runSummary } from "../screening/results/run-summary.js";
+export { harborProgressText } from "../screening/run/harbor-progress.js";
 export { evidenceLines, withEvidence } from "../verdict/prose.js";

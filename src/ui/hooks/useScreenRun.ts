@@ -58,7 +58,7 @@ export function useScreenRun(): ScreenRun {
               setLive((l) => {
                 const unit = p.unit;
                 const running =
-                  !unit || p.event === "skip"
+                  !unit || p.event === "skip" || p.event === "trials"
                     ? l.running
                     : p.event === "start"
                       ? [...l.running, unit]

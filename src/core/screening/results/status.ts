@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { NotFoundError } from "../../errors.js";
 import { screenPaths } from "../paths.js";
 import { checkPlan, readPlan } from "../plan/plan-file.js";
+import { type HarborRunProgress, harborRunProgress } from "../run/harbor-progress.js";
 import { RunState } from "../run/state.js";
 import { readResults } from "./results-file.js";
 
@@ -26,6 +27,12 @@ export interface ScreenStatus {
    * an arm whose hook never ran in the sandbox shows at a glance.
    */
   byArm: Record<string, { results: number; unscorable: number; reasons: Record<string, number> }>;
+  /**
+   * A Harbor run's cost and progress as Harbor reported them in its job result files
+   * (run/harbor-progress.ts), recovery runs included; `problems` names a job result file
+   * that is not Harbor's (file:line: reason). Absent before any Harbor job wrote one.
+   */
+  harbor?: Omit<HarborRunProgress, "errors"> & { problems: string[] };
 }
 
 /** A screen at a glance (for `fire screen status` and the TUI): plan, run progress, results. */
@@ -56,6 +63,11 @@ export async function screenStatus(workspace: string, name: string): Promise<Scr
     if (!r.unscorable) continue;
     a.unscorable++;
     a.reasons[r.unscorable] = (a.reasons[r.unscorable] ?? 0) + 1;
+  }
+  const harbor = harborRunProgress(paths.jobs);
+  if (harbor.jobs > 0 || harbor.errors.length > 0) {
+    const { errors, ...rest } = harbor;
+    status.harbor = { ...rest, problems: errors.map((e) => e.format()) };
   }
   if (!status.planned) return status;
   const plan = await readPlan(workspace, name);

@@ -10,6 +10,7 @@ import type { ScreenPlan } from "../plan/schema.js";
 import { rowsFromAttempts } from "../results/from-attempts.js";
 import type { ScreenRow } from "../results/row.js";
 import { execShell } from "./exec.js";
+import { type HarborJobProgress, readHarborJobProgress } from "./harbor-progress.js";
 import { type ArmHook, hookEnv } from "./hook.js";
 import { fillTemplate } from "./template.js";
 
@@ -35,6 +36,38 @@ export interface JobContext {
   /** Extra environment for the Harbor process (the adapter's PYTHONPATH). */
   env?: Record<string, string>;
   loadAttempts: (dir: string) => Promise<{ attempts: Attempt[]; errors: InputError[] }>;
+  /** Told Harbor's own progress of the running job (its result.json) whenever it changes. */
+  watch?: (p: HarborJobProgress) => void;
+  /** How often the job's result.json is read while Harbor runs (default 2 s). */
+  pollMs?: number;
+}
+
+/**
+ * Reads the job's result.json every `pollMs` while Harbor runs and reports each change of its
+ * counts or cost; returns the stopper. A file Harbor is rewriting (torn) is skipped.
+ */
+function watchJob(ctx: JobContext, jobDir: string, jobName: string): () => void {
+  const watch = ctx.watch;
+  if (!watch) return () => {};
+  let last = "";
+  const poll = (): void => {
+    let p: HarborJobProgress | undefined;
+    try {
+      p = readHarborJobProgress(jobDir, jobName);
+    } catch {
+      return; // mid-write or not Harbor's: the next read decides
+    }
+    if (!p) return;
+    const key = JSON.stringify([p.completed, p.errored, p.running, p.total, p.costUsd]);
+    if (key === last) return;
+    last = key;
+    watch(p);
+  };
+  const timer = setInterval(poll, ctx.pollMs ?? 2000);
+  return () => {
+    clearInterval(timer);
+    poll();
+  };
 }
 
 export type JobResult =
@@ -90,12 +123,13 @@ export async function runHarborJob(
     payloadDir: "",
     ...armVars,
   });
+  const stopWatching = watchJob(ctx, jobDir, jobName);
   const r = await execShell(command, {
     cwd: ctx.workspace,
     env: { ...process.env, ...ctx.env, ...hookEnv(ctx.plan.name, hook, replicate) },
     ...(ctx.timeoutMs ? { timeoutMs: ctx.timeoutMs } : {}),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
-  });
+  }).finally(stopWatching);
   if (r.aborted) return { kind: "aborted" };
   if (r.code !== 0 || !existsSync(jobDir)) {
     const why = r.timedOut ? "timed out" : `harbor exited ${r.code}`;

@@ -26,6 +26,7 @@ import {
   verifyPayload,
 } from "./adapter.js";
 import { isProviderFailure, type JobContext, resumableJob, runHarborJob } from "./harbor-job.js";
+import { harborProgressText } from "./harbor-progress.js";
 import type { ArmHook } from "./hook.js";
 import {
   type ArmPayload,
@@ -282,10 +283,13 @@ function checkAdapterTemplate(
  * one Harbor job over the plan's tasks; trials are imported tagged with arm and replicate,
  * integrity-checked and stored. Provider failures are re-run as recovery jobs (at most the
  * plan's `maxReplacements`); the first fair result replaces the failed one, with the failed
- * trials kept in its `lineage`. A re-run skips finished jobs and restarts unfinished ones.
+ * trials kept in its `lineage`. A unit whose job or recovery job did not finish is not
+ * stored; a re-run skips finished units and has Harbor resume each unfinished job folder
+ * (the arm's job and its recovery jobs), keeping the trials already paid for.
  */
 export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummary> {
-  const { plan, paths, ctx, armSetup } = await prepareHarborRun(opts);
+  const prep = await prepareHarborRun(opts);
+  const { plan, paths, armSetup } = prep;
   const state = new StateWriter(
     paths.state,
     await readRunState(paths.state, plan.hashes.plan, "harbor"),
@@ -295,6 +299,11 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
     ...new Map(plan.schedule.map((c) => [`r${c.replicate}-${c.arm}`, c])).values(),
   ].sort((a, b) => a.replicate - b.replicate || a.order - b.order);
   const { summary, progress } = startSummary(units.length, opts.onProgress);
+  // Harbor's own trial counts and cost, while each job runs
+  const ctx: JobContext = {
+    ...prep.ctx,
+    watch: (p) => progress("trials", p.job, harborProgressText(p)),
+  };
   const taskIds = plan.tasks.map((t) => t.id);
 
   for (const cell of units) {
@@ -347,25 +356,50 @@ export async function runHarborScreen(opts: HarborRunOptions): Promise<RunSummar
     summary.errors.push(...first.errors.map((e) => e.format()));
     const byTask = new Map<string, ScreenRow>(first.rows.map((r) => [r.task, r]));
     let recoveries = 0;
+    // a recovery run that did not finish: the unit is not stored, so the next run resumes it
+    let unfinished: string | undefined;
     for (let rec = 1; rec <= plan.replacement.maxReplacements; rec++) {
       const pending = [...byTask.values()].filter(isProviderFailure);
-      if (pending.length === 0 || opts.signal?.aborted) break;
+      if (pending.length === 0) break;
+      if (opts.signal?.aborted) {
+        unfinished = "stopped";
+        break;
+      }
       recoveries = rec;
+      const recName = `${jobName}-rec${rec}`;
+      // an interrupted recovery job is resumed too: its finished trials were paid for
       const again = await runHarborJob(
         ctx,
-        `${jobName}-rec${rec}`,
+        recName,
         cell.arm,
         cell.replicate,
         pending.map((r) => r.task),
         hook,
         armVars,
+        resumableJob(join(paths.jobs, recName)),
       );
-      if (again.kind !== "done") break; // the failed rows stay unscorable, with their reason
+      if (again.kind !== "done") {
+        unfinished =
+          again.kind === "aborted" ? "stopped" : `recovery run ${recName}: ${again.error}`;
+        break;
+      }
       for (const r of again.rows) {
         const old = byTask.get(r.task);
         if (!old || !isProviderFailure(old)) continue;
         byTask.set(r.task, { ...r, lineage: [...(old.lineage ?? []), old.source ?? old.task] });
       }
+    }
+    if (unfinished === "stopped") break;
+    if (unfinished) {
+      summary.failed++;
+      summary.errors.push(`${jobName}: ${unfinished}`);
+      await state.mark(jobName, {
+        status: "failed",
+        at: new Date().toISOString(),
+        error: unfinished,
+      });
+      progress("failed", jobName, unfinished);
+      continue;
     }
     await results.add([...byTask.values()]);
     await state.mark(jobName, {

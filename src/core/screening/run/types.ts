@@ -7,7 +7,8 @@ export interface RunProgress {
   /** Units found finished by an earlier run. */
   skipped: number;
   unit?: string;
-  event: "start" | "skip" | "done" | "failed";
+  /** `trials`: Harbor's own progress of the running unit's job (its result.json). */
+  event: "start" | "skip" | "done" | "failed" | "trials";
   message?: string;
 }
 
