@@ -1,6 +1,6 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../errors.js";
-import type { AttemptInput } from "../model/attempt.js";
+import { type AttemptInput, UNFINISHED_TRIAL } from "../model/attempt.js";
 import { type EpisodeParts, hasApiEpisodes, readApiEpisodes } from "./api-episodes.js";
 import { type AtifParts, atifParts, taskFromPrompt } from "./atif.js";
 import { Atif } from "./atif-schema.js";
@@ -241,7 +241,13 @@ export async function* readHarborTrial(
     }
     r = res.value;
   }
-  const exception = harborException(r);
+  // a trial with no result record never ended: say so, the outcome stays unknown
+  const exception = unfinished
+    ? {
+        type: UNFINISHED_TRIAL,
+        message: "no result.json: the harness recorded no end of this trial",
+      }
+    : harborException(r);
   const timedOut = exception !== undefined && /timeout/i.test(exception.type);
   let parts: AtifParts | undefined;
   let finalFile: string | undefined;
@@ -355,7 +361,7 @@ export async function* readHarborTrial(
       parts?.model ??
       raw.claude?.model ??
       episodes?.model,
-    outcome: decideOutcome(reward, exception, options.passThreshold),
+    outcome: unfinished ? "unknown" : decideOutcome(reward, exception, options.passThreshold),
     reward: reward ?? null,
     exception,
     costUsd: usage.costUsd ?? parts?.costUsd ?? episodes?.costUsd,

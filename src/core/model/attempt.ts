@@ -93,6 +93,13 @@ export const Tokens = z.strictObject({
 });
 export type Tokens = z.infer<typeof Tokens>;
 
+/**
+ * `exception.type` of a trial whose harness recorded no end at all (a Harbor trial folder
+ * without `result.json`: its job was stopped, or the harness died, while it ran). fire's own
+ * name, set by importers; the outcome stays `unknown`.
+ */
+export const UNFINISHED_TRIAL = "TrialUnfinished";
+
 /** One run of an agent on one task. */
 export const Attempt = z.strictObject({
   /** Stable across re-imports: derived from the source identity, never random. */

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { triage } from "../../../src/core/mine/triage.js";
-import type { Attempt } from "../../../src/core/model/attempt.js";
+import { type Attempt, UNFINISHED_TRIAL } from "../../../src/core/model/attempt.js";
 import { type Collected, collect } from "./collect.js";
 
 let root: string;
@@ -230,9 +230,16 @@ describe("Harbor trial with per-episode API logs instead of a trajectory", () =>
     expect(got.errors).toContainEqual(
       expect.stringMatching(/make-page__ccc\/result\.json: missing: the trial did not finish/),
     );
-    const t = triage(got.attempts).tasks.find((x) => x.taskId === "make-page");
+    const tr = triage(got.attempts);
+    const t = tr.tasks.find((x) => x.taskId === "make-page");
     expect(t).toMatchObject({ passes: 1, n: 3 });
     expect(t?.attemptIds).toHaveLength(4);
+    // it never ended: the harness recorded no result, a harness fault (not "no outcome")
+    expect(a.exception).toMatchObject({ type: UNFINISHED_TRIAL });
+    expect(tr.exclusions.find((x) => x.attemptId === a.id)).toMatchObject({
+      reason: "provider_fault",
+      detail: expect.stringMatching(/never ended/),
+    });
   });
 
   it("reports a malformed episode file with its line and still loads the others", () => {

@@ -10,7 +10,12 @@ import { faultOf } from "../../../src/core/mine/faults/index.js";
 import { compareWith } from "../../../src/core/mine/sibling-diff.js";
 import { attemptFacts } from "../../../src/core/mine/sibling-facts.js";
 import { triage } from "../../../src/core/mine/triage.js";
-import { Attempt, type AttemptInput, type Event } from "../../../src/core/model/attempt.js";
+import {
+  Attempt,
+  type AttemptInput,
+  type Event,
+  UNFINISHED_TRIAL,
+} from "../../../src/core/model/attempt.js";
 
 /*
  * Readings that a source no rule had seen showed wrong (a code-mode agent on Terminal-Bench
@@ -265,5 +270,19 @@ describe("a closed replacement task", () => {
     expect(noDiffAfterReplace.detect(written(closed), { siblings: [] })).toHaveLength(1);
     const only = "Only replace the copyright line; leave the rest of each file as it is.";
     expect(noDiffAfterReplace.detect(written(only), { siblings: [] })).toHaveLength(1);
+  });
+});
+
+describe("a trial that never ended", () => {
+  it("is a harness fault when the harness recorded no end; an outcome merely missing is not", () => {
+    const steps = shell(1, "cat /app/notes.txt", "notes", 0);
+    const stopped = attempt(steps, {
+      outcome: "unknown",
+      reward: null,
+      exception: { type: UNFINISHED_TRIAL, message: "no result.json" },
+    });
+    expect(faultOf(stopped)).toMatchObject({ reason: "provider_fault", code: "trial-unfinished" });
+    const unscored = attempt(steps, { outcome: "unknown", reward: null });
+    expect(faultOf(unscored)).toMatchObject({ reason: "no_outcome" });
   });
 });

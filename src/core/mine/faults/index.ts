@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Attempt } from "../../model/attempt.js";
+import { type Attempt, UNFINISHED_TRIAL } from "../../model/attempt.js";
 import { destructiveAfterProbe } from "../detectors/destructive-after-probe.js";
 import { evidenceMutated } from "../detectors/evidence-mutated.js";
 import { verifierMissing } from "../detectors/paths.js";
@@ -49,6 +49,20 @@ function exceptionFault(a: Attempt): Fault | undefined {
   if (!type) return undefined;
   // the run ended inside the agent's own `pkill -f …`: the agent's doing, whatever the harness says
   if (killedItself(a)) return undefined;
+  // no result record: the job was stopped (or the harness died) while the trial ran
+  if (type === UNFINISHED_TRIAL)
+    return {
+      reason: "provider_fault",
+      code: "trial-unfinished",
+      detail:
+        "the trial never ended: the harness recorded no result (its job was stopped mid-trial)",
+      evidence: [
+        {
+          file: a.source.path,
+          excerpt: excerpt(`${type}: ${a.exception?.message ?? "no result record"}`),
+        },
+      ],
+    };
   const evidence = [
     {
       file: resultFile(a),
