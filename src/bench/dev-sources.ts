@@ -58,6 +58,7 @@ export const MECHANISM_ROW: Record<string, string> = {
   "repeated-tool-error": "B",
   "constraint-unchecked": "C",
   "stop-without-check": "C",
+  "stop-after-failed-check": "C",
   "deadline-no-deliverable": "F",
   "overwrote-existing-file": "G",
   "task-input-missed": "H",
@@ -76,6 +77,7 @@ const MECHANISM_ALIASES: Record<string, string> = {
   "service-not-persistent": "service-persistence",
   "evidence-destroyed-before-copy": "database-evidence",
   "protected-bytes-changed": "exact-replacement",
+  "submitted-with-failing-tests": "stop-after-failed-check",
 };
 
 export function canonicalMechanism(id: string | undefined): string | undefined {

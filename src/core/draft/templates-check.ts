@@ -120,3 +120,65 @@ export const REGRESSION_UNCHECKED: MechanismTemplate = {
     behavior: { steps: "suite > edit" },
   }),
 };
+
+/** A test suite run: the runners of the common ecosystems, or a tests script. */
+const SUITE_RUN = `${TEST_RUNNER}|\\b(?:npm (?:run )?test|yarn test|pnpm test|go test|cargo test|make (?:test|check)|ctest|jest|vitest|mocha|mvn test|gradle test|bats|phpunit|rspec)\\b|\\btests?\\.(?:sh|py)\\b`;
+
+export const STOP_AFTER_FAILED_CHECK: MechanismTemplate = {
+  mechanismId: "stop-after-failed-check",
+  id: "tmpl-stop-after-failed-check",
+  version: 1,
+  requires: [],
+  fallback: [{ pattern: "\\btests?\\b|\\bverify\\b|\\bcheck\\b|\\bpass\\b", flags: "i" }],
+  build: () => ({
+    family: "stop-after-failed-check",
+    title: "Stopped while its own last test run was failing",
+    chain: {
+      state:
+        "The agent's last test run exited with a failure and it is stopping without a passing run since.",
+      intervention:
+        "At stop, instruct reading the failures, fixing them and running the tests again.",
+      behavior: "No failing test run is left without a passing run after it.",
+      verifier:
+        "The grader runs the same or stricter tests; what failed for the agent fails there.",
+    },
+    track: [
+      {
+        id: "suite",
+        at: "tool",
+        when: { command: { pattern: SUITE_RUN } },
+        set: ["suite_pending"],
+      },
+      {
+        id: "other-call",
+        at: "tool",
+        when: { not: { command: { pattern: SUITE_RUN } } },
+        clear: ["suite_pending"],
+      },
+      {
+        id: "suite-failed",
+        at: "tool_result",
+        when: { flag: "suite_pending", status: "failed" },
+        set: ["suite_failed"],
+        clear: ["suite_pending"],
+      },
+      {
+        id: "suite-passed",
+        at: "tool_result",
+        when: { flag: "suite_pending", status: "ok" },
+        clear: ["suite_pending", "suite_failed"],
+      },
+    ],
+    rules: [
+      {
+        id: "fix-failing-tests",
+        at: "stop",
+        when: { flag: "suite_failed" },
+        action: "instruct",
+        message:
+          "Before you stop: your last test run failed. Read its failures, fix them and run the tests again until they pass. If a failure cannot be fixed, say which test still fails and why.",
+      },
+    ],
+    behavior: { unset: "suite_failed" },
+  }),
+};

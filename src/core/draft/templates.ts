@@ -16,7 +16,12 @@ import {
   DEADLINE_NO_DELIVERABLE,
   TASK_INPUT_MISSED,
 } from "./templates-artifact.js";
-import { REGRESSION_UNCHECKED, STRAY_ARTIFACT_LEFT, VACUOUS_CHECK } from "./templates-check.js";
+import {
+  REGRESSION_UNCHECKED,
+  STOP_AFTER_FAILED_CHECK,
+  STRAY_ARTIFACT_LEFT,
+  VACUOUS_CHECK,
+} from "./templates-check.js";
 
 /** One parameterized template per open mechanism (mechanism id → template). */
 export const MECHANISM_TEMPLATES: readonly MechanismTemplate[] = [
@@ -30,6 +35,7 @@ export const MECHANISM_TEMPLATES: readonly MechanismTemplate[] = [
   VACUOUS_CHECK,
   STRAY_ARTIFACT_LEFT,
   REGRESSION_UNCHECKED,
+  STOP_AFTER_FAILED_CHECK,
 ];
 
 /**

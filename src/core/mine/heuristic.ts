@@ -39,6 +39,7 @@ export const OPEN_PRIORITY: readonly string[] = [
   "constraint-unchecked",
   "vacuous-check",
   "regression-unchecked",
+  "stop-after-failed-check",
 ];
 
 /** Families in the order the labeller prefers them: specific before the generic stop check. */

@@ -145,6 +145,12 @@ const OPEN_MECHANISMS: readonly Mechanism[] = [
     signatureOf: "`existing tests not run`",
   },
   {
+    id: "stop-after-failed-check",
+    name: "stopped while its own last check was failing",
+    point: "stop",
+    signatureOf: "the failing check's program",
+  },
+  {
     id: "task-input-missed",
     name: "never read the task-local inputs the task names",
     point: "stop",

@@ -12,7 +12,7 @@ import {
   namedFiles,
   verifierMissing,
 } from "./detectors/paths.js";
-import { stopIndex } from "./detectors/shell.js";
+import { resultOf, stopIndex } from "./detectors/shell.js";
 import { mentionOf } from "./detectors/stray-artifact.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { InterventionPoint, LabelEvidence } from "./label.js";
@@ -116,7 +116,10 @@ function loopAtEnd(a: Attempt, h: DetectorHit): boolean {
  */
 function mechanismOf(a: Attempt, h: DetectorHit): string | undefined {
   const id = h.mechanism ?? h.family;
-  const stopTime = id === "stop-without-check" || id === "artifact-never-written";
+  const stopTime =
+    id === "stop-without-check" ||
+    id === "stop-after-failed-check" ||
+    id === "artifact-never-written";
   if (stopTime && isTimeout(a)) return "deadline-no-deliverable";
   if (STOP_CHECKS.has(id ?? "") && endedByHarness(a)) return undefined;
   return id;
@@ -125,6 +128,7 @@ function mechanismOf(a: Attempt, h: DetectorHit): string | undefined {
 /** Mechanisms about the check an agent ran (or not) before it chose to stop. */
 const STOP_CHECKS: ReadonlySet<string> = new Set([
   "stop-without-check",
+  "stop-after-failed-check",
   "vacuous-check",
   "regression-unchecked",
 ]);
@@ -143,6 +147,16 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
     "vacuous-check": (_a, h) => {
       const b = h.subject ? baseName(h.subject) : undefined;
       return b ? new RegExp(`${escapeRe(b)}::\\S`) : undefined;
+    },
+    // the grader failed a test the agent's own last run had already shown failing
+    "stop-after-failed-check": (a, h) => {
+      const idx = h.eventIndices[0];
+      const call = a.events.find((e) => e.index === idx);
+      const out = call ? (resultOf(a, call)?.output ?? "") : "";
+      const names = failingTests(a)
+        .map((t) => t.name.split("::").at(-1) ?? t.name)
+        .filter((n) => n.length >= 6 && out.includes(n));
+      return names.length ? new RegExp(names.slice(0, 20).map(escapeRe).join("|")) : undefined;
     },
     "regression-unchecked": (a) => {
       const names = testsOf(a)

@@ -337,4 +337,48 @@ describe("checks that could not fail, by-products, regressions", () => {
     const notFixed = attempt("Fix the figure bug.", steps, tests("failed"));
     expect(ids(notFixed).some((i) => i.startsWith("check.regression-unchecked"))).toBe(false);
   });
+
+  it("stopped after a failing test run: named when the grader failed the same test", () => {
+    const task = "Make the parser accept empty fields. Tests are in /app/tests.";
+    const run = {
+      cmd: "cd /app && python -m pytest tests -q",
+      out: "FAILED tests/test_parse.py::test_empty_fields - AssertionError\n1 failed, 4 passed",
+      exit: 1,
+    };
+    /** pytest's report as a grader prints it, failing `name`. */
+    const pytest = (name: string) =>
+      [
+        "============================= test session starts ==============================",
+        "collected 7 items",
+        "",
+        "tests/test_parse.py ......F                                                [100%]",
+        "",
+        "=========================== short test summary info ============================",
+        `FAILED tests/test_parse.py::${name} - AssertionError: [] != ['']`,
+        "========================= 1 failed, 6 passed in 0.41s ==========================",
+      ].join("\n");
+    const grader = { verifierOutput: pytest("test_empty_fields") };
+    const steps = [
+      { cmd: 'sed -i \'s/split(",")/split(",", -1)/\' /app/parse.py', out: "" },
+      run,
+      { say: "The remaining failure is an edge case; the fix is done." },
+    ];
+    const stopped = attempt(task, steps, grader);
+    expect(ids(stopped)).toContain("stop.last-check-failed@3");
+    const l = label(stopped);
+    expect(l.mechanismId).toBe("stop-after-failed-check");
+    expect(
+      l.evidence?.some((e) => e.from === "verifier" && /test_empty_fields/.test(e.excerpt)),
+    ).toBe(true);
+    // the grader failed another test: one kind of evidence only, kept for review
+    const other = attempt(task, steps, { verifierOutput: pytest("test_quoted_commas") });
+    expect(label(other).mechanismId).toBeUndefined();
+    // a passing run after the failing one: no hit
+    const fixed = attempt(
+      task,
+      [...steps.slice(0, 2), { cmd: run.cmd, out: "5 passed", exit: 0 }],
+      grader,
+    );
+    expect(ids(fixed).some((i) => i.startsWith("stop.last-check-failed"))).toBe(false);
+  });
 });

@@ -5,7 +5,7 @@ import type { Detector } from "./types.js";
 export const stopFailedCheck: Detector = {
   id: "stop.last-check-failed",
   description: "stop while the last check (test run, probe, build) failed",
-  family: "stop-without-check",
+  mechanism: "stop-after-failed-check",
   detect(attempt) {
     const last = toolCalls(attempt).filter(isVerification).at(-1);
     if (!last || !callFailed(attempt, last)) return [];
