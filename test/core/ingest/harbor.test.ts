@@ -154,6 +154,37 @@ describe("Harbor job folders and raw harness sessions", () => {
     expect(got.attempts[0]!.outcome).toBe("fail");
   });
 
+  it("reads the task text a harness wrote with a here-document, from trial.log", async () => {
+    const dir = join(tmp, "heredoc-instruction");
+    cpSync(trial("task-calendar__8A83BnJ"), dir, { recursive: true });
+    rmSync(join(dir, "agent"), { recursive: true, force: true });
+    // trial.log as Harbor writes it for an installed agent: each command on "Running command:"
+    writeFileSync(
+      join(dir, "trial.log"),
+      [
+        "Running command: cat > /tmp/notes.txt << 'EOF'",
+        "not the task",
+        "EOF",
+        "Command outputs captured",
+        "Running command: mkdir -p /logs/a && cat > /logs/a/instruction.txt << 'INSTRUCTION_EOF'",
+        "Recover the 11 rows of the store.",
+        "Write them to /app/out.json.",
+        "",
+        "INSTRUCTION_EOF",
+        "agent-cli --instruction-file /logs/a/instruction.txt 2>&1 | tee /logs/a/run.log",
+        "Command outputs captured",
+      ].join("\n"),
+    );
+    const got = await collect([dir]);
+    expect(got.errors).toEqual([]);
+    expect(got.attempts[0]!.taskText).toBe(
+      "Recover the 11 rows of the store.\nWrite them to /app/out.json.",
+    );
+    // an unclosed here-document is not taken as the task
+    writeFileSync(join(dir, "trial.log"), "Running command: cat > /x/prompt.txt << 'P'\ncut off");
+    expect((await collect([dir])).attempts[0]!.taskText).toBe("");
+  });
+
   it("follows continued_trajectory_ref inside the trial and keeps the link", async () => {
     const dir = join(tmp, "continued");
     cpSync(trial("task-email-triage__fEmQAc2"), dir, { recursive: true });
