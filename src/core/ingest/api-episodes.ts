@@ -134,6 +134,14 @@ export interface EpisodeParts {
   model?: string;
   tokens?: AttemptInput["tokens"];
   costUsd?: number;
+  /** The last response read: its stop reason, usage and tool calls, and its file. */
+  finalTurn?: Omit<NonNullable<AttemptInput["agentEnd"]>, "exitCode" | "exitFile">;
+}
+
+/** A response's stop reason (Anthropic `stop_reason`, OpenAI `finish_reason`). */
+function stopOf(resp: ApiResponse): string | undefined {
+  if (resp.kind === "anthropic") return resp.r.stop_reason ?? undefined;
+  return resp.r.choices[0]?.finish_reason ?? undefined;
 }
 
 /** An exit status printed at the head of a tool result (`[exit_code=N]`), else the common ones. */
@@ -253,6 +261,8 @@ export async function* readApiEpisodes(
   let cost: number | undefined;
   let model: string | undefined;
   let lastCalls = -1;
+  let finalTurn: EpisodeParts["finalTurn"];
+  let metered = 0;
   for (const d of dirs) {
     if (options.signal?.aborted) return;
     const resp = await readJsonAs(
@@ -269,7 +279,21 @@ export async function* readApiEpisodes(
     const u = usageOf(resp.value);
     usage.push(u.tokens);
     if (u.cost !== undefined) cost = (cost ?? 0) + u.cost;
+    const from = log.length;
     lastCalls = addResponse(log, resp.value);
+    // the turn before this one becomes an earlier turn: count it if it reported usage
+    if ((finalTurn?.promptTokens ?? 0) > 0) metered++;
+    const own = log.events.slice(from).find((e) => e.kind === "message" || e.kind === "reasoning");
+    const stop = stopOf(resp.value);
+    finalTurn = {
+      ...(own ? { eventIndex: own.index } : {}),
+      ...(stop ? { stopReason: stop } : {}),
+      ...(u.tokens?.input !== undefined ? { promptTokens: u.tokens.input } : {}),
+      ...(u.tokens?.output !== undefined ? { outputTokens: u.tokens.output } : {}),
+      meteredTurns: metered,
+      toolCalls: lastCalls,
+      file: join(d, "response.json"),
+    };
     const rf = join(d, "tool-results.json");
     if (!isFile(rf)) continue;
     const res = await readJsonAs(
@@ -298,7 +322,14 @@ export async function* readApiEpisodes(
     if (c.cost !== undefined) cost = (cost ?? 0) + c.cost;
   }
   yield* errors;
-  out.parts = { events: log, taskText, model, tokens: addTokens(usage), costUsd: cost };
+  out.parts = {
+    events: log,
+    taskText,
+    model,
+    tokens: addTokens(usage),
+    costUsd: cost,
+    ...(finalTurn ? { finalTurn } : {}),
+  };
 }
 
 const Compaction = z.looseObject({ response: ApiResponse });

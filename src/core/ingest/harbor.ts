@@ -315,10 +315,11 @@ export async function* readHarborTrial(
   )
     events = session.log.events;
   const fromAtif = parts !== undefined && events === parts.events.events;
+  const fromEpisodes = episodes !== undefined && events === episodes.events.events;
   const exit = agentExit(dir);
   const rawTurn =
     raw.claude && events === raw.claude.log.events ? raw.claude.finalTurn() : undefined;
-  const turn = rawTurn ?? parts?.finalTurn;
+  const turn = rawTurn ?? parts?.finalTurn ?? (fromEpisodes ? episodes?.finalTurn : undefined);
   const agentEnd =
     turn || exit
       ? {
@@ -326,8 +327,8 @@ export async function* readHarborTrial(
             ? {
                 ...turn,
                 // event indices of the trajectory do not hold for a raw session's events
-                eventIndex: fromAtif || rawTurn ? turn.eventIndex : undefined,
-                file: rawTurn ? raw.claudeFile : finalFile,
+                eventIndex: fromAtif || rawTurn || fromEpisodes ? turn.eventIndex : undefined,
+                file: rawTurn ? raw.claudeFile : fromEpisodes ? turn.file : finalFile,
               }
             : {}),
           ...(exit ?? {}),

@@ -213,6 +213,26 @@ describe("Harbor trial with per-episode API logs instead of a trajectory", () =>
     expect(a.costUsd).toBeCloseTo(0.035);
   });
 
+  it("keeps the last response's stop reason, usage and tool calls as how the run ended", () => {
+    const a = byTrial("make-page__aaa");
+    const done = a.events.find((e) => e.kind === "message" && e.input === "Done.");
+    expect(a.agentEnd).toMatchObject({
+      stopReason: "end_turn",
+      promptTokens: 1000,
+      outputTokens: 10,
+      toolCalls: 0,
+      meteredTurns: 2,
+      eventIndex: done?.index,
+      file: expect.stringMatching(/make-page__aaa\/agent\/episodes\/episode-2\/response\.json$/),
+    });
+    // an OpenAI-shaped log: finish_reason and its single turn's call
+    expect(byTrial("make-page__bbb").agentEnd).toMatchObject({
+      stopReason: "tool_calls",
+      toolCalls: 1,
+      meteredTurns: 0,
+    });
+  });
+
   it("reads OpenAI tool_calls with string arguments and role:tool results", () => {
     const a = byTrial("make-page__bbb");
     expect(calls(a).map((e) => e.command)).toEqual(["ls /app"]);
