@@ -18,7 +18,6 @@ import {
   harborUsage,
 } from "./harbor-outcome.js";
 import { HarborTrialConfig, HarborTrialResult } from "./harbor-schema.js";
-import { instructionFromTrialLog } from "./harbor-trial-log.js";
 import { readJsonAs } from "./json-file.js";
 import { launchInstruction } from "./launch-instruction.js";
 import { attemptId } from "./text.js";
@@ -188,8 +187,7 @@ async function instruction(dir: string, taskPath: string | undefined): Promise<s
     const s = readSmall(t);
     if (s?.trim()) return s.trim();
   }
-  // an installed agent whose harness wrote the task text to a file with a here-document
-  return instructionFromTrialLog(dir);
+  return "";
 }
 
 /** Raw harness session under `agent/sessions/`, read for events when richer than ATIF. */
