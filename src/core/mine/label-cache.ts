@@ -5,6 +5,7 @@ import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import type { Attempt } from "../model/attempt.js";
 import { workspacePaths } from "../workspace/paths.js";
+import { readStamped, writeStamped } from "../workspace/stamped-cache.js";
 import type { DetectorHit } from "./detectors/types.js";
 import { Label } from "./label.js";
 import { fileStamp } from "./mining-cache.js";
@@ -45,8 +46,10 @@ export async function readLabelStore(
   labeler: "llm" | "heuristic",
 ): Promise<LabelStore> {
   try {
-    const raw: unknown = JSON.parse(await readFile(labelStorePath(workspaceDir, labeler), "utf8"));
-    const r = LabelStore.safeParse(raw);
+    // bytes fire wrote (they match their stamp) skip the schema: 10,000 labels take it long
+    const { value, trusted } = readStamped(labelStorePath(workspaceDir, labeler));
+    if (trusted && (value as LabelStore | null)?.labeler === labeler) return value as LabelStore;
+    const r = LabelStore.safeParse(value);
     if (r.success) return r.data;
   } catch {
     // fall through: an absent or broken cache is rebuilt
@@ -57,7 +60,7 @@ export async function readLabelStore(
 export async function writeLabelStore(workspaceDir: string, store: LabelStore): Promise<void> {
   const file = labelStorePath(workspaceDir, store.labeler);
   await mkdir(join(file, ".."), { recursive: true });
-  await writeFileAtomic(file, JSON.stringify(store));
+  await writeStamped(file, JSON.stringify(store));
   await writeFileAtomic(lastPath(workspaceDir), JSON.stringify({ labeler: store.labeler }));
 }
 

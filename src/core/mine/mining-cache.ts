@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { workspacePaths } from "../workspace/paths.js";
+import { readStamped, writeStamped } from "../workspace/stamped-cache.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { MineResult } from "./mine.js";
 
@@ -17,7 +17,7 @@ import type { MineResult } from "./mine.js";
  * while that key is unchanged. The user's decisions are not in the key: they are applied
  * to this on every read (core/mine/run-mining.ts), so a decision costs no re-clustering.
  */
-const VERSION = 1;
+const VERSION = 2;
 
 export function miningCacheFile(dir: string): string {
   return workspacePaths(dir).miningCache;
@@ -102,25 +102,34 @@ const Stored = z.object({
       failed: z.number(),
       reused: z.number(),
       reusedFailed: z.number(),
-      store: z.looseObject({}),
     })
     .passthrough(),
 });
 
 /** The cached result for `key`, or undefined (absent, another key, or failing its checks). */
 export function readMiningCache(dir: string, key: string): MineResult | undefined {
-  let raw: unknown;
+  let read: ReturnType<typeof readStamped>;
   try {
-    raw = JSON.parse(readFileSync(miningCacheFile(dir), "utf8"));
+    read = readStamped(miningCacheFile(dir));
   } catch {
     return undefined;
   }
-  const r = Stored.safeParse(raw);
-  if (!r.success || r.data.key !== key) return undefined;
-  const { hits, ...rest } = r.data.result;
+  // another key is not ours to serve; bytes fire wrote (matching their stamp) skip the schema
+  if ((read.value as { key?: unknown } | null)?.key !== key) return undefined;
+  let stored: z.infer<typeof Stored>;
+  if (read.trusted) stored = read.value as z.infer<typeof Stored>;
+  else {
+    const r = Stored.safeParse(read.value);
+    if (!r.success) return undefined;
+    stored = r.data;
+  }
+  const { hits, ...rest } = stored.result;
   return {
-    ...(rest as unknown as Omit<MineResult, "hits">),
+    ...(rest as unknown as Omit<MineResult, "hits" | "store">),
     hits: new Map(hits as [string, DetectorHit[]][]),
+    // not cached (a copy of the label store): `fire mine`, the one writer of a store, never
+    // reads this cache, and what reads it shows clusters
+    store: { version: 1, labeler: stored.result.labeler, lastRun: [], entries: {} },
   };
 }
 
@@ -129,9 +138,10 @@ export async function writeMiningCache(dir: string, key: string, r: MineResult):
   const file = miningCacheFile(dir);
   try {
     await mkdir(dirname(file), { recursive: true });
-    await writeFileAtomic(
+    const { store: _store, ...result } = r;
+    await writeStamped(
       file,
-      JSON.stringify({ v: VERSION, key, result: { ...r, hits: [...r.hits] } }),
+      JSON.stringify({ v: VERSION, key, result: { ...result, hits: [...r.hits] } }),
     );
   } catch {
     /* no cache: the next read clusters again */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { basename, join } from "node:path";
 import { InputError } from "../errors.js";
@@ -10,6 +11,11 @@ export interface EntrySpan {
   shard: string;
   offset: number;
   length: number;
+  /**
+   * SHA-256 of the span's bytes when the index was written: bytes that still hash to it
+   * are the entry fire wrote and checked, and decode without the model's schema.
+   */
+  sha256?: string;
 }
 
 /** A source unit as the workspace index records it. */
@@ -18,6 +24,8 @@ export interface UnitRef {
   stamp: string;
   span?: EntrySpan;
 }
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 const HEADER = Buffer.from('{"v":');
 const NEXT_HEADER = Buffer.from('\n{"v":');
@@ -49,7 +57,13 @@ export function entrySpans(cacheDir: string): Map<string, EntrySpan> {
       while (end > start && buf[end - 1] === 10) end--;
       const nl = buf.indexOf(10, start);
       const path = headerPath(buf.toString("utf8", start, nl === -1 || nl > end ? end : nl));
-      if (path !== undefined) spans.set(path, { shard, offset: start, length: end - start });
+      if (path !== undefined)
+        spans.set(path, {
+          shard,
+          offset: start,
+          length: end - start,
+          sha256: sha256(buf.subarray(start, end)),
+        });
       start = next;
     }
   }
@@ -109,7 +123,9 @@ export class EventStore {
       fd = openSync(join(this.cacheDir, basename(span.shard)), "r");
       const buf = Buffer.allocUnsafe(span.length);
       const got = readSync(fd, buf, 0, span.length, span.offset);
-      return decodeEntry(buf.toString("utf8", 0, got), key, true);
+      // the bytes the index vouches for (by their hash) skip the schema; others are checked
+      const same = got === span.length && span.sha256 === sha256(buf);
+      return decodeEntry(buf.toString("utf8", 0, got), key, !same);
     } catch {
       return undefined;
     } finally {
