@@ -31,6 +31,9 @@ function bestGroup(groups: Group[], snapshot: readonly string[]): Group | undefi
   return best;
 }
 
+/** Members as a key (sorted ids): two groups with the same members describe alike. */
+const memberKey = (ids: readonly string[]) => [...ids].sort().join("\n");
+
 /**
  * Replays the user's decisions, in order, over automatic clusters. Decisions name
  * attempts, so they survive re-clustering: a rename or merge finds the cluster that
@@ -73,16 +76,18 @@ export function applyDecisions(
     }
     groups = groups.filter((g) => g.members.size > 0);
   }
-  const clusters = groups.map((g) =>
-    describeCluster(
-      [...g.members].flatMap((id) => {
-        const l = byId.get(id);
-        return l ? [l] : [];
-      }),
-      input,
-      g.name,
-    ),
-  );
+  // A group whose members are an automatic cluster's keeps that cluster's description (a
+  // rename changes the name only): describing reads each evidence member's events.
+  const autoByMembers = new Map(auto.map((c) => [memberKey(c.attemptIds), c]));
+  const clusters = groups.map((g) => {
+    const members = [...g.members].flatMap((id) => {
+      const l = byId.get(id);
+      return l ? [l] : [];
+    });
+    const same = autoByMembers.get(memberKey(members.map((l) => l.attemptId)));
+    if (same) return g.name === undefined ? same : { ...same, name: g.name, named: true };
+    return describeCluster(members, input, g.name);
+  });
   return {
     clusters: sortClusters(clusters),
     excluded: [...excluded.entries()]

@@ -106,11 +106,16 @@ export function withDecisions(
   const config: FireConfig = ws.config;
   const byId = new Map(ws.attempts.map((a) => [a.id, a]));
   const labelMap = new Map(base.labels.map((l) => [l.attemptId, l]));
-  const finalTriage = triage(ws.attempts, {
-    ...triageInputsOf(config, labelMap, userExclusions(decisions)),
-    ...(handOutcomes.size ? { handOutcomes } : {}),
-    ...(ws.index ? { knownFaults: ws.index.faults } : {}),
-  });
+  // Only an exclude changes triage: with none, the base's (the same labels, no exclusions)
+  // stands, and triage (which reads failed attempts' verifier output) is not run again.
+  const excludes = decisions.some((d) => d.op === "exclude");
+  const finalTriage = !excludes
+    ? base.finalTriage
+    : triage(ws.attempts, {
+        ...triageInputsOf(config, labelMap, userExclusions(decisions)),
+        ...(handOutcomes.size ? { handOutcomes } : {}),
+        ...(ws.index ? { knownFaults: ws.index.faults } : {}),
+      });
   const applied = applyDecisions(base.clusters, decisions, {
     labels: base.labels,
     attempts: byId,
