@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { renderTriage } from "../../core/app/present.js";
-import { triageView } from "../../core/app/workspace.js";
+import { currentTriage } from "../../core/app/workspace.js";
 import { print } from "../util/out.js";
 import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -15,8 +15,9 @@ export function register(program: Command): void {
       .option("--json", "print {tasks, exclusions, inScope} as JSON"),
   ).action(async (opts: { workspace?: string; json?: boolean }) => {
     const ws = await openCurrent(opts);
-    // Fault checks, the last mining run's labels and the user's decisions, as the workbench.
-    const { triage } = await triageView(ws);
+    // Fault checks, the last mining run's labels and the user's decisions, as the workbench
+    // (the last answer while none of them changed).
+    const triage = await currentTriage(ws);
     if (opts.json) printJson(triage);
     else print(renderTriage(triage));
   });

@@ -12,7 +12,7 @@ import { loadWorkspace } from "./open.js";
 
 export { outcomeOf } from "../mine/triage.js";
 /** Triage, one path: `fire triage` and the workbench both call these. */
-export { loadTriageInputs, triageView } from "../mine/triage-view.js";
+export { currentTriage, loadTriageInputs, triageView } from "../mine/triage-view.js";
 export type { HandChange, HandMarks, HandOutcome } from "../workspace/hand-outcomes.js";
 export type { LoadOptions, Workspace } from "../workspace/load.js";
 export { isIndexCurrent } from "../workspace/open.js";

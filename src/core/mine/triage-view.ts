@@ -5,6 +5,7 @@ import { type Decision, loadDecisionsAt, userExclusionsAt } from "./decisions.js
 import type { Label } from "./label.js";
 import { labelStorePath, lastLabeler, lastLabels } from "./label-cache.js";
 import { type TriageOptions, type TriageResult, triage } from "./triage.js";
+import { readTriageCache, triageKey, writeTriageCache } from "./triage-cache.js";
 
 /**
  * Everything triage takes from a workspace besides its attempts: the configured fault
@@ -81,4 +82,18 @@ export async function triageView(
 ): Promise<{ triage: TriageResult; inputs: TriageInputs }> {
   const inputs = await loadTriageInputs(ws);
   return { triage: triage(ws.attempts, inputs), inputs };
+}
+
+/**
+ * `fire triage`: the triage of `triageView`, served from the triage cache while nothing it
+ * reads has changed (core/mine/triage-cache.ts); computed and stored otherwise.
+ */
+export async function currentTriage(ws: Workspace): Promise<TriageResult> {
+  const key = await triageKey(ws);
+  const cached = key ? readTriageCache(ws.dir, key) : undefined;
+  if (cached) return cached;
+  const { triage: result } = await triageView(ws);
+  // stored only when nothing it read changed meanwhile (a decision made during the read)
+  if (key && (await triageKey(ws)) === key) await writeTriageCache(ws.dir, key, result);
+  return result;
 }

@@ -38,6 +38,8 @@ export interface WorkspacePaths {
   labels: string;
   /** The clustering before decisions, beside the index. */
   miningCache: string;
+  /** `fire triage`'s last answer, beside the index. */
+  triageCache: string;
   /** The LLM's response cache and batch state. */
   llmCache: string;
   state: string;
@@ -70,6 +72,7 @@ export function workspacePaths(dir: string): WorkspacePaths {
     index: join(cache, "index.json"),
     labels: join(cache, "labels"),
     miningCache: join(cache, "mining.json"),
+    triageCache: join(cache, "triage.json"),
     llmCache: join(cache, "llm"),
     state: join(fire, "state"),
   };

@@ -1,0 +1,75 @@
+import { createHash } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { handOutcomesFile } from "../workspace/hand-outcomes.js";
+import type { Workspace } from "../workspace/load.js";
+import { workspacePaths } from "../workspace/paths.js";
+import { readStamped, writeStamped } from "../workspace/stamped-cache.js";
+import { decisionsPath } from "./decisions.js";
+import { labelStorePath, lastLabeler } from "./label-cache.js";
+import { coreCodeStamp, fileStamp } from "./mining-cache.js";
+import type { TriageResult } from "./triage.js";
+
+/**
+ * `fire triage`'s last answer, kept beside the workspace index (`.fire/cache/triage.json`,
+ * safe to delete). Triage is a black box here: the entry is keyed by everything it reads —
+ * the index's digest (the attempts and their precomputed faults), the label store, the
+ * decisions and hand outcomes files (by stamp), the config's fault markers, the workspace
+ * folder (evidence names its files) and the code of core/ — and served only while that key
+ * is unchanged. A task-level fault reads every failed attempt's verifier output; an
+ * unchanged workspace is spared that on every command.
+ */
+const VERSION = 1;
+
+/** The key of triage over an index-backed workspace as it is now; undefined without an index. */
+export async function triageKey(
+  ws: Pick<Workspace, "dir" | "config" | "index">,
+): Promise<string | undefined> {
+  if (!ws.index) return undefined;
+  const labeler = await lastLabeler(ws.dir);
+  return createHash("sha256")
+    .update(
+      JSON.stringify({
+        v: VERSION,
+        code: coreCodeStamp(),
+        dir: ws.dir,
+        digest: ws.index.digest,
+        labeler: labeler ?? null,
+        store: labeler ? fileStamp(labelStorePath(ws.dir, labeler)) : null,
+        decisions: fileStamp(decisionsPath(ws.dir)),
+        hand: fileStamp(handOutcomesFile(ws.dir)),
+        markers: [ws.config.mining.verifierFaultMarkers, ws.config.mining.environmentFaultMarkers],
+      }),
+    )
+    .digest("hex");
+}
+
+/**
+ * The triage stored under `key`, only when its bytes are the ones fire wrote (they match
+ * their stamp): it has no schema of its own, so anything else is computed again.
+ */
+export function readTriageCache(dir: string, key: string): TriageResult | undefined {
+  try {
+    const { value, trusted } = readStamped(workspacePaths(dir).triageCache);
+    const stored = value as { v?: unknown; key?: unknown; triage?: TriageResult } | null;
+    if (!trusted || stored?.v !== VERSION || stored.key !== key || !stored.triage) return undefined;
+    return stored.triage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores triage under `key`; failing to write only means the next read computes it again. */
+export async function writeTriageCache(
+  dir: string,
+  key: string,
+  triage: TriageResult,
+): Promise<void> {
+  const file = workspacePaths(dir).triageCache;
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeStamped(file, JSON.stringify({ v: VERSION, key, triage }));
+  } catch {
+    /* no cache: the next read computes triage again */
+  }
+}
