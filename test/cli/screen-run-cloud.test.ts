@@ -271,6 +271,13 @@ describe("fire screen run on a cloud Harbor environment", () => {
       "    per arm: baseline 2/2 trial(s), $0.02; policy 4/4 trial(s), 2 errored, $0.02",
     );
     expect(text).toContain("    1 job(s) with finished trials reported no cost");
+    // and in the report, beside the arm table's cost of the scored attempts
+    const report = runFire(["report", "y", "-w", ws4]).stdout;
+    expect(report).toContain("Harbor run (as Harbor reported it; recovery runs included)");
+    expect(report).toMatch(/^\s+policy\s+2\s+4\/4\s+2\s+\$0\.02\s+1$/m);
+    expect(report).toMatch(/^\s+all\s+3\s+6\/6\s+2\s+\$0\.04\s+1$/m);
+    const json = JSON.parse(runFire(["report", "y", "-w", ws4, "--json"]).stdout);
+    expect(json.harbor.costUsd).toBeCloseTo(0.04, 10);
   }, 300_000);
 
   it("fire screen run shows Harbor's trial counts while a job runs", () => {

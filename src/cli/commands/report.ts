@@ -42,23 +42,23 @@ export function register(program: Command): void {
         : /^-?\d+$/.test(opts.seed)
           ? Number(opts.seed)
           : opts.seed;
-    const { analysis, errors } = await loadScreenAnalysis(
+    const { analysis, errors, harbor } = await loadScreenAnalysis(
       workspaceDir(opts),
       name,
       seed === undefined ? {} : { seed },
     );
     printErrors(errors);
     if (opts.json) {
-      printJson(toReportJson(name, analysis));
+      printJson(toReportJson(name, analysis, harbor));
     } else if (opts.md) {
-      print(renderReportMarkdown(name, analysis));
+      print(renderReportMarkdown(name, analysis, harbor));
     } else if (opts.html) {
       const file =
         typeof opts.html === "string" ? opts.html : screenReportFile(workspaceDir(opts), name);
-      await writeFileAtomic(file, renderReportHtml(name, analysis));
+      await writeFileAtomic(file, renderReportHtml(name, analysis, harbor));
       print(`wrote ${file}\n`);
     } else {
-      print(renderReportText(name, analysis));
+      print(renderReportText(name, analysis, harbor));
     }
     if (errors.length) process.exitCode = 1;
   });

@@ -1,4 +1,5 @@
 import { redact } from "../redact.js";
+import type { HarborRunSummary } from "../screening/run/harbor-progress.js";
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import { FOREST_TITLE, reportParts, type Section } from "./sections.js";
 import { escapeXml, renderForestSvg } from "./svg.js";
@@ -22,12 +23,16 @@ const STYLE =
   "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}td:first-child,th:first-child{text-align:left}";
 
 /** A self-contained HTML report with the forest plot as inline SVG. */
-export function renderReportHtml(screen: string, a: ScreenAnalysis): string {
+export function renderReportHtml(
+  screen: string,
+  a: ScreenAnalysis,
+  harbor?: HarborRunSummary,
+): string {
   const forest = `<h2>${escapeXml(FOREST_TITLE)}</h2>\n${renderForestSvg(a.contrasts)}`;
   const body = [
     `<h1>Screen ${escapeXml(screen)}</h1>`,
     `<p>Seed ${escapeXml(String(a.seed))}; cohorts: ${escapeXml(a.cohorts.join(", "))}.</p>`,
-    ...reportParts(a).map((p) => (p === "forest" ? forest : sectionHtml(p))),
+    ...reportParts(a, harbor).map((p) => (p === "forest" ? forest : sectionHtml(p))),
   ];
   return redact(
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Screen ${escapeXml(screen)}</title><style>${STYLE}</style></head>\n<body>\n${body.join("\n")}\n</body></html>\n`,

@@ -1,4 +1,5 @@
 import { redactDeep } from "../redact.js";
+import type { HarborRunSummary } from "../screening/run/harbor-progress.js";
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import type { Contrast } from "../stats/contrast.js";
 import { findingReason } from "../verdict/prose.js";
@@ -30,11 +31,17 @@ export interface ReportJson {
   /** The findings in words: the verdict each argues for and why. */
   verdicts: Array<{ verdict: string; reason: string }>;
   findings: ScreenAnalysis["findings"];
+  /** What the Harbor run cost and how far it got, as Harbor reported it (Harbor runs only). */
+  harbor?: HarborRunSummary;
 }
 
 const num = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
-export function toReportJson(screen: string, a: ScreenAnalysis): ReportJson {
+export function toReportJson(
+  screen: string,
+  a: ScreenAnalysis,
+  harbor?: HarborRunSummary,
+): ReportJson {
   const arms = JSON.parse(
     JSON.stringify(a.arms, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? null : v)),
   ) as ScreenAnalysis["arms"];
@@ -66,5 +73,6 @@ export function toReportJson(screen: string, a: ScreenAnalysis): ReportJson {
     unscorable: a.unscorable,
     verdicts: a.findings.map((f) => ({ verdict: f.verdict ?? "", reason: findingReason(f) })),
     findings: a.findings,
+    ...(harbor ? { harbor } : {}),
   });
 }

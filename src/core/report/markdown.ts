@@ -1,4 +1,5 @@
 import { redact } from "../redact.js";
+import type { HarborRunSummary } from "../screening/run/harbor-progress.js";
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import { renderForestText } from "./forest.js";
 import { FOREST_TITLE, reportParts, type Section } from "./sections.js";
@@ -28,14 +29,18 @@ function sectionMd(s: Section): string {
 }
 
 /** The Markdown report (the forest plot as a fenced Unicode block). */
-export function renderReportMarkdown(screen: string, a: ScreenAnalysis): string {
+export function renderReportMarkdown(
+  screen: string,
+  a: ScreenAnalysis,
+  harbor?: HarborRunSummary,
+): string {
   const forest = [`## ${FOREST_TITLE}`, "", "```", ...renderForestText(a.contrasts), "```"].join(
     "\n",
   );
   const parts = [
     `# Screen ${mdText(screen)}`,
     `Seed ${a.seed}; cohorts: ${mdText(a.cohorts.join(", "))}.`,
-    ...reportParts(a).map((p) => (p === "forest" ? forest : sectionMd(p))),
+    ...reportParts(a, harbor).map((p) => (p === "forest" ? forest : sectionMd(p))),
   ];
   return redact(`${parts.join("\n\n")}\n`);
 }

@@ -1,3 +1,4 @@
+import type { HarborRunSummary, HarborTotals } from "../screening/run/harbor-progress.js";
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import { FUNNEL_STAGES } from "../stats/funnel.js";
 import { findingLine } from "../verdict/prose.js";
@@ -162,10 +163,35 @@ export const FOREST_TITLE = "Forest plot (95% CI, ● = Δ)";
 /** One part of the report: a section, or the place of the forest plot. */
 export type ReportPart = Section | "forest";
 
+/**
+ * What the Harbor run cost and how far it got, as Harbor reported it in its job result files:
+ * every trial paid for, recovery runs and excluded trials included (the arm table's cost is
+ * over the scored attempts only).
+ */
+export function harborRunSections(h: HarborRunSummary): Section[] {
+  const row = (name: string, t: HarborTotals): string[] => [
+    name,
+    String(t.jobs),
+    `${t.completed}/${t.total}`,
+    String(t.errored),
+    fmtMoney(t.costUsd),
+    t.jobsWithoutCost ? String(t.jobsWithoutCost) : "0",
+  ];
+  const table = [["arm", "jobs", "trials", "errored", "cost", "jobs without cost"]];
+  for (const [arm, t] of Object.entries(h.byArm)) table.push(row(arm, t));
+  table.push(row("all", h));
+  const title = "Harbor run (as Harbor reported it; recovery runs included)";
+  return [
+    { title, table },
+    ...(h.problems.length ? [{ title: "Harbor job files not read", lines: h.problems }] : []),
+  ];
+}
+
 /** The report's parts in order, shared by the text, Markdown and HTML renderers. */
-export function reportParts(a: ScreenAnalysis): ReportPart[] {
+export function reportParts(a: ScreenAnalysis, harbor?: HarborRunSummary): ReportPart[] {
   return [
     armSection(a),
+    ...(harbor ? harborRunSections(harbor) : []),
     contrastSection(a),
     "forest",
     funnelSection(a),

@@ -1,4 +1,5 @@
 import { redact } from "../redact.js";
+import type { HarborRunSummary } from "../screening/run/harbor-progress.js";
 import type { ScreenAnalysis } from "../stats/analyze.js";
 import { renderForestText } from "./forest.js";
 import { alignTable } from "./format.js";
@@ -12,11 +13,15 @@ function sectionText(s: Section): string {
 }
 
 /** The terminal report: plain text with a Unicode forest plot (no colour codes). */
-export function renderReportText(screen: string, a: ScreenAnalysis): string {
+export function renderReportText(
+  screen: string,
+  a: ScreenAnalysis,
+  harbor?: HarborRunSummary,
+): string {
   const forest: Section = { title: FOREST_TITLE, lines: renderForestText(a.contrasts) };
   const parts = [
     `Screen ${screen} (seed ${a.seed}; cohorts: ${a.cohorts.join(", ")})`,
-    ...reportParts(a).map((p) => sectionText(p === "forest" ? forest : p)),
+    ...reportParts(a, harbor).map((p) => sectionText(p === "forest" ? forest : p)),
   ];
   return redact(`${parts.join("\n\n")}\n`);
 }

@@ -5,6 +5,6 @@ export { listRunScreens, type RunScreenEntry } from "../../core/app/results.js";
 
 /** `fire report NAME` as text: per-arm table, contrasts, Unicode forest plot, funnel, transitions. */
 export async function runScreenReport(dir: string, name: string): Promise<string> {
-  const { analysis } = await loadScreenAnalysis(dir, name);
-  return renderReportText(name, analysis);
+  const { analysis, harbor } = await loadScreenAnalysis(dir, name);
+  return renderReportText(name, analysis, harbor);
 }

@@ -4,11 +4,14 @@ import type { ContrastOptions } from "../../stats/contrast.js";
 import { loadConfig } from "../../workspace/config.js";
 import { screenPaths } from "../paths.js";
 import { readPlanIfAny } from "../plan/plan-file.js";
+import { type HarborRunSummary, harborRunSummary } from "../run/harbor-progress.js";
 import { readResults, type StoredRows } from "./results-file.js";
 import { toObservations } from "./row.js";
 
 export interface LoadedAnalysis {
   analysis: ScreenAnalysis;
+  /** What the run cost and how far it got, as Harbor reported it (Harbor runs only). */
+  harbor?: HarborRunSummary;
   errors: InputError[];
   rows: number;
 }
@@ -50,5 +53,6 @@ export async function loadScreenAnalysis(
     flips: opts.flips ?? config.screen.permutationFlips,
     thresholds: config.verdicts,
   });
-  return { analysis, errors, rows: rows.length };
+  const harbor = harborRunSummary(screenPaths(workspace, name).jobs);
+  return { analysis, errors, rows: rows.length, ...(harbor ? { harbor } : {}) };
 }

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { NotFoundError } from "../../errors.js";
 import { screenPaths } from "../paths.js";
 import { checkPlan, readPlan } from "../plan/plan-file.js";
-import { type HarborRunProgress, harborRunProgress } from "../run/harbor-progress.js";
+import { type HarborRunSummary, harborRunSummary } from "../run/harbor-progress.js";
 import { RunState } from "../run/state.js";
 import { readResults } from "./results-file.js";
 
@@ -32,7 +32,7 @@ export interface ScreenStatus {
    * (run/harbor-progress.ts), recovery runs included; `problems` names a job result file
    * that is not Harbor's (file:line: reason). Absent before any Harbor job wrote one.
    */
-  harbor?: Omit<HarborRunProgress, "errors"> & { problems: string[] };
+  harbor?: HarborRunSummary;
 }
 
 /** A screen at a glance (for `fire screen status` and the TUI): plan, run progress, results. */
@@ -64,11 +64,8 @@ export async function screenStatus(workspace: string, name: string): Promise<Scr
     a.unscorable++;
     a.reasons[r.unscorable] = (a.reasons[r.unscorable] ?? 0) + 1;
   }
-  const harbor = harborRunProgress(paths.jobs);
-  if (harbor.jobs > 0 || harbor.errors.length > 0) {
-    const { errors, ...rest } = harbor;
-    status.harbor = { ...rest, problems: errors.map((e) => e.format()) };
-  }
+  const harbor = harborRunSummary(paths.jobs);
+  if (harbor) status.harbor = harbor;
   if (!status.planned) return status;
   const plan = await readPlan(workspace, name);
   status.planProblems = await checkPlan(workspace, plan);

@@ -181,6 +181,16 @@ export function harborRunProgress(jobsDir: string): HarborRunProgress {
   return out;
 }
 
+/** A run's Harbor figures for status and report: the sums, with bad files as `file:line: reason`. */
+export type HarborRunSummary = Omit<HarborRunProgress, "errors"> & { problems: string[] };
+
+/** The screen's Harbor figures; undefined when no Harbor job wrote a result file. */
+export function harborRunSummary(jobsDir: string): HarborRunSummary | undefined {
+  const { errors, ...rest } = harborRunProgress(jobsDir);
+  if (rest.jobs === 0 && errors.length === 0) return undefined;
+  return { ...rest, problems: errors.map((e) => e.format()) };
+}
+
 /** `12/87 trials, 1 errored, 3 running, $4.21` (the cost only where Harbor reported one). */
 export function harborProgressText(p: HarborTotals | HarborJobProgress): string {
   const parts = [`${p.completed}/${p.total} trial(s)`];
