@@ -56,8 +56,15 @@ const FLAG_HINTS: Record<string, (message: string, detail: string) => string> = 
  */
 export async function runCli(argv: string[]): Promise<number> {
   const program = await buildProgram(argv[2]);
-  const [{ CommanderError }, { DomainError, InputError, InvalidFieldError, UsageError }] =
-    await Promise.all([import("commander"), import("../core/errors.js")]);
+  const [
+    { CommanderError },
+    { DomainError, InputError, InvalidFieldError, UsageError },
+    { printErr },
+  ] = await Promise.all([
+    import("commander"),
+    import("../core/errors.js"),
+    import("./util/out.js"),
+  ]);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : 0;
@@ -67,22 +74,22 @@ export async function runCli(argv: string[]): Promise<number> {
       return err.exitCode === 0 ? 0 : 2;
     }
     if (err instanceof UsageError) {
-      process.stderr.write(`fire: ${err.message}\n`);
+      printErr(`fire: ${err.message}\n`);
       return 2;
     }
     if (err instanceof InputError) {
-      process.stderr.write(`fire: ${err.format()}\n`);
+      printErr(`fire: ${err.format()}\n`);
       return 1;
     }
     if (err instanceof DomainError) {
       // Core's domain errors name request fields; here they name the flag that sets it.
       const hint = err.field === undefined ? undefined : FLAG_HINTS[err.field];
       const detail = err instanceof InvalidFieldError ? err.detail : err.message;
-      process.stderr.write(`fire: ${hint ? hint(err.message, detail) : err.message}\n`);
+      printErr(`fire: ${hint ? hint(err.message, detail) : err.message}\n`);
       return 2;
     }
     const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`fire: ${message}\n`);
+    printErr(`fire: ${message}\n`);
     return 1;
   }
 }

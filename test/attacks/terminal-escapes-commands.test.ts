@@ -1,10 +1,12 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Command } from "commander";
 import { afterAll, describe, expect, it } from "vitest";
+import { buildProgram } from "../../src/cli/run.js";
 import { serializeAttempt } from "../../src/core/ingest/fire-jsonl.js";
 import type { AttemptInput } from "../../src/core/model/attempt.js";
-import { fireIn } from "../helpers/cli.js";
+import { fireIn, runFire } from "../helpers/cli.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 
 /**
@@ -51,6 +53,7 @@ const outside = mkdtempSync(join(tmpdir(), "fire-escapes-in-"));
 afterAll(() => {
   rmSync(ws, { recursive: true, force: true });
   rmSync(outside, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
 });
 mkdirSync(join(ws, "traces"));
 cpSync(join(REPO_ROOT, "candidates"), join(ws, "candidates"), { recursive: true });
@@ -81,11 +84,40 @@ writeFileSync(
 const CANDIDATE = "ref-deployment-preservation";
 let cluster: string | undefined;
 
-async function fire(...args: string[]) {
-  const r = await fireIn([...args, "--workspace", ws], { cwd: ws });
+/** The program's commands, to tell which one a command line ran. */
+const program = await buildProgram();
+/** Every command (`screen plan`, `hook report`, …) a test below ran. */
+const ran = new Set<string>();
+
+/** The command a command line names: its words while they name a subcommand. */
+function commandOf(args: readonly string[]): string {
+  const path: string[] = [];
+  let at: Command = program;
+  for (const word of args) {
+    const sub = at.commands.find((c) => c.name() === word);
+    if (!sub) break;
+    path.push(word);
+    at = sub;
+  }
+  return path.join(" ");
+}
+
+function clean(args: readonly string[], r: { stdout: string; stderr: string }) {
+  ran.add(commandOf(args));
   expect(r.stdout, `${args.join(" ")}: stdout`).not.toMatch(RAW);
   expect(r.stderr, `${args.join(" ")}: stderr`).not.toMatch(RAW);
   return r;
+}
+
+async function fire(...args: string[]) {
+  return clean(args, await fireIn([...args, "--workspace", ws], { cwd: ws }));
+}
+
+/** Hook commands, in a home of their own (they write the client's settings). */
+const home = mkdtempSync(join(tmpdir(), "fire-escapes-home-"));
+const HOOK_ENV = { HOME: home, CODEX_HOME: join(home, "codex-home"), CLAUDE_CONFIG_DIR: "" };
+async function hook(...args: string[]) {
+  return clean(args, await fireIn(args, { cwd: ws, env: HOOK_ENV }));
 }
 
 /** A command that succeeds on this workspace and prints something. */
@@ -127,14 +159,17 @@ describe("no control characters from hostile task ids and texts, per command", (
     await ok("cluster", "exclude", "esc-2", "--reason", `why${HOSTILE}`);
     await ok("triage");
   });
-  it("cluster rename (a hostile name), when the heuristic named a mechanism", async () => {
-    if (!cluster) return;
-    await ok("cluster", "rename", cluster, `name${HOSTILE}`);
+  // The heuristic names no mechanism on these traces (no cluster is made), so rename, merge,
+  // split and draft name a cluster the user typed: its hostile id comes back in the error.
+  const typed = `c${HOSTILE}`;
+  it("cluster rename (a hostile name)", async () => {
+    const r = await fire("cluster", "rename", cluster ?? typed, `name${HOSTILE}`);
+    if (!cluster) expect(r.stderr).toContain("c␛[2J");
     await ok("clusters");
   });
   it("draft", async () => {
-    if (!cluster) return;
-    await fire("draft", "--cluster", cluster);
+    const r = await fire("draft", "--cluster", cluster ?? typed);
+    if (!cluster) expect(r.stderr).toContain("c␛[2J");
   });
   it("route", async () => {
     const r = await ok("route");
@@ -193,5 +228,92 @@ describe("no control characters from hostile task ids and texts, per command", (
   });
   it("hook doctor", async () => {
     await fire("hook", "doctor");
+  });
+  it("cluster merge / split (hostile names)", async () => {
+    const other = `d${HOSTILE}`;
+    await fire("cluster", "merge", cluster ?? typed, other, "--name", `m${HOSTILE}`);
+    await fire("cluster", "split", cluster ?? typed, "esc-4", "--name", `s${HOSTILE}`);
+  });
+  it("candidate revise (a hostile note) / refine", async () => {
+    await fire("candidate", "revise", CANDIDATE, "--note", `note${HOSTILE}`);
+    await fire("candidate", "refine", CANDIDATE, "--budget", "1");
+  });
+  it("screen run (local: hostile task ids in its progress and summary)", async () => {
+    const plan = [
+      "screen",
+      "plan",
+      "--candidate",
+      join(ws, "candidates", "reference", "deployment-preservation.yaml"),
+    ];
+    await ok(
+      ...plan,
+      "--tasks",
+      join(outside, "tasks.txt"),
+      "--arms",
+      "baseline,policy",
+      "--attempts",
+      "1",
+      "--name",
+      "r",
+    );
+    // the local runner installs the built hook into each working copy: the built CLI runs it
+    const args = ["screen", "run", "r", "--runner", "local", "--command", "true"];
+    const r = clean(args, runFire([...args, "--workspace", ws], { cwd: ws }));
+    expect([r.status, r.stderr]).toEqual([0, expect.any(String)]);
+  });
+  it("hook install / observe / enforce / uninstall (a hostile project folder)", async () => {
+    const project = join(outside, `project${HOSTILE}`);
+    mkdirSync(project);
+    const scope = ["--harness", "claude", "--project", project];
+    const portfolio = join(ws, "portfolios", "p1");
+    const r = await hook("hook", "install", ...scope, "--portfolio", portfolio, "--workspace", ws);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("project␛[2J");
+    await hook("hook", "observe", ...scope);
+    await hook("hook", "enforce", ...scope);
+    await hook("hook", "doctor", ...scope);
+    await hook("hook", "uninstall", ...scope);
+  });
+  it("hook report (a log with hostile ids, messages and a bad line)", async () => {
+    const entry = {
+      ts: "2026-12-01T00:00:00.000Z",
+      session: `s${HOSTILE}`,
+      harness: "claude",
+      event: `PreToolUse${HOSTILE}`,
+      eventIndex: 1,
+      tool: "Bash",
+      command: `rm -rf ${HOSTILE}`,
+      firings: [
+        {
+          policyId: `p${HOSTILE}`,
+          policyVersion: 1,
+          ruleId: `r${HOSTILE}`,
+          point: "tool",
+          eventIndex: 1,
+          action: "deny",
+          message: `no ${HOSTILE}`,
+        },
+      ],
+      verdict: { action: "deny", message: `no ${HOSTILE}` },
+      tracked: [`t${HOSTILE}`],
+      error: `fault ${HOSTILE}`,
+    };
+    const log = join(outside, "hook-log.jsonl");
+    writeFileSync(
+      log,
+      `${JSON.stringify(entry)}\n{"bad": "${HOSTILE.replaceAll("\u001b", "\\u001b")}"}\n`,
+    );
+    const r = await fire("hook", "report", log);
+    expect(r.stdout).toContain("r␛[2J");
+    await fire("hook", "report", log, "--csv");
+  });
+  it("every command of the program ran above (the live hook answers its client in JSON)", () => {
+    const leaves = (c: Command, path: string[]): string[] => {
+      const subs = c.commands.filter((s) => s.name() !== "help");
+      return subs.length ? subs.flatMap((s) => leaves(s, [...path, s.name()])) : [path.join(" ")];
+    };
+    const all = leaves(program, []).filter((c) => c !== "");
+    expect(all.length).toBeGreaterThan(20);
+    expect(all.filter((c) => !ran.has(c))).toEqual([]);
   });
 });

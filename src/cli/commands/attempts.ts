@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { attemptRow, isFailed } from "../util/attempt-row.js";
-import { print } from "../util/out.js";
+import { print, printErr } from "../util/out.js";
 import { clip, renderTable } from "../util/table.js";
 import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -30,7 +30,7 @@ export function register(program: Command): void {
       .filter((a) => opts.task === undefined || a.taskId === opts.task)
       .map((a) => attemptRow(ws, a));
     if (ws.errors.length > 0) {
-      process.stderr.write(`${ws.errors.length} input errors (run \`fire\` to see them)\n`);
+      printErr(`${ws.errors.length} input errors (run \`fire\` to see them)\n`);
     }
     if (opts.json) {
       printJson(rows);

@@ -20,7 +20,7 @@ import {
 } from "../../core/app/present.js";
 import { UsageError } from "../../core/errors.js";
 import type { Candidate } from "../../core/policy/schema.js";
-import { printResult } from "../util/out.js";
+import { printErr, printResult } from "../util/out.js";
 import { openWorkspace, printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 type RefOpts = { workspace?: string; json?: boolean };
@@ -61,10 +61,13 @@ function registerRefine(cmd: Command): void {
         signal: controller.signal,
         ...(tty
           ? {
-              onProgress: (p) =>
-                process.stderr.write(
-                  `\rrefining: ${p.tried} replayed${p.best ? `, best ${p.best}` : ""} (${(p.elapsedMs / 1000).toFixed(0)} s)\x1b[K`,
-                ),
+              onProgress: (p) => {
+                process.stderr.write("\r");
+                printErr(
+                  `refining: ${p.tried} replayed${p.best ? `, best ${p.best}` : ""} (${(p.elapsedMs / 1000).toFixed(0)} s)`,
+                );
+                process.stderr.write("\x1b[K");
+              },
             }
           : {}),
       });

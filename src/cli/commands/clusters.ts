@@ -6,7 +6,7 @@ import type { MineResult } from "../../core/mine/mine.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
 import { workspaceServices } from "../../services.js";
-import { print } from "../util/out.js";
+import { print, printErr } from "../util/out.js";
 import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
 import { mineJson } from "./mine.js";
 
@@ -25,7 +25,7 @@ async function suggest(ws: Workspace, r: MineResult, opts: Opts): Promise<void> 
   const { outcome, report } = await workspaceServices(ws).suggest(r.clusters, r.labels);
   if (!outcome.ok) {
     if (opts.json) printJson({ ok: false, reason: outcome.reason, report });
-    process.stderr.write(`fire: no cluster suggestions: ${outcome.reason}\n`);
+    printErr(`fire: no cluster suggestions: ${outcome.reason}\n`);
     process.exitCode = 1;
     return;
   }
@@ -62,7 +62,7 @@ export function register(program: Command): void {
     const ws = await openCurrent(opts);
     const r = await clusters({ ws });
     if (!r) {
-      process.stderr.write("fire: nothing mined yet: run `fire mine` first\n");
+      printErr("fire: nothing mined yet: run `fire mine` first\n");
       process.exitCode = 1;
       return;
     }

@@ -5,7 +5,7 @@ import { clusterNamed, minedClusters } from "../../core/app/mining.js";
 import { policyKey } from "../../core/app/present.js";
 import { UsageError } from "../../core/errors.js";
 import { workspaceServices } from "../../services.js";
-import { print } from "../util/out.js";
+import { print, printErr } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
 interface DraftOpts {
@@ -42,7 +42,7 @@ export function register(program: Command): void {
     });
     if (!result.ok && result.reason === "invalid") {
       if (opts.json) printJson({ cluster: cluster.id, ...result });
-      process.stderr.write(
+      printErr(
         `fire: the ${result.drafter} drafter produced no valid candidate for ${cluster.id} (nothing saved):\n${result.problems.map((p) => `  - ${p}`).join("\n")}\n`,
       );
       process.exitCode = 1;
@@ -74,7 +74,6 @@ export function register(program: Command): void {
           `routes ${check.lineageRouted}/${check.lineageTasks} lineage task(s) and ${check.outsideRouted.length} other(s); fires on ${check.lineageFired}/${check.lineageAttempts} lineage attempt(s) in replay\n`,
       );
     }
-    for (const w of check.warnings)
-      process.stderr.write(`fire: warning: ${result.candidate.id} ${w}\n`);
+    for (const w of check.warnings) printErr(`fire: warning: ${result.candidate.id} ${w}\n`);
   });
 }

@@ -9,6 +9,7 @@ import {
   exportTable,
 } from "../../core/app/export.js";
 import { UsageError } from "../../core/errors.js";
+import { printErr } from "../util/out.js";
 import { openWorkspace, printErrors, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 const TABLES = EXPORT_TABLES;
@@ -71,6 +72,6 @@ export function register(program: Command): void {
     }
     const file = resolve(opts.out);
     await writeFileAtomic(file, text);
-    process.stderr.write(`exported ${rows} ${t === "screen" ? `${name} rows` : t} to ${file}\n`);
+    printErr(`exported ${rows} ${t === "screen" ? `${name} rows` : t} to ${file}\n`);
   });
 }

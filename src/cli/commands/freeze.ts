@@ -2,7 +2,7 @@ import { relative } from "node:path";
 import type { Command } from "commander";
 import { candidateNamed, freeze, sessionOf } from "../../core/app/index.js";
 import { UsageError } from "../../core/errors.js";
-import { print } from "../util/out.js";
+import { print, printErr } from "../util/out.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
 interface FreezeOpts {
@@ -46,10 +46,9 @@ export function register(program: Command): void {
       return;
     }
     if (!r.ok) {
-      process.stderr.write("fire: refusing to freeze:\n");
-      for (const x of r.refused)
-        for (const m of x.missing) process.stderr.write(`  ${x.policy}: ${m}\n`);
-      process.stderr.write("(screen them, or pass --force --reason TEXT to record an exception)\n");
+      printErr("fire: refusing to freeze:\n");
+      for (const x of r.refused) for (const m of x.missing) printErr(`  ${x.policy}: ${m}\n`);
+      printErr("(screen them, or pass --force --reason TEXT to record an exception)\n");
       process.exitCode = 1;
       return;
     }

@@ -18,7 +18,7 @@ import {
 } from "../../core/app/hook.js";
 import { UsageError } from "../../core/errors.js";
 import { withFlag } from "../util/flags.js";
-import { print, printResult } from "../util/out.js";
+import { print, printErr, printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface InstallOpts {
@@ -148,7 +148,7 @@ export function register(program: Command): void {
         if (opts.csv) {
           // rule ids and paths come from hook logs: printable like every other report
           print(renderHookReportCsv(r));
-          for (const e of r.errors) process.stderr.write(`${e.format()}\n`);
+          for (const e of r.errors) printErr(`${e.format()}\n`);
           return;
         }
         printResult(opts.json, hookReportJson(r), () => renderHookReportText(r));
@@ -184,7 +184,7 @@ export function register(program: Command): void {
     if (!r.ok) process.exitCode = 1;
     if (!opts.json)
       for (const f of r.findings)
-        if (f.level === "problem") process.stderr.write(`PROBLEM: ${withFlag(f.text, f.field)}\n`);
+        if (f.level === "problem") printErr(`PROBLEM: ${withFlag(f.text, f.field)}\n`);
     printResult(
       opts.json,
       r,
@@ -214,7 +214,7 @@ function printReport(opts: InstallOpts, r: InstallReport, text: string): void {
     { harness: r.harness, file: r.file, changed: r.changed, notes: r.notes },
     () => `${text}${r.notes.flatMap((n) => (n.warn ? [] : [`${n.text}\n`])).join("")}`,
   );
-  if (!opts.json) for (const n of r.notes) if (n.warn) process.stderr.write(`${n.text}\n`);
+  if (!opts.json) for (const n of r.notes) if (n.warn) printErr(`${n.text}\n`);
 }
 
 function pluginDir(opts: InstallOpts, harness: Harness): string {
@@ -231,7 +231,7 @@ function printPluginReport(opts: InstallOpts, r: PluginReport, head: string): vo
     () =>
       `${head}\n${r.commands.map((c) => `ran: ${c}\n`).join("")}${r.notes.flatMap((n) => (n.warn ? [] : [`${n.text}\n`])).join("")}`,
   );
-  if (!opts.json) for (const n of r.notes) if (n.warn) process.stderr.write(`${n.text}\n`);
+  if (!opts.json) for (const n of r.notes) if (n.warn) printErr(`${n.text}\n`);
 }
 
 function scoped(cmd: Command): Command {

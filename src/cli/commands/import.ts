@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { importSources } from "../../core/app/workspace.js";
-import { print } from "../util/out.js";
+import { print, printErr } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface ImportOptions {
@@ -28,7 +28,7 @@ export function register(program: Command): void {
         errors: ws.errors.map((e) => e.toJSON()),
       });
     } else {
-      for (const e of ws.errors) process.stderr.write(`${e.format()}\n`);
+      for (const e of ws.errors) printErr(`${e.format()}\n`);
       const formats = Object.entries(ws.byFormat)
         .map(([f, n]) => `${f} ${n}`)
         .join(", ");

@@ -15,7 +15,7 @@ import { UsageError } from "../../core/errors.js";
 import type { MineResult } from "../../core/mine/mine.js";
 import type { RunReport } from "../../llm/report.js";
 import { workspaceServices } from "../../services.js";
-import { print } from "../util/out.js";
+import { print, printErr } from "../util/out.js";
 import { openWorkspace, printJson, withWorkspace } from "../util/workspace.js";
 
 interface MineOptions {
@@ -114,7 +114,7 @@ export function register(program: Command): void {
     // Honest about failures: a run that labelled nothing fails; a partial one says how to retry.
     const outcome = labelOutcome(r);
     const problem = outcomeProblem(outcome, (r.report as RunReport | undefined)?.endpoint);
-    if (problem) process.stderr.write(`fire: ${problem}\n`);
+    if (problem) printErr(`fire: ${problem}\n`);
     if (outcome.nothingLabelled) process.exitCode = 1;
   });
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { type AttemptReplay, loadPolicies, replayAttempts } from "../../core/app/replay.js";
 import { InputError, UsageError } from "../../core/errors.js";
-import { print } from "../util/out.js";
+import { print, printErr } from "../util/out.js";
 import { clip, renderTable } from "../util/table.js";
 import { openWorkspace, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -80,7 +80,7 @@ export function register(program: Command): void {
       `${result.attempts.length} attempts, ${loaded.policies.length} policies; (late) = at or after the last agent action\n`,
     );
     if (ws.errors.length > 0) {
-      process.stderr.write(`${ws.errors.length} input errors (run \`fire\` to see them)\n`);
+      printErr(`${ws.errors.length} input errors (run \`fire\` to see them)\n`);
     }
   });
 }

@@ -10,7 +10,7 @@ import {
 } from "../../core/app/run.js";
 import { UsageError } from "../../core/errors.js";
 import type { RunProgress, RunSummary } from "../../core/screening/run/types.js";
-import { printResult } from "../util/out.js";
+import { printErr, printResult } from "../util/out.js";
 import { withWorkspace, workspaceDir } from "../util/workspace.js";
 
 interface RunOpts {
@@ -49,12 +49,12 @@ function progressLine(p: RunProgress): void {
     const width = 24;
     const full = p.total ? Math.round((p.done / p.total) * width) : 0;
     const bar = `${"█".repeat(full)}${"░".repeat(width - full)}`;
-    process.stderr.write(`\r\x1b[K[${bar}] ${p.done}/${p.total} ${text.slice(0, 60)}`);
-    if (p.done === p.total && p.event !== "start" && p.event !== "trials")
-      process.stderr.write("\n");
+    process.stderr.write("\r\x1b[K");
+    printErr(`[${bar}] ${p.done}/${p.total} ${text.slice(0, 60)}`);
+    if (p.done === p.total && p.event !== "start" && p.event !== "trials") printErr("\n");
     return;
   }
-  process.stderr.write(`[${p.done}/${p.total}] ${text}\n`);
+  printErr(`[${p.done}/${p.total}] ${text}\n`);
 }
 
 function smokeText(r: SmokeReport): string {
@@ -128,9 +128,7 @@ export function registerScreenRun(screen: Command): void {
     const workspace = workspaceDir(opts);
     const controller = new AbortController();
     const onSigint = (): void => {
-      process.stderr.write(
-        "fire: stopping after the running attempts end; finished ones are kept\n",
-      );
+      printErr("fire: stopping after the running attempts end; finished ones are kept\n");
       controller.abort();
     };
     process.once("SIGINT", onSigint);
@@ -178,7 +176,7 @@ export function registerScreenRun(screen: Command): void {
     }
     if (!summary) return;
     if (process.stderr.isTTY) process.stderr.write("\r\x1b[K"); // clear an unfinished bar
-    if (!opts.json) for (const e of summary.errors) process.stderr.write(`fire: ${e}\n`);
+    if (!opts.json) for (const e of summary.errors) printErr(`fire: ${e}\n`);
     printResult(opts.json, { name, ...summary }, () => `${runSummaryLine(name, summary)}\n`);
     if (summary.failed || summary.aborted) process.exitCode = 1;
   });

@@ -6,6 +6,15 @@ export function print(text: string): void {
 }
 
 /**
+ * Writes warnings, progress and errors on stderr: trace text (task ids, messages) never
+ * reaches the terminal as control codes there either. A front end's own cursor moves
+ * (`\r`, erase line) are written apart, with `process.stderr.write`.
+ */
+export function printErr(text: string): void {
+  process.stderr.write(printable(text));
+}
+
+/**
  * C1 controls and bidi controls, which JSON.stringify leaves raw (it escapes only C0): as
  * `\uXXXX` escapes the document parses to the same value and shows nothing to a terminal.
  */

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import { type InputError, UsageError } from "../../core/errors.js";
 import type { LoadProgress, Workspace } from "../../core/workspace/load.js";
+import { printErr } from "./out.js";
 
 /** Adds the `--workspace DIR` option every command takes (default: current folder). */
 export function withWorkspace(cmd: Command): Command {
@@ -92,5 +93,5 @@ export { printJson } from "./out.js";
 
 /** Prints input errors (`fire: file:line: reason`) on stderr, one a line. */
 export function printErrors(errors: readonly InputError[]): void {
-  for (const e of errors) process.stderr.write(`fire: ${e.format()}\n`);
+  for (const e of errors) printErr(`fire: ${e.format()}\n`);
 }
