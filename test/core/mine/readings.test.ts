@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { noDiffAfterReplace } from "../../../src/core/mine/detectors/no-diff-after-replace.js";
+import { outputNeverWritten } from "../../../src/core/mine/detectors/output-never-written.js";
 import {
   callFailed,
   isWrite,
@@ -284,5 +285,28 @@ describe("a trial that never ended", () => {
     expect(faultOf(stopped)).toMatchObject({ reason: "provider_fault", code: "trial-unfinished" });
     const unscored = attempt(steps, { outcome: "unknown", reward: null });
     expect(faultOf(unscored)).toMatchObject({ reason: "no_outcome" });
+  });
+});
+
+describe("a deliverable written by code", () => {
+  const saveAndRun =
+    "cat > /tmp/comp.py <<'EOF'\nopen('/app/data.comp', 'wb').write(b'x')\nEOF\npython3 /tmp/comp.py";
+  const run = (output: string, exitCode: number): Attempt =>
+    attempt(shell(1, saveAndRun, output, exitCode), {
+      taskText: "Compress /app/data.txt so that the given decompressor reproduces it.",
+      outcome: "timeout",
+      exception: { type: "AgentTimeoutError" },
+      verifierOutput: "E       AssertionError: File /app/data.comp does not exist\n",
+    });
+
+  it("is not written when the run of that code failed", () => {
+    const failed = run("bash: line 3: python3: command not found", 127);
+    expect(outputNeverWritten.detect(failed, { siblings: [] })).toMatchObject([
+      { reason: expect.stringMatching(/data\.comp/) },
+    ]);
+  });
+
+  it("is written when that code ran", () => {
+    expect(outputNeverWritten.detect(run("", 0), { siblings: [] })).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import {
   seenExisting,
   verifierMissing,
 } from "./paths.js";
-import { stopIndex } from "./shell.js";
+import { callSucceeded, stopIndex } from "./shell.js";
 import type { Detector } from "./types.js";
 
 const VERB = "(?:write|save|create|produce|output|generate|store|put|emit|place|record|export)";
@@ -35,9 +35,16 @@ export function requiredOutputs(taskText: string): string[] {
 function written(a: Parameters<Detector["detect"]>[0], named: string): boolean {
   const b = baseName(named);
   if (allWrites(a).some((w) => samePath(named, w.path) || baseName(w.path) === b)) return true;
-  // Code that writes without a visible path (python open(), tee, …) naming the file.
+  // Code that writes without a visible path (python open(), tee, …) naming the file; where
+  // the trace records results, only a run of that code that succeeded wrote it (a script
+  // saved, then run with an interpreter the host lacks, wrote nothing).
+  const withResults = a.events.some((e) => e.kind === "tool_result");
   return a.events.some(
-    (e) => e.kind === "tool_call" && callText(e).includes(b) && WRITE_MARKERS.test(callText(e)),
+    (e) =>
+      e.kind === "tool_call" &&
+      callText(e).includes(b) &&
+      WRITE_MARKERS.test(callText(e)) &&
+      (!withResults || callSucceeded(a, e)),
   );
 }
 
