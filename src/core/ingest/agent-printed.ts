@@ -260,3 +260,80 @@ function partsToText(content: unknown): string {
     .map((c) => (c && typeof c === "object" && typeof c.text === "string" ? c.text : ""))
     .join("\n");
 }
+
+/**
+ * Calls, results and messages of `codex exec --json` lines (`{"type":"item.completed","item":
+ * {"type":"command_execution","command":…,"aggregated_output":…,"exit_code":…}}`, `file_change`
+ * with `changes[].path`, `mcp_tool_call`, `agent_message`). A command that started and never
+ * completed (the run was cut off) is a call without a result.
+ */
+export function codexJsonItems(text: string): PrintedItem[] {
+  if (!text.includes('"type":"item.')) return [];
+  const out: PrintedItem[] = [];
+  const pending = new Map<string, string>();
+  const call = (id: string, tool: string, args: unknown, command?: string, writes?: string[]) =>
+    out.push({
+      type: "call",
+      tool,
+      args,
+      callId: id,
+      ...(command !== undefined ? { command } : {}),
+      ...(writes?.length ? { writes } : {}),
+    });
+  for (const line of text.split("\n")) {
+    const l = line.trim();
+    if (!l.startsWith('{"type":"item.')) continue;
+    let row: { type?: unknown; item?: Record<string, unknown> };
+    try {
+      row = JSON.parse(l);
+    } catch {
+      continue;
+    }
+    const it = row.item;
+    if (!it || typeof it !== "object" || typeof it.id !== "string") continue;
+    const id = it.id;
+    const command = typeof it.command === "string" ? unwrapShell(it.command) : undefined;
+    if (row.type === "item.started") {
+      if (it.type === "command_execution" && command !== undefined) pending.set(id, command);
+      continue;
+    }
+    if (row.type !== "item.completed") continue;
+    if (it.type === "command_execution" && command !== undefined) {
+      pending.delete(id);
+      call(id, "exec_command", { command }, command);
+      const code = typeof it.exit_code === "number" ? it.exit_code : undefined;
+      out.push({
+        type: "result",
+        tool: "exec_command",
+        callId: id,
+        output: typeof it.aggregated_output === "string" ? it.aggregated_output : "",
+        ...(code !== undefined ? { exitCode: code } : {}),
+        ...(code !== undefined && code !== 0 ? { isError: true } : {}),
+      });
+    } else if (it.type === "file_change") {
+      const changes = Array.isArray(it.changes) ? (it.changes as Record<string, unknown>[]) : [];
+      const paths = changes.map((c) => c?.path).filter((p): p is string => typeof p === "string");
+      call(id, "apply_patch", { paths }, undefined, paths);
+      out.push({
+        type: "result",
+        tool: "apply_patch",
+        callId: id,
+        output: String(it.status ?? ""),
+        ...(it.status === "failed" ? { isError: true } : {}),
+      });
+    } else if (it.type === "mcp_tool_call" && typeof it.tool === "string") {
+      call(id, it.tool, it.arguments);
+      out.push({
+        type: "result",
+        tool: it.tool,
+        callId: id,
+        output:
+          typeof it.result === "string" ? it.result : JSON.stringify(it.result ?? it.error ?? ""),
+        ...(it.status === "failed" ? { isError: true } : {}),
+      });
+    } else if (it.type === "agent_message" && typeof it.text === "string")
+      out.push({ type: "message", text: it.text });
+  }
+  for (const [id, command] of pending) call(id, "exec_command", { command }, command);
+  return out.some((i) => i.type === "call") ? out : [];
+}

@@ -17,6 +17,7 @@ import {
   harborSteps,
   harborUsage,
 } from "./harbor-outcome.js";
+import { printedAgentLog } from "./harbor-printed.js";
 import { HarborTrialConfig, HarborTrialResult } from "./harbor-schema.js";
 import { readJsonAs } from "./json-file.js";
 import { launchInstruction } from "./launch-instruction.js";
@@ -306,6 +307,11 @@ export async function* readHarborTrial(
     yield* readApiEpisodes(dir, options, !exception, api);
   const episodes = api.parts;
   let events = parts?.events.events ?? episodes?.events.events ?? [];
+  // nothing else kept the actions: what the agent CLI printed (claude-code.txt, codex.txt)
+  if (!parts && !session && !episodes) {
+    const printed = printedAgentLog(dir, options.outputCap);
+    if (printed) events = printed.events;
+  }
   if (
     session &&
     session.log.count("tool_call") + session.log.count("hook") >

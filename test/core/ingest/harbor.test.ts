@@ -185,6 +185,59 @@ describe("Harbor job folders and raw harness sessions", () => {
     expect((await collect([dir])).attempts[0]!.taskText).toBe("");
   });
 
+  it("reads the actions a CLI agent printed (claude-code.txt, codex.txt) when nothing else kept them", async () => {
+    // the printed stdout of the real clients (Claude Code 2.1.332 stream-json, Codex CLI 0.171.0
+    // exec --json), recorded with ../shared/realclients
+    const printed: [string, string, string[]][] = [
+      [
+        "claude-code.txt",
+        "real-clients/claude-http-log/client-stdout.jsonl",
+        ["setsid nohup python3 -m http.server", "curl -s --max-time 5", "kill $(cat server.pid)"],
+      ],
+      [
+        "codex.txt",
+        "real-clients/codex-rm-deny/client-stdout.jsonl",
+        ["mkdir -p build && touch build/out.o", "ls -la"],
+      ],
+    ];
+    for (const [name, from, starts] of printed) {
+      const dir = join(tmp, `printed-${name}`);
+      cpSync(trial("task-calendar__8A83BnJ"), dir, { recursive: true });
+      rmSync(join(dir, "agent"), { recursive: true, force: true });
+      mkdirSync(join(dir, "agent"));
+      cpSync(fixture(from), join(dir, "agent", name));
+      const got = await collect([dir]);
+      expect(got.errors).toEqual([]);
+      const a = got.attempts[0]!;
+      const cmds = calls(a).map((e) => e.command ?? "");
+      expect(cmds).toHaveLength(starts.length);
+      starts.forEach((s, i) => expect(cmds[i]).toContain(s));
+      const results = a.events.filter((e) => e.kind === "tool_result");
+      expect(results).toHaveLength(starts.length);
+      expect(results.every((r) => r.callId && r.isError !== true)).toBe(true);
+    }
+    // a codex command that started and never completed (the run was cut off) is still a call
+    const cut = join(tmp, "printed-codex.txt", "agent", "codex.txt");
+    const lines = readFileSync(cut, "utf8").split("\n");
+    writeFileSync(
+      cut,
+      lines
+        .filter(
+          (l) =>
+            !l.includes(
+              '"item_7","type":"command_execution","command":"/bin/bash -lc \'ls -la\'","aggregated_output":"total',
+            ),
+        )
+        .join("\n"),
+    );
+    const [a] = (await collect([join(tmp, "printed-codex.txt")])).attempts;
+    expect(calls(a!).map((e) => e.command)).toEqual([
+      "mkdir -p build && touch build/out.o && echo made build",
+      "ls -la",
+    ]);
+    expect(a!.events.filter((e) => e.kind === "tool_result")).toHaveLength(1);
+  });
+
   it("follows continued_trajectory_ref inside the trial and keeps the link", async () => {
     const dir = join(tmp, "continued");
     cpSync(trial("task-email-triage__fEmQAc2"), dir, { recursive: true });
