@@ -39,6 +39,7 @@ export function verifiedFrozenPortfolio(
   dir: string,
   recordDir?: string,
   nowMs = Date.now(),
+  admit?: (form: HookForm) => void,
 ): FrozenRead | undefined {
   try {
     const m = readWithIdentity(join(dir, "manifest.json"), nowMs);
@@ -46,7 +47,7 @@ export function verifiedFrozenPortfolio(
     if (manifest?.kind !== "fire-portfolio" || !Array.isArray(manifest.policies)) return undefined;
     if (manifest.policies.length === 0) return undefined;
     if (manifest.hook !== undefined)
-      return withHookForm(dir, manifest, manifest.policies, m, recordDir, nowMs);
+      return withHookForm(dir, manifest, manifest.policies, m, recordDir, nowMs, admit);
     if (!manifestVerifies(manifest)) return undefined;
     const out: { file: string; candidate: Candidate }[] = [];
     for (const p of manifest.policies) {
@@ -82,6 +83,7 @@ function withHookForm(
   m: Identified,
   recordDir: string | undefined,
   nowMs: number,
+  admit: ((form: HookForm) => void) | undefined,
 ): FrozenRead | undefined {
   const hookFile = listedPath(dir, manifest.hook as Entry);
   const policyFiles = listed.map((p) => listedPath(dir, p));
@@ -100,10 +102,21 @@ function withHookForm(
   }
   const form = JSON.parse(h.bytes.toString("utf8")) as HookForm;
   if (form?.format !== HOOK_FORM || !Array.isArray(form.policies)) return undefined;
-  // a file changed within the racy window could change again unseen: not recorded
-  if (!recorded && !ids.some((i) => i.young)) writeRecord(recordDir, dir, key);
   const policies = form.policies.map((p) => ({ ...p, file: inside(dir, p.file) }));
-  return { form: { ...form, policies }, checked: recorded ? "record" : "hashes" };
+  const read: FrozenRead = { form: { ...form, policies }, checked: recorded ? "record" : "hashes" };
+  if (recorded) return read;
+  // what is recorded is "these files verified AND their patterns were admitted": a forged
+  // form that hashes right but holds a refused pattern throws here and is never recorded
+  if (admit) {
+    try {
+      admit(read.form as HookForm);
+    } catch {
+      return undefined;
+    }
+  }
+  // a file changed within the racy window could change again unseen: not recorded
+  if (!ids.some((i) => i.young)) writeRecord(recordDir, dir, key);
+  return read;
 }
 
 /** The manifest's own hash covers everything in it but that hash. */

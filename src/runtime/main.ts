@@ -1,7 +1,10 @@
 import { writeSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { HOOK_OPTIONS, type HookOptionsConfig } from "../core/deploy/hook-options.js";
+import {
+  HOOK_OPTIONS,
+  type HookOptionsConfig,
+  parseHookWords,
+} from "../core/deploy/hook-options.js";
 import { defaultPortfolioDir } from "../core/freeze/default.js";
 import { defaultLogFile, defaultStateDir, type HookAnswer, runHook } from "./run-hook.js";
 import { readStdin, type StdinRead } from "./stdin.js";
@@ -54,14 +57,11 @@ export function parseHookArgs(
   args: string[],
   options: HookOptionsConfig,
 ): { values: Record<string, string | boolean | undefined>; usageError: string | undefined } {
-  try {
-    return { values: parseArgs({ args, options, strict: true }).values, usageError: undefined };
-  } catch (err) {
-    return {
-      values: parseArgs({ args, options, strict: false }).values,
-      usageError: `bad hook command line: ${(err as Error).message}`,
-    };
-  }
+  const { values, error } = parseHookWords(args, options);
+  return {
+    values,
+    usageError: error === undefined ? undefined : `bad hook command line: ${error}`,
+  };
 }
 
 /** Writes the hook's answer to stdout and a command-line fault to stderr; the exit code (0). */

@@ -43,10 +43,17 @@ export async function loadPortfolio(
 ): Promise<CompiledPolicy[]> {
   const abs = resolve(path);
   if (existsSync(join(abs, "manifest.json"))) {
-    const fast = verifiedFrozenPortfolio(abs, recordDir);
+    // Hashed now: every pattern is admitted now (eager compile) before the files are
+    // recorded. Recorded (unchanged since they were hashed AND admitted): each condition is
+    // compiled when an event first needs it, so an event pays only for what it evaluates.
+    let admitted: CompiledPolicy[] | undefined;
+    const fast = verifiedFrozenPortfolio(abs, recordDir, Date.now(), (form) => {
+      admitted = compileHookForm(form, undefined, false);
+    });
     try {
       // frozen by this fire: the verified hook form compiles as is; older: admitted here
-      if (fast?.form) return compileHookForm(fast.form);
+      if (fast?.form)
+        return admitted ?? compileHookForm(fast.form, undefined, fast.checked === "record");
       if (fast) return compileHookForm(hookForm(fast.policies));
     } catch {
       // verified bytes that do not compile: the full check below explains
@@ -66,7 +73,8 @@ export async function loadPortfolio(
   const cached = readCache(cacheFile, key);
   if (cached) {
     try {
-      const policies = compileHookForm(cached);
+      // eager: the cache lies in the state folder, so a refused pattern must show here
+      const policies = compileHookForm(cached, undefined, false);
       for (const why of cached.skipped ?? []) skipped(why);
       return policies;
     } catch {

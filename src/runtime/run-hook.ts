@@ -309,7 +309,8 @@ async function evaluate(
   let stateError: string;
   try {
     ensureDir(opts.stateDir);
-    const startedAt = opts.startedAt ?? performance.timeOrigin;
+    // the process start (performance.timeOrigin would load perf_hooks on every event)
+    const startedAt = opts.startedAt ?? Date.now() - process.uptime() * 1000;
     return await withFileLock(
       file,
       (guard) => {

@@ -1,5 +1,3 @@
-import { parseArgs } from "node:util";
-
 /**
  * THE command-line options of fire's hooks, defined once: the hook parses them with these
  * (runtime/main.ts, runtime/payload-hook.ts), fire writes command lines with hookArgWords
@@ -68,9 +66,61 @@ export function readHookArgs(
   words: readonly string[],
   options: HookOptionsConfig,
 ): { ok: boolean; values: Record<string, string | boolean | undefined> } {
-  try {
-    return { ok: true, values: parseArgs({ args: [...words], options, strict: true }).values };
-  } catch {
-    return { ok: false, values: parseArgs({ args: [...words], options, strict: false }).values };
+  const r = parseHookWords(words, options);
+  return { ok: r.error === undefined, values: r.values };
+}
+
+/**
+ * Parses hook option words as node:util `parseArgs` does with `strict` for these options
+ * (`--name value`, `--name=value`, flags, defaults; no positionals, no short options), without
+ * loading it: the hook runs this on every event. `error` names the first word that is not
+ * one of `options` used right; `values` holds what could be read anyway.
+ */
+export function parseHookWords(
+  words: readonly string[],
+  options: HookOptionsConfig,
+): { values: Record<string, string | boolean | undefined>; error?: string } {
+  const values: Record<string, string | boolean | undefined> = {};
+  for (const [name, spec] of Object.entries(options))
+    if (spec.default !== undefined) values[name] = spec.default;
+  let error: string | undefined;
+  const fail = (why: string) => {
+    error ??= why;
+  };
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string;
+    if (w === "--") {
+      if (i + 1 < words.length) fail(`Unexpected argument '${words[i + 1]}'`);
+      break;
+    }
+    if (!w.startsWith("--")) {
+      fail(w.startsWith("-") && w !== "-" ? `Unknown option '${w}'` : `Unexpected argument '${w}'`);
+      continue;
+    }
+    const eq = w.indexOf("=");
+    const name = eq < 0 ? w.slice(2) : w.slice(2, eq);
+    const spec = Object.hasOwn(options, name) ? options[name] : undefined;
+    if (!spec) {
+      fail(`Unknown option '--${name}'`);
+      continue;
+    }
+    if (spec.type === "boolean") {
+      if (eq >= 0) fail(`Option '--${name}' does not take an argument`);
+      else values[name] = true;
+      continue;
+    }
+    if (eq >= 0) {
+      values[name] = w.slice(eq + 1);
+      continue;
+    }
+    const next = words[i + 1];
+    if (next === undefined) {
+      fail(`Option '--${name} <value>' argument missing`);
+      continue;
+    }
+    if (next.startsWith("-")) fail(`Option '--${name} <value>' argument is ambiguous`);
+    values[name] = next;
+    i++;
   }
+  return error === undefined ? { values } : { values, error };
 }

@@ -1,4 +1,10 @@
-import { CompileError, compileCondition, compileRegex, type LiteralsOf } from "./condition.js";
+import {
+  CompileError,
+  compileCondition,
+  compileRegex,
+  type LiteralsOf,
+  type Pred,
+} from "./condition.js";
 import { ESCALATE_CAP } from "./grammar.js";
 import { policyKey } from "./key.js";
 import { admittedRegExp } from "./linear-engine.js";
@@ -20,20 +26,25 @@ const names = (v: string | string[] | undefined): string[] =>
 export function compilePolicy(
   c: Candidate,
   file?: string,
-  opts: { admitted?: boolean; literals?: LiteralsOf } = {},
+  opts: { admitted?: boolean; literals?: LiteralsOf; lazy?: boolean } = {},
 ): CompiledPolicy {
   const compile = opts.admitted ? admittedRegExp : linearRegExp;
   // admitted patterns come from a cache or payload: their prefilters come with them (or none)
   const lits = opts.literals ?? (opts.admitted ? undefined : necessaryLiterals);
+  // lazy (admitted patterns only, the hook): a condition or pattern is compiled the first
+  // time an event needs it, so an event pays only for what it evaluates
+  const lazy = opts.lazy === true && opts.admitted === true;
   const cond = (x: Parameters<typeof compileCondition>[0], path: (string | number)[]) =>
-    compileCondition(x, path, compile, lits);
+    lazy
+      ? lazyPred(() => compileCondition(x, path, compile, lits))
+      : compileCondition(x, path, compile, lits);
   const re = (p: Candidate["eligibility"]["allOf"][number], path: (string | number)[]) =>
     compileRegex(p, path, compile);
-  const eligibility = {
-    allOf: c.eligibility.allOf.map((p, i) => re(p, ["eligibility", "allOf", i])),
-    anyOf: c.eligibility.anyOf.map((p, i) => re(p, ["eligibility", "anyOf", i])),
-    noneOf: c.eligibility.noneOf.map((p, i) => re(p, ["eligibility", "noneOf", i])),
-  };
+  const list = (k: "allOf" | "anyOf" | "noneOf") => () =>
+    c.eligibility[k].map((p, i) => re(p, ["eligibility", k, i]));
+  const eligibility = lazy
+    ? lazyFields({ allOf: list("allOf"), anyOf: list("anyOf"), noneOf: list("noneOf") })
+    : { allOf: list("allOf")(), anyOf: list("anyOf")(), noneOf: list("noneOf")() };
   const track: CompiledTrack[] = c.track.map((t, i) => ({
     id: t.id,
     at:
@@ -52,10 +63,10 @@ export function compilePolicy(
     ...(t.streak ? { streak: { counter: t.streak.counter, key: t.streak.key ?? "output" } } : {}),
   }));
   // a hook cache written before task values existed has none
-  const values = (c.values ?? []).map((v, i) => ({
-    id: v.id,
-    re: re(v.pattern, ["values", i, "pattern"]),
-  }));
+  const values = (c.values ?? []).map((v, i) => {
+    const make = () => re(v.pattern, ["values", i, "pattern"]);
+    return lazy ? { id: v.id, ...lazyFields({ re: make }) } : { id: v.id, re: make() };
+  });
   const rules: Record<RulePoint, CompiledRule[]> = {
     prompt: [],
     tool: [],
@@ -96,4 +107,29 @@ export function compilePolicy(
     candidate: c,
   };
   return policy;
+}
+
+/** A predicate compiled on its first call (then kept). */
+function lazyPred(make: () => Pred): Pred {
+  let p: Pred | undefined;
+  return (x) => {
+    p ??= make();
+    return p(x);
+  };
+}
+
+/** An object whose fields are computed on first read (then kept as plain values). */
+function lazyFields<T extends Record<string, unknown>>(makers: { [K in keyof T]: () => T[K] }): T {
+  const out = {} as T;
+  for (const k of Object.keys(makers) as (keyof T)[])
+    Object.defineProperty(out, k, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const v = makers[k]();
+        Object.defineProperty(out, k, { value: v, enumerable: true, writable: false });
+        return v;
+      },
+    });
+  return out;
 }

@@ -61,14 +61,20 @@ export function hookForm(policies: readonly { file?: string; candidate: Candidat
   return { format: HOOK_FORM, policies: out, literals };
 }
 
-/** Compiles a hook form (no pattern parsed); `fileOf` maps a stored file to its path. */
+/**
+ * Compiles a hook form (no pattern parsed); `fileOf` maps a stored file to its path. Lazily:
+ * each condition and pattern when an event first needs it (the hook's hot path; every
+ * pattern was admitted when the form was made). `lazy` false: every pattern now, so a form
+ * from a writable place (the portfolio cache) that holds a refused pattern throws here.
+ */
 export function compileHookForm(
   form: Pick<HookForm, "policies" | "literals">,
   fileOf: (file: string | undefined) => string | undefined = (f) => f,
+  lazy = true,
 ): CompiledPolicy[] {
   const known = form.literals ?? {};
   const literals = (source: string, flags: string) => known[`${flags}/${source}`] ?? undefined;
   return form.policies.map((p) =>
-    compilePolicy(p.candidate, fileOf(p.file), { admitted: true, literals }),
+    compilePolicy(p.candidate, fileOf(p.file), { admitted: true, literals, lazy }),
   );
 }

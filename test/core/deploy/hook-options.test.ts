@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import {
   HOOK_OPTIONS,
@@ -45,4 +46,39 @@ describe("one definition of the hook's options", () => {
     expect(readHookArgs(words, HOOK_OPTIONS).ok).toBe(false);
     expect(() => hookArgWords(HOOK_OPTIONS, { sha256: "x" } as never)).toThrow(/--sha256/);
   });
+});
+
+describe("the hook's own option parser", () => {
+  const { parseArgs } = createRequire(import.meta.url)("node:util") as typeof import("node:util");
+  const cases: string[][] = [
+    [],
+    ["--portfolio", "/p", "--fail-closed"],
+    ["--log=/l", "--observe", "--state-dir", "/s"],
+    ["--sha256", "abc", "--payload", "/d"],
+    ["--bogus"],
+    ["--observe=yes"],
+    ["--log"],
+    ["--log", "--observe"],
+    ["stray"],
+    ["-x"],
+    ["--", "rest"],
+    ["--portfolio", "/a", "--portfolio", "/b"],
+    ["--constructor", "x"],
+  ];
+  it.each(cases)(
+    "reads %j as node:util parseArgs does (values, and whether it is an error)",
+    (...words) => {
+      for (const options of [HOOK_OPTIONS, PAYLOAD_HOOK_OPTIONS]) {
+        let strict: Record<string, unknown> | undefined;
+        try {
+          strict = parseArgs({ args: words, options, strict: true }).values;
+        } catch {
+          strict = undefined;
+        }
+        const r = readHookArgs(words, options);
+        expect(r.ok).toBe(strict !== undefined);
+        if (strict) expect(r.values).toEqual({ ...strict });
+      }
+    },
+  );
 });
