@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Gold } from "../../src/bench/dev-sources.js";
-import { calibration, type FireSays, figures, scoreSource } from "../../src/bench/mine-score.js";
+import {
+  calibration,
+  type FireSays,
+  figures,
+  objective,
+  type SourceScore,
+  scoreSource,
+} from "../../src/bench/mine-score.js";
 
 /** Six labelled trials: three procedural losses, one capability gap, a verifier fault, one unclear. */
 const gold = new Map<string, Gold>([
@@ -59,5 +66,30 @@ describe("calibration of the shown confidence", () => {
       { gold, says },
     ]);
     expect(bands.find((b) => b.confidence === 0.65)?.labels).toBe(4);
+  });
+});
+
+describe("the objective the held-out setting is chosen by", () => {
+  const score = (named: number, namedRight: number): SourceScore => ({
+    counted: 10,
+    faultAgree: 10,
+    named,
+    namedRight,
+    goldInScope: 6,
+    kept: 6,
+    mechCompared: namedRight,
+    mechAgree: namedRight,
+    bcubed: 1,
+  });
+
+  it("prefers names right at least 4 times in 5 over naming nothing", () => {
+    expect(objective(score(5, 5))).toBeGreaterThan(objective(score(0, 0)));
+    expect(objective(score(6, 5))).toBeGreaterThan(objective(score(0, 0)));
+    expect(objective(score(5, 5))).toBeGreaterThan(objective(score(6, 5)));
+  });
+
+  it("prefers naming nothing over names right less than 4 times in 5", () => {
+    expect(objective(score(0, 0))).toBeGreaterThan(objective(score(4, 2)));
+    expect(objective(score(2, 2))).toBeGreaterThan(objective(score(6, 3)));
   });
 });
