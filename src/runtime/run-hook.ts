@@ -6,6 +6,7 @@ import { type ExitStatus, exitStatus } from "../core/model/exit-status.js";
 import { BudgetExceeded, withPatternBudget } from "../core/policy/budget.js";
 import { initState, observeAll, step, withTaskText } from "../core/policy/evaluator.js";
 import type { CompiledPolicy, SessionState, StepResult } from "../core/policy/types.js";
+import { workspacePaths } from "../core/workspace/paths.js";
 import { HOOK_JSON_BOUNDS } from "./bounded-json.js";
 import { rolloutExitCode } from "./codex-exit.js";
 import { checkHookInput } from "./guard.js";
@@ -466,6 +467,5 @@ function errText(err: unknown): string {
   return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
 }
 
-export const defaultLogFile = (workspace: string): string =>
-  join(workspace, ".fire", "hook-log.jsonl");
-export const defaultStateDir = (workspace: string): string => join(workspace, ".fire", "state");
+export const defaultLogFile = (workspace: string): string => workspacePaths(workspace).hookLog;
+export const defaultStateDir = (workspace: string): string => workspacePaths(workspace).state;

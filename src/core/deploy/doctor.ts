@@ -4,6 +4,7 @@ import { defaultPortfolioDir } from "../freeze/default.js";
 import { loadFrozenPortfolio } from "../freeze/verify.js";
 import { loadPolicies } from "../policy/load.js";
 import { shellQuote } from "../shell-quote.js";
+import { workspacePaths } from "../workspace/paths.js";
 import { readCodexTrust, trustEntries } from "./codex-trust.js";
 import { HOOK_OPTIONS, readHookArgs } from "./hook-options.js";
 import { codexConfigToml, type HookTarget } from "./install.js";
@@ -95,7 +96,7 @@ function commandFindings(command: string): DoctorFinding[] {
     if (!dir)
       out.push(
         problem(
-          `nothing frozen: no portfolio under ${join(workspace, "portfolios")}/, so the hook stays silent (run \`fire freeze\`)`,
+          `nothing frozen: no portfolio under ${workspacePaths(workspace).portfolios}/, so the hook stays silent (run \`fire freeze\`)`,
         ),
       );
     else out.push(...portfolioFindings(dir, workspace));

@@ -332,7 +332,7 @@ export function defaultPortfolioNote(workspace: string): InstallNote {
   const dir = defaultPortfolioDir(workspace);
   if (!dir)
     return {
-      text: `fire: nothing frozen yet under ${join(workspace, "portfolios")}/: the hook stays silent (and logs "no portfolio") until \`fire freeze\` writes one there`,
+      text: `fire: nothing frozen yet under ${workspacePaths(workspace).portfolios}/: the hook stays silent (and logs "no portfolio") until \`fire freeze\` writes one there`,
       warn: true,
     };
   let at = "";

@@ -3,6 +3,7 @@ import { existsSync, rmSync, statSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { z } from "zod";
 import { describeZodIssues, NotFoundError, UsageError } from "../errors.js";
+import { workspacePaths } from "../workspace/paths.js";
 import { type TrustEntry, writeCodexTrust } from "./codex-trust.js";
 import { codexConfigToml, type InstallNote } from "./install.js";
 import {
@@ -66,7 +67,7 @@ export interface PluginReport {
 
 /** The default marketplace folder of a harness's plugin. */
 export const defaultPluginDir = (workspace: string, harness: Harness): string =>
-  join(resolve(workspace), ".fire", "plugins", harness);
+  join(workspacePaths(workspace).plugins, harness);
 
 /** The plugin's data folder, as both clients name it: `<plugin>-<marketplace>`. */
 export function pluginDataDir(harness: Harness, env: NodeJS.ProcessEnv = process.env): string {

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readRegularFile } from "../regular-file.js";
+import { workspacePaths } from "../workspace/paths.js";
 
 /**
  * The workspace's default frozen portfolio: the one under `<workspace>/portfolios/` whose
@@ -8,7 +9,7 @@ import { readRegularFile } from "../regular-file.js";
  * hook calls it on every event. Undefined when nothing was frozen yet.
  */
 export function defaultPortfolioDir(workspace: string): string | undefined {
-  const root = join(workspace, "portfolios");
+  const root = workspacePaths(workspace).portfolios;
   let names: string[];
   try {
     names = readdirSync(root);

@@ -42,7 +42,12 @@ export interface WorkspacePaths {
   triageCache: string;
   /** The LLM's response cache and batch state. */
   llmCache: string;
+  /** The live hook's session state (`fire hook` without `--state-dir`). */
   state: string;
+  /** The live hook's log (`fire hook` without `--log`; `fire hook report` reads it). */
+  hookLog: string;
+  /** `.fire/plugins/`: the plugin marketplaces `fire hook install --plugin` writes. */
+  plugins: string;
 }
 
 /** The workspace layout resolved from a workspace directory (nothing is created). */
@@ -75,5 +80,7 @@ export function workspacePaths(dir: string): WorkspacePaths {
     triageCache: join(cache, "triage.json"),
     llmCache: join(cache, "llm"),
     state: join(fire, "state"),
+    hookLog: join(fire, "hook-log.jsonl"),
+    plugins: join(fire, "plugins"),
   };
 }

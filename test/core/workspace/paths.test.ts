@@ -14,9 +14,12 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** A path built from a workspace folder's name instead of workspacePaths. */
+/**
+ * A path built from a workspace folder's name instead of workspacePaths: the name as the
+ * second argument of a join (the first may hold one level of calls: `join(resolve(dir), ".fire")`).
+ */
 const LAYOUT_JOIN =
-  /\bjoin\([^)]*"(?:mining|screens|replay|exports|drafts|\.fire|cache|traces|candidates)"[^)]*\)/;
+  /\bjoin\((?:[^(),]|\([^()]*\))*,\s*"(?:mining|screens|replay|exports|drafts|\.fire|cache|traces|candidates|portfolios)"/;
 
 describe("workspacePaths: the one workspace layout", () => {
   it("names every folder and shared file under the workspace root", () => {
@@ -27,11 +30,13 @@ describe("workspacePaths: the one workspace layout", () => {
     expect(relative("/w", p.replayScreens)).toBe(join("screens", "replay"));
     expect(relative("/w", p.index)).toBe(join(".fire", "cache", "index.json"));
     expect(relative("/w", p.llmCache)).toBe(join(".fire", "cache", "llm"));
+    expect(relative("/w", p.hookLog)).toBe(join(".fire", "hook-log.jsonl"));
+    expect(relative("/w", p.state)).toBe(join(".fire", "state"));
     for (const v of Object.values(p)) expect(v.startsWith("/w")).toBe(true);
   });
 
-  it("is where core, src/llm and the front ends take workspace folders from (no join of a folder name)", () => {
-    const offenders = ["core", "llm", "cli", "ui"]
+  it("is where core, src/llm, the hook and the front ends take workspace folders from (no join of a folder name)", () => {
+    const offenders = ["core", "llm", "cli", "ui", "runtime"]
       .flatMap((d) => sourceFiles(join(SRC, d)))
       .filter((f) => !f.endsWith(join("workspace", "paths.ts")))
       .filter((f) => LAYOUT_JOIN.test(readFileSync(f, "utf8")))
