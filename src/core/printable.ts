@@ -3,11 +3,13 @@
  * hold ANSI / OSC escape sequences (colours, cursor moves, window titles, clipboard writes,
  * hyperlinks) or bidi overrides that make the shown text differ from the stored text.
  * Every control character except tab and newline becomes its visible Unicode "control
- * picture" (ESC → ␛), C1 controls and bidi overrides become a visible code, so nothing a
+ * picture" (ESC → ␛), C1 controls and bidi controls (overrides, isolates and the ALM / LRM / RLM marks) become a
+ * visible code, so nothing a
  * trace contains is interpreted by the terminal and the reader still sees it was there.
  */
 
-const CONTROLS = "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]";
+const CONTROLS =
+  "[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]";
 const ANY = new RegExp(CONTROLS);
 const ALL = new RegExp(CONTROLS, "g");
 

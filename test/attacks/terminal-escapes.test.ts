@@ -42,6 +42,8 @@ describe("terminal escapes from traces", () => {
     expect(printable("\u001b[31mred")).toBe("␛[31mred");
     expect(printable(HOSTILE)).not.toMatch(RAW);
     expect(printable("plain")).toBe("plain");
+    // the bidi marks JSON output escapes too (Arabic letter mark, left-to-right, right-to-left)
+    expect(printable("a\u061cb\u200ec\u200fd")).toBe("a<U+061C>b<U+200E>c<U+200F>d");
   });
 
   it("never reach the terminal through show, attempts and triage", () => {
@@ -76,6 +78,19 @@ describe("terminal escapes from traces", () => {
     const raw = readdirSync(dir)
       .filter((f) => f.endsWith(".ts") && f !== "export.ts")
       .filter((f) => readFileSync(join(dir, f), "utf8").includes("process.stdout.write"));
+    expect(raw).toEqual([]);
+  });
+
+  it("commands write on stderr through the same neutraliser, but for their own cursor moves", () => {
+    const dir = join(REPO_ROOT, "src/cli/commands");
+    const raw = readdirSync(dir)
+      .filter((f) => f.endsWith(".ts"))
+      .flatMap((f) =>
+        [...readFileSync(join(dir, f), "utf8").matchAll(/process\.stderr\.write\(([^)]*)\)/g)]
+          .map((m) => m[1] ?? "")
+          .filter((arg) => !/^"(?:\\r|\\n|\\x1b\[K)+"$/.test(arg))
+          .map((arg) => `${f}: ${arg}`),
+      );
     expect(raw).toEqual([]);
   });
 

@@ -99,7 +99,13 @@ export function register(program: Command): void {
         ...(external ? { external } : {}),
         ...(opts.retryUnlabelled ? { retryUnlabelled: true } : {}),
         ...(tty
-          ? { onProgress: (p) => process.stderr.write(`\r${p.phase} ${p.done}/${p.total}\x1b[K`) }
+          ? {
+              onProgress: (p) => {
+                process.stderr.write("\r");
+                printErr(`${p.phase} ${p.done}/${p.total}`);
+                process.stderr.write("\x1b[K");
+              },
+            }
           : {}),
       },
     );
