@@ -1,3 +1,4 @@
+import type { ArmName } from "../model/arm.js";
 import type { Attempt } from "../model/attempt.js";
 import { hiddenDemand } from "./faults/hidden-demand.js";
 import { type Evidence, type Fault, type FaultMarkers, faultOf } from "./faults/index.js";
@@ -22,7 +23,7 @@ export type ExclusionSource = "triage" | "labeller" | "user";
 export interface ExcludedAttempt {
   attemptId: string;
   taskId: string;
-  arm: string;
+  arm: ArmName;
   reason: ExclusionReason;
   detail: string;
   source: ExclusionSource;
@@ -38,7 +39,7 @@ export type TaskStatus = "reachable" | "unsolved" | "solved" | "unscored";
 
 export interface TaskTriage {
   taskId: string;
-  arm: string;
+  arm: ArmName;
   /** Attempts that passed the verifier. */
   passes: number;
   /** Attempts with a verifier outcome (pass, fail, error, timeout) — exclusions never change it. */
@@ -132,7 +133,7 @@ function sorted(ids: string[]): string[] {
 /** One task and arm while triage counts it. */
 interface Group {
   taskId: string;
-  arm: string;
+  arm: ArmName;
   ids: string[];
   passes: number;
   n: number;

@@ -1,3 +1,4 @@
+import type { ArmName } from "../model/arm.js";
 import type { Attempt, Event } from "../model/attempt.js";
 import { behaviorAt, initState, step, withTaskText } from "./evaluator.js";
 import type { CompiledPolicy, Firing, SessionState } from "./types.js";
@@ -36,7 +37,7 @@ export interface PolicyOutcome {
 export interface AttemptReplay {
   attemptId: string;
   taskId: string;
-  arm: string;
+  arm: ArmName;
   outcome: Attempt["outcome"];
   /** Eligible for at least one policy. */
   eligible: boolean;

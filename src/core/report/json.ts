@@ -11,9 +11,9 @@ export interface ReportJson {
   cohorts: string[];
   arms: ScreenAnalysis["arms"];
   contrasts: Array<{
-    arm: string;
-    comparator: string;
-    cohort: string;
+    arm: Contrast["arm"];
+    comparator: Contrast["comparator"];
+    cohort: Contrast["cohort"];
     nTasks: number;
     delta: number | null;
     ci: [number | null, number | null];

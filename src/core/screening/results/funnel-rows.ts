@@ -1,3 +1,4 @@
+import type { ArmName } from "../../model/arm.js";
 import { orderArms } from "../../stats/analyze.js";
 import { FUNNEL_STAGES, type FunnelStage, funnelReach } from "../../stats/funnel.js";
 import type { Observation } from "../../stats/types.js";
@@ -6,7 +7,7 @@ import { type ScreenRow, toObservations } from "./row.js";
 
 /** One row of a run screen's funnel: an arm's attempts reaching a stage, and which they are. */
 export interface FunnelRow {
-  arm: string;
+  arm: ArmName;
   /** `attempts` (every scorable one), then the registered chain's stages. */
   stage: "attempts" | FunnelStage;
   count: number;
@@ -27,7 +28,7 @@ export function funnelRows(rows: readonly ScreenRow[]): FunnelRow[] {
     return id === undefined ? o : { ...o, attemptId: id };
   });
   const out: FunnelRow[] = [];
-  const row = (arm: string, stage: FunnelRow["stage"], members: typeof obs): FunnelRow => {
+  const row = (arm: ArmName, stage: FunnelRow["stage"], members: typeof obs): FunnelRow => {
     const attemptIds = members.flatMap((o) => (o.attemptId ? [o.attemptId] : []));
     return {
       arm,
