@@ -14,6 +14,7 @@ export const FIELD_FLAGS: Readonly<Record<string, string>> = {
   delivery: "--delivery",
   adapter: "--adapter",
   runner: "--runner",
+  scope: "--user",
 };
 
 /** `text (--flag)` when the field has a flag, else the text. */

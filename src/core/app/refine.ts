@@ -1,4 +1,4 @@
-import { UsageError } from "../errors.js";
+import { ConflictError, NotFoundError } from "../errors.js";
 import { type ReviseResult, reviseCandidate } from "../lifecycle/actions.js";
 import type { StoredCandidate } from "../lifecycle/store.js";
 import { currentClusters } from "../mine/run-mining.js";
@@ -45,11 +45,11 @@ export async function refine(
   const key = target.policy.key;
   const screen = readReplayScreen(s.ws.dir, key);
   if (!screen)
-    throw new UsageError(
+    throw new NotFoundError(
       `${key} has no replay screen to refine from: run \`fire screen replay ${key}\` first`,
     );
   if (screen.candidateSha256 !== mechanicsHash(target.candidate))
-    throw new UsageError(
+    throw new ConflictError(
       `${key} changed since its replay screen: run \`fire screen replay ${key}\` again first`,
     );
   const mined = await currentClusters(s.ws);

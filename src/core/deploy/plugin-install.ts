@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync, statSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { z } from "zod";
-import { describeZodIssues, NotFoundError, UsageError } from "../errors.js";
+import { describeZodIssues, InvalidFieldError, NotFoundError } from "../errors.js";
 import { workspacePaths } from "../workspace/paths.js";
 import { type TrustEntry, writeCodexTrust } from "./codex-trust.js";
 import { codexConfigToml, type InstallNote } from "./install.js";
@@ -148,8 +148,10 @@ function claudeScope(t: PluginTarget): string {
 
 function checkScope(t: PluginTarget): void {
   if (t.harness === "codex" && !t.user)
-    throw new UsageError(
-      "codex plugins are installed for the user (CODEX_HOME): use --plugin with --user",
+    throw new InvalidFieldError(
+      "scope",
+      "a Codex plugin install",
+      "is for the user only (Codex keeps plugins in CODEX_HOME), not for a project",
     );
 }
 

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../errors.js";
+import { ConflictError, InvalidFieldError } from "../errors.js";
 import { REPLAY_SCREENS_FOLDER, workspacePaths } from "../workspace/paths.js";
 
 /** Files of one screen under `<workspace>/screens/<name>/`. */
@@ -16,15 +16,17 @@ export interface ScreenPaths {
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-/** Throws a UsageError for names that are not a plain folder name, or name the replay folder. */
+/** Throws a domain error for names that are not a plain folder name, or name the replay folder. */
 export function checkScreenName(name: string): string {
   if (!NAME.test(name) || name.includes("..")) {
-    throw new UsageError(
-      `screen name "${name}" must be letters, digits, '.', '_' or '-' (no slashes), at most 100 characters`,
+    throw new InvalidFieldError(
+      "screen",
+      `screen name "${name}"`,
+      `must be letters, digits, '.', '_' or '-' (no slashes), at most 100 characters`,
     );
   }
   if (name === REPLAY_SCREENS_FOLDER) {
-    throw new UsageError(
+    throw new ConflictError(
       `screen name "${name}" is taken: screens/${REPLAY_SCREENS_FOLDER}/ holds the replay screens`,
     );
   }

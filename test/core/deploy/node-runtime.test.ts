@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inspectNodeBinary, payloadRuntimes } from "../../../src/core/deploy/node-runtime.js";
-import { UsageError } from "../../../src/core/errors.js";
+import { DomainError } from "../../../src/core/errors.js";
 import type { ScreenPlan } from "../../../src/core/screening/plan/schema.js";
 import {
   imageLibc,
@@ -56,7 +56,7 @@ describe("the payload's Node runtime", () => {
     ).toBeDefined();
     const run = () =>
       preflightPayload({ plan: plan(["deb", "alp"]), datasetDir: dataset, env: {} });
-    expect(run).toThrow(UsageError);
+    expect(run).toThrow(DomainError);
     expect(run).toThrow(
       "hook payload: task alp runs in alpine:3.20, a musl image, and there is no musl node runtime to mount (have: glibc)",
     );

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { UsageError } from "../../../src/core/errors.js";
+import { DomainError } from "../../../src/core/errors.js";
 import { replayScreenFile, screenPaths } from "../../../src/core/screening/paths.js";
 import { readReplayScreen } from "../../../src/core/screening/replay/screen-files.js";
 import { listRunScreens } from "../../../src/core/screening/results/list.js";
@@ -64,7 +64,7 @@ describe("replay screens have their own folder", () => {
   });
 
   it("no run screen may take the replay screens' folder name", () => {
-    expect(() => screenPaths(dir, "replay")).toThrow(UsageError);
+    expect(() => screenPaths(dir, "replay")).toThrow(DomainError);
     expect(() => screenPaths(dir, "replay")).toThrow(/screens\/replay\/ holds the replay screens/);
   });
 

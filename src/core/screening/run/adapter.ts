@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { createGzip } from "node:zlib";
 import type { Libc, NodeBinary } from "../../deploy/node-runtime.js";
 import { PAYLOAD_MANIFEST, type PayloadManifest } from "../../deploy/payload-format.js";
-import { InvalidFieldError, UsageError } from "../../errors.js";
+import { ConflictError, InvalidFieldError, NotFoundError } from "../../errors.js";
 import { shellQuote } from "../../shell-quote.js";
 import { sha256Hex } from "../canonical.js";
 import type { ArmPayload, PayloadHarness } from "./payload.js";
@@ -153,15 +153,15 @@ export function verifyPayload(dir: string): string {
   try {
     text = readFileSync(manifestFile, "utf8");
   } catch {
-    throw new UsageError(`hook payload: ${manifestFile} is missing`);
+    throw new NotFoundError(`hook payload: ${manifestFile} is missing`);
   }
   const manifest = JSON.parse(text) as PayloadManifest;
   for (const [name, digest] of Object.entries(manifest.files ?? {})) {
     const file = join(dir, name);
-    if (!existsSync(file)) throw new UsageError(`hook payload: ${file} is missing`);
+    if (!existsSync(file)) throw new NotFoundError(`hook payload: ${file} is missing`);
     const actual = sha256Hex(readFileSync(file));
     if (actual !== digest)
-      throw new UsageError(
+      throw new ConflictError(
         `hook payload: ${file} has sha256 ${actual}, its manifest says ${digest} (changed after it was written)`,
       );
   }

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { SANDBOX_LOG_NAME } from "../../deploy/payload-launcher.js";
 import type { InputError } from "../../errors.js";
-import { InvalidFieldError, NotFoundError, UsageError } from "../../errors.js";
+import { DomainError, InvalidFieldError, NotFoundError } from "../../errors.js";
 import type { ArmName } from "../../model/arm.js";
 import type { Attempt } from "../../model/attempt.js";
 import { shellQuote } from "../../shell-quote.js";
@@ -138,7 +138,8 @@ async function prepareHarborRun(opts: HarborRunOptions): Promise<HarborPrepared>
   try {
     await ensureStandaloneHook(opts.hookFile, opts.rebuildHook);
   } catch (err) {
-    throw new UsageError(
+    throw new DomainError(
+      "invalid",
       `cannot deliver the hook into Harbor's containers: ${(err as Error).message}`,
     );
   }
@@ -167,7 +168,7 @@ async function prepareHarborRun(opts: HarborRunOptions): Promise<HarborPrepared>
         runtimes: delivery === "mounts" ? runtimes : {},
       });
     } catch (err) {
-      throw new UsageError(`hook payload: ${(err as Error).message}`);
+      throw new DomainError("invalid", `hook payload: ${(err as Error).message}`);
     }
     if (payload) payloads.set(arm.name, { payload, pin: verifyPayload(payload.dir) });
   }
@@ -262,7 +263,7 @@ function checkAdapterTemplate(
       ...vars,
     });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new DomainError("invalid", (err as Error).message);
   }
   if (!line.includes(`${adapter.module}:`) || !line.includes("fire_payload="))
     throw new InvalidFieldError(
@@ -471,7 +472,8 @@ export async function runHarborSmoke(opts: HarborRunOptions): Promise<SmokeRepor
     prep.plan.arms.find((a) => a.name === "policy" && a.files.length > 0) ??
     prep.plan.arms.find((a) => a.files.length > 0);
   const task = prep.plan.tasks[0];
-  if (!arm || !task) throw new UsageError("the plan has no hooked arm or no task to smoke-test");
+  if (!arm || !task)
+    throw new DomainError("invalid", "the plan has no hooked arm or no task to smoke-test");
   const smokeDir = join(prep.paths.dir, "smoke");
   const jobName = `smoke-${arm.name}`;
   const { hook, vars } = prep.armSetup(arm.name);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Libc, type NodeBinary, payloadRuntimes } from "../../deploy/node-runtime.js";
-import { UsageError } from "../../errors.js";
+import { DomainError, NotFoundError } from "../../errors.js";
 import type { ScreenPlan } from "../plan/schema.js";
 
 /**
@@ -42,9 +42,9 @@ export function preflightPayload(opts: {
 }): PayloadPreflight {
   const { runtimes, problems } = payloadRuntimes(opts.env);
   if (!opts.plan.arms.some((a) => a.files.length > 0)) return { runtimes };
-  if (problems.length) throw new UsageError(`hook payload: ${problems.join("; ")}`);
+  if (problems.length) throw new DomainError("invalid", `hook payload: ${problems.join("; ")}`);
   if (!runtimes.glibc && !runtimes.musl)
-    throw new UsageError(
+    throw new NotFoundError(
       `hook payload: no Linux node runtime to mount into the containers (this fire runs on ${process.execPath}, which is not a Linux x86_64/aarch64 node); set FIRE_PAYLOAD_NODE_GLIBC (and FIRE_PAYLOAD_NODE_MUSL for Alpine images) to Linux node binaries`,
     );
   if (!opts.datasetDir) return { runtimes };
@@ -54,7 +54,7 @@ export function preflightPayload(opts: {
     if (!image) continue;
     const libc = imageLibc(image);
     if (!runtimes[libc])
-      throw new UsageError(
+      throw new NotFoundError(
         `hook payload: task ${t.id} runs in ${image}, a ${libc} image, and there is no ${libc} node runtime to mount (have: ${Object.keys(runtimes).join(", ")}); set FIRE_PAYLOAD_NODE_${libc.toUpperCase()} to a Linux ${libc} node binary, or leave the task out of the plan`,
       );
   }
