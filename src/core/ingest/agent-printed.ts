@@ -10,6 +10,7 @@
  *   parts, `{"type":"user",…}` with `tool_result` parts).
  * mini-swe-agent's fenced blocks with `<returncode>` observations are read in tb1-session.ts.
  */
+import type { EventLog } from "./events.js";
 import { joinArgv } from "./shell.js";
 
 export type PrintedItem =
@@ -30,6 +31,32 @@ export type PrintedItem =
       tool?: string;
     }
   | { type: "message"; text: string };
+
+/** Appends printed items to an event log as calls, results and agent messages; returns the calls. */
+export function appendPrinted(log: EventLog, items: Iterable<PrintedItem>): number {
+  let calls = 0;
+  for (const item of items) {
+    if (item.type === "call") {
+      calls++;
+      log.call({
+        tool: item.tool,
+        args: item.args,
+        command: item.command,
+        callId: item.callId,
+        writes: item.writes,
+      });
+    } else if (item.type === "result")
+      log.result({
+        output: item.output,
+        tool: item.tool,
+        callId: item.callId,
+        ...(item.exitCode !== undefined ? { exitCode: item.exitCode } : {}),
+        ...(item.isError ? { isError: true } : {}),
+      });
+    else log.text("message", "agent", item.text);
+  }
+  return calls;
+}
 
 /** Words of a POSIX shell command line as Codex prints argv (single/double quotes, `\`). */
 export function shellWords(line: string): string[] {

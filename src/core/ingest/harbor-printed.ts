@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Event } from "../model/attempt.js";
 import {
+  appendPrinted,
   codexExecItems,
   codexJsonItems,
   type PrintedItem,
@@ -33,25 +34,7 @@ export function printedAgentLog(
     const items = read(text);
     if (!items.length) continue;
     const log = new EventLog(outputCap);
-    for (const item of items) {
-      if (item.type === "call")
-        log.call({
-          tool: item.tool,
-          args: item.args,
-          command: item.command,
-          callId: item.callId,
-          writes: item.writes,
-        });
-      else if (item.type === "result")
-        log.result({
-          output: item.output,
-          tool: item.tool,
-          callId: item.callId,
-          ...(item.exitCode !== undefined ? { exitCode: item.exitCode } : {}),
-          ...(item.isError ? { isError: true } : {}),
-        });
-      else log.text("message", "agent", item.text);
-    }
+    appendPrinted(log, items);
     return { events: log.events, file };
   }
   return undefined;

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { describeZodIssues, InputError } from "../errors.js";
 import type { AttemptInput, Outcome } from "../model/attempt.js";
+import { appendPrinted } from "./agent-printed.js";
 import { EventLog } from "./events.js";
 import { isFile, readSmall, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs, readJsonFile, validate } from "./json-file.js";
@@ -87,27 +88,7 @@ function sessionEvents(
     }
   }
   if (!text) return { calls: 0, file };
-  let calls = 0;
-  for (const item of sessionItems(text)) {
-    if (item.type === "call") {
-      calls++;
-      log.call({
-        tool: item.tool,
-        args: item.args,
-        command: item.command,
-        callId: item.callId,
-        writes: item.writes,
-      });
-    } else if (item.type === "result")
-      log.result({
-        output: item.output,
-        tool: item.tool,
-        callId: item.callId,
-        ...(item.exitCode !== undefined ? { exitCode: item.exitCode } : {}),
-        ...(item.isError ? { isError: true } : {}),
-      });
-    else log.text("message", "agent", item.text);
-  }
+  const calls = appendPrinted(log, sessionItems(text));
   return { calls, file };
 }
 
