@@ -278,7 +278,9 @@ export function triage(attempts: readonly Attempt[], opts: TriageOptions = {}): 
       g.out.push(a.id);
     } else g.failed.push(a.id);
   }
-  for (const g of groups.values()) if (g.passes === 0 && g.n >= 2) taskFaults(g, exclusions);
+  // an index's faults include the task-level ones (faultsOfAll), read without a verifier's output
+  if (!opts.knownFaults)
+    for (const g of groups.values()) if (g.passes === 0 && g.n >= 2) taskFaults(g, exclusions);
   const tasks: TaskTriage[] = [...groups.values()].map((g) => {
     const { passes, n } = g;
     const status: TaskStatus =

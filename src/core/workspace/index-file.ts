@@ -15,7 +15,7 @@ import { workspacePaths } from "./paths.js";
 import { readStamped, writeStamped } from "./stamped-cache.js";
 
 /** Bump when the index layout changes: an older index is then rebuilt by a full load. */
-export const INDEX_VERSION = 5;
+export const INDEX_VERSION = 6;
 
 /**
  * The workspace index: per attempt what the first frame and triage need (no events, no
@@ -91,14 +91,20 @@ export interface AttemptOrigin {
   id: string;
 }
 
-/** The fault rules the index precomputes for triage (`mine/faults` `faultOf`). */
-export type FaultRule = (a: Attempt, markers: FaultMarkers) => Fault | undefined;
+/**
+ * The fault rules the index precomputes for triage (`mine/faults` `faultsOfAll`): each failed
+ * attempt's outside fault, by attempt id, the faults only a whole task shows included.
+ */
+export type FaultRule = (
+  attempts: readonly Attempt[],
+  markers: FaultMarkers,
+) => ReadonlyMap<string, Fault>;
 
 /**
  * Writes the workspace index after a full load (atomically; the digest side file last,
  * so a reader never pairs a new digest with an old index). Skipped when the stored
  * digest already matches. Failure to write only means the next open reads fully.
- * `faultOf` comes from the caller (a full load, which has the fault rules loaded): a read
+ * `faultsOf` comes from the caller (a full load, which has the fault rules loaded): a read
  * from the index loads none of them.
  */
 export async function writeIndex(
@@ -107,7 +113,7 @@ export async function writeIndex(
   options: string,
   units: readonly { path: string; stamp: string }[],
   origins: ReadonlyMap<string, AttemptOrigin>,
-  faultOf: FaultRule,
+  faultsOf: FaultRule,
 ): Promise<void> {
   const digest = unitsDigest(key, units);
   if (storedDigest(ws.dir) === digest) return;
@@ -121,6 +127,7 @@ export async function writeIndex(
     verifier: ws.config.mining.verifierFaultMarkers,
     environment: ws.config.mining.environmentFaultMarkers,
   };
+  const faults = faultsOf(ws.attempts, markers);
   const taskNo = new Map<string, number>();
   const tasks: [string, string][] = [];
   const rows: TableRow[] = [];
@@ -135,7 +142,7 @@ export async function writeIndex(
       taskNo.set(tk, task);
       tasks.push([a.taskId, a.taskText]);
     }
-    const fault = a.outcome === "pass" ? undefined : faultOf(a, markers);
+    const fault = a.outcome === "pass" ? undefined : faults.get(a.id);
     rows.push({ attempt: a, task, unit: origin.unit, unitPath, innerId: origin.id, fault });
   }
   const file: IndexFile = {

@@ -6,7 +6,7 @@ import pLimit from "p-limit";
 import type { InputError } from "../errors.js";
 import { discoverUnits, type SourceUnit } from "../ingest/discover.js";
 import type { IngestOptions } from "../ingest/types.js";
-import { faultOf } from "../mine/faults/index.js";
+import { faultsOfAll } from "../mine/faults/index.js";
 import type { Attempt } from "../model/attempt.js";
 import { type FireConfig, loadConfig } from "./config.js";
 import { type AttemptOrigin, type IndexInfo, indexKey, writeIndex } from "./index-file.js";
@@ -205,7 +205,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   // The index serves the workbench's next open; only a load of the configured sources
   // describes the workspace.
   if (!opts.sources)
-    await writeIndex(ws, indexKey(optionsKey, config), optionsKey, unitKeys, origins, faultOf);
+    await writeIndex(ws, indexKey(optionsKey, config), optionsKey, unitKeys, origins, faultsOfAll);
   return ws;
 }
 

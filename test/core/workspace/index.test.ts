@@ -36,7 +36,45 @@ const canonical = (x: unknown): string =>
 
 const withoutStats = (text: string) => ({ ...JSON.parse(text), stats: undefined });
 
+/** pytest's report of a failed test whose statement quotes `name` (a grader's demand). */
+const demanding = (name: string) =>
+  [
+    "=================================== FAILURES ===================================",
+    "    def test_supervisor():",
+    `>       assert "${name}" in rs, "worker must run in background"`,
+    "E       AssertionError: worker must run in background",
+    "========================= 1 failed, 2 passed in 3.10s ==========================",
+  ].join("\n");
+
 describe("workspace index", () => {
+  it("keeps the faults a whole task shows, so triage from it reads no verifier output", async () => {
+    const lines = ["a", "b"].map((id) =>
+      JSON.stringify({
+        id: `demand-${id}`,
+        source: { format: "fire-jsonl", path: "traces/demand.jsonl" },
+        taskId: "supervisor",
+        taskText: "Write run.sh that starts a worker in the background under flock.",
+        outcome: "fail",
+        reward: 0,
+        verifierOutput: demanding("worker.bin"),
+        events: [
+          { index: 0, kind: "tool_call", tool: "bash", command: "echo ok > run.sh", callId: "c" },
+          { index: 1, kind: "tool_result", callId: "c", output: "", exitCode: 0 },
+        ],
+      }),
+    );
+    await writeFile(join(ws, "traces", "demand.jsonl"), `${lines.join("\n")}\n`);
+    const full = await loadWorkspace(ws);
+    const a = await triageView(full);
+    const ids = (t: typeof a.triage) =>
+      t.exclusions.filter((e) => /never names/.test(e.detail)).map((e) => e.attemptId);
+    expect(ids(a.triage)).toEqual(["demand-a", "demand-b"]);
+    const warm = await openWorkspace(ws);
+    expect(warm.index?.faults.get("demand-a")?.code).toBe("hidden-spec-mismatch");
+    const b = await triageView(warm);
+    expect(ids(b.triage)).toEqual(["demand-a", "demand-b"]);
+  });
+
   it("a full load writes it; an open from it gives the same attempts and triage", async () => {
     const full = await loadWorkspace(ws);
     expect(full.index).toBeUndefined();

@@ -12,6 +12,7 @@ import {
   providerErrorLastTurn,
   truncatedFinalResponse,
 } from "./harness.js";
+import { hiddenDemand } from "./hidden-demand.js";
 import { excerpt, type Fault, type FaultMarkers } from "./types.js";
 import { verifierFault } from "./verifier.js";
 
@@ -187,4 +188,36 @@ export function faultOf(
       evidence: [{ file: resultFile(a), excerpt: "no reward / resolved flag" }],
     };
   return undefined;
+}
+
+/**
+ * Every failed attempt's outside fault, by id: `faultOf` per attempt, then the faults only a
+ * whole task shows (`hiddenDemand`, over the attempts of each task and arm none of which
+ * passed, at least two scored). What the workspace index stores for triage, so a read from the
+ * index never needs a verifier's output to decide scope (triage runs the same task rule when
+ * it has no index). Attempts' own outcomes, not hand outcomes.
+ */
+export function faultsOfAll(
+  attempts: readonly Attempt[],
+  markers: readonly string[] | FaultMarkers = [],
+): Map<string, Fault> {
+  const out = new Map<string, Fault>();
+  const groups = new Map<string, Attempt[]>();
+  for (const a of attempts) {
+    if (a.outcome !== "pass") {
+      const f = faultOf(a, markers);
+      if (f) out.set(a.id, f);
+    }
+    const key = `${a.taskId}\u0000${a.arm}`;
+    const g = groups.get(key);
+    if (g) g.push(a);
+    else groups.set(key, [a]);
+  }
+  for (const g of groups.values()) {
+    if (g.some((a) => a.outcome === "pass")) continue;
+    if (g.filter((a) => a.outcome !== "unknown").length < 2) continue;
+    const failed = g.filter((a) => !out.has(a.id) && a.outcome !== "unknown");
+    for (const [id, f] of hiddenDemand(g, failed)) out.set(id, f);
+  }
+  return out;
 }
