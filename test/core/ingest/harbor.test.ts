@@ -211,7 +211,9 @@ describe("Harbor job folders and raw harness sessions", () => {
       const a = got.attempts[0]!;
       const cmds = calls(a).map((e) => e.command ?? "");
       expect(cmds).toHaveLength(starts.length);
-      starts.forEach((s, i) => expect(cmds[i]).toContain(s));
+      starts.forEach((s, i) => {
+        expect(cmds[i]).toContain(s);
+      });
       const results = a.events.filter((e) => e.kind === "tool_result");
       expect(results).toHaveLength(starts.length);
       expect(results.every((r) => r.callId && r.isError !== true)).toBe(true);
