@@ -207,7 +207,7 @@ export async function refineCandidate(input: RefineInput): Promise<RefineResult>
     edits: Edit[],
     phrases: PhraseProposal[],
   ): Promise<Measured | undefined> => {
-    if (Date.now() - t0 > budget) {
+    if (Date.now() - t0 >= budget) {
       timedOut = true;
       return undefined;
     }
