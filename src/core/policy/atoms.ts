@@ -97,6 +97,17 @@ const NUMBER_TESTS = [
   ["ge", ">="],
 ] as const;
 
+/** A number test (`7`, or `{ge: 1, lt: 3}`) as a predicate on a number: every bound holds. */
+function numberTest(
+  t: number | Partial<Record<(typeof NUMBER_TESTS)[number][0], number>>,
+): (n: number) => boolean {
+  const tests: [string, number][] =
+    typeof t === "number"
+      ? [["==", t]]
+      : NUMBER_TESTS.flatMap(([k, op]) => (t[k] === undefined ? [] : [[op, t[k]]]));
+  return (n) => tests.every(([op, v]) => cmp(n, op, v));
+}
+
 export const CONDITION_ATOMS = {
   kind: atom({
     shape: (s) => s.z.union([s.EventKind, s.z.array(s.EventKind).min(1)]),
@@ -173,12 +184,8 @@ export const CONDITION_ATOMS = {
     shape: (s) => s.NumberTest,
     description: "the exit code: a number or {eq, ne, lt, le, gt, ge}",
     compile: (t) => {
-      const tests: [string, number][] =
-        typeof t === "number"
-          ? [["==", t]]
-          : NUMBER_TESTS.flatMap(([k, op]) => (t[k] === undefined ? [] : [[op, t[k]]]));
-      return ({ ev }) =>
-        ev.exitCode !== undefined && tests.every(([op, v]) => cmp(ev.exitCode!, op, v));
+      const holds = numberTest(t);
+      return ({ ev }) => ev.exitCode !== undefined && holds(ev.exitCode);
     },
   }),
   isError: atom({
@@ -202,12 +209,8 @@ export const CONDITION_ATOMS = {
     description:
       "at a stop: the background tasks the harness still runs, a number or {eq, ne, lt, le, gt, ge}; never holds where the harness does not say",
     compile: (t) => {
-      const tests: [string, number][] =
-        typeof t === "number"
-          ? [["==", t]]
-          : NUMBER_TESTS.flatMap(([k, op]) => (t[k] === undefined ? [] : [[op, t[k]]]));
-      return ({ ev }) =>
-        ev.background !== undefined && tests.every(([op, v]) => cmp(ev.background!, op, v));
+      const holds = numberTest(t);
+      return ({ ev }) => ev.background !== undefined && holds(ev.background);
     },
   }),
   status: atom({
