@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { z } from "zod";
 import type { Event } from "../model/attempt.js";
 import {
   appendPrinted,
@@ -38,4 +39,40 @@ export function printedAgentLog(
     return { events: log.events, file };
   }
   return undefined;
+}
+
+/** `codex exec --json`: the event that ends a turn the CLI could not complete. */
+const TurnFailed = z.object({
+  type: z.literal("turn.failed"),
+  error: z.object({ message: z.string().min(1) }),
+});
+
+/**
+ * How the agent CLI's last turn ended when it failed, as the CLI printed it: `codex exec
+ * --json` closes a turn it could not complete (no model response after its retries, an
+ * authentication or quota error) with `{"type":"turn.failed","error":{"message":…}}`. Only
+ * the last `turn.*` event counts: a failure a later turn recovered from is none. Undefined
+ * when there is no such log or its last turn completed. The line is 1-based.
+ */
+export function printedTurnFailure(
+  dir: string,
+): { message: string; file: string; line: number } | undefined {
+  const file = join(dir, "agent", "codex.txt");
+  const text = readSmall(file, MAX_LOG);
+  if (!text?.includes('"type":"turn.')) return undefined;
+  let last: { message: string; line: number } | undefined;
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const l = (lines[i] ?? "").trim();
+    if (!l.startsWith('{"type":"turn.')) continue;
+    let row: unknown;
+    try {
+      row = JSON.parse(l);
+    } catch {
+      continue;
+    }
+    const failed = TurnFailed.safeParse(row);
+    last = failed.success ? { message: failed.data.error.message, line: i + 1 } : undefined;
+  }
+  return last ? { ...last, file } : undefined;
 }

@@ -17,7 +17,7 @@ import {
   harborSteps,
   harborUsage,
 } from "./harbor-outcome.js";
-import { printedAgentLog } from "./harbor-printed.js";
+import { printedAgentLog, printedTurnFailure } from "./harbor-printed.js";
 import { HarborTrialConfig, HarborTrialResult } from "./harbor-schema.js";
 import { readJsonAs } from "./json-file.js";
 import { launchInstruction } from "./launch-instruction.js";
@@ -320,6 +320,15 @@ export async function* readHarborTrial(
     events = session.log.events;
   const fromAtif = parts !== undefined && events === parts.events.events;
   const fromEpisodes = episodes !== undefined && events === episodes.events.events;
+  // The CLI's own record that its last turn failed (a trajectory or session converted by the
+  // harness keeps only what the model said): the agent's last message, as the CLI printed it.
+  const failed = printedTurnFailure(dir);
+  if (failed) {
+    const text = `Error: ${failed.message}`;
+    const last = events.at(-1);
+    if (!(last?.kind === "message" && last.input === text))
+      events = [...events, { index: events.length, kind: "message", role: "agent", input: text }];
+  }
   const exit = agentExit(dir);
   const rawTurn =
     raw.claude && events === raw.claude.log.events ? raw.claude.finalTurn() : undefined;

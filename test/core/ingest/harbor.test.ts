@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { faultOf } from "../../../src/core/mine/triage.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { fixture } from "../../helpers/paths.js";
 import { byTask, type Collected, collect } from "./collect.js";
@@ -238,6 +239,37 @@ describe("Harbor job folders and raw harness sessions", () => {
       "ls -la",
     ]);
     expect(a!.events.filter((e) => e.kind === "tool_result")).toHaveLength(1);
+  });
+
+  it("ends the trace with the error that failed the CLI's last turn (codex.txt turn.failed)", async () => {
+    // `codex exec --json` lines as the CLI prints them when every request is refused: the
+    // harness's trajectory keeps only the prompt, the printed log says why nothing followed
+    const dir = join(tmp, "codex-turn-failed");
+    cpSync(trial("task-calendar__8A83BnJ"), dir, { recursive: true });
+    const log = (...rows: object[]) =>
+      writeFileSync(join(dir, "agent", "codex.txt"), rows.map((r) => JSON.stringify(r)).join("\n"));
+    const refused = "exceeded retry limit, last status: 401 Unauthorized, request id: r-1";
+    log(
+      { type: "thread.started", thread_id: "t-1" },
+      { type: "turn.started" },
+      { type: "error", message: "Reconnecting... 1/5" },
+      { type: "error", message: refused },
+      { type: "turn.failed", error: { message: refused } },
+    );
+    const [a] = (await collect([dir])).attempts;
+    const last = a!.events.at(-1)!;
+    expect(last).toMatchObject({ kind: "message", role: "agent", input: `Error: ${refused}` });
+    expect(last.index).toBe(a!.events.length - 1);
+    expect(faultOf(a!)).toMatchObject({ reason: "provider_fault" });
+    // a failure a later turn recovered from says nothing about how the run ended
+    log(
+      { type: "turn.started" },
+      { type: "turn.failed", error: { message: refused } },
+      { type: "turn.started" },
+      { type: "turn.completed", usage: { input_tokens: 10, output_tokens: 2 } },
+    );
+    const [b] = (await collect([dir])).attempts;
+    expect(b!.events.some((e) => e.input?.startsWith("Error: "))).toBe(false);
   });
 
   it("follows continued_trajectory_ref inside the trial and keeps the link", async () => {
