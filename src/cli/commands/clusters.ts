@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { clusters } from "../../core/app/mining.js";
-import { renderMine, renderSuggestions, suggestedChanges } from "../../core/app/present.js";
+import { clusters, clustersSummary } from "../../core/app/mining.js";
+import { renderMineSummary, renderSuggestions, suggestedChanges } from "../../core/app/present.js";
 import type { MineResult } from "../../core/mine/mine.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
@@ -47,6 +47,11 @@ async function suggest(ws: Workspace, r: MineResult, opts: Opts): Promise<void> 
   print(`\n${reportLine(report, outcome.cached)}\n`);
 }
 
+function nothingMined(): void {
+  printErr("fire: nothing mined yet: run `fire mine` first\n");
+  process.exitCode = 1;
+}
+
 /** `fire clusters`: the current mechanism clusters (cached labels + your decisions). */
 export function register(program: Command): void {
   withWorkspace(
@@ -60,14 +65,19 @@ export function register(program: Command): void {
       ),
   ).action(async (opts: Opts) => {
     const ws = await openCurrent(opts);
+    if (!opts.suggest && !opts.json) {
+      // the text needs only the summary, kept small beside the mining cache
+      const summary = await clustersSummary({ ws });
+      if (summary) print(renderMineSummary(summary));
+      else nothingMined();
+      return;
+    }
     const r = await clusters({ ws });
     if (!r) {
-      printErr("fire: nothing mined yet: run `fire mine` first\n");
-      process.exitCode = 1;
+      nothingMined();
       return;
     }
     if (opts.suggest) await suggest(ws, r, opts);
-    else if (opts.json) printJson(mineJson(r));
-    else print(renderMine(r));
+    else printJson(mineJson(r));
   });
 }

@@ -13,6 +13,7 @@ export {
   evidenceText,
   renderCluster,
   renderMine,
+  renderMineSummary,
   renderTriage,
   renderValidation,
 } from "../mine/render.js";

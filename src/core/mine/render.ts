@@ -1,7 +1,7 @@
 import type { Cluster } from "./cluster.js";
 import { isNamed, reviewGist } from "./label.js";
 import type { MineResult } from "./mine.js";
-import { labelOutcome, outcomeCounts } from "./outcome.js";
+import { type LabelOutcome, labelOutcome, outcomeCounts } from "./outcome.js";
 import type { Evidence, TriageResult } from "./triage.js";
 import type { ValidationReport } from "./validation.js";
 
@@ -73,51 +73,121 @@ export function renderCluster(c: Cluster): string {
   return out.join("\n");
 }
 
-/** Text of `fire mine` / `fire clusters`. */
-export function renderMine(r: MineResult): string {
-  const procedural = r.labels.filter(
-    (l) => isNamed(l) && (l.kind ?? "procedural_loss") === "procedural_loss",
-  ).length;
-  const addressable = r.labels.filter((l) => isNamed(l) && l.kind === "policy_addressable").length;
-  const labelExcl = r.finalTriage.exclusions.filter(
-    (e) => e.reason === "capability_gap" || e.reason === "no_intervention_point",
-  ).length;
-  const out = [
-    `labeller ${r.labeler}: ${r.labels.length} label(s) (${outcomeCounts(labelOutcome(r))}); ${procedural} procedural loss(es), ` +
-      `${addressable} policy-addressable, ${r.review.length} need review; ` +
-      `${r.triage.exclusions.length} excluded by triage, ${labelExcl} by the labeller`,
-    "",
-    `${r.clusters.length} cluster(s):`,
-    "",
-  ];
-  for (const c of r.clusters) out.push(renderCluster(c), "");
-  if (r.review.length > 0) {
-    const byId = new Map(r.labels.map((l) => [l.attemptId, l]));
-    out.push(
-      `Needs review: ${r.review.length} (in scope; the evidence names no mechanism yet — see \`fire show\`)`,
-    );
-    for (const id of r.review.slice(0, 20)) {
+/**
+ * What the text of `fire mine` / `fire clusters` shows, without the labels and triage it
+ * is counted from: small enough to keep beside the mining cache and read back at once
+ * (core/mine/clusters-summary.ts), so `fire clusters` need not read the whole mining result.
+ */
+export interface MineSummary {
+  labeler: MineResult["labeler"];
+  labels: number;
+  outcome: LabelOutcome;
+  procedural: number;
+  addressable: number;
+  /** Exclusions by triage before labels, and by the labeller (capability, no point). */
+  triageExcluded: number;
+  labelExcluded: number;
+  clusters: Cluster[];
+  review: number;
+  /** The first REVIEW_SHOWN of the review list, with what the text shows of each. */
+  reviewShown: {
+    id: string;
+    kind?: string;
+    rationale: string;
+    evidence?: { claim: string; from: string; eventIndex?: number; excerpt: string };
+  }[];
+  unlabelled: number;
+  unlabelledShown: { attemptId: string; reason: string }[];
+  userExcluded: MineResult["userExcluded"];
+}
+
+const REVIEW_SHOWN = 20;
+const UNLABELLED_SHOWN = 5;
+
+/** The summary `renderMineSummary` prints (pure). */
+export function summarizeMine(r: MineResult): MineSummary {
+  const byId = new Map(r.labels.map((l) => [l.attemptId, l]));
+  const unlabelled = r.labels.filter((l) => l.unlabelledReason);
+  return {
+    labeler: r.labeler,
+    labels: r.labels.length,
+    outcome: labelOutcome(r),
+    procedural: r.labels.filter(
+      (l) => isNamed(l) && (l.kind ?? "procedural_loss") === "procedural_loss",
+    ).length,
+    addressable: r.labels.filter((l) => isNamed(l) && l.kind === "policy_addressable").length,
+    triageExcluded: r.triage.exclusions.length,
+    labelExcluded: r.finalTriage.exclusions.filter(
+      (e) => e.reason === "capability_gap" || e.reason === "no_intervention_point",
+    ).length,
+    clusters: r.clusters,
+    review: r.review.length,
+    reviewShown: r.review.slice(0, REVIEW_SHOWN).map((id) => {
       const l = byId.get(id);
       const ev = reviewGist(l).evidence;
+      return {
+        id,
+        ...(l?.kind !== undefined ? { kind: l.kind } : {}),
+        rationale: l?.rationale ?? "",
+        ...(ev
+          ? {
+              evidence: {
+                claim: ev.claim,
+                from: ev.from,
+                ...(ev.eventIndex !== undefined ? { eventIndex: ev.eventIndex } : {}),
+                excerpt: ev.excerpt,
+              },
+            }
+          : {}),
+      };
+    }),
+    unlabelled: unlabelled.length,
+    unlabelledShown: unlabelled
+      .slice(0, UNLABELLED_SHOWN)
+      .map((l) => ({ attemptId: l.attemptId, reason: l.unlabelledReason ?? "" })),
+    userExcluded: r.userExcluded,
+  };
+}
+
+/** Text of `fire mine` / `fire clusters`. */
+export function renderMine(r: MineResult): string {
+  return renderMineSummary(summarizeMine(r));
+}
+
+/** Text of `fire mine` / `fire clusters` from their summary. */
+export function renderMineSummary(s: MineSummary): string {
+  const out = [
+    `labeller ${s.labeler}: ${s.labels} label(s) (${outcomeCounts(s.outcome)}); ${s.procedural} procedural loss(es), ` +
+      `${s.addressable} policy-addressable, ${s.review} need review; ` +
+      `${s.triageExcluded} excluded by triage, ${s.labelExcluded} by the labeller`,
+    "",
+    `${s.clusters.length} cluster(s):`,
+    "",
+  ];
+  for (const c of s.clusters) out.push(renderCluster(c), "");
+  if (s.review > 0) {
+    out.push(
+      `Needs review: ${s.review} (in scope; the evidence names no mechanism yet — see \`fire show\`)`,
+    );
+    for (const r of s.reviewShown) {
+      const ev = r.evidence;
       out.push(
-        `  ${clip(id, 40)}  ${l?.kind ?? "-"}  ${clip(oneLine(l?.rationale ?? ""), 90)}${ev ? `\n      ${ev.claim} ${ev.from}${ev.eventIndex !== undefined ? ` #${ev.eventIndex}` : ""}: ${clip(oneLine(ev.excerpt), 100)}` : ""}`,
+        `  ${clip(r.id, 40)}  ${r.kind ?? "-"}  ${clip(oneLine(r.rationale), 90)}${ev ? `\n      ${ev.claim} ${ev.from}${ev.eventIndex !== undefined ? ` #${ev.eventIndex}` : ""}: ${clip(oneLine(ev.excerpt), 100)}` : ""}`,
       );
     }
-    if (r.review.length > 20) out.push(`  … ${r.review.length - 20} more (fire mine --json)`);
+    if (s.review > REVIEW_SHOWN) out.push(`  … ${s.review - REVIEW_SHOWN} more (fire mine --json)`);
     out.push("");
   }
-  const unlabelled = r.labels.filter((l) => l.unlabelledReason);
-  if (unlabelled.length > 0) {
+  if (s.unlabelled > 0) {
     out.push(
-      `Unlabelled: ${unlabelled.length} (kept in scope; \`fire mine --retry-unlabelled\` asks again)`,
+      `Unlabelled: ${s.unlabelled} (kept in scope; \`fire mine --retry-unlabelled\` asks again)`,
     );
-    for (const l of unlabelled.slice(0, 5))
-      out.push(`  ${l.attemptId}: ${clip(l.unlabelledReason ?? "", 100)}`);
+    for (const l of s.unlabelledShown) out.push(`  ${l.attemptId}: ${clip(l.reason, 100)}`);
     out.push("");
   }
-  if (r.userExcluded.length > 0) {
-    out.push(`Excluded by you: ${r.userExcluded.length}`);
-    for (const e of r.userExcluded) out.push(`  ${e.attemptId}: ${e.reason}`);
+  if (s.userExcluded.length > 0) {
+    out.push(`Excluded by you: ${s.userExcluded.length}`);
+    for (const e of s.userExcluded) out.push(`  ${e.attemptId}: ${e.reason}`);
   }
   return `${out.join("\n").trimEnd()}\n`;
 }

@@ -40,6 +40,10 @@ export interface WorkspacePaths {
   miningCache: string;
   /** `fire triage`'s last answer, beside the index. */
   triageCache: string;
+  /** What `fire clusters` shows of the current clusters (decisions applied), beside the index. */
+  clustersSummary: string;
+  /** `fire route`'s last routing audit, beside the index. */
+  routeCache: string;
   /** The LLM's response cache and batch state. */
   llmCache: string;
   /** The live hook's session state (`fire hook` without `--state-dir`). */
@@ -78,6 +82,8 @@ export function workspacePaths(dir: string): WorkspacePaths {
     labels: join(cache, "labels"),
     miningCache: join(cache, "mining.json"),
     triageCache: join(cache, "triage.json"),
+    clustersSummary: join(cache, "clusters-summary.json"),
+    routeCache: join(cache, "route.json"),
     llmCache: join(cache, "llm"),
     state: join(fire, "state"),
     hookLog: join(fire, "hook-log.jsonl"),
