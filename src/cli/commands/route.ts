@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { renderRouteAudit } from "../../core/app/present.js";
-import { routingAudit } from "../../core/app/route.js";
-import { candidateSession } from "../../core/app/session.js";
+import { currentRoutingAudit } from "../../core/app/route-current.js";
 import { print } from "../util/out.js";
 import { openCurrent, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -18,9 +17,9 @@ export function register(program: Command): void {
   ).action(async (opts: { workspace?: string; json?: boolean; all?: boolean }) => {
     // the audit reads candidates and task texts only: no labels, decisions or triage
     const ws = await openCurrent(opts);
-    const { candidates, candidateErrors: errors } = candidateSession(ws.dir);
+    // the last audit while the attempts and candidate files are unchanged
+    const { audit, errors } = await currentRoutingAudit(ws, { includeRetired: opts.all === true });
     printErrors(errors);
-    const audit = routingAudit({ ws, candidates }, { includeRetired: opts.all === true });
     if (opts.json) printJson(audit);
     else print(renderRouteAudit(audit));
     if (errors.length) process.exitCode = 1;

@@ -1,15 +1,16 @@
-import { readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { extname, join } from "node:path";
+import { extname } from "node:path";
 import { InputError, parseJsonText } from "../errors.js";
 import { readRegularFile } from "../regular-file.js";
 import { CompileError, compilePolicy } from "./compile.js";
+import { candidateFiles } from "./files.js";
 import { policyKey } from "./key.js";
 import { unsafePatterns } from "./safety.js";
 import { Candidate } from "./schema.js";
 import type { CompiledPolicy } from "./types.js";
 
-const EXTS = new Set([".json", ".yaml", ".yml"]);
+export { candidateFiles } from "./files.js";
+
 type YamlModule = typeof import("yaml");
 let yamlMod: YamlModule | undefined;
 /** yaml is loaded only when a YAML file (or an error location) needs it. */
@@ -127,19 +128,6 @@ export function compileCandidateFile(
     return { errors: [new InputError(file, undefined, `cannot read: ${(e as Error).message}`)] };
   }
   return { ...compileCandidateText(text, file, opts), text };
-}
-
-/** Candidate files under a path (a file, or a directory searched recursively), sorted. */
-export function candidateFiles(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  const out: string[] = [];
-  for (const ent of readdirSync(path, { withFileTypes: true })) {
-    if (ent.name.startsWith(".")) continue;
-    const full = join(path, ent.name);
-    if (ent.isDirectory()) out.push(...candidateFiles(full));
-    else if (EXTS.has(extname(ent.name))) out.push(full);
-  }
-  return out.sort();
 }
 
 /**
