@@ -40,6 +40,8 @@ export interface DevSource {
   missing?: string;
   /** Trial folder basename → gold label (failed trials only). */
   trials: Map<string, Gold>;
+  /** `rewardKey` of the corpus's fire.config.json (its verifiers name their score otherwise). */
+  rewardKey?: string | string[];
 }
 
 /**
@@ -122,6 +124,8 @@ export const DevSourceFile = z.object({
   name: z.string().min(1),
   dataDir: z.string().min(1),
   origin: z.string(),
+  /** What a user of this corpus sets as `rewardKey` in fire.config.json. */
+  rewardKey: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
   trials: z.record(z.string(), ReviewedTrial),
 });
 
@@ -190,6 +194,7 @@ export function readDevSource(file: string, loc: SourceLocations): DevSource {
   const trials = new Map<string, Gold>();
   let name: string;
   let corpus: string;
+  let rewardKey: string | string[] | undefined;
   if (parsed.kind === "fire-attribution-dev-set") {
     name = basename(file, ".json");
     for (const t of parsed.trials) trials.set(t.trial, fromRow(t));
@@ -202,6 +207,7 @@ export function readDevSource(file: string, loc: SourceLocations): DevSource {
     name = parsed.name;
     for (const [k, t] of Object.entries(parsed.trials)) trials.set(k, fromReviewed(t));
     corpus = join(loc.devData, parsed.dataDir);
+    rewardKey = parsed.rewardKey;
   }
   const first = [...trials.keys()][0];
   if (first !== undefined && !hasTrial(corpus, first))
@@ -211,7 +217,7 @@ export function readDevSource(file: string, loc: SourceLocations): DevSource {
       missing: `trials not found under ${corpus} (fetch them: validation/sources/README.md)`,
       trials,
     };
-  return { name, corpus, trials };
+  return { name, corpus, trials, ...(rewardKey ? { rewardKey } : {}) };
 }
 
 /** The folder below `root` (searched two levels deep) that holds the first labelled trial. */

@@ -103,6 +103,8 @@ export async function llmSays(opts: {
   trials: ReadonlyMap<string, Gold>;
   /** Corpus folders or trial folders (the workspace's `sources`). */
   sources: string[];
+  /** The corpus's `rewardKey` (fire.config.json), when its verifiers need one. */
+  rewardKey?: string | string[];
   /** A recording file; a missing file answers nothing. */
   recording: string | Recording;
   dumpDir?: string;
@@ -116,7 +118,11 @@ export async function llmSays(opts: {
   const tmp = await mkdtemp(join(tmpdir(), "fire-bench-mine-real-llm-"));
   const replay = await startReplay(recording);
   try {
-    await writeFile(join(tmp, "fire.config.json"), JSON.stringify({ sources: opts.sources }));
+    const rewardKey = opts.rewardKey ? { rewardKey: opts.rewardKey } : {};
+    await writeFile(
+      join(tmp, "fire.config.json"),
+      JSON.stringify({ sources: opts.sources, ...rewardKey }),
+    );
     const ws = await loadWorkspace(tmp);
     const config: FireConfig = {
       ...ws.config,

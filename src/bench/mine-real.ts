@@ -49,7 +49,11 @@ async function fireSays(
 ): Promise<Map<string, FireSays>> {
   const tmp = await mkdtemp(join(tmpdir(), "fire-bench-mine-real-"));
   try {
-    await writeFile(join(tmp, "fire.config.json"), JSON.stringify({ sources: [corpus] }));
+    const rewardKey = src.rewardKey ? { rewardKey: src.rewardKey } : {};
+    await writeFile(
+      join(tmp, "fire.config.json"),
+      JSON.stringify({ sources: [corpus], ...rewardKey }),
+    );
     const ws = await loadWorkspace(tmp);
     const config: FireConfig = {
       ...ws.config,
@@ -227,6 +231,7 @@ export async function llmRows(
   const run: LlmSourceRun = await llmSays({
     trials: src.trials,
     sources: Array.isArray(corpus) ? corpus : [corpus],
+    ...(src.rewardKey ? { rewardKey: src.rewardKey } : {}),
     recording,
     ...(root ? { dumpDir: join(root, src.name) } : {}),
   });

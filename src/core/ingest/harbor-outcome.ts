@@ -2,20 +2,32 @@ import type { AttemptInput, Outcome } from "../model/attempt.js";
 import type { AgentResult, HarborTrialResult } from "./harbor-schema.js";
 import { secondsBetween } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
+import type { RewardKey } from "./types.js";
 
 /**
- * The reward in one `rewards` dict: `key` when given; else `reward`; else its only key.
- * A dict where none of these applies is a problem naming its keys (no silent `unknown`).
+ * The reward in one `rewards` dict: `key` when given (of a list, the first the dict has); else
+ * `reward`; else its only key. A dict where none of these applies is a problem naming its keys
+ * (no silent `unknown`).
  */
 export function pickReward(
   rewards: Record<string, unknown> | null | undefined,
-  key: string | undefined,
+  key: RewardKey | undefined,
 ): { reward?: number; problem?: string } {
   if (!rewards) return {};
   const keys = Object.keys(rewards);
   if (keys.length === 0) return {};
-  const name = key ?? ("reward" in rewards ? "reward" : keys.length === 1 ? keys[0] : undefined);
   const list = keys.map((k) => `'${k}'`).join(", ");
+  if (Array.isArray(key)) {
+    const first = key.find((k) => k in rewards);
+    if (first === undefined)
+      return {
+        problem: `verifier_result.rewards has none of ${key.map((k) => `'${k}'`).join(", ")} (keys: ${list}); check "rewardKey" in fire.config.json`,
+      };
+    return pickReward(rewards, first);
+  }
+  const name =
+    (key as string | undefined) ??
+    ("reward" in rewards ? "reward" : keys.length === 1 ? keys[0] : undefined);
   if (name === undefined)
     return {
       problem: `verifier_result.rewards has ${keys.length} keys (${list}) and none is 'reward': set "rewardKey" in fire.config.json to the one that scores the task`,
@@ -34,7 +46,7 @@ export function pickReward(
 /** Reward of a trial: its `verifier_result.rewards`, else the last step's that has one. */
 export function harborReward(
   r: HarborTrialResult,
-  key?: string,
+  key?: RewardKey,
 ): { reward?: number; problem?: string } {
   const top = pickReward(r.verifier_result?.rewards, key);
   if (top.reward !== undefined || top.problem) return top;
@@ -90,7 +102,7 @@ function numericRewards(
 /** Each step's own verdict in a multi-step trial (fewer than two steps: none). */
 export function harborSteps(
   r: HarborTrialResult,
-  key: string | undefined,
+  key: RewardKey | undefined,
   threshold: number,
 ): AttemptInput["verifierSteps"] {
   const steps = r.step_results ?? [];

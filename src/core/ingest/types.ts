@@ -1,14 +1,20 @@
 import type { InputError } from "../errors.js";
 import type { AttemptInput, SourceFormat } from "../model/attempt.js";
 
+/** A reward key, or reward keys in order of preference. */
+export type RewardKey = string | readonly string[];
+
 /** Settings every importer receives. */
 export interface IngestOptions {
   /** Reward at or above which a verifier result counts as a pass. */
   passThreshold: number;
   /** Max characters kept of any event output (full length goes to outputBytes). */
   outputCap: number;
-  /** Which key of a Harbor `rewards` dict scores the task (default `reward`, else the only key). */
-  rewardKey?: string;
+  /**
+   * Which key of a Harbor `rewards` dict scores the task (default `reward`, else the only key);
+   * a list is an order of preference, the first key the dict has.
+   */
+  rewardKey?: RewardKey;
   signal?: AbortSignal;
 }
 

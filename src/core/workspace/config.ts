@@ -99,8 +99,12 @@ export const FireConfig = z.strictObject({
   sources: z.array(z.string().min(1)).default(["traces/"]),
   /** Reward at or above which a verifier result counts as a pass. */
   passThreshold: z.number().min(0).default(1.0),
-  /** Key of a Harbor `rewards` dict that scores a trial (default: `reward`, else the only key). */
-  rewardKey: z.string().min(1).optional(),
+  /**
+   * Key of a Harbor `rewards` dict that scores a trial (default: `reward`, else the only key),
+   * or keys in order of preference: the first one a trial's dict has scores it (a corpus whose
+   * verifiers name their score differently).
+   */
+  rewardKey: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
   /** Max characters kept of any event output. */
   outputCap: z.number().int().positive().default(8_000),
   llm: LlmConfig.prefault({}),

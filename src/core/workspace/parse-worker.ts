@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import type { SourceUnit } from "../ingest/discover.js";
+import type { RewardKey } from "../ingest/types.js";
 import { appendRecord, type CacheKey, encodeRecord } from "./parse-cache.js";
 import { isCacheable, parseUnit } from "./parse-unit.js";
 
@@ -11,7 +12,7 @@ export interface ParseRequest {
   key: CacheKey;
   passThreshold: number;
   outputCap: number;
-  rewardKey?: string;
+  rewardKey?: RewardKey;
   /** Parse cache folder; the worker appends the entry itself when it is cacheable. */
   cacheDir: string;
 }
