@@ -210,6 +210,16 @@ for (const client of ["claude", "codex"] as const) {
         });
         expect(check.stdout).toContain("PASS");
         expect(mentions(configDir).length).toBeGreaterThan(0);
+        // doctor reads the client's own records of the install and says it will run
+        const doctor = (...extra: string[]) =>
+          spawnSync("node", [FIRE, "hook", "doctor", "--harness", client, "--user", ...extra], {
+            env: homeEnv,
+            encoding: "utf8",
+          });
+        const healthy = doctor();
+        expect(healthy.status, `${healthy.stdout}\n${healthy.stderr}`).toBe(0);
+        expect(healthy.stdout).toContain(`ok: plugin ${pluginId(client)} installed`);
+        expect(healthy.stdout).toContain(`the fire hook for ${client} will run`);
 
         const un = spawnSync(
           "node",
@@ -225,6 +235,9 @@ for (const client of ["claude", "codex"] as const) {
           false,
         );
         expect(existsSync(dir)).toBe(false);
+        const gone = doctor("--plugin");
+        expect(gone.status).toBe(1);
+        expect(gone.stderr).toMatch(/PROBLEM: not installed: /);
         const list = spawnSync(bin, ["plugin", "list"], { env: homeEnv, encoding: "utf8" });
         expect(`${list.stdout}`).not.toContain(pluginId(client));
       }, 300_000);

@@ -179,25 +179,34 @@ export function register(program: Command): void {
     hook
       .command("doctor")
       .description("say whether the installed hook will run in the client, and why not"),
-  ).action((opts: InstallOpts) => {
-    const r = diagnoseHook({ harness: harnessOf(opts.harness), ...scopeOf(opts) });
-    if (!r.ok) process.exitCode = 1;
-    if (!opts.json)
-      for (const f of r.findings)
-        if (f.level === "problem") printErr(`PROBLEM: ${withFlag(f.text, f.field)}\n`);
-    printResult(
-      opts.json,
-      r,
-      () =>
-        r.findings
-          .filter((f) => f.level !== "problem")
-          .map((f) => `${f.level}: ${withFlag(f.text, f.field)}\n`)
-          .join("") +
-        (r.ok
-          ? `the fire hook for ${r.harness} will run\n`
-          : `the fire hook for ${r.harness} will not act as installed\n`),
-    );
-  });
+  )
+    .option(
+      "--plugin",
+      "diagnose fire's hook plugin (install --plugin): recorded and enabled by the client, its hook and pinned portfolio intact, Codex's trust (default: whichever is installed)",
+    )
+    .action((opts: InstallOpts) => {
+      const r = diagnoseHook({
+        harness: harnessOf(opts.harness),
+        ...scopeOf(opts),
+        ...(opts.plugin ? { plugin: true } : {}),
+      });
+      if (!r.ok) process.exitCode = 1;
+      if (!opts.json)
+        for (const f of r.findings)
+          if (f.level === "problem") printErr(`PROBLEM: ${withFlag(f.text, f.field)}\n`);
+      printResult(
+        opts.json,
+        r,
+        () =>
+          r.findings
+            .filter((f) => f.level !== "problem")
+            .map((f) => `${f.level}: ${withFlag(f.text, f.field)}\n`)
+            .join("") +
+          (r.ok
+            ? `the fire hook for ${r.harness} will run\n`
+            : `the fire hook for ${r.harness} will not act as installed\n`),
+      );
+    });
 }
 
 function scopeOf(opts: InstallOpts): { project?: string; user?: boolean } {

@@ -210,23 +210,33 @@ export function writeCodexTrust(
 /** Reads the trust state Codex will see: every `hooks.state` hash and every trusted project. */
 export function readCodexTrust(configToml: string): {
   state: Record<string, string>;
+  /** A plugin hook's `trusted_content_hash` (the plugin bundle's fingerprint), by key. */
+  contentHashes: Record<string, string>;
   trustedProjects: Set<string>;
   hooksFeature: boolean | undefined;
 } {
   if (!existsSync(configToml))
-    return { state: {}, trustedProjects: new Set(), hooksFeature: undefined };
+    return { state: {}, contentHashes: {}, trustedProjects: new Set(), hooksFeature: undefined };
   const table = userTable(readFileSync(configToml, "utf8"), configToml);
   const state: Record<string, string> = {};
   const raw = ((table.hooks as Record<string, unknown> | undefined)?.state ?? {}) as Record<
     string,
-    { trusted_hash?: unknown }
+    { trusted_hash?: unknown; trusted_content_hash?: unknown }
   >;
-  for (const [k, v] of Object.entries(raw))
+  const contentHashes: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
     if (typeof v?.trusted_hash === "string") state[k] = v.trusted_hash;
+    if (typeof v?.trusted_content_hash === "string") contentHashes[k] = v.trusted_content_hash;
+  }
   const trustedProjects = new Set<string>();
   for (const [dir, v] of Object.entries((table.projects ?? {}) as Record<string, unknown>))
     if ((v as { trust_level?: unknown })?.trust_level === "trusted") trustedProjects.add(dir);
   const features = table.features as Record<string, unknown> | undefined;
   const flag = features?.hooks ?? features?.codex_hooks;
-  return { state, trustedProjects, hooksFeature: typeof flag === "boolean" ? flag : undefined };
+  return {
+    state,
+    contentHashes,
+    trustedProjects,
+    hooksFeature: typeof flag === "boolean" ? flag : undefined,
+  };
 }

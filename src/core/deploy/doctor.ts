@@ -8,6 +8,7 @@ import { workspacePaths } from "../workspace/paths.js";
 import { readCodexTrust, trustEntries } from "./codex-trust.js";
 import { HOOK_OPTIONS, readHookArgs } from "./hook-options.js";
 import { codexConfigToml, type HookTarget } from "./install.js";
+import { pluginFindings, pluginRecorded } from "./plugin-doctor.js";
 import { type Harness, isFireCommand, readSettings, settingsPath, shellWords } from "./settings.js";
 
 /**
@@ -292,17 +293,44 @@ function asRecord(x: unknown): Record<string, unknown> {
 
 const str = (x: unknown): string | undefined => (typeof x === "string" ? x : undefined);
 
-/** Diagnoses fire's installed hook for one harness and scope. */
-export function diagnoseHook(target: HookTarget, places: DoctorPlaces = {}): DoctorReport {
+export interface DoctorTarget extends HookTarget {
+  /**
+   * Diagnose fire's hook PLUGIN (`fire hook install --plugin`) for this scope. Without it, a
+   * scope whose settings hold no fire hook but whose client records fire's plugin gets the
+   * plugin diagnosed.
+   */
+  plugin?: boolean;
+}
+
+/** Diagnoses fire's installed hook (settings entries or plugin) for one harness and scope. */
+export function diagnoseHook(target: DoctorTarget, places: DoctorPlaces = {}): DoctorReport {
   const env = target.env ?? process.env;
   const scope = target.user ? { user: true } : { project: target.project ?? process.cwd() };
   const file = settingsPath(target.harness, scope, env);
-  const report = (findings: DoctorFinding[]): DoctorReport => ({
+  const report = (findings: DoctorFinding[], about = file): DoctorReport => ({
     harness: target.harness,
-    file,
+    file: about,
     findings,
     ok: findings.every((f) => f.level !== "problem"),
   });
+  const pluginScope = { harness: target.harness, ...scope, env };
+  const diagnosePlugin = (): DoctorReport => {
+    const p = pluginFindings(pluginScope);
+    const installed = p.findings.some((f) => f.level === "ok");
+    if (installed && target.harness === "claude") {
+      let settings: ReturnType<typeof readSettings> = {};
+      try {
+        settings = readSettings(file);
+      } catch {
+        // named by the plugin's findings (enabledPlugins is read from the same file)
+      }
+      p.findings.push(
+        ...claudeFindings(file, settings, resolve(target.project ?? process.cwd()), places),
+      );
+    }
+    return report(p.findings, p.file);
+  };
+  if (target.plugin) return diagnosePlugin();
   let settings: ReturnType<typeof readSettings>;
   try {
     settings = readSettings(file);
@@ -313,6 +341,7 @@ export function diagnoseHook(target: HookTarget, places: DoctorPlaces = {}): Doc
   for (const groups of Object.values(settings.hooks ?? {}))
     for (const g of groups)
       for (const h of g.hooks) if (isFireCommand(h.command)) commands.add(h.command as string);
+  if (commands.size === 0 && pluginRecorded(pluginScope)) return diagnosePlugin();
   if (commands.size === 0)
     return report([
       problem(
