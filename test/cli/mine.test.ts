@@ -60,12 +60,13 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
 
       const t2 = (await triageJson()) as typeof tri;
       const reasons = t2.exclusions.map((e) => e.reason);
-      expect(reasons.filter((r) => r === "capability_gap")).toHaveLength(4);
+      // a retry loop until the deadline is no capability gap (docs/mining.md): 3, not 4
+      expect(reasons.filter((r) => r === "capability_gap")).toHaveLength(3);
       // failed attempts of split tasks with no mechanism named stay in scope, for review
       expect(reasons.filter((r) => r === "no_intervention_point")).toHaveLength(0);
-      expect(mined.review).toHaveLength(6);
+      expect(mined.review).toHaveLength(7);
       for (const id of mined.review) expect(t2.inScope).toContain(id);
-      expect(t2.inScope).toHaveLength(31);
+      expect(t2.inScope).toHaveLength(32);
 
       const v = await fireIn([
         "mine",
@@ -108,7 +109,7 @@ describe("fire triage / mine / clusters / cluster on the demo workspace", () => 
       expect(
         t3.exclusions.filter((e) => e.reason === "excluded_by_user").map((e) => e.detail),
       ).toEqual(["grader quirk"]);
-      expect(t3.inScope).toHaveLength(30);
+      expect(t3.inScope).toHaveLength(31);
 
       const shown = await fireIn(["clusters", "-w", ws]);
       expect(shown.status).toBe(0);

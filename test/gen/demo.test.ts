@@ -68,7 +68,7 @@ describe("demo corpus", () => {
     expect(silent.every((t) => t.family === null)).toBe(true);
     expect(new Set(silent.map((t) => t.passes))).toEqual(new Set([0, 1, 2]));
     const planted = silent.flatMap((t) => t.attemptDetails.map((d) => d.planted));
-    expect(planted.filter((p) => p === "capability_gap")).toHaveLength(4);
+    expect(planted.filter((p) => p === "capability_gap")).toHaveLength(3);
     expect(planted.filter((p) => p === "provider_fault")).toHaveLength(1);
     const outcomes = silent.flatMap((t) => t.attemptDetails.map((d) => d.outcome));
     expect(outcomes.filter((o) => o === "error")).toHaveLength(1);

@@ -163,7 +163,10 @@ export function heuristicLabel(
   // Without a mechanism, in-trace successes (builds, probes) do not show the task was within
   // reach; a passing sibling does (a split task: the sibling shows what was lost).
   const sibling = capHits.some((h) => h.detectorId === "capability.passing-sibling");
-  if (best || sibling) {
+  // Not a capability gap by definition: the run stalled (its time ran out, or a failing call
+  // was repeated) before the agent finished, so a rule on time or loops could still act.
+  const stall = best || sibling ? undefined : stallOf(hits);
+  if (best || sibling || stall) {
     // In scope, but the evidence does not name a mechanism: kept for review, never guessed.
     const suspected = cands
       .slice(0, 3)
@@ -180,7 +183,12 @@ export function heuristicLabel(
             eventIndex: best.hits[0]?.eventIndices.at(-1) ?? stopIndex(attempt),
             description: best.hits[0]?.reason ?? best.id,
           }
-        : null,
+        : stall
+          ? {
+              eventIndex: stall.eventIndices.at(-1) ?? stopIndex(attempt),
+              description: stall.reason,
+            }
+          : null,
       ...(cands.length > 0
         ? {
             suspected: cands.slice(0, 3).map((c) => ({ mechanismId: c.id, strength: c.strength })),
@@ -192,13 +200,26 @@ export function heuristicLabel(
       confidence: confidenceOf(best?.strength ?? 1),
       rationale: suspected
         ? `evidence too weak to name a mechanism; suspected: ${suspected}`
-        : "a sibling attempt passed, but no mechanism was found",
-      evidence: [...capEvidence, ...(best?.evidence ?? [])],
+        : stall && !sibling
+          ? `no mechanism found, and not a capability gap: the run stalled before the agent finished (${stall.reason})`
+          : "a sibling attempt passed, but no mechanism was found",
+      evidence: [
+        ...capEvidence,
+        ...(best?.evidence ?? []),
+        ...(stall && !best
+          ? [
+              eventEvidence(
+                attempt,
+                "addressable",
+                stall.eventIndices.at(-1) ?? stopIndex(attempt),
+                stall.reason,
+              ),
+            ]
+          : []),
+      ],
     };
   }
-  const struggled = hits.some((h) =>
-    ["loop.repeated-failure", "agent.gave-up", "run.timeout"].includes(h.detectorId),
-  );
+  const struggled = hits.some((h) => h.detectorId === "agent.gave-up");
   return {
     ...base,
     isProceduralLoss: false,
@@ -210,4 +231,16 @@ export function heuristicLabel(
     confidence: struggled ? 0.6 : 0.4,
     rationale: rationale || "no capability evidence and no detector fired",
   };
+}
+
+/** Detectors whose hit shows a stalled run: out of time, or the same failing call repeated. */
+const STALL_DETECTORS: readonly string[] = ["run.timeout", "loop.repeated-failure"];
+
+/** The first stall hit (time limit, unchanged retry loop), if any. */
+function stallOf(hits: readonly DetectorHit[]): DetectorHit | undefined {
+  for (const id of STALL_DETECTORS) {
+    const h = hits.find((x) => x.detectorId === id);
+    if (h) return h;
+  }
+  return undefined;
 }

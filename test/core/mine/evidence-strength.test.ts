@@ -84,6 +84,34 @@ describe("evidence strength decides naming", () => {
     expect(gap.exclusion).toBe("capability_gap");
   });
 
+  it("no mechanism, but the run stalled (time limit, unchanged retry loop): for review, not a capability gap", () => {
+    const a = at("serve-static-docs__hAXff60");
+    const capOnly = hitsOf(a).filter((h) => h.detectorId.startsWith("capability."));
+    const noSibling = capOnly.filter((h) => h.detectorId !== "capability.passing-sibling");
+    expect(heuristicLabel(a, noSibling).exclusion).toBe("capability_gap");
+    const stop = a.events.at(-1)?.index ?? 0;
+    for (const [detectorId, reason] of [
+      ["run.timeout", "exception AgentTimeoutError"],
+      ["loop.repeated-failure", "the same failing call 4 times"],
+    ] as const) {
+      const l = heuristicLabel(a, [...noSibling, { detectorId, eventIndices: [stop], reason }]);
+      expect(l.status).toBe("needs_review");
+      expect(l.exclusion).toBe("none");
+      // in-trace capability evidence makes it the procedural kind; without, policy-addressable
+      expect(l.kind).toBe(noSibling.length > 0 ? "procedural_loss" : "policy_addressable");
+      expect(l.rationale).toContain("not a capability gap");
+      expect(l.evidence?.some((e) => e.claim === "addressable" && e.eventIndex === stop)).toBe(
+        true,
+      );
+    }
+    // an agent that said it gave up, with nothing else, is still excluded
+    const gaveUp = heuristicLabel(a, [
+      ...noSibling,
+      { detectorId: "agent.gave-up", eventIndices: [stop], reason: "I cannot do this" },
+    ]);
+    expect(gaveUp.exclusion).toBe("capability_gap");
+  });
+
   it("a run the harness ended did not stop: stop-time hits read as the deadline's, or as nothing", () => {
     const a = at("incident-report-json__yVTH13y");
     expect(heuristicLabel(a, hitsOf(a)).mechanismId).toBe("stop-without-check");

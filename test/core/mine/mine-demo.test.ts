@@ -36,9 +36,9 @@ describe("heuristic mining of the demo workspace", () => {
     expect(v.agreed).toBe(36);
     const rows = Object.fromEntries(v.rows.map((x) => [x.expected, `${x.agreed}/${x.total}`]));
     expect(rows["family:service-persistence"]).toBe("3/3");
-    expect(rows["exclusion:capability_gap"]).toBe("4/4");
+    expect(rows["exclusion:capability_gap"]).toBe("3/3");
     expect(rows["exclusion:provider_fault"]).toBe("1/1");
-    expect(rows["not-procedural"]).toBe("6/6");
+    expect(rows["not-procedural"]).toBe("7/7");
   });
 
   it("the shipped validation/demo.json is the one derived from the committed manifest", () => {
@@ -86,8 +86,8 @@ describe("heuristic mining of the demo workspace", () => {
     const gaps = r.finalTriage.exclusions
       .filter((e) => e.reason === "capability_gap")
       .map((e) => e.taskId);
+    // the decoder's second attempt retried one failing check until the deadline: for review
     expect(gaps.sort()).toEqual([
-      "custom-archive-decoder",
       "custom-archive-decoder",
       "optimize-sat-solver",
       "optimize-sat-solver",

@@ -41,7 +41,7 @@ describe("fire mine's text lists what needs review", () => {
     for (let i = 0; i < rows.length; i += 2) {
       expect(rows[i]).toMatch(/^ {2}\S+ {2}(procedural_loss|policy_addressable) {2}\S/);
       expect(rows[i + 1]).toMatch(
-        /^ {6}(state|mechanism|capability) (event|sibling|verifier|result|task)/,
+        /^ {6}(state|mechanism|capability|addressable) (event|sibling|verifier|result|task)/,
       );
     }
     expect(text).toContain("      state event #3: a b c");
