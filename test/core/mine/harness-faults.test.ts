@@ -267,4 +267,99 @@ describe("harness and provider faults from the trajectory", () => {
     });
     expect(faultOf(slow)?.code).not.toBe("trial-never-started");
   });
+
+  describe("command calls the provider delivered without their command", () => {
+    // as a Messages-API harness records them: the `bash` tool called with input {}
+    const call = (i: number, input: Record<string, unknown>): AttemptInput["events"][number] =>
+      input.command
+        ? {
+            index: i,
+            kind: "tool_call",
+            tool: "bash",
+            command: String(input.command),
+            input: JSON.stringify(input),
+            callId: `c${i}`,
+          }
+        : {
+            index: i,
+            kind: "tool_call",
+            tool: "bash",
+            input: JSON.stringify(input),
+            callId: `c${i}`,
+          };
+    const result = (i: number, output: string): AttemptInput["events"][number] => ({
+      index: i,
+      kind: "tool_result",
+      tool: "bash",
+      output,
+      callId: `c${i - 1}`,
+    });
+    const run = (tail: AttemptInput["events"]): AttemptInput["events"] => [
+      { index: 0, kind: "prompt", role: "user", input: "go" },
+      call(1, { command: "ls /app" }),
+      result(2, "data.csv"),
+      ...tail,
+    ];
+
+    it("two or more, the run ending on one, is a provider fault citing the empty calls", () => {
+      const a = base({
+        events: run([
+          call(3, {}),
+          result(4, "[exit_code=0]"),
+          { index: 5, kind: "message", role: "agent", input: "Let me fix this case:" },
+          call(6, {}),
+        ]),
+        outcome: "timeout",
+        exception: { type: "AgentTimeoutError" },
+      });
+      const f = faultOf(a);
+      expect(f).toMatchObject({ reason: "provider_fault", code: "empty-tool-call" });
+      expect(f?.evidence.map((e) => e.eventIndex)).toEqual([3, 6]);
+      expect(f?.detail).toContain("ended on a call with no arguments");
+    });
+
+    it("two or more in a run that hit its time limit after a real call is one too", () => {
+      const a = base({
+        events: run([
+          call(3, {}),
+          result(4, ""),
+          call(5, {}),
+          result(6, ""),
+          call(7, { command: "make" }),
+        ]),
+        outcome: "timeout",
+        exception: { type: "AgentTimeoutError" },
+      });
+      expect(faultOf(a)?.code).toBe("empty-tool-call");
+    });
+
+    it("not one empty call alone, not a failed run that went on past them, not a tool that never took a command", () => {
+      const once = base({
+        events: run([call(3, {})]),
+        outcome: "timeout",
+        exception: { type: "AgentTimeoutError" },
+      });
+      expect(faultOf(once)?.code).not.toBe("empty-tool-call");
+      const wentOn = base({
+        events: run([
+          call(3, {}),
+          result(4, ""),
+          call(5, {}),
+          result(6, ""),
+          call(7, { command: "pytest" }),
+        ]),
+      });
+      expect(faultOf(wentOn)?.code).not.toBe("empty-tool-call");
+      const noArgsTool = base({
+        events: [
+          { index: 0, kind: "prompt", role: "user", input: "go" },
+          { index: 1, kind: "tool_call", tool: "screenshot", input: "{}", callId: "a" },
+          { index: 2, kind: "tool_call", tool: "screenshot", input: "{}", callId: "b" },
+        ],
+        outcome: "timeout",
+        exception: { type: "AgentTimeoutError" },
+      });
+      expect(faultOf(noArgsTool)?.code).not.toBe("empty-tool-call");
+    });
+  });
 });

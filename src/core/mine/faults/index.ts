@@ -4,6 +4,7 @@ import { destructiveAfterProbe } from "../detectors/destructive-after-probe.js";
 import { evidenceMutated } from "../detectors/evidence-mutated.js";
 import { verifierMissing } from "../detectors/paths.js";
 import { strayArtifact } from "../detectors/stray-artifact.js";
+import { emptyToolCalls } from "./empty-call.js";
 import { environmentFault } from "./environment.js";
 import {
   agentKilled,
@@ -177,7 +178,7 @@ export function faultOf(
   }
   const v = verifierFault(a, m.verifier);
   if (v) return v;
-  const turn = truncatedFinalResponse(a) ?? providerErrorLastTurn(a);
+  const turn = truncatedFinalResponse(a) ?? providerErrorLastTurn(a) ?? emptyToolCalls(a);
   if (turn && !lostBeforeTheEnd(a)) return turn;
   const env = environmentFault(a, m.environment);
   if (env && !failedOnItsOwnOutput(a)) return env;

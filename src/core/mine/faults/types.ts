@@ -16,7 +16,7 @@ export interface Fault {
   reason: FaultReason;
   /**
    * What kind of fault, when a rule names it: `truncated-model-response`, `agent-killed`,
-   * `provider-error-last-turn`, `trial-never-started`, `trial-unfinished`, `harness-exception`,
+   * `provider-error-last-turn`, `empty-tool-call`, `trial-never-started`, `trial-unfinished`, `harness-exception`,
    * `verifier-died-before-tests`, `hidden-spec-mismatch`.
    */
   code?: string;
