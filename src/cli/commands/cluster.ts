@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { clusterNamed, decide, minedClusters } from "../../core/app/mining.js";
-import { renderCluster } from "../../core/app/present.js";
+import { renderCluster } from "../../core/app/present-mine.js";
 import { UsageError } from "../../core/errors.js";
 import type { Cluster } from "../../core/mine/cluster.js";
 import type { Decision } from "../../core/mine/decisions.js";

@@ -1,14 +1,12 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { clusters, clustersSummary } from "../../core/app/mining.js";
-import { renderMineSummary, renderSuggestions, suggestedChanges } from "../../core/app/present.js";
+import { clustersSummary } from "../../core/app/clusters.js";
+import { renderMineSummary } from "../../core/app/present-mine.js";
 import type { MineResult } from "../../core/mine/mine.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
-import { workspaceServices } from "../../services.js";
 import { print, printErr } from "../util/out.js";
 import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
-import { mineJson } from "./mine.js";
 
 type Opts = { workspace?: string; json?: boolean; suggest?: boolean };
 
@@ -22,6 +20,10 @@ function reportLine(rep: RunReport, cached: boolean): string {
 
 /** `--suggest`: LLM names and merges, printed as commands; nothing is recorded. */
 async function suggest(ws: Workspace, r: MineResult, opts: Opts): Promise<void> {
+  const [{ workspaceServices }, { renderSuggestions, suggestedChanges }] = await Promise.all([
+    import("../../services.js"),
+    import("../../core/app/present.js"),
+  ]);
   const { outcome, report } = await workspaceServices(ws).suggest(r.clusters, r.labels);
   if (!outcome.ok) {
     if (opts.json) printJson({ ok: false, reason: outcome.reason, report });
@@ -72,12 +74,13 @@ export function register(program: Command): void {
       else nothingMined();
       return;
     }
+    const { clusters } = await import("../../core/app/mining.js");
     const r = await clusters({ ws });
     if (!r) {
       nothingMined();
       return;
     }
     if (opts.suggest) await suggest(ws, r, opts);
-    else printJson(mineJson(r));
+    else printJson((await import("./mine.js")).mineJson(r));
   });
 }

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { renderRouteAudit } from "../../core/app/present.js";
+import { renderRouteAudit } from "../../core/app/present-route.js";
 import { currentRoutingAudit } from "../../core/app/route-current.js";
 import { print } from "../util/out.js";
 import { openCurrent, printErrors, printJson, withWorkspace } from "../util/workspace.js";

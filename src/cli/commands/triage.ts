@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { renderTriage } from "../../core/app/present.js";
-import { currentTriage } from "../../core/app/workspace.js";
+import { renderTriage } from "../../core/app/present-mine.js";
+import { currentTriage } from "../../core/app/triage.js";
 import { print } from "../util/out.js";
 import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
 

@@ -3,15 +3,11 @@ import { resolveCluster } from "../mine/apply-decisions.js";
 import type { Cluster } from "../mine/cluster.js";
 import { appendDecision, type Decision, undoLastDecision } from "../mine/decisions.js";
 import type { MineResult } from "../mine/mine.js";
-import type { MineSummary } from "../mine/render.js";
-import {
-  currentClusters,
-  currentSummary,
-  type RunMiningOptions,
-  runMining,
-} from "../mine/run-mining.js";
+import { currentClusters, type RunMiningOptions, runMining } from "../mine/run-mining.js";
 import { type ValidationReport, type ValidationSet, validate } from "../mine/validation.js";
 import type { Workspace } from "../workspace/load.js";
+
+export { clustersSummary } from "./clusters.js";
 
 /**
  * The mining actions (`fire mine`, `fire clusters`, `fire cluster …` and the workbench's
@@ -48,14 +44,6 @@ export function validateMining(
 /** `fire clusters`: the last run's labels re-clustered with the user's decisions; undefined before any `fire mine`. */
 export function clusters(s: MiningSession): Promise<MineResult | undefined> {
   return currentClusters(s.ws);
-}
-
-/**
- * What `fire clusters` prints of `clusters` (`renderMineSummary`), from a small file kept
- * while nothing it depends on changed; undefined before any `fire mine`.
- */
-export function clustersSummary(s: MiningSession): Promise<MineSummary | undefined> {
-  return currentSummary(s.ws);
 }
 
 /** The current clusters, or a usage error saying to mine first. */

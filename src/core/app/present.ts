@@ -6,22 +6,12 @@
  */
 
 export { resultBody, toolInputText, toolSummary } from "../compare/summary.js";
-export { describeDecision } from "../mine/decisions.js";
-export { reviewGist } from "../mine/label.js";
-export { labelOutcome, outcomeCounts, outcomeProblem } from "../mine/outcome.js";
-export {
-  evidenceText,
-  renderCluster,
-  renderMine,
-  renderMineSummary,
-  renderTriage,
-  renderValidation,
-} from "../mine/render.js";
 export { renderSuggestions, suggestedChanges } from "../mine/suggest-commands.js";
 export { policyKey } from "../policy/key.js";
 export { figuresLine, renderRefineResult } from "../refine/render.js";
-export { renderRouteAudit } from "../route/render.js";
 export { renderReplayScreen } from "../screening/replay/render.js";
 export { runSummary } from "../screening/results/run-summary.js";
 export { harborProgressText } from "../screening/run/harbor-progress.js";
 export { evidenceLines, withEvidence } from "../verdict/prose.js";
+export * from "./present-mine.js";
+export * from "./present-route.js";

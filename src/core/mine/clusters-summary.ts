@@ -1,10 +1,14 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
+import { handOutcomesOf, readHandMarks } from "../workspace/hand-outcomes.js";
+import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
 import { readStamped, writeStamped } from "../workspace/stamped-cache.js";
+import { lastLabeler } from "./label-cache.js";
 import { fileStamp } from "./mining-cache.js";
-import type { MineSummary } from "./render.js";
+import { miningKeyOf } from "./mining-key.js";
+import { type MineSummary, summarizeMine } from "./render.js";
 
 /**
  * What `fire clusters` last showed (`MineSummary`: the clusters with the user's decisions
@@ -55,4 +59,33 @@ export async function writeClustersSummary(
   } catch {
     /* no summary: the next read computes it again */
   }
+}
+
+/** The key of `currentSummary` as the workspace is now (undefined: nothing mined, no index). */
+async function summaryKey(
+  ws: Pick<Workspace, "dir" | "config" | "index">,
+): Promise<string | undefined> {
+  const labeler = await lastLabeler(ws.dir);
+  if (!labeler) return undefined;
+  const key = miningKeyOf(ws, labeler, handOutcomesOf(await readHandMarks(ws.dir)));
+  return key && clustersSummaryKey(ws.dir, key);
+}
+
+/**
+ * What the text of `fire clusters` shows of `currentClusters` (`summarizeMine`): read from
+ * its small file while nothing it depends on changed (the decisions included), so a read
+ * neither parses the whole mining result nor loads the mining code; computed and stored
+ * otherwise. Undefined when nothing was mined yet.
+ */
+export async function currentSummary(ws: Workspace): Promise<MineSummary | undefined> {
+  const key = await summaryKey(ws);
+  const cached = key ? readClustersSummary(ws.dir, key) : undefined;
+  if (cached) return cached;
+  const { currentClusters } = await import("./run-mining.js");
+  const r = await currentClusters(ws);
+  if (!r) return undefined;
+  const summary = summarizeMine(r);
+  // stored only when nothing it read changed meanwhile (a decision made during the read)
+  if (key && (await summaryKey(ws)) === key) await writeClustersSummary(ws.dir, key, summary);
+  return summary;
 }

@@ -3,13 +3,8 @@ import { handOutcomesOf, readHandMarks } from "../workspace/hand-outcomes.js";
 import type { Workspace } from "../workspace/load.js";
 import { applyDecisions } from "./apply-decisions.js";
 import { reviewIds } from "./cluster.js";
-import {
-  clustersSummaryKey,
-  readClustersSummary,
-  writeClustersSummary,
-} from "./clusters-summary.js";
 import { type Decision, loadDecisions, userExclusions } from "./decisions.js";
-import { labelStorePath, lastLabeler, readLabelStore, writeLabelStore } from "./label-cache.js";
+import { lastLabeler, readLabelStore, writeLabelStore } from "./label-cache.js";
 import {
   type ExternalLabeler,
   type LabelerName,
@@ -17,8 +12,8 @@ import {
   type MineResult,
   mine,
 } from "./mine.js";
-import { baseKey, fileStamp, readMiningCache, writeMiningCache } from "./mining-cache.js";
-import { type MineSummary, summarizeMine } from "./render.js";
+import { readMiningCache, writeMiningCache } from "./mining-cache.js";
+import { miningKeyOf } from "./mining-key.js";
 import { triage } from "./triage.js";
 import { triageInputsOf } from "./triage-view.js";
 
@@ -65,7 +60,7 @@ export async function currentClusters(ws: Workspace): Promise<MineResult | undef
   if (!labeler) return undefined;
   const [decisions, hand] = await Promise.all([loadDecisions(ws.dir), readHandMarks(ws.dir)]);
   const handOutcomes = handOutcomesOf(hand);
-  const key = miningKey(ws, labeler, handOutcomes);
+  const key = miningKeyOf(ws, labeler, handOutcomes);
   let base = key && memo?.dir === ws.dir && memo.key === key ? memo.base : undefined;
   base ??= key ? readMiningCache(ws.dir, key) : undefined;
   if (!base) {
@@ -81,51 +76,6 @@ export async function currentClusters(ws: Workspace): Promise<MineResult | undef
   }
   if (key) memo = { dir: ws.dir, key, base };
   return withDecisions(base, ws, decisions.decisions, handOutcomes);
-}
-
-/** The mining cache's key for an index-backed workspace as it is now (undefined without one). */
-function miningKey(
-  ws: Pick<Workspace, "dir" | "config" | "index">,
-  labeler: LabelerName,
-  handOutcomes: ReadonlyMap<string, "pass" | "fail">,
-): string | undefined {
-  return ws.index
-    ? baseKey({
-        digest: ws.index.digest,
-        labeler,
-        store: fileStamp(labelStorePath(ws.dir, labeler)),
-        hand: handOutcomes,
-        config: ws.config,
-      })
-    : undefined;
-}
-
-/** The key of `currentSummary` as the workspace is now (undefined: nothing mined, no index). */
-async function summaryKey(
-  ws: Pick<Workspace, "dir" | "config" | "index">,
-): Promise<string | undefined> {
-  const labeler = await lastLabeler(ws.dir);
-  if (!labeler) return undefined;
-  const key = miningKey(ws, labeler, handOutcomesOf(await readHandMarks(ws.dir)));
-  return key && clustersSummaryKey(ws.dir, key);
-}
-
-/**
- * What the text of `fire clusters` shows of `currentClusters` (`summarizeMine`): read from
- * its small file beside the mining cache while nothing it depends on changed (the decisions
- * included), so a read does not parse the whole mining result; computed and stored otherwise.
- * Undefined when nothing was mined yet.
- */
-export async function currentSummary(ws: Workspace): Promise<MineSummary | undefined> {
-  const key = await summaryKey(ws);
-  const cached = key ? readClustersSummary(ws.dir, key) : undefined;
-  if (cached) return cached;
-  const r = await currentClusters(ws);
-  if (!r) return undefined;
-  const summary = summarizeMine(r);
-  // stored only when nothing it read changed meanwhile (a decision made during the read)
-  if (key && (await summaryKey(ws)) === key) await writeClustersSummary(ws.dir, key, summary);
-  return summary;
 }
 
 /**

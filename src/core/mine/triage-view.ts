@@ -4,7 +4,7 @@ import type { Workspace } from "../workspace/load.js";
 import { type Decision, loadDecisionsAt, userExclusionsAt } from "./decisions.js";
 import type { Label } from "./label.js";
 import { labelStorePath, lastLabeler, lastLabels } from "./label-cache.js";
-import { type TriageOptions, type TriageResult, triage } from "./triage.js";
+import type { TriageOptions, TriageResult } from "./triage.js";
 import { readTriageCache, triageKey, writeTriageCache } from "./triage-cache.js";
 
 /**
@@ -80,7 +80,8 @@ export async function loadTriageInputs(
 export async function triageView(
   ws: Workspace,
 ): Promise<{ triage: TriageResult; inputs: TriageInputs }> {
-  const inputs = await loadTriageInputs(ws);
+  // triage and its fault rules load when triage is computed, not for a cached answer
+  const [inputs, { triage }] = await Promise.all([loadTriageInputs(ws), import("./triage.js")]);
   return { triage: triage(ws.attempts, inputs), inputs };
 }
 
