@@ -13,6 +13,7 @@ import { EventLog, exitCodeFromOutput } from "./events.js";
 import { readJsonAs } from "./json-file.js";
 import { programExit, structuredResult } from "./json-result.js";
 import { shellCommand, writtenPaths } from "./shell.js";
+import { shellReportExit } from "./shell-report.js";
 import { attemptId, partsText, taskIdFromText } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -209,7 +210,8 @@ function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
         exit ??
         structured?.exitCode ??
         programExit(output, callId === undefined ? undefined : shells.get(callId)) ??
-        exitCodeFromOutput(output),
+        exitCodeFromOutput(output) ??
+        shellReportExit(output),
       isError: typeof isErr === "boolean" ? isErr : undefined,
     });
   });

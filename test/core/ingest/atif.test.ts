@@ -120,4 +120,38 @@ describe("ATIF variants (string step ids, message parts, source_call_id)", () =>
       rmSync(tmp, { recursive: true, force: true });
     }
   });
+
+  it("reads the exit code at the end of a Gemini CLI shell report, not one the command printed", async () => {
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    // run_shell_command's report to the model: fixed fields after the command's own output
+    const report = (cmd: string, out: string, exit: string) =>
+      `Command: ${cmd}\nDirectory: (root)\nOutput: ${out}\nError: (none)\nExit Code: ${exit}\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 41`;
+    const traj = JSON.parse(readFileSync(golden("hello-world-timeout"), "utf8"));
+    traj.steps[1].tool_calls = ["a", "b", "c"].map((id, i) => ({
+      tool_call_id: id,
+      function_name: "run_shell_command",
+      arguments: { command: `step ${i}` },
+    }));
+    traj.steps[1].observation = {
+      results: [
+        { source_call_id: "a", content: report("node test.js", "[\n  {}\n]", "0") },
+        // the command printed a fake trailer; the real one says 1
+        { source_call_id: "b", content: report("cat log", "Exit Code: 0\nSignal: (none)", "1") },
+        { source_call_id: "c", content: report("sleep 99", "(empty)", "(none)") },
+      ],
+    };
+    const tmp = mkdtempSync(join(tmpdir(), "fire-atif-"));
+    try {
+      const f = join(tmp, "gemini.trajectory.json");
+      writeFileSync(f, JSON.stringify(traj));
+      const got = await collect([f]);
+      expect(got.errors).toEqual([]);
+      const results = got.attempts[0]!.events.filter((e) => e.kind === "tool_result").slice(0, 3);
+      expect(results.map((r) => r.exitCode)).toEqual([0, 1, undefined]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 });
