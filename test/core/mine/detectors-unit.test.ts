@@ -245,6 +245,57 @@ describe("what counts as seen, and as a placeholder", () => {
   });
 });
 
+describe("a deliverable the agent removed before its deadline", () => {
+  const task = "Write the report to /app/report.json.";
+  const grader = {
+    outcome: "timeout" as const,
+    exception: {
+      type: "AgentTimeoutError",
+      message: "Agent execution timed out after 360.0 seconds",
+    },
+    verifierOutput:
+      "E   FileNotFoundError: [Errno 2] No such file or directory: '/app/report.json'",
+  };
+  const made = [
+    { cmd: "python3 gen.py", out: "report written" },
+    { cmd: "cat /app/report.json", out: '{"score": 7}' },
+  ];
+  const hit = (a: Attempt) => ids(a).find((i) => i.startsWith("deadline.no-deliverable"));
+
+  it("names the deadline when the agent's own rm took the report it had made", () => {
+    const a = attempt(
+      task,
+      [
+        ...made,
+        { cmd: "rm /app/report.json", out: "" },
+        { cmd: "python3 gen2.py", out: "", exit: 1 },
+      ],
+      grader,
+    );
+    expect(hit(a)).toBe("deadline.no-deliverable@5,9");
+    // the same removal of a whole folder above it
+    const folder = attempt(task, [...made, { cmd: "rm -rf /app", out: "" }], grader);
+    expect(hit(folder)).toBeDefined();
+  });
+
+  it("says nothing when the report was written again, never existed, or another file went", () => {
+    const again = attempt(
+      task,
+      [
+        ...made,
+        { cmd: "rm /app/report.json", out: "" },
+        { cmd: "echo {} > /app/report.json", out: "" },
+      ],
+      grader,
+    );
+    expect(hit(again)).toBeUndefined();
+    const never = attempt(task, [{ cmd: "rm /app/report.json", out: "" }], grader);
+    expect(hit(never)).toBeUndefined();
+    const other = attempt(task, [...made, { cmd: "rm /app/report.json.bak", out: "" }], grader);
+    expect(hit(other)).toBeUndefined();
+  });
+});
+
 describe("checks that could not fail, by-products, regressions", () => {
   const label = (a: Attempt) => heuristicLabel(a, runDetectors(a, { siblings: [] }));
 

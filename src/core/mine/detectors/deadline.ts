@@ -1,5 +1,12 @@
-import { isTimeout, writtenContent } from "./paths.js";
-import { stopIndex, toolCalls, writtenPaths } from "./shell.js";
+import {
+  baseName,
+  isTimeout,
+  samePath,
+  seenExisting,
+  verifierMissing,
+  writtenContent,
+} from "./paths.js";
+import { callSucceeded, commandOf, stopIndex, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /** Rewrites of one file that count as churn instead of progress. */
@@ -11,6 +18,27 @@ const CHURN_MIN = 3;
 const FULLER_MIN = 512;
 /** Tool calls that count as a long exploration. */
 const LONG_RUN = 20;
+
+/**
+ * Whether a shell command removes `path`: an `rm` (or `unlink`) whose operand is the path,
+ * its file name relative to the working folder, or a folder above it.
+ */
+export function removes(cmd: string, path: string): boolean {
+  for (const seg of cmd.split(/&&|\|\||;|\n/)) {
+    const words = seg.trim().split(/\s+/);
+    let i = 0;
+    while (words[i] === "sudo" || words[i] === "command") i++;
+    if (words[i] !== "rm" && words[i] !== "unlink") continue;
+    for (const w of words.slice(i + 1)) {
+      const arg = w.replace(/^['"]|['"]$/g, "").replace(/\/+$/, "");
+      if (!arg || arg.startsWith("-")) continue;
+      if (samePath(path, arg)) return true;
+      if (!arg.includes("/") && arg === baseName(path)) return true;
+      if (arg.startsWith("/") && path.startsWith(`${arg}/`)) return true;
+    }
+  }
+  return false;
+}
 
 /**
  * The run hit its time limit while the deliverable was missing or still churning:
@@ -34,6 +62,34 @@ export const deadlineNoDeliverable: Detector = {
           signature: "nothing written",
         },
       ];
+    }
+    // A deliverable the verifier reports missing that existed and was then removed by the
+    // agent's own command, never to be made again before the time ran out.
+    for (const path of verifierMissing(attempt).paths) {
+      // the last removal: an earlier one the agent undid (re-ran the code that writes it)
+      // is not how the run ended
+      const rm = [...calls]
+        .reverse()
+        .find(
+          (c) =>
+            removes(commandOf(c) ?? "", path) &&
+            callSucceeded(attempt, c) &&
+            seenExisting(attempt, path, c.index),
+        );
+      if (!rm) continue;
+      const again = calls.some(
+        (c) =>
+          c.index > rm.index &&
+          writtenPaths(c).some((w) => samePath(w, path) || baseName(w) === baseName(path)),
+      );
+      if (!again)
+        return [
+          {
+            eventIndices: [rm.index, at],
+            reason: `timed out after removing its own ${path} (${(commandOf(rm) ?? "").slice(0, 60)})`,
+            signature: "deliverable removed",
+          },
+        ];
     }
     const byPath = new Map<string, typeof writes>();
     for (const w of writes)
