@@ -91,6 +91,27 @@ describe("generic detectors", () => {
     expect(ids(unchecked)).toContain("stop.no-check-after-write@3");
   });
 
+  it("running the program the attempt wrote and installed is a check of it", () => {
+    const install = [
+      { cmd: "cat > /app/diff-guard <<'EOF'\n#!/usr/bin/env python3\nprint('[]')\nEOF", out: "" },
+      { cmd: "chmod +x /app/diff-guard && cp /app/diff-guard /usr/local/bin/diff-guard", out: "" },
+      { cmd: "mkdir -p /app/t1 && cp /app/a.yaml /app/t1/a.yaml", out: "" },
+    ];
+    const ran = attempt("Write diff-guard as a CLI installed at /usr/local/bin/diff-guard.", [
+      ...install,
+      { cmd: "diff-guard /app/t1 /app/t2", out: "[]" },
+    ]);
+    expect(ids(ran).some((x) => x.startsWith("stop.no-check"))).toBe(false);
+    const byPath = attempt("Write the tool.", [
+      ...install,
+      { cmd: "LANG=C /app/diff-guard /app/t1 /app/t2", out: "[]" },
+    ]);
+    expect(ids(byPath).some((x) => x.startsWith("stop.no-check"))).toBe(false);
+    // a program the attempt did not write proves nothing about its own files
+    const other = attempt("Write the tool.", [...install, { cmd: "apiserve /app/t1", out: "" }]);
+    expect(ids(other)).toContain("stop.no-check-after-write@5");
+  });
+
   it("the agent giving up in words, and a timeout exception", () => {
     const a = attempt(
       "Decode the archive.",

@@ -268,6 +268,35 @@ export function isCheck(ev: Event): boolean {
   return segments(cmd).some(segmentChecks);
 }
 
+/** The program a shell segment runs: its first word after `VAR=value` assignments. */
+function programOf(seg: string): string | undefined {
+  for (const word of seg.split(/\s+/)) {
+    if (/^[A-Za-z_]\w*=/.test(word)) continue;
+    return word.replace(/^\.\//, "") || undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A call that runs a program the attempt itself wrote earlier (`/app/tool`, or `tool` after
+ * it was copied into a bin folder): running one's own deliverable is a check of it, although
+ * no known tool name says so. `written` holds the paths written before this call.
+ */
+export function runsWrittenProgram(ev: Event, written: ReadonlySet<string>): boolean {
+  const cmd = commandOf(ev);
+  if (!cmd || written.size === 0) return false;
+  const names = new Set<string>();
+  for (const p of written) {
+    names.add(p);
+    const base = p.split("/").at(-1);
+    if (base) names.add(base);
+  }
+  return segments(cmd).some((seg) => {
+    const prog = programOf(seg);
+    return !!prog && prog.length > 1 && names.has(prog);
+  });
+}
+
 /** A call that verifies (test run, probe, build) — narrower than `isCheck`. */
 export function isVerification(ev: Event): boolean {
   const cmd = commandOf(ev);

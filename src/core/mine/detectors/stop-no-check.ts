@@ -1,4 +1,4 @@
-import { isCheck, isWrite, toolCalls } from "./shell.js";
+import { isCheck, isWrite, runsWrittenProgram, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /** The agent stopped without any check after its last write. */
@@ -10,7 +10,13 @@ export const stopNoCheck: Detector = {
     const calls = toolCalls(attempt);
     const lastWrite = calls.filter(isWrite).at(-1);
     if (!lastWrite) return [];
-    if (calls.some((c) => c.index >= lastWrite.index && isCheck(c))) return [];
+    const written = new Set(calls.filter((c) => c.index <= lastWrite.index).flatMap(writtenPaths));
+    if (
+      calls.some(
+        (c) => c.index >= lastWrite.index && (isCheck(c) || runsWrittenProgram(c, written)),
+      )
+    )
+      return [];
     return [
       { eventIndices: [lastWrite.index], reason: "no check of any kind after the last write" },
     ];
