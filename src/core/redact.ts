@@ -9,7 +9,7 @@
  * CLIs, connection strings, headers); the tests check every shape and cross-check the table
  * against secretlint's recommended preset.
  */
-import { SECRET_RULES, type SecretKind } from "./secret-rules.js";
+import { SECRET_RULES, type SecretKind, type SecretRule } from "./secret-rules.js";
 
 export type { SecretKind } from "./secret-rules.js";
 
@@ -26,14 +26,15 @@ export function redactionMarker(kind: SecretKind): string {
 /** Replace every secret in `text` with a marker; report what was found. */
 export function redactSecrets(text: string): RedactionResult {
   const counts: Partial<Record<SecretKind, number>> = {};
-  // one scan for any rule's keyword: most text (trace outputs, commands) has none
-  if (!anyKeyword().test(text)) return { text, counts };
+  // one pass finds every rule's keywords: most text (trace outputs, commands) has none
+  let scan = scanKeywords(text);
+  if (!scan) return { text, counts };
   let out = text;
-  let lower = text.toLowerCase();
   for (const rule of SECRET_RULES) {
-    if (!rule.keywords.some((k) => lower.includes(k))) continue;
+    const ids = ruleKeywordIds(rule);
+    if (!ids.some((k) => scan?.found[k] === 1)) continue;
     const before = out;
-    out = out.replace(rule.pattern, (match: string, ...rest: unknown[]) => {
+    const replacer = (match: string, ...rest: unknown[]): string => {
       const end = rest.findIndex((g) => typeof g === "number");
       if (rule.prose && isProse(match, rest[end] as number, rest[end + 1] as string)) return match;
       const groups = rest.slice(0, end).map((g) => (typeof g === "string" ? g : ""));
@@ -41,22 +42,153 @@ export function redactSecrets(text: string): RedactionResult {
       const replaced = rule.replace ? rule.replace(marker, match, ...groups) : marker;
       if (replaced !== match) counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
       return replaced;
-    });
-    if (out !== before) lower = out.toLowerCase();
+    };
+    out = rule.near
+      ? replaceNear(out, rule, rule.near, ids, scan.at, replacer)
+      : out.replace(rule.pattern, replacer);
+    if (out !== before) scan = scanKeywords(out) ?? { found: new Uint8Array(0), at: [] };
   }
   return { text: out, counts };
 }
 
-let keywordRe: RegExp | undefined;
-/** Every rule's keywords in one case-insensitive alternation (built on first use). */
-function anyKeyword(): RegExp {
-  keywordRe ??= new RegExp(
-    [...new Set(SECRET_RULES.flatMap((r) => r.keywords))]
-      .map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-      .join("|"),
-    "i",
-  );
-  return keywordRe;
+/** The keywords found in a text, and where the keywords of `near` rules start. */
+interface KeywordScan {
+  /** 1 at a keyword's id (KeywordIndex.words) when it occurs. */
+  found: Uint8Array;
+  /** Pairs of (start, keyword id) for the located keywords, in order of their start. */
+  at: number[];
+}
+
+interface KeywordIndex {
+  /** Every rule's keywords, once each, lower case. */
+  words: string[];
+  /** Keyword ids by their first two characters (lower case ASCII, `c1 * 128 + c2`). */
+  byPair: (number[] | undefined)[];
+  /** Whether a rule with `near` names the keyword (its starts are recorded). */
+  located: boolean[];
+  ids: Map<SecretRule, number[]>;
+}
+
+let keywordIndex: KeywordIndex | undefined;
+/** Built on first use (the hook loads this module and may never redact). */
+function index(): KeywordIndex {
+  if (keywordIndex) return keywordIndex;
+  const words: string[] = [];
+  const ids = new Map<SecretRule, number[]>();
+  for (const rule of SECRET_RULES) {
+    ids.set(
+      rule,
+      rule.keywords.map((k) => {
+        if (k.length < 2 || k !== k.toLowerCase() || /[^\x20-\x7e]/.test(k))
+          throw new Error(`secret rule ${rule.kind}: keyword ${k} is not lower-case ASCII of 2+`);
+        const at = words.indexOf(k);
+        return at >= 0 ? at : words.push(k) - 1;
+      }),
+    );
+  }
+  const byPair: (number[] | undefined)[] = new Array(128 * 128).fill(undefined);
+  for (const [id, k] of words.entries()) {
+    const key = k.charCodeAt(0) * 128 + k.charCodeAt(1);
+    const list = byPair[key];
+    if (list) list.push(id);
+    else byPair[key] = [id];
+  }
+  const located = words.map(() => false);
+  for (const rule of SECRET_RULES)
+    if (rule.near) for (const id of ids.get(rule)!) located[id] = true;
+  keywordIndex = { words, byPair, located, ids };
+  return keywordIndex;
+}
+
+function ruleKeywordIds(rule: SecretRule): number[] {
+  return index().ids.get(rule)!;
+}
+
+/** ASCII upper case to lower case, as a case-insensitive pattern compares (no Unicode folds). */
+function fold(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+function startsWithFolded(text: string, at: number, word: string): boolean {
+  if (at + word.length > text.length) return false;
+  for (let i = 2; i < word.length; i++) {
+    if (fold(text.charCodeAt(at + i)) !== word.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/**
+ * Finds the rules' keywords in one pass over the text, case-insensitively as a /i pattern
+ * reads it: a table of the keywords' first two characters, then a compare. Undefined when
+ * there is none. (One `includes` per keyword scanned long outputs some 70 times over.)
+ */
+function scanKeywords(text: string): KeywordScan | undefined {
+  const { words, byPair, located } = index();
+  let found: Uint8Array | undefined;
+  const at: number[] = [];
+  const last = text.length - 1;
+  let next = fold(text.charCodeAt(0));
+  for (let i = 0; i < last; i++) {
+    const c = next;
+    next = fold(text.charCodeAt(i + 1));
+    if (c >= 128 || next >= 128) continue;
+    const ids = byPair[c * 128 + next];
+    if (ids === undefined) continue;
+    for (const id of ids) {
+      if (found?.[id] === 1 && !located[id]) continue;
+      if (!startsWithFolded(text, i, words[id]!)) continue;
+      found ??= new Uint8Array(words.length);
+      found[id] = 1;
+      if (located[id]) at.push(i, id);
+    }
+  }
+  return found && { found, at };
+}
+
+const stickyPatterns = new Map<RegExp, RegExp>();
+function sticky(re: RegExp): RegExp {
+  let s = stickyPatterns.get(re);
+  if (!s) {
+    s = new RegExp(re.source, `${re.flags.replace("g", "")}y`);
+    stickyPatterns.set(re, s);
+  }
+  return s;
+}
+
+/**
+ * `text.replace(rule.pattern, replacer)` for a rule with `near`, trying the pattern only at
+ * the starts `reach` characters in front of an anchor: every match starts there, so the
+ * leftmost match after the previous one is the same, and so is the result.
+ */
+function replaceNear(
+  text: string,
+  rule: SecretRule,
+  near: NonNullable<SecretRule["near"]>,
+  ids: number[],
+  at: number[],
+  replacer: (match: string, ...rest: unknown[]) => string,
+): string {
+  const pattern = sticky(rule.pattern);
+  let out = "";
+  let copied = 0; // text before this is in `out`
+  let tried = 0; // starts before this were tried (or lie inside a match)
+  for (let j = 0; j < at.length; j += 2) {
+    const p = at[j]!;
+    if (p < tried || !ids.includes(at[j + 1]!)) continue;
+    near.anchor.lastIndex = p;
+    if (!near.anchor.test(text)) continue;
+    for (let s = Math.max(tried, p - near.reach); s <= p; s++) {
+      pattern.lastIndex = s;
+      const m = pattern.exec(text);
+      if (!m) continue;
+      out += text.slice(copied, s) + replacer(m[0], ...m.slice(1), s, text);
+      copied = s + m[0].length;
+      tried = Math.max(copied, s + 1); // as replace: an empty match moves on by one
+      break;
+    }
+    if (tried <= p) tried = p + 1;
+  }
+  return copied === 0 && out === "" ? text : out + text.slice(copied);
 }
 
 /** `name: Word` followed by another word: a message such as `token: Invalid input`. */

@@ -54,6 +54,14 @@ export interface SecretRule {
   prose?: boolean;
   /** Builds the replacement from the marker, the match and its groups; default: marker. */
   replace?: (marker: string, match: string, ...groups: string[]) => string;
+  /**
+   * For a pattern that would try every word start (a name of up to 40 characters before the
+   * keyword): every match holds a match of `anchor` (sticky) that starts at one of the rule's
+   * keywords at most `reach` characters after the match's start. Redaction then tries the
+   * pattern only in front of such anchors, which finds the very same matches (the tests check
+   * the claim against strings generated from the pattern).
+   */
+  near?: { anchor: RegExp; reach: number };
 }
 
 /**
@@ -77,6 +85,21 @@ const SECRET_NAME_KEYWORDS = [
   "authorization",
   "session",
 ] as const;
+
+/**
+ * What follows one of SECRET_NAME_KEYWORDS in every assignment the SECRET_NAME rules match:
+ * the rest of the name (at most 6 characters after the keyword, `phrase` after `pass`, and a
+ * suffix of at most 8, `_base64s`), an optional quote, blanks, then `=` or `:`. The keyword
+ * starts at most 48 characters after the match: a quote, the 40-character prefix and the 7
+ * characters of `client_` before `secret`.
+ */
+const SECRET_NAME_NEAR = {
+  anchor: new RegExp(
+    String.raw`(?:${SECRET_NAME_KEYWORDS.join("|")})[A-Za-z0-9_.-]{0,14}['"]?\s*[=:]`,
+    "iy",
+  ),
+  reach: 48,
+};
 
 /** Values that are never secrets: numbers, booleans, placeholders, variable references. */
 export function isPlainValue(value: string): boolean {
@@ -231,6 +254,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // JSON pairs: "api_key": "value"
     kind: "assigned-secret",
     keywords: SECRET_NAME_KEYWORDS,
+    near: SECRET_NAME_NEAR,
     pattern: new RegExp(String.raw`("${SECRET_NAME}"\s*:\s*)"((?:[^"\\]|\\.){0,4096})"`, "gi"),
     replace: (marker, m, prefix, value) =>
       value === "" || isPlainValue(value) ? m : `${prefix}"${marker}"`,
@@ -239,6 +263,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // quoted values, spaces allowed: password = "a b", secret: 'x y'
     kind: "assigned-secret",
     keywords: SECRET_NAME_KEYWORDS,
+    near: SECRET_NAME_NEAR,
     pattern: new RegExp(
       String.raw`(\b${SECRET_NAME}\b\s*(?:=|:(?!//))\s*)(["'])([^"'\r\n]{1,1024})\2`,
       "gi",
@@ -249,6 +274,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // KEY=value, key: value, X-Api-Key: value (shell, env files, YAML, headers)
     kind: "assigned-secret",
     keywords: SECRET_NAME_KEYWORDS,
+    near: SECRET_NAME_NEAR,
     prose: true,
     pattern: new RegExp(
       String.raw`(\b${SECRET_NAME}\b['"]?\s*(?:=|:(?!//))\s*)(['"]?)([^\s'"\`,;&|}\])]{4,})\2`,

@@ -75,3 +75,79 @@ describe("secret rule keywords", () => {
     expect(redactSecrets(texts[3] as string).text).not.toContain("two words");
   });
 });
+
+/** The definition redactSecrets must agree with: every rule's pattern over the text, in order. */
+function reference(text: string): string {
+  let out = text;
+  for (const rule of SECRET_RULES) {
+    out = out.replace(rule.pattern, (match: string, ...rest: unknown[]) => {
+      const end = rest.findIndex((g) => typeof g === "number");
+      const offset = rest[end] as number;
+      const whole = rest[end + 1] as string;
+      if (rule.prose && /:\s*[A-Za-z]+$/.test(match)) {
+        const next = offset + match.length;
+        if (/^[ \t][A-Za-z]+(?:[\s.,;:!?)]|$)/.test(whole.slice(next, next + 64))) return match;
+      }
+      const groups = rest.slice(0, end).map((g) => (typeof g === "string" ? g : ""));
+      const marker = `[REDACTED:${rule.kind}]`;
+      return rule.replace ? rule.replace(marker, match, ...groups) : marker;
+    });
+  }
+  return out;
+}
+
+describe("rules tried only near an anchor", () => {
+  for (const [i, rule] of SECRET_RULES.entries()) {
+    const near = rule.near;
+    if (!near) continue;
+    it(`every match of rule ${i} (${rule.kind}) starts at most ${near.reach} before its anchor`, () => {
+      const re = generable(rule.pattern);
+      const all = new RegExp(rule.pattern.source, rule.pattern.flags);
+      let matched = 0;
+      fc.assert(
+        fc.property(fc.string(), fc.stringMatching(re), fc.string(), (pre, body, post) => {
+          const text = `${pre}${body}${post}`;
+          for (const m of text.matchAll(all)) {
+            matched++;
+            let anchored = false;
+            for (let p = m.index; p <= m.index + near.reach && !anchored; p++) {
+              near.anchor.lastIndex = p;
+              anchored = near.anchor.test(text) && p < m.index + m[0].length;
+            }
+            if (!anchored) return false;
+          }
+          return true;
+        }),
+        { numRuns: 1000, seed: 20261202 },
+      );
+      expect(matched).toBeGreaterThan(30);
+    });
+  }
+
+  it("redactSecrets gives what every pattern run over the text gives", () => {
+    const pieces = [
+      ...SECRET_RULES.map((r) => fc.stringMatching(generable(r.pattern))),
+      fc.constantFrom(
+        ...SECRET_RULES.flatMap((r) => r.keywords),
+        " ",
+        "\n",
+        "=",
+        ": ",
+        '"',
+        "'",
+        "client_",
+        "x".repeat(45),
+        "session.queue id=9f003f49 took=225ms",
+        "[REDACTED:bearer-token]",
+      ),
+      fc.string({ maxLength: 8 }),
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.oneof(...pieces), { maxLength: 12 }), (parts) => {
+        const text = parts.join("");
+        return redactSecrets(text).text === reference(text);
+      }),
+      { numRuns: 3000, seed: 20261202 },
+    );
+  });
+});
