@@ -125,7 +125,7 @@ function startsWithFolded(text: string, at: number, word: string): boolean {
 function scanKeywords(text: string): KeywordScan | undefined {
   const { words, byPair, located } = index();
   let found: Uint8Array | undefined;
-  const at: number[] = [];
+  let at: number[] | undefined;
   const last = text.length - 1;
   let next = fold(text.charCodeAt(0));
   for (let i = 0; i < last; i++) {
@@ -139,10 +139,12 @@ function scanKeywords(text: string): KeywordScan | undefined {
       if (!startsWithFolded(text, i, words[id]!)) continue;
       found ??= new Uint8Array(words.length);
       found[id] = 1;
-      if (located[id]) at.push(i, id);
+      if (!located[id]) continue;
+      at ??= [];
+      at.push(i, id);
     }
   }
-  return found && { found, at };
+  return found && { found, at: at ?? [] };
 }
 
 const stickyPatterns = new Map<RegExp, RegExp>();
@@ -215,6 +217,33 @@ export function redactDeep<T>(value: T): T {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v);
     return out as T;
+  }
+  return value;
+}
+
+/**
+ * Redacts every string inside a JSON-like value the caller owns (plain objects, arrays), in
+ * place: what redactDeep gives, without copying every object (a parsed attempt is most of
+ * its unit's memory). Returns the value.
+ */
+export function redactInPlace<T>(value: T): T {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (typeof v === "string") {
+        const r = redact(v);
+        if (r !== v) value[i] = r;
+      } else if (v !== null && typeof v === "object") redactInPlace(v);
+    }
+  } else if (value !== null && typeof value === "object") {
+    const o = value as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      const v = o[k];
+      if (typeof v === "string") {
+        const r = redact(v);
+        if (r !== v) o[k] = r;
+      } else if (v !== null && typeof v === "object") redactInPlace(v);
+    }
   }
   return value;
 }

@@ -3,7 +3,7 @@ import type { SourceUnit } from "../ingest/discover.js";
 import { readUnit } from "../ingest/registry.js";
 import type { IngestOptions } from "../ingest/types.js";
 import { Attempt } from "../model/attempt.js";
-import { redactDeep } from "../redact.js";
+import { redactInPlace } from "../redact.js";
 import type { UnitResult } from "./parse-cache.js";
 
 /**
@@ -22,7 +22,7 @@ export async function parseUnit(unit: SourceUnit, options: IngestOptions): Promi
       }
       const r = Attempt.safeParse(item.attempt);
       // secrets in a trace never reach the parse cache (or anything derived from an attempt)
-      if (r.success) attempts.push(redactDeep(r.data));
+      if (r.success) attempts.push(redactInPlace(r.data));
       else {
         const where = item.attempt.source?.path ?? unit.path;
         errors.push(
