@@ -33,13 +33,16 @@ const NEXT_HEADER = Buffer.from('\n{"v":');
 /**
  * The byte span of the newest entry of every unit path in the parse cache's shards,
  * found by scanning for entry header lines (only headers start with `{"v":`). Lets a
- * unit's attempts be read back with one positioned read instead of a whole shard.
+ * unit's attempts be read back with one positioned read instead of a whole shard. `only`:
+ * the shard file names to read (default: all).
  */
-export function entrySpans(cacheDir: string): Map<string, EntrySpan> {
+export function entrySpans(cacheDir: string, only?: ReadonlySet<string>): Map<string, EntrySpan> {
   const spans = new Map<string, EntrySpan>();
   let names: string[] = [];
   try {
-    names = readdirSync(cacheDir).filter((n) => /^shard-[0-9a-f]{2}\.jsonl$/.test(n));
+    names = readdirSync(cacheDir).filter(
+      (n) => /^shard-[0-9a-f]{2}\.jsonl$/.test(n) && (!only || only.has(n)),
+    );
   } catch {
     return spans;
   }

@@ -1,13 +1,15 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { basename } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { InputError } from "../errors.js";
 import type { Fault, FaultMarkers } from "../mine/faults/types.js";
 import type { Attempt } from "../model/attempt.js";
+import { shardFile } from "./cache-shards.js";
 import type { FireConfig } from "./config.js";
-import { EventStore, entrySpans, type UnitRef } from "./event-store.js";
+import { type EntrySpan, EventStore, entrySpans, type UnitRef } from "./event-store.js";
 import { decodeAttempts } from "./index-attempts.js";
 import { type AttemptTable, checkTable, encodeTable, type TableRow } from "./index-table.js";
 import type { LoadStats, Workspace } from "./load.js";
@@ -100,6 +102,35 @@ export type FaultRule = (
   markers: FaultMarkers,
 ) => ReadonlyMap<string, Fault>;
 
+/** The parse-cache entries a load wrote: where each unit's went, and the shards it rewrote. */
+export interface WrittenEntries {
+  spans: ReadonlyMap<string, EntrySpan>;
+  rewritten: ReadonlySet<string>;
+}
+
+/**
+ * The entry span of each unit: where the load wrote it, else (a unit read from the cache,
+ * or one whose shard was compacted since) found by reading the shards that hold such units.
+ */
+function unitSpans(
+  cacheDir: string,
+  units: readonly { path: string }[],
+  written: WrittenEntries | undefined,
+): ReadonlyMap<string, EntrySpan> {
+  if (!written) return entrySpans(cacheDir);
+  const spans = new Map<string, EntrySpan>();
+  const scan = new Set<string>();
+  for (const u of units) {
+    const span = written.spans.get(u.path);
+    if (span && !written.rewritten.has(span.shard)) spans.set(u.path, span);
+    else scan.add(basename(shardFile(cacheDir, u.path)));
+  }
+  if (scan.size === 0) return spans;
+  for (const [path, span] of entrySpans(cacheDir, scan))
+    if (!spans.has(path)) spans.set(path, span);
+  return spans;
+}
+
 /**
  * Writes the workspace index after a full load (atomically; the digest side file last,
  * so a reader never pairs a new digest with an old index). Skipped when the stored
@@ -114,11 +145,12 @@ export async function writeIndex(
   units: readonly { path: string; stamp: string }[],
   origins: ReadonlyMap<string, AttemptOrigin>,
   faultsOf: FaultRule,
+  written?: WrittenEntries,
 ): Promise<void> {
   const digest = unitsDigest(key, units);
   if (storedDigest(ws.dir) === digest) return;
   const cacheDir = workspacePaths(ws.dir).parseCache;
-  const spans = entrySpans(cacheDir);
+  const spans = unitSpans(cacheDir, units, written);
   const refs: UnitRef[] = units.map((u) => {
     const span = spans.get(u.path);
     return { path: u.path, stamp: u.stamp, ...(span ? { span } : {}) };

@@ -9,11 +9,19 @@ import type { IngestOptions } from "../ingest/types.js";
 import { faultsOfAll } from "../mine/faults/index.js";
 import type { Attempt } from "../model/attempt.js";
 import { type FireConfig, loadConfig } from "./config.js";
-import { type AttemptOrigin, type IndexInfo, indexKey, writeIndex } from "./index-file.js";
+import type { EntrySpan } from "./event-store.js";
+import {
+  type AttemptOrigin,
+  type IndexInfo,
+  indexKey,
+  type WrittenEntries,
+  writeIndex,
+} from "./index-file.js";
 import { parseOptionsKey } from "./options-key.js";
 import {
   type CacheKey,
   decodeEntry,
+  encodeRecord,
   listCacheEntries,
   ParseCacheSession,
   recordText,
@@ -96,6 +104,10 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   const cacheDir = workspacePaths(root).parseCache;
   const cache = new ParseCacheSession(cacheDir, await listCacheEntries(cacheDir));
   const stats: LoadStats = { units: 0, parsed: 0, cached: 0, duplicates: 0 };
+  /** Where this load wrote each parsed unit's cache entry (for the workspace index). */
+  const spans = new Map<string, EntrySpan>();
+  /** Unset when the cache could not be tidied: the index then finds the entries itself. */
+  let written: WrittenEntries | undefined;
   const results: UnitResult[] = [];
   const unitKeys: { path: string; stamp: string }[] = [];
   const limit = pLimit(UNIT_CONCURRENCY);
@@ -112,28 +124,33 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     return cacheDirReady;
   };
 
+  /** Appends a unit's record to the parse cache, noting where its entry lands. */
+  const store = async (key: CacheKey, record: Uint8Array, sha256?: string): Promise<void> => {
+    await ensureCacheDir();
+    try {
+      spans.set(key.path, cache.putRecord(key, record, sha256));
+    } catch {
+      /* the load goes on without this cache entry */
+    }
+  };
+
   /** Parses in a worker when the pool is up; any worker failure falls back to in-thread. */
   const parse = async (unit: SourceUnit, key: CacheKey, nth: number): Promise<UnitResult> => {
     if (pool === undefined && workers > 0 && nth >= workersAfter)
       pool = ParsePool.open(workers) ?? null;
     if (pool) {
-      await ensureCacheDir();
       const { passThreshold, outputCap, rewardKey } = options;
-      const record = await pool
-        .run({ unit, key, passThreshold, outputCap, ...(rewardKey ? { rewardKey } : {}), cacheDir })
+      const reply = await pool
+        .run({ unit, key, passThreshold, outputCap, ...(rewardKey ? { rewardKey } : {}) })
         .catch(() => undefined);
-      const result = record === undefined ? undefined : decodeEntry(recordText(record), key, false);
-      if (result) return result;
-    }
-    const result = await parseUnit(unit, options);
-    if (isCacheable(result)) {
-      await ensureCacheDir();
-      try {
-        cache.put(key, result);
-      } catch {
-        /* the load goes on without this cache entry */
+      const result = reply && decodeEntry(recordText(reply.record), key, false);
+      if (result) {
+        if (reply.sha256) await store(key, reply.record, reply.sha256);
+        return result;
       }
     }
+    const result = await parseUnit(unit, options);
+    if (isCacheable(result)) await store(key, encodeRecord(key, result));
     return result;
   };
 
@@ -171,7 +188,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     await Promise.allSettled(pending); // no worker is closed under a unit still in flight
     await pool?.close();
     try {
-      cache.finish();
+      written = { spans, rewritten: cache.finish() };
     } catch {
       /* a cache that cannot be tidied is still a cache */
     }
@@ -205,7 +222,15 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   // The index serves the workbench's next open; only a load of the configured sources
   // describes the workspace.
   if (!opts.sources)
-    await writeIndex(ws, indexKey(optionsKey, config), optionsKey, unitKeys, origins, faultsOfAll);
+    await writeIndex(
+      ws,
+      indexKey(optionsKey, config),
+      optionsKey,
+      unitKeys,
+      origins,
+      faultsOfAll,
+      written,
+    );
   return ws;
 }
 

@@ -1,4 +1,5 @@
-import { closeSync, openSync, unlinkSync, writeSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, fstatSync, openSync, unlinkSync, writeSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { z } from "zod";
@@ -12,6 +13,7 @@ import {
   type ShardIndex,
   shardFile,
 } from "./cache-shards.js";
+import type { EntrySpan } from "./event-store.js";
 
 /** Bump when the entry layout or the normalized model changes: old entries then miss. */
 export const PARSE_CACHE_VERSION = 7;
@@ -84,8 +86,11 @@ export async function readCacheEntry(
  */
 export class ParseCacheSession {
   private readonly shards = new Map<string, ShardIndex>();
-  /** Shards this session appends to, kept open (O_APPEND) until finish. */
-  private readonly open = new Map<string, number>();
+  /**
+   * Shards this session appends to, kept open (O_APPEND) until finish, with the size this
+   * session expects each to have (where its next record lands).
+   */
+  private readonly open = new Map<string, { fd: number; size: number }>();
 
   constructor(
     readonly cacheDir: string,
@@ -105,21 +110,52 @@ export class ParseCacheSession {
     return firstHit(texts, key, true);
   }
 
-  /** Appends a unit's record (encodeRecord) to its shard; `cacheDir` must exist. */
-  put(key: CacheKey, result: UnitResult): void {
-    const file = cacheFile(this.cacheDir, key.path);
-    let fd = this.open.get(file);
-    if (fd === undefined) {
-      fd = openSync(file, "a");
-      this.open.set(file, fd);
-    }
-    writeSync(fd, encodeRecord(key, result));
+  /** Appends a unit's result to its shard; `cacheDir` must exist. */
+  put(key: CacheKey, result: UnitResult): EntrySpan {
+    return this.putRecord(key, encodeRecord(key, result));
   }
 
-  finish(): void {
-    for (const fd of this.open.values()) closeSync(fd);
+  /**
+   * Appends a unit's record (encodeRecord) to its shard and tells where its entry is, so the
+   * workspace index need not read the shards back to find it. `sha256` is the entry's hash
+   * (recordHash) when the caller has it. This session is the only writer of the shards it
+   * appends to in this process (parse workers hand their records here); should another
+   * process append at the same time, the span is wrong and its hash says so when it is read.
+   */
+  putRecord(key: CacheKey, record: Uint8Array, sha256?: string): EntrySpan {
+    const file = cacheFile(this.cacheDir, key.path);
+    let shard = this.open.get(file);
+    if (shard === undefined) {
+      const fd = openSync(file, "a");
+      shard = { fd, size: fstatSync(fd).size };
+      this.open.set(file, shard);
+    }
+    let written = 0;
+    while (written < record.length)
+      written += writeSync(shard.fd, record, written, record.length - written);
+    const offset = shard.size + 1; // the record's leading newline, then the entry
+    shard.size += record.length;
+    return {
+      shard: basename(file),
+      offset,
+      length: record.length - 2,
+      sha256: sha256 ?? recordHash(record),
+    };
+  }
+
+  /**
+   * Closes the shards, compacts those that are mostly superseded entries; returns the names
+   * of the shards it rewrote (spans put returned for them are stale).
+   */
+  finish(): Set<string> {
+    for (const { fd } of this.open.values()) closeSync(fd);
     this.open.clear();
-    for (const [file, index] of this.shards) if (needsCompaction(index)) compactShard(file);
+    const rewritten = new Set<string>();
+    for (const [file, index] of this.shards) {
+      if (!needsCompaction(index)) continue;
+      compactShard(file);
+      rewritten.add(basename(file));
+    }
     this.shards.clear();
     for (const name of this.present) {
       if (!OLD_LAYOUT.test(name)) continue;
@@ -129,6 +165,7 @@ export class ParseCacheSession {
         /* gone already */
       }
     }
+    return rewritten;
   }
 }
 
@@ -200,6 +237,16 @@ export function encodeRecord(key: CacheKey, result: UnitResult): Uint8Array {
     at += buf.write("\n", at, "latin1");
   }
   return buf;
+}
+
+/**
+ * SHA-256 of the entry a record holds (without its leading and trailing newline): the hash
+ * a workspace index records for the entry's span (core/workspace/event-store.ts).
+ */
+export function recordHash(record: Uint8Array): string {
+  return createHash("sha256")
+    .update(record.subarray(1, record.length - 1))
+    .digest("hex");
 }
 
 /** The text of a record made by encodeRecord (for decodeEntry). */

@@ -5,7 +5,7 @@ import type { ParseReply, ParseRequest } from "./parse-worker.js";
 
 interface Waiting {
   worker: Worker;
-  resolve: (record: Uint8Array) => void;
+  resolve: (reply: { record: Uint8Array; sha256?: string }) => void;
   reject: (err: Error) => void;
 }
 
@@ -40,8 +40,11 @@ export class ParsePool {
     }
   }
 
-  /** Parses a unit in the least busy worker; resolves to its cache record (encodeRecord). */
-  run(req: Omit<ParseRequest, "id">): Promise<Uint8Array> {
+  /**
+   * Parses a unit in the least busy worker; resolves to its cache record (encodeRecord) and,
+   * when it belongs in the parse cache, its entry's hash.
+   */
+  run(req: Omit<ParseRequest, "id">): Promise<{ record: Uint8Array; sha256?: string }> {
     const worker = this.workers.reduce((a, b) => (this.busy.get(b)! < this.busy.get(a)! ? b : a));
     if (this.busy.get(worker) === Number.POSITIVE_INFINITY) {
       return Promise.reject(new Error("no parse worker left"));
@@ -63,7 +66,7 @@ export class ParsePool {
     if (!w) return;
     this.waiting.delete(reply.id);
     this.busy.set(w.worker, this.busy.get(w.worker)! - 1);
-    if ("record" in reply) w.resolve(reply.record);
+    if ("record" in reply) w.resolve(reply);
     else w.reject(new Error(reply.error));
   }
 

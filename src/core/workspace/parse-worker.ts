@@ -1,8 +1,7 @@
-import { mkdir } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import type { SourceUnit } from "../ingest/discover.js";
 import type { RewardKey } from "../ingest/types.js";
-import { appendRecord, type CacheKey, encodeRecord } from "./parse-cache.js";
+import { type CacheKey, encodeRecord, recordHash } from "./parse-cache.js";
 import { isCacheable, parseUnit } from "./parse-unit.js";
 
 /** One unit to parse off the main thread. */
@@ -13,27 +12,17 @@ export interface ParseRequest {
   passThreshold: number;
   outputCap: number;
   rewardKey?: RewardKey;
-  /** Parse cache folder; the worker appends the entry itself when it is cacheable. */
-  cacheDir: string;
 }
 
 /**
- * The unit's parse-cache record (encodeRecord: validated attempts and errors), moved
- * to the main thread without a copy, or why parsing failed.
+ * The unit's parse-cache record (encodeRecord: validated attempts and errors), moved to the
+ * main thread without a copy, with its entry's hash when it belongs in the parse cache (the
+ * main thread appends it there: it alone writes the shards, so it knows where each entry
+ * lands), or why parsing failed.
  */
-export type ParseReply = { id: number; record: Uint8Array } | { id: number; error: string };
-
-/** Cache folders this worker has made sure of (one mkdir per folder, not per unit). */
-const madeDirs = new Map<string, Promise<unknown>>();
-
-function ensureDir(dir: string): Promise<unknown> {
-  let made = madeDirs.get(dir);
-  if (!made) {
-    made = mkdir(dir, { recursive: true });
-    madeDirs.set(dir, made);
-  }
-  return made;
-}
+export type ParseReply =
+  | { id: number; record: Uint8Array; sha256?: string }
+  | { id: number; error: string };
 
 async function handle(req: ParseRequest): Promise<ParseReply> {
   try {
@@ -44,15 +33,9 @@ async function handle(req: ParseRequest): Promise<ParseReply> {
     };
     const result = await parseUnit(req.unit, opts);
     const record = encodeRecord(req.key, result);
-    if (isCacheable(result)) {
-      try {
-        await ensureDir(req.cacheDir);
-        appendRecord(req.cacheDir, req.key.path, record);
-      } catch {
-        /* the load goes on without this cache entry */
-      }
-    }
-    return { id: req.id, record };
+    return isCacheable(result)
+      ? { id: req.id, record, sha256: recordHash(record) }
+      : { id: req.id, record };
   } catch (err) {
     return { id: req.id, error: err instanceof Error ? err.message : String(err) };
   }

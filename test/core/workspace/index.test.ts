@@ -4,10 +4,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { triageView } from "../../../src/core/mine/triage-view.js";
 import { saveConfig } from "../../../src/core/workspace/config.js";
+import { entrySpans, type UnitRef } from "../../../src/core/workspace/event-store.js";
 import { indexFile, storedDigest } from "../../../src/core/workspace/index-file.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { isIndexCurrent, openWorkspace } from "../../../src/core/workspace/open.js";
 import { workspacePaths } from "../../../src/core/workspace/paths.js";
+import { readStamped } from "../../../src/core/workspace/stamped-cache.js";
 import { fixture } from "../../helpers/paths.js";
 
 let ws: string;
@@ -139,6 +141,21 @@ describe("workspace index", () => {
     const a = warm.attempts[0]!;
     expect(a.taskId).toBeTruthy(); // the index part needs no cache
     expect(() => a.events).toThrow(/cannot read the events: its parse-cache entry is gone/);
+  });
+
+  it("records where a load wrote each entry, as reading the shards back finds it", async () => {
+    await loadWorkspace(ws);
+    // a second load appends to shards that already hold entries: a new unit, a changed one
+    const codex = join(ws, "traces", "codex");
+    const name = (await readdir(codex)).find((n) => n.endsWith(".jsonl"))!;
+    await cp(join(codex, name), join(ws, "traces", `copy-${name}`));
+    await writeFile(join(codex, name), `${await readFile(join(codex, name), "utf8")}\n`);
+    const second = await loadWorkspace(ws);
+    expect(second.stats.parsed).toBe(2);
+    const units = (readStamped(indexFile(ws)).value as { units: UnitRef[] }).units;
+    const scanned = entrySpans(workspacePaths(ws).parseCache);
+    expect(units.length).toBeGreaterThan(2);
+    for (const u of units) expect(u.span, u.path).toEqual(scanned.get(u.path));
   });
 
   it("reads the events of a moved entry from its whole shard", async () => {
