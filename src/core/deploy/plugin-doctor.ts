@@ -8,6 +8,7 @@ import { readCodexTrust, trustEntries } from "./codex-trust.js";
 import type { DoctorFinding } from "./doctor.js";
 import { PAYLOAD_HOOK_OPTIONS, readHookArgs } from "./hook-options.js";
 import { PAYLOAD_HOOK, PAYLOAD_MANIFEST, PAYLOAD_PORTFOLIO } from "./payload-format.js";
+import { parsePayloadManifest } from "./payload-manifest.js";
 import { marketplaceName, PLUGIN_NAME, pluginId } from "./plugin.js";
 import {
   type Harness,
@@ -413,20 +414,19 @@ function bundleFindings(dir: string, harness: Harness, env: NodeJS.ProcessEnv): 
   if (hookSha === undefined)
     out.push(problem(`missing hook: ${hook} does not exist (install again)`));
   else {
-    let listed: unknown;
+    let listed: string | undefined;
+    const manifestFile = join(dir, "payload", PAYLOAD_MANIFEST);
     try {
-      listed = (
-        JSON.parse(readFileSync(join(dir, "payload", PAYLOAD_MANIFEST), "utf8")) as {
-          files?: Record<string, unknown>;
-        }
-      ).files?.[PAYLOAD_HOOK];
+      listed = parsePayloadManifest(readFileSync(manifestFile, "utf8"), manifestFile).files[
+        PAYLOAD_HOOK
+      ];
     } catch {
-      listed = undefined;
+      listed = undefined; // no readable manifest: nothing says this hook is fire's
     }
     if (listed !== hookSha)
       out.push(
         problem(
-          `modified hook: ${hook} is not the hook fire wrote (${listed === undefined ? `no sha256 for it in ${PAYLOAD_MANIFEST}` : `sha256 ${hookSha.slice(0, 12)}, written ${String(listed).slice(0, 12)}`}) (install again)`,
+          `modified hook: ${hook} is not the hook fire wrote (${listed === undefined ? `no sha256 for it in ${PAYLOAD_MANIFEST}` : `sha256 ${hookSha.slice(0, 12)}, written ${listed.slice(0, 12)}`}) (install again)`,
         ),
       );
   }

@@ -7,7 +7,8 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { createGzip } from "node:zlib";
 import type { Libc, NodeBinary } from "../../deploy/node-runtime.js";
-import { PAYLOAD_MANIFEST, type PayloadManifest } from "../../deploy/payload-format.js";
+import { PAYLOAD_MANIFEST } from "../../deploy/payload-format.js";
+import { parsePayloadManifest } from "../../deploy/payload-manifest.js";
 import { ConflictError, InvalidFieldError, NotFoundError } from "../../errors.js";
 import { shellQuote } from "../../shell-quote.js";
 import { sha256Hex } from "../canonical.js";
@@ -155,8 +156,8 @@ export function verifyPayload(dir: string): string {
   } catch {
     throw new NotFoundError(`hook payload: ${manifestFile} is missing`);
   }
-  const manifest = JSON.parse(text) as PayloadManifest;
-  for (const [name, digest] of Object.entries(manifest.files ?? {})) {
+  const manifest = parsePayloadManifest(text, manifestFile);
+  for (const [name, digest] of Object.entries(manifest.files)) {
     const file = join(dir, name);
     if (!existsSync(file)) throw new NotFoundError(`hook payload: ${file} is missing`);
     const actual = sha256Hex(readFileSync(file));
