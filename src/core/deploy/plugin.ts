@@ -82,16 +82,27 @@ export function pluginCommand(
 ): string {
   // the variables stay unquoted-by-fire inside double quotes: Claude replaces them in the
   // text, Codex leaves them to the shell; either way the path is one word
-  const root = `"\${CLAUDE_PLUGIN_ROOT}/${PAYLOAD_DIR}/${PAYLOAD_HOOK}"`;
-  const flags = hookArgWords(PAYLOAD_HOOK_OPTIONS, {
-    sha256: sha,
-    observe: opts.observe,
-    "fail-closed": opts.failClosed,
-  }).map(shellQuote);
-  const data = (f: string) => `"\${CLAUDE_PLUGIN_DATA}/${f}"`;
-  return markCommand(
-    ["node", root, ...flags, "--log", data(PLUGIN_LOG), "--state-dir", data("state")].join(" "),
-  );
+  const root = `\${CLAUDE_PLUGIN_ROOT}`;
+  const data = `\${CLAUDE_PLUGIN_DATA}`;
+  const expanded = new Set([
+    `${root}/${PAYLOAD_DIR}/${PAYLOAD_HOOK}`,
+    `${data}/${PLUGIN_LOG}`,
+    `${data}/state`,
+  ]);
+  // the words as every fire hook command is made (hook-options.ts), the paths in the
+  // plugin's variables double-quoted for the shell to expand, every other word quoted by fire
+  const words = [
+    "node",
+    `${root}/${PAYLOAD_DIR}/${PAYLOAD_HOOK}`,
+    ...hookArgWords(PAYLOAD_HOOK_OPTIONS, {
+      sha256: sha,
+      observe: opts.observe,
+      "fail-closed": opts.failClosed,
+      log: `${data}/${PLUGIN_LOG}`,
+      "state-dir": `${data}/state`,
+    }),
+  ];
+  return markCommand(words.map((w) => (expanded.has(w) ? `"${w}"` : shellQuote(w))).join(" "));
 }
 
 /** Writes the plugin's marketplace folder. Throws when the portfolio does not load. */
