@@ -8,6 +8,7 @@ import { parentRef, subagentAttempts } from "./atif-subagents.js";
 import { type ClaudeSession, readClaudeSession } from "./claude.js";
 import { type CodexSession, readCodexSession } from "./codex.js";
 import { findFiles, isDir, isFile, peek, readSmall, subdirs } from "./fs-util.js";
+import { type GeminiLog, readGeminiSession } from "./gemini-session.js";
 import {
   agentDurationS,
   decideOutcome,
@@ -307,10 +308,20 @@ export async function* readHarborTrial(
     yield* readApiEpisodes(dir, options, !exception, api);
   const episodes = api.parts;
   let events = parts?.events.events ?? episodes?.events.events ?? [];
-  // nothing else kept the actions: what the agent CLI printed (claude-code.txt, codex.txt)
+  // nothing else kept the actions: what the agent CLI printed (claude-code.txt, codex.txt),
+  // else Gemini CLI's own session file
+  let gemini: GeminiLog | undefined;
   if (!parts && !session && !episodes) {
     const printed = printedAgentLog(dir, options.outputCap);
     if (printed) events = printed.events;
+    else {
+      const g = await readGeminiSession(dir, options.outputCap);
+      if (g && "error" in g) yield { type: "error", error: g.error };
+      else if (g) {
+        gemini = g;
+        events = g.events;
+      }
+    }
   }
   if (
     session &&
@@ -361,6 +372,7 @@ export async function* readHarborTrial(
     episodes?.taskText ||
     (raw.claude?.taskText ?? "") ||
     (raw.codex ? taskFromPrompt(raw.codex.taskText || raw.codex.firstPrompt) : "") ||
+    gemini?.taskText ||
     (await instruction(dir, r.config?.task?.path ?? undefined)) ||
     launchInstruction(dir);
   const identity = r.id ?? r.trial_name;

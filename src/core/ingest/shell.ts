@@ -66,6 +66,8 @@ const WRITE_TOOLS = new Set([
   "str_replace_editor",
   "write_file",
   "edit_file",
+  // Gemini CLI's edit tool (file_path, old_string, new_string)
+  "replace",
   "apply_patch",
   "patch",
 ]);

@@ -154,4 +154,29 @@ describe("ATIF variants (string step ids, message parts, source_call_id)", () =>
       rmSync(tmp, { recursive: true, force: true });
     }
   });
+
+  it("counts Gemini CLI's replace tool as a write of its file_path", async () => {
+    const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const traj = JSON.parse(readFileSync(golden("hello-world-timeout"), "utf8"));
+    traj.steps[1].tool_calls = [
+      {
+        tool_call_id: "r",
+        function_name: "replace",
+        arguments: { file_path: "/app/a.js", old_string: "x", new_string: "y" },
+      },
+    ];
+    traj.steps[1].observation = { results: [{ source_call_id: "r", content: "Modified" }] };
+    const tmp = mkdtempSync(join(tmpdir(), "fire-atif-"));
+    try {
+      const f = join(tmp, "gemini-replace.trajectory.json");
+      writeFileSync(f, JSON.stringify(traj));
+      const [a] = (await collect([f])).attempts;
+      const call = a!.events.find((e) => e.kind === "tool_call" && e.tool === "replace");
+      expect(call?.writes).toEqual(["/app/a.js"]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 });

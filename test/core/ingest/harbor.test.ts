@@ -272,6 +272,106 @@ describe("Harbor job folders and raw harness sessions", () => {
     expect(b!.events.some((e) => e.input?.startsWith("Error: "))).toBe(false);
   });
 
+  it("reads a gemini-cli trial's actions from Gemini CLI's own session when no trajectory kept them", async () => {
+    const dir = join(tmp, "gemini-session");
+    cpSync(trial("task-calendar__8A83BnJ"), dir, { recursive: true });
+    rmSync(join(dir, "agent"), { recursive: true, force: true });
+    mkdirSync(join(dir, "agent"));
+    // the shape Gemini CLI records a session in (agent/gemini-cli.trajectory.json under Harbor)
+    const report = (cmd: string, out: string, exit: number) =>
+      `Command: ${cmd}\nDirectory: (root)\nOutput: ${out}\nError: (none)\nExit Code: ${exit}\nSignal: 0\nBackground PIDs: NaN\nProcess Group PGID: 7`;
+    const call = (id: string, name: string, args: object, output: string, status = "success") => ({
+      id,
+      name,
+      args,
+      result: [{ functionResponse: { id, name, response: { output } } }],
+      status,
+      timestamp: "2026-01-01T00:00:02Z",
+    });
+    const session = {
+      sessionId: "s-1",
+      startTime: "2026-01-01T00:00:00Z",
+      messages: [
+        {
+          id: "m1",
+          type: "user",
+          timestamp: "2026-01-01T00:00:00Z",
+          content: "Write /app/out.txt.",
+        },
+        {
+          id: "m2",
+          type: "gemini",
+          content: "I will write the file and check it.",
+          thoughts: [{ subject: "Plan", description: "write, then cat" }],
+          toolCalls: [
+            call(
+              "c1",
+              "write_file",
+              { file_path: "/app/out.txt", content: "hi" },
+              "Successfully wrote",
+            ),
+            call(
+              "c2",
+              "replace",
+              { file_path: "/app/out.txt", old_string: "hi", new_string: "ok" },
+              "Modified",
+            ),
+            call(
+              "c3",
+              "run_shell_command",
+              { command: "cat /app/out.txt" },
+              report("cat /app/out.txt", "ok", 0),
+            ),
+            call(
+              "c4",
+              "run_shell_command",
+              { command: "cat /app/nope" },
+              report("cat /app/nope", "No such file", 1),
+            ),
+            call("c5", "read_file", { absolute_path: "/app/x" }, "File not found", "error"),
+          ],
+        },
+        { id: "m3", type: "user", content: "[Function Response: run_shell_command]…" },
+        { id: "m4", type: "error", content: "Quota exceeded for quota metric" },
+      ],
+    };
+    const file = join(dir, "agent", "gemini-cli.trajectory.json");
+    writeFileSync(file, JSON.stringify(session));
+    const got = await collect([dir]);
+    expect(got.errors).toEqual([]);
+    const a = got.attempts[0]!;
+    expect(a.taskText).toBe("Write /app/out.txt.");
+    expect(calls(a).map((c) => [c.tool, c.command ?? null, c.writes ?? null])).toEqual([
+      ["write_file", null, ["/app/out.txt"]],
+      ["replace", null, ["/app/out.txt"]],
+      ["run_shell_command", "cat /app/out.txt", null],
+      ["run_shell_command", "cat /app/nope", null],
+      ["read_file", null, null],
+    ]);
+    const results = a.events.filter((e) => e.kind === "tool_result");
+    expect(results.map((r) => [r.callId, r.exitCode ?? null, r.isError ?? false])).toEqual([
+      ["c1", null, false],
+      ["c2", null, false],
+      ["c3", 0, false],
+      ["c4", 1, true],
+      ["c5", null, true],
+    ]);
+    // the CLI's own error notice is the run's last word; a tool response turn is no message
+    expect(a.events.at(-1)).toMatchObject({
+      kind: "message",
+      role: "agent",
+      input: "Error: Quota exceeded for quota metric",
+    });
+    expect(a.events.some((e) => e.input?.startsWith("[Function Response"))).toBe(false);
+    // a session that is not one is an input error naming the file, and the trial still imports
+    writeFileSync(file, JSON.stringify({ messages: [{ content: "no type" }] }));
+    const bad = await collect([dir]);
+    expect(bad.attempts).toHaveLength(1);
+    expect(bad.errors).toHaveLength(1);
+    expect(bad.errors[0]).toContain(`${file}: `);
+    expect(bad.errors[0]).toContain("Gemini CLI session");
+  });
+
   it("follows continued_trajectory_ref inside the trial and keeps the link", async () => {
     const dir = join(tmp, "continued");
     cpSync(trial("task-email-triage__fEmQAc2"), dir, { recursive: true });
