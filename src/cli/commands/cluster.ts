@@ -1,7 +1,7 @@
 import type { Command } from "commander";
-import { clusterNamed, decide, minedClusters } from "../../core/app/mining.js";
+import { clusterNamed, clustersSummary, decide } from "../../core/app/clusters.js";
 import { renderCluster } from "../../core/app/present-mine.js";
-import { UsageError } from "../../core/errors.js";
+import { NotFoundError, UsageError } from "../../core/errors.js";
 import type { Cluster } from "../../core/mine/cluster.js";
 import type { Decision } from "../../core/mine/decisions.js";
 import type { Workspace } from "../../core/workspace/load.js";
@@ -14,8 +14,20 @@ async function clustersOf(
   opts: Opts,
 ): Promise<{ ws: Workspace; clusters: Cluster[]; known: Set<string> }> {
   const ws = await openCurrent(opts);
+  const { minedClusters } = await import("../../core/app/mining.js");
   const r = await minedClusters({ ws });
   return { ws, clusters: r.clusters, known: new Set(r.labels.map((l) => l.attemptId)) };
+}
+
+/**
+ * The current clusters alone (rename, merge: no labels needed), from the clusters summary:
+ * the same clusters, without reading the whole mining result or loading the mining code.
+ */
+async function clustersOnly(opts: Opts): Promise<{ ws: Workspace; clusters: Cluster[] }> {
+  const ws = await openCurrent(opts);
+  const summary = await clustersSummary({ ws });
+  if (!summary) throw new NotFoundError("nothing mined yet: run `fire mine` first");
+  return { ws, clusters: summary.clusters };
 }
 
 const find = (clusters: Cluster[], ref: string): Cluster => clusterNamed({ clusters }, ref);
@@ -40,7 +52,7 @@ export function register(program: Command): void {
       .description("rename a cluster")
       .option("--json", JSON_HELP),
   ).action(async (ref: string, name: string, opts: Opts) => {
-    const { ws, clusters } = await clustersOf(opts);
+    const { ws, clusters } = await clustersOnly(opts);
     const c = find(clusters, ref);
     await record(
       ws,
@@ -57,7 +69,7 @@ export function register(program: Command): void {
       .option("--json", JSON_HELP),
   ).action(async (refs: string[], opts: Opts & { name?: string }) => {
     if (refs.length < 2) throw new UsageError("merge needs at least two clusters");
-    const { ws, clusters } = await clustersOf(opts);
+    const { ws, clusters } = await clustersOnly(opts);
     const cs = [...new Set(refs.map((r) => find(clusters, r)))];
     if (cs.length < 2) throw new UsageError("merge needs two different clusters");
     await record(

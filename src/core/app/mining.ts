@@ -1,13 +1,11 @@
 import { NotFoundError } from "../errors.js";
-import { resolveCluster } from "../mine/apply-decisions.js";
-import type { Cluster } from "../mine/cluster.js";
-import { appendDecision, type Decision, undoLastDecision } from "../mine/decisions.js";
+import { type Decision, undoLastDecision } from "../mine/decisions.js";
 import type { MineResult } from "../mine/mine.js";
 import { currentClusters, type RunMiningOptions, runMining } from "../mine/run-mining.js";
 import { type ValidationReport, type ValidationSet, validate } from "../mine/validation.js";
 import type { Workspace } from "../workspace/load.js";
 
-export { clustersSummary } from "./clusters.js";
+export { clusterNamed, clustersSummary, decide } from "./clusters.js";
 
 /**
  * The mining actions (`fire mine`, `fire clusters`, `fire cluster …` and the workbench's
@@ -53,31 +51,9 @@ export async function minedClusters(s: MiningSession): Promise<MineResult> {
   return r;
 }
 
-/**
- * The cluster `ref` names — its id, its exact name or an id prefix of 4+ characters — or a
- * usage error listing the known ids.
- */
-export function clusterNamed(mined: Pick<MineResult, "clusters">, ref: string): Cluster {
-  const c = resolveCluster(mined.clusters, ref);
-  if (c) return c;
-  throw new NotFoundError(
-    `no cluster matches ${ref} (use an id, an id prefix or an exact name; known: ${mined.clusters.map((x) => x.id).join(", ")})`,
-  );
-}
-
-/**
- * `fire cluster rename|merge|split|exclude` / the Mechanisms screen's decisions: records the
- * decision, timestamped (`clusters` then re-clusters with it; triage reads exclusions).
- */
 /** Undoes the newest cluster decision (`u` on Mechanisms); undefined when there was none. */
 export function undoDecision(s: MiningSession): Promise<Decision | undefined> {
   return undoLastDecision(s.ws.dir);
-}
-
-export async function decide(s: MiningSession, d: Decision, now = new Date()): Promise<Decision> {
-  const decision = { ...d, at: now.toISOString() };
-  await appendDecision(s.ws.dir, decision);
-  return decision;
 }
 
 export { loadValidationSet, type ValidationReport } from "../mine/validation.js";
