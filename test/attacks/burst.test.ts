@@ -103,8 +103,11 @@ function expectNoneLostOrDoubled(s: Scenario, lockWaitMs: number) {
   expect(s.state.policies["rm@1"]?.counters.calls).toBe(1 + applied.length);
   const indexes = applied.map((a) => a.answer.entry.eventIndex).sort((a, b) => (a ?? 0) - (b ?? 0));
   expect(new Set(indexes).size).toBe(applied.length);
-  // every event answered within its lock wait, plus the work of one event
-  for (const a of s.answers) expect(a.ms).toBeLessThan(lockWaitMs + 3_000);
+  // every event answered within its lock wait plus the margin the design leaves one event's
+  // work before the client gives up (its timeout less the longest lock wait): 300 hooks share
+  // this process, so on a loaded machine that work alone can take seconds
+  const margin = HOOK_TIMEOUT_S * 1000 - HOOK_LOCK_WAIT_MS;
+  for (const a of s.answers) expect(a.ms).toBeLessThan(lockWaitMs + margin);
   return { applied: applied.length, waited: waited.length };
 }
 
