@@ -1,10 +1,7 @@
-import { createHash } from "node:crypto";
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { handOutcomesOf, readHandMarks } from "../workspace/hand-outcomes.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { readStamped, writeStamped } from "../workspace/stamped-cache.js";
+import { keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
 import { lastLabeler } from "./label-cache.js";
 import { fileStamp } from "./mining-cache.js";
 import { miningKeyOf } from "./mining-key.js";
@@ -22,43 +19,21 @@ const VERSION = 1;
 
 /** The summary's key: the mining cache's key and the decisions file as it is now. */
 export function clustersSummaryKey(dir: string, miningKey: string): string {
-  return createHash("sha256")
-    .update(
-      JSON.stringify({
-        v: VERSION,
-        mining: miningKey,
-        decisions: fileStamp(workspacePaths(dir).decisions),
-      }),
-    )
-    .digest("hex");
+  return keyOf({
+    v: VERSION,
+    mining: miningKey,
+    decisions: fileStamp(workspacePaths(dir).decisions),
+  });
 }
 
 /** The summary stored under `key`, only when its bytes are the ones fire wrote. */
 export function readClustersSummary(dir: string, key: string): MineSummary | undefined {
-  try {
-    const { value, trusted } = readStamped(workspacePaths(dir).clustersSummary);
-    const stored = value as { v?: unknown; key?: unknown; summary?: MineSummary } | null;
-    if (!trusted || stored?.v !== VERSION || stored.key !== key || !stored.summary)
-      return undefined;
-    return stored.summary;
-  } catch {
-    return undefined;
-  }
+  return readKeyed<MineSummary>(workspacePaths(dir).clustersSummary, VERSION, key);
 }
 
 /** Stores the summary under `key`; failing to write only means the next read computes it. */
-export async function writeClustersSummary(
-  dir: string,
-  key: string,
-  summary: MineSummary,
-): Promise<void> {
-  const file = workspacePaths(dir).clustersSummary;
-  try {
-    await mkdir(dirname(file), { recursive: true });
-    await writeStamped(file, JSON.stringify({ v: VERSION, key, summary }));
-  } catch {
-    /* no summary: the next read computes it again */
-  }
+export function writeClustersSummary(dir: string, key: string, summary: MineSummary) {
+  return writeKeyed(workspacePaths(dir).clustersSummary, VERSION, key, summary);
 }
 
 /** The key of `currentSummary` as the workspace is now (undefined: nothing mined, no index). */

@@ -1,10 +1,7 @@
-import { createHash } from "node:crypto";
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { handOutcomesFile } from "../workspace/hand-outcomes.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { readStamped, writeStamped } from "../workspace/stamped-cache.js";
+import { keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
 import { decisionsPath } from "./decisions.js";
 import { labelStorePath, lastLabeler } from "./label-cache.js";
 import { coreCodeStamp, fileStamp } from "./mining-cache.js";
@@ -27,49 +24,25 @@ export async function triageKey(
 ): Promise<string | undefined> {
   if (!ws.index) return undefined;
   const labeler = await lastLabeler(ws.dir);
-  return createHash("sha256")
-    .update(
-      JSON.stringify({
-        v: VERSION,
-        code: coreCodeStamp(),
-        dir: ws.dir,
-        digest: ws.index.digest,
-        labeler: labeler ?? null,
-        store: labeler ? fileStamp(labelStorePath(ws.dir, labeler)) : null,
-        decisions: fileStamp(decisionsPath(ws.dir)),
-        hand: fileStamp(handOutcomesFile(ws.dir)),
-        markers: [ws.config.mining.verifierFaultMarkers, ws.config.mining.environmentFaultMarkers],
-      }),
-    )
-    .digest("hex");
+  return keyOf({
+    v: VERSION,
+    code: coreCodeStamp(),
+    dir: ws.dir,
+    digest: ws.index.digest,
+    labeler: labeler ?? null,
+    store: labeler ? fileStamp(labelStorePath(ws.dir, labeler)) : null,
+    decisions: fileStamp(decisionsPath(ws.dir)),
+    hand: fileStamp(handOutcomesFile(ws.dir)),
+    markers: [ws.config.mining.verifierFaultMarkers, ws.config.mining.environmentFaultMarkers],
+  });
 }
 
-/**
- * The triage stored under `key`, only when its bytes are the ones fire wrote (they match
- * their stamp): it has no schema of its own, so anything else is computed again.
- */
+/** The triage stored under `key`, only when its bytes are the ones fire wrote. */
 export function readTriageCache(dir: string, key: string): TriageResult | undefined {
-  try {
-    const { value, trusted } = readStamped(workspacePaths(dir).triageCache);
-    const stored = value as { v?: unknown; key?: unknown; triage?: TriageResult } | null;
-    if (!trusted || stored?.v !== VERSION || stored.key !== key || !stored.triage) return undefined;
-    return stored.triage;
-  } catch {
-    return undefined;
-  }
+  return readKeyed<TriageResult>(workspacePaths(dir).triageCache, VERSION, key);
 }
 
 /** Stores triage under `key`; failing to write only means the next read computes it again. */
-export async function writeTriageCache(
-  dir: string,
-  key: string,
-  triage: TriageResult,
-): Promise<void> {
-  const file = workspacePaths(dir).triageCache;
-  try {
-    await mkdir(dirname(file), { recursive: true });
-    await writeStamped(file, JSON.stringify({ v: VERSION, key, triage }));
-  } catch {
-    /* no cache: the next read computes triage again */
-  }
+export function writeTriageCache(dir: string, key: string, triage: TriageResult): Promise<void> {
+  return writeKeyed(workspacePaths(dir).triageCache, VERSION, key, triage);
 }

@@ -1,12 +1,9 @@
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
 import { coreCodeStamp, fileStamp } from "../mine/mining-cache.js";
 import { candidateFiles } from "../policy/files.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { readStamped, writeStamped } from "../workspace/stamped-cache.js";
+import { keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
 import type { RouteAudit } from "./audit.js";
 
 /**
@@ -34,41 +31,24 @@ export function routeAuditKey(
   } catch {
     return undefined;
   }
-  return createHash("sha256")
-    .update(
-      JSON.stringify({
-        v: VERSION,
-        code: coreCodeStamp(),
-        dir: ws.dir,
-        digest: ws.index.digest,
-        retired: opts.includeRetired === true,
-        files: files.map((f) => [f, fileStamp(f)]),
-      }),
-    )
-    .digest("hex");
+  return keyOf({
+    v: VERSION,
+    code: coreCodeStamp(),
+    dir: ws.dir,
+    digest: ws.index.digest,
+    retired: opts.includeRetired === true,
+    files: files.map((f) => [f, fileStamp(f)]),
+  });
 }
 
 const cacheFile = (dir: string) => workspacePaths(dir).routeCache;
 
 /** The audit stored under `key`, only when its bytes are the ones fire wrote. */
 export function readRouteAudit(dir: string, key: string): RouteAudit | undefined {
-  try {
-    const { value, trusted } = readStamped(cacheFile(dir));
-    const stored = value as { v?: unknown; key?: unknown; audit?: RouteAudit } | null;
-    if (!trusted || stored?.v !== VERSION || stored.key !== key || !stored.audit) return undefined;
-    return stored.audit;
-  } catch {
-    return undefined;
-  }
+  return readKeyed<RouteAudit>(cacheFile(dir), VERSION, key);
 }
 
 /** Stores the audit under `key`; failing to write only means the next run audits again. */
-export async function writeRouteAudit(dir: string, key: string, audit: RouteAudit): Promise<void> {
-  const file = cacheFile(dir);
-  try {
-    await mkdir(dirname(file), { recursive: true });
-    await writeStamped(file, JSON.stringify({ v: VERSION, key, audit }));
-  } catch {
-    /* no cache: the next run audits again */
-  }
+export function writeRouteAudit(dir: string, key: string, audit: RouteAudit): Promise<void> {
+  return writeKeyed(cacheFile(dir), VERSION, key, audit);
 }

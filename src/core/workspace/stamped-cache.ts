@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 
 /**
@@ -45,4 +47,36 @@ export function readStamped(file: string): StampedRead {
   }
   const trusted = stamp !== undefined && stamp === sha256(bytes);
   return { value: JSON.parse(bytes.toString("utf8")), trusted };
+}
+
+/** The SHA-256 of a cache key's parts (JSON), the key a keyed cache stores its answer under. */
+export function keyOf(parts: unknown): string {
+  return sha256(JSON.stringify(parts));
+}
+
+/**
+ * The answer a keyed cache (one stamped file holding `{v, key, value}`) stores under `key`,
+ * only when its bytes are the ones fire wrote and its layout version is `v`: such caches have
+ * no schema of their own, so anything else is computed again.
+ */
+export function readKeyed<T>(file: string, v: number, key: string): T | undefined {
+  try {
+    const { value, trusted } = readStamped(file);
+    const stored = value as { v?: unknown; key?: unknown; value?: T } | null;
+    if (!trusted || stored?.v !== v || stored.key !== key || stored.value === undefined)
+      return undefined;
+    return stored.value;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores `value` under `key`; failing to write only means the next read computes it again. */
+export async function writeKeyed(file: string, v: number, key: string, value: unknown) {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeStamped(file, JSON.stringify({ v, key, value }));
+  } catch {
+    /* no cache: the next read computes the answer again */
+  }
 }
