@@ -42,6 +42,8 @@ function renderRunReport(rep: RunReport): string {
 
 /** JSON of `fire mine --json` / `fire clusters --json`. */
 export function mineJson(r: MineResult, validation?: ValidationReport): unknown {
+  // a set, not a search of the labels per hit: 100,000 hits × 15,000 labels took minutes
+  const labelled = new Set(r.labels.map((l) => l.attemptId));
   return {
     labeler: r.labeler,
     labelled: r.labelled,
@@ -50,9 +52,7 @@ export function mineJson(r: MineResult, validation?: ValidationReport): unknown 
     reusedFailed: r.reusedFailed,
     triage: r.finalTriage,
     labels: r.labels,
-    hits: Object.fromEntries(
-      [...r.hits.entries()].filter(([id]) => r.labels.some((l) => l.attemptId === id)),
-    ),
+    hits: Object.fromEntries([...r.hits.entries()].filter(([id]) => labelled.has(id))),
     clusters: r.clusters,
     review: r.review,
     userExcluded: r.userExcluded,
