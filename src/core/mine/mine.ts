@@ -171,6 +171,11 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
   const auto = clusterLabels({ ...input, threshold: config.mining.clusterThreshold });
   const applied = applyDecisions(auto, opts.decisions ?? [], input);
   opts.onProgress?.({ phase: "cluster", done: 1, total: 1 });
+  // attempts the user excluded or moved into a cluster are no longer for review
+  const decided = new Set([
+    ...applied.excluded.map((e) => e.attemptId),
+    ...applied.clusters.flatMap((c) => c.attemptIds),
+  ]);
   const result: MineResult = {
     labeler: opts.labeler,
     triage: first,
@@ -178,11 +183,7 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
     labels,
     hits,
     clusters: applied.clusters,
-    review: reviewIds(labels).filter(
-      (id) =>
-        !applied.excluded.some((e) => e.attemptId === id) &&
-        !applied.clusters.some((c) => c.attemptIds.includes(id)),
-    ),
+    review: reviewIds(labels).filter((id) => !decided.has(id)),
     userExcluded: applied.excluded,
     labelled: labels.length - reused - failed,
     failed,
