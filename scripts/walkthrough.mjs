@@ -193,7 +193,12 @@ if (mode === "--write" || mode === "--check") {
         .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, "<time>")
         .replace(/\b[0-9a-f]{12,}\b/g, "<hex>");
     if (mask(next) !== mask(doc)) {
-      process.stderr.write(`${file} is stale: run npm run docs:walkthrough\n`);
+      // the first line that differs, so a frame taken differently (e.g. under load) shows
+      const [a, b] = [mask(doc).split("\n"), mask(next).split("\n")];
+      const i = a.findIndex((line, k) => line !== b[k]);
+      process.stderr.write(
+        `${file} is stale: run npm run docs:walkthrough\n  line ${i + 1}, file:  ${a[i]}\n  line ${i + 1}, built: ${b[i]}\n`,
+      );
       process.exitCode = 1;
     }
   }
