@@ -200,13 +200,13 @@ export function heuristicLabel(
       confidence: confidenceOf(best?.strength ?? 1),
       rationale: suspected
         ? `evidence too weak to name a mechanism; suspected: ${suspected}`
-        : stall && !sibling
+        : stall
           ? `no mechanism found, and not a capability gap: the run stalled before the agent finished (${stall.reason})`
           : "a sibling attempt passed, but no mechanism was found",
       evidence: [
         ...capEvidence,
         ...(best?.evidence ?? []),
-        ...(stall && !best
+        ...(stall
           ? [
               eventEvidence(
                 attempt,

@@ -294,6 +294,7 @@ describe("harness and provider faults from the trajectory", () => {
       output,
       callId: `c${i - 1}`,
     });
+    const timedOut = { outcome: "timeout", exception: { type: "AgentTimeoutError" } } as const;
     const run = (tail: AttemptInput["events"]): AttemptInput["events"] => [
       { index: 0, kind: "prompt", role: "user", input: "go" },
       call(1, { command: "ls /app" }),
@@ -309,8 +310,7 @@ describe("harness and provider faults from the trajectory", () => {
           { index: 5, kind: "message", role: "agent", input: "Let me fix this case:" },
           call(6, {}),
         ]),
-        outcome: "timeout",
-        exception: { type: "AgentTimeoutError" },
+        ...timedOut,
       });
       const f = faultOf(a);
       expect(f).toMatchObject({ reason: "provider_fault", code: "empty-tool-call" });
@@ -327,8 +327,7 @@ describe("harness and provider faults from the trajectory", () => {
           result(6, ""),
           call(7, { command: "make" }),
         ]),
-        outcome: "timeout",
-        exception: { type: "AgentTimeoutError" },
+        ...timedOut,
       });
       expect(faultOf(a)?.code).toBe("empty-tool-call");
     });
@@ -336,8 +335,7 @@ describe("harness and provider faults from the trajectory", () => {
     it("not one empty call alone, not a failed run that went on past them, not a tool that never took a command", () => {
       const once = base({
         events: run([call(3, {})]),
-        outcome: "timeout",
-        exception: { type: "AgentTimeoutError" },
+        ...timedOut,
       });
       expect(faultOf(once)?.code).not.toBe("empty-tool-call");
       const wentOn = base({
@@ -356,8 +354,7 @@ describe("harness and provider faults from the trajectory", () => {
           { index: 1, kind: "tool_call", tool: "screenshot", input: "{}", callId: "a" },
           { index: 2, kind: "tool_call", tool: "screenshot", input: "{}", callId: "b" },
         ],
-        outcome: "timeout",
-        exception: { type: "AgentTimeoutError" },
+        ...timedOut,
       });
       expect(faultOf(noArgsTool)?.code).not.toBe("empty-tool-call");
     });

@@ -1,9 +1,7 @@
 import type { Attempt, Event } from "../../model/attempt.js";
+import { isTimeout } from "../detectors/paths.js";
 import { commandOf } from "../detectors/shell.js";
 import { excerpt, type Fault } from "./types.js";
-
-const isTimeout = (a: Attempt): boolean =>
-  a.outcome === "timeout" || /timeout|timed?\s*out/i.test(a.exception?.type ?? "");
 
 /** A call's arguments are empty: no command and no input, or an input of `{}` / `null` / `""`. */
 function emptyArguments(ev: Event): boolean {

@@ -1,5 +1,5 @@
 import type { Attempt } from "../../model/attempt.js";
-import { allWrites, verifierMissing } from "../detectors/paths.js";
+import { allWrites, isTimeout, verifierMissing } from "../detectors/paths.js";
 import type { InScopeKind, InterventionPoint } from "../label.js";
 import { type Evidence, excerpt, type Fault } from "./types.js";
 
@@ -9,9 +9,6 @@ const LENGTH_STOP = /^(?:length|max_tokens|max_output_tokens|model_length|token_
 const ERROR_STOP = /^(?:error|api_error|rate_limit\w*|overloaded\w*|server_error|refusal_error)$/i;
 /** Exit statuses of a process killed by SIGKILL (shell 128+9; negative: Node/Python style). */
 const KILLED_EXIT = new Set([137, -9]);
-
-const isTimeout = (a: Attempt): boolean =>
-  a.outcome === "timeout" || /timeout|timed?\s*out/i.test(a.exception?.type ?? "");
 
 /** The final turn's own text (its message, else its reasoning), when the event is known. */
 function finalText(a: Attempt): string {
