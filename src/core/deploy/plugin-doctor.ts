@@ -1,5 +1,5 @@
-import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { delimiter, join, resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { z } from "zod";
 import { describeZodIssues } from "../errors.js";
@@ -18,6 +18,7 @@ import {
   settingsPath,
   userConfigDir,
 } from "./settings.js";
+import { findOnPath } from "./which.js";
 
 /**
  * `fire hook doctor` for a PLUGIN install (`fire hook install --plugin`): whether the client
@@ -342,21 +343,6 @@ function fileSha(file: string): string | undefined {
   }
 }
 
-/** `node` as the client's shell finds it (the plugin's command names no path). */
-function onPath(name: string, env: NodeJS.ProcessEnv): boolean {
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue;
-    try {
-      const f = join(dir, name);
-      accessSync(f, constants.X_OK);
-      if (statSync(f).isFile()) return true;
-    } catch {
-      // not here
-    }
-  }
-  return false;
-}
-
 /**
  * The installed copy the client runs: `hooks/hooks.json` with fire's command, the hook it
  * names, and the portfolio whose sha256 the command pins (the hook refuses any other, so a
@@ -430,7 +416,7 @@ function bundleFindings(dir: string, harness: Harness, env: NodeJS.ProcessEnv): 
         ),
       );
   }
-  if (!onPath("node", env))
+  if (!findOnPath("node", env))
     out.push(
       problem(
         `missing node: the plugin's hook runs \`node\`, which is not on PATH here${harness === "claude" ? "" : " (Codex then lets every action run)"}`,

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, rmSync, statSync } from "node:fs";
-import { delimiter, join, resolve } from "node:path";
+import { existsSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { describeZodIssues, InvalidFieldError, NotFoundError } from "../errors.js";
 import { workspacePaths } from "../workspace/paths.js";
@@ -15,6 +15,7 @@ import {
   writePlugin,
 } from "./plugin.js";
 import { type Harness, userConfigDir } from "./settings.js";
+import { findOnPath } from "./which.js";
 
 /**
  * `fire hook install|uninstall --plugin`: writes fire's hook plugin (plugin.ts) and installs
@@ -86,16 +87,7 @@ export function clientBinary(
 ): string | undefined {
   const named = harness === "claude" ? env.CLAUDE_BIN : env.CODEX_BIN;
   if (named) return existsSync(named) ? named : undefined;
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
-    if (!dir) continue;
-    const f = join(dir, harness);
-    try {
-      if (statSync(f).isFile()) return f;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+  return findOnPath(harness, env);
 }
 
 interface Client {
