@@ -1,9 +1,11 @@
 import type { FireConfig } from "../workspace/config.js";
 import { handOutcomesOf, readHandMarks } from "../workspace/hand-outcomes.js";
+import { withAllParts } from "../workspace/index-attempts.js";
 import type { Workspace } from "../workspace/load.js";
 import { applyDecisions } from "./apply-decisions.js";
 import { reviewIds } from "./cluster.js";
-import { type Decision, loadDecisions, userExclusions } from "./decisions.js";
+import { clustersSummaryKey, writeClustersSummary } from "./clusters-summary.js";
+import { type Decision, decisionsPath, loadDecisions, userExclusions } from "./decisions.js";
 import { lastLabeler, readLabelStore, writeLabelStore } from "./label-cache.js";
 import {
   type ExternalLabeler,
@@ -12,8 +14,9 @@ import {
   type MineResult,
   mine,
 } from "./mine.js";
-import { readMiningCache, writeMiningCache } from "./mining-cache.js";
+import { fileStamp, readMiningCache, writeMiningCache } from "./mining-cache.js";
 import { miningKeyOf } from "./mining-key.js";
+import { summarizeMine } from "./render.js";
 import { triage } from "./triage.js";
 import { triageInputsOf } from "./triage-view.js";
 
@@ -26,27 +29,77 @@ export interface RunMiningOptions {
   signal?: AbortSignal;
 }
 
-/** `fire mine`: labels what changed (reusing the label cache), clusters, persists the cache. */
+/**
+ * `fire mine`: labels what changed (reusing the label cache), clusters, persists the label
+ * cache. The clustering before the user's decisions is kept too (the mining cache, and the
+ * summary `fire clusters` prints), as `currentClusters` would compute it from the labels
+ * just stored, so the first read after a mine clusters nothing again.
+ */
 export async function runMining(ws: Workspace, opts: RunMiningOptions): Promise<MineResult> {
+  const decisionsBefore = fileStamp(decisionsPath(ws.dir));
   const [store, decisions, hand] = await Promise.all([
     readLabelStore(ws.dir, opts.labeler),
     loadDecisions(ws.dir),
     readHandMarks(ws.dir),
   ]);
-  const result = await mine(ws.attempts, {
+  const handOutcomes = handOutcomesOf(hand);
+  const base = await mine(ws.attempts, {
     labeler: opts.labeler,
     config: ws.config,
     store,
-    decisions: decisions.decisions,
-    handOutcomes: handOutcomesOf(hand),
+    decisions: [],
+    handOutcomes,
     ...(opts.external ? { external: opts.external } : {}),
     ...(opts.retryUnlabelled ? { retryUnlabelled: true } : {}),
     ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
-  await writeLabelStore(ws.dir, result.store);
+  await writeLabelStore(ws.dir, base.store);
+  const result = withDecisions(base, ws, decisions.decisions, handOutcomes);
+  const reused = asReused(base);
+  const key = reused && miningKeyOf(ws, opts.labeler, handOutcomes);
+  if (reused && key) {
+    await writeMiningCache(ws.dir, key, reused);
+    memo = { dir: ws.dir, key, base: reused };
+    // the summary only while the decisions it applied are the file's (none made meanwhile)
+    if (fileStamp(decisionsPath(ws.dir)) === decisionsBefore)
+      await writeClustersSummary(
+        ws.dir,
+        clustersSummaryKey(ws.dir, key),
+        summarizeMine({ ...result, ...counts(reused) }),
+      );
+  }
   return result;
 }
+
+/**
+ * A run's clustering as a later read of the stored labels gives it (`mine` with
+ * `reuseOnly`): every label reused, none new, no report. Undefined when such a read would
+ * not give these labels (one the store does not hold as this run's, as a labeller that
+ * answered for fewer attempts than asked can leave it): that read computes its own.
+ */
+function asReused(r: MineResult): MineResult | undefined {
+  const scope = new Set(r.store.lastRun);
+  const same =
+    r.labels.length === scope.size &&
+    r.labels.every((l) => scope.has(l.attemptId) && r.store.entries[l.attemptId]?.label === l);
+  if (!same) return undefined;
+  const { report: _report, ...rest } = r;
+  return {
+    ...rest,
+    labelled: 0,
+    failed: 0,
+    reused: r.labels.length,
+    reusedFailed: r.labels.filter((l) => l.unlabelledReason).length,
+  };
+}
+
+const counts = ({ labelled, failed, reused, reusedFailed }: MineResult) => ({
+  labelled,
+  failed,
+  reused,
+  reusedFailed,
+});
 
 /**
  * The current clusters without labelling anything: the last run's cached labels,
@@ -64,7 +117,8 @@ export async function currentClusters(ws: Workspace): Promise<MineResult | undef
   let base = key && memo?.dir === ws.dir && memo.key === key ? memo.base : undefined;
   base ??= key ? readMiningCache(ws.dir, key) : undefined;
   if (!base) {
-    base = await mine(ws.attempts, {
+    // every attempt's events, read unit by unit rather than in task order (index-backed)
+    base = await mine(withAllParts(ws.attempts), {
       labeler,
       config: ws.config,
       store: await readLabelStore(ws.dir, labeler),

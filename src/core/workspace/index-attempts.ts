@@ -6,6 +6,7 @@ import {
   type CheckedTable,
   FIELDS,
   LAZY,
+  type LazyPart,
   SAME_PATH,
   withPaths,
 } from "./index-table.js";
@@ -160,3 +161,36 @@ const ACCESSORS: PropertyDescriptor[] = LAZY.map((name) => ({
     });
   },
 }));
+
+/**
+ * Copies of `attempts` with their lazy parts read: an index's attempts unit by unit (each
+ * unit's parse-cache entry decoded once), the rest as they are. Work that reads the events
+ * of every attempt in task order (mining) reads them so: a task's attempts spread over more
+ * units than the store keeps decoded would decode each unit again for every task it holds
+ * (minutes at 100,000 attempts). The copies keep the model's field order (label keys hash
+ * an attempt's JSON); the workspace's own attempts stay lazy.
+ */
+export function withAllParts(attempts: readonly Attempt[]): Attempt[] {
+  const byUnit = new Map<EventStore, Map<number, number[]>>();
+  attempts.forEach((a, i) => {
+    const r = (a as Attempt & { [ROW]?: RowRef })[ROW];
+    if (!r) return;
+    const units = byUnit.get(r.store) ?? new Map<number, number[]>();
+    byUnit.set(r.store, units);
+    const rows = units.get(r.unit);
+    if (rows) rows.push(i);
+    else units.set(r.unit, [i]);
+  });
+  const out = [...attempts];
+  for (const [store, units] of byUnit)
+    for (const [unit, rows] of units)
+      for (const i of rows) {
+        const a = attempts[i] as Attempt & { [ROW]: RowRef };
+        const full = store.attempt(unit, a[ROW].inner.get(a.id) ?? a.id);
+        const copy: Record<string, unknown> = {};
+        for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(a)))
+          copy[name] = d.get ? full[name as LazyPart] : d.value;
+        out[i] = copy as unknown as Attempt;
+      }
+  return out;
+}

@@ -14,6 +14,7 @@ import {
   type AttemptOrigin,
   type IndexInfo,
   indexKey,
+  unitsDigest,
   type WrittenEntries,
   writeIndex,
 } from "./index-file.js";
@@ -77,6 +78,12 @@ export interface Workspace {
   stats: LoadStats;
   /** Set when the workspace was opened from its index (events are read on first use). */
   index?: IndexInfo;
+  /**
+   * Set by a full load of the configured sources: the digest of the units it read, the one
+   * its index carries (`unitsDigest`), so caches keyed by the attempts (`attemptsDigest`)
+   * serve a full load and an index-backed open alike.
+   */
+  digest?: string;
 }
 
 /** Units read at once: enough to overlap I/O with parsing, few enough to bound memory. */
@@ -221,16 +228,11 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   const ws: Workspace = { dir: root, config, attempts, errors, byFormat, stats };
   // The index serves the workbench's next open; only a load of the configured sources
   // describes the workspace.
-  if (!opts.sources)
-    await writeIndex(
-      ws,
-      indexKey(optionsKey, config),
-      optionsKey,
-      unitKeys,
-      origins,
-      faultsOfAll,
-      written,
-    );
+  if (!opts.sources) {
+    const key = indexKey(optionsKey, config);
+    ws.digest = unitsDigest(key, unitKeys);
+    await writeIndex(ws, key, optionsKey, unitKeys, origins, faultsOfAll, written);
+  }
   return ws;
 }
 

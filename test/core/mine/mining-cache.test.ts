@@ -1,12 +1,16 @@
-import { statSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { decide } from "../../../src/core/app/mining.js";
+import { clustersSummary, decide } from "../../../src/core/app/mining.js";
 import { loadDecisions } from "../../../src/core/mine/decisions.js";
 import { lastLabels, readLabelStore, writeLabelStore } from "../../../src/core/mine/label-cache.js";
 import { mine } from "../../../src/core/mine/mine.js";
 import { miningCacheFile } from "../../../src/core/mine/mining-cache.js";
+import { summarizeMine } from "../../../src/core/mine/render.js";
 import { currentClusters, runMining } from "../../../src/core/mine/run-mining.js";
+import { withAllParts } from "../../../src/core/workspace/index-attempts.js";
+import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { openCurrentWorkspace } from "../../../src/core/workspace/open.js";
+import { workspacePaths } from "../../../src/core/workspace/paths.js";
 import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "./demo-workspace.js";
 
 afterAll(removeTempWorkspaces);
@@ -76,5 +80,58 @@ describe("current clusters from the mining cache, decisions applied on read", ()
       entries: { ...store.entries, [id!]: { ...entry, label: { ...entry.label, rationale: "x" } } },
     });
     expect((await lastLabels(dir))?.get(id!)?.rationale).toBe("x");
+  });
+
+  it("a mining run keeps the clustering it made: the next read clusters nothing again", async () => {
+    const dir = tempWorkspace(`${DEMO_DIR}/`);
+    const ws0 = await openCurrentWorkspace(dir);
+    await runMining(ws0, { labeler: "heuristic" });
+    const [a] = (await currentClusters(ws0))?.clusters ?? [];
+    await decide({ ws: ws0 }, { op: "rename", members: a!.attemptIds, name: "kept by hand" });
+    // a full load (what `fire mine` reads) mines with the decision already made
+    const mined = await runMining(await loadWorkspace(dir), { labeler: "heuristic" });
+    expect(mined.clusters.map((c) => c.name)).toContain("kept by hand");
+    const kept = statSync(miningCacheFile(dir)).mtimeMs;
+    const ws = await openCurrentWorkspace(dir);
+    const read = await currentClusters(ws);
+    expect(statSync(miningCacheFile(dir)).mtimeMs).toBe(kept); // served, not written again
+    // what a read computes without the cache (every label reused), and what mine returned
+    expect(shown(read)).toEqual(shown(await direct(dir)));
+    expect(read?.reused).toBe(mined.labels.length);
+    expect({ ...shown(read), labelled: 0, reused: 0 }).toEqual({
+      ...shown(mined),
+      labelled: 0,
+      reused: 0,
+    });
+    expect(await clustersSummary({ ws })).toEqual(summarizeMine(read!));
+
+    // without its cache, a read of the index-backed workspace computes the same clustering
+    rmSync(miningCacheFile(dir));
+    rmSync(workspacePaths(dir).clustersSummary);
+    const again = await currentClusters(await openCurrentWorkspace(dir));
+    expect(shown(again)).toEqual(shown(read));
+  });
+
+  it("a run whose labeller answered for fewer attempts than asked keeps no clustering", async () => {
+    const dir = tempWorkspace(`${DEMO_DIR}/`);
+    const r = await runMining(await loadWorkspace(dir), {
+      labeler: "llm",
+      external: async () => ({ labels: [] }),
+    });
+    expect(r.triage.inScope.length).toBeGreaterThan(0);
+    expect(existsSync(miningCacheFile(dir))).toBe(false);
+    expect(existsSync(workspacePaths(dir).clustersSummary)).toBe(false);
+  });
+
+  it("attempts read unit by unit equal a full load's, field order included", async () => {
+    const dir = tempWorkspace(`${DEMO_DIR}/`);
+    const full = await loadWorkspace(dir);
+    const indexed = await openCurrentWorkspace(dir);
+    expect(indexed.index).toBeDefined();
+    const read = withAllParts(indexed.attempts);
+    expect(read.map((a) => JSON.stringify(a))).toEqual(full.attempts.map((a) => JSON.stringify(a)));
+    // the workspace's own attempts stay lazy: an accessor, not a value
+    const events = Object.getOwnPropertyDescriptor(indexed.attempts[0], "events");
+    expect(typeof events?.get).toBe("function");
   });
 });
