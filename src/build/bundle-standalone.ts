@@ -115,6 +115,11 @@ export async function buildOneChunk(
     external: ExternalOption;
     plugin: RolldownPlugin;
     format?: "esm" | "cjs";
+    /**
+     * "ascii": non-ASCII characters escaped (`\\uXXXX`) and comments (which keep theirs)
+     * dropped, so the text reads as Latin-1.
+     */
+    charset?: "ascii" | "utf8";
   },
 ): Promise<OutputChunk | undefined> {
   let rolldown: typeof import("rolldown");
@@ -129,7 +134,11 @@ export async function buildOneChunk(
     external: opts.external,
     plugins: [opts.plugin],
     logLevel: "silent",
-    output: { format: opts.format ?? "esm", codeSplitting: false },
+    output: {
+      format: opts.format ?? "esm",
+      codeSplitting: false,
+      ...(opts.charset === "ascii" ? { charset: "ascii" as const, comments: false } : {}),
+    },
     write: false,
   });
   const chunk = result.output.find((o) => o.type === "chunk");

@@ -51,13 +51,15 @@ export async function bundleHook(
  * hook call runs come compiled from the cache. Its first line is a header the bin reads
  * before compiling: a key for the cache file (from the script's content, so a changed script
  * never meets an old cache) and the V8 flags the hook sets, which the bin sets first (V8
- * rejects a cache made under other flags). Its relative dynamic imports (the cold paths) go
- * through `__fireImport`, which the bin passes in. Old cache files are removed.
+ * rejects a cache made under other flags), and `charset=ascii`: every non-ASCII character is
+ * escaped, so the bin reads it as Latin-1 (a copy, no UTF-8 decoding). Its relative dynamic
+ * imports (the cold paths) go through `__fireImport`, which the bin passes in. Old cache
+ * files are removed.
  */
 export async function bundleHookScript(
   outDir = join(DIST, "runtime"),
 ): Promise<BundleManifest | undefined> {
-  const chunk = await hookChunk("hook script", "runtime/script-entry.js", "cjs", outDir);
+  const chunk = await hookChunk("hook script", "runtime/script-entry.js", "cjs", outDir, "ascii");
   if (!chunk) return undefined;
   if (
     /\bawait\s+import\(\s*["']node:/.test(chunk.code) ||
@@ -67,9 +69,11 @@ export async function bundleHookScript(
   // A script compiled through node:vm has no dynamic import of its own; the bin hands it one.
   const code = chunk.code.replace(/\bimport\((["'])(\.{1,2}\/[^"']+)\1\)/g, "__fireImport($1$2$1)");
   if (/\bimport\(/.test(code)) throw new Error("hook script: a dynamic import left unrewritten");
+  // ASCII only: the bin reads it as Latin-1, a plain copy (decoding UTF-8 was ~5% of a call)
+  if (/[^\x00-\x7f]/.test(code)) throw new Error("hook script: a non-ASCII character left");
   const { ENGINE_FLAGS } = await import("../core/policy/linear-engine.js");
   const key = createHash("sha256").update(code).digest("hex").slice(0, 16);
-  const header = `// fire-hook-script key=${key} v8-flags=${ENGINE_FLAGS.join(",")}\n`;
+  const header = `// fire-hook-script key=${key} v8-flags=${ENGINE_FLAGS.join(",")} charset=ascii\n`;
   for (const f of readdirSync(outDir))
     if (f.startsWith(`${SCRIPT_FILE}.`) && f.endsWith(".cache"))
       rmSync(join(outDir, f), { force: true });
@@ -79,10 +83,17 @@ export async function bundleHookScript(
 }
 
 /** The hook's hot path from `entry` as one chunk; packages and the cold paths stay outside. */
-async function hookChunk(label: string, entry: string, format: "esm" | "cjs", outDir: string) {
+async function hookChunk(
+  label: string,
+  entry: string,
+  format: "esm" | "cjs",
+  outDir: string,
+  charset?: "ascii",
+) {
   const chunk = await buildOneChunk(label, {
     input: join(DIST, entry),
     format,
+    charset,
     external: (id) => !id.startsWith(".") && !isAbsolute(id),
     plugin: {
       name: "cold-paths-stay-lazy",

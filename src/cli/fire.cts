@@ -2,10 +2,10 @@
 import { readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import type * as Url from "node:url";
 import { Script } from "node:vm";
 import { isHookRun } from "./hook-argv.cjs";
-import { staticAnswer } from "./static-help.cjs";
+import type * as StaticHelp from "./static-help.cjs";
 
 /**
  * The `fire` bin. A live hook call (`fire hook [flags]`, once per harness event) runs the
@@ -18,14 +18,15 @@ import { staticAnswer } from "./static-help.cjs";
  * The cache lives beside the script, keyed by the script's content and V8's version; it is
  * written (atomically) when missing or rejected. It is only as writable as the script itself.
  */
-const RUNTIME = join(__dirname, "..", "runtime");
+const DIST = join(__dirname, "..");
+const RUNTIME = join(DIST, "runtime");
 const SCRIPT = "hook.script.cjs";
 const SCRIPT_MANIFEST = "hook.script.json";
-const HEADER = /^\/\/ fire-hook-script key=([0-9a-f]+) v8-flags=(\S*)\n/;
+const HEADER = /^\/\/ fire-hook-script key=([0-9a-f]+) v8-flags=(\S*)( charset=ascii)?\n/;
 
 interface HookScript {
   runHookCli(args: string[]): Promise<number>;
-  currentBundle(bundleDir: string, manifestFile: string): unknown;
+  currentBundle(bundleDir: string, manifestFile: string, distDir: string): unknown;
 }
 
 interface Loaded {
@@ -35,12 +36,16 @@ interface Loaded {
 }
 
 function start(argv: string[]): void {
-  const answer = isHookRun(argv) ? undefined : staticAnswer(argv.slice(2), __dirname);
+  const hook = isHookRun(argv);
+  // the static help is loaded only for what it answers (a hook call never asks it)
+  const answer = hook
+    ? undefined
+    : (require("./static-help.cjs") as typeof StaticHelp).staticAnswer(argv.slice(2), __dirname);
   if (answer !== undefined) {
     writeOut(answer);
     return;
   }
-  const loaded = isHookRun(argv) ? loadHookScript() : undefined;
+  const loaded = hook ? loadHookScript() : undefined;
   if (!loaded) {
     void import("./main.js"); // runs the CLI (and the hook, when the script cannot)
     return;
@@ -67,12 +72,18 @@ function writeOut(text: string): void {
 function loadHookScript(): Loaded | undefined {
   const file = join(RUNTIME, SCRIPT);
   let code: string;
+  let header: RegExpExecArray | null;
   try {
-    code = readFileSync(file, "utf8");
+    // Latin-1 is a plain copy; the build escapes every non-ASCII character (`charset=ascii`)
+    code = readFileSync(file, "latin1");
+    header = HEADER.exec(code);
+    if (header && !header[3]) {
+      code = readFileSync(file, "utf8"); // a script built without the escaping
+      header = HEADER.exec(code);
+    }
   } catch {
     return undefined;
   }
-  const header = HEADER.exec(code);
   if (!header) return undefined;
   setV8Flags((header[2] as string).split(",").filter(Boolean));
   const cacheFile = join(RUNTIME, `${SCRIPT}.${header[1]}-${process.versions.v8}.cache`);
@@ -90,9 +101,9 @@ function loadHookScript(): Loaded | undefined {
     const mod = { exports: {} as HookScript };
     // the script's cold paths (relative ES modules in dist/) load through this module's import()
     const load = (spec: string): Promise<unknown> =>
-      import(pathToFileURL(join(RUNTIME, spec)).href);
-    script.runInThisContext()(mod.exports, createRequire(file), mod, file, RUNTIME, load);
-    if (!mod.exports.currentBundle(RUNTIME, SCRIPT_MANIFEST)) return undefined;
+      import((require("node:url") as typeof Url).pathToFileURL(join(RUNTIME, spec)).href);
+    script.runInThisContext()(mod.exports, builtinRequire(file), mod, file, RUNTIME, load);
+    if (!mod.exports.currentBundle(RUNTIME, SCRIPT_MANIFEST, DIST)) return undefined;
     return {
       hook: mod.exports,
       keepCache() {
@@ -103,6 +114,24 @@ function loadHookScript(): Loaded | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The script's `require`: it loads only built-ins, so `process.getBuiltinModule` (Node ≥
+ * 20.16) serves it without creating a module loader for the file; anything else (or an
+ * older Node) goes through `createRequire`, made on first need.
+ */
+function builtinRequire(file: string): NodeJS.Require {
+  const get = process.getBuiltinModule;
+  if (typeof get !== "function") return createRequire(file);
+  let full: NodeJS.Require | undefined;
+  const req = (id: string): unknown => {
+    const m = get.call(process, id);
+    if (m !== undefined) return m;
+    full ??= createRequire(file);
+    return full(id);
+  };
+  return req as NodeJS.Require;
 }
 
 /**

@@ -8,16 +8,20 @@ const { readFileSync, renameSync, writeFileSync } = builtin<typeof Fs>("node:fs"
 const { dirname, join, resolve } = builtin<typeof Path>("node:path");
 const { fileURLToPath, pathToFileURL } = builtin<typeof Url>("node:url");
 
-const DIST = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+let dist: string | undefined;
+/** dist/, worked out on first use (the hook script's bin passes its folders; no URL parse). */
+function distDir(): string {
+  dist ??= resolve(dirname(fileURLToPath(import.meta.url)), "..");
+  return dist;
+}
 
 /**
  * The module `fire hook` loads: the bundle when it exists and is fresh, else the plain
  * compiled modules (same code; a changed module never leaves a stale bundle in use).
  */
-export function hookModuleUrl(bundleDir = join(DIST, "runtime"), distDir = DIST): string {
-  const manifest = currentBundle(bundleDir, "hook.bundle.json", distDir);
-  return pathToFileURL(join(manifest ? bundleDir : distDir, manifest?.entry ?? "runtime/main.js"))
-    .href;
+export function hookModuleUrl(bundleDir = join(distDir(), "runtime"), dir = distDir()): string {
+  const manifest = currentBundle(bundleDir, "hook.bundle.json", dir);
+  return pathToFileURL(join(manifest ? bundleDir : dir, manifest?.entry ?? "runtime/main.js")).href;
 }
 
 /**
@@ -28,12 +32,12 @@ export function hookModuleUrl(bundleDir = join(DIST, "runtime"), distDir = DIST)
 export function currentBundle(
   bundleDir: string,
   manifestFile: string,
-  distDir = DIST,
+  dir = distDir(),
 ): BundleManifest | undefined {
   try {
     const file = join(bundleDir, manifestFile);
     const manifest = JSON.parse(readFileSync(file, "utf8")) as BundleManifest;
-    const state = freshness(manifest, distDir);
+    const state = freshness(manifest, dir);
     if (state === "refreshed") {
       try {
         const tmp = `${file}.${process.pid}.tmp`;

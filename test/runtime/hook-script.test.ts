@@ -48,9 +48,12 @@ describe("the hook script behind the fire bin", () => {
   afterAll(() => rmSync(dist, { recursive: true, force: true }));
 
   it("starts with a header naming its cache key and the V8 flags the hook sets", () => {
-    const head = readFileSync(join(dist, "runtime/hook.script.cjs"), "utf8").split("\n")[0];
-    expect(head).toMatch(/^\/\/ fire-hook-script key=[0-9a-f]{16} v8-flags=\S+$/);
+    const text = readFileSync(join(dist, "runtime/hook.script.cjs"), "utf8");
+    const head = text.split("\n")[0];
+    expect(head).toMatch(/^\/\/ fire-hook-script key=[0-9a-f]{16} v8-flags=\S+ charset=ascii$/);
     expect(head).toContain("--enable-experimental-regexp-engine");
+    // the bin reads it as Latin-1: every byte must be ASCII for that to be the same text
+    expect(text).not.toMatch(/[^\x00-\x7f]/);
   });
 
   it.each(CLIENTS)("answers the real %s session as the recorded hook did", (client) => {
@@ -103,6 +106,27 @@ describe("the hook script behind the fire bin", () => {
       const got = clientEvents(client).map((e) => {
         const r = bin(ws, e);
         expect([r.status, r.stderr]).toEqual([0, "edited respond.js\n"]);
+        return r.stdout.trim() ? JSON.parse(r.stdout) : null;
+      });
+      expect(got).toEqual(clientOutputs(client));
+    } finally {
+      writeFileSync(file, text);
+    }
+  });
+
+  it("reads a script built without the ASCII escaping as UTF-8", () => {
+    const file = join(dist, "runtime/hook.script.cjs");
+    const text = readFileSync(file, "utf8");
+    // no `charset=ascii` in the header, and a non-ASCII character the script prints
+    const [head, ...rest] = text.split("\n");
+    const plain = (head as string).replace(" charset=ascii", "");
+    writeFileSync(file, [plain, ...rest, 'process.stderr.write("script \u00fc\\n");'].join("\n"));
+    try {
+      const [client] = CLIENTS as [string];
+      const ws = tempWorkspace();
+      const got = clientEvents(client).map((e) => {
+        const r = bin(ws, e);
+        expect([r.status, r.stderr]).toEqual([0, "script \u00fc\n"]);
         return r.stdout.trim() ? JSON.parse(r.stdout) : null;
       });
       expect(got).toEqual(clientOutputs(client));

@@ -5,7 +5,7 @@ import { builtin } from "../builtin.js";
 // Runs on each `fire hook` before the bundle, and when a run checks the standalone hook it is
 // about to deploy: built-ins without their ESM facades (core/builtin.ts).
 const { readFileSync, statSync } = builtin<typeof Fs>("node:fs");
-const { join } = builtin<typeof Path>("node:path");
+const { join, sep } = builtin<typeof Path>("node:path");
 
 /** What the build (src/build/bundle*.ts) records next to a hook bundle. */
 export interface BundleManifest {
@@ -29,9 +29,12 @@ export function freshness(
 ): "fresh" | "refreshed" | "stale" {
   if (!manifest.sources.length) return "stale";
   const moved: { s: BundleManifest["sources"][number]; mtimeMs: number }[] = [];
+  // `dir/path` by concatenation: path.join per module made its normalizer hot enough for
+  // V8 to optimize it, on every hook call (the paths are the build's own, already normal)
+  const dir = distDir.endsWith(sep) ? distDir : `${distDir}${sep}`;
   for (const s of manifest.sources) {
     try {
-      const st = statSync(join(distDir, s.path));
+      const st = statSync(dir + s.path);
       if (st.size !== s.size) return "stale";
       if (st.mtimeMs !== s.mtimeMs) moved.push({ s, mtimeMs: st.mtimeMs });
     } catch {

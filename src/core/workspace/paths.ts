@@ -54,9 +54,20 @@ export interface WorkspacePaths {
   plugins: string;
 }
 
-/** The workspace layout resolved from a workspace directory (nothing is created). */
-export function workspacePaths(dir: string): WorkspacePaths {
+let last: { root: string; paths: Readonly<WorkspacePaths> } | undefined;
+
+/**
+ * The workspace layout resolved from a workspace directory (nothing is created). The last
+ * answer is kept: a hook call asks three times for one workspace, and ~30 joins each made
+ * path's normalizer hot enough for V8 to optimize it.
+ */
+export function workspacePaths(dir: string): Readonly<WorkspacePaths> {
   const root = resolve(dir);
+  if (last?.root !== root) last = { root, paths: Object.freeze(layout(root)) };
+  return last.paths;
+}
+
+function layout(root: string): WorkspacePaths {
   const fire = join(root, ".fire");
   const cache = join(fire, "cache");
   const candidates = join(root, "candidates");
