@@ -80,3 +80,21 @@ describe("the hook entry's import graph (compiled dist/runtime)", () => {
     expect(script).not.toMatch(/\bimport\(/);
   });
 });
+
+describe("a read command's cached answer (compiled dist/cli)", () => {
+  it.each(["triage", "clusters", "route"])(
+    "fire %s loads no schema library, importer or index decoder before its cache misses",
+    (name) => {
+      const eager = [
+        ...graph(dist(`cli/commands/${name}.js`), { dynamic: false }),
+        ...graph(dist("cli/util/workspace.js"), { dynamic: false }),
+        ...graph(dist("core/app/cached-reads.js"), { dynamic: false }),
+      ];
+      expect(eager.filter((m) => /^(zod|yaml|ink|react)(\/|$)/.test(m))).toEqual([]);
+      expect(
+        eager.filter((m) => /[\\/]core[\\/](ingest|model|workspace[\\/]index-)/.test(m)),
+      ).toEqual([]);
+      expect(eager).toContain(dist("core/workspace/head.js"));
+    },
+  );
+});

@@ -1,12 +1,11 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { clustersSummary } from "../../core/app/clusters.js";
-import { renderMineSummary } from "../../core/app/present-mine.js";
+import { cachedClusters, renderMineSummary } from "../../core/app/cached-reads.js";
 import type { MineResult } from "../../core/mine/mine.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import type { RunReport } from "../../llm/report.js";
 import { print, printErr } from "../util/out.js";
-import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
+import { openCurrent, openHead, printJson, withWorkspace } from "../util/workspace.js";
 
 type Opts = { workspace?: string; json?: boolean; suggest?: boolean };
 
@@ -66,14 +65,22 @@ export function register(program: Command): void {
         "ask the LLM for cluster names and merges; prints the `fire cluster` commands, applies nothing",
       ),
   ).action(async (opts: Opts) => {
-    const ws = await openCurrent(opts);
     if (!opts.suggest && !opts.json) {
-      // the text needs only the summary, kept small beside the mining cache
-      const summary = await clustersSummary({ ws });
+      // the text needs only the summary, kept small beside the mining cache: from the
+      // index's head while nothing changed, else computed over the workspace
+      const head = await openHead(opts);
+      const summary =
+        (head && (await cachedClusters(head))) ||
+        (await (
+          await import("../../core/app/clusters.js")
+        ).clustersSummary({
+          ws: await openCurrent(opts),
+        }));
       if (summary) print(renderMineSummary(summary));
       else nothingMined();
       return;
     }
+    const ws = await openCurrent(opts);
     const { clusters } = await import("../../core/app/mining.js");
     const r = await clusters({ ws });
     if (!r) {

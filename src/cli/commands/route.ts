@@ -1,8 +1,7 @@
 import type { Command } from "commander";
-import { renderRouteAudit } from "../../core/app/present-route.js";
-import { currentRoutingAudit } from "../../core/app/route-current.js";
+import { cachedRouteAudit, renderRouteAudit } from "../../core/app/cached-reads.js";
 import { print } from "../util/out.js";
-import { openCurrent, printErrors, printJson, withWorkspace } from "../util/workspace.js";
+import { openCurrent, openHead, printErrors, printJson, withWorkspace } from "../util/workspace.js";
 
 /** `fire route [--json]`: the routing audit of every live candidate over every task text. */
 export function register(program: Command): void {
@@ -15,10 +14,18 @@ export function register(program: Command): void {
       .option("--json", "print the audit as JSON")
       .option("--all", "include retired candidates"),
   ).action(async (opts: { workspace?: string; json?: boolean; all?: boolean }) => {
-    // the audit reads candidates and task texts only: no labels, decisions or triage
-    const ws = await openCurrent(opts);
-    // the last audit while the attempts and candidate files are unchanged
-    const { audit, errors } = await currentRoutingAudit(ws, { includeRetired: opts.all === true });
+    const which = { includeRetired: opts.all === true };
+    // the last audit while the attempts and candidate files are unchanged, from the index's
+    // head alone; else the audit over the workspace (candidates and task texts only: no
+    // labels, decisions or triage)
+    const head = await openHead(opts);
+    const cached = head && cachedRouteAudit(head, which);
+    const { audit, errors } = cached
+      ? { audit: cached, errors: [] }
+      : await (await import("../../core/app/route-current.js")).currentRoutingAudit(
+          await openCurrent(opts),
+          which,
+        );
     printErrors(errors);
     if (opts.json) printJson(audit);
     else print(renderRouteAudit(audit));

@@ -1,8 +1,7 @@
 import type { Command } from "commander";
-import { renderTriage } from "../../core/app/present-mine.js";
-import { currentTriage } from "../../core/app/triage.js";
+import { cachedTriage, renderTriage } from "../../core/app/cached-reads.js";
 import { print } from "../util/out.js";
-import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
+import { openCurrent, openHead, printJson, withWorkspace } from "../util/workspace.js";
 
 /** `fire triage`: k/n passes per task and arm, reachable tasks first, exclusions with reasons. */
 export function register(program: Command): void {
@@ -14,10 +13,14 @@ export function register(program: Command): void {
       )
       .option("--json", "print {tasks, exclusions, inScope} as JSON"),
   ).action(async (opts: { workspace?: string; json?: boolean }) => {
-    const ws = await openCurrent(opts);
-    // Fault checks, the last mining run's labels and the user's decisions, as the workbench
-    // (the last answer while none of them changed).
-    const triage = await currentTriage(ws);
+    // the last answer while nothing it reads changed, from the index's head alone
+    const head = await openHead(opts);
+    const cached = head && (await cachedTriage(head));
+    // else fault checks, the last mining run's labels and the user's decisions, as the
+    // workbench (computing triage loads only then)
+    const triage =
+      cached ||
+      (await (await import("../../core/app/triage.js")).currentTriage(await openCurrent(opts)));
     if (opts.json) printJson(triage);
     else print(renderTriage(triage));
   });

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import type { WorkspaceHead } from "../../core/app/cached-reads.js";
 import { type InputError, UsageError } from "../../core/errors.js";
 import type { LoadProgress, Workspace } from "../../core/workspace/load.js";
 import { printErr } from "./out.js";
@@ -86,6 +87,17 @@ export async function openCurrent(opts: { workspace?: string }): Promise<Workspa
   });
   progress.clear();
   return ws;
+}
+
+/**
+ * The workspace's index head for a read command's cached answer (core/app/cached-reads.ts):
+ * undefined when the index no longer matches the sources, and the command opens the
+ * workspace with `openCurrent`, which reads them again.
+ */
+export async function openHead(opts: { workspace?: string }): Promise<WorkspaceHead | undefined> {
+  const dir = workspaceDir(opts);
+  const { workspaceHead } = await import("../../core/app/cached-reads.js");
+  return workspaceHead(dir);
 }
 
 /** `printJson` lives with the other output helpers (util/out.ts). */

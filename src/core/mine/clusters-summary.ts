@@ -1,28 +1,39 @@
-import { handOutcomesOf, readHandMarks } from "../workspace/hand-outcomes.js";
+import { coreCodeStamp } from "../workspace/code-stamp.js";
+import { attemptsDigest } from "../workspace/head.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
-import { lastLabeler } from "./label-cache.js";
-import { fileStamp } from "./mining-cache.js";
-import { miningKeyOf } from "./mining-key.js";
-import { type MineSummary, summarizeMine } from "./render.js";
+import { fileStamp, keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
+import { labelStorePath, lastLabeler } from "./label-paths.js";
+import type { MineSummary } from "./render.js";
 
 /**
  * What `fire clusters` last showed (`MineSummary`: the clusters with the user's decisions
  * applied and the counts of the text), kept beside the mining cache
  * (`.fire/cache/clusters-summary.json`, safe to delete): a few KB where the mining cache holds
- * every label, hit and both triages (12 MB at 10,000 attempts). Keyed by the mining cache's
- * key (attempts, label store, hand outcomes, config, code of core/) and the decisions file's
- * stamp, and served only while both are unchanged; anything else is computed again.
+ * every label, hit and both triages (12 MB at 10,000 attempts). Keyed by what the clusters
+ * are computed from — the attempts (the index's digest), the labeller and its label store,
+ * the hand outcomes and decisions files (by stamp), the config and the code of core/ — and
+ * served only while all are unchanged; anything else is computed again. The key reads no
+ * file's content, so a read command computes it without loading any schema.
  */
-const VERSION = 1;
+const VERSION = 2;
 
-/** The summary's key: the mining cache's key and the decisions file as it is now. */
-export function clustersSummaryKey(dir: string, miningKey: string): string {
+type Keyed = Pick<Workspace, "dir" | "config" | "index" | "digest">;
+
+/** The summary's key for a workspace as it is now and the labeller whose labels it shows. */
+export function clustersSummaryKey(ws: Keyed, labeler: "llm" | "heuristic"): string | undefined {
+  const digest = attemptsDigest(ws);
+  if (!digest) return undefined;
+  const paths = workspacePaths(ws.dir);
   return keyOf({
     v: VERSION,
-    mining: miningKey,
-    decisions: fileStamp(workspacePaths(dir).decisions),
+    code: coreCodeStamp(),
+    digest,
+    labeler,
+    store: fileStamp(labelStorePath(ws.dir, labeler)),
+    hand: fileStamp(paths.handOutcomes),
+    decisions: fileStamp(paths.decisions),
+    config: ws.config,
   });
 }
 
@@ -37,13 +48,15 @@ export function writeClustersSummary(dir: string, key: string, summary: MineSumm
 }
 
 /** The key of `currentSummary` as the workspace is now (undefined: nothing mined, no index). */
-async function summaryKey(
-  ws: Pick<Workspace, "dir" | "config" | "index">,
-): Promise<string | undefined> {
+async function summaryKey(ws: Keyed): Promise<string | undefined> {
   const labeler = await lastLabeler(ws.dir);
-  if (!labeler) return undefined;
-  const key = miningKeyOf(ws, labeler, handOutcomesOf(await readHandMarks(ws.dir)));
-  return key && clustersSummaryKey(ws.dir, key);
+  return labeler && clustersSummaryKey(ws, labeler);
+}
+
+/** The summary kept for the workspace as it is now, if any (no mining code, no schema). */
+export async function cachedSummary(ws: Keyed): Promise<MineSummary | undefined> {
+  const key = await summaryKey(ws);
+  return key ? readClustersSummary(ws.dir, key) : undefined;
 }
 
 /**
@@ -56,7 +69,10 @@ export async function currentSummary(ws: Workspace): Promise<MineSummary | undef
   const key = await summaryKey(ws);
   const cached = key ? readClustersSummary(ws.dir, key) : undefined;
   if (cached) return cached;
-  const { currentClusters } = await import("./run-mining.js");
+  const [{ currentClusters }, { summarizeMine }] = await Promise.all([
+    import("./run-mining.js"),
+    import("./render.js"),
+  ]);
   const r = await currentClusters(ws);
   if (!r) return undefined;
   const summary = summarizeMine(r);

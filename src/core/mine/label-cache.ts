@@ -1,14 +1,15 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import type { Attempt } from "../model/attempt.js";
-import { workspacePaths } from "../workspace/paths.js";
-import { readStamped, writeStamped } from "../workspace/stamped-cache.js";
+import { fileStamp, readStamped, writeStamped } from "../workspace/stamped-cache.js";
 import type { DetectorHit } from "./detectors/types.js";
 import { Label } from "./label.js";
-import { fileStamp } from "./mining-cache.js";
+import { labelStorePath, lastLabeler, lastPath } from "./label-paths.js";
+
+export { labelStorePath, lastLabeler } from "./label-paths.js";
 
 /** Bumped when detectors or the heuristic labeller change what they say. */
 export const HEURISTIC_VERSION = 3;
@@ -22,16 +23,6 @@ export const LabelStore = z.strictObject({
   entries: z.record(z.string(), Entry),
 });
 export type LabelStore = z.infer<typeof LabelStore>;
-
-/** `.fire/cache/labels/<labeler>.json` (a cache: safe to delete). */
-export function labelStorePath(workspaceDir: string, labeler: "llm" | "heuristic"): string {
-  return join(workspacePaths(workspaceDir).labels, `${labeler}.json`);
-}
-
-/** `.fire/cache/labels/last.json`: which labeller the last `fire mine` used. */
-function lastPath(workspaceDir: string): string {
-  return join(workspacePaths(workspaceDir).labels, "last.json");
-}
 
 /** Content hash of what a label depends on: the attempt, its detector hits, the labeller version. */
 export function labelKey(attempt: Attempt, hits: readonly DetectorHit[], extra = ""): string {
@@ -62,16 +53,6 @@ export async function writeLabelStore(workspaceDir: string, store: LabelStore): 
   await mkdir(join(file, ".."), { recursive: true });
   await writeStamped(file, JSON.stringify(store));
   await writeFileAtomic(lastPath(workspaceDir), JSON.stringify({ labeler: store.labeler }));
-}
-
-/** The labeller of the last mining run, if any. */
-export async function lastLabeler(workspaceDir: string): Promise<"llm" | "heuristic" | undefined> {
-  try {
-    const raw = JSON.parse(await readFile(lastPath(workspaceDir), "utf8")) as { labeler?: unknown };
-    return raw.labeler === "llm" || raw.labeler === "heuristic" ? raw.labeler : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

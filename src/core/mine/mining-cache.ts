@@ -1,13 +1,15 @@
 import { createHash } from "node:crypto";
-import { readdirSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname } from "node:path";
 import { z } from "zod";
+import { coreCodeStamp } from "../workspace/code-stamp.js";
 import { workspacePaths } from "../workspace/paths.js";
 import { readStamped, writeStamped } from "../workspace/stamped-cache.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { MineResult } from "./mine.js";
+
+export { coreCodeStamp } from "../workspace/code-stamp.js";
+export { fileStamp } from "../workspace/stamped-cache.js";
 
 /**
  * The last clustering of the cached labels, before the user's decisions, kept beside the
@@ -47,39 +49,6 @@ export function baseKey(p: BaseKeyParts): string {
       }),
     )
     .digest("hex");
-}
-
-/** A file's identity and version: inode, size and mtime (ns); "none" when absent. */
-export function fileStamp(file: string): string {
-  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
-  return st ? `${st.ino}-${st.size}-${st.mtimeNs}` : "none";
-}
-
-let codeMemo: string | undefined;
-
-/**
- * Stamp of the code mining runs (every module under core/, by path, size and mtime): an
- * entry written by another build of fire is never served. Once per process.
- */
-export function coreCodeStamp(): string {
-  if (codeMemo) return codeMemo;
-  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-  const h = createHash("sha256");
-  const walk = (dir: string, rel: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-      a.name < b.name ? -1 : 1,
-    )) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p, `${rel}${e.name}/`);
-      else if (/\.(js|ts)$/.test(e.name)) {
-        const st = statSync(p);
-        h.update(`${rel}${e.name}:${st.size}:${st.mtimeMs}\n`);
-      }
-    }
-  };
-  walk(root, "");
-  codeMemo = h.digest("hex");
-  return codeMemo;
 }
 
 /** The stored shape, checked before use (a cache is never trusted). */

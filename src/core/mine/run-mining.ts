@@ -2,10 +2,12 @@ import type { FireConfig } from "../workspace/config.js";
 import { handOutcomesOf, readHandMarks } from "../workspace/hand-outcomes.js";
 import { withAllParts } from "../workspace/index-attempts.js";
 import type { Workspace } from "../workspace/load.js";
+import { workspacePaths } from "../workspace/paths.js";
+import { fileStamp } from "../workspace/stamped-cache.js";
 import { applyDecisions } from "./apply-decisions.js";
 import { reviewIds } from "./cluster.js";
 import { clustersSummaryKey, writeClustersSummary } from "./clusters-summary.js";
-import { type Decision, decisionsPath, loadDecisions, userExclusions } from "./decisions.js";
+import { type Decision, loadDecisions, userExclusions } from "./decisions.js";
 import { lastLabeler, readLabelStore, writeLabelStore } from "./label-cache.js";
 import {
   type ExternalLabeler,
@@ -14,7 +16,7 @@ import {
   type MineResult,
   mine,
 } from "./mine.js";
-import { fileStamp, readMiningCache, writeMiningCache } from "./mining-cache.js";
+import { readMiningCache, writeMiningCache } from "./mining-cache.js";
 import { miningKeyOf } from "./mining-key.js";
 import { summarizeMine } from "./render.js";
 import { triage } from "./triage.js";
@@ -36,7 +38,10 @@ export interface RunMiningOptions {
  * just stored, so the first read after a mine clusters nothing again.
  */
 export async function runMining(ws: Workspace, opts: RunMiningOptions): Promise<MineResult> {
-  const decisionsBefore = fileStamp(decisionsPath(ws.dir));
+  const paths = workspacePaths(ws.dir);
+  // what the decisions and hand outcomes files were when read: the summary's key stamps them
+  const inputs = () => `${fileStamp(paths.decisions)} ${fileStamp(paths.handOutcomes)}`;
+  const inputsBefore = inputs();
   const [store, decisions, hand] = await Promise.all([
     readLabelStore(ws.dir, opts.labeler),
     loadDecisions(ws.dir),
@@ -62,10 +67,11 @@ export async function runMining(ws: Workspace, opts: RunMiningOptions): Promise<
     await writeMiningCache(ws.dir, key, reused);
     memo = { dir: ws.dir, key, base: reused };
     // the summary only while the decisions it applied are the file's (none made meanwhile)
-    if (fileStamp(decisionsPath(ws.dir)) === decisionsBefore)
+    const summaryKey = clustersSummaryKey(ws, opts.labeler);
+    if (summaryKey && inputs() === inputsBefore)
       await writeClustersSummary(
         ws.dir,
-        clustersSummaryKey(ws.dir, key),
+        summaryKey,
         summarizeMine({ ...result, ...counts(reused) }),
       );
   }

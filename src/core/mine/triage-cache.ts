@@ -1,10 +1,9 @@
-import { handOutcomesFile } from "../workspace/hand-outcomes.js";
+import { coreCodeStamp } from "../workspace/code-stamp.js";
+import { attemptsDigest } from "../workspace/head.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
-import { decisionsPath } from "./decisions.js";
-import { labelStorePath, lastLabeler } from "./label-cache.js";
-import { coreCodeStamp, fileStamp } from "./mining-cache.js";
+import { fileStamp, keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
+import { labelStorePath, lastLabeler } from "./label-paths.js";
 import type { TriageResult } from "./triage.js";
 
 /**
@@ -18,21 +17,26 @@ import type { TriageResult } from "./triage.js";
  */
 const VERSION = 1;
 
-/** The key of triage over an index-backed workspace as it is now; undefined without an index. */
+/**
+ * The key of triage over a workspace as it is now (index-backed, a full load of its sources
+ * or its index's head); undefined for other sources.
+ */
 export async function triageKey(
-  ws: Pick<Workspace, "dir" | "config" | "index">,
+  ws: Pick<Workspace, "dir" | "config" | "index" | "digest">,
 ): Promise<string | undefined> {
-  if (!ws.index) return undefined;
+  const digest = attemptsDigest(ws);
+  if (!digest) return undefined;
   const labeler = await lastLabeler(ws.dir);
+  const paths = workspacePaths(ws.dir);
   return keyOf({
     v: VERSION,
     code: coreCodeStamp(),
     dir: ws.dir,
-    digest: ws.index.digest,
+    digest,
     labeler: labeler ?? null,
     store: labeler ? fileStamp(labelStorePath(ws.dir, labeler)) : null,
-    decisions: fileStamp(decisionsPath(ws.dir)),
-    hand: fileStamp(handOutcomesFile(ws.dir)),
+    decisions: fileStamp(paths.decisions),
+    hand: fileStamp(paths.handOutcomes),
     markers: [ws.config.mining.verifierFaultMarkers, ws.config.mining.environmentFaultMarkers],
   });
 }

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
-import { coreCodeStamp, fileStamp } from "../mine/mining-cache.js";
 import { candidateFiles } from "../policy/files.js";
+import { coreCodeStamp } from "../workspace/code-stamp.js";
+import { attemptsDigest } from "../workspace/head.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
+import { fileStamp, keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
 import type { RouteAudit } from "./audit.js";
 
 /**
@@ -18,12 +19,16 @@ import type { RouteAudit } from "./audit.js";
  */
 const VERSION = 1;
 
-/** The key of the audit over an index-backed workspace as it is now; undefined without one. */
+/**
+ * The key of the audit over a workspace as it is now (index-backed, a full load of its
+ * sources or its index's head); undefined for other sources.
+ */
 export function routeAuditKey(
-  ws: Pick<Workspace, "dir" | "index">,
+  ws: Pick<Workspace, "dir" | "index" | "digest">,
   opts: { includeRetired?: boolean },
 ): string | undefined {
-  if (!ws.index) return undefined;
+  const digest = attemptsDigest(ws);
+  if (!digest) return undefined;
   const root = workspacePaths(ws.dir).candidates;
   let files: string[];
   try {
@@ -35,7 +40,7 @@ export function routeAuditKey(
     v: VERSION,
     code: coreCodeStamp(),
     dir: ws.dir,
-    digest: ws.index.digest,
+    digest,
     retired: opts.includeRetired === true,
     files: files.map((f) => [f, fileStamp(f)]),
   });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
+import { readdirSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { extname } from "node:path";
+import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 let memo: Promise<string> | undefined;
@@ -29,4 +30,31 @@ export function parserCodeStamp(): Promise<string> {
     return h.digest("hex").slice(0, 16);
   })();
   return memo;
+}
+
+let codeMemo: string | undefined;
+
+/**
+ * Stamp of the code mining runs (every module under core/, by path, size and mtime): an
+ * entry written by another build of fire is never served. Once per process.
+ */
+export function coreCodeStamp(): string {
+  if (codeMemo) return codeMemo;
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const h = createHash("sha256");
+  const walk = (dir: string, rel: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p, `${rel}${e.name}/`);
+      else if (/\.(js|ts)$/.test(e.name)) {
+        const st = statSync(p);
+        h.update(`${rel}${e.name}:${st.size}:${st.mtimeMs}\n`);
+      }
+    }
+  };
+  walk(root, "");
+  codeMemo = h.digest("hex");
+  return codeMemo;
 }

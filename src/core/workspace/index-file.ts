@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { basename } from "node:path";
 import writeFileAtomic from "write-file-atomic";
@@ -10,14 +9,20 @@ import type { Attempt } from "../model/attempt.js";
 import { shardFile } from "./cache-shards.js";
 import type { FireConfig } from "./config.js";
 import { type EntrySpan, EventStore, entrySpans, type UnitRef } from "./event-store.js";
+import {
+  digestFile,
+  INDEX_VERSION,
+  indexFile,
+  readHead,
+  storedDigest,
+  unitsDigest,
+  writeHead,
+} from "./head.js";
 import { decodeAttempts } from "./index-attempts.js";
 import { type AttemptTable, checkTable, encodeTable, type TableRow } from "./index-table.js";
 import type { LoadStats, Workspace } from "./load.js";
 import { workspacePaths } from "./paths.js";
 import { readStamped, writeStamped } from "./stamped-cache.js";
-
-/** Bump when the index layout changes: an older index is then rebuilt by a full load. */
-export const INDEX_VERSION = 6;
 
 /**
  * The workspace index: per attempt what the first frame and triage need (no events, no
@@ -52,40 +57,7 @@ export interface IndexInfo {
   writtenMs: number;
 }
 
-export function indexFile(dir: string): string {
-  return workspacePaths(dir).index;
-}
-
-/** What the index depends on besides the units: the parse options and the fault markers. */
-export function indexKey(optionsKey: string, config: FireConfig): string {
-  return JSON.stringify({
-    o: optionsKey,
-    vf: config.mining.verifierFaultMarkers,
-    ef: config.mining.environmentFaultMarkers,
-  });
-}
-
-/** Digest of the index key and the units (sorted), to tell a stale index cheaply. */
-export function unitsDigest(
-  key: string,
-  units: readonly { path: string; stamp: string }[],
-): string {
-  const h = createHash("sha256").update(`${INDEX_VERSION}\n${key}\n`);
-  for (const u of [...units].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
-    h.update(`${u.path}\u0000${u.stamp}\n`);
-  return h.digest("hex");
-}
-
-const digestFile = (dir: string) => `${indexFile(dir)}.digest`;
-
-/** The digest of the index on disk, if any (a small side file: no parse of the index). */
-export function storedDigest(dir: string): string | undefined {
-  try {
-    return readFileSync(digestFile(dir), "utf8").trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { INDEX_VERSION, indexFile, indexKey, storedDigest, unitsDigest } from "./head.js";
 
 /** Where each attempt of a full load came from: unit number and id inside the unit. */
 export interface AttemptOrigin {
@@ -148,7 +120,12 @@ export async function writeIndex(
   written?: WrittenEntries,
 ): Promise<void> {
   const digest = unitsDigest(key, units);
-  if (storedDigest(ws.dir) === digest) return;
+  const indexKeyText = JSON.stringify({ key, options });
+  if (storedDigest(ws.dir) === digest) {
+    // an index of an older fire has no head: written once, so read commands can use it
+    if (!readHead(ws.dir, digest)) await writeHead(ws.dir, { digest, key: indexKeyText, units });
+    return;
+  }
   const cacheDir = workspacePaths(ws.dir).parseCache;
   const spans = unitSpans(cacheDir, units, written);
   const refs: UnitRef[] = units.map((u) => {
@@ -179,7 +156,7 @@ export async function writeIndex(
   }
   const file: IndexFile = {
     v: INDEX_VERSION,
-    key: JSON.stringify({ key, options }),
+    key: indexKeyText,
     digest,
     units: refs,
     tasks,
@@ -191,6 +168,7 @@ export async function writeIndex(
   try {
     await mkdir(workspacePaths(ws.dir).cache, { recursive: true });
     await writeStamped(indexFile(ws.dir), JSON.stringify(file));
+    await writeHead(ws.dir, { digest, key: indexKeyText, units });
     await writeFileAtomic(digestFile(ws.dir), `${digest}\n`);
   } catch {
     /* no index: the next open reads the sources */

@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
 import { loadConfig } from "./config.js";
-import { type IndexInfo, indexKey, readIndex, storedDigest, unitsDigest } from "./index-file.js";
+import { indexKey, readHead, storedDigest, unitsDigest, unitsNow, writeHead } from "./head.js";
+import { readIndex } from "./index-file.js";
 import type { LoadOptions, Workspace } from "./load.js";
 import { parseOptionsKey } from "./options-key.js";
-import { resolveSources } from "./sources.js";
 
 export interface OpenOptions extends Pick<LoadOptions, "onProgress" | "signal"> {
   /** Called before the index is read (the first step of a warm open). */
@@ -60,49 +60,17 @@ export async function openCurrentWorkspace(
     const ws = readIndex(root, config, key, options);
     if (ws?.index && ws.index.digest === stored) {
       const units = await unitsNow(root, config.sources, ws.index, opts.signal);
-      if (unitsDigest(key, units) === stored) return ws;
+      if (unitsDigest(key, units) === stored) {
+        // an index written by an older fire has no head: the next read command can use one
+        if (!readHead(root, stored))
+          await writeHead(root, { digest: stored, key: JSON.stringify({ key, options }), units });
+        return ws;
+      }
     }
     onStale?.(storedDigest(root) === undefined ? "no index" : "sources changed");
   } else onStale?.("no index");
   const { loadWorkspace } = await import("./load.js");
   return loadWorkspace(root, load);
-}
-
-/**
- * The source units' paths and stamps now: from the index's unit list when nothing else is
- * below the sources (no format detected, no importer loaded), else by a discovery.
- */
-async function unitsNow(
-  root: string,
-  sources: string[],
-  index: Pick<IndexInfo, "unitPaths" | "writtenMs">,
-  signal?: AbortSignal,
-): Promise<{ path: string; stamp: string }[]> {
-  const { knownUnits } = await import("../ingest/discover.js");
-  const resolved = await resolveSources(root, sources);
-  const known = await knownUnits(resolved.paths, index.unitPaths, index.writtenMs);
-  signal?.throwIfAborted();
-  return known ?? currentUnits(root, sources, signal);
-}
-
-/** The source units' paths and stamps as discovery finds them now (no parsing). */
-async function currentUnits(
-  root: string,
-  sources: string[],
-  signal?: AbortSignal,
-): Promise<{ path: string; stamp: string }[]> {
-  const { discoverUnits } = await import("../ingest/discover.js");
-  const resolved = await resolveSources(root, sources);
-  const units: { path: string; stamp: string }[] = [];
-  const seen = new Set<string>();
-  for await (const item of discoverUnits(resolved.paths, signal ? { signal } : {})) {
-    if (item.type === "unit" && !seen.has(item.unit.path)) {
-      seen.add(item.unit.path);
-      units.push({ path: item.unit.path, stamp: item.unit.stamp });
-    }
-  }
-  signal?.throwIfAborted();
-  return units;
 }
 
 /**

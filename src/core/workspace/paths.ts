@@ -44,6 +44,8 @@ export interface WorkspacePaths {
   clustersSummary: string;
   /** `fire route`'s last routing audit, beside the index. */
   routeCache: string;
+  /** The config as last checked, keyed by the config file's bytes (read commands). */
+  configCache: string;
   /** The LLM's response cache and batch state. */
   llmCache: string;
   /** The live hook's session state (`fire hook` without `--state-dir`). */
@@ -95,6 +97,7 @@ function layout(root: string): WorkspacePaths {
     triageCache: join(cache, "triage.json"),
     clustersSummary: join(cache, "clusters-summary.json"),
     routeCache: join(cache, "route.json"),
+    configCache: join(cache, "config.json"),
     llmCache: join(cache, "llm"),
     state: join(fire, "state"),
     hookLog: join(fire, "hook-log.jsonl"),

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
@@ -79,4 +79,10 @@ export async function writeKeyed(file: string, v: number, key: string, value: un
   } catch {
     /* no cache: the next read computes the answer again */
   }
+}
+
+/** A file's identity and version: inode, size and mtime (ns); "none" when absent. */
+export function fileStamp(file: string): string {
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return st ? `${st.ino}-${st.size}-${st.mtimeNs}` : "none";
 }
