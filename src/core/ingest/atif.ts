@@ -253,6 +253,17 @@ function trajectoryTokens(traj: Atif, steps: AttemptInput["tokens"]): AttemptInp
   });
 }
 
+/**
+ * The steps of the main conversation. A converter may interleave a client's side
+ * conversations (Claude Code's sub-agent "Warmup" exchanges, marked `extra.is_sidechain`)
+ * with the main one: their prompt is not the task. (Their actions stay events: a sub-agent's
+ * writes change the deliverable.) A trajectory made only of such steps is read whole.
+ */
+function mainConversation(steps: readonly AtifStep[]): readonly AtifStep[] {
+  const main = steps.filter((s) => s.extra?.is_sidechain !== true);
+  return main.length > 0 ? main : steps;
+}
+
 /** Map an ATIF trajectory to events and attempt fields. */
 export function atifParts(traj: Atif, options: IngestOptions, endWithStop = true): AtifParts {
   const log = new EventLog(options.outputCap);
@@ -290,7 +301,7 @@ export function atifParts(traj: Atif, options: IngestOptions, endWithStop = true
   const last = played[played.length - 1];
   if (endWithStop && last && last.source === "agent") log.stop(last.timestamp ?? undefined);
   // the task is the first prompt, copied or not (a continuation's copy repeats it)
-  const first = traj.steps.find((s) => s.source === "user");
+  const first = mainConversation(traj.steps).find((s) => s.source === "user");
   return {
     taskText: first ? taskFromPrompt(atifText(first.message ?? "")) : "",
     events: log,
