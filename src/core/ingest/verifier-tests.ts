@@ -54,7 +54,7 @@ export function plainText(text: string): string {
 function errorLines(trace: string): string[] {
   return trace
     .split("\n")
-    .filter((l) => /^E\s{1,12}\S/.test(l))
+    .filter((l) => /^E\s+\S/.test(l))
     .map((l) => l.replace(/^E\s+/, ""));
 }
 
@@ -287,7 +287,7 @@ export function pytestRun(text: string, file?: string, firstLine = 1): PytestRun
       section = undefined;
       continue;
     }
-    if (section && /^E\s{1,12}\S/.test(l)) {
+    if (section && /^E\s+\S/.test(l)) {
       if (section.lines.length === 0) section.line = i;
       section.lines.push(l.replace(/^E\s+/, ""));
     }

@@ -23,6 +23,19 @@ afterAll(() => {
 });
 
 describe("pytest output (a real run)", () => {
+  it("keeps E lines of an exception raised deep in a call, however far pytest indents them", () => {
+    const file = join(DIR, "pytest-deep.txt");
+    const run = pytestRun(read("pytest-deep.txt"), file);
+    expect(run.counts).toEqual({ failed: 2, passed: 1 });
+    const by = new Map(run.tests.map((t) => [t.name.split("::").pop(), t]));
+    const missing = by.get("test_binary_runs");
+    expect(missing?.message).toContain(
+      "No such file or directory: '/usr/local/bin/not-installed-tool'",
+    );
+    expect(lineOf(file, missing?.line)).toMatch(/^E {13,}FileNotFoundError/);
+    expect(by.get("test_install_from_index")?.message).toContain("returned non-zero exit status 1");
+  });
+
   it("reads every test, its status, the E lines as its message, and the count line", () => {
     const file = join(DIR, "pytest-rA.txt");
     const run = pytestRun(read("pytest-rA.txt"), file);
