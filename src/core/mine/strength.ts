@@ -158,6 +158,11 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
         .filter((n) => n.length >= 6 && out.includes(n));
       return names.length ? new RegExp(names.slice(0, 20).map(escapeRe).join("|")) : undefined;
     },
+    // the failing test the graded-subject reading names (its subject is the test)
+    "constraint-unchecked": (_a, h) => {
+      const leaf = h.subject?.split("::").at(-1);
+      return leaf && leaf.length >= 6 ? new RegExp(escapeRe(leaf)) : undefined;
+    },
     "regression-unchecked": (a) => {
       const names = testsOf(a)
         .filter((t) => t.role === "regression" && t.status !== "passed")

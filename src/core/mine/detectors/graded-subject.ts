@@ -1,0 +1,140 @@
+import { failingTests, testsOf, type VerifierTest } from "../../ingest/verifier-tests.js";
+import type { Attempt, Event } from "../../model/attempt.js";
+import { callText, endedByHarness, escapeRe, isTimeout } from "./paths.js";
+import {
+  callSucceeded,
+  isCheck,
+  isWrite,
+  resultOf,
+  runsWrittenProgram,
+  toolCalls,
+  writtenPaths,
+} from "./shell.js";
+import type { Detector } from "./types.js";
+
+/*
+ * The agent stopped on checks that passed, and the verifier failed a test about a part of the
+ * deliverable that the task (or a document the agent read) names and that none of those
+ * checks exercised: a stated requirement left unchecked at the stop. The subject is read
+ * from the failing test itself, so no rule names a task: an identifier from the test's name
+ * that the task states and the agent's own code uses (a function, a module), or a string the
+ * test's assertion demands verbatim that the task states.
+ */
+
+/** A compound identifier (`reorder_snapshot`): never a plain word of prose. */
+const COMPOUND = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
+/** A string literal in an assertion message: `"…"` or `'…'`. */
+const LITERAL = /(["'])((?:(?!\1)[^\n\\]){6,80})\1/g;
+
+/**
+ * Candidate identifiers from a test's own name: its runs of two to four words joined by
+ * `_`, longest first. A single word of a test name is prose as often as it is a name
+ * (`test_solution_content`, `test_invoices_moved`), so it is never a subject.
+ */
+export function nameSubjects(test: VerifierTest): string[] {
+  const leaf = (test.name.split("::").at(-1) ?? test.name).replace(/\[.*$/, "");
+  const words = leaf
+    .replace(/^test_?/i, "")
+    .toLowerCase()
+    .split("_")
+    .filter((w) => w.length > 0);
+  const out: string[] = [];
+  for (let n = Math.min(words.length, 4); n >= 2; n--)
+    for (let i = 0; i + n <= words.length; i++) {
+      const s = words.slice(i, i + n).join("_");
+      if (COMPOUND.test(s)) out.push(s);
+    }
+  return out;
+}
+
+/** String literals the failing assertion demands (the quoted operand left of `in` / `==`). */
+export function demandedLiterals(test: VerifierTest): string[] {
+  const msg = test.message ?? "";
+  const out: string[] = [];
+  for (const m of msg.matchAll(LITERAL)) {
+    const lit = m[2] ?? "";
+    const after = msg.slice((m.index ?? 0) + m[0].length, (m.index ?? 0) + m[0].length + 6);
+    if (/^\s*(?:in\b|==)/.test(after) && /\s/.test(lit)) out.push(lit);
+  }
+  return out;
+}
+
+/** Whether `text` names the identifier `subject` (as a whole word). */
+function names(text: string, subject: string): boolean {
+  return new RegExp(`\\b${escapeRe(subject)}\\b`).test(text);
+}
+
+/** Whether a check's text calls `subject` (a call or a method call, or runs a test of it). */
+function exercises(text: string, subject: string): boolean {
+  const s = escapeRe(subject);
+  return new RegExp(`\\b${s}\\s*\\(|\\b${s}\\.\\w+\\s*\\(|test_\\w*${s}|-k\\s+\\S*${s}`, "i").test(
+    text,
+  );
+}
+
+/** What the agent saw before it stopped: the task text and the output of its own calls. */
+function seenText(a: Attempt, calls: readonly Event[]): string {
+  const outs = calls.map((c) => resultOf(a, c)?.output ?? "").join("\n");
+  return `${a.taskText}\n${outs}`;
+}
+
+export const gradedSubjectUnchecked: Detector = {
+  id: "check.graded-subject-unchecked",
+  description: "stopped on passing checks that never exercised the stated part the verifier failed",
+  mechanism: "constraint-unchecked",
+  detect(attempt) {
+    if (attempt.outcome === "pass" || isTimeout(attempt) || endedByHarness(attempt)) return [];
+    const tests = testsOf(attempt);
+    // a grader that says which tests define the change (target) and which guard the rest
+    // (regression) reads through those roles: a failing target test is the change itself
+    // failing, a failing regression test is regression-unchecked's reading
+    if (tests.some((t) => t.role !== undefined)) return [];
+    const failing = failingTests(attempt);
+    // part of the deliverable worked: the grader passed some of its tests or scored part of it
+    const partly =
+      tests.some((t) => t.status === "passed") ||
+      (typeof attempt.reward === "number" && attempt.reward > 0 && attempt.reward < 1);
+    if (failing.length === 0 || !partly) return [];
+    const calls = toolCalls(attempt);
+    const lastWrite = calls.filter(isWrite).at(-1);
+    if (!lastWrite) return [];
+    const written = new Set(calls.filter((c) => c.index <= lastWrite.index).flatMap(writtenPaths));
+    const checks = calls.filter(
+      (c) => c.index > lastWrite.index && (isCheck(c) || runsWrittenProgram(c, written)),
+    );
+    // the agent checked after its last write, and its last check passed: it stopped satisfied
+    const last = checks.at(-1);
+    if (!last || !callSucceeded(attempt, last)) return [];
+    const checkText = checks.map(callText).join("\n");
+    const writes = calls
+      .filter(isWrite)
+      .map(callText)
+      .join("\n")
+      .toLowerCase();
+    const seen = seenText(attempt, calls).toLowerCase();
+    const task = attempt.taskText.toLowerCase();
+    for (const t of failing) {
+      // stated by the task, or by a document the agent read and then wrote code for
+      const stated = (s: string): boolean =>
+        names(task, s) || (names(seen, s) && writes.includes(s));
+      const subject = nameSubjects(t).find((s) => stated(s) && !exercises(checkText, s));
+      const literal = subject
+        ? undefined
+        : demandedLiterals(t).find(
+            (l) => attempt.taskText.includes(l) && !checkText.toLowerCase().includes(l.toLowerCase()),
+          );
+      const what = subject ?? literal;
+      if (!what) continue;
+      const shown = subject ? `\`${subject}\`` : `the wording "${literal}"`;
+      return [
+        {
+          eventIndices: [last.index],
+          reason: `the verifier failed ${t.name} on ${shown}, which the task states; no check after the last write exercised it`,
+          signature: subject ? "a stated function or module never exercised" : "a stated wording never compared",
+          subject: t.name,
+        },
+      ];
+    }
+    return [];
+  },
+};
