@@ -79,9 +79,10 @@ export function eventEvidence(
 /** The verifier line that names one of `names` (a file name) or matches `names`, as evidence. */
 function verifierLine(a: Attempt, names: readonly string[] | RegExp): LabelEvidence | undefined {
   const out = a.verifierOutput;
-  if (!out || (Array.isArray(names) && names.length === 0)) return undefined;
+  if (Array.isArray(names) && names.length === 0) return undefined;
   const hit = (l: string): boolean =>
     names instanceof RegExp ? names.test(l) : names.some((n) => n.length >= 3 && l.includes(n));
+  if (!out) return testLine(a, hit);
   const lines = out.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i] ?? "";
@@ -97,6 +98,22 @@ function verifierLine(a: Attempt, names: readonly string[] | RegExp): LabelEvide
     }
   }
   return undefined;
+}
+
+/**
+ * The failing test whose name or message matches, as evidence, when the verifier left its
+ * results as records (CTRF, JUnit, TB1 parser results) rather than text.
+ */
+function testLine(a: Attempt, hit: (l: string) => boolean): LabelEvidence | undefined {
+  const t = failingTests(a).find((x) => hit(`${x.name} ${x.message ?? ""}`));
+  if (!t) return undefined;
+  return {
+    claim: "mechanism",
+    from: "verifier",
+    ...(t.file ? { file: t.file } : {}),
+    ...(t.line !== undefined ? { line: t.line } : {}),
+    excerpt: redact(`${t.name} failed${t.message ? `: ${t.message}` : ""}`).slice(0, 400),
+  };
 }
 
 /** Whether a repeated-failure hit runs to the end of the run (its last call among the last few). */

@@ -180,6 +180,96 @@ describe("open mechanisms on real trials, each with a near miss", () => {
     expect(mechanisms(compared)).not.toContain("constraint-unchecked");
   });
 
+  it("constraint-unchecked: a failing test on a name the task states, never exercised", () => {
+    // The real pipeline trial ran its program after its last edit; the grader (here given
+    // test-level results) passed part of it and failed a test on a function the task names.
+    const base = real("t3-data-pipeline-report__25HCHpE");
+    const graded = (tests: Attempt["verifierTests"], extra = ""): Attempt => ({
+      ...base,
+      taskText: `${base.taskText}\nAlso expose \`region_totals()\` returning the sum per region.${extra}`,
+      verifierOutput: undefined,
+      verifierTests: tests,
+    });
+    const failing = {
+      name: "tests/test_report.py::test_region_totals_match_input",
+      status: "failed" as const,
+      message: "assert 20 == 15",
+    };
+    const passing = { name: "tests/test_report.py::test_report_lines", status: "passed" as const };
+    const subjectHits = (a: Attempt) =>
+      runDetectors(a, { siblings: [] }).filter(
+        (h) => h.detectorId === "check.graded-subject-unchecked",
+      );
+    const a = graded([passing, failing]);
+    expect(subjectHits(a).map((h) => h.reason)).toEqual([
+      "the verifier failed tests/test_report.py::test_region_totals_match_input on `region_totals`, which the task states; no check after the last write exercised it",
+    ]);
+    // the trace pattern and the failing test the verifier names: strength 2, named
+    const l = labelOf(a);
+    expect(l.mechanismId).toBe("constraint-unchecked");
+    expect(
+      l.evidence?.some((e) => e.from === "verifier" && e.excerpt.includes("region_totals")),
+    ).toBe(true);
+    // Near misses, one fact each:
+    // a check after the last write that calls the function
+    const called = withEvents(a, (evs) => [
+      ...evs.slice(0, -2),
+      {
+        index: 0,
+        kind: "tool_call",
+        tool: "exec",
+        command: "python3 -c 'import pipeline; print(pipeline.region_totals())'",
+      },
+      { index: 0, kind: "tool_result", tool: "exec", output: "{}", exitCode: 0 },
+      ...evs.slice(-2),
+    ]);
+    expect(subjectHits(called)).toEqual([]);
+    // a test name whose only words are prose (no compound name the task states)
+    expect(
+      subjectHits(graded([passing, { ...failing, name: "tests/test_report.py::test_totals" }])),
+    ).toEqual([]);
+    // a grader that says which tests define the change reads through those roles
+    expect(
+      subjectHits(
+        graded([
+          { ...passing, role: "regression" },
+          { ...failing, role: "target" },
+        ]),
+      ),
+    ).toEqual([]);
+    // nothing of the deliverable passed (no passing test, no partial reward)
+    expect(subjectHits({ ...graded([failing]), reward: 0 })).toEqual([]);
+    expect(subjectHits({ ...graded([failing]), reward: 0.5 })).toHaveLength(1);
+  });
+
+  it("constraint-unchecked: a wording the assertion demands verbatim, stated by the task", () => {
+    const base = real("t3-data-pipeline-report__25HCHpE");
+    const a: Attempt = {
+      ...base,
+      taskText: `${base.taskText}\nThe summary line must contain total revenue by region.`,
+      verifierOutput: undefined,
+      verifierTests: [
+        { name: "tests/test_report.py::test_report_lines", status: "passed" },
+        {
+          name: "tests/test_report.py::test_summary",
+          status: "failed",
+          message: "assert 'total revenue by region' in 'Total Revenue By Region: 42'",
+        },
+      ],
+    };
+    const hit = runDetectors(a, { siblings: [] }).find(
+      (h) => h.detectorId === "check.graded-subject-unchecked",
+    );
+    expect(hit?.reason).toContain('the wording "total revenue by region"');
+    // near miss: the task never states that wording
+    const unstated = { ...a, taskText: base.taskText };
+    expect(
+      runDetectors(unstated, { siblings: [] }).some(
+        (h) => h.detectorId === "check.graded-subject-unchecked",
+      ),
+    ).toBe(false);
+  });
+
   it("overwrote-existing-file: a task-named input replaced without being read", () => {
     // The real csv trial read apple_stock_2014.csv and wrote its report: no overwrite.
     const a = real("task-csv-stock-trend__EMfhUA5");

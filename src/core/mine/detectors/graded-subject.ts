@@ -3,10 +3,12 @@ import type { Attempt, Event } from "../../model/attempt.js";
 import { callText, endedByHarness, escapeRe, isTimeout } from "./paths.js";
 import {
   callSucceeded,
-  isCheck,
+  commandOf,
+  isVerification,
   isWrite,
   resultOf,
   runsWrittenProgram,
+  segments,
   toolCalls,
   writtenPaths,
 } from "./shell.js";
@@ -72,6 +74,15 @@ function exercises(text: string, subject: string): boolean {
   );
 }
 
+/** A program run by an interpreter or a runner (`python x.py`, `node -e …`, `go run`). */
+const INTERPRETER =
+  /^(?:\S*\/)?(?:python[\d.]*|node|deno|bun|ruby|perl|php|java|bash|sh|go\s+run|cargo\s+run|dotnet\s+run)\s+\S/;
+
+/** A call that exercises behaviour: a verification (test, probe, build) or a program run. */
+function runsCode(c: Event): boolean {
+  return isVerification(c) || segments(commandOf(c) ?? "").some((s) => INTERPRETER.test(s));
+}
+
 /** What the agent saw before it stopped: the task text and the output of its own calls. */
 function seenText(a: Attempt, calls: readonly Event[]): string {
   const outs = calls.map((c) => resultOf(a, c)?.output ?? "").join("\n");
@@ -99,18 +110,16 @@ export const gradedSubjectUnchecked: Detector = {
     const lastWrite = calls.filter(isWrite).at(-1);
     if (!lastWrite) return [];
     const written = new Set(calls.filter((c) => c.index <= lastWrite.index).flatMap(writtenPaths));
+    // checks that ran something (a test, a probe, a build, a program): a read is no check
+    // of behaviour, and a run with only reads after its last write is stop-without-check's
     const checks = calls.filter(
-      (c) => c.index > lastWrite.index && (isCheck(c) || runsWrittenProgram(c, written)),
+      (c) => c.index > lastWrite.index && (runsCode(c) || runsWrittenProgram(c, written)),
     );
     // the agent checked after its last write, and its last check passed: it stopped satisfied
     const last = checks.at(-1);
     if (!last || !callSucceeded(attempt, last)) return [];
     const checkText = checks.map(callText).join("\n");
-    const writes = calls
-      .filter(isWrite)
-      .map(callText)
-      .join("\n")
-      .toLowerCase();
+    const writes = calls.filter(isWrite).map(callText).join("\n").toLowerCase();
     const seen = seenText(attempt, calls).toLowerCase();
     const task = attempt.taskText.toLowerCase();
     for (const t of failing) {
@@ -121,7 +130,8 @@ export const gradedSubjectUnchecked: Detector = {
       const literal = subject
         ? undefined
         : demandedLiterals(t).find(
-            (l) => attempt.taskText.includes(l) && !checkText.toLowerCase().includes(l.toLowerCase()),
+            (l) =>
+              attempt.taskText.includes(l) && !checkText.toLowerCase().includes(l.toLowerCase()),
           );
       const what = subject ?? literal;
       if (!what) continue;
@@ -130,7 +140,9 @@ export const gradedSubjectUnchecked: Detector = {
         {
           eventIndices: [last.index],
           reason: `the verifier failed ${t.name} on ${shown}, which the task states; no check after the last write exercised it`,
-          signature: subject ? "a stated function or module never exercised" : "a stated wording never compared",
+          signature: subject
+            ? "a stated function or module never exercised"
+            : "a stated wording never compared",
           subject: t.name,
         },
       ];
