@@ -66,6 +66,37 @@ export function callFailed(a: Attempt, call: Event): boolean {
   return FAIL_TEXT.test(cleanOutput(src.output ?? ""));
 }
 
+/** A call that declares the task done (Terminus's `mark_task_complete`, a `submit` tool). */
+const COMPLETION_TOOL = /^(?:mark_)?task_?complete$|^(?:submit|finish|complete_task)$/i;
+
+/**
+ * Whether the agent saw a call's output before its run ended. Commands sent in the same turn
+ * as the call that declares the task done (a harness that runs them and then ends the run),
+ * with no agent turn after their output, were never read: they checked nothing. A trace that
+ * simply ends after a call's output, with no such declaration, is read as seen: a format
+ * that does not record the final turn is no evidence that the agent looked away.
+ */
+export function seenByAgent(a: Attempt, call: Event): boolean {
+  const pos = a.events.indexOf(call);
+  let declared = false;
+  let output = call.output !== undefined || call.exitCode !== undefined;
+  for (let i = pos + 1; i < a.events.length; i++) {
+    const e = a.events[i];
+    if (!e) continue;
+    if (e.kind === "tool_result") output = true;
+    else if (!output && e.kind === "tool_call") {
+      // the same turn, before any output came back
+      if (e.tool && COMPLETION_TOOL.test(e.tool)) declared = true;
+    } else if (
+      output &&
+      e.role !== "user" &&
+      ["message", "reasoning", "tool_call"].includes(e.kind)
+    )
+      return true;
+  }
+  return !declared;
+}
+
 /** Whether a call's result shows success. A call without any result is not a success. */
 export function callSucceeded(a: Attempt, call: Event): boolean {
   const r = resultOf(a, call);

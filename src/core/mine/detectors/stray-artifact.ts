@@ -1,6 +1,6 @@
 import { failingTests } from "../../ingest/verifier-tests.js";
 import { baseName, escapeRe, extOf, namedFiles } from "./paths.js";
-import { commandOf, segments, toolCalls, writtenPaths } from "./shell.js";
+import { callSucceeded, commandOf, segments, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /** A build's output file: `gcc … -o out`, `rustc … -o out`, `go build -o out`. */
@@ -36,7 +36,10 @@ export const strayArtifact: Detector = {
     const calls = toolCalls(attempt);
     for (const [i, c] of calls.entries()) {
       const cmd = commandOf(c) ?? "";
-      const built = segments(cmd).flatMap((s) => BUILD_OUTPUT.exec(s)?.[1] ?? []);
+      // a build's output exists only if the build succeeded (a failed `gcc -o x` leaves no x)
+      const built = callSucceeded(attempt, c)
+        ? segments(cmd).flatMap((s) => BUILD_OUTPUT.exec(s)?.[1] ?? [])
+        : [];
       for (const p of [...writtenPaths(c), ...built]) {
         const b = baseName(p);
         if (!p.startsWith("/") || !dirs.has(dirOf(p)) || namedBases.has(b)) continue;
