@@ -77,6 +77,15 @@ describe("generic detectors", () => {
     expect(loop?.reason).not.toContain("sk-proj-abcdefghijklmnop");
   });
 
+  it("git fsck only reads a repository: no evidence mutated; a filesystem fsck or git gc does", () => {
+    const task = "A commit was lost from the repository in /app/repo. Recover it.";
+    const mutated = (cmd: string) =>
+      ids(attempt(task, [{ cmd, out: "" }])).some((x) => x.startsWith("evidence.mutated"));
+    expect(mutated("cd /app/repo && git fsck --no-reflog --lost-found")).toBe(false);
+    expect(mutated("cd /app/repo && git gc --prune=now")).toBe(true);
+    expect(mutated("fsck -y /dev/loop0 && ls /app/repo")).toBe(true);
+  });
+
   it("stop while the last check failed, and stop without any check after the last write", () => {
     const failing = attempt("Make the tests pass.", [
       { cmd: "sed -i 's/a/b/' app.py", out: "" },
