@@ -137,3 +137,15 @@ describe("ATIF per spec: sub-agents by trajectory_id and trajectory_path", () =>
     ]);
   });
 });
+
+describe("ATIF converted from a Claude Code session (real, Harbor)", () => {
+  it("takes the task from the main conversation, not from the sub-agent warmups before it", async () => {
+    const got = await collect([own("claude-code-sidechain")]);
+    expect(got.errors).toEqual([]);
+    const a = got.attempts[0]!;
+    expect(a.taskText).toMatch(/^pyknotid is a Python package for computational topology/);
+    expect(a.taskText).not.toMatch(/^Warmup/);
+    // the warmup exchanges stay events (a sub-agent's calls would change the deliverable)
+    expect(a.events.filter((e) => e.kind === "prompt").length).toBe(3);
+  });
+});
