@@ -1,11 +1,18 @@
 import { NotFoundError } from "../errors.js";
 import type { Cluster } from "../mine/cluster.js";
 import { currentSummary } from "../mine/clusters-summary.js";
-import { appendDecision, type Decision } from "../mine/decisions.js";
+import {
+  appendDecision,
+  type Decision,
+  type DecisionsAt,
+  undoLastDecision,
+  userExclusionsAt,
+} from "../mine/decisions.js";
 import type { MineResult } from "../mine/mine.js";
 import type { MineSummary } from "../mine/render.js";
 import { resolveCluster } from "../mine/resolve-cluster.js";
 import type { Workspace } from "../workspace/load.js";
+import type { WorkspaceSession } from "./session.js";
 
 /**
  * What `fire clusters` prints of the current clusters (`renderMineSummary`), from a small
@@ -41,4 +48,50 @@ export async function decide(
   const decision = { ...d, at: now.toISOString() };
   await appendDecision(s.ws.dir, decision);
   return decision;
+}
+
+/**
+ * A cluster decision in a session that stays open (the workbench): recorded as `decide`
+ * records it, then the session's decisions and exclusions follow from the file as written
+ * (labels and attempts are not read again; triage changes only when the exclusions did).
+ */
+export async function decideInSession<S extends WorkspaceSession>(
+  s: S,
+  d: Decision,
+  now = new Date(),
+): Promise<{ session: S; exclusionsChanged: boolean }> {
+  return withDecisionsAt(s, await appendDecision(s.ws.dir, { ...d, at: now.toISOString() }));
+}
+
+/** Undoes the newest cluster decision in an open session (the workbench's `u`), as above. */
+export async function undoInSession<S extends WorkspaceSession>(
+  s: S,
+): Promise<{ session: S; exclusionsChanged: boolean; undone: Decision | undefined }> {
+  const { undone, at } = await undoLastDecision(s.ws.dir);
+  return { ...withDecisionsAt(s, at), undone };
+}
+
+/**
+ * The session after a cluster decision or an undo, from the decisions file as it was just
+ * written (nothing is read again): its decisions and user exclusions follow. Only a change
+ * of the exclusions changes triage, so the caller computes triage again only then.
+ */
+export function withDecisionsAt<S extends WorkspaceSession>(
+  s: S,
+  at: DecisionsAt,
+): { session: S; exclusionsChanged: boolean } {
+  const userExcluded = userExclusionsAt(at.file, at.decisions.decisions, at.lines);
+  const before = s.triageInputs.userExcluded ?? new Map();
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const exclusionsChanged =
+    before.size !== userExcluded.size ||
+    [...userExcluded].some(([id, why]) => !same(before.get(id), why));
+  return {
+    session: {
+      ...s,
+      decisions: at.decisions.decisions,
+      triageInputs: { ...s.triageInputs, userExcluded },
+    },
+    exclusionsChanged,
+  };
 }

@@ -1,11 +1,22 @@
 import { NotFoundError } from "../errors.js";
 import { type Decision, undoLastDecision } from "../mine/decisions.js";
 import type { MineResult } from "../mine/mine.js";
-import { currentClusters, type RunMiningOptions, runMining } from "../mine/run-mining.js";
+import {
+  currentClusters,
+  type KnownDecisions,
+  type RunMiningOptions,
+  runMining,
+} from "../mine/run-mining.js";
 import { type ValidationReport, type ValidationSet, validate } from "../mine/validation.js";
 import type { Workspace } from "../workspace/load.js";
 
-export { clusterNamed, clustersSummary, decide } from "./clusters.js";
+export {
+  clusterNamed,
+  clustersSummary,
+  decide,
+  decideInSession,
+  undoInSession,
+} from "./clusters.js";
 
 /**
  * The mining actions (`fire mine`, `fire clusters`, `fire cluster …` and the workbench's
@@ -39,9 +50,16 @@ export function validateMining(
   );
 }
 
-/** `fire clusters`: the last run's labels re-clustered with the user's decisions; undefined before any `fire mine`. */
-export function clusters(s: MiningSession): Promise<MineResult | undefined> {
-  return currentClusters(s.ws);
+/**
+ * `fire clusters`: the last run's labels re-clustered with the user's decisions; undefined
+ * before any `fire mine`. A session that holds the decisions just written (and the triage
+ * with their exclusions) passes them in `known`: neither is read or computed again.
+ */
+export function clusters(
+  s: MiningSession,
+  known?: KnownDecisions,
+): Promise<MineResult | undefined> {
+  return currentClusters(s.ws, known);
 }
 
 /** The current clusters, or a usage error saying to mine first. */
@@ -52,8 +70,8 @@ export async function minedClusters(s: MiningSession): Promise<MineResult> {
 }
 
 /** Undoes the newest cluster decision (`u` on Mechanisms); undefined when there was none. */
-export function undoDecision(s: MiningSession): Promise<Decision | undefined> {
-  return undoLastDecision(s.ws.dir);
+export async function undoDecision(s: MiningSession): Promise<Decision | undefined> {
+  return (await undoLastDecision(s.ws.dir)).undone;
 }
 
 export { loadValidationSet, type ValidationReport } from "../mine/validation.js";

@@ -79,9 +79,14 @@ export async function loadDecisions(workspaceDir: string): Promise<DecisionsFile
 }
 
 /** The decisions with the file they came from and the line of each entry. */
-export async function loadDecisionsAt(
-  workspaceDir: string,
-): Promise<{ file: string; decisions: DecisionsFile; lines: number[] }> {
+export interface DecisionsAt {
+  file: string;
+  decisions: DecisionsFile;
+  lines: number[];
+}
+
+/** The decisions with the file they came from and the line of each entry. */
+export async function loadDecisionsAt(workspaceDir: string): Promise<DecisionsAt> {
   const file = decisionsPath(workspaceDir);
   let text: string;
   try {
@@ -94,11 +99,14 @@ export async function loadDecisionsAt(
   return { file, decisions: parseDecisions(text, file), lines: decisionLines(text) };
 }
 
-/** Rewrites the decisions under a lock (read-modify-write, atomic replace). */
+/**
+ * Rewrites the decisions under a lock (read-modify-write, atomic replace); returns what it
+ * wrote, as loadDecisionsAt would read it (with decisions other processes appended).
+ */
 async function editDecisions(
   workspaceDir: string,
   edit: (cur: readonly Decision[]) => Decision[],
-): Promise<DecisionsFile> {
+): Promise<DecisionsAt> {
   const file = decisionsPath(workspaceDir);
   const dir = workspacePaths(workspaceDir).mining;
   await mkdir(dir, { recursive: true });
@@ -109,29 +117,32 @@ async function editDecisions(
   try {
     const cur = await loadDecisions(workspaceDir);
     const next: DecisionsFile = { version: 1, decisions: edit(cur.decisions) };
-    await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
-    return next;
+    const text = `${JSON.stringify(next, null, 2)}\n`;
+    await writeFileAtomic(file, text);
+    return { file, decisions: next, lines: decisionLines(text) };
   } finally {
     await release();
   }
 }
 
 /** Appends one decision under a lock (read-modify-write, atomic replace). */
-export function appendDecision(workspaceDir: string, d: Decision): Promise<DecisionsFile> {
+export function appendDecision(workspaceDir: string, d: Decision): Promise<DecisionsAt> {
   return editDecisions(workspaceDir, (cur) => [...cur, Decision.parse(d)]);
 }
 
 /**
  * Undoes the newest decision (removes it; clusters are rebuilt from the rest). Returns
- * the decision undone, undefined when there was none.
+ * the decision undone (undefined when there was none) and the decisions left.
  */
-export async function undoLastDecision(workspaceDir: string): Promise<Decision | undefined> {
+export async function undoLastDecision(
+  workspaceDir: string,
+): Promise<{ undone: Decision | undefined; at: DecisionsAt }> {
   let undone: Decision | undefined;
-  await editDecisions(workspaceDir, (cur) => {
+  const at = await editDecisions(workspaceDir, (cur) => {
     undone = cur[cur.length - 1];
     return cur.slice(0, -1);
   });
-  return undone;
+  return { undone, at };
 }
 
 /** One line saying what a decision did (the workbench's decision history). */

@@ -19,7 +19,7 @@ import {
 import { readMiningCache, writeMiningCache } from "./mining-cache.js";
 import { miningKeyOf } from "./mining-key.js";
 import { summarizeMine } from "./render.js";
-import { triage } from "./triage.js";
+import { type TriageResult, triage } from "./triage.js";
 import { triageInputsOf } from "./triage-view.js";
 
 export interface RunMiningOptions {
@@ -114,10 +114,16 @@ const counts = ({ labelled, failed, reused, reusedFailed }: MineResult) => ({
  * reused while its inputs are unchanged; the decisions are applied on each call, so
  * reading clusters after a rename, merge, split or exclude re-clusters nothing.
  */
-export async function currentClusters(ws: Workspace): Promise<MineResult | undefined> {
+export async function currentClusters(
+  ws: Workspace,
+  known: KnownDecisions = {},
+): Promise<MineResult | undefined> {
   const labeler = await lastLabeler(ws.dir);
   if (!labeler) return undefined;
-  const [decisions, hand] = await Promise.all([loadDecisions(ws.dir), readHandMarks(ws.dir)]);
+  const [decisions, hand] = await Promise.all([
+    known.decisions ? { decisions: known.decisions } : loadDecisions(ws.dir),
+    readHandMarks(ws.dir),
+  ]);
   const handOutcomes = handOutcomesOf(hand);
   const key = miningKeyOf(ws, labeler, handOutcomes);
   let base = key && memo?.dir === ws.dir && memo.key === key ? memo.base : undefined;
@@ -135,7 +141,16 @@ export async function currentClusters(ws: Workspace): Promise<MineResult | undef
     if (key) await writeMiningCache(ws.dir, key, base);
   }
   if (key) memo = { dir: ws.dir, key, base };
-  return withDecisions(base, ws, decisions.decisions, handOutcomes);
+  return withDecisions(base, ws, decisions.decisions, handOutcomes, known.triage);
+}
+
+/**
+ * What a caller that holds the decisions already has: the decisions just written (not read
+ * again) and the triage with their exclusions (not computed again: the workbench's own).
+ */
+export interface KnownDecisions {
+  decisions?: readonly Decision[];
+  triage?: TriageResult;
 }
 
 /**
@@ -154,21 +169,23 @@ export function withDecisions(
   ws: Pick<Workspace, "attempts" | "config" | "index">,
   decisions: readonly Decision[],
   handOutcomes: ReadonlyMap<string, "pass" | "fail">,
+  knownTriage?: TriageResult,
 ): MineResult {
   if (decisions.length === 0) return base;
   const config: FireConfig = ws.config;
-  const byId = new Map(ws.attempts.map((a) => [a.id, a]));
+  const byId = ws.index?.byId ?? new Map(ws.attempts.map((a) => [a.id, a]));
   const labelMap = new Map(base.labels.map((l) => [l.attemptId, l]));
   // Only an exclude changes triage: with none, the base's (the same labels, no exclusions)
   // stands, and triage (which reads failed attempts' verifier output) is not run again.
   const excludes = decisions.some((d) => d.op === "exclude");
   const finalTriage = !excludes
     ? base.finalTriage
-    : triage(ws.attempts, {
+    : (knownTriage ??
+      triage(ws.attempts, {
         ...triageInputsOf(config, labelMap, userExclusions(decisions)),
         ...(handOutcomes.size ? { handOutcomes } : {}),
         ...(ws.index ? { knownFaults: ws.index.faults } : {}),
-      });
+      }));
   const applied = applyDecisions(base.clusters, decisions, {
     labels: base.labels,
     attempts: byId,

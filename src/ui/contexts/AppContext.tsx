@@ -101,8 +101,17 @@ export interface AppActions {
   /** Changes the current data (nothing when none is loaded): for work that ends later. */
   updateData(f: (d: WorkspaceData) => WorkspaceData): void;
   setMine(m: MineResult | undefined): void;
-  /** Runs long work with progress; Esc cancels; errors become the message line. */
-  run<T>(label: string, work: Work<T>, done?: (r: T) => string | undefined): Promise<T | undefined>;
+  /**
+   * Runs long work with progress; Esc cancels; errors become the message line. `apply` puts
+   * the result into the state in the same update as the job's end: no frame shows the
+   * message of a job whose result is not shown, nor a result half applied.
+   */
+  run<T>(
+    label: string,
+    work: Work<T>,
+    done?: (r: T) => string | undefined,
+    apply?: (r: T, s: AppState) => Partial<AppState>,
+  ): Promise<T | undefined>;
   cancel(): void;
 }
 
@@ -160,7 +169,7 @@ export function AppProvider({ dir, initial, children }: AppProviderProps): React
       updateData: (f) => setState((s) => (s.data ? { ...s, data: f(s.data) } : s)),
       setMine: (mine) => patch({ mine, mineRead: true }),
       cancel: () => controller.current?.abort(),
-      async run(label, work, done) {
+      async run(label, work, done, apply) {
         controller.current?.abort();
         const ac = new AbortController();
         controller.current = ac;
@@ -171,11 +180,13 @@ export function AppProvider({ dir, initial, children }: AppProviderProps): React
           });
           ac.signal.throwIfAborted();
           const text = done?.(r);
-          patch({
+          setState((s) => ({
+            ...s,
+            ...apply?.(r, s),
             status: Status.Done,
             job: undefined,
             ...(text ? { message: { level: "info", text } } : {}),
-          });
+          }));
           return r;
         } catch (err) {
           if (isAbort(err, ac.signal)) {

@@ -1,13 +1,9 @@
-import {
-  clusters,
-  decide as decideAction,
-  mine,
-  undoDecision as undoAction,
-} from "../../core/app/mining.js";
+import { clusters, decideInSession, mine, undoInSession } from "../../core/app/mining.js";
 import type { Decision } from "../../core/mine/decisions.js";
 import type { ExternalLabeler, LabelerName, MineResult } from "../../core/mine/mine.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { workspaceServices } from "../../services.js";
+import { afterDecision, type WorkspaceData } from "./workspace.js";
 
 /** Progress of a labelling run as the Mechanisms screen shows it. */
 export interface MiningProgress {
@@ -57,19 +53,33 @@ export async function mineWorkspace(
   );
 }
 
-/** A cluster decision (core/app `decide`), then the clusters with it applied. */
-export async function decide(ws: Workspace, d: Decision): Promise<MineResult | undefined> {
-  await decideAction({ ws }, d);
-  return clusters({ ws });
+/** What a cluster decision or an undo leaves: the session, its triage and the clusters. */
+export interface DecisionResult {
+  data: WorkspaceData;
+  mine: MineResult | undefined;
 }
 
-/** Undoes the newest cluster decision (core/app `undoDecision`), then the clusters again. */
-export async function undoDecision(
-  ws: Workspace,
-): Promise<{ undone: Decision | undefined; mine: MineResult | undefined }> {
-  const undone = await undoAction({ ws });
-  return { undone, mine: await clusters({ ws }) };
+/**
+ * A cluster decision (core/app `decideInSession`), then the clusters with it applied: the
+ * decisions as written and the clustering kept in memory, nothing read again; triage only
+ * when the decision changed the exclusions, and then once (the clusters take the same).
+ */
+export async function decide(data: WorkspaceData, d: Decision): Promise<DecisionResult> {
+  return withClusters(afterDecision(await decideInSession(data, d)));
 }
+
+/** Undoes the newest cluster decision (core/app `undoInSession`), as `decide` applies one. */
+export async function undoDecision(
+  data: WorkspaceData,
+): Promise<DecisionResult & { undone: Decision | undefined }> {
+  const r = await undoInSession(data);
+  return { ...(await withClusters(afterDecision(r))), undone: r.undone };
+}
+
+const withClusters = async (data: WorkspaceData): Promise<DecisionResult> => ({
+  data,
+  mine: await clusters(data, { decisions: data.decisions, triage: data.triage }),
+});
 
 /** The current clusters (core/app `clusters`). */
 export const currentClusters = (ws: Workspace): Promise<MineResult | undefined> => clusters({ ws });

@@ -11,7 +11,12 @@ import type { Cluster } from "../../core/mine/cluster.js";
 import type { Decision } from "../../core/mine/decisions.js";
 import type { LabelerName } from "../../core/mine/mine.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
-import { reloadCandidateFiles, reloadTriage } from "../data/workspace.js";
+import {
+  readCandidateFiles,
+  reloadTriage,
+  withCandidates,
+  withMiningOf,
+} from "../data/workspace.js";
 
 // Labelling, clustering and drafting load their modules when first asked for: the first
 // screen needs none of them, and they are most of the workbench's code.
@@ -34,8 +39,13 @@ export function useWorkbench(): Workbench {
   const state = useAppState();
   const actions = useAppActions();
   const data = state.data;
+  // Every result goes into the data current when its work ends (`withMiningOf`,
+  // `withCandidates`), in the same update as the job's end: a job started on older data
+  // never takes the screen back to it, and no frame shows half of what a job changed.
   const reloadCandidates = () => {
-    if (data) actions.setData(reloadCandidateFiles(data));
+    if (!data) return;
+    const files = readCandidateFiles(data.ws.dir);
+    actions.updateData((d) => withCandidates(d, files));
   };
   return {
     reloadCandidates,
@@ -43,8 +53,8 @@ export function useWorkbench(): Workbench {
       if (!data) return;
       const r = await actions.run(
         labeler === "llm" ? "labelling (LLM)" : "labelling (heuristic)",
-        async (signal, progress) =>
-          (await mining()).mineWorkspace(
+        async (signal, progress) => {
+          const mined = await (await mining()).mineWorkspace(
             data.ws,
             labeler,
             (p) =>
@@ -55,63 +65,68 @@ export function useWorkbench(): Workbench {
                 ...(p.cacheHits !== undefined ? { cacheHits: p.cacheHits } : {}),
               }),
             signal,
-          ),
-        (m) =>
+          );
+          // the new labels change triage (a capability gap is excluded): read with the run,
+          // so the clusters and the counts they change are shown in one frame
+          return { mined, next: await reloadTriage(data) };
+        },
+        ({ mined: m }) =>
           `${m.labels.length} labels (${outcomeCounts(labelOutcome(m))}), ${m.clusters.length} clusters`,
+        ({ mined, next }, s) => ({ mine: mined, mineRead: true, data: withMiningOf(s.data, next) }),
       );
       if (!r) return;
-      actions.setMine(r);
       // The same counts as `fire mine`; a run that labelled nothing is an error, a partial one a warning.
-      const outcome = labelOutcome(r);
-      const endpoint = (r.report as { endpoint?: string } | undefined)?.endpoint;
+      const outcome = labelOutcome(r.mined);
+      const endpoint = (r.mined.report as { endpoint?: string } | undefined)?.endpoint;
       const problem = outcomeProblem(outcome, endpoint);
       if (problem)
         actions.notify(
           outcome.nothingLabelled ? "error" : "warn",
-          `${r.labels.length} labels (${outcomeCounts(outcome)}): ${problem}`,
+          `${r.mined.labels.length} labels (${outcomeCounts(outcome)}): ${problem}`,
         );
-      actions.setData(await reloadTriage(data));
     },
     async mark(attemptId, change, what) {
       if (!data) return;
-      const r = await actions.run(
+      await actions.run(
         what,
-        () => markAttempt(data.ws.dir, attemptId, change),
+        async () => {
+          await markAttempt(data.ws.dir, attemptId, change);
+          return reloadTriage(data);
+        },
         () => `${what}: recorded in mining/outcomes.json`,
+        (next, s) => ({ data: withMiningOf(s.data, next) }),
       );
-      if (r) actions.setData(await reloadTriage(data));
     },
     async undo() {
       if (!data) return;
-      const r = await actions.run(
+      await actions.run(
         "undo",
-        async () => (await mining()).undoDecision(data.ws),
+        async () => (await mining()).undoDecision(data),
         (u) => (u.undone ? `undid: ${describeDecision(u.undone)}` : "no cluster decision to undo"),
+        (u, s) => ({ mine: u.mine, mineRead: true, data: withMiningOf(s.data, u.data) }),
       );
-      if (!r) return;
-      actions.setMine(r.mine);
-      actions.setData(await reloadTriage(data));
     },
     async decide(d, what) {
       if (!data) return;
-      const r = await actions.run(
+      await actions.run(
         what,
-        async () => (await mining()).decide(data.ws, d),
+        async () => (await mining()).decide(data, d),
         () => `${what}: recorded in mining/decisions.json`,
+        (r, s) => ({ mine: r.mine, mineRead: true, data: withMiningOf(s.data, r.data) }),
       );
-      if (r) actions.setMine(r);
-      // an exclude decision changes which failures are in scope: triage reads it again
-      actions.setData(await reloadTriage(data));
     },
     async draft(cluster) {
       if (!data) return undefined;
-      const file = await actions.run(
+      const r = await actions.run(
         `drafting from ${cluster.id}`,
-        async () => (await lifecycle()).draftFile(data, cluster),
-        (f) => `drafted ${relative(data.ws.dir, f)} (status draft)`,
+        async () => {
+          const file = await (await lifecycle()).draftFile(data, cluster);
+          return { file, files: readCandidateFiles(data.ws.dir) };
+        },
+        ({ file }) => `drafted ${relative(data.ws.dir, file)} (status draft)`,
+        ({ files }, s) => (s.data ? { data: withCandidates(s.data, files) } : {}),
       );
-      if (file) actions.setData(reloadCandidateFiles(data));
-      return file;
+      return r?.file;
     },
   };
 }
