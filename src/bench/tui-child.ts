@@ -108,8 +108,10 @@ async function open(dir: string, attempts: number, keys: boolean, decide = false
 
 /**
  * On a mined workspace: a cluster rename from its Enter to the frame that shows the new
- * name (the decision recorded and the clusters read again), then opening the first
- * candidate in the editor from its Enter to the frame with its fields.
+ * name (the decision recorded and the clusters read again), an exclude of that cluster from
+ * its Enter to the frame whose header counts its attempts as excluded, `u` to the frame that
+ * no longer does, then opening the first candidate in the editor from its Enter to the frame
+ * with its fields.
  */
 async function decideAndEdit(
   app: Awaited<ReturnType<typeof renderBoot>>["app"],
@@ -137,6 +139,21 @@ async function decideAndEdit(
     app.lastFrame,
   );
   const decision = now() - t0;
+  // An exclude changes triage (the header's excluded count); its undo changes it back.
+  const excluded = () => Number(/\((\d+) excluded\)/.exec(frame())?.[1] ?? Number.NaN);
+  const before = excluded();
+  app.stdin.write("e");
+  await until(() => frame().includes("exclude reason:"), "the exclude field", app.lastFrame);
+  for (const ch of "bench") app.stdin.write(ch);
+  await until(() => frame().includes("exclude reason: bench"), "the typed reason", app.lastFrame);
+  t0 = now();
+  app.stdin.write("\r");
+  await until(() => excluded() > before, "the excluded count after the exclude", app.lastFrame);
+  const exclude = now() - t0;
+  t0 = now();
+  app.stdin.write("u");
+  await until(() => excluded() === before, "the excluded count after the undo", app.lastFrame);
+  const undo = now() - t0;
   app.stdin.write("4");
   await until(() => frame().includes("family / lineage"), "the Candidates screen", app.lastFrame);
   t0 = now();
@@ -149,7 +166,7 @@ async function decideAndEdit(
   const editorOpen = now() - t0;
   app.stdin.write("\x1b");
   app.stdin.write("1");
-  return { decision, editorOpen };
+  return { decision, exclude, undo, editorOpen };
 }
 
 /** Ctrl-C typed while the first read is still going (right after the first frame). */

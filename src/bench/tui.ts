@@ -138,6 +138,18 @@ export const tuiBenchmark: Benchmark = {
               kind: "max",
             },
             {
+              target: `${size} attempts: cluster exclude, Enter → frame with the new excluded count (ms)`,
+              measured: min(opens.map((o) => o.exclude!)),
+              limit: 150,
+              kind: "max",
+            },
+            {
+              target: `${size} attempts: undo of the exclude, u → frame with the count before (ms)`,
+              measured: min(opens.map((o) => o.undo!)),
+              limit: 150,
+              kind: "max",
+            },
+            {
               target: `${size} attempts: editor open, Enter → frame with the fields (ms)`,
               measured: min(opens.map((o) => o.editorOpen!)),
               limit: 200,
