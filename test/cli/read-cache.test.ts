@@ -32,7 +32,7 @@ function workspace(): string {
   return dir;
 }
 
-const READS = [["triage"], ["clusters"], ["route"]];
+const READS = [["triage"], ["triage", "--json"], ["clusters"], ["route"]];
 
 /** Each read command's output, and its exit status, in `dir`. */
 async function reads(dir: string): Promise<string[]> {
@@ -58,7 +58,7 @@ describe("read commands from the index head and their caches", () => {
     const dir = workspace();
     expect((await fireIn(["mine"], { cwd: dir })).status).toBe(0);
     const first = await reads(dir); // computed, and kept
-    expect(first[1]).toMatch(/cluster\(s\):/);
+    expect(first[2]).toMatch(/cluster\(s\):/);
     const head = await currentHead(dir);
     expect(head?.digest).toBeDefined();
     expect(await reads(dir)).toEqual(first); // from the head and the caches
@@ -81,6 +81,8 @@ describe("read commands from the index head and their caches", () => {
     // a cache whose bytes were edited is computed again, not served
     const triage = workspacePaths(dir).triageCache;
     writeFileSync(triage, readFileSync(triage, "utf8").replace(/"passes":\d+/g, '"passes":99'));
+    const text = workspacePaths(dir).triageText;
+    writeFileSync(text, readFileSync(text, "utf8").replace(/ \d+\/\d+ /g, " 99/99 "));
     expect(await reads(dir)).toEqual(changed);
     expect(await computed(dir)).toEqual(changed);
   });

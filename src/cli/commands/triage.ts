@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { cachedTriage, renderTriage } from "../../core/app/cached-reads.js";
+import { cachedTriage, cachedTriageText } from "../../core/app/cached-reads.js";
 import { print } from "../util/out.js";
 import { openCurrent, openHead, printJson, withWorkspace } from "../util/workspace.js";
 
@@ -13,15 +13,22 @@ export function register(program: Command): void {
       )
       .option("--json", "print {tasks, exclusions, inScope} as JSON"),
   ).action(async (opts: { workspace?: string; json?: boolean }) => {
-    // the last answer while nothing it reads changed, from the index's head alone
+    // the last answer while nothing it reads changed, from the index's head alone; else
+    // fault checks, the last mining run's labels and the user's decisions, as the workbench
+    // (computing triage loads only then)
     const head = await openHead(opts);
-    const cached = head && (await cachedTriage(head));
-    // else fault checks, the last mining run's labels and the user's decisions, as the
-    // workbench (computing triage loads only then)
-    const triage =
-      cached ||
-      (await (await import("../../core/app/triage.js")).currentTriage(await openCurrent(opts)));
-    if (opts.json) printJson(triage);
-    else print(renderTriage(triage));
+    if (opts.json) {
+      const cached = head && (await cachedTriage(head));
+      if (cached) printJson(cached);
+      else
+        printJson(
+          await (await import("../../core/app/triage.js")).currentTriage(await openCurrent(opts)),
+        );
+      return;
+    }
+    const kept = head && (await cachedTriageText(head));
+    if (kept !== undefined) print(kept);
+    else
+      print(await (await import("../../core/app/triage.js")).triageText(await openCurrent(opts)));
   });
 }

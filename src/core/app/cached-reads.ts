@@ -1,7 +1,7 @@
 import { cachedSummary } from "../mine/clusters-summary.js";
 import type { MineSummary } from "../mine/render-text.js";
 import type { TriageResult } from "../mine/triage.js";
-import { readTriageCache, triageKey } from "../mine/triage-cache.js";
+import { readTriageCache, readTriageText, triageKey } from "../mine/triage-cache.js";
 import type { RouteAudit } from "../route/audit.js";
 import { readRouteAudit, routeAuditKey } from "../route/audit-cache.js";
 import { currentHead, type WorkspaceHead } from "../workspace/head.js";
@@ -28,6 +28,12 @@ export function workspaceHead(dir: string): Promise<WorkspaceHead | undefined> {
 export async function cachedTriage(head: WorkspaceHead): Promise<TriageResult | undefined> {
   const key = await triageKey(head);
   return key ? readTriageCache(head.dir, key) : undefined;
+}
+
+/** `fire triage`'s last text while nothing it reads changed. */
+export async function cachedTriageText(head: WorkspaceHead): Promise<string | undefined> {
+  const key = await triageKey(head);
+  return key ? readTriageText(head.dir, key) : undefined;
 }
 
 /** What `fire clusters` last printed while nothing it depends on changed. */

@@ -50,3 +50,16 @@ export function readTriageCache(dir: string, key: string): TriageResult | undefi
 export function writeTriageCache(dir: string, key: string, triage: TriageResult): Promise<void> {
   return writeKeyed(workspacePaths(dir).triageCache, VERSION, key, triage);
 }
+
+/**
+ * The text of `fire triage` (`renderTriage`) kept under the same key as its triage: at
+ * 100,000 attempts the triage is 34 MB of JSON and its text takes seconds to render, where
+ * the text alone reads back at once.
+ */
+export function readTriageText(dir: string, key: string): string | undefined {
+  return readKeyed<string>(workspacePaths(dir).triageText, VERSION, key);
+}
+
+export function writeTriageText(dir: string, key: string, text: string): Promise<void> {
+  return writeKeyed(workspacePaths(dir).triageText, VERSION, key, text);
+}

@@ -44,6 +44,8 @@ export interface WorkspacePaths {
   clustersSummary: string;
   /** `fire route`'s last routing audit, beside the index. */
   routeCache: string;
+  /** `fire triage`'s text, under the triage cache's key. */
+  triageText: string;
   /** The config as last checked, keyed by the config file's bytes (read commands). */
   configCache: string;
   /** The LLM's response cache and batch state. */
@@ -95,6 +97,7 @@ function layout(root: string): WorkspacePaths {
     labels: join(cache, "labels"),
     miningCache: join(cache, "mining.json"),
     triageCache: join(cache, "triage.json"),
+    triageText: join(cache, "triage-text.json"),
     clustersSummary: join(cache, "clusters-summary.json"),
     routeCache: join(cache, "route.json"),
     configCache: join(cache, "config.json"),
