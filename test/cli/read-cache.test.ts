@@ -32,7 +32,14 @@ function workspace(): string {
   return dir;
 }
 
-const READS = [["triage"], ["triage", "--json"], ["clusters"], ["route"]];
+const READS = [
+  ["triage"],
+  ["triage", "--json"],
+  ["clusters"],
+  ["route"],
+  ["attempts"],
+  ["attempts", "--failed", "--json"],
+];
 
 /** Each read command's output, and its exit status, in `dir`. */
 async function reads(dir: string): Promise<string[]> {
@@ -81,6 +88,8 @@ describe("read commands from the index head and their caches", () => {
     // a cache whose bytes were edited is computed again, not served
     const triage = workspacePaths(dir).triageCache;
     writeFileSync(triage, readFileSync(triage, "utf8").replace(/"passes":\d+/g, '"passes":99'));
+    const kept = join(workspacePaths(dir).texts, "attempts.json");
+    writeFileSync(kept, readFileSync(kept, "utf8").replaceAll("fail", "pass"));
     const text = workspacePaths(dir).triageText;
     writeFileSync(text, readFileSync(text, "utf8").replace(/ \d+\/\d+ /g, " 99/99 "));
     expect(await reads(dir)).toEqual(changed);

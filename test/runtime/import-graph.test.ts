@@ -82,7 +82,7 @@ describe("the hook entry's import graph (compiled dist/runtime)", () => {
 });
 
 describe("a read command's cached answer (compiled dist/cli)", () => {
-  it.each(["triage", "clusters", "route"])(
+  it.each(["triage", "clusters", "route", "attempts"])(
     "fire %s loads no schema library, importer or index decoder before its cache misses",
     (name) => {
       const eager = [

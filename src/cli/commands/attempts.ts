@@ -1,8 +1,12 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { attemptRow, isFailed } from "../util/attempt-row.js";
-import { print, printErr } from "../util/out.js";
+import { codeStamp, type KeptOutput, keepOutput, keptOutput } from "../../core/app/cached-reads.js";
+import { printable } from "../../core/printable.js";
+import type { Workspace } from "../../core/workspace/load.js";
+import { jsonText, printKept } from "../util/out.js";
 import { clip, renderTable } from "../util/table.js";
-import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
+import { openCurrent, openHead, withWorkspace } from "../util/workspace.js";
 
 interface AttemptsOptions {
   workspace?: string;
@@ -24,31 +28,54 @@ export function register(program: Command): void {
         "print a JSON array of {id, taskId, outcome, reward, agent, model, format, nEvents}",
       ),
   ).action(async (opts: AttemptsOptions) => {
-    const ws = await openCurrent(opts);
-    const rows = ws.attempts
-      .filter((a) => !opts.failed || isFailed(a))
-      .filter((a) => opts.task === undefined || a.taskId === opts.task)
-      .map((a) => attemptRow(ws, a));
-    if (ws.errors.length > 0) {
-      printErr(`${ws.errors.length} input errors (run \`fire\` to see them)\n`);
-    }
-    if (opts.json) {
-      printJson(rows);
+    // what it printed last with these options, while the attempts and the code are unchanged
+    const parts = {
+      failed: opts.failed === true,
+      task: opts.task ?? null,
+      json: opts.json === true,
+      code: codeStamp(join(dirname(fileURLToPath(import.meta.url)), "..")),
+    };
+    const head = await openHead(opts);
+    const kept = head && keptOutput(head, "attempts", parts);
+    if (kept) {
+      printKept(kept);
       return;
     }
-    const table = renderTable(
-      ["id", "task", "outcome", "reward", "events", "agent", "model", "format"],
-      rows.map((r) => [
-        clip(r.id, 48),
-        clip(r.taskId, 40),
-        r.outcome,
-        r.reward === null ? "-" : String(r.reward),
-        r.nEvents,
-        clip(r.agent ?? "-", 16),
-        clip(r.model ?? "-", 24),
-        r.format,
-      ]),
-    );
-    print(`${table}\n${rows.length} of ${ws.attempts.length} attempts\n`);
+    const ws = await openCurrent(opts);
+    const out = await attemptsOutput(ws, opts);
+    printKept(out);
+    await keepOutput(ws, "attempts", parts, out);
   });
+}
+
+/** What `fire attempts` prints (stdout and stderr, printable) for a workspace. */
+async function attemptsOutput(ws: Workspace, opts: AttemptsOptions): Promise<KeptOutput> {
+  // the rows' helpers read the index (loaded only when the kept output cannot serve)
+  const { attemptRow, isFailed } = await import("../util/attempt-row.js");
+  const rows = ws.attempts
+    .filter((a) => !opts.failed || isFailed(a))
+    .filter((a) => opts.task === undefined || a.taskId === opts.task)
+    .map((a) => attemptRow(ws, a));
+  const stderr =
+    ws.errors.length > 0
+      ? printable(`${ws.errors.length} input errors (run \`fire\` to see them)\n`)
+      : "";
+  if (opts.json) return { stdout: jsonText(rows), stderr };
+  const table = renderTable(
+    ["id", "task", "outcome", "reward", "events", "agent", "model", "format"],
+    rows.map((r) => [
+      clip(r.id, 48),
+      clip(r.taskId, 40),
+      r.outcome,
+      r.reward === null ? "-" : String(r.reward),
+      r.nEvents,
+      clip(r.agent ?? "-", 16),
+      clip(r.model ?? "-", 24),
+      r.format,
+    ]),
+  );
+  return {
+    stdout: printable(`${table}\n${rows.length} of ${ws.attempts.length} attempts\n`),
+    stderr,
+  };
 }

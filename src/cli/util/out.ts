@@ -22,11 +22,22 @@ const JSON_RAW = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Prints a value as JSON on stdout (one document), every control character escaped. */
 export function printJson(value: unknown): void {
+  process.stdout.write(jsonText(value));
+}
+
+/** What `printJson` writes for a value. */
+export function jsonText(value: unknown): string {
   const text = JSON.stringify(value, null, 2).replace(
     JSON_RAW,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
-  process.stdout.write(`${text}\n`);
+  return `${text}\n`;
+}
+
+/** Writes output this CLI made printable earlier (`printable`, `jsonText`) and kept as it was. */
+export function printKept(out: { stdout: string; stderr: string }): void {
+  if (out.stderr) process.stderr.write(out.stderr);
+  if (out.stdout) process.stdout.write(out.stdout);
 }
 
 /**

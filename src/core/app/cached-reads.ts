@@ -4,7 +4,12 @@ import type { TriageResult } from "../mine/triage.js";
 import { readTriageCache, readTriageText, triageKey } from "../mine/triage-cache.js";
 import type { RouteAudit } from "../route/audit.js";
 import { readRouteAudit, routeAuditKey } from "../route/audit-cache.js";
-import { currentHead, type WorkspaceHead } from "../workspace/head.js";
+import { join } from "node:path";
+import { codeStamp, coreCodeStamp } from "../workspace/code-stamp.js";
+import { attemptsDigest, currentHead, type WorkspaceHead } from "../workspace/head.js";
+import type { Workspace } from "../workspace/load.js";
+import { workspacePaths } from "../workspace/paths.js";
+import { keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
 
 /**
  * The read commands' answers as last computed, from the workspace's index head alone: no
@@ -49,3 +54,37 @@ export function cachedRouteAudit(
   const key = routeAuditKey(head, opts);
   return key ? readRouteAudit(head.dir, key) : undefined;
 }
+
+/** What a command printed, kept verbatim. */
+export interface KeptOutput {
+  stdout: string;
+  stderr: string;
+}
+
+type Attempts = Pick<Workspace, "dir" | "index" | "digest">;
+
+const TEXTS_VERSION = 1;
+const textFile = (dir: string, name: string) => join(workspacePaths(dir).texts, `${name}.json`);
+const textKey = (ws: Attempts, name: string, parts: unknown) => {
+  const digest = attemptsDigest(ws);
+  return digest && keyOf({ code: coreCodeStamp(), digest, name, parts });
+};
+
+/**
+ * The output of read command `name` that depends on the attempts alone (`fire attempts`), as
+ * it printed it last with the same `parts` (its options and a stamp of the code that formats
+ * it, `codeStamp`): served while the attempts (the index's digest) and the code of core/ are
+ * unchanged, from bytes fire wrote.
+ */
+export function keptOutput(ws: Attempts, name: string, parts: unknown): KeptOutput | undefined {
+  const key = textKey(ws, name, parts);
+  return key ? readKeyed<KeptOutput>(textFile(ws.dir, name), TEXTS_VERSION, key) : undefined;
+}
+
+/** Keeps what `name` printed for `keptOutput` (one entry per command: its last options). */
+export async function keepOutput(ws: Attempts, name: string, parts: unknown, out: KeptOutput) {
+  const key = textKey(ws, name, parts);
+  if (key) await writeKeyed(textFile(ws.dir, name), TEXTS_VERSION, key, out);
+}
+
+export { codeStamp };

@@ -32,15 +32,15 @@ export function parserCodeStamp(): Promise<string> {
   return memo;
 }
 
-let codeMemo: string | undefined;
+const stamps = new Map<string, string>();
 
 /**
- * Stamp of the code mining runs (every module under core/, by path, size and mtime): an
- * entry written by another build of fire is never served. Once per process.
+ * Stamp of the code in a folder (every module below it, by path, size and mtime), once per
+ * process: an entry written by another build of fire is never served.
  */
-export function coreCodeStamp(): string {
-  if (codeMemo) return codeMemo;
-  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+export function codeStamp(root: string): string {
+  const memo = stamps.get(root);
+  if (memo) return memo;
   const h = createHash("sha256");
   const walk = (dir: string, rel: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
@@ -48,13 +48,19 @@ export function coreCodeStamp(): string {
     )) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p, `${rel}${e.name}/`);
-      else if (/\.(js|ts)$/.test(e.name)) {
+      else if (/\.(js|ts|cjs|cts)$/.test(e.name)) {
         const st = statSync(p);
         h.update(`${rel}${e.name}:${st.size}:${st.mtimeMs}\n`);
       }
     }
   };
   walk(root, "");
-  codeMemo = h.digest("hex");
-  return codeMemo;
+  const stamp = h.digest("hex");
+  stamps.set(root, stamp);
+  return stamp;
+}
+
+/** Stamp of the code mining runs (every module under core/). */
+export function coreCodeStamp(): string {
+  return codeStamp(join(dirname(fileURLToPath(import.meta.url)), ".."));
 }
