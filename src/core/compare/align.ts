@@ -1,4 +1,4 @@
-import type { Attempt, Event } from "../model/attempt.js";
+import { type Attempt, type Event, sameTask } from "../model/attempt.js";
 import { toolSummary } from "./summary.js";
 
 /** One step of an attempt: a tool call and (when paired) its result. */
@@ -83,7 +83,7 @@ export function alignAttempts(left: Attempt, right: Attempt): Alignment {
 }
 
 /**
- * The passing attempt of the same task that matches best: same model and agent first (the
+ * The passing attempt of the same task (and version, where both record one) that matches best: same model and agent first (the
  * closest control for "what did this one do differently"), then the one sharing the most
  * commands, then the smallest id. Undefined when no attempt of the task passed.
  */
@@ -92,7 +92,7 @@ export function passingSibling(
   attempts: readonly Attempt[],
 ): Attempt | undefined {
   const pass = attempts.filter(
-    (a) => a.taskId === attempt.taskId && a.id !== attempt.id && a.outcome === "pass",
+    (a) => a.id !== attempt.id && a.outcome === "pass" && sameTask(a, attempt),
   );
   if (pass.length <= 1) return pass[0];
   const kin = (a: Attempt) =>

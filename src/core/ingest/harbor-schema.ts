@@ -28,6 +28,8 @@ export const HarborTrialResult = z.looseObject({
   id: z.string().nullish(),
   task_name: z.string(),
   trial_name: z.string(),
+  /** The task's content hash (its files): another checksum is another version of the task. */
+  task_checksum: z.string().nullish(),
   agent_info: z
     .looseObject({
       name: z.string().nullish(),

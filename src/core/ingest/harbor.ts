@@ -380,6 +380,7 @@ export async function* readHarborTrial(
     id: attemptId("harbor", identity, r.trial_name),
     source: { format: "harbor-trial", path: dir },
     taskId: r.task_name,
+    taskVersion: r.task_checksum ?? undefined,
     taskText,
     agent: r.agent_info?.name ?? parts?.agent,
     // A Claude Code run without trajectory.json names its model only in the session transcript.

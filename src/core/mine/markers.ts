@@ -1,4 +1,4 @@
-import type { Attempt } from "../model/attempt.js";
+import { type Attempt, sameTask } from "../model/attempt.js";
 import { replayAttempt } from "../policy/replay.js";
 import type { CompiledPolicy } from "../policy/types.js";
 import { detectorById, runDetectors } from "./detectors/index.js";
@@ -13,9 +13,9 @@ export interface Marker {
   text: string;
 }
 
-/** The other attempts at the same task (what sibling-comparing detectors look at). */
+/** The other attempts at the same task and version (what sibling-comparing detectors look at). */
 export function siblingsOf(attempt: Attempt, attempts: readonly Attempt[]): Attempt[] {
-  return attempts.filter((a) => a.taskId === attempt.taskId && a.id !== attempt.id);
+  return attempts.filter((a) => a.id !== attempt.id && sameTask(a, attempt));
 }
 
 /**

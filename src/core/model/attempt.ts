@@ -100,12 +100,28 @@ export type Tokens = z.infer<typeof Tokens>;
  */
 export const UNFINISHED_TRIAL = "TrialUnfinished";
 
+/**
+ * Whether two attempts ran the same task: the same task id, and the same version where both
+ * record one. A passing attempt of another version of the task shows less about this one.
+ */
+export function sameTask(a: { taskId: string; taskVersion?: string }, b: typeof a): boolean {
+  if (a.taskId !== b.taskId) return false;
+  return (
+    a.taskVersion === undefined || b.taskVersion === undefined || a.taskVersion === b.taskVersion
+  );
+}
+
 /** One run of an agent on one task. */
 export const Attempt = z.strictObject({
   /** Stable across re-imports: derived from the source identity, never random. */
   id: z.string().min(1),
   source: z.strictObject({ format: SourceFormat, path: z.string() }),
   taskId: z.string(),
+  /**
+   * The task's content hash, where the harness records one (Harbor's `task_checksum`):
+   * attempts of one task id with different versions ran a different task text or grader.
+   */
+  taskVersion: z.string().optional(),
   taskText: z.string(),
   agent: z.string().optional(),
   model: z.string().optional(),

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { type AgentProfile, iso } from "../agents.js";
 import type { Rng } from "../prng.js";
@@ -108,7 +109,9 @@ export async function writeTrial(
     trial_uri: `file:///home/runner/harbor/jobs/${jobName}/${name}`,
     task_id: { path: `datasets/terminal-bench/${taskId}` },
     source: "terminal-bench",
-    task_checksum: rng.hex(64),
+    // Harbor hashes the task's files: every trial of one task carries the same checksum
+    // (the draw keeps the generator's random stream as it was)
+    task_checksum: (rng.hex(64), createHash("sha256").update(`task:${taskId}`).digest("hex")),
     config,
     agent_info: {
       name: agent.name,

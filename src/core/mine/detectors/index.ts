@@ -1,4 +1,4 @@
-import type { Attempt } from "../../model/attempt.js";
+import { type Attempt, sameTask } from "../../model/attempt.js";
 import { redact } from "../../redact.js";
 import { attachedServer } from "./attached-server.js";
 import { binaryNeverCompared } from "./binary-compare.js";
@@ -116,7 +116,7 @@ export function runDetectorsAll(attempts: readonly Attempt[]): Map<string, Detec
   const byTask = siblingsByTask(attempts);
   const out = new Map<string, DetectorHit[]>();
   for (const a of attempts) {
-    const siblings = (byTask.get(a.taskId) ?? []).filter((s) => s.id !== a.id);
+    const siblings = (byTask.get(a.taskId) ?? []).filter((s) => s.id !== a.id && sameTask(s, a));
     out.set(a.id, runDetectors(a, { siblings }));
   }
   return out;
