@@ -1,10 +1,10 @@
+import { join } from "node:path";
 import { cachedSummary } from "../mine/clusters-summary.js";
 import type { MineSummary } from "../mine/render-text.js";
 import type { TriageResult } from "../mine/triage.js";
 import { readTriageCache, readTriageText, triageKey } from "../mine/triage-cache.js";
 import type { RouteAudit } from "../route/audit.js";
 import { readRouteAudit, routeAuditKey } from "../route/audit-cache.js";
-import { join } from "node:path";
 import { codeStamp, coreCodeStamp } from "../workspace/code-stamp.js";
 import { attemptsDigest, currentHead, type WorkspaceHead } from "../workspace/head.js";
 import type { Workspace } from "../workspace/load.js";

@@ -102,16 +102,19 @@ export async function writeTrial(
     : null;
   // Harbor still runs the verifier after an agent timeout; other exceptions end the trial.
   const verified = !exc || exc.exception_type === "AgentTimeoutError";
+  const id = rng.uuid();
+  // Harbor hashes the task's files: every trial of one task carries the same checksum (the
+  // draw keeps the generator's random stream as it was)
+  rng.hex(64);
+  const taskChecksum = createHash("sha256").update(`task:${taskId}`).digest("hex");
   const result = {
-    id: rng.uuid(),
+    id,
     task_name: taskId,
     trial_name: name,
     trial_uri: `file:///home/runner/harbor/jobs/${jobName}/${name}`,
     task_id: { path: `datasets/terminal-bench/${taskId}` },
     source: "terminal-bench",
-    // Harbor hashes the task's files: every trial of one task carries the same checksum
-    // (the draw keeps the generator's random stream as it was)
-    task_checksum: (rng.hex(64), createHash("sha256").update(`task:${taskId}`).digest("hex")),
+    task_checksum: taskChecksum,
     config,
     agent_info: {
       name: agent.name,
