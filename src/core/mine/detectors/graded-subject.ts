@@ -120,12 +120,16 @@ export const gradedSubjectUnchecked: Detector = {
     if (!last || !callSucceeded(attempt, last)) return [];
     const checkText = checks.map(callText).join("\n");
     const writes = calls.filter(isWrite).map(callText).join("\n").toLowerCase();
-    const seen = seenText(attempt, calls).toLowerCase();
     const task = attempt.taskText.toLowerCase();
+    // the outputs the agent read, joined once and only when the task text does not decide
+    let seen: string | undefined;
+    const seenHas = (s: string): boolean => {
+      seen ??= seenText(attempt, calls).toLowerCase();
+      return names(seen, s);
+    };
     for (const t of failing) {
       // stated by the task, or by a document the agent read and then wrote code for
-      const stated = (s: string): boolean =>
-        names(task, s) || (names(seen, s) && writes.includes(s));
+      const stated = (s: string): boolean => names(task, s) || (writes.includes(s) && seenHas(s));
       const subject = nameSubjects(t).find((s) => stated(s) && !exercises(checkText, s));
       const literal = subject
         ? undefined
