@@ -78,6 +78,12 @@ export const LlmLabelAnswer = LabelAnswer.omit({ isProceduralLoss: true }).exten
   status: LabelStatus,
   evidence: z.array(CitedEvidence),
   mechanismId: z.enum(MECHANISM_IDS).nullable(),
+  /**
+   * Free text; null accepted: a model that keeps a failure for review, or excludes it, often
+   * has no mechanism to name (the prompt asks for mechanismId null then, and models carry that
+   * over). Read as the known mechanism's name, else "none named".
+   */
+  mechanism: z.string().max(200).nullable(),
   secondReading: z
     .strictObject({ kind: InScopeKind, interventionPoint: InterventionPoint, why: z.string() })
     .nullable(),
@@ -300,6 +306,7 @@ function answerLabel(
   );
   const label: Label = {
     ...rest,
+    mechanism: rest.mechanism ?? mechanismById(known.mechanismId)?.name ?? "none named",
     ...(withheld || stop.note
       ? {
           rationale: `${rest.rationale}${withheld ? ` [not named: ${withheld}]` : ""}${

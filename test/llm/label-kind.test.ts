@@ -77,6 +77,20 @@ describe("the LLM labeller's scope definitions and answer", () => {
     expect(label.evidence?.map((e) => e.from)).toEqual(["event", "verifier"]);
   });
 
+  it("accepts a needs-review answer whose free-text mechanism is null, in one request", async () => {
+    const { label, report } = await labelWith(makeAttempt("nr-null"), {
+      kind: "policy_addressable",
+      status: "needs_review",
+      mechanismId: null,
+      mechanism: null,
+    });
+    expect(report.repairs).toBe(0);
+    expect(fake.requests.length).toBe(1);
+    expect(label.status).toBe("needs_review");
+    expect(label.mechanism).toBe("none named");
+    expect(label.mechanismId).toBeUndefined();
+  });
+
   it("a named answer without evidence of its mechanism is kept for review, with no mechanism", async () => {
     const { label } = await labelWith(makeAttempt("nr-1"), {
       status: "named",
