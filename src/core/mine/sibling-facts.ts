@@ -7,6 +7,7 @@ import {
   BUILD_RE,
   callSucceeded,
   commandOf,
+  INTERPRETERS,
   isCheck,
   outputOf,
   PROBE_RE,
@@ -76,7 +77,6 @@ const VIEW_PROGRAMS =
   /^(?:cat|head|tail|less|more|ls|stat|wc|file|grep|rg|find|tree|du|sha256sum|md5sum|sha1sum|xxd|hexdump|od|jq|echo|printf|pwd|whoami|which|type|sort|uniq|cut|awk|nl)$/;
 const COMPARE_RE = /\b(?:cmp|diff|filecmp|colordiff)\b/;
 const VALIDATE_RE = /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b/i;
-const INTERPRETERS = /^(?:python[\d.]*|node|ruby|perl|bash|sh|php|Rscript|R)$/;
 const COPY_PROGRAMS = /^(?:cp|rsync|tar|dd)$/;
 const SCRATCH = /^(?:\/tmp\/|\/dev\/|\/proc\/|\/var\/tmp\/)|(?:^|\/)\.cache\//;
 /** Scratch space (temporary files, devices). */

@@ -7,6 +7,7 @@ import {
   isVerification,
   isWrite,
   resultOf,
+  runsInterpreter,
   runsWrittenProgram,
   segments,
   toolCalls,
@@ -74,13 +75,9 @@ function exercises(text: string, subject: string): boolean {
   );
 }
 
-/** A program run by an interpreter or a runner (`python x.py`, `node -e …`, `go run`). */
-const INTERPRETER =
-  /^(?:\S*\/)?(?:python[\d.]*|node|deno|bun|ruby|perl|php|java|bash|sh|go\s+run|cargo\s+run|dotnet\s+run)\s+\S/;
-
 /** A call that exercises behaviour: a verification (test, probe, build) or a program run. */
 function runsCode(c: Event): boolean {
-  return isVerification(c) || segments(commandOf(c) ?? "").some((s) => INTERPRETER.test(s));
+  return isVerification(c) || segments(commandOf(c) ?? "").some(runsInterpreter);
 }
 
 /** What the agent saw before it stopped: the task text and the output of its own calls. */

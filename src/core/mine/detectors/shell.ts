@@ -300,6 +300,16 @@ export function isCheck(ev: Event): boolean {
 }
 
 /** The program a shell segment runs: its first word after `VAR=value` assignments. */
+/** Programs that run a program given to them (a script file or `-c`/`-e` code). */
+export const INTERPRETERS = /^(?:python[\d.]*|node|ruby|perl|bash|sh|php|Rscript|R)$/;
+
+/** Whether a shell segment runs an interpreter on something (`python3 x.py`, `node -e …`). */
+export function runsInterpreter(seg: string): boolean {
+  const prog = programOf(seg);
+  const base = prog?.split("/").at(-1);
+  return !!base && INTERPRETERS.test(base) && seg.trim().split(/\s+/).length > 1;
+}
+
 function programOf(seg: string): string | undefined {
   for (const word of seg.split(/\s+/)) {
     if (/^[A-Za-z_]\w*=/.test(word)) continue;
