@@ -92,12 +92,27 @@ export function renderEvent(ev: Event, cap: number): string {
   return line;
 }
 
+/** Fields that say where an attempt was read from, not what happened in it. */
+const LOCATION_KEYS: ReadonlySet<string> = new Set(["path", "file", "exitFile"]);
+
 /**
  * The full trace text: the normalized attempt as fire stores it (one fire JSONL line),
- * i.e. what would be sent without a prompt builder. Denominator of the compression ratio.
+ * i.e. what would be sent without a prompt builder, less the files it was read from
+ * (`source.path`, the verifier's and the tests' `file`, the agent end's files). Denominator
+ * of the compression ratio and base of the prompt budget: a workspace moved to another
+ * folder keeps its prompts, so its label cache and recorded answers still match.
  */
 export function fullTraceText(attempt: Attempt): string {
-  return JSON.stringify(attempt);
+  const { source, verifierSource, verifierTests, agentEnd, ...rest } = attempt;
+  const drop = <T extends object>(o: T): Partial<T> =>
+    Object.fromEntries(Object.entries(o).filter(([k]) => !LOCATION_KEYS.has(k))) as Partial<T>;
+  return JSON.stringify({
+    source: drop(source),
+    ...(verifierSource ? { verifierSource: drop(verifierSource) } : {}),
+    ...(verifierTests ? { verifierTests: verifierTests.map(drop) } : {}),
+    ...(agentEnd ? { agentEnd: drop(agentEnd) } : {}),
+    ...rest,
+  });
 }
 
 export function promptBudget(fullTokens: number, limits: PromptLimits): number {

@@ -136,6 +136,53 @@ describe("prompt tokens ÷ full trace tokens (chars/4 estimate)", () => {
   });
 });
 
+describe("where a workspace lives", () => {
+  it("leaves every prompt unchanged when the traces move to a folder with a longer path", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fire-prompt-move-"));
+    try {
+      await writeFile(
+        join(dir, "fire.config.json"),
+        JSON.stringify({ sources: [fixture("harbor-openclaw")] }),
+      );
+      const ws = await loadWorkspace(dir);
+      const failed = ws.attempts.filter((a) => a.outcome !== "pass");
+      expect(failed.length).toBeGreaterThan(10);
+      // a share that puts the real traces' budgets between the floor and the cap, where the
+      // budget follows the full trace's size
+      const banded = {
+        ...limits,
+        promptShare: 0.05,
+        minPromptTokens: 100,
+        maxPromptTokens: 50_000,
+      };
+      const long = `/${"deeply-nested-folder/".repeat(40)}`;
+      const moved = (a: Attempt): Attempt => ({
+        ...a,
+        source: { ...a.source, path: long + a.source.path },
+        ...(a.verifierSource
+          ? { verifierSource: { ...a.verifierSource, file: long + a.verifierSource.file } }
+          : {}),
+        ...(a.verifierTests
+          ? {
+              verifierTests: a.verifierTests.map((t) =>
+                t.file ? { ...t, file: long + t.file } : t,
+              ),
+            }
+          : {}),
+      });
+      for (const a of failed) {
+        const hits = runDetectors(a, { siblings: [] });
+        const here = buildLabelPrompt(a, hits, banded);
+        const there = buildLabelPrompt(moved(a), hits, banded);
+        expect(there.budgetTokens).toBe(here.budgetTokens);
+        expect(there.messages).toEqual(here.messages);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("headTail", () => {
   it("keeps head and tail, and never splits a redaction marker", async () => {
     const { headTail } = await import("../../src/llm/prompt.js");
