@@ -285,13 +285,15 @@ export function candidates(
       evidence.push(vline);
     }
     if (id === "service-persistence") {
-      // A service gone at grading time shows in the verifier as a failed connection; a
-      // verifier whose tests failed for other reasons (the service answered) contradicts it.
+      // A service gone at grading time shows in the verifier as a failed connection. A
+      // verifier whose failing tests show no failed connection (the service answered, and
+      // the tests failed on what it answered) contradicts the mechanism: it is not a
+      // candidate, however many trace patterns show the launch (precision first).
       const v = verifierLine(a, UNREACHABLE);
       if (v) {
         strength += STRENGTH.verifier;
         evidence.push(v);
-      } else if (failingTests(a).length > 0) strength -= STRENGTH.verifier;
+      } else if (failingTests(a).length > 0) continue;
     }
     // A passing sibling shows the task was within reach. The agent's own passing check
     // corroborates only a loss by a later action (a working state reached, then destroyed

@@ -152,5 +152,9 @@ describe("evidence strength decides naming", () => {
     };
     const l = heuristicLabel(answered, hitsOf(a));
     expect(l.mechanismId).not.toBe("service-persistence");
+    // contradicted, not weakened: it is no candidate, not even a suspected one for review
+    const ids = (l.suspected ?? []).map((s) => s.mechanismId);
+    expect(ids).not.toContain("service-persistence");
+    expect(l.rationale).toContain("service.attached-launch");
   });
 });

@@ -20,6 +20,7 @@ import { repeatedFailure } from "./repeated-failure.js";
 import { rewriteAfterEdit } from "./rewrite-after-edit.js";
 import { siblingDifference } from "./sibling-difference.js";
 import { singleAnswer } from "./single-answer.js";
+import { statedNameAbsent } from "./stated-name.js";
 import { stopFailedCheck } from "./stop-failed-check.js";
 import { stopNoCheck } from "./stop-no-check.js";
 import { strayArtifact } from "./stray-artifact.js";
@@ -53,6 +54,7 @@ export const DETECTORS: readonly Detector[] = [
   deadlineNoDeliverable,
   constraintUnchecked,
   gradedSubjectUnchecked,
+  statedNameAbsent,
   vacuousCheck,
   regressionUnchecked,
   stopNoCheck,
