@@ -22,6 +22,7 @@ import { printedAgentLog, printedTurnFailure } from "./harbor-printed.js";
 import { HarborTrialConfig, HarborTrialResult } from "./harbor-schema.js";
 import { readJsonAs } from "./json-file.js";
 import { launchInstruction } from "./launch-instruction.js";
+import { taskOf } from "./mini-swe-agent.js";
 import { attemptId } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
@@ -190,6 +191,32 @@ async function instruction(dir: string, taskPath: string | undefined): Promise<s
     if (s?.trim()) return s.trim();
   }
   return "";
+}
+
+/** A JSON string value of `"instance_template"`, escapes and all (linear: no nested repeats). */
+const INSTANCE_TEMPLATE = /"instance_template"\s*:\s*("(?:[^"\\]|\\.)*")/;
+
+/**
+ * The instance template of the agent's own trajectory beside the harness's ATIF one
+ * (mini-SWE-agent writes `agent/<agent>.trajectory.json` with `info.config.agent.instance_template`,
+ * the text its first user message wraps around `{{task}}`). Read from the file's head only:
+ * the config comes before the messages.
+ */
+function nativeInstanceTemplate(dir: string): string | undefined {
+  const agentDir = join(dir, "agent");
+  if (!isDir(agentDir)) return undefined;
+  const files = findFiles(agentDir, (r) => /.\.trajectory\.json$/.test(r), 0);
+  for (const f of files) {
+    const m = INSTANCE_TEMPLATE.exec(peek(f, 64 * 1024));
+    if (!m?.[1]) continue;
+    try {
+      const t: unknown = JSON.parse(m[1]);
+      if (typeof t === "string" && t.includes("{{task}}")) return t;
+    } catch {
+      // a template cut off by the head's end: the task text stays as the trajectory gave it
+    }
+  }
+  return undefined;
 }
 
 /** Raw harness session under `agent/sessions/`, read for events when richer than ATIF. */
@@ -367,8 +394,11 @@ export async function* readHarborTrial(
   const reward = picked.problem ? undefined : (picked.reward ?? (await rewardFile(dir)));
   const verifier = await verifierTail(dir, r, options.outputCap);
   const usage = harborUsage(r);
+  // the first user message of an agent that wraps the task in its own template (the
+  // template read from the agent's own trajectory): the task cut out of it
+  const atifTask = parts?.taskText ? taskOf(parts.taskText, nativeInstanceTemplate(dir)) : "";
   const taskText =
-    parts?.taskText ||
+    atifTask ||
     episodes?.taskText ||
     (raw.claude?.taskText ?? "") ||
     (raw.codex ? taskFromPrompt(raw.codex.taskText || raw.codex.firstPrompt) : "") ||

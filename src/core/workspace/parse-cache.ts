@@ -16,7 +16,7 @@ import {
 import type { EntrySpan } from "./event-store.js";
 
 /** Bump when the entry layout or the normalized model changes: old entries then miss. */
-export const PARSE_CACHE_VERSION = 8;
+export const PARSE_CACHE_VERSION = 9;
 
 /** What one source unit produced: validated attempts and the errors reported for it. */
 export interface UnitResult {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { noDiffAfterReplace } from "../../../src/core/mine/detectors/no-diff-after-replace.js";
 import { outputNeverWritten } from "../../../src/core/mine/detectors/output-never-written.js";
+import { rewriteAfterEdit } from "../../../src/core/mine/detectors/rewrite-after-edit.js";
 import {
   callFailed,
   isWrite,
@@ -271,6 +272,25 @@ describe("a closed replacement task", () => {
     expect(noDiffAfterReplace.detect(written(closed), { siblings: [] })).toHaveLength(1);
     const only = "Only replace the copyright line; leave the rest of each file as it is.";
     expect(noDiffAfterReplace.detect(written(only), { siblings: [] })).toHaveLength(1);
+  });
+});
+
+describe("a formatter after an exact edit", () => {
+  const edited = (taskText: string): Attempt =>
+    attempt(
+      [
+        ...shell(1, "sed -i 's/limit = 10/limit = 20/' src/app.ts", "", 0),
+        ...shell(3, "npx prettier --write src/app.ts", "src/app.ts 12ms", 0),
+      ],
+      { taskText },
+    );
+
+  it("is a loss only where the task demands the rest stay as it is", () => {
+    const ordinary = "Raise the request limit of the billing service and add a test for it.";
+    expect(rewriteAfterEdit.detect(edited(ordinary), { siblings: [] })).toEqual([]);
+    const preserve =
+      "Raise the request limit to 20. Leave every other line of src/app.ts unchanged, byte for byte.";
+    expect(rewriteAfterEdit.detect(edited(preserve), { siblings: [] })).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,8 @@
 import { commandOf, isWrite, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
-const REPLACE_TASK_RE =
+/** A closed replacement map: replace, and nothing else (only, exactly, unchanged). */
+export const REPLACE_TASK_RE =
   /\b(replace|substitut|rename every|change every|mapping)\b[\s\S]{0,200}\b(exact(ly)?|only|nothing else|byte|unchanged|verbatim)\b|\b(exact(ly)?|only)\b[\s\S]{0,120}\breplace[sd]?\b/i;
 const DIFF_RE = /\b(diff|cmp|git\s+diff|comm|sha256sum|md5sum)\b/;
 

@@ -1,4 +1,5 @@
 import type { Event } from "../../model/attempt.js";
+import { REPLACE_TASK_RE } from "./no-diff-after-replace.js";
 import { commandOf, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
@@ -28,12 +29,23 @@ function isRewrite(ev: Event): boolean {
 
 const base = (p: string): string => p.split("/").pop() ?? p;
 
+/**
+ * The task demands that content outside the edit stay as it is (byte for byte, untouched,
+ * formatting preserved). Without that role a formatter after an edit is ordinary
+ * development, not a loss.
+ */
+const PRESERVE_TASK_RE =
+  /\b(?:byte[- ]for[- ]byte|byte[- ]identical|bytes? (?:unchanged|identical)|verbatim|(?:leave|keep|remain)s? (?:\w+ ){0,3}(?:unchanged|untouched|intact)|(?:do not|don't|must not|never) (?:change|modify|alter|touch|reformat) (?:\w+ ){0,3}(?:else|other|anything|the rest|formatting|whitespace)|preserv\w* (?:\w+ ){0,2}(?:formatting|whitespace|bytes|comments))\b/i;
+
 /** A whole-file rewrite or formatter run over a file that had received exact edits. */
 export const rewriteAfterEdit: Detector = {
   id: "exact.rewrite-after-edit",
   description: "a rewrite or formatter run after exact edits on protected content",
   family: "exact-replacement",
+  taskRole: "the task demands content outside the edit stay unchanged",
   detect(attempt) {
+    if (!PRESERVE_TASK_RE.test(attempt.taskText) && !REPLACE_TASK_RE.test(attempt.taskText))
+      return [];
     const edited = new Map<string, number>();
     for (const call of toolCalls(attempt)) {
       const paths = writtenPaths(call).map(base);
