@@ -115,7 +115,8 @@ export function scoreSource(
       predGroups.set(trial, f.named && f.cluster ? f.cluster : `single:${trial}`);
     }
   }
-  s.bcubed = bcubedF(predGroups, goldGroups);
+  // no gold in-scope trial: nothing to cluster, so no figure (as for recall)
+  s.bcubed = s.goldInScope === 0 ? Number.NaN : bcubedF(predGroups, goldGroups);
   return s;
 }
 

@@ -43,6 +43,17 @@ describe("scoring fire against a source's gold labels", () => {
 });
 
 describe("calibration of the shown confidence", () => {
+  it("gives no cluster figure (not 0) to a source with no gold in-scope trial", () => {
+    const gaps = new Map<string, Gold>([
+      ["d", { cls: "capability_gap" }],
+      ["e", { cls: "verifier_fault" }],
+    ]);
+    const f = figures(scoreSource(gaps, says));
+    expect(f.bcubed).toBeNaN();
+    expect(f.recall).toBeNaN();
+    expect(f.fault).toBe(1);
+  });
+
   it("groups labels by the confidence shown and counts how often each was right", () => {
     const bands = calibration([{ gold, says }]);
     // the unclear trial (0.90) and the excluded one are not counted
