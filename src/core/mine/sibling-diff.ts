@@ -321,10 +321,12 @@ function extraDiffs(p: Pair): SiblingDifference[] {
     // the last actions only: a state change after a good check, and nothing after it checks again
     const later = p.f.calls.slice(i + 1);
     if (!anchor || later.some(strongOk)) return;
-    if (c.writes.length === 0) return;
+    // a log or note in scratch space (temporary files) changes nothing the verifier sees
+    const writes = c.writes.filter((w) => !isScratch(w));
+    if (writes.length === 0) return;
     // writing the deliverable the sibling wrote too is no extra step (its content may differ)
     const sibWrites = p.s.calls.flatMap((x) => x.writes);
-    if (c.writes.length > 0 && c.writes.every((w) => sibWrites.some((x) => sameFile(x, w)))) return;
+    if (writes.every((w) => sibWrites.some((x) => sameFile(x, w)))) return;
     out.push({
       kind: "extra-after-check",
       sentence: `after its check looked good (event ${anchor.eventIndex}), this one ran ${q(c.text)} (event ${c.eventIndex}), which the sibling never ran`,

@@ -173,6 +173,24 @@ describe("sibling differences on minimal records", () => {
     );
   });
 
+  it("a log written to scratch space after a good check is no extra step; a real file is", () => {
+    const base = [
+      { cmd: `python3 make_report.py > ${report}` },
+      { cmd: "pytest -q tests", out: "3 passed in 0.1s" },
+    ];
+    const scratch = attempt("f", "fail", [
+      ...base,
+      { cmd: "echo '== SUMMARY ==' > /tmp/summary.log && tail -3 /tmp/summary.log" },
+    ]);
+    const kinds = (a: Attempt) => compareWith(a, sibling).differences.map((d) => d.kind);
+    expect(kinds(scratch)).not.toContain("extra-after-check");
+    const real = attempt("f", "fail", [
+      ...base,
+      { cmd: "echo '== SUMMARY ==' > /work/out/summary.log && tail -3 /work/out/summary.log" },
+    ]);
+    expect(kinds(real)).toContain("extra-after-check");
+  });
+
   it("this one's own test run after its last write failed, and it stopped", () => {
     const failed = attempt("f", "fail", [
       { cmd: `python3 make_report.py > ${report}` },
