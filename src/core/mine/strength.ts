@@ -207,6 +207,15 @@ const DESTROYED_BY_A_CALL: ReadonlySet<string> = new Set(
   ).map((m) => m.id),
 );
 
+/**
+ * Whether `text` states the path `p` verbatim: absolute, and not as the start of a longer path
+ * (a sentence may end right after it).
+ */
+function statesPath(text: string, p: string): boolean {
+  if (!p.startsWith("/") || p.length < 4) return false;
+  return new RegExp(`${escapeRe(p)}(?![\\w/-]|\\.[\\w/])`).test(text);
+}
+
 /** Scores each mechanism the hits show: strength and cited evidence per claim. */
 export function candidates(
   a: Attempt,
@@ -221,8 +230,13 @@ export function candidates(
   // A verifier that names a missing file corroborates a trace pattern only when that file is
   // a deliverable the task itself names (or the agent wrote it elsewhere): a file only the
   // verifier names is the detector's own source, not independent evidence.
-  const taskNamed = new Set(namedFiles(a.taskText).map(baseName));
   const missing = verifierMissing(a);
+  // a file the task names (with an extension), or a missing path the task states verbatim
+  // (an extensionless binary or script: `/app/bin/server`)
+  const taskNamed = new Set([
+    ...namedFiles(a.taskText).map(baseName),
+    ...missing.paths.filter((p) => statesPath(a.taskText, p)).map(baseName),
+  ]);
   const out: Candidate[] = [];
   for (const [id, hs] of byId) {
     const m = mechanismById(id);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { noDiffAfterReplace } from "../../../src/core/mine/detectors/no-diff-after-replace.js";
 import { outputNeverWritten } from "../../../src/core/mine/detectors/output-never-written.js";
 import { rewriteAfterEdit } from "../../../src/core/mine/detectors/rewrite-after-edit.js";
@@ -9,6 +10,7 @@ import {
   writtenPaths,
 } from "../../../src/core/mine/detectors/shell.js";
 import { faultOf } from "../../../src/core/mine/faults/index.js";
+import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { compareWith } from "../../../src/core/mine/sibling-diff.js";
 import { attemptFacts } from "../../../src/core/mine/sibling-facts.js";
 import { triage } from "../../../src/core/mine/triage.js";
@@ -291,6 +293,34 @@ describe("a formatter after an exact edit", () => {
     const preserve =
       "Raise the request limit to 20. Leave every other line of src/app.ts unchanged, byte for byte.";
     expect(rewriteAfterEdit.detect(edited(preserve), { siblings: [] })).toHaveLength(1);
+  });
+});
+
+describe("a missing deliverable without a file extension", () => {
+  const built = (taskText: string): Attempt =>
+    attempt(shell(1, "cd /src/povray && ./configure && make", "make: *** [all] Error 2", 2), {
+      taskText,
+      verifierOutput:
+        "E       FileNotFoundError: [Errno 2] No such file or directory: '/usr/local/bin/povray'\nFAILED tests/test_outputs.py::test_binary",
+    });
+  const label = (a: Attempt) => heuristicLabel(a, runDetectors(a, { siblings: [] }));
+
+  it("is named when the task states its path verbatim: the verifier corroborates it", () => {
+    const l = label(
+      built("Build POV-Ray 2.2 from /src/povray and install the binary as /usr/local/bin/povray."),
+    );
+    expect(l.mechanismId).toBe("artifact-never-written");
+    expect(
+      l.evidence.some((e) => e.from === "verifier" && /No such file or directory/.test(e.excerpt)),
+    ).toBe(true);
+  });
+
+  it("near miss: a path only the verifier names stays for review", () => {
+    const l = label(built("Build POV-Ray 2.2 from /src/povray and install it."));
+    expect(l.status).toBe("needs_review");
+    // nor is a longer path the task states the same file
+    const longer = label(built("Install the binary as /usr/local/bin/povray-2.2 when built."));
+    expect(longer.status).toBe("needs_review");
   });
 });
 
