@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
+import { listedDir } from "../../../src/core/mine/detectors/listings.js";
 import { noDiffAfterReplace } from "../../../src/core/mine/detectors/no-diff-after-replace.js";
 import { outputNeverWritten } from "../../../src/core/mine/detectors/output-never-written.js";
 import { rewriteAfterEdit } from "../../../src/core/mine/detectors/rewrite-after-edit.js";
@@ -321,6 +322,38 @@ describe("a missing deliverable without a file extension", () => {
     // nor is a longer path the task states the same file
     const longer = label(built("Install the binary as /usr/local/bin/povray-2.2 when built."));
     expect(longer.status).toBe("needs_review");
+  });
+});
+
+describe("a deliverable a listing showed in another directory", () => {
+  it("reads the one absolute directory a call lists", () => {
+    expect(listedDir("cd /app && tar -xf SRC.TAR && ls -la")).toBe("/app");
+    expect(listedDir("ls -l /app/out/")).toBe("/app/out");
+    expect(listedDir("cd build && ls")).toBeUndefined();
+    expect(listedDir("ls /a && ls /b")).toBeUndefined();
+    expect(listedDir("cd /app && ls | grep diz")).toBeUndefined();
+  });
+
+  const run = (cmd: string, listing: string): Attempt =>
+    attempt(shell(1, cmd, listing, 0), {
+      taskText: "Extract the sources to /app/pkg-2.2 and build them there.",
+      verifierOutput:
+        "E       AssertionError: '/app/pkg-2.2/file_id.diz' does not exist\nFAILED tests/test_outputs.py::test_source",
+    });
+  const listing =
+    "total 8\n-rw------- 1 238 103 433 Feb  3  1994 file_id.diz\ndrwxr-xr-x 8 root root 4096 May 10 02:17 machine";
+  const hits = (a: Attempt) => runDetectors(a, { siblings: [] }).map((h) => h.detectorId);
+
+  it("is the wrong path, not a file never written", () => {
+    const a = run("cd /app && tar -xf SRC.TAR && ls -la", listing);
+    expect(hits(a)).toContain("output.wrong-path");
+    expect(hits(a)).not.toContain("output.never-written");
+  });
+
+  it("near miss: the listing is of the directory the verifier looked in", () => {
+    const a = run("cd /app/pkg-2.2 && tar -xf ../SRC.TAR && ls -la", listing);
+    expect(hits(a)).not.toContain("output.wrong-path");
+    expect(hits(a)).toContain("output.never-written");
   });
 });
 

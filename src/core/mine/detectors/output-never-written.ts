@@ -1,3 +1,4 @@
+import { listedElsewhere } from "./listings.js";
 import {
   allWrites,
   baseName,
@@ -75,7 +76,10 @@ export const outputNeverWritten: Detector = {
   description: "a required artifact named by the task or the verifier was never written",
   mechanism: "artifact-never-written",
   detect(attempt) {
-    const missing = requiredArtifacts(attempt).filter((p) => !written(attempt, p));
+    // a file a listing showed in another directory was produced there: wrong-path's reading
+    const missing = requiredArtifacts(attempt).filter(
+      (p) => !written(attempt, p) && !listedElsewhere(attempt, p),
+    );
     if (missing.length === 0) return [];
     const kinds = [...new Set(missing.map((p) => extOf(p) || "file"))].sort().join(",");
     return [
@@ -108,6 +112,18 @@ export const artifactWrongPath: Detector = {
           {
             eventIndices: [w.call.index],
             reason: `verifier wanted ${p}, the agent wrote ${w.path}`,
+            signature: "written elsewhere",
+          },
+        ];
+    }
+    // produced without a write the trace shows (extracted, built, moved) and listed elsewhere
+    for (const p of paths) {
+      const seen = listedElsewhere(attempt, p);
+      if (seen)
+        return [
+          {
+            eventIndices: [seen.call.index],
+            reason: `verifier wanted ${p}, a listing showed ${baseName(p)} in ${seen.dir}`,
             signature: "written elsewhere",
           },
         ];
