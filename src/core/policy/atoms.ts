@@ -201,7 +201,11 @@ export const CONDITION_ATOMS = {
     costly: true,
     compile: (p, h) => {
       const re = h.tester(p);
-      return ({ ev }) => ev.final !== undefined && (checkBudget(), re.test(ev.final));
+      return ({ ev }) => {
+        if (ev.final === undefined) return false;
+        checkBudget();
+        return re.test(ev.final);
+      };
     },
   }),
   background: atom({
