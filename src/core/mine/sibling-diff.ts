@@ -1,6 +1,7 @@
 import { passingSibling } from "../compare/align.js";
 import type { Attempt } from "../model/attempt.js";
 import { BACKGROUND_RE } from "./detectors/attached-server.js";
+import { isScratch } from "./detectors/destructive-after-probe.js";
 import { type DetectorHit, runDetectors } from "./detectors/index.js";
 import {
   baseName,
@@ -18,7 +19,6 @@ import {
   attemptFacts,
   type CallFacts,
   type CheckKind,
-  isScratch,
   programKey,
 } from "./sibling-facts.js";
 

@@ -1,7 +1,11 @@
 import { testsOf } from "../ingest/verifier-tests.js";
 import type { Attempt, Event } from "../model/attempt.js";
 import { BACKGROUND_RE, isDetached, SERVER_LAUNCH_RE } from "./detectors/attached-server.js";
-import { DESTRUCTIVE_RE } from "./detectors/destructive-after-probe.js";
+import {
+  DESTRUCTIVE_RE,
+  destroyingSegments,
+  isScratch,
+} from "./detectors/destructive-after-probe.js";
 import { baseName } from "./detectors/paths.js";
 import {
   BUILD_RE,
@@ -78,11 +82,6 @@ const VIEW_PROGRAMS =
 const COMPARE_RE = /\b(?:cmp|diff|filecmp|colordiff)\b/;
 const VALIDATE_RE = /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b/i;
 const COPY_PROGRAMS = /^(?:cp|rsync|tar|dd)$/;
-const SCRATCH = /^(?:\/tmp\/|\/dev\/|\/proc\/|\/var\/tmp\/)|(?:^|\/)\.cache\//;
-/** Scratch space (temporary files, devices). */
-export function isScratch(p: string): boolean {
-  return SCRATCH.test(p);
-}
 
 const ABOUT_ITSELF = /(?:^|\s)(?:--help|-h|--version|-V|--collect-only|--dry-run)(?:\s|$)/;
 
@@ -243,26 +242,6 @@ function visibleStatus(a: Attempt, call: Event, cmd: string): boolean | undefine
     if (/^(?:head|tail|grep|wc|sort|uniq|cut)\b/.test(tail)) return undefined;
   }
   return ok;
-}
-
-/**
- * The segments of a command that destroy state (`rm -rf`, `git reset --hard`, …) outside
- * scratch space: a segment whose every path argument is scratch (temporary files) destroys
- * nothing the verifier sees. Segments are read from the command as written (per line), so
- * an assignment or a command on another line is no argument of the destructive one.
- */
-function destroyingSegments(cmd: string): string[] {
-  return segments(cmd).filter((seg) => {
-    if (seg.trimStart().startsWith("#") || !DESTRUCTIVE_RE.test(seg)) return false;
-    const at = seg.search(DESTRUCTIVE_RE);
-    const args = seg
-      .slice(at)
-      .split(/\s+/)
-      .slice(1)
-      .filter((t) => /^[~/.\w]/.test(t) && !t.startsWith("-"));
-    const paths = args.filter((t) => /[/~.]/.test(t));
-    return !(paths.length > 0 && paths.every((t) => isScratch(t)));
-  });
 }
 
 /** Normalized facts of one attempt. */

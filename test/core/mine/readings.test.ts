@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { destructiveAfterProbe } from "../../../src/core/mine/detectors/destructive-after-probe.js";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { listedDir } from "../../../src/core/mine/detectors/listings.js";
 import { noDiffAfterReplace } from "../../../src/core/mine/detectors/no-diff-after-replace.js";
@@ -354,6 +355,40 @@ describe("a deliverable a listing showed in another directory", () => {
     const a = run("cd /app/pkg-2.2 && tar -xf ../SRC.TAR && ls -la", listing);
     expect(hits(a)).not.toContain("output.wrong-path");
     expect(hits(a)).toContain("output.never-written");
+  });
+});
+
+describe("cleanup after a good deployment probe", () => {
+  const probedThen = (cleanup: string): Attempt =>
+    attempt(
+      [
+        ...shell(1, "curl -s http://localhost:8080/", "HTTP/1.1 200 OK\n<h1>main</h1>", 0),
+        ...shell(3, cleanup, "", 0),
+      ],
+      { taskText: "Deploy the main branch to the web server on port 8080." },
+    );
+  const hit = (a: Attempt) => destructiveAfterProbe.detect(a, { siblings: [] });
+
+  it("of scratch space destroys nothing the verifier sees", () => {
+    expect(hit(probedThen("rm -rf /tmp/fresh-clone-test && mkdir -p /tmp/fresh-clone-test"))).toEqual(
+      [],
+    );
+  });
+
+  it("near miss: of the deployed tree is the deployment-preservation reading", () => {
+    expect(hit(probedThen("rm -rf /var/www/main"))).toHaveLength(1);
+  });
+});
+
+describe("what cp, mv and ln write", () => {
+  const call = (command: string): Event => ({ index: 1, kind: "tool_call", tool: "bash", command });
+
+  it("is the target, also before a redirection or on a line of its own", () => {
+    expect(writtenPaths(call("ln -sf /git/project.git /git/project 2>/dev/null || true"))).toEqual([
+      "/git/project",
+    ]);
+    expect(writtenPaths(call("cp -r build/out /app/dist\nls /app"))).toEqual(["/app/dist"]);
+    expect(writtenPaths(call("mv a.txt b.txt"))).toEqual(["b.txt"]);
   });
 });
 

@@ -135,7 +135,8 @@ const SED_I = /\bsed\s+((?:-[a-zA-Z-]+\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+
 const WRITE_CODE_RE =
   /open\([^)]*,\s*['"][wa]b?\+?['"]|\.write_text\(|\.write_bytes\(|\.to_csv\(|\.to_json\(|json\.dump\(/;
 const TEE = /\btee\s+(?:-a\s+)?(\S+)/g;
-const CP_MV = /\b(?:cp|mv|install)\s+(?:-\S+\s+)*\S+\s+(\S+)\s*(?:$|[;&|])/g;
+/** `cp`, `mv`, `install`, `ln` and their target (the last operand, before any redirection). */
+const CP_MV = /\b(?:cp|mv|install|ln)\s+(?:-\S+\s+)*\S+\s+([^\s;&|<>]+)(?=\s*(?:\d*>|[;&|\n]|$))/g;
 
 /**
  * The command with `>` and `<` blanked where the shell would not read them as redirections:
