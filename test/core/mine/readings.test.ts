@@ -370,9 +370,9 @@ describe("cleanup after a good deployment probe", () => {
   const hit = (a: Attempt) => destructiveAfterProbe.detect(a, { siblings: [] });
 
   it("of scratch space destroys nothing the verifier sees", () => {
-    expect(hit(probedThen("rm -rf /tmp/fresh-clone-test && mkdir -p /tmp/fresh-clone-test"))).toEqual(
-      [],
-    );
+    expect(
+      hit(probedThen("rm -rf /tmp/fresh-clone-test && mkdir -p /tmp/fresh-clone-test")),
+    ).toEqual([]);
   });
 
   it("near miss: of the deployed tree is the deployment-preservation reading", () => {
