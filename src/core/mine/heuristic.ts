@@ -1,4 +1,5 @@
 import { FAMILIES, type FamilyId } from "../families.js";
+import { testsOf } from "../ingest/verifier-tests.js";
 import type { Attempt } from "../model/attempt.js";
 import { redact } from "../redact.js";
 import { detectorById } from "./detectors/index.js";
@@ -166,7 +167,13 @@ export function heuristicLabel(
   // Not a capability gap by definition: the run stalled (its time ran out, or a failing call
   // was repeated) before the agent finished, so a rule on time or loops could still act.
   const stall = best || sibling ? undefined : stallOf(hits);
-  if (best || sibling || stall) {
+  // the agent's own test or probe of its work passed, and the verifier still failed: a
+  // working state was reached (or the check did not discriminate); either way not evidence
+  // that no rule could help, so kept for review rather than excluded as a gap
+  // (a grader whose report names target tests reads through them: a failing target test is
+  // the change itself failing, whatever the agent's own tests said)
+  const reached = best || sibling || stall || hasRoles(attempt) ? undefined : reachedOf(hits);
+  if (best || sibling || stall || reached) {
     // In scope, but the evidence does not name a mechanism: kept for review, never guessed.
     const suspected = cands
       .slice(0, 3)
@@ -202,7 +209,9 @@ export function heuristicLabel(
         ? `evidence too weak to name a mechanism; suspected: ${suspected}`
         : stall
           ? `no mechanism found, and not a capability gap: the run stalled before the agent finished (${stall.reason})`
-          : "a sibling attempt passed, but no mechanism was found",
+          : reached
+            ? `no mechanism found, and not shown to be a capability gap: the agent's own check passed (${reached.reason}) and the verifier failed`
+            : "a sibling attempt passed, but no mechanism was found",
       evidence: [
         ...capEvidence,
         ...(best?.evidence ?? []),
@@ -231,6 +240,20 @@ export function heuristicLabel(
     confidence: struggled ? 0.6 : 0.4,
     rationale: rationale || "no capability evidence and no detector fired",
   };
+}
+
+/** Whether the verifier's report says which tests define the change (target / regression). */
+function hasRoles(a: Attempt): boolean {
+  return testsOf(a).some((t) => t.role !== undefined);
+}
+
+/** The agent's own passing test or probe (a build that succeeded shows less). */
+function reachedOf(hits: readonly DetectorHit[]): DetectorHit | undefined {
+  return hits.find(
+    (h) =>
+      h.detectorId === "capability.earlier-success" &&
+      /^(?:probe|test run) succeeded/.test(h.reason),
+  );
 }
 
 /** Detectors whose hit shows a stalled run: out of time, or the same failing call repeated. */

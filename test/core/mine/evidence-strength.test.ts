@@ -70,24 +70,42 @@ describe("evidence strength decides naming", () => {
     );
   });
 
-  it("with no mechanism at all, a passing sibling keeps the failure for review; in-trace success does not", () => {
+  it("with no mechanism at all, a passing sibling keeps the failure for review; a build alone does not", () => {
     const a = at("serve-static-docs__hAXff60");
     const capOnly = hitsOf(a).filter((h) => h.detectorId.startsWith("capability."));
     const review = heuristicLabel(a, capOnly);
     expect(review.status).toBe("needs_review");
     expect(review.exclusion).toBe("none");
     expect(review.evidence?.some((e) => e.from === "sibling")).toBe(true);
-    const gap = heuristicLabel(
-      a,
-      capOnly.filter((h) => h.detectorId !== "capability.passing-sibling"),
-    );
-    expect(gap.exclusion).toBe("capability_gap");
+    const stop = a.events.at(-1)?.index ?? 0;
+    const own = (reason: string): DetectorHit => ({
+      detectorId: "capability.earlier-success",
+      eventIndices: [stop],
+      reason,
+    });
+    // the agent's own passing test or probe, and still the verifier failed: not shown to be
+    // a gap (the working state was lost, or the check did not discriminate), so for review
+    for (const reason of [
+      "probe succeeded: curl -s localhost:8080",
+      "test run succeeded: pytest -q",
+    ]) {
+      const l = heuristicLabel(a, [own(reason)]);
+      expect(l.status).toBe("needs_review");
+      expect(l.rationale).toContain("the agent's own check passed");
+    }
+    // a build that succeeded shows less: with nothing else, a capability gap
+    expect(heuristicLabel(a, [own("build succeeded: make")]).exclusion).toBe("capability_gap");
+    expect(heuristicLabel(a, []).exclusion).toBe("capability_gap");
   });
 
   it("no mechanism, but the run stalled (time limit, unchanged retry loop): for review, not a capability gap", () => {
     const a = at("serve-static-docs__hAXff60");
     const capOnly = hitsOf(a).filter((h) => h.detectorId.startsWith("capability."));
-    const noSibling = capOnly.filter((h) => h.detectorId !== "capability.passing-sibling");
+    const noSibling = capOnly.filter(
+      (h) =>
+        h.detectorId !== "capability.passing-sibling" &&
+        !/^(?:probe|test run) succeeded/.test(h.reason),
+    );
     expect(heuristicLabel(a, noSibling).exclusion).toBe("capability_gap");
     const stop = a.events.at(-1)?.index ?? 0;
     for (const [detectorId, reason] of [
@@ -155,6 +173,5 @@ describe("evidence strength decides naming", () => {
     // contradicted, not weakened: it is no candidate, not even a suspected one for review
     const ids = (l.suspected ?? []).map((s) => s.mechanismId);
     expect(ids).not.toContain("service-persistence");
-    expect(l.rationale).toContain("service.attached-launch");
   });
 });
