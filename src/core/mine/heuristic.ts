@@ -1,8 +1,8 @@
 import { FAMILIES, type FamilyId } from "../families.js";
-import { testsOf } from "../ingest/verifier-tests.js";
 import type { Attempt } from "../model/attempt.js";
 import { redact } from "../redact.js";
 import { detectorById } from "./detectors/index.js";
+import { hasTestRoles } from "./detectors/partial-grade.js";
 import { stopIndex } from "./detectors/shell.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { FaultMarkers } from "./faults/index.js";
@@ -172,7 +172,7 @@ export function heuristicLabel(
   // that no rule could help, so kept for review rather than excluded as a gap
   // (a grader whose report names target tests reads through them: a failing target test is
   // the change itself failing, whatever the agent's own tests said)
-  const reached = best || sibling || stall || hasRoles(attempt) ? undefined : reachedOf(hits);
+  const reached = best || sibling || stall || hasTestRoles(attempt) ? undefined : reachedOf(hits);
   if (best || sibling || stall || reached) {
     // In scope, but the evidence does not name a mechanism: kept for review, never guessed.
     const suspected = cands
@@ -240,11 +240,6 @@ export function heuristicLabel(
     confidence: struggled ? 0.6 : 0.4,
     rationale: rationale || "no capability evidence and no detector fired",
   };
-}
-
-/** Whether the verifier's report says which tests define the change (target / regression). */
-function hasRoles(a: Attempt): boolean {
-  return testsOf(a).some((t) => t.role !== undefined);
 }
 
 /** The agent's own passing test or probe (a build that succeeded shows less). */

@@ -1,6 +1,7 @@
-import { failingTests, testsOf, type VerifierTest } from "../../ingest/verifier-tests.js";
+import { failingTests, type VerifierTest } from "../../ingest/verifier-tests.js";
 import type { Attempt, Event } from "../../model/attempt.js";
-import { callText, endedByHarness, escapeRe, isTimeout } from "./paths.js";
+import { partlyGraded } from "./partial-grade.js";
+import { callText, escapeRe } from "./paths.js";
 import {
   callSucceeded,
   commandOf,
@@ -91,18 +92,11 @@ export const gradedSubjectUnchecked: Detector = {
   description: "stopped on passing checks that never exercised the stated part the verifier failed",
   mechanism: "constraint-unchecked",
   detect(attempt) {
-    if (attempt.outcome === "pass" || isTimeout(attempt) || endedByHarness(attempt)) return [];
-    const tests = testsOf(attempt);
-    // a grader that says which tests define the change (target) and which guard the rest
-    // (regression) reads through those roles: a failing target test is the change itself
-    // failing, a failing regression test is regression-unchecked's reading
-    if (tests.some((t) => t.role !== undefined)) return [];
+    // a stop of the agent's own, on a deliverable the grader passed in part, read without
+    // target/regression roles (a failing target test is the change itself failing)
+    if (!partlyGraded(attempt)) return [];
     const failing = failingTests(attempt);
-    // part of the deliverable worked: the grader passed some of its tests or scored part of it
-    const partly =
-      tests.some((t) => t.status === "passed") ||
-      (typeof attempt.reward === "number" && attempt.reward > 0 && attempt.reward < 1);
-    if (failing.length === 0 || !partly) return [];
+    if (failing.length === 0) return [];
     const calls = toolCalls(attempt);
     const lastWrite = calls.filter(isWrite).at(-1);
     if (!lastWrite) return [];

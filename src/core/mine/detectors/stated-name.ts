@@ -1,5 +1,6 @@
-import { failingTests, testsOf, type VerifierTest } from "../../ingest/verifier-tests.js";
-import { callText, endedByHarness, escapeRe, isTimeout } from "./paths.js";
+import { failingTests, type VerifierTest } from "../../ingest/verifier-tests.js";
+import { partlyGraded } from "./partial-grade.js";
+import { callText, escapeRe } from "./paths.js";
 import { isWrite, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
@@ -40,15 +41,8 @@ export const statedNameAbsent: Detector = {
   description: "the verifier failed on a name the task states that no write of the agent used",
   mechanism: "constraint-unchecked",
   detect(attempt) {
-    if (attempt.outcome === "pass" || isTimeout(attempt) || endedByHarness(attempt)) return [];
-    const tests = testsOf(attempt);
-    // graders with target/regression roles read through those roles (regression.ts)
-    if (tests.some((t) => t.role !== undefined)) return [];
-    // part of the deliverable worked: the grader passed some of its tests or scored part of it
-    const partly =
-      tests.some((t) => t.status === "passed") ||
-      (typeof attempt.reward === "number" && attempt.reward > 0 && attempt.reward < 1);
-    if (!partly) return [];
+    // a stop of the agent's own, on a deliverable the grader passed in part
+    if (!partlyGraded(attempt)) return [];
     const writes = toolCalls(attempt).filter(isWrite);
     const last = writes.at(-1);
     const written = writes.map(callText).join("\n");
