@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ATTEMPTS } from "../helpers/demo.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { answerCitingFirstShown } from "../llm/attempts.js";
-import { demoCopy, KEY, renderApp } from "./helpers.js";
+import { demoCopy, KEY, renderApp, waitFor } from "./helpers.js";
 
 const ws = demoCopy();
 let fake: FakeOpenAI;
@@ -40,7 +40,15 @@ describe("LLM labelling from the Mechanisms screen", () => {
     await app.press("3");
     await app.see("Nothing mined yet");
     await app.press("L");
-    await app.see("labelling (LLM)", "3/", "cache hits 0", "(Esc cancels)");
+    // answers arrived (the count moved past 0); the exact count depends on when the frame is
+    // drawn under load (a hung request may time out and count as done)
+    await waitFor(
+      () =>
+        /labelling \(LLM\)\D*[1-9]\d*\/\d+/.test(app.frame()) &&
+        app.frame().includes("cache hits 0") &&
+        app.frame().includes("(Esc cancels)"),
+      app.frame,
+    );
     expect(app.frame()).toMatch(/\$0\.\d{4}/);
     await app.press(KEY.esc);
     await app.see("labelling (LLM): cancelled");
