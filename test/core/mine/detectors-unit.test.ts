@@ -86,6 +86,30 @@ describe("generic detectors", () => {
     expect(mutated("fsck -y /dev/loop0 && ls /app/repo")).toBe(true);
   });
 
+  it("a cleanup the task asks for destroys evidence only before the recovered part is written", () => {
+    const task =
+      "A secret was committed to the repository in /app/repo and removed by rewriting history. " +
+      "Recover the secret and write it to /app/secret.txt, then clean up the secret in that " +
+      "repo so that it cannot be found anywhere.";
+    const mutated = (steps: { cmd: string; out: string }[]) =>
+      ids(attempt(task, steps)).some((x) => x.startsWith("evidence.mutated"));
+    const purge = {
+      cmd: "cd /app/repo && git reflog expire --expire=now --all && git gc --prune=now",
+      out: "",
+    };
+    const write = { cmd: "echo 'secret[x]' > /app/secret.txt", out: "" };
+    // recovered first, then the cleanup the task asked for: no loss
+    expect(mutated([write, purge])).toBe(false);
+    // the cleanup first: the history it had to recover from is gone
+    expect(mutated([purge, write])).toBe(true);
+    // a task that asks for no cleanup: any purge before a copy is a loss, as before
+    const recoverOnly =
+      "A commit was lost from the repository in /app/repo. Recover it to /app/out.txt.";
+    expect(ids(attempt(recoverOnly, [write, purge])).some((x) => x.startsWith("evidence."))).toBe(
+      true,
+    );
+  });
+
   it("stop while the last check failed, and stop without any check after the last write", () => {
     const failing = attempt("Make the tests pass.", [
       { cmd: "sed -i 's/a/b/' app.py", out: "" },
