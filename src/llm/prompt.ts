@@ -134,6 +134,18 @@ function renderChosen(chosen: ReadonlyMap<number, string>, n: number): string {
   return lines.join("\n");
 }
 
+/**
+ * A trace with no tool call says what the log kept, not what the agent did: the note keeps a
+ * reader from taking an empty record for an agent that never acted.
+ */
+export function noActionsNote(a: Attempt): string {
+  if (a.events.some((e) => e.kind === "tool_call")) return "";
+  return (
+    `(no agent action was recorded: the trace holds ${a.events.length} event(s) and no tool ` +
+    "call; the log may not have kept them, so judge from the verifier and the run end)\n"
+  );
+}
+
 function section(title: string, body: string): string {
   return `## ${title}\n${body}\n`;
 }
@@ -231,7 +243,8 @@ export function buildLabelPrompt(
   }
   const eventsTitle = "Events ([index] kind …; … = omitted)";
   const before = header + task + runEnd + verifier + sibling + evidence;
-  const roomForEvents = maxChars - before.length - eventsTitle.length - 5;
+  const note = noActionsNote(attempt);
+  const roomForEvents = maxChars - before.length - eventsTitle.length - note.length - 5;
   const evidenceSet = new Set(hits.flatMap((h) => h.eventIndices));
   const order = relevanceOrder(attempt, hits, facts.sibling);
   // Events by priority; a candidate stays only if the whole section still fits.
@@ -274,7 +287,7 @@ export function buildLabelPrompt(
     if ([...whole.keys()].some((p) => key(p) && !chosen.has(p))) chosen = whole;
   }
   const body = renderChosen(chosen, n);
-  const events = section(eventsTitle, body);
+  const events = section(eventsTitle, note + body);
   const slack = maxChars - (before + events).length;
   const mechanism = factsSection(
     mechanismEvidence(attempt, hits, facts),

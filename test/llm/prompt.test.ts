@@ -91,6 +91,41 @@ describe("buildLabelPrompt", () => {
   });
 });
 
+describe("a trace that kept no agent action", () => {
+  const bare = (events: Attempt["events"]) =>
+    Attempt.parse({
+      id: "bare",
+      source: { format: "tb1-run", path: "sessions/agent.log" },
+      taskId: "t",
+      taskText: "Write the solution to /app/solution.py.",
+      outcome: "fail",
+      verifierOutput:
+        "FAILED test_outputs.py::test_exists - AssertionError: solution.py file does not exist",
+      events,
+    });
+
+  it("says so in the events section, within the budget; a trace with actions gets no note", () => {
+    const a = bare([
+      { index: 0, kind: "prompt", role: "user", input: "Write the solution to /app/solution.py." },
+      { index: 1, kind: "stop" },
+    ]);
+    const p = buildLabelPrompt(a, [], limits);
+    const user = p.messages[1]?.content ?? "";
+    expect(user).toMatch(
+      /## Events[^\n]*\n\(no agent action was recorded: the trace holds 2 event\(s\)/,
+    );
+    expect(p.promptTokens).toBeLessThanOrEqual(limits.maxPromptTokens);
+    const acted = bare([
+      { index: 0, kind: "prompt", role: "user", input: "Write it." },
+      { index: 1, kind: "tool_call", tool: "Bash", command: "ls /app" },
+      { index: 2, kind: "stop" },
+    ]);
+    expect(buildLabelPrompt(acted, [], limits).messages[1]?.content).not.toContain(
+      "no agent action was recorded",
+    );
+  });
+});
+
 describe("prompt tokens ÷ full trace tokens (chars/4 estimate)", () => {
   let dir: string;
   beforeAll(async () => {
