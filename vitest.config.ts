@@ -10,6 +10,9 @@ delete process.env.NODE_EXTRA_CA_CERTS;
 // Hooks remember verified frozen portfolios in the user's state folder (~/.local/state/fire):
 // a test run keeps its records in a folder of its own instead.
 process.env.FIRE_VERIFIED_DIR ??= mkdtempSync(join(tmpdir(), "fire-test-verified-"));
+// Hook calls hand their events to a resident evaluator (src/runtime/resident.cts), which stays
+// up after an idle spell: the ones a test run starts quit 30 s after their last call.
+process.env.FIRE_HOOK_RESIDENT_IDLE_MS ??= "30000";
 
 export default defineConfig({
   test: {

@@ -44,7 +44,10 @@ export interface OpenOptions {
 }
 
 /** Opens a regular file for reading without blocking; the caller closes the descriptor. */
-export function openRegular(path: string, opts: OpenOptions = {}): { fd: number; size: number } {
+export function openRegular(
+  path: string,
+  opts: OpenOptions = {},
+): { fd: number; size: number; stats: Stats } {
   const noFollow = opts.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0;
   const fd = openSync(path, constants.O_RDONLY | NONBLOCK | noFollow);
   let st: Stats;
@@ -58,7 +61,7 @@ export function openRegular(path: string, opts: OpenOptions = {}): { fd: number;
     closeSync(fd);
     throw new NotRegularFileError(path, fileKind(st));
   }
-  return { fd, size: st.size };
+  return { fd, size: st.size, stats: st };
 }
 
 /** The whole content of a regular file (see openRegular); throws like readFileSync otherwise. */

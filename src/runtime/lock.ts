@@ -32,6 +32,8 @@ const CLAIM_STALE_MS = 2_000;
 
 /** The lock was not free by the caller's deadline: the event answers without its update. */
 export class LockTimeoutError extends Error {}
+/** The lock is held by a live holder and the caller asked not to wait (`wait: false`). */
+export class LockBusyError extends Error {}
 
 /** The lock was taken over while held: the holder must not write (its update is dropped, logged). */
 export class LockCompromisedError extends Error {}
@@ -77,11 +79,11 @@ async function hostName(): Promise<string> {
 export async function withFileLock<T>(
   file: string,
   fn: (guard: LockGuard) => T | Promise<T>,
-  opts: { deadline?: number } = {},
+  opts: { deadline?: number; wait?: boolean } = {},
 ): Promise<T> {
   const lockDir = `${file}.lock`;
   const token = `${process.pid} ${await hostName()} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-  await acquire(lockDir, token, opts.deadline);
+  await acquire(lockDir, token, opts.deadline, opts.wait ?? true);
   let timer: NodeJS.Timeout | undefined;
   const guard: LockGuard = {
     confirm() {
@@ -103,7 +105,12 @@ export async function withFileLock<T>(
   }
 }
 
-async function acquire(lockDir: string, token: string, deadline = Infinity): Promise<void> {
+async function acquire(
+  lockDir: string,
+  token: string,
+  deadline = Infinity,
+  wait = true,
+): Promise<void> {
   // The wait limit counts while ONE holder keeps the lock: a busy lock that keeps changing
   // hands (hundreds of events at once) is progress, not a reason to give up.
   let start = Date.now();
@@ -131,6 +138,7 @@ async function acquire(lockDir: string, token: string, deadline = Infinity): Pro
     }
     if (isStale(lockDir, seen, watch)) takeOver(lockDir, seen, watch);
     else {
+      if (!wait) throw new LockBusyError(`the session lock ${lockDir} is held`);
       const now = Date.now();
       if (now >= deadline)
         throw new LockTimeoutError(

@@ -6,8 +6,9 @@ import {
   parseHookWords,
 } from "../core/deploy/hook-options.js";
 import { defaultPortfolioDir } from "../core/freeze/default.js";
+import { LockBusyError } from "./lock.js";
 import { defaultLogFile, defaultStateDir, type HookAnswer, runHook } from "./run-hook.js";
-import { readStdin, type StdinRead } from "./stdin.js";
+import { readStdin, type StdinRead, type StdinSource } from "./stdin.js";
 
 export { readStdin };
 
@@ -18,25 +19,81 @@ export { readStdin };
  */
 
 export async function runHookCli(args: string[]): Promise<number> {
+  const stdin = await readStdin(undefined, undefined, handedStdin());
+  const call = await hookCall(args, { env: process.env, cwd: process.cwd(), stdin });
+  if (call.stdout) writeOut(call.stdout);
+  if (call.stderr) process.stderr.write(call.stderr);
+  return finishCli(stdin, call.code);
+}
+
+/** What one hook call answers: the text for stdout and stderr, and the exit code. */
+export interface HookCallResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+  /** Not answered (its session lock was held and `lockWait` was false): answer it elsewhere. */
+  refused?: string;
+}
+
+/**
+ * One hook call with its process context given (arguments, environment, working folder and
+ * the stdin as read): the resident evaluator (resident.cts) answers through this too.
+ */
+export async function hookCall(
+  args: string[],
+  ctx: {
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    stdin: StdinRead;
+    /** When the call's process started (its lock deadline counts from then). */
+    startedAt?: number;
+    /** False: a held session lock refuses the call instead of waiting (resident.cts). */
+    lockWait?: boolean;
+  },
+): Promise<HookCallResult> {
   const { values, usageError } = parseHookArgs(args, HOOK_OPTIONS);
-  const env = process.env;
-  const workspace = resolve(str(values.workspace) ?? env.FIRE_WORKSPACE ?? process.cwd());
+  const env = ctx.env;
+  const workspace = resolve(ctx.cwd, str(values.workspace) ?? env.FIRE_WORKSPACE ?? ctx.cwd);
   const stateDir = resolve(
+    ctx.cwd,
     env.FIRE_STATE_DIR || str(values["state-dir"]) || defaultStateDir(workspace),
   );
-  const logFile = resolve(str(values.log) ?? defaultLogFile(workspace));
-  const stdin = await readStdin();
-  const answer = await runHook(stdin, {
-    // Without --portfolio: the workspace's newest frozen portfolio (portfolios/*/manifest.json).
-    portfolio: str(values.portfolio) ?? defaultPortfolioDir(workspace),
-    stateDir,
-    logFile,
-    failClosed: values["fail-closed"] === true,
-    observe: values.observe === true,
-    usageError,
-    env,
-  });
-  return finishCli(stdin, sendAnswer(answer, usageError));
+  const logFile = resolve(ctx.cwd, str(values.log) ?? defaultLogFile(workspace));
+  let answer: HookAnswer;
+  try {
+    answer = await runHook(ctx.stdin, {
+      // Without --portfolio: the workspace's newest frozen portfolio (portfolios/*/manifest.json).
+      portfolio: str(values.portfolio) ?? defaultPortfolioDir(workspace),
+      stateDir,
+      logFile,
+      failClosed: values["fail-closed"] === true,
+      observe: values.observe === true,
+      usageError,
+      env,
+      ...(ctx.startedAt !== undefined ? { startedAt: ctx.startedAt } : {}),
+      ...(ctx.lockWait === false ? { lockWait: false } : {}),
+    });
+  } catch (err) {
+    if (err instanceof LockBusyError)
+      return { stdout: "", stderr: "", code: 0, refused: err.message };
+    throw err;
+  }
+  return {
+    stdout: answer.output ? `${JSON.stringify(answer.output)}\n` : "",
+    stderr: usageError ? `fire hook: ${usageError}\n` : "",
+    code: 0,
+  };
+}
+
+/** The key under which a caller that already read stdin hands its bytes over (resident.cts). */
+export const HANDED_STDIN = Symbol.for("fire.hook.stdin");
+
+/** Bytes of fd 0 a caller read before this call, to be read first (then fd 0 on). */
+function handedStdin(): StdinSource {
+  const g = globalThis as { [HANDED_STDIN]?: Buffer };
+  const prefix = g[HANDED_STDIN];
+  delete g[HANDED_STDIN];
+  return prefix ? { prefix } : {};
 }
 
 /**

@@ -12,7 +12,7 @@ import { rolloutExitCode } from "./codex-exit.js";
 import { checkHookInput } from "./guard.js";
 import type { HookInput } from "./hook-events.js";
 import { appendHookLog, logCommand } from "./hook-log-writer.js";
-import { LockCompromisedError, LockTimeoutError, withFileLock } from "./lock.js";
+import { LockBusyError, LockCompromisedError, LockTimeoutError, withFileLock } from "./lock.js";
 import { commandOf, detectHarness, toEvent } from "./map-event.js";
 import { loadPortfolio } from "./portfolio.js";
 import { denyOutput, type HookOutput, toHookOutput } from "./respond.js";
@@ -52,6 +52,13 @@ export interface HookOptions {
   env: NodeJS.ProcessEnv;
   /** When this hook call began (ms since the epoch); default: when the process started. */
   startedAt?: number;
+  /**
+   * Whether the call may wait for its session lock (default). The resident evaluator does
+   * not: a held lock ends the call with LockBusyError before anything is written or logged,
+   * and the caller answers it in its own process, where waiting, signals and take-over are
+   * the one-shot call's.
+   */
+  lockWait?: boolean;
 }
 
 /**
@@ -73,7 +80,10 @@ export interface HookAnswer {
 /** A fault: the hook answers nothing (or denies a tool call under --fail-closed). */
 class Fault extends Error {}
 
-/** Handles one hook call end to end; never throws (every fault becomes a logged answer). */
+/**
+ * Handles one hook call end to end; never throws (every fault becomes a logged answer), but
+ * for LockBusyError when `lockWait` is false.
+ */
 export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<HookAnswer> {
   const t0 = process.hrtime.bigint();
   const base: HookLogEntry = {
@@ -148,6 +158,7 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
     log(opts.logFile, entry);
     return { output, entry };
   } catch (err) {
+    if (err instanceof LockBusyError) throw err; // nothing written or logged: the caller answers
     const message = err instanceof Fault ? err.message : `internal error: ${errText(err)}`;
     const output = opts.failClosed && eventName === "PreToolUse" ? failClosedDeny(message) : null;
     const entry = finish(base, t0, output, undefined, message);
@@ -324,10 +335,10 @@ async function evaluate(
         }
         return result;
       },
-      { deadline: startedAt + lockWaitMs(opts.env) },
+      { deadline: startedAt + lockWaitMs(opts.env), wait: opts.lockWait ?? true },
     );
   } catch (err) {
-    if (err instanceof Fault) throw err;
+    if (err instanceof Fault || err instanceof LockBusyError) throw err;
     if (err instanceof LockTimeoutError)
       stateError = `${err.message}: answered from the last saved state, this event's update not applied`;
     else {

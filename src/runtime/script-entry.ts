@@ -4,5 +4,6 @@
  * so a hook call skips both the ES module loader and most compilation. `currentBundle` lets
  * the bin check, from inside the script, that the script still matches dist/.
  */
-export { runHookCli } from "./main.js";
+export { hookCall, runHookCli } from "./main.js";
 export { currentBundle } from "./select.js";
+export { readStdin } from "./stdin.js";

@@ -45,7 +45,9 @@ export type StdinRead =
 export async function readStdin(
   cap = STDIN_CAP,
   deadlineMs = Number(process.env.FIRE_HOOK_STDIN_MS) || STDIN_DEADLINE_MS,
+  source: StdinSource = {},
 ): Promise<StdinRead> {
+  const readOnce = reader(source);
   const chunks: Buffer[] = [];
   let total = 0;
   let head: Buffer | undefined;
@@ -171,10 +173,28 @@ export function depthOf(value: unknown, limit: number): number {
   return max;
 }
 
-function readOnce(buf: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    read(0, buf, 0, buf.length, null, (err, n) => (err ? reject(err) : resolve(n)));
-  });
+/**
+ * Where the event's bytes come from: `prefix` first (bytes a caller already read from fd 0,
+ * or the whole event when `fd` is false), then fd 0 unless `fd` is false.
+ */
+export interface StdinSource {
+  prefix?: Buffer;
+  fd?: boolean;
+}
+
+function reader(source: StdinSource): (buf: Buffer) => Promise<number> {
+  let left = source.prefix;
+  return (buf) => {
+    if (left && left.length > 0) {
+      const n = left.copy(buf, 0, 0, Math.min(buf.length, left.length));
+      left = left.subarray(n);
+      return Promise.resolve(n);
+    }
+    if (source.fd === false) return Promise.resolve(0);
+    return new Promise((resolve, reject) => {
+      read(0, buf, 0, buf.length, null, (err, n) => (err ? reject(err) : resolve(n)));
+    });
+  };
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {

@@ -44,7 +44,13 @@ describe("attack: scale", () => {
           input: JSON.stringify(event),
           cwd: ws,
           encoding: "utf8",
-          env: { ...process.env, FIRE_STATE_DIR: "", FIRE_TEST_READDIR_LOG: listed },
+          // the one-shot call: the --require above counts this process's own listings
+          env: {
+            ...process.env,
+            FIRE_STATE_DIR: "",
+            FIRE_TEST_READDIR_LOG: listed,
+            FIRE_HOOK_RESIDENT: "0",
+          },
           timeout: 60_000,
         },
       );

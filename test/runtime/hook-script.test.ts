@@ -25,7 +25,12 @@ function bin(ws: string, input: unknown, portfolio = PORTFOLIO) {
   return spawnSync(
     process.execPath,
     [join(dist, "cli/fire.cjs"), "hook", "--portfolio", portfolio, "--workspace", ws],
-    { input: JSON.stringify(input), encoding: "utf8", env: { ...process.env, FIRE_STATE_DIR: "" } },
+    // the one-shot path (no resident evaluator): what this file tests is the script and its cache
+    {
+      input: JSON.stringify(input),
+      encoding: "utf8",
+      env: { ...process.env, FIRE_STATE_DIR: "", FIRE_HOOK_RESIDENT: "0" },
+    },
   );
 }
 

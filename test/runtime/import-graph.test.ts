@@ -63,13 +63,22 @@ describe("the hook entry's import graph (compiled dist/runtime)", () => {
         (m) => m[1] as string,
       );
     expect(requires("cli/fire.cjs")).toEqual(
-      expect.arrayContaining(["node:fs", "node:vm", "./hook-argv.cjs"]),
+      expect.arrayContaining(["node:fs", "./hook-argv.cjs"]),
     );
     expect(requires("cli/fire.cjs").filter((m) => !m.startsWith("node:"))).toEqual([
       "./hook-argv.cjs",
       "./static-help.cjs", // `fire --help` / `--version` from the stored text
+      "../runtime/resident-client.cjs", // a hook call: the resident evaluator first
+      "../runtime/script-loader.cjs", // else the hook script, here
     ]);
     expect(requires("cli/static-help.cjs").filter((m) => !m.startsWith("node:"))).toEqual([]);
+    // the resident client loads nothing but built-ins (child_process only to start one)
+    expect(requires("runtime/resident-client.cjs").filter((m) => !m.startsWith("node:"))).toEqual(
+      [],
+    );
+    expect(requires("runtime/script-loader.cjs")).toEqual(
+      expect.arrayContaining(["node:fs", "node:vm"]),
+    );
     const script = readFileSync(dist("runtime/hook.script.cjs"), "utf8");
     expect(requires("runtime/hook.script.cjs").filter((m) => !/^(node:)?[a-z_]+$/.test(m))).toEqual(
       [],
