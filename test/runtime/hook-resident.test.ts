@@ -125,10 +125,10 @@ describe("the resident evaluator", () => {
     process.kill(pid, "SIGKILL");
     while (alive(pid)) await new Promise((r) => setTimeout(r, 20));
     const r = hook(ws, event, [], env);
-    expect([r.status, r.stderr]).toEqual([0, ""]);
+    expect([r.status, r.stderr, r.stdout]).toEqual([0, "", r.stdout]);
     expect(parsedStdout(r)).toEqual(clientOutputs("claude-rm-deny")[0]);
     const again = await evaluatorUp(dir);
-    expect(again).not.toBe(pid);
+    expect({ again, files: readdirSync(dir) }).not.toEqual({ again: pid, files: readdirSync(dir) });
   });
 
   it("sends back a call whose session lock is held: it waits for it in its own process", async () => {
