@@ -315,12 +315,28 @@ function waitAnswer(dir: string, id: string, request: string): ResidentAnswer | 
 /** Whether the evaluator named in `<dir>/pid` is running. */
 function alive(dir: string): boolean {
   try {
-    const pid = Number(readFileSync(join(dir, PID_FILE), "utf8"));
-    if (!Number.isInteger(pid) || pid <= 0) return false;
+    return running(Number(readFileSync(join(dir, PID_FILE), "utf8")));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether process `pid` runs: it exists and, where /proc tells, is no zombie (an evaluator
+ * that died in a container whose first process reaps nothing stays one).
+ */
+export function running(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    return stat.charAt(stat.lastIndexOf(")") + 2) !== "Z";
+  } catch {
+    return true; // no /proc here: the signal's answer stands
   }
 }
 

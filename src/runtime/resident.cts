@@ -19,6 +19,7 @@ import {
   REQUEST_PREFIX,
   type ResidentAnswer,
   type ResidentRequest,
+  running,
   STARTING,
 } from "./resident-client.cjs";
 import { type Loaded, loadHookScript, SCRIPT } from "./script-loader.cjs";
@@ -195,17 +196,17 @@ function takePid(file: string): boolean {
       writeFileSync(file, String(process.pid), { flag: "wx", mode: 0o600 });
       return true;
     } catch {
+      let pid: number;
       try {
-        const pid = Number(readFileSync(file, "utf8"));
-        process.kill(pid, 0);
-        return false; // alive
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === "EPERM") return false;
-        try {
-          unlinkSync(file); // a dead evaluator's
-        } catch {
-          return false;
-        }
+        pid = Number(readFileSync(file, "utf8"));
+      } catch {
+        pid = 0;
+      }
+      if (running(pid)) return false;
+      try {
+        unlinkSync(file); // a dead evaluator's
+      } catch {
+        return false;
       }
     }
   }

@@ -32,6 +32,7 @@ const RUNTIME = join(REPO_ROOT, "dist/runtime");
 const client = createRequire(import.meta.url)(join(RUNTIME, "resident-client.cjs")) as {
   residentDir(runtimeDir: string, env: NodeJS.ProcessEnv): string | undefined;
   publicEnv(env: NodeJS.ProcessEnv): Record<string, string>;
+  running(pid: number): boolean;
 };
 const started: string[] = [];
 
@@ -56,14 +57,8 @@ async function evaluatorUp(dir: string): Promise<number> {
   throw new Error(`no evaluator came up in ${dir}`);
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** Running and no zombie (the evaluators a test kills may never be reaped in a container). */
+const alive = (pid: number): boolean => client.running(pid);
 
 afterAll(() => {
   for (const dir of started)
