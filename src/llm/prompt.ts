@@ -1,9 +1,10 @@
 import type { DetectorHit } from "../core/mine/detectors/types.js";
 import { SCOPE_DEFINITIONS, STATUS_DEFINITION } from "../core/mine/label.js";
+import { MECHANISMS } from "../core/mine/mechanisms.js";
 import type { Attempt, Event } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
 import { relevanceOrder, runEndLine, siblingLines, verifierFindings } from "./digest.js";
-import { MECHANISM_IDS, mechanismEvidence, type PromptFacts } from "./prompt-evidence.js";
+import { mechanismEvidence, type PromptFacts } from "./prompt-evidence.js";
 import { charsForTokens, estimateTokens } from "./tokens.js";
 
 export interface ChatMessage {
@@ -47,7 +48,10 @@ export const LABEL_SYSTEM_PROMPT = [
   "acted); secondReading {kind, interventionPoint, why} for an excluded fault a rule could still",
   "have addressed, else null; confidence 0..1 (how sure a reviewer would be from the cited",
   "evidence); rationale (2-4 sentences).",
-  `Known mechanism ids: ${MECHANISM_IDS.join(", ")}.`,
+  "Known mechanism ids (id: what it names, where a rule acts):",
+  ...MECHANISMS.map((m) => `- ${m.id}: ${m.name} (${m.point})`),
+  "A check whose output the agent could not read before it stopped (sent in the same batch as",
+  "the stop) is no check. For an exclusion, status is named when its evidence is cited.",
   "The Mechanism evidence and Detector evidence sections are what an offline labeller found:",
   "weigh them, but decide from the events and the verifier.",
   "Answer with one JSON object only.",

@@ -6,6 +6,7 @@ import { clusterLabels } from "../../src/core/mine/cluster.js";
 import { runDetectorsAll } from "../../src/core/mine/detectors/index.js";
 import type { DetectorHit } from "../../src/core/mine/detectors/types.js";
 import { heuristicLabel } from "../../src/core/mine/heuristic.js";
+import { MECHANISMS } from "../../src/core/mine/mechanisms.js";
 import { Attempt } from "../../src/core/model/attempt.js";
 import type { Workspace } from "../../src/core/workspace/load.js";
 import { LlmConfig } from "../../src/llm/config.js";
@@ -58,8 +59,13 @@ describe("the LLM labeller's prompt carries the offline labeller's evidence", ()
     expect(section).toMatch(/files the verifier reports missing: \S/);
     expect(section).toContain("fault markers: none found");
     expect(p.promptTokens).toBeLessThanOrEqual(p.budgetTokens);
-    expect(p.messages[0]?.content).toContain("Known mechanism ids: service-persistence,");
-    expect(p.messages[0]?.content).toContain("artifact-wrong-path");
+    // every id the answer schema accepts comes with what it names and where a rule acts
+    const system = p.messages[0]?.content ?? "";
+    expect(system).toContain(
+      "- service-persistence: server launched in the agent session and not kept running at stop (stop)",
+    );
+    expect(system).toContain("- artifact-wrong-path: artifact written at another path");
+    for (const m of MECHANISMS) expect(system).toContain(`- ${m.id}: ${m.name} (${m.point})`);
   });
 
   it("shows the fault markers the workspace configures (and none without them)", () => {
