@@ -26,6 +26,17 @@ export async function runHookCli(args: string[]): Promise<number> {
   return finishCli(stdin, call.code);
 }
 
+/** A hook call's process context. */
+export interface HookCallContext {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdin: StdinRead;
+  /** When the call's process started (its lock deadline counts from then). */
+  startedAt?: number;
+  /** False: a held session lock refuses the call instead of waiting (resident.cts). */
+  lockWait?: boolean;
+}
+
 /** What one hook call answers: the text for stdout and stderr, and the exit code. */
 export interface HookCallResult {
   stdout: string;
@@ -39,18 +50,7 @@ export interface HookCallResult {
  * One hook call with its process context given (arguments, environment, working folder and
  * the stdin as read): the resident evaluator (resident.cts) answers through this too.
  */
-export async function hookCall(
-  args: string[],
-  ctx: {
-    env: NodeJS.ProcessEnv;
-    cwd: string;
-    stdin: StdinRead;
-    /** When the call's process started (its lock deadline counts from then). */
-    startedAt?: number;
-    /** False: a held session lock refuses the call instead of waiting (resident.cts). */
-    lockWait?: boolean;
-  },
-): Promise<HookCallResult> {
+export async function hookCall(args: string[], ctx: HookCallContext): Promise<HookCallResult> {
   const { values, usageError } = parseHookArgs(args, HOOK_OPTIONS);
   const env = ctx.env;
   const workspace = resolve(ctx.cwd, str(values.workspace) ?? env.FIRE_WORKSPACE ?? ctx.cwd);

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type * as Url from "node:url";
 import { Script } from "node:vm";
+import type { HookCallContext, HookCallResult } from "./main.js";
 import type { StdinRead, StdinSource } from "./stdin.js";
 
 /**
@@ -19,16 +20,7 @@ const HEADER = /^\/\/ fire-hook-script key=([0-9a-f]+) v8-flags=(\S*)( charset=a
 /** What the script exports (src/runtime/script-entry.ts). */
 export interface HookScript {
   runHookCli(args: string[]): Promise<number>;
-  hookCall(
-    args: string[],
-    ctx: {
-      env: NodeJS.ProcessEnv;
-      cwd: string;
-      stdin: StdinRead;
-      startedAt?: number;
-      lockWait?: boolean;
-    },
-  ): Promise<{ stdout: string; stderr: string; code: number; refused?: string }>;
+  hookCall(args: string[], ctx: HookCallContext): Promise<HookCallResult>;
   readStdin(cap?: number, deadlineMs?: number, source?: StdinSource): Promise<StdinRead>;
   currentBundle(bundleDir: string, manifestFile: string, distDir: string): unknown;
 }
