@@ -91,7 +91,7 @@ describe("the hook entry's import graph (compiled dist/runtime)", () => {
 });
 
 describe("a read command's cached answer (compiled dist/cli)", () => {
-  it.each(["triage", "clusters", "route", "attempts"])(
+  it.each(["triage", "clusters", "route", "attempts", "show", "cluster"])(
     "fire %s loads no schema library, importer or index decoder before its cache misses",
     (name) => {
       const eager = [

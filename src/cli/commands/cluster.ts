@@ -1,12 +1,11 @@
 import type { Command } from "commander";
-import { clusterNamed, clustersSummary, decide } from "../../core/app/clusters.js";
-import { renderCluster } from "../../core/app/present-mine.js";
+import { clusterNamed, renameInKeptSummary } from "../../core/app/kept-decisions.js";
 import { NotFoundError, UsageError } from "../../core/errors.js";
 import type { Cluster } from "../../core/mine/cluster.js";
 import type { Decision } from "../../core/mine/decisions.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { print } from "../util/out.js";
-import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
+import { openCurrent, openHead, printJson, withWorkspace } from "../util/workspace.js";
 
 type Opts = { workspace?: string; json?: boolean };
 
@@ -25,6 +24,7 @@ async function clustersOf(
  */
 async function clustersOnly(opts: Opts): Promise<{ ws: Workspace; clusters: Cluster[] }> {
   const ws = await openCurrent(opts);
+  const { clustersSummary } = await import("../../core/app/clusters.js");
   const summary = await clustersSummary({ ws });
   if (!summary) throw new NotFoundError("nothing mined yet: run `fire mine` first");
   return { ws, clusters: summary.clusters };
@@ -32,11 +32,16 @@ async function clustersOnly(opts: Opts): Promise<{ ws: Workspace; clusters: Clus
 
 const find = (clusters: Cluster[], ref: string): Cluster => clusterNamed({ clusters }, ref);
 
-/** Records the decision; `--json` prints `{ok, message, decision}` instead of the text. */
-async function record(ws: Workspace, d: Decision, what: string, json?: boolean): Promise<void> {
-  const decision = await decide({ ws }, d);
+/** What a recorded decision prints; `--json`: `{ok, message, decision}`. */
+function recorded(decision: Decision, what: string, json?: boolean): void {
   if (json) printJson({ ok: true, message: what, decision });
   else print(`${what}\nrecorded in mining/decisions.json (re-clustering keeps it)\n`);
+}
+
+/** Records the decision and prints it (`recorded`). */
+async function record(ws: Workspace, d: Decision, what: string, json?: boolean): Promise<void> {
+  const { decide } = await import("../../core/app/clusters.js");
+  recorded(await decide({ ws }, d), what, json);
 }
 
 const JSON_HELP = "print the recorded decision as JSON";
@@ -52,6 +57,15 @@ export function register(program: Command): void {
       .description("rename a cluster")
       .option("--json", JSON_HELP),
   ).action(async (ref: string, name: string, opts: Opts) => {
+    // against the clusters summary kept for the workspace as it is now: the decision is
+    // appended and the summary follows (nothing opened, nothing re-clustered); else the
+    // workspace is opened and the summary computed first
+    const head = await openHead(opts);
+    const kept = head && (await renameInKeptSummary(head, ref, name));
+    if (kept) {
+      recorded(kept.decision, `renamed ${kept.cluster.id} to "${name}"`, opts.json);
+      return;
+    }
     const { ws, clusters } = await clustersOnly(opts);
     const c = find(clusters, ref);
     await record(
@@ -119,6 +133,7 @@ export function register(program: Command): void {
       `excluded ${c ? `cluster ${c.id}` : target}: ${opts.reason}`,
       opts.json,
     );
-    if (c && !opts.json) print(`${renderCluster(c)}\n`);
+    if (c && !opts.json)
+      print(`${(await import("../../core/app/present-mine.js")).renderCluster(c)}\n`);
   });
 }

@@ -1,29 +1,18 @@
 import type { Command } from "commander";
-import { InputError } from "../../core/errors.js";
+import { attemptRow, indexedAttempt } from "../../core/app/cached-reads.js";
 import type { Attempt, Event } from "../../core/model/attempt.js";
 import { print } from "../util/out.js";
 import { clip } from "../util/table.js";
-import { openCurrent, printJson, withWorkspace } from "../util/workspace.js";
-
-/** Ids listed in an ambiguity error before the rest are folded into a count. */
-const MAX_LISTED = 10;
+import { openCurrent, openHead, printJson, withWorkspace } from "../util/workspace.js";
 
 /** Exact id first, else the one attempt whose id contains `id` anywhere (prefix or not). */
 export function findAttempt(attempts: Attempt[], id: string): Attempt {
-  const exact = attempts.find((a) => a.id === id);
-  if (exact) return exact;
-  const matches = attempts.filter((a) => a.id.includes(id));
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) {
-    throw new InputError(id, undefined, "no attempt with this id (see `fire attempts`)");
-  }
-  const listed = matches.slice(0, MAX_LISTED).map((a) => a.id);
-  const more = matches.length > MAX_LISTED ? `, … ${matches.length - MAX_LISTED} more` : "";
-  throw new InputError(
-    id,
-    undefined,
-    `matches ${matches.length} attempts: ${listed.join(", ")}${more} (give more of the id)`,
-  );
+  return attempts[
+    attemptRow(
+      attempts.map((a) => a.id),
+      id,
+    )
+  ]!;
 }
 
 function eventLine(e: Event): string {
@@ -63,8 +52,11 @@ export function register(program: Command): void {
       .argument("<attempt-id>", "attempt id (or any unique part of one)")
       .option("--json", "print the attempt as JSON"),
   ).action(async (id: string, opts: { workspace?: string; json?: boolean }) => {
-    const ws = await openCurrent(opts);
-    const attempt = findAttempt(ws.attempts, id);
+    // from the index's row and its unit's parse-cache entry while the index matches the
+    // sources; else the workspace is opened (read again, visibly, when they changed)
+    const head = await openHead(opts);
+    const attempt =
+      (head && indexedAttempt(head, id)) ?? findAttempt((await openCurrent(opts)).attempts, id);
     if (opts.json) printJson(attempt);
     else print(renderAttempt(attempt));
   });

@@ -29,6 +29,14 @@ export function workspaceHead(dir: string): Promise<WorkspaceHead | undefined> {
   return currentHead(dir);
 }
 
+/**
+ * `fire show`'s attempt: the index's row of the id `ref` names, decoded from its unit's
+ * parse-cache entry alone (core/workspace/indexed-attempt.ts); undefined when that cannot
+ * answer from fire's own bytes, and the command opens the workspace. `attemptRow` finds an
+ * id the same way in a list of ids (an opened workspace's).
+ */
+export { attemptRow, indexedAttempt } from "../workspace/indexed-attempt.js";
+
 /** `fire triage`'s last answer while nothing it reads changed. */
 export async function cachedTriage(head: WorkspaceHead): Promise<TriageResult | undefined> {
   const key = await triageKey(head);

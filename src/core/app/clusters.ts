@@ -1,5 +1,3 @@
-import { NotFoundError } from "../errors.js";
-import type { Cluster } from "../mine/cluster.js";
 import { currentSummary } from "../mine/clusters-summary.js";
 import {
   appendDecision,
@@ -8,9 +6,7 @@ import {
   undoLastDecision,
   userExclusionsAt,
 } from "../mine/decisions.js";
-import type { MineResult } from "../mine/mine.js";
 import type { MineSummary } from "../mine/render.js";
-import { resolveCluster } from "../mine/resolve-cluster.js";
 import type { Workspace } from "../workspace/load.js";
 import type { WorkspaceSession } from "./session.js";
 
@@ -28,13 +24,7 @@ export function clustersSummary(s: { readonly ws: Workspace }): Promise<MineSumm
  * The cluster `ref` names — its id, its exact name or an id prefix of 4+ characters — or a
  * usage error listing the known ids.
  */
-export function clusterNamed(mined: Pick<MineResult, "clusters">, ref: string): Cluster {
-  const c = resolveCluster(mined.clusters, ref);
-  if (c) return c;
-  throw new NotFoundError(
-    `no cluster matches ${ref} (use an id, an id prefix or an exact name; known: ${mined.clusters.map((x) => x.id).join(", ")})`,
-  );
-}
+export { clusterNamed } from "../mine/resolve-cluster.js";
 
 /**
  * `fire cluster rename|merge|split|exclude` / the Mechanisms screen's decisions: records the

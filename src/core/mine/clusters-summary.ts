@@ -3,6 +3,7 @@ import { attemptsDigest } from "../workspace/head.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
 import { fileStamp, keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
+import type { Cluster } from "./cluster.js";
 import { labelStorePath, lastLabeler } from "./label-paths.js";
 import type { MineSummary } from "./render.js";
 
@@ -20,12 +21,18 @@ const VERSION = 2;
 
 type Keyed = Pick<Workspace, "dir" | "config" | "index" | "digest">;
 
-/** The summary's key for a workspace as it is now and the labeller whose labels it shows. */
-export function clustersSummaryKey(ws: Keyed, labeler: "llm" | "heuristic"): string | undefined {
+/** What the summary's key is made of, for a workspace as it is now and its labeller. */
+export type SummaryKeyParts = Record<string, unknown> & { decisions: string };
+
+/** The parts of `clustersSummaryKey` (the decisions file's stamp among them). */
+export function clustersSummaryKeyParts(
+  ws: Keyed,
+  labeler: "llm" | "heuristic",
+): SummaryKeyParts | undefined {
   const digest = attemptsDigest(ws);
   if (!digest) return undefined;
   const paths = workspacePaths(ws.dir);
-  return keyOf({
+  return {
     v: VERSION,
     code: coreCodeStamp(),
     digest,
@@ -34,7 +41,13 @@ export function clustersSummaryKey(ws: Keyed, labeler: "llm" | "heuristic"): str
     hand: fileStamp(paths.handOutcomes),
     decisions: fileStamp(paths.decisions),
     config: ws.config,
-  });
+  };
+}
+
+/** The summary's key for a workspace as it is now and the labeller whose labels it shows. */
+export function clustersSummaryKey(ws: Keyed, labeler: "llm" | "heuristic"): string | undefined {
+  const parts = clustersSummaryKeyParts(ws, labeler);
+  return parts && keyOf(parts);
 }
 
 /** The summary stored under `key`, only when its bytes are the ones fire wrote. */
@@ -55,8 +68,34 @@ async function summaryKey(ws: Keyed): Promise<string | undefined> {
 
 /** The summary kept for the workspace as it is now, if any (no mining code, no schema). */
 export async function cachedSummary(ws: Keyed): Promise<MineSummary | undefined> {
-  const key = await summaryKey(ws);
-  return key ? readClustersSummary(ws.dir, key) : undefined;
+  return (await keptSummary(ws))?.summary;
+}
+
+/** `cachedSummary` with the parts of the key it is kept under. */
+export async function keptSummary(
+  ws: Keyed,
+): Promise<{ summary: MineSummary; parts: SummaryKeyParts } | undefined> {
+  const labeler = await lastLabeler(ws.dir);
+  const parts = labeler && clustersSummaryKeyParts(ws, labeler);
+  const summary = parts && readClustersSummary(ws.dir, keyOf(parts));
+  return summary ? { summary, parts } : undefined;
+}
+
+/**
+ * The summary after a rename of `cluster` (one of its clusters) to `name` is appended to the
+ * decisions it applied: what computing it again gives. Decisions replay in order, and the
+ * rename, the last, names the group whose members best overlap its own — the cluster's
+ * members exactly, as groups are disjoint — and changes its name only (apply-decisions.ts).
+ */
+export function renamedInSummary(
+  summary: MineSummary,
+  cluster: Cluster,
+  name: string,
+): MineSummary {
+  return {
+    ...summary,
+    clusters: summary.clusters.map((c) => (c === cluster ? { ...c, name, named: true } : c)),
+  };
 }
 
 /**

@@ -1,10 +1,9 @@
-import { mkdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { lock } from "proper-lockfile";
+import { readFile } from "node:fs/promises";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { describeZodIssues, InputError, lineAtOffset, parseJsonText } from "../errors.js";
 import { workspacePaths } from "../workspace/paths.js";
+import { decisionsText, withDecisionsLock } from "./decisions-log.js";
 
 const Ids = z.array(z.string().min(1)).min(1);
 const At = z.string().optional();
@@ -108,21 +107,13 @@ async function editDecisions(
   edit: (cur: readonly Decision[]) => Decision[],
 ): Promise<DecisionsAt> {
   const file = decisionsPath(workspaceDir);
-  const dir = workspacePaths(workspaceDir).mining;
-  await mkdir(dir, { recursive: true });
-  const release = await lock(dir, {
-    lockfilePath: join(dir, ".decisions.lock"),
-    retries: { retries: 20, minTimeout: 20, maxTimeout: 200 },
-  });
-  try {
+  return withDecisionsLock(workspaceDir, async () => {
     const cur = await loadDecisions(workspaceDir);
     const next: DecisionsFile = { version: 1, decisions: edit(cur.decisions) };
-    const text = `${JSON.stringify(next, null, 2)}\n`;
+    const text = decisionsText(next);
     await writeFileAtomic(file, text);
     return { file, decisions: next, lines: decisionLines(text) };
-  } finally {
-    await release();
-  }
+  });
 }
 
 /** Appends one decision under a lock (read-modify-write, atomic replace). */

@@ -1,3 +1,4 @@
+import { NotFoundError } from "../errors.js";
 import type { Cluster } from "./cluster.js";
 
 /** Finds a cluster by id, id prefix (≥4 chars) or name (case-insensitive). */
@@ -12,4 +13,19 @@ export function resolveCluster(clusters: readonly Cluster[], ref: string): Clust
       ? clusters.filter((c) => c.id.startsWith(ref) || c.id.startsWith(`c-${ref}`))
       : [];
   return byPrefix.length === 1 ? byPrefix[0] : undefined;
+}
+
+/**
+ * The cluster `ref` names — its id, its exact name or an id prefix of 4+ characters — or a
+ * usage error listing the known ids.
+ */
+export function clusterNamed(
+  mined: { readonly clusters: readonly Cluster[] },
+  ref: string,
+): Cluster {
+  const c = resolveCluster(mined.clusters, ref);
+  if (c) return c;
+  throw new NotFoundError(
+    `no cluster matches ${ref} (use an id, an id prefix or an exact name; known: ${mined.clusters.map((x) => x.id).join(", ")})`,
+  );
 }

@@ -4,6 +4,12 @@ import { join } from "node:path";
 import { threadId } from "node:worker_threads";
 
 /**
+ * Bump when the entry layout or the normalized model changes: old entries then miss. (Here,
+ * beside the shards, so reading one entry — `fire show` — loads no schema.)
+ */
+export const PARSE_CACHE_VERSION = 9;
+
+/**
  * Parse-cache entries live in a fixed set of append-only shard files, not one file per
  * unit: creating a file costs far more than writing its bytes (≈0.5 ms of kernel time
  * each on the benchmark machine, so a 1,600-unit workspace spent a second creating

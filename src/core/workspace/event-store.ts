@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
-import { basename, join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { InputError } from "../errors.js";
 import type { Attempt } from "../model/attempt.js";
 import { headerPath, readShard, shardFile } from "./cache-shards.js";
+import { readSpanText } from "./indexed-attempt.js";
 import { type CacheKey, decodeEntry } from "./parse-cache.js";
 
 /** Where a unit's parse-cache entry sits in its shard file (bytes). */
@@ -121,19 +122,9 @@ export class EventStore {
   }
 
   private readSpan(span: EntrySpan, key: CacheKey) {
-    let fd: number | undefined;
-    try {
-      fd = openSync(join(this.cacheDir, basename(span.shard)), "r");
-      const buf = Buffer.allocUnsafe(span.length);
-      const got = readSync(fd, buf, 0, span.length, span.offset);
-      // the bytes the index vouches for (by their hash) skip the schema; others are checked
-      const same = got === span.length && span.sha256 === sha256(buf);
-      return decodeEntry(buf.toString("utf8", 0, got), key, !same);
-    } catch {
-      return undefined;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
-    }
+    const read = readSpanText(this.cacheDir, span);
+    // the bytes the index vouches for (by their hash) skip the schema; others are checked
+    return read && decodeEntry(read.text, key, !read.same);
   }
 
   private readWholeShard(key: CacheKey) {

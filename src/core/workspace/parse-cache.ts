@@ -9,14 +9,15 @@ import {
   appendEntry,
   compactShard,
   needsCompaction,
+  PARSE_CACHE_VERSION,
   readShard,
   type ShardIndex,
   shardFile,
 } from "./cache-shards.js";
 import type { EntrySpan } from "./event-store.js";
 
-/** Bump when the entry layout or the normalized model changes: old entries then miss. */
-export const PARSE_CACHE_VERSION = 9;
+/** Bump when the entry layout or the normalized model changes (kept in cache-shards.ts). */
+export { PARSE_CACHE_VERSION };
 
 /** What one source unit produced: validated attempts and the errors reported for it. */
 export interface UnitResult {

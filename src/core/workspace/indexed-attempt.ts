@@ -1,0 +1,162 @@
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readSync } from "node:fs";
+import { basename, join } from "node:path";
+import { InputError } from "../errors.js";
+import type { Attempt } from "../model/attempt.js";
+import { PARSE_CACHE_VERSION } from "./cache-shards.js";
+import type { EntrySpan, UnitRef } from "./event-store.js";
+import { INDEX_VERSION, indexFile, type WorkspaceHead } from "./head.js";
+import { workspacePaths } from "./paths.js";
+import { readStamped } from "./stamped-cache.js";
+
+/**
+ * One attempt of a current workspace, from its index and its unit's parse-cache entry alone
+ * (`fire show`): the index's ids find the row, the row names the unit, and only that unit's
+ * entry is read and only that attempt decoded. No schema library, no importer and no index
+ * decoder is loaded: it answers only from bytes fire wrote (the index matching its stamp,
+ * the entry matching the hash the index recorded), and anything else is left to the full
+ * open (`undefined`), which checks what it reads.
+ */
+
+/** Ids listed in an ambiguity error before the rest are folded into a count. */
+const MAX_LISTED = 10;
+
+/**
+ * The row of the attempt `ref` names among `ids` (in the workspace's order): the exact id
+ * first, else the one id that contains `ref` anywhere (prefix or not); an input error when
+ * none or several do.
+ */
+export function attemptRow(ids: readonly string[], ref: string): number {
+  const exact = ids.indexOf(ref);
+  if (exact >= 0) return exact;
+  const matches: number[] = [];
+  ids.forEach((id, i) => {
+    if (id.includes(ref)) matches.push(i);
+  });
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) {
+    throw new InputError(ref, undefined, "no attempt with this id (see `fire attempts`)");
+  }
+  const listed = matches.slice(0, MAX_LISTED).map((i) => ids[i]);
+  const more = matches.length > MAX_LISTED ? `, … ${matches.length - MAX_LISTED} more` : "";
+  throw new InputError(
+    ref,
+    undefined,
+    `matches ${matches.length} attempts: ${listed.join(", ")}${more} (give more of the id)`,
+  );
+}
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/**
+ * The text of a parse-cache entry at its recorded span, and whether its bytes are the ones
+ * the index recorded (their hash); undefined when the span cannot be read.
+ */
+export function readSpanText(
+  cacheDir: string,
+  span: EntrySpan,
+): { text: string; same: boolean } | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(join(cacheDir, basename(span.shard)), "r");
+    const buf = Buffer.allocUnsafe(span.length);
+    const got = readSync(fd, buf, 0, span.length, span.offset);
+    const same = got === span.length && span.sha256 === sha256(buf);
+    return { text: buf.toString("utf8", 0, got), same };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The index's parts one lookup reads (core/workspace/index-file.ts writes them). */
+interface IndexSlice {
+  v: number;
+  key: string;
+  digest: string;
+  units: UnitRef[];
+  table: { ids: string[]; inner: [number, string][]; unit: number[] };
+}
+
+const isCount = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0;
+
+/**
+ * The attempt `ref` names (as `attemptRow` finds it) in the workspace `head` describes, read
+ * from its index and its unit's parse-cache entry; throws `attemptRow`'s input error when no
+ * attempt or several match. Undefined when this cannot answer from fire's own bytes (an index
+ * not matching its stamp or the head, an entry moved or changed since the index was written):
+ * the caller then opens the workspace.
+ */
+export function indexedAttempt(head: WorkspaceHead, ref: string): Attempt | undefined {
+  let index: IndexSlice;
+  try {
+    const read = readStamped(indexFile(head.dir));
+    if (!read.trusted) return undefined;
+    index = read.value as IndexSlice;
+  } catch {
+    return undefined;
+  }
+  const t = index?.table;
+  if (
+    index.v !== INDEX_VERSION ||
+    index.digest !== head.digest ||
+    !Array.isArray(index.units) ||
+    !Array.isArray(t?.ids) ||
+    !Array.isArray(t.unit) ||
+    !Array.isArray(t.inner) ||
+    t.unit.length !== t.ids.length
+  )
+    return undefined;
+  const row = attemptRow(t.ids, ref);
+  const id = t.ids[row]!;
+  const unit = index.units[t.unit[row]!];
+  const inner = t.inner.find(([r]) => r === row)?.[1] ?? id;
+  let options: unknown;
+  try {
+    options = (JSON.parse(index.key) as { options?: unknown }).options;
+  } catch {
+    return undefined;
+  }
+  if (!unit?.span || typeof options !== "string") return undefined;
+  const read = readSpanText(workspacePaths(head.dir).parseCache, unit.span);
+  if (!read?.same) return undefined;
+  const found = entryAttempt(read.text, { path: unit.path, stamp: unit.stamp, options }, inner);
+  // the id the workspace gives it (a load renames the later of two attempts claiming one id)
+  return found && (found.id === id ? found : { ...found, id });
+}
+
+/**
+ * Attempt `id` of a parse-cache entry whose bytes the index vouches for (see parse-cache.ts
+ * `decodeEntry`, which reads the same layout): the header must be this unit's, and only
+ * the lines up to the attempt are parsed.
+ */
+function entryAttempt(
+  text: string,
+  key: { path: string; stamp: string; options: string },
+  id: string,
+): Attempt | undefined {
+  try {
+    const lines = text.split("\n");
+    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    if (lines[0] === "") lines.shift();
+    const h = JSON.parse(lines[0] ?? "") as Record<string, unknown>;
+    if (
+      h.v !== PARSE_CACHE_VERSION ||
+      h.path !== key.path ||
+      h.stamp !== key.stamp ||
+      h.options !== key.options ||
+      !isCount(h.attempts) ||
+      !isCount(h.errors) ||
+      lines.length !== 1 + h.attempts + h.errors
+    )
+      return undefined;
+    for (let i = 1; i <= h.attempts; i++) {
+      const a = (JSON.parse(lines[i]!) as { a?: Attempt }).a;
+      if (a?.id === id) return a;
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
