@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { InputError } from "../errors.js";
 import type { Attempt } from "../model/attempt.js";
 import { headerPath, readShard, shardFile } from "./cache-shards.js";
-import { readSpanText } from "./indexed-attempt.js";
+import { readSpanBytes } from "./indexed-attempt.js";
 import { type CacheKey, decodeEntry } from "./parse-cache.js";
 
 /** Where a unit's parse-cache entry sits in its shard file (bytes). */
@@ -122,9 +122,9 @@ export class EventStore {
   }
 
   private readSpan(span: EntrySpan, key: CacheKey) {
-    const read = readSpanText(this.cacheDir, span);
+    const read = readSpanBytes(this.cacheDir, span);
     // the bytes the index vouches for (by their hash) skip the schema; others are checked
-    return read && decodeEntry(read.text, key, !read.same);
+    return read && decodeEntry(read.bytes.toString("utf8"), key, !read.same);
   }
 
   private readWholeShard(key: CacheKey) {

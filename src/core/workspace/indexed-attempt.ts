@@ -49,20 +49,20 @@ export function attemptRow(ids: readonly string[], ref: string): number {
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /**
- * The text of a parse-cache entry at its recorded span, and whether its bytes are the ones
- * the index recorded (their hash); undefined when the span cannot be read.
+ * The bytes of a parse-cache entry at its recorded span, and whether they are the ones the
+ * index recorded (their hash); undefined when the span cannot be read.
  */
-export function readSpanText(
+export function readSpanBytes(
   cacheDir: string,
   span: EntrySpan,
-): { text: string; same: boolean } | undefined {
+): { bytes: Buffer; same: boolean } | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(join(cacheDir, basename(span.shard)), "r");
     const buf = Buffer.allocUnsafe(span.length);
     const got = readSync(fd, buf, 0, span.length, span.offset);
     const same = got === span.length && span.sha256 === sha256(buf);
-    return { text: buf.toString("utf8", 0, got), same };
+    return { bytes: buf.subarray(0, got), same };
   } catch {
     return undefined;
   } finally {
@@ -119,44 +119,61 @@ export function indexedAttempt(head: WorkspaceHead, ref: string): Attempt | unde
     return undefined;
   }
   if (!unit?.span || typeof options !== "string") return undefined;
-  const read = readSpanText(workspacePaths(head.dir).parseCache, unit.span);
+  const read = readSpanBytes(workspacePaths(head.dir).parseCache, unit.span);
   if (!read?.same) return undefined;
-  const found = entryAttempt(read.text, { path: unit.path, stamp: unit.stamp, options }, inner);
+  const found = entryAttempt(read.bytes, { path: unit.path, stamp: unit.stamp, options }, inner);
   // the id the workspace gives it (a load renames the later of two attempts claiming one id)
   return found && (found.id === id ? found : { ...found, id });
 }
 
 /**
- * Attempt `id` of a parse-cache entry whose bytes the index vouches for (see parse-cache.ts
- * `decodeEntry`, which reads the same layout): the header must be this unit's, and only
- * the lines up to the attempt are parsed.
+ * Attempt `id` of a parse-cache entry whose bytes the index vouches for (by their hash: the
+ * entry fire wrote; parse-cache.ts `decodeEntry` reads the same layout): the header must be
+ * this unit's. Of several attempts with the id, the last, as the event store keeps it. Only
+ * the attempt's own line is parsed when it starts as fire writes an attempt (its id first);
+ * else every attempt line is.
  */
 function entryAttempt(
-  text: string,
+  bytes: Buffer,
   key: { path: string; stamp: string; options: string },
   id: string,
 ): Attempt | undefined {
   try {
-    const lines = text.split("\n");
-    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-    if (lines[0] === "") lines.shift();
-    const h = JSON.parse(lines[0] ?? "") as Record<string, unknown>;
+    const start = bytes[0] === NL ? 1 : 0; // an appendable record starts with a newline
+    const headerEnd = bytes.indexOf(NL, start);
+    const h = JSON.parse(
+      bytes.toString("utf8", start, headerEnd === -1 ? bytes.length : headerEnd),
+    ) as Record<string, unknown>;
     if (
       h.v !== PARSE_CACHE_VERSION ||
       h.path !== key.path ||
       h.stamp !== key.stamp ||
       h.options !== key.options ||
       !isCount(h.attempts) ||
-      !isCount(h.errors) ||
-      lines.length !== 1 + h.attempts + h.errors
+      h.attempts === 0 ||
+      headerEnd === -1
     )
       return undefined;
-    for (let i = 1; i <= h.attempts; i++) {
-      const a = (JSON.parse(lines[i]!) as { a?: Attempt }).a;
+    const at = bytes.lastIndexOf(Buffer.from(`\n{"a":{"id":${JSON.stringify(id)},`));
+    if (at > headerEnd) {
+      const end = bytes.indexOf(NL, at + 1);
+      const a = (
+        JSON.parse(bytes.toString("utf8", at + 1, end === -1 ? bytes.length : end)) as {
+          a?: Attempt;
+        }
+      ).a;
       if (a?.id === id) return a;
     }
-    return undefined;
+    const lines = bytes.toString("utf8", headerEnd + 1).split("\n");
+    let found: Attempt | undefined;
+    for (let i = 0; i < h.attempts && i < lines.length; i++) {
+      const a = (JSON.parse(lines[i]!) as { a?: Attempt }).a;
+      if (a?.id === id) found = a;
+    }
+    return found;
   } catch {
     return undefined;
   }
 }
+
+const NL = 10;
