@@ -1,9 +1,9 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { denyCandidate, writeFrozen } from "../attacks/helpers.js";
 import { fireIn } from "../helpers/cli.js";
-import { PORTFOLIO, tempWorkspace } from "./hook-helpers.js";
+import { hook, PORTFOLIO, tempWorkspace } from "./hook-helpers.js";
 
 function home() {
   const dir = tempWorkspace();
@@ -112,5 +112,40 @@ describe("fire hook doctor", () => {
     );
     expect(finding).toMatchObject({ level: "problem", field: "portfolio" });
     expect(finding.text).not.toContain("--");
+  });
+
+  it("says whether hook calls reach a resident evaluator, and why not", async () => {
+    const { env } = home();
+    const project = tempWorkspace();
+    const ws = tempWorkspace();
+    const install = ["hook", "install", "--harness", "claude", "--project", project];
+    expect((await fireIn([...install, "--portfolio", PORTFOLIO, "-w", ws], { env })).status).toBe(
+      0,
+    );
+    const lines = async (extra: NodeJS.ProcessEnv) =>
+      (await doctor("claude", ["--project", project], { ...env, ...extra })).stdout;
+    // a private runtime folder (mode 0700): none yet, then the one a hook call started
+    const runtime = tempWorkspace();
+    chmodSync(runtime, 0o700);
+    const own = { XDG_RUNTIME_DIR: runtime, FIRE_HOOK_RESIDENT_IDLE_MS: "5000" };
+    expect(await lines(own)).toMatch(/note: resident evaluator not running: the next hook call/);
+    hook(
+      ws,
+      { session_id: "d1", hook_event_name: "UserPromptSubmit", prompt: "x", cwd: ws },
+      [],
+      own,
+    );
+    let up = "";
+    for (let i = 0; i < 200 && !/resident evaluator running/.test(up); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      up = await lines(own);
+    }
+    expect(up).toMatch(/ok: resident evaluator running \(pid \d+, /);
+    // a per-user folder others can enter: not used, and said so
+    const open = tempWorkspace();
+    mkdirSync(join(open, `fire-hook-${process.getuid?.()}`), { mode: 0o777 });
+    chmodSync(join(open, `fire-hook-${process.getuid?.()}`), 0o777);
+    expect(await lines({ XDG_RUNTIME_DIR: open })).toMatch(/note: resident evaluator unavailable/);
+    expect(await lines({ FIRE_HOOK_RESIDENT: "0" })).toMatch(/note: resident evaluator off/);
   });
 });

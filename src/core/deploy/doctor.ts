@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import { defaultPortfolioDir } from "../freeze/default.js";
 import { loadFrozenPortfolio } from "../freeze/verify.js";
 import { loadPolicies } from "../policy/load.js";
@@ -70,7 +71,7 @@ function hookFlags(words: string[]): Record<string, string> {
 }
 
 /** Checks what an installed command runs: node, fire, and the portfolio it evaluates. */
-function commandFindings(command: string): DoctorFinding[] {
+function commandFindings(command: string, env: NodeJS.ProcessEnv): DoctorFinding[] {
   const words = shellWords(command);
   if (!words || words.length < 3) return [problem(`cannot read the hook command: ${command}`)];
   const [node, cli] = words as [string, string];
@@ -83,6 +84,10 @@ function commandFindings(command: string): DoctorFinding[] {
     );
   if (!existsSync(cli))
     out.push(problem(`missing fire: the hook runs ${cli}, which does not exist (reinstall)`));
+  else {
+    const resident = residentFinding(cli, env);
+    if (resident) out.push(resident);
+  }
   const flags = hookFlags(words);
   const workspace = flags.workspace ? resolve(flags.workspace) : undefined;
   if (flags.portfolio) out.push(...portfolioFindings(flags.portfolio, workspace));
@@ -103,6 +108,46 @@ function commandFindings(command: string): DoctorFinding[] {
     else out.push(...portfolioFindings(dir, workspace));
   }
   return out;
+}
+
+/** What the installed fire's resident-evaluator client offers (runtime/resident-client.cts). */
+interface ResidentClient {
+  residentDir(runtimeDir: string, env: NodeJS.ProcessEnv): string | undefined;
+  running(pid: number): boolean;
+}
+
+/**
+ * Whether the installed fire's hook calls reach a resident evaluator (a warm process; without
+ * one every event starts the hook cold), as seen with this shell's environment. The client is
+ * read from the installed fire itself (its build may differ from the one running doctor); an
+ * older fire without one gives no line.
+ */
+function residentFinding(cli: string, env: NodeJS.ProcessEnv): DoctorFinding | undefined {
+  const runtimeDir = resolve(dirname(cli), "..", "runtime");
+  const file = join(runtimeDir, "resident-client.cjs");
+  if (!existsSync(file)) return undefined;
+  let client: ResidentClient;
+  try {
+    client = createRequire(import.meta.url)(file) as ResidentClient;
+  } catch {
+    return undefined;
+  }
+  if (env.FIRE_HOOK_RESIDENT === "0")
+    return note("resident evaluator off (FIRE_HOOK_RESIDENT=0): every event starts the hook cold");
+  const dir = client.residentDir(runtimeDir, env);
+  if (!dir)
+    return note(
+      "resident evaluator unavailable: its per-user folder (fire-hook-<uid> under $XDG_RUNTIME_DIR, /dev/shm or the temp folder) is not a folder of this user's alone, so every event starts the hook cold",
+    );
+  let pid = 0;
+  try {
+    pid = Number(readFileSync(join(dir, "pid"), "utf8"));
+  } catch {
+    // none yet
+  }
+  return client.running(pid)
+    ? ok(`resident evaluator running (pid ${pid}, ${dir})`)
+    : note(`resident evaluator not running: the next hook call starts one (${dir})`);
 }
 
 function portfolioFindings(portfolio: string, workspace: string | undefined): DoctorFinding[] {
@@ -349,7 +394,7 @@ export function diagnoseHook(target: DoctorTarget, places: DoctorPlaces = {}): D
       ),
     ]);
   const findings: DoctorFinding[] = [ok(`installed in ${file}`)];
-  for (const c of commands) findings.push(...commandFindings(c));
+  for (const c of commands) findings.push(...commandFindings(c, env));
   findings.push(
     ...(target.harness === "codex"
       ? codexFindings(file, settings, target, env)
