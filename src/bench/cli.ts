@@ -184,7 +184,7 @@ const mb = (x: number) => `${(x / 1e6).toFixed(0)} MB`;
  * same run: `fire --help`, and on workspaces of each size the cold read (against a bare
  * JSON.parse of the same files; its memory per corpus byte at the largest size), then, warm
  * (read once, mined once), the read commands (triage, attempts, clusters, route, show), their
- * peak memory and a cluster decision (rename).
+ * peak memory and cluster decisions (rename, exclude).
  */
 export const cliBenchmark: Benchmark = {
   name: "cli",
@@ -211,8 +211,10 @@ export const cliBenchmark: Benchmark = {
         const mined = fire(["mine", "--labeler", "heuristic", "--json"], ws);
         log(`${size}: cold read ${ms(cold.ms)}, mine ${ms(mined.ms)}`);
         const first = (JSON.parse(cold.stdout) as { id: string }[])[0]?.id ?? "";
-        const cluster = (JSON.parse(mined.stdout) as { clusters?: { id: string }[] }).clusters?.[0]
-          ?.id;
+        const ids = (
+          (JSON.parse(mined.stdout) as { clusters?: { id: string }[] }).clusters ?? []
+        ).map((c) => c.id);
+        const cluster = ids[0];
         const reads: [string, string[]][] = [
           ["triage", ["triage"]],
           ["attempts", ["attempts"]],
@@ -253,6 +255,19 @@ export const cliBenchmark: Benchmark = {
             note: noteOf(r),
           });
         } else log(`${size}: no cluster mined; no decision measured`);
+        // an exclude of another cluster each round (an excluded cluster is gone)
+        const others = ids.slice(1, 1 + ROUNDS);
+        if (others.length === ROUNDS) {
+          const r = ratio((i) => ["cluster", "exclude", others[i]!, "--reason", `bench ${i}`], ws);
+          const shown = readFileSync(decisionsPath(ws), "utf8");
+          results.push({
+            target: `${size} attempts: fire cluster exclude ÷ node -e 0`,
+            measured: shown.includes(`bench ${ROUNDS - 1}"`) ? r.fire / r.node : Number.NaN,
+            limit: 2.5,
+            kind: "max",
+            note: noteOf(r),
+          });
+        } else log(`${size}: fewer than ${ROUNDS + 1} clusters mined; no exclude measured`);
         await rm(ws, { recursive: true, force: true });
       }
       return results;

@@ -1,5 +1,9 @@
 import type { Command } from "commander";
-import { clusterNamed, renameInKeptSummary } from "../../core/app/kept-decisions.js";
+import {
+  clusterNamed,
+  excludeInKeptSummary,
+  renameInKeptSummary,
+} from "../../core/app/kept-decisions.js";
 import { NotFoundError, UsageError } from "../../core/errors.js";
 import type { Cluster } from "../../core/mine/cluster.js";
 import type { Decision } from "../../core/mine/decisions.js";
@@ -42,6 +46,12 @@ function recorded(decision: Decision, what: string, json?: boolean): void {
 async function record(ws: Workspace, d: Decision, what: string, json?: boolean): Promise<void> {
   const { decide } = await import("../../core/app/clusters.js");
   recorded(await decide({ ws }, d), what, json);
+}
+
+/** What an exclude of cluster `c` prints: `recorded`, then the cluster (not with --json). */
+async function excluded(decision: Decision, c: Cluster, opts: Opts & { reason: string }) {
+  recorded(decision, `excluded cluster ${c.id}: ${opts.reason}`, opts.json);
+  if (!opts.json) print(`${(await import("../../core/app/cached-reads.js")).renderCluster(c)}\n`);
 }
 
 const JSON_HELP = "print the recorded decision as JSON";
@@ -124,16 +134,19 @@ export function register(program: Command): void {
       .requiredOption("--reason <text>", "why it is out of scope")
       .option("--json", JSON_HELP),
   ).action(async (target: string, opts: Opts & { reason: string }) => {
+    // a cluster, against the kept clusters summary as rename does (else the full path)
+    const head = await openHead(opts);
+    const kept = head && (await excludeInKeptSummary(head, target, opts.reason));
+    if (kept) {
+      await excluded(kept.decision, kept.cluster, opts);
+      return;
+    }
     const { ws, clusters, known } = await clustersOf(opts);
     const c = known.has(target) ? undefined : find(clusters, target);
     const ids = c ? c.attemptIds : [target];
-    await record(
-      ws,
-      { op: "exclude", attemptIds: ids, reason: opts.reason },
-      `excluded ${c ? `cluster ${c.id}` : target}: ${opts.reason}`,
-      opts.json,
-    );
-    if (c && !opts.json)
-      print(`${(await import("../../core/app/present-mine.js")).renderCluster(c)}\n`);
+    const { decide } = await import("../../core/app/clusters.js");
+    const decision = await decide({ ws }, { op: "exclude", attemptIds: ids, reason: opts.reason });
+    if (c) await excluded(decision, c, opts);
+    else recorded(decision, `excluded ${target}: ${opts.reason}`, opts.json);
   });
 }

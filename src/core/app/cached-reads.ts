@@ -20,7 +20,7 @@ import { keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
  * would give; undefined whenever anything changed, and the command opens the workspace.
  */
 
-export { renderMineSummary, renderTriage } from "../mine/render-text.js";
+export { renderCluster, renderMineSummary, renderTriage } from "../mine/render-text.js";
 export { renderRouteAudit } from "../route/render.js";
 export type { WorkspaceHead };
 

@@ -99,6 +99,34 @@ export function renamedInSummary(
 }
 
 /**
+ * The summary after an exclude of `cluster`'s members (`cluster` one of its clusters) with
+ * `reason` is appended to the decisions it applied, when the caller has made sure of what
+ * this takes (kept-decisions.ts `excludeInKeptSummary`): what computing it again gives.
+ * Decisions replay in order, and the exclude, the last, removes its members from the one
+ * group holding them (groups are disjoint), which then is gone; the other clusters stay as
+ * they were, in their order (a total one: sortClusters), and the members join the user's
+ * exclusions (by attempt id). The review list is unchanged (the members were clustered, and
+ * now are excluded), and so are the counts, the labeller's exclusions among them: triage
+ * gives the user's reason instead of the labeller's only to an attempt whose label excludes
+ * it, and no clustered attempt's does unless a split put it there.
+ */
+export function excludedInSummary(
+  summary: MineSummary,
+  cluster: Cluster,
+  reason: string,
+): MineSummary {
+  const excluded = new Map(summary.userExcluded.map((e) => [e.attemptId, e.reason]));
+  for (const id of cluster.attemptIds) excluded.set(id, reason);
+  return {
+    ...summary,
+    clusters: summary.clusters.filter((c) => c !== cluster),
+    userExcluded: [...excluded.entries()]
+      .map(([attemptId, reason]) => ({ attemptId, reason }))
+      .sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1)),
+  };
+}
+
+/**
  * What the text of `fire clusters` shows of `currentClusters` (`summarizeMine`): read from
  * its small file while nothing it depends on changed (the decisions included), so a read
  * neither parses the whole mining result nor loads the mining code; computed and stored

@@ -52,12 +52,14 @@ export function schemaOrder(d: Decision): Decision {
  * Appends `d` (which the caller has checked as the schema would) to the decisions file while
  * it is the file whose stamp is `known` (one that passed the schema), under the lock, and
  * returns the stamp of the file written; undefined, writing nothing, when the file is not that
- * one any more (the caller then takes the checked path).
+ * one any more or `accept` refuses the decisions it holds (the caller then takes the checked
+ * path).
  */
 export function appendToKnownDecisions(
   workspaceDir: string,
   d: Decision,
   known: string,
+  accept: (cur: readonly Decision[]) => boolean = () => true,
 ): Promise<string | undefined> {
   const file = workspacePaths(workspaceDir).decisions;
   return withDecisionsLock(workspaceDir, async () => {
@@ -68,6 +70,7 @@ export function appendToKnownDecisions(
       if (fileStamp(file) !== known) return undefined;
       cur = parsed.decisions.map(schemaOrder);
     }
+    if (!accept(cur)) return undefined;
     await writeFileAtomic(file, decisionsText({ version: 1, decisions: [...cur, schemaOrder(d)] }));
     return fileStamp(file);
   });

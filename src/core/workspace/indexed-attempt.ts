@@ -81,14 +81,8 @@ interface IndexSlice {
 
 const isCount = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0;
 
-/**
- * The attempt `ref` names (as `attemptRow` finds it) in the workspace `head` describes, read
- * from its index and its unit's parse-cache entry; throws `attemptRow`'s input error when no
- * attempt or several match. Undefined when this cannot answer from fire's own bytes (an index
- * not matching its stamp or the head, an entry moved or changed since the index was written):
- * the caller then opens the workspace.
- */
-export function indexedAttempt(head: WorkspaceHead, ref: string): Attempt | undefined {
+/** The index of the workspace `head` describes, when its bytes are the ones fire wrote. */
+function indexSlice(head: WorkspaceHead): IndexSlice | undefined {
   let index: IndexSlice;
   try {
     const read = readStamped(indexFile(head.dir));
@@ -108,6 +102,28 @@ export function indexedAttempt(head: WorkspaceHead, ref: string): Attempt | unde
     t.unit.length !== t.ids.length
   )
     return undefined;
+  return index;
+}
+
+/**
+ * The ids of the attempts of the workspace `head` describes, from its index alone (no
+ * attempt decoded); undefined when the index is not the one fire wrote for this head.
+ */
+export function indexedIds(head: WorkspaceHead): readonly string[] | undefined {
+  return indexSlice(head)?.table.ids;
+}
+
+/**
+ * The attempt `ref` names (as `attemptRow` finds it) in the workspace `head` describes, read
+ * from its index and its unit's parse-cache entry; throws `attemptRow`'s input error when no
+ * attempt or several match. Undefined when this cannot answer from fire's own bytes (an index
+ * not matching its stamp or the head, an entry moved or changed since the index was written):
+ * the caller then opens the workspace.
+ */
+export function indexedAttempt(head: WorkspaceHead, ref: string): Attempt | undefined {
+  const index = indexSlice(head);
+  if (!index) return undefined;
+  const t = index.table;
   const row = attemptRow(t.ids, ref);
   const id = t.ids[row]!;
   const unit = index.units[t.unit[row]!];

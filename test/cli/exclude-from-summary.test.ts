@@ -1,0 +1,163 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { cachedClusters, workspaceHead } from "../../src/core/app/cached-reads.js";
+import { clusters } from "../../src/core/app/mining.js";
+import { currentSummary } from "../../src/core/mine/clusters-summary.js";
+import { parseDecisions } from "../../src/core/mine/decisions.js";
+import { decisionsText } from "../../src/core/mine/decisions-log.js";
+import { renderMine, renderMineSummary } from "../../src/core/mine/render.js";
+import { indexFile } from "../../src/core/workspace/head.js";
+import { openCurrentWorkspace } from "../../src/core/workspace/open.js";
+import { workspacePaths } from "../../src/core/workspace/paths.js";
+import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "../core/mine/demo-workspace.js";
+import { fireIn } from "../helpers/cli.js";
+
+afterAll(removeTempWorkspaces);
+
+const fire = async (...args: string[]) => {
+  const r = await fireIn(args);
+  return { ...r, out: r.status === 0 ? r.stdout : `${r.status} ${r.stderr}` };
+};
+
+/** Two workspaces of the demo traces, mined alike: one takes the fast path, one the full. */
+async function pair(): Promise<{ fast: string; full: string }> {
+  const fast = tempWorkspace(`${DEMO_DIR}/`);
+  const full = tempWorkspace(`${DEMO_DIR}/`);
+  for (const dir of [fast, full])
+    expect((await fire("mine", "--labeler", "heuristic", "-w", dir)).status).toBe(0);
+  return { fast, full };
+}
+
+/** The kept clusters summary as `fire clusters` would read it now (undefined: stale). */
+const summaryNow = async (dir: string) => cachedClusters((await workspaceHead(dir))!);
+
+/** What a command printed in the two workspaces: with its head, and with it gone (full path). */
+async function both(w: { fast: string; full: string }, ...args: string[]) {
+  const fast = await fire(...args, "-w", w.fast);
+  rmSync(`${indexFile(w.full)}.head`, { force: true });
+  const full = await fire(...args, "-w", w.full);
+  return { fast: same(fast.out, w.fast), full: same(full.out, w.full) };
+}
+
+/** Output with the workspace's own path and the decisions' times out of the way. */
+const same = (out: string, dir: string) =>
+  out.replaceAll(dir, "<ws>").replace(/"at": "[^"]+"/g, '"at": "T"');
+
+const decisionsOf = (dir: string) => same(readFileSync(workspacePaths(dir).decisions, "utf8"), dir);
+
+/** The summary kept in `dir` is the one computed again, and what `fire clusters` prints. */
+async function keptIsRecomputed(dir: string) {
+  const kept = await summaryNow(dir);
+  expect(kept).toBeDefined();
+  const ws = await openCurrentWorkspace(dir);
+  rmSync(workspacePaths(dir).clustersSummary);
+  expect(await currentSummary(ws)).toEqual(kept);
+  expect(renderMineSummary(kept!)).toBe(renderMine((await clusters({ ws }))!));
+}
+
+describe("fire cluster exclude against the kept clusters summary (demo traces)", () => {
+  it("records and prints what the full path does, and keeps the summary computed again", async () => {
+    const w = await pair();
+    const first = JSON.parse((await fire("clusters", "--json", "-w", w.fast)).stdout) as {
+      clusters: { id: string; name: string; attemptIds: string[] }[];
+    };
+    expect(first.clusters.length).toBeGreaterThan(4);
+    const [c1, c2, c3, c4] = first.clusters as [
+      (typeof first.clusters)[0],
+      (typeof first.clusters)[0],
+      (typeof first.clusters)[0],
+      (typeof first.clusters)[0],
+    ];
+
+    // the first exclude (none before): fast, the same text and file as the full path
+    expect(await summaryNow(w.fast)).toBeDefined();
+    let r = await both(w, "cluster", "exclude", c1.id, "--reason", "out of scope");
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).toMatch(new RegExp(`^excluded cluster ${c1.id}: out of scope\\n`));
+    expect(r.fast).toContain(`${c1.id}  ${c1.name}`); // the cluster, as rendered
+    expect(decisionsOf(w.fast)).toBe(decisionsOf(w.full));
+    await keptIsRecomputed(w.fast);
+    expect((await both(w, "clusters")).fast).toBe((await both(w, "clusters")).full);
+
+    // by name and --json, after a rename: the same again
+    expect((await fire("cluster", "rename", c2.id, "renamed", "-w", w.fast)).status).toBe(0);
+    expect((await fire("cluster", "rename", c2.id, "renamed", "-w", w.full)).status).toBe(0);
+    await fire("clusters", "-w", w.fast);
+    r = await both(w, "cluster", "exclude", "renamed", "--reason", "second", "--json");
+    expect(r.fast).toBe(r.full);
+    expect(JSON.parse(r.fast)).toEqual({
+      ok: true,
+      message: `excluded cluster ${c2.id}: second`,
+      decision: { op: "exclude", attemptIds: c2.attemptIds, reason: "second", at: "T" },
+    });
+    expect(await summaryNow(w.fast)).toBeDefined(); // taken fast: the summary followed
+    await keptIsRecomputed(w.fast);
+
+    // one attempt by its id: the full path in both (it excludes that attempt alone)
+    const one = c3.attemptIds[0]!;
+    r = await both(w, "cluster", "exclude", one, "--reason", "just this one");
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).toBe(`excluded ${one}: just this one\n${RECORDED}`);
+    expect(await summaryNow(w.fast)).toBeUndefined();
+    expect((await both(w, "clusters")).fast).toBe((await both(w, "clusters")).full);
+    expect(await summaryNow(w.fast)).toBeDefined();
+
+    // a split that named a member (it may have moved an attempt its label excludes): full path
+    const labelled = JSON.parse((await fire("triage", "--json", "-w", w.fast)).stdout) as {
+      exclusions: { attemptId: string; source: string }[];
+    };
+    const gap = labelled.exclusions.find((e) => e.source === "labeller")!.attemptId;
+    for (const dir of [w.fast, w.full]) {
+      const file = workspacePaths(dir).decisions;
+      const cur = parseDecisions(readFileSync(file, "utf8"), file);
+      cur.decisions.push({ op: "split", attemptIds: [gap], name: "moved by hand" });
+      writeFileSync(file, decisionsText(cur));
+    }
+    await fire("clusters", "-w", w.fast);
+    expect(await summaryNow(w.fast)).toBeDefined();
+    r = await both(w, "cluster", "exclude", "moved by hand", "--reason", "third");
+    expect(r.fast).toBe(r.full);
+    const taken = await summaryNow(w.fast);
+    const shown = await both(w, "clusters");
+    expect(shown.fast).toBe(shown.full);
+    expect(shown.fast).toContain("2 by the labeller"); // the moved attempt is the user's now
+    expect(taken).toBeUndefined(); // not taken
+
+    // later excludes, fast again, and the workspaces agree on everything
+    await fire("clusters", "-w", w.fast);
+    r = await both(w, "cluster", "exclude", c4.id.slice(0, 6), "--reason", "fourth");
+    expect(r.fast).toBe(r.full);
+    expect(await summaryNow(w.fast)).toBeDefined();
+    await keptIsRecomputed(w.fast);
+    expect(decisionsOf(w.fast)).toBe(decisionsOf(w.full));
+    const json = await both(w, "clusters", "--json");
+    expect(json.fast).toBe(json.full);
+
+    // errors as before: a reference to no cluster, a reason the schema refuses
+    r = await both(w, "cluster", "exclude", "c-nope", "--reason", "x");
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).toMatch(/no cluster matches c-nope/);
+    const c5 = (await summaryNow(w.fast))!.clusters[0]!;
+    r = await both(w, "cluster", "exclude", c5.id, "--reason", "x".repeat(501));
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).not.toMatch(/^excluded/);
+  });
+
+  it("leaves hand outcomes to the full path", async () => {
+    const w = await pair();
+    const c = (await summaryNow(w.fast))!.clusters[0]!;
+    for (const dir of [w.fast, w.full]) {
+      const file = workspacePaths(dir).handOutcomes;
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify({ version: 1, attempts: {} }));
+    }
+    await fire("clusters", "-w", w.fast);
+    expect(await summaryNow(w.fast)).toBeDefined();
+    const r = await both(w, "cluster", "exclude", c.id, "--reason", "by hand");
+    expect(r.fast).toBe(r.full);
+    expect(await summaryNow(w.fast)).toBeUndefined(); // not taken
+  });
+});
+
+const RECORDED = "recorded in mining/decisions.json (re-clustering keeps it)\n";
