@@ -6,7 +6,11 @@ import {
   writeClustersSummary,
 } from "../mine/clusters-summary.js";
 import type { Decision } from "../mine/decisions.js";
-import { appendToKnownDecisions } from "../mine/decisions-log.js";
+import {
+  appendToKnownDecisions,
+  DECISION_NAME_MAX,
+  DECISION_REASON_MAX,
+} from "../mine/decisions-log.js";
 import { clusterNamed, resolveCluster } from "../mine/resolve-cluster.js";
 import type { WorkspaceHead } from "../workspace/head.js";
 import { indexedIds } from "../workspace/indexed-attempt.js";
@@ -27,7 +31,7 @@ const validRename = (members: readonly string[], name: string) =>
   members.length > 0 &&
   members.every((id) => typeof id === "string" && id.length > 0) &&
   name.length >= 1 &&
-  name.length <= 200;
+  name.length <= DECISION_NAME_MAX;
 
 /**
  * Renames the cluster `ref` names (`clusterNamed`; its error when none) to `name`: records
@@ -67,7 +71,7 @@ const validExclude = (ids: readonly string[], reason: string) =>
   ids.length > 0 &&
   ids.every((id) => typeof id === "string" && id.length > 0) &&
   reason.length >= 1 &&
-  reason.length <= 500;
+  reason.length <= DECISION_REASON_MAX;
 
 /**
  * Excludes the cluster `ref` names (`resolveCluster`) with `reason`: records the decision,

@@ -12,6 +12,10 @@ import type { Decision, DecisionsFile } from "./decisions.js";
  * a kept clusters summary was computed from, by its stamp — needs no schema to be written.
  */
 
+/** Longest cluster name and exclusion reason a decision may hold (decisions.ts's schema). */
+export const DECISION_NAME_MAX = 200;
+export const DECISION_REASON_MAX = 500;
+
 /** Runs `fn` holding the workspace's decisions lock (every writer of the file takes it). */
 export async function withDecisionsLock<T>(workspaceDir: string, fn: () => Promise<T>): Promise<T> {
   const dir = workspacePaths(workspaceDir).mining;

@@ -3,7 +3,12 @@ import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { describeZodIssues, InputError, lineAtOffset, parseJsonText } from "../errors.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { decisionsText, withDecisionsLock } from "./decisions-log.js";
+import {
+  DECISION_NAME_MAX,
+  DECISION_REASON_MAX,
+  decisionsText,
+  withDecisionsLock,
+} from "./decisions-log.js";
 
 const Ids = z.array(z.string().min(1)).min(1);
 const At = z.string().optional();
@@ -17,25 +22,25 @@ export const Decision = z.discriminatedUnion("op", [
     op: z.literal("rename"),
     at: At,
     members: Ids,
-    name: z.string().min(1).max(200),
+    name: z.string().min(1).max(DECISION_NAME_MAX),
   }),
   z.strictObject({
     op: z.literal("merge"),
     at: At,
     groups: z.array(Ids).min(2),
-    name: z.string().min(1).max(200).optional(),
+    name: z.string().min(1).max(DECISION_NAME_MAX).optional(),
   }),
   z.strictObject({
     op: z.literal("split"),
     at: At,
     attemptIds: Ids,
-    name: z.string().min(1).max(200).optional(),
+    name: z.string().min(1).max(DECISION_NAME_MAX).optional(),
   }),
   z.strictObject({
     op: z.literal("exclude"),
     at: At,
     attemptIds: Ids,
-    reason: z.string().min(1).max(500),
+    reason: z.string().min(1).max(DECISION_REASON_MAX),
   }),
 ]);
 export type Decision = z.infer<typeof Decision>;
