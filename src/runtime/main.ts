@@ -85,15 +85,21 @@ export async function hookCall(args: string[], ctx: HookCallContext): Promise<Ho
   };
 }
 
-/** The key under which a caller that already read stdin hands its bytes over (resident.cts). */
-export const HANDED_STDIN = Symbol.for("fire.hook.stdin");
+/**
+ * Where a caller that already read stdin leaves its bytes and its deadline (the resident
+ * client, resident-client.cts, which sets the same registered symbol).
+ */
+const HANDED_STDIN = Symbol.for("fire.hook.stdin");
 
 /** Bytes of fd 0 a caller read before this call, to be read first (then fd 0 on). */
 function handedStdin(): StdinSource {
-  const g = globalThis as { [HANDED_STDIN]?: Buffer };
-  const prefix = g[HANDED_STDIN];
+  const g = globalThis as { [HANDED_STDIN]?: { bytes: Buffer; deadlineAt?: number } };
+  const handed = g[HANDED_STDIN];
   delete g[HANDED_STDIN];
-  return prefix ? { prefix } : {};
+  if (!handed) return {};
+  return handed.deadlineAt === undefined
+    ? { prefix: handed.bytes }
+    : { prefix: handed.bytes, deadlineAt: handed.deadlineAt };
 }
 
 /**

@@ -118,9 +118,10 @@ export async function answerResident(args: string[], runtimeDir: string): Promis
       process.env.UV_THREADPOOL_SIZE = "1";
       ownPoolSize = true;
     }
-    const event = await readEvent(Number(process.env.FIRE_HOOK_STDIN_MS) || STDIN_DEADLINE_MS);
+    const deadlineAt = Date.now() + (Number(process.env.FIRE_HOOK_STDIN_MS) || STDIN_DEADLINE_MS);
+    const event = await readEvent(deadlineAt);
     if (!event.whole) {
-      hand(event.bytes);
+      hand(event.bytes, deadlineAt);
       return false;
     }
     const id = `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -139,7 +140,7 @@ export async function answerResident(args: string[], runtimeDir: string): Promis
     writeSync(fd, `${id}\n`);
     const answer = waitAnswer(dir, id, request);
     if (!answer || answer.refused !== undefined) {
-      hand(event.bytes);
+      hand(event.bytes); // read whole: the in-process reader takes it at once
       return false;
     }
     if (answer.stdout) writeAll(1, answer.stdout);
@@ -231,12 +232,12 @@ function startResident(dir: string, runtimeDir: string): void {
  * Stdin as one event: the bytes of one whole JSON object (the usual event; the writer need
  * not close), or everything to the end. `whole` is false past the cap or the deadline.
  */
-function readEvent(deadlineMs: number): Promise<{ bytes: Buffer; whole: boolean }> {
+function readEvent(deadlineAt: number): Promise<{ bytes: Buffer; whole: boolean }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let total = 0;
     const buf = Buffer.allocUnsafe(64 * 1024);
-    const timer = setTimeout(() => done(false), deadlineMs);
+    const timer = setTimeout(() => done(false), Math.max(0, deadlineAt - Date.now()));
     let settled = false;
     const done = (whole: boolean): void => {
       if (settled) return;
@@ -348,8 +349,13 @@ export function publicEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
-function hand(bytes: Buffer): void {
-  if (bytes.length > 0) (globalThis as { [HANDED_STDIN]?: Buffer })[HANDED_STDIN] = bytes;
+/**
+ * Leaves the bytes read so far, and the stdin deadline already running, to the in-process
+ * reader (runtime/main.ts): the event is read on from fd 0, within the same deadline.
+ */
+function hand(bytes: Buffer, deadlineAt?: number): void {
+  (globalThis as { [HANDED_STDIN]?: { bytes: Buffer; deadlineAt?: number } })[HANDED_STDIN] =
+    deadlineAt === undefined ? { bytes } : { bytes, deadlineAt };
 }
 
 function writeAll(fd: number, text: string): void {

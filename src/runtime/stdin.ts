@@ -47,12 +47,12 @@ export async function readStdin(
   deadlineMs = Number(process.env.FIRE_HOOK_STDIN_MS) || STDIN_DEADLINE_MS,
   source: StdinSource = {},
 ): Promise<StdinRead> {
-  const readOnce = reader(source);
+  const input = reader(source);
   const chunks: Buffer[] = [];
   let total = 0;
   let head: Buffer | undefined;
   const buf = Buffer.allocUnsafe(64 * 1024);
-  const end = Date.now() + deadlineMs;
+  const end = source.deadlineAt ?? Date.now() + deadlineMs;
   // Every byte also goes through the bounded reader: it knows when one whole value has
   // arrived (no re-parsing of a growing text), refuses over-deep nesting before anything
   // recurses on it, and reads an oversized event with its long strings cut.
@@ -71,7 +71,11 @@ export async function readStdin(
     let n: number;
     try {
       const left = end - Date.now();
-      const got = left > 0 ? await withTimeout(readOnce(buf), left) : undefined;
+      // bytes already read (a handed prefix) are taken whatever the deadline
+      const got =
+        left > 0 || input.buffered()
+          ? await withTimeout(input.read(buf), Math.max(left, 1))
+          : undefined;
       if (got === undefined)
         return {
           error: `stdin was not closed within ${deadlineMs} ms`,
@@ -180,12 +184,21 @@ export function depthOf(value: unknown, limit: number): number {
 export interface StdinSource {
   prefix?: Buffer;
   fd?: boolean;
+  /**
+   * When the deadline falls (ms since the epoch), if a caller already spent part of it
+   * reading the prefix: stdin is never waited on past STDIN_DEADLINE_MS in all.
+   */
+  deadlineAt?: number;
 }
 
-function reader(source: StdinSource): (buf: Buffer) => Promise<number> {
+function reader(source: StdinSource): {
+  read(buf: Buffer): Promise<number>;
+  buffered(): boolean;
+} {
   let left = source.prefix;
-  return (buf) => {
-    if (left && left.length > 0) {
+  const buffered = (): boolean => left !== undefined && left.length > 0;
+  const next = (buf: Buffer): Promise<number> => {
+    if (left && buffered()) {
       const n = left.copy(buf, 0, 0, Math.min(buf.length, left.length));
       left = left.subarray(n);
       return Promise.resolve(n);
@@ -195,6 +208,7 @@ function reader(source: StdinSource): (buf: Buffer) => Promise<number> {
       read(0, buf, 0, buf.length, null, (err, n) => (err ? reject(err) : resolve(n)));
     });
   };
+  return { read: next, buffered };
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {

@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { startHook } from "../attacks/helpers.js";
 import { REPO_ROOT } from "../helpers/paths.js";
 import {
   CLIENTS,
@@ -18,6 +19,7 @@ import {
   clientOutputs,
   hook,
   logEntries,
+  PORTFOLIO,
   parsedStdout,
   tempWorkspace,
 } from "./hook-helpers.js";
@@ -120,10 +122,10 @@ describe("the resident evaluator", () => {
     process.kill(pid, "SIGKILL");
     while (alive(pid)) await new Promise((r) => setTimeout(r, 20));
     const r = hook(ws, event, [], env);
-    expect([r.status, r.stderr, r.stdout]).toEqual([0, "", r.stdout]);
+    expect([r.status, r.stderr], r.stdout).toEqual([0, ""]);
     expect(parsedStdout(r)).toEqual(clientOutputs("claude-rm-deny")[0]);
     const again = await evaluatorUp(dir);
-    expect({ again, files: readdirSync(dir) }).not.toEqual({ again: pid, files: readdirSync(dir) });
+    expect(again, readdirSync(dir).join(" ")).not.toBe(pid);
   });
 
   it("sends back a call whose session lock is held: it waits for it in its own process", async () => {
@@ -150,6 +152,39 @@ describe("the resident evaluator", () => {
     expect(last?.error).toMatch(/could not take the session lock/);
     expect(alive(pid)).toBe(true);
     expect(readdirSync(dir).filter((f) => /^[qa]-/.test(f))).toEqual([]);
+  });
+
+  it("a stdin that drips without closing is given up on within one stdin deadline, not two", async () => {
+    const { env, dir } = runtimeDir();
+    const ws = tempWorkspace();
+    hook(
+      ws,
+      { session_id: "d0", hook_event_name: "UserPromptSubmit", prompt: "x", cwd: ws },
+      [],
+      env,
+    );
+    await evaluatorUp(dir);
+    const { child, done } = startHook(
+      ["--portfolio", PORTFOLIO, "--workspace", ws, "--fail-closed"],
+      '{"session_id": "drip", "hook_event_name": "PreToolUse", ',
+      {
+        cwd: ws,
+        keepStdinOpen: true,
+        env: { ...env, FIRE_HOOK_STDIN_MS: "3000" },
+        ceilingMs: 30_000,
+      },
+    );
+    const drip = setInterval(() => child.stdin?.write(" "), 100);
+    const r = await done;
+    clearInterval(drip);
+    expect(r.code).toBe(0);
+    // the client read for the deadline and handed what it read over: the in-process reader
+    // keeps the same deadline (before: a second one, ~6 s), and still knows the event's name
+    expect(r.ms).toBeLessThan(5000);
+    const last = logEntries(ws).at(-1);
+    expect(last?.error).toMatch(/stdin was not closed within 3000 ms/);
+    expect(last?.event).toBe("PreToolUse");
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
   });
 
   it("is not used where the per-user folder is open to others, or when turned off", () => {
