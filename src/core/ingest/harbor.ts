@@ -23,6 +23,7 @@ import { HarborTrialConfig, HarborTrialResult } from "./harbor-schema.js";
 import { readJsonAs } from "./json-file.js";
 import { launchInstruction } from "./launch-instruction.js";
 import { taskOf } from "./mini-swe-agent.js";
+import { harborEpisodes } from "./terminus-episodes.js";
 import { attemptId } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
@@ -338,6 +339,7 @@ export async function* readHarborTrial(
   // nothing else kept the actions: what the agent CLI printed (claude-code.txt, codex.txt),
   // else Gemini CLI's own session file
   let gemini: GeminiLog | undefined;
+  let terminus: Awaited<ReturnType<typeof harborEpisodes>>;
   if (!parts && !session && !episodes) {
     const printed = printedAgentLog(dir, options.outputCap);
     if (printed) events = printed.events;
@@ -347,6 +349,13 @@ export async function* readHarborTrial(
       else if (g) {
         gemini = g;
         events = g.events;
+      } else {
+        // Terminus 2's own per-episode replies, when Harbor wrote no trajectory from them
+        terminus = await harborEpisodes(dir, options.outputCap);
+        if (terminus) {
+          yield* terminus.errors;
+          events = terminus.events;
+        }
       }
     }
   }
@@ -403,6 +412,7 @@ export async function* readHarborTrial(
     (raw.claude?.taskText ?? "") ||
     (raw.codex ? taskFromPrompt(raw.codex.taskText || raw.codex.firstPrompt) : "") ||
     gemini?.taskText ||
+    terminus?.taskText ||
     (await instruction(dir, r.config?.task?.path ?? undefined)) ||
     launchInstruction(dir);
   const identity = r.id ?? r.trial_name;

@@ -7,7 +7,7 @@ import { EventLog } from "./events.js";
 import { isFile, readSmall, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs, readJsonFile, validate } from "./json-file.js";
 import { castText, plainTerminalText, sessionItems } from "./tb1-session.js";
-import { commandsFile, terminusEpisodes } from "./terminus-episodes.js";
+import { commandsFile, tb1Layout, terminusEpisodes } from "./terminus-episodes.js";
 import { attemptId, secondsBetween } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
@@ -127,7 +127,7 @@ async function* trialAttempt(
   const session = dir ? sessionEvents(dir, log, errors) : { calls: 0 };
   let typed = 0;
   if (dir && session.calls === 0) {
-    const eps = await terminusEpisodes(dir, log);
+    const eps = await terminusEpisodes(tb1Layout(dir), log);
     errors.push(...eps.errors);
     if (eps.calls === 0) typed = commandsFile(dir, log);
   }
