@@ -180,11 +180,44 @@ const ms = (x: number) => `${x.toFixed(0)} ms`;
 const mb = (x: number) => `${(x / 1e6).toFixed(0)} MB`;
 
 /**
+ * Merges, one each round: the first round merges the renamed cluster with one not excluded,
+ * under a name; each later round merges that with one more.
+ */
+function merges(
+  ws: string,
+  size: number,
+  ids: readonly string[],
+  log: (line: string) => void,
+): BenchResult[] {
+  const first = ids[0];
+  const others = ids.slice(1 + ROUNDS, 1 + 2 * ROUNDS);
+  if (!first || others.length < ROUNDS) {
+    log(`${size}: fewer than ${2 * ROUNDS + 1} clusters mined; no merge measured`);
+    return [];
+  }
+  const name = "bench merged";
+  const merge = ratio(
+    (i) => ["cluster", "merge", i === 0 ? first : name, others[i]!, "--name", name],
+    ws,
+  );
+  const merged = readFileSync(decisionsPath(ws), "utf8").split(`"name": "${name}"`).length - 1;
+  return [
+    {
+      target: `${size} attempts: fire cluster merge ÷ node -e 0`,
+      measured: merged === ROUNDS ? merge.fire / merge.node : Number.NaN,
+      limit: 2.5,
+      kind: "max",
+      note: noteOf(merge),
+    },
+  ];
+}
+
+/**
  * What a user feels at the command line, as ratios to a bare `node -e 0` measured in the
  * same run: `fire --help`, and on workspaces of each size the cold read (against a bare
  * JSON.parse of the same files; its memory per corpus byte at the largest size), then, warm
  * (read once, mined once), the read commands (triage, attempts, clusters, route, show), their
- * peak memory and cluster decisions (rename, exclude).
+ * peak memory and cluster decisions (rename, exclude, merge).
  */
 export const cliBenchmark: Benchmark = {
   name: "cli",
@@ -268,6 +301,7 @@ export const cliBenchmark: Benchmark = {
             note: noteOf(r),
           });
         } else log(`${size}: fewer than ${ROUNDS + 1} clusters mined; no exclude measured`);
+        results.push(...merges(ws, size, ids, log));
         await rm(ws, { recursive: true, force: true });
       }
       return results;

@@ -1,60 +1,24 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cachedClusters, workspaceHead } from "../../src/core/app/cached-reads.js";
-import { clusters } from "../../src/core/app/mining.js";
-import { currentSummary } from "../../src/core/mine/clusters-summary.js";
 import { parseDecisions } from "../../src/core/mine/decisions.js";
 import { decisionsText } from "../../src/core/mine/decisions-log.js";
-import { renderMine, renderMineSummary } from "../../src/core/mine/render.js";
-import { indexFile } from "../../src/core/workspace/head.js";
-import { openCurrentWorkspace } from "../../src/core/workspace/open.js";
 import { workspacePaths } from "../../src/core/workspace/paths.js";
 import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "../core/mine/demo-workspace.js";
-import { fireIn } from "../helpers/cli.js";
+import {
+  both,
+  decisionsOf,
+  fire,
+  keptIsRecomputed,
+  pair as pairOf,
+  RECORDED,
+  summaryNow,
+} from "../helpers/kept-summary.js";
 
 afterAll(removeTempWorkspaces);
 
-const fire = async (...args: string[]) => {
-  const r = await fireIn(args);
-  return { ...r, out: r.status === 0 ? r.stdout : `${r.status} ${r.stderr}` };
-};
-
 /** Two workspaces of the demo traces, mined alike: one takes the fast path, one the full. */
-async function pair(): Promise<{ fast: string; full: string }> {
-  const fast = tempWorkspace(`${DEMO_DIR}/`);
-  const full = tempWorkspace(`${DEMO_DIR}/`);
-  for (const dir of [fast, full])
-    expect((await fire("mine", "--labeler", "heuristic", "-w", dir)).status).toBe(0);
-  return { fast, full };
-}
-
-/** The kept clusters summary as `fire clusters` would read it now (undefined: stale). */
-const summaryNow = async (dir: string) => cachedClusters((await workspaceHead(dir))!);
-
-/** What a command printed in the two workspaces: with its head, and with it gone (full path). */
-async function both(w: { fast: string; full: string }, ...args: string[]) {
-  const fast = await fire(...args, "-w", w.fast);
-  rmSync(`${indexFile(w.full)}.head`, { force: true });
-  const full = await fire(...args, "-w", w.full);
-  return { fast: same(fast.out, w.fast), full: same(full.out, w.full) };
-}
-
-/** Output with the workspace's own path and the decisions' times out of the way. */
-const same = (out: string, dir: string) =>
-  out.replaceAll(dir, "<ws>").replace(/"at": "[^"]+"/g, '"at": "T"');
-
-const decisionsOf = (dir: string) => same(readFileSync(workspacePaths(dir).decisions, "utf8"), dir);
-
-/** The summary kept in `dir` is the one computed again, and what `fire clusters` prints. */
-async function keptIsRecomputed(dir: string) {
-  const kept = await summaryNow(dir);
-  expect(kept).toBeDefined();
-  const ws = await openCurrentWorkspace(dir);
-  rmSync(workspacePaths(dir).clustersSummary);
-  expect(await currentSummary(ws)).toEqual(kept);
-  expect(renderMineSummary(kept!)).toBe(renderMine((await clusters({ ws }))!));
-}
+const pair = () => pairOf(() => tempWorkspace(`${DEMO_DIR}/`));
 
 describe("fire cluster exclude against the kept clusters summary (demo traces)", () => {
   it("records and prints what the full path does, and keeps the summary computed again", async () => {
@@ -159,5 +123,3 @@ describe("fire cluster exclude against the kept clusters summary (demo traces)",
     expect(await summaryNow(w.fast)).toBeUndefined(); // not taken
   });
 });
-
-const RECORDED = "recorded in mining/decisions.json (re-clustering keeps it)\n";

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import {
   clusterNamed,
   excludeInKeptSummary,
+  mergeInKeptSummary,
   renameInKeptSummary,
 } from "../../core/app/kept-decisions.js";
 import { NotFoundError, UsageError } from "../../core/errors.js";
@@ -93,6 +94,13 @@ export function register(program: Command): void {
       .option("--json", JSON_HELP),
   ).action(async (refs: string[], opts: Opts & { name?: string }) => {
     if (refs.length < 2) throw new UsageError("merge needs at least two clusters");
+    // against the kept clusters summary as rename does (else the full path)
+    const head = await openHead(opts);
+    const kept = head && (await mergeInKeptSummary(head, refs, opts.name || undefined));
+    if (kept) {
+      recorded(kept.decision, `merged ${kept.clusters.map((c) => c.id).join(" + ")}`, opts.json);
+      return;
+    }
     const { ws, clusters } = await clustersOnly(opts);
     const cs = [...new Set(refs.map((r) => find(clusters, r)))];
     if (cs.length < 2) throw new UsageError("merge needs two different clusters");

@@ -1,16 +1,20 @@
+import { UsageError } from "../errors.js";
 import type { Cluster } from "../mine/cluster.js";
 import {
   excludedInSummary,
   keptSummary,
+  mergedInSummary,
   renamedInSummary,
+  type SummaryKeyParts,
   writeClustersSummary,
 } from "../mine/clusters-summary.js";
 import type { Decision } from "../mine/decisions.js";
 import {
-  appendToKnownDecisions,
   DECISION_NAME_MAX,
   DECISION_REASON_MAX,
+  editKnownDecisions,
 } from "../mine/decisions-log.js";
+import type { MineSummary } from "../mine/render-text.js";
 import { clusterNamed, resolveCluster } from "../mine/resolve-cluster.js";
 import type { WorkspaceHead } from "../workspace/head.js";
 import { indexedIds } from "../workspace/indexed-attempt.js";
@@ -18,27 +22,57 @@ import { keyOf } from "../workspace/stamped-cache.js";
 
 /**
  * Cluster decisions made against the clusters summary kept for the workspace as it is now
- * (`fire cluster rename`, `fire cluster exclude` of a cluster): the decision is appended to the log and the summary follows,
- * with no workspace opened, no mining code and no schema library loaded. Undefined whenever
- * that summary is not current (the caller then takes the full path, which computes it).
+ * (`fire cluster rename`, `merge`, `exclude` of a cluster): the decisions file is
+ * changed and the summary follows, with no workspace opened, no mining code and no schema
+ * library loaded. Undefined whenever that summary is not current or cannot follow exactly
+ * (the caller then takes the full path, which computes it).
  */
 
 /** The cluster `ref` names (app/clusters.ts re-exports it too), without the decisions' schema. */
 export { clusterNamed };
 
-/** A rename the schema would accept (decisions.ts `Decision`), checked without it. */
-const validRename = (members: readonly string[], name: string) =>
-  members.length > 0 &&
-  members.every((id) => typeof id === "string" && id.length > 0) &&
-  name.length >= 1 &&
-  name.length <= DECISION_NAME_MAX;
+type Kept = { summary: MineSummary; parts: SummaryKeyParts };
+
+/** What a change does: the decisions after it and the summary they give, from those before. */
+type Change = (cur: readonly Decision[]) => { next: Decision[]; summary: MineSummary } | undefined;
+
+/**
+ * The shape every decision here shares: under the decisions lock, while the file is still
+ * the one `kept` was computed from (by its stamp: that file passed the schema then, so it is
+ * rewritten without it, each decision in the schema's key order), the file becomes what
+ * `change` gives, and the summary it gives is kept under the key of the file just written. False, with nothing written, when the
+ * file changed meanwhile or `change` declines.
+ */
+async function changeKept(head: WorkspaceHead, kept: Kept, change: Change): Promise<boolean> {
+  let summary: MineSummary | undefined;
+  const done = await editKnownDecisions(head.dir, kept.parts.decisions, (cur) => {
+    const r = change(cur);
+    summary = r?.summary;
+    return r?.next;
+  });
+  if (!done || !summary) return false;
+  await writeClustersSummary(head.dir, keyOf({ ...kept.parts, decisions: done.stamp }), summary);
+  return true;
+}
+
+/** `d` appended, when `accept` takes the decisions before it, gives `summary`. */
+const appended =
+  (d: Decision, summary: MineSummary, accept: (cur: readonly Decision[]) => boolean = () => true) =>
+  (cur: readonly Decision[]) =>
+    accept(cur) ? { next: [...cur, d], summary } : undefined;
+
+/** Attempt ids the schema would accept (decisions.ts `Ids`), checked without it. */
+const validIds = (ids: readonly string[]) =>
+  ids.length > 0 && ids.every((id) => typeof id === "string" && id.length > 0);
+
+/** A cluster name the schema would accept. */
+const validName = (name: string) => name.length >= 1 && name.length <= DECISION_NAME_MAX;
 
 /**
  * Renames the cluster `ref` names (`clusterNamed`; its error when none) to `name`: records
- * the decision, timestamped, as `decide` does, and keeps the summary with the new name under
- * the key of the decisions file just written, so the next `fire clusters` reads it. Undefined,
- * with nothing written, when there is no current summary, when the decision needs the
- * schema's word, or when the decisions file changed since the summary was computed.
+ * the decision, timestamped, as `decide` does, and keeps the summary with the new name
+ * (`renamedInSummary`). Undefined, with nothing written, when there is no current summary,
+ * when the decision needs the schema's word, or when the decisions file changed meanwhile.
  */
 export async function renameInKeptSummary(
   head: WorkspaceHead,
@@ -49,40 +83,62 @@ export async function renameInKeptSummary(
   const kept = await keptSummary(head);
   if (!kept) return undefined;
   const cluster = clusterNamed(kept.summary, ref);
-  if (!validRename(cluster.attemptIds, name)) return undefined;
+  if (!validIds(cluster.attemptIds) || !validName(name)) return undefined;
   const decision: Decision = {
     op: "rename",
     members: cluster.attemptIds,
     name,
     at: now.toISOString(),
   };
-  const stamp = await appendToKnownDecisions(head.dir, decision, kept.parts.decisions);
-  if (stamp === undefined) return undefined;
-  await writeClustersSummary(
-    head.dir,
-    keyOf({ ...kept.parts, decisions: stamp }),
-    renamedInSummary(kept.summary, cluster, name),
-  );
-  return { cluster, decision };
+  const summary = renamedInSummary(kept.summary, cluster, name);
+  return (await changeKept(head, kept, appended(decision, summary)))
+    ? { cluster, decision }
+    : undefined;
 }
 
-/** An exclude the schema would accept (decisions.ts `Decision`), checked without it. */
-const validExclude = (ids: readonly string[], reason: string) =>
-  ids.length > 0 &&
-  ids.every((id) => typeof id === "string" && id.length > 0) &&
-  reason.length >= 1 &&
-  reason.length <= DECISION_REASON_MAX;
+/**
+ * Merges the clusters `refs` name (each by `clusterNamed`; its error when one names none;
+ * a usage error when they name fewer than two), under `name` when given: records the
+ * decision, timestamped, as `decide` does, and keeps the summary with the merged cluster
+ * (`mergedInSummary`). Undefined, with nothing written, when there is no current summary,
+ * a cluster's tally is not kept, the decision needs the schema's word, or the decisions
+ * file changed meanwhile.
+ */
+export async function mergeInKeptSummary(
+  head: WorkspaceHead,
+  refs: readonly string[],
+  name: string | undefined,
+  now = new Date(),
+): Promise<{ clusters: Cluster[]; decision: Decision } | undefined> {
+  const kept = await keptSummary(head);
+  if (!kept) return undefined;
+  const clusters = [...new Set(refs.map((r) => clusterNamed(kept.summary, r)))];
+  if (clusters.length < 2) throw new UsageError("merge needs two different clusters");
+  if (!clusters.every((c) => validIds(c.attemptIds))) return undefined;
+  if (name !== undefined && !validName(name)) return undefined;
+  const merged = mergedInSummary(kept.summary, clusters, name);
+  if (!merged) return undefined;
+  const decision: Decision = {
+    op: "merge",
+    groups: clusters.map((c) => c.attemptIds),
+    ...(name !== undefined ? { name } : {}),
+    at: now.toISOString(),
+  };
+  return (await changeKept(head, kept, appended(decision, merged.summary)))
+    ? { clusters, decision }
+    : undefined;
+}
 
 /**
  * Excludes the cluster `ref` names (`resolveCluster`) with `reason`: records the decision,
  * timestamped, as `decide` does, and keeps the summary without the cluster and with its
- * members among the user's exclusions (`excludedInSummary`) under the key of the decisions
- * file just written. Undefined, with nothing written, whenever the full path should answer:
- * no current summary; `ref` naming no cluster, or naming an attempt (the full path excludes
- * that attempt alone, and gives the errors); a reason the schema's word is needed on; hand
- * outcomes (triage then decides task faults as the summary may not have); a split that named
- * one of the members (it may have moved an attempt its label excludes into the cluster, whose
- * exclusion then changes the labeller's count); or a decisions file changed meanwhile.
+ * members among the user's exclusions (`excludedInSummary`). Undefined, with nothing
+ * written, whenever the full path should answer: no current summary; `ref` naming no
+ * cluster, or naming an attempt (the full path excludes that attempt alone, and gives the
+ * errors); a reason the schema's word is needed on; hand outcomes (triage then decides task
+ * faults as the summary may not have); a split that named one of the members (it may have
+ * moved an attempt its label excludes into the cluster, whose exclusion then changes the
+ * labeller's count); or a decisions file changed meanwhile.
  */
 export async function excludeInKeptSummary(
   head: WorkspaceHead,
@@ -93,7 +149,8 @@ export async function excludeInKeptSummary(
   const kept = await keptSummary(head);
   if (kept?.parts.hand !== "none") return undefined;
   const cluster = resolveCluster(kept.summary.clusters, ref);
-  if (!cluster || !validExclude(cluster.attemptIds, reason)) return undefined;
+  if (!cluster || !validIds(cluster.attemptIds)) return undefined;
+  if (reason.length < 1 || reason.length > DECISION_REASON_MAX) return undefined;
   const ids = indexedIds(head);
   if (!ids || ids.includes(ref)) return undefined;
   const members = new Set(cluster.attemptIds);
@@ -103,17 +160,10 @@ export async function excludeInKeptSummary(
     reason,
     at: now.toISOString(),
   };
-  const stamp = await appendToKnownDecisions(
-    head.dir,
-    decision,
-    kept.parts.decisions,
-    (cur) => !cur.some((d) => d.op === "split" && d.attemptIds.some((id) => members.has(id))),
-  );
-  if (stamp === undefined) return undefined;
-  await writeClustersSummary(
-    head.dir,
-    keyOf({ ...kept.parts, decisions: stamp }),
-    excludedInSummary(kept.summary, cluster, reason),
-  );
-  return { cluster, decision };
+  const summary = excludedInSummary(kept.summary, cluster, reason);
+  const noSplitOfMembers = (cur: readonly Decision[]) =>
+    !cur.some((d) => d.op === "split" && d.attemptIds.some((id) => members.has(id)));
+  return (await changeKept(head, kept, appended(decision, summary, noSplitOfMembers)))
+    ? { cluster, decision }
+    : undefined;
 }

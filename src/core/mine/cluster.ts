@@ -1,12 +1,19 @@
-import { createHash } from "node:crypto";
-import { FAMILY_TITLES, type FamilyId, isFamilyId } from "../families.js";
+import type { FamilyId } from "../families.js";
 import type { Attempt } from "../model/attempt.js";
 import { redact } from "../redact.js";
+import {
+  clusterId,
+  describeTallied,
+  detectorCounts,
+  sortClusters,
+  tallyOf,
+} from "./cluster-tally.js";
 import { detectorById } from "./detectors/index.js";
 import type { DetectorHit } from "./detectors/types.js";
 import { type InterventionPoint, inScope, type Label } from "./label.js";
-import { mechanismById } from "./mechanisms.js";
 import { agglomerate, tfidf, words } from "./tfidf.js";
+
+export { clusterId, sortClusters };
 
 export interface EvidenceExcerpt {
   attemptId: string;
@@ -48,13 +55,6 @@ export interface ClusterInput {
   threshold: number;
 }
 
-export function clusterId(memberIds: readonly string[]): string {
-  const h = createHash("sha256")
-    .update([...memberIds].sort().join("\n"))
-    .digest("hex");
-  return `c-${h.slice(0, 10)}`;
-}
-
 /** The tokens a label contributes to its mechanism vector. */
 export function labelTokens(l: Label): string[] {
   const mechanismDetectors = l.detectorIds.filter((d) => detectorById(d)?.capability !== true);
@@ -64,12 +64,6 @@ export function labelTokens(l: Label): string[] {
     `point:${l.interventionPoint}`,
     ...(l.family ? [`fam:${l.family}`, `fam:${l.family}`] : []),
   ];
-}
-
-function majority<T extends string>(values: readonly T[]): T | undefined {
-  const c = new Map<T, number>();
-  for (const v of values) c.set(v, (c.get(v) ?? 0) + 1);
-  return [...c.entries()].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1))[0]?.[0];
 }
 
 function excerptOf(a: Attempt | undefined, idx: number): string {
@@ -82,29 +76,16 @@ function excerptOf(a: Attempt | undefined, idx: number): string {
   ).slice(0, 200);
 }
 
-/** The dominant mechanism's name: a family title, a registry name (+ signature), or the text. */
-function clusterName(
-  members: readonly Label[],
-  family: FamilyId | undefined,
-  mechanism: string,
-): string {
-  if (family) return FAMILY_TITLES[family];
-  const id = majority(members.flatMap((l) => (l.mechanismId ? [l.mechanismId] : [])));
-  const known = mechanismById(id);
-  if (!known) return mechanism || "unnamed mechanism";
-  return known.name.charAt(0).toUpperCase() + known.name.slice(1);
-}
-
-/** Builds the shown shape of one cluster from its member labels. */
+/**
+ * Builds the shown shape of one cluster from its member labels: what it counts over them
+ * from their tally (cluster-tally.ts), so a union of clusters is described alike from theirs.
+ */
 export function describeCluster(
   members: readonly Label[],
   input: Omit<ClusterInput, "labels" | "threshold">,
   name?: string,
 ): Cluster {
   const ids = members.map((l) => l.attemptId).sort();
-  const famRaw = majority(members.flatMap((l) => (l.family ? [l.family] : [])));
-  const family = famRaw && isFamilyId(famRaw) ? famRaw : undefined;
-  const mechanism = majority(members.map((l) => l.mechanism)) ?? "";
   const det = new Map<string, number>();
   for (const l of members) for (const d of l.detectorIds) det.set(d, (det.get(d) ?? 0) + 1);
   const evidence: EvidenceExcerpt[] = [];
@@ -121,47 +102,12 @@ export function describeCluster(
     if (excerpt) evidence.push({ attemptId: l.attemptId, eventIndex: idx, excerpt });
   }
   const taskIds = [...new Set(ids.map((id) => input.attempts.get(id)?.taskId ?? "?"))].sort();
-  const cluster: Cluster = {
-    id: clusterId(ids),
-    name: name ?? clusterName(members, family, mechanism),
-    named: name !== undefined,
-    mechanism,
-    interventionPoint: majority(members.map((l) => l.interventionPoint)) ?? "none",
-    attemptIds: ids,
-    taskIds,
-    detectors: [...det.entries()]
-      .map(([id, count]) => ({ id, count }))
-      .sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1)),
-    evidence,
-  };
-  if (family) cluster.family = family;
-  const mechanismId = majority(
-    members.flatMap((l) => {
-      const id = l.mechanismId ?? l.family;
-      return id ? [id] : [];
-    }),
+  return describeTallied(
+    { ids, taskIds, detectors: detectorCounts(det), evidence },
+    tallyOf(members),
+    clusterId(ids),
+    name,
   );
-  if (mechanismId) {
-    cluster.mechanismId = mechanismId;
-    const signature = majority(
-      members.flatMap((l) =>
-        (l.mechanismId ?? l.family) === mechanismId && l.signature ? [l.signature] : [],
-      ),
-    );
-    if (signature) cluster.signature = signature;
-    const counts = new Map<string, number>();
-    for (const l of members)
-      if ((l.mechanismId ?? l.family) === mechanismId && l.signature)
-        counts.set(l.signature, (counts.get(l.signature) ?? 0) + 1);
-    if (counts.size > 0)
-      cluster.facets = [...counts.entries()]
-        .map(([signature, count]) => ({ signature, count }))
-        .sort((a, b) => b.count - a.count || (a.signature < b.signature ? -1 : 1));
-  }
-  if (members.length > 0)
-    cluster.confidence =
-      Math.round((100 * members.reduce((s, l) => s + l.confidence, 0)) / members.length) / 100;
-  return cluster;
 }
 
 /**
@@ -219,13 +165,4 @@ export function reviewIds(labels: readonly Label[]): string[] {
     .filter((l) => inScope(l) && l.status === "needs_review")
     .map((l) => l.attemptId)
     .sort();
-}
-
-/** Strongest evidence first (mean confidence, in steps of 0.05), then largest, then by id. */
-export function sortClusters(cs: Cluster[]): Cluster[] {
-  const band = (c: Cluster) => Math.round((c.confidence ?? 0) * 20);
-  return cs.sort(
-    (a, b) =>
-      band(b) - band(a) || b.attemptIds.length - a.attemptIds.length || (a.id < b.id ? -1 : 1),
-  );
 }

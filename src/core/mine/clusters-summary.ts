@@ -4,6 +4,15 @@ import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
 import { fileStamp, keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
 import type { Cluster } from "./cluster.js";
+import {
+  addTallies,
+  type ClusterTally,
+  clusterId,
+  describeTallied,
+  detectorCounts,
+  keptTally,
+  sortClusters,
+} from "./cluster-tally.js";
 import { labelStorePath, lastLabeler } from "./label-paths.js";
 import type { MineSummary } from "./render.js";
 
@@ -17,7 +26,7 @@ import type { MineSummary } from "./render.js";
  * served only while all are unchanged; anything else is computed again. The key reads no
  * file's content, so a read command computes it without loading any schema.
  */
-const VERSION = 2;
+const VERSION = 3;
 
 type Keyed = Pick<Workspace, "dir" | "config" | "index" | "digest">;
 
@@ -117,12 +126,68 @@ export function excludedInSummary(
 ): MineSummary {
   const excluded = new Map(summary.userExcluded.map((e) => [e.attemptId, e.reason]));
   for (const id of cluster.attemptIds) excluded.set(id, reason);
+  const { [cluster.id]: _gone, ...tallies } = summary.tallies;
   return {
     ...summary,
     clusters: summary.clusters.filter((c) => c !== cluster),
+    tallies,
     userExcluded: [...excluded.entries()]
       .map(([attemptId, reason]) => ({ attemptId, reason }))
       .sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1)),
+  };
+}
+
+/**
+ * The summary after a merge of `clusters` (two or more of its clusters, the first the one
+ * the merge keeps) named `name` is appended to the decisions it applied: what computing it
+ * again gives, or undefined when a cluster's tally is not kept. Decisions replay in order,
+ * and the merge, the last, finds each cluster's group by its members exactly (groups are
+ * disjoint), adds the others' members to the first's and names it `name`, else keeps the
+ * first's own name if the user gave it one (apply-decisions.ts). The union is described as
+ * `describeCluster` describes it: its counts are the clusters' tallies added, its tasks and
+ * detectors theirs together, and its evidence the first three by attempt id of theirs (an
+ * attempt among the union's first three with an excerpt is among its own cluster's). No
+ * exclusion, review or count changes; the clusters stay in their (total) order.
+ */
+export function mergedInSummary(
+  summary: MineSummary,
+  clusters: readonly Cluster[],
+  name: string | undefined,
+): { summary: MineSummary; merged: Cluster } | undefined {
+  const tallies = clusters.map((c) => summary.tallies[c.id]);
+  if (!tallies.every((t): t is ClusterTally => t !== undefined)) return undefined;
+  const tally = addTallies(tallies);
+  const ids = clusters.flatMap((c) => c.attemptIds).sort();
+  const det = new Map<string, number>();
+  for (const c of clusters)
+    for (const d of c.detectors) det.set(d.id, (det.get(d.id) ?? 0) + d.count);
+  const first = clusters[0];
+  const merged = describeTallied(
+    {
+      ids,
+      taskIds: [...new Set(clusters.flatMap((c) => c.taskIds))].sort(),
+      detectors: detectorCounts(det),
+      evidence: clusters
+        .flatMap((c) => c.evidence)
+        .sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1))
+        .slice(0, 3),
+    },
+    tally,
+    clusterId(ids),
+    name ?? (first?.named ? first.name : undefined),
+  );
+  const gone = new Set(clusters.map((c) => c.id));
+  const kept: Record<string, ClusterTally> = {};
+  for (const [id, t] of Object.entries(summary.tallies)) if (!gone.has(id)) kept[id] = t;
+  const t = keptTally(tally);
+  if (t) kept[merged.id] = t;
+  return {
+    summary: {
+      ...summary,
+      clusters: sortClusters([...summary.clusters.filter((c) => !gone.has(c.id)), merged]),
+      tallies: kept,
+    },
+    merged,
   };
 }
 

@@ -53,18 +53,17 @@ export function schemaOrder(d: Decision): Decision {
 }
 
 /**
- * Appends `d` (which the caller has checked as the schema would) to the decisions file while
- * it is the file whose stamp is `known` (one that passed the schema), under the lock, and
- * returns the stamp of the file written; undefined, writing nothing, when the file is not that
- * one any more or `accept` refuses the decisions it holds (the caller then takes the checked
- * path).
+ * Rewrites the decisions file as `edit` gives it while it is the file whose stamp is `known`
+ * (one that passed the schema: what `edit` returns is checked by the caller as the schema
+ * would), under the lock. Returns the stamp of the file written and the decisions it held,
+ * each in the schema's key order; undefined, writing nothing, when the file is not that one
+ * any more or `edit` declines (the caller then takes the checked path).
  */
-export function appendToKnownDecisions(
+export function editKnownDecisions(
   workspaceDir: string,
-  d: Decision,
   known: string,
-  accept: (cur: readonly Decision[]) => boolean = () => true,
-): Promise<string | undefined> {
+  edit: (cur: readonly Decision[]) => readonly Decision[] | undefined,
+): Promise<{ stamp: string; before: Decision[] } | undefined> {
   const file = workspacePaths(workspaceDir).decisions;
   return withDecisionsLock(workspaceDir, async () => {
     if (fileStamp(file) !== known) return undefined;
@@ -74,8 +73,9 @@ export function appendToKnownDecisions(
       if (fileStamp(file) !== known) return undefined;
       cur = parsed.decisions.map(schemaOrder);
     }
-    if (!accept(cur)) return undefined;
-    await writeFileAtomic(file, decisionsText({ version: 1, decisions: [...cur, schemaOrder(d)] }));
-    return fileStamp(file);
+    const next = edit(cur);
+    if (!next) return undefined;
+    await writeFileAtomic(file, decisionsText({ version: 1, decisions: next.map(schemaOrder) }));
+    return { stamp: fileStamp(file), before: cur };
   });
 }

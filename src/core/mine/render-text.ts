@@ -1,4 +1,5 @@
 import type { Cluster } from "./cluster.js";
+import type { ClusterTally } from "./cluster-tally.js";
 import type { MineResult } from "./mine.js";
 import { type LabelOutcome, outcomeCounts } from "./outcome.js";
 import type { Evidence, TriageResult } from "./triage.js";
@@ -103,6 +104,11 @@ export interface MineSummary {
   unlabelled: number;
   unlabelledShown: { attemptId: string; reason: string }[];
   userExcluded: MineResult["userExcluded"];
+  /**
+   * Each cluster's tally of its members' labels, by cluster id (none for a cluster whose
+   * tally would be large): a merge describes the union from them, reading no label.
+   */
+  tallies: Record<string, ClusterTally>;
 }
 
 export const REVIEW_SHOWN = 20;

@@ -1,4 +1,5 @@
-import { isNamed, reviewGist } from "./label.js";
+import { keptTally, tallyOf } from "./cluster-tally.js";
+import { isNamed, type Label, reviewGist } from "./label.js";
 import type { MineResult } from "./mine.js";
 import { labelOutcome } from "./outcome.js";
 import { clip, type MineSummary, pad, REVIEW_SHOWN, renderMineSummary } from "./render-text.js";
@@ -56,7 +57,21 @@ export function summarizeMine(r: MineResult): MineSummary {
       .slice(0, UNLABELLED_SHOWN)
       .map((l) => ({ attemptId: l.attemptId, reason: l.unlabelledReason ?? "" })),
     userExcluded: r.userExcluded,
+    tallies: talliesOf(r.clusters, byId),
   };
+}
+
+/** Each cluster's kept tally of its members' labels (cluster-tally.ts), by cluster id. */
+function talliesOf(
+  clusters: MineResult["clusters"],
+  byId: ReadonlyMap<string, Label>,
+): MineSummary["tallies"] {
+  const out: MineSummary["tallies"] = {};
+  for (const c of clusters) {
+    const t = keptTally(tallyOf(c.attemptIds.flatMap((id) => byId.get(id) ?? [])));
+    if (t) out[c.id] = t;
+  }
+  return out;
 }
 
 /** Text of `fire mine` / `fire clusters`. */

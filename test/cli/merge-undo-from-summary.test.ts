@@ -1,0 +1,138 @@
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseDecisions } from "../../src/core/mine/decisions.js";
+import { decisionsText } from "../../src/core/mine/decisions-log.js";
+import { workspacePaths } from "../../src/core/workspace/paths.js";
+import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "../core/mine/demo-workspace.js";
+import {
+  both,
+  decisionsOf,
+  fire,
+  keptIsRecomputed,
+  type Pair,
+  pair,
+  RECORDED,
+  summaryNow,
+} from "../helpers/kept-summary.js";
+import { fixture } from "../helpers/paths.js";
+
+afterAll(removeTempWorkspaces);
+
+/** A workspace of its own copy of the 15 real Harbor OpenClaw trials. */
+function openclaw(): string {
+  const dir = tempWorkspace("traces/");
+  cpSync(fixture("harbor-openclaw"), join(dir, "traces"), { recursive: true });
+  return dir;
+}
+
+const demo = () => tempWorkspace(`${DEMO_DIR}/`);
+
+/** Both workspaces agree on the decisions and on `fire clusters` (text and JSON). */
+async function agree(w: Pair) {
+  expect(decisionsOf(w.fast)).toBe(decisionsOf(w.full));
+  const text = await both(w, "clusters");
+  expect(text.fast).toBe(text.full);
+  const json = await both(w, "clusters", "--json");
+  expect(json.fast).toBe(json.full);
+}
+
+type Shown = { id: string; name: string; attemptIds: string[] };
+const listed = async (dir: string) =>
+  (JSON.parse((await fire("clusters", "--json", "-w", dir)).stdout) as { clusters: Shown[] })
+    .clusters;
+
+describe("fire cluster merge against the kept clusters summary (real Harbor trials)", () => {
+  it("merge prints and records what the full path does; the summary follows", async () => {
+    const w = await pair(openclaw);
+    const [c1, c2, c3] = (await listed(w.fast)) as [Shown, Shown, Shown];
+    expect(c3).toBeDefined();
+
+    let r = await both(w, "cluster", "merge", c1.id, c2.id);
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).toBe(`merged ${c1.id} + ${c2.id}\n${RECORDED}`);
+    expect(await summaryNow(w.fast)).toBeDefined(); // taken fast: the summary followed
+    await keptIsRecomputed(w.fast);
+    await agree(w);
+
+    // the merged cluster with the third, under a name: JSON as the full path prints it
+    const merged = (await listed(w.fast)).find((c) => c.attemptIds.includes(c1.attemptIds[0]!))!;
+    r = await both(w, "cluster", "merge", merged.id, c3.id.slice(0, 6), "--name", "all", "--json");
+    expect(r.fast).toBe(r.full);
+    expect(JSON.parse(r.fast)).toMatchObject({ decision: { op: "merge", name: "all" } });
+    expect(await summaryNow(w.fast)).toBeDefined();
+    await keptIsRecomputed(w.fast);
+    expect((await listed(w.fast)).map((c) => c.name)).toEqual(["all"]);
+    await agree(w);
+  });
+});
+
+describe("fire cluster merge against the kept clusters summary (demo traces)", () => {
+  it("keeps the first cluster's own name, gives the same errors, and falls back", async () => {
+    const w = await pair(demo);
+    const [c1, c2, c3, c4, c5, c6] = (await listed(w.fast)) as Shown[] as [
+      Shown,
+      Shown,
+      Shown,
+      Shown,
+      Shown,
+      Shown,
+    ];
+    expect(c6).toBeDefined();
+
+    // a renamed first cluster keeps its name through a merge without --name
+    let r = await both(w, "cluster", "rename", c3.id, "named first");
+    expect(r.fast).toBe(r.full);
+    r = await both(w, "cluster", "merge", "named first", c1.id, c2.id);
+    expect(r.fast).toBe(r.full);
+    expect(await summaryNow(w.fast)).toBeDefined();
+    await keptIsRecomputed(w.fast);
+    expect((await listed(w.fast)).filter((c) => c.name === "named first")).toHaveLength(1);
+    await agree(w);
+
+    // errors as before: a reference to no cluster, one cluster twice, a name too long
+    r = await both(w, "cluster", "merge", c4.id, "c-nope");
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).toMatch(/no cluster matches c-nope/);
+    r = await both(w, "cluster", "merge", c4.id, c4.id.slice(0, 8));
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).toMatch(/merge needs two different clusters/);
+    r = await both(w, "cluster", "merge", c4.id, c5.id, "--name", "x".repeat(201));
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).not.toMatch(/^merged/);
+    await agree(w);
+
+    // a decision made by hand (a split): the summary is stale, merge takes the full path
+    for (const dir of [w.fast, w.full]) {
+      const file = workspacePaths(dir).decisions;
+      const cur = parseDecisions(readFileSync(file, "utf8"), file);
+      cur.decisions.push({ op: "split", attemptIds: [c4.attemptIds[0]!], name: "by hand" });
+      writeFileSync(file, decisionsText(cur));
+    }
+    r = await both(w, "cluster", "merge", c5.id, c6.id);
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).toMatch(/^merged/);
+    expect(await summaryNow(w.fast)).toBeUndefined(); // not taken
+    await agree(w);
+
+    // the summary deleted: the full path again; once a read computed it, fast again
+    rmSync(workspacePaths(w.fast).clustersSummary);
+    const [d1, d2, d3] = (await listed(w.fast)).filter((c) => c.name !== "by hand") as [
+      Shown,
+      Shown,
+      Shown,
+    ];
+    r = await both(w, "cluster", "merge", d1.id, d2.id);
+    expect(r.fast).toMatch(/^merged/);
+    expect(r.fast).toBe(r.full);
+    expect(await summaryNow(w.fast)).toBeUndefined();
+    await agree(w);
+    expect(await summaryNow(w.fast)).toBeDefined();
+    r = await both(w, "cluster", "merge", "by hand", d3.id, "--name", "last");
+    expect(r.fast).toMatch(/^merged/);
+    expect(r.fast).toBe(r.full);
+    expect(await summaryNow(w.fast)).toBeDefined();
+    await keptIsRecomputed(w.fast);
+    await agree(w);
+  });
+});
