@@ -1,5 +1,7 @@
 import { Box } from "ink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import type { TriageGlance } from "../core/app/glance.js";
+import { countsText } from "./components/GlanceFrame.js";
 import { Header } from "./components/Header.js";
 import { HelpOverlay } from "./components/HelpOverlay.js";
 import { Pager } from "./components/Pager.js";
@@ -15,6 +17,7 @@ import {
   type ActiveTable,
   KeyLayer,
   KeypressProvider,
+  type TypedKey,
   useActiveTables,
 } from "./hooks/useKeypress.js";
 import { useKeyTable } from "./hooks/useKeyTable.js";
@@ -39,17 +42,22 @@ export interface AppProps {
   onReady?: () => void;
   /** Told every command a key runs (tests watch dispatch with it). */
   onCommand?: (scope: string, id: string) => void;
+  /** Triage as last computed, shown until the workspace is read (Boot reads it). */
+  glance?: TriageGlance;
+  /** Keys typed before the workbench was up (Boot kept them), handled first. */
+  typed?: readonly TypedKey[];
 }
 
 /** Below this size the workbench shows a message instead of a garbled frame. */
 export const MIN_SIZE = { columns: 40, rows: 10 } as const;
 
 /** The workbench: providers around the shell. */
-export function App({ dir, size, theme, onQuit, onReady, onCommand }: AppProps): ReactNode {
+export function App(props: AppProps): ReactNode {
+  const { dir, size, theme, onQuit, onReady, onCommand, glance, typed } = props;
   return (
     <ThemeContext.Provider value={theme ?? themeFor()}>
-      <KeypressProvider {...(onCommand ? { onCommand } : {})}>
-        <AppProvider dir={dir}>
+      <KeypressProvider {...(onCommand ? { onCommand } : {})} {...(typed ? { typed } : {})}>
+        <AppProvider dir={dir} {...(glance ? { initial: { glance } } : {})}>
           <StickyProvider>
             <Shell
               {...(size ? { size } : {})}
@@ -209,17 +217,16 @@ export function footerTables(live: readonly ActiveTable[]): KeyTable[] {
 
 function headerCounts(state: ReturnType<typeof useAppState>, width: number): string {
   const d = state.data;
-  if (!d) return `workspace ${state.dir}`;
-  const by = { reachable: 0, unsolved: 0, solved: 0, unscored: 0 };
-  for (const t of d.triage.tasks) by[t.status]++;
-  // Each count sits next to its unit: exclusions count attempts, statuses count tasks.
-  const base =
-    `${d.ws.attempts.length} attempts (${d.triage.exclusions.length} excluded) · ` +
-    `${d.triage.tasks.length} tasks: ${by.reachable} reachable, ${by.unsolved} unsolved, ` +
-    `${by.solved} solved`;
-  const cands = d.candidatesPending ? "… candidates" : `${d.candidates.length} candidates`;
-  // unknown until the mining state is read: "…", never a 0 that is not so
-  const clusters = state.mineRead ? `${state.mine?.clusters.length ?? 0} clusters` : "… clusters";
-  const more = ` · ${clusters} · ${cands}`;
-  return base.length + more.length <= width ? base + more : base;
+  // until the workspace is read, the glance's counts (triage as last computed), else none
+  if (!d)
+    return state.glance
+      ? countsText(state.glance, undefined, undefined, width)
+      : `workspace ${state.dir}`;
+  return countsText(
+    { attempts: d.ws.attempts.length, excluded: d.triage.exclusions.length, tasks: d.triage.tasks },
+    // unknown until the mining state is read: "…", never a 0 that is not so
+    state.mineRead ? (state.mine?.clusters.length ?? 0) : undefined,
+    d.candidatesPending ? undefined : d.candidates.length,
+    width,
+  );
 }

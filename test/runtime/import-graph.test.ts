@@ -107,3 +107,18 @@ describe("a read command's cached answer (compiled dist/cli)", () => {
     },
   );
 });
+
+describe("the workbench's first frame from its glance (compiled dist/ui)", () => {
+  it("reads and draws it without the schema library, an importer or the index decoder", () => {
+    const eager = [
+      ...graph(dist("core/app/glance.js"), { dynamic: false }),
+      ...graph(dist("ui/components/GlanceFrame.js"), { dynamic: false }),
+    ];
+    expect(eager.filter((m) => /^(zod|yaml|fuse\.js)(\/|$)/.test(m))).toEqual([]);
+    expect(
+      eager.filter((m) => /[\\/]core[\\/](ingest|model|workspace[\\/]index-)/.test(m)),
+    ).toEqual([]);
+    // nor the workbench itself: it loads after the glance is drawn
+    expect(eager).not.toContain(dist("ui/App.js"));
+  });
+});

@@ -7,6 +7,7 @@ import {
   userExclusionsAt,
 } from "../mine/decisions.js";
 import type { MineSummary } from "../mine/render.js";
+import { triageKey } from "../mine/triage-cache.js";
 import type { Workspace } from "../workspace/load.js";
 import type { WorkspaceSession } from "./session.js";
 
@@ -50,7 +51,8 @@ export async function decideInSession<S extends WorkspaceSession>(
   d: Decision,
   now = new Date(),
 ): Promise<{ session: S; exclusionsChanged: boolean }> {
-  return withDecisionsAt(s, await appendDecision(s.ws.dir, { ...d, at: now.toISOString() }));
+  const at = await appendDecision(s.ws.dir, { ...d, at: now.toISOString() });
+  return withKeyNow(withDecisionsAt(s, at));
 }
 
 /** Undoes the newest cluster decision in an open session (the workbench's `u`), as above. */
@@ -58,7 +60,17 @@ export async function undoInSession<S extends WorkspaceSession>(
   s: S,
 ): Promise<{ session: S; exclusionsChanged: boolean; undone: Decision | undefined }> {
   const { undone, at } = await undoLastDecision(s.ws.dir);
-  return { ...withDecisionsAt(s, at), undone };
+  return { ...(await withKeyNow(withDecisionsAt(s, at))), undone };
+}
+
+/**
+ * The session with triage's key of the decisions file just written (read right after the
+ * write): the triage of its decisions may be kept under it (`keepGlance`).
+ */
+async function withKeyNow<S extends WorkspaceSession, R extends { session: S }>(r: R): Promise<R> {
+  const key = await triageKey(r.session.ws);
+  const { triageKey: _old, ...rest } = r.session;
+  return { ...r, session: { ...rest, ...(key ? { triageKey: key } : {}) } as S };
 }
 
 /**

@@ -11,6 +11,7 @@ import { resolveCandidate, type StoredCandidate } from "../lifecycle/store.js";
 import type { Decision } from "../mine/decisions.js";
 import type { Label } from "../mine/label.js";
 import { type TriageResult, triage } from "../mine/triage.js";
+import { triageKey } from "../mine/triage-cache.js";
 import { loadMiningState, type MiningState, type TriageInputs } from "../mine/triage-view.js";
 import type { Attempt } from "../model/attempt.js";
 import type { CompiledPolicy } from "../policy/types.js";
@@ -42,6 +43,12 @@ export interface WorkspaceSession {
    * empty until `reloadCandidates` or `withCandidates(readPendingCandidates(…))`.
    */
   readonly candidatesPending?: true;
+  /**
+   * Triage's cache key (core/mine/triage-cache.ts) taken just before the labels, decisions
+   * and hand outcomes were read: a triage of this session is kept under it (`keepGlance`)
+   * only while it is still the key, so it never vouches for inputs read later.
+   */
+  readonly triageKey?: string;
 }
 
 export interface OpenSessionOptions {
@@ -78,6 +85,7 @@ export async function sessionOf(
   ws: Workspace,
   opts: Pick<OpenSessionOptions, "deferCandidates"> = {},
 ): Promise<WorkspaceSession> {
+  const key = await triageKey(ws);
   const mining = await loadMiningState(ws);
   const byId = ws.index?.byId ?? mapById(ws.attempts);
   const cands = opts.deferCandidates ? undefined : readCandidateEntries(ws.dir);
@@ -88,6 +96,7 @@ export async function sessionOf(
     candidates: cands?.entries ?? [],
     candidateErrors: cands?.errors ?? [],
     ...(cands ? {} : { candidatesPending: true as const }),
+    ...(key ? { triageKey: key } : {}),
   };
 }
 
@@ -152,7 +161,10 @@ export const readPendingCandidates = (
 
 /** The session after a mining run or a cluster decision (labels and decisions re-read). */
 export async function reloadMining<S extends WorkspaceSession>(s: S): Promise<S> {
-  return { ...s, ...miningParts(await loadMiningState(s.ws)) };
+  const { triageKey: _old, ...rest } = s;
+  const key = await triageKey(s.ws);
+  const mining = miningParts(await loadMiningState(s.ws));
+  return { ...rest, ...mining, ...(key ? { triageKey: key } : {}) } as S;
 }
 
 /** Every valid candidate as a stored candidate (no file is read again). */

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { workspacePaths } from "../workspace/paths.js";
@@ -21,6 +22,16 @@ export function lastPath(workspaceDir: string): string {
 export async function lastLabeler(workspaceDir: string): Promise<"llm" | "heuristic" | undefined> {
   try {
     const raw = JSON.parse(await readFile(lastPath(workspaceDir), "utf8")) as { labeler?: unknown };
+    return raw.labeler === "llm" || raw.labeler === "heuristic" ? raw.labeler : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `lastLabeler`, read synchronously (a cache key computed where no await may come between). */
+export function lastLabelerSync(workspaceDir: string): "llm" | "heuristic" | undefined {
+  try {
+    const raw = JSON.parse(readFileSync(lastPath(workspaceDir), "utf8")) as { labeler?: unknown };
     return raw.labeler === "llm" || raw.labeler === "heuristic" ? raw.labeler : undefined;
   } catch {
     return undefined;

@@ -3,7 +3,7 @@ import { attemptsDigest } from "../workspace/head.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
 import { fileStamp, keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
-import { labelStorePath, lastLabeler } from "./label-paths.js";
+import { labelStorePath, lastLabelerSync } from "./label-paths.js";
 import type { TriageResult } from "./triage.js";
 
 /**
@@ -24,9 +24,16 @@ const VERSION = 1;
 export async function triageKey(
   ws: Pick<Workspace, "dir" | "config" | "index" | "digest">,
 ): Promise<string | undefined> {
+  return triageKeySync(ws);
+}
+
+/** `triageKey`, synchronously (the workbench keeps its glance so; see triage-glance.ts). */
+export function triageKeySync(
+  ws: Pick<Workspace, "dir" | "config" | "index" | "digest">,
+): string | undefined {
   const digest = attemptsDigest(ws);
   if (!digest) return undefined;
-  const labeler = await lastLabeler(ws.dir);
+  const labeler = lastLabelerSync(ws.dir);
   const paths = workspacePaths(ws.dir);
   return keyOf({
     v: VERSION,

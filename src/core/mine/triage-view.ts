@@ -6,6 +6,7 @@ import type { Label } from "./label.js";
 import { labelStorePath, lastLabeler, lastLabels } from "./label-cache.js";
 import type { TriageOptions, TriageResult } from "./triage.js";
 import { readTriageCache, triageKey, writeTriageCache } from "./triage-cache.js";
+import { glanceOf, writeTriageGlance } from "./triage-glance.js";
 
 /**
  * Everything triage takes from a workspace besides its attempts: the configured fault
@@ -95,6 +96,10 @@ export async function currentTriage(ws: Workspace): Promise<TriageResult> {
   if (cached) return cached;
   const { triage: result } = await triageView(ws);
   // stored only when nothing it read changed meanwhile (a decision made during the read)
-  if (key && (await triageKey(ws)) === key) await writeTriageCache(ws.dir, key, result);
+  if (key && (await triageKey(ws)) === key) {
+    await writeTriageCache(ws.dir, key, result);
+    // the workbench's first frame shows the same counts (core/mine/triage-glance.ts)
+    await writeTriageGlance(ws.dir, key, glanceOf(ws.attempts.length, result));
+  }
   return result;
 }

@@ -46,6 +46,8 @@ export interface WorkspacePaths {
   routeCache: string;
   /** `fire triage`'s text, under the triage cache's key. */
   triageText: string;
+  /** What the workbench's first frame shows of triage, under the triage cache's key. */
+  triageGlance: string;
   /** What read commands of the attempts alone printed last (`fire attempts`), one file each. */
   texts: string;
   /** The config as last checked, keyed by the config file's bytes (read commands). */
@@ -100,6 +102,7 @@ function layout(root: string): WorkspacePaths {
     miningCache: join(cache, "mining.json"),
     triageCache: join(cache, "triage.json"),
     triageText: join(cache, "triage-text.json"),
+    triageGlance: join(cache, "triage-glance.json"),
     texts: join(cache, "texts"),
     clustersSummary: join(cache, "clusters-summary.json"),
     routeCache: join(cache, "route.json"),

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import writeFileAtomic from "write-file-atomic";
@@ -25,6 +25,28 @@ export async function writeStamped(file: string, text: string): Promise<void> {
   rmSync(stampFile(file), { force: true });
   await writeFileAtomic(file, bytes);
   await writeFileAtomic(stampFile(file), `${sha256(bytes)}\n`);
+}
+
+/**
+ * `writeStamped` without awaiting (a temporary file renamed over the cache, then its stamp
+ * alike; no fsync): for small caches written where the process may end at the next key (the
+ * workbench quits at once on q). Throws what writing throws.
+ */
+export function writeStampedSync(file: string, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  const put = (target: string, data: Uint8Array | string) => {
+    const tmp = `${target}.${process.pid}.tmp`;
+    try {
+      writeFileSync(tmp, data);
+      renameSync(tmp, target);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
+  };
+  rmSync(stampFile(file), { force: true });
+  put(file, bytes);
+  put(stampFile(file), `${sha256(bytes)}\n`);
 }
 
 export interface StampedRead {
@@ -76,6 +98,16 @@ export async function writeKeyed(file: string, v: number, key: string, value: un
   try {
     await mkdir(dirname(file), { recursive: true });
     await writeStamped(file, JSON.stringify({ v, key, value }));
+  } catch {
+    /* no cache: the next read computes the answer again */
+  }
+}
+
+/** `writeKeyed` without awaiting (see `writeStampedSync`). */
+export function writeKeyedSync(file: string, v: number, key: string, value: unknown): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeStampedSync(file, JSON.stringify({ v, key, value }));
   } catch {
     /* no cache: the next read computes the answer again */
   }

@@ -1,5 +1,6 @@
 import { Box } from "ink";
 import type { ReactNode } from "react";
+import type { GlanceTask } from "../../core/app/glance.js";
 import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
 import { printable } from "../../core/printable.js";
 import { useTheme } from "../contexts/ThemeContext.js";
@@ -15,8 +16,13 @@ const SYMBOL: Record<TaskStatus, string> = {
   unscored: "⊘",
 };
 
+/** A task's row: triage's, or a glance's (its attempts counted, not listed). */
+export type TaskRow = TaskTriage | GlanceTask;
+
+const attemptCount = (t: TaskRow) => ("attemptIds" in t ? t.attemptIds.length : t.attempts);
+
 export interface TaskTableProps {
-  tasks: readonly TaskTriage[];
+  tasks: readonly TaskRow[];
   selected: number;
   width: number;
   height: number;
@@ -71,7 +77,7 @@ export function TaskTable({ tasks, selected, width, height }: TaskTableProps): R
             <Text wrap="truncate-end">
               {cell(t.arm, armW!)}
               {cell(`${t.passes}/${t.n}`, knW!, true)}
-              {cell(String(t.attemptIds.length), nW!, true)}
+              {cell(String(attemptCount(t)), nW!, true)}
               {statusW ? <Text color={theme.muted}>{t.status}</Text> : null}
             </Text>
           </>

@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useContext, useMemo, useRef, useState } from "react";
+import type { TriageGlance } from "../../core/app/glance.js";
 import type { MineResult } from "../../core/mine/mine.js";
 import type { WorkspaceData } from "../data/workspace.js";
 import { Status } from "../status.js";
@@ -69,6 +70,11 @@ export interface AppState extends Location {
   message?: Message;
   job?: JobProgress;
   data?: WorkspaceData;
+  /**
+   * Triage's counts and task rows as last computed (core/app/glance.ts), shown until `data`
+   * is read: the first frame, drawn before the index is read.
+   */
+  glance?: TriageGlance;
   /** Current clusters (the last mining run's labels with the user's decisions). */
   mine?: MineResult;
   /** Whether `mine` was read (until then the clusters are unknown, not none). */

@@ -55,8 +55,17 @@ export function withMiningOf(
   next: WorkspaceData,
 ): WorkspaceData | undefined {
   if (!cur || cur.ws !== next.ws) return cur;
-  const { labels, decisions, hand, triageInputs, triage } = next;
-  return { ...cur, labels, decisions, hand, triageInputs, triage };
+  const { labels, decisions, hand, triageInputs, triage, triageKey } = next;
+  const { triageKey: _old, ...rest } = cur;
+  return {
+    ...rest,
+    labels,
+    decisions,
+    hand,
+    triageInputs,
+    triage,
+    ...(triageKey ? { triageKey } : {}),
+  };
 }
 
 /** Re-reads the candidate files after a draft, an edit or a lifecycle action. */

@@ -47,6 +47,8 @@ interface Registry {
    */
   hold(): () => void;
   dispatch(input: string, key: Key): void;
+  /** Puts a key back at the head of the queue (handled again after what holds keys). */
+  requeue(input: string, key: Key): void;
   /** Handles the next queued key (if nothing holds them). */
   drain(): void;
   /** Handles the queued keys (if nothing holds them) one a commit, from the next commit on. */
@@ -57,8 +59,13 @@ interface Registry {
 const KeypressContext = createContext<Registry | undefined>(undefined);
 const TablesContext = createContext<readonly ActiveTable[]>([]);
 
+/** A key as Ink's useInput hands it over. */
+export type TypedKey = readonly [string, Key];
+
 export interface KeypressProviderProps {
   children: ReactNode;
+  /** Keys typed before the provider was mounted (Boot kept them): handled first, in order. */
+  typed?: readonly TypedKey[];
   /** Told every command a key table runs (tests and benchmarks watch dispatch with it). */
   onCommand?: (scope: string, id: string) => void;
 }
@@ -74,14 +81,19 @@ const order = (a: Entry, b: Entry) => b.layer - a.layer || b.id - a.id;
  * the text field first, and `4` switches screens. The provider also knows which key tables
  * are live, so help and hints follow them.
  */
-export function KeypressProvider({ children, onCommand }: KeypressProviderProps): ReactNode {
+export function KeypressProvider({ children, onCommand, typed }: KeypressProviderProps): ReactNode {
   const entries = useRef<Entry[]>([]);
   const [tables, setTables] = useState<readonly ActiveTable[]>([]);
-  const held = useRef({ count: 0, keys: [] as [string, Key][], scheduled: false });
+  // keys typed before the workbench was up queue first, drained from the first commit on
+  const held = useRef({
+    count: 0,
+    keys: (typed ?? []).flatMap(([i, k]) => splitBurst(i, k)) as [string, Key][],
+    scheduled: (typed?.length ?? 0) > 0,
+  });
   // Bumped after each key: its commit (which holds every update the key's handler made, in
   // the same batch) lets the next queued key go, so a key never reaches the handlers of the
   // frame before the last key's (React renders an update in a scheduler task, not at once).
-  const [commits, setCommits] = useState(0);
+  const [commits, setCommits] = useState(held.current.scheduled ? 1 : 0);
   const registry = useMemo<Registry>(() => {
     const dispatch = (input: string, key: Key) => {
       for (const e of [...entries.current].sort(order)) {
@@ -140,6 +152,9 @@ export function KeypressProvider({ children, onCommand }: KeypressProviderProps)
         };
       },
       dispatch,
+      requeue(input, key) {
+        held.current.keys.unshift([input, key]);
+      },
       drain,
       schedule,
       ...(onCommand ? { onCommand } : {}),
@@ -214,6 +229,28 @@ export function useKeypress(handler: KeyHandler, opts: UseKeypressOptions = {}):
 export function useHoldKeys(holding: boolean): void {
   const registry = useRegistry();
   useLayoutEffect(() => (holding ? registry.hold() : undefined), [registry, holding]);
+}
+
+/**
+ * A handler for keys that need something not ready yet (the workspace, while the first
+ * frame shows triage as last computed): the key goes back to the head of the queue and
+ * every key waits, in order, until `ready`; then it is handled as if typed then.
+ */
+export function useWaitForReady(ready: boolean): KeyHandler {
+  const registry = useRegistry();
+  const [waiting, setWaiting] = useState(false);
+  useLayoutEffect(
+    () => (waiting && !ready ? registry.hold() : undefined),
+    [registry, waiting, ready],
+  );
+  useLayoutEffect(() => {
+    if (ready) setWaiting(false);
+  }, [ready]);
+  return (input, key) => {
+    registry.requeue(input, key);
+    setWaiting(true);
+    return true;
+  };
 }
 
 /** The live key tables, highest layer (and newest) first. */

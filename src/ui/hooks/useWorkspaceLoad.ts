@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import { keepGlance } from "../../core/app/glance.js";
 import { isIndexCurrent } from "../../core/app/workspace.js";
 import { useAppActions, useAppState } from "../contexts/AppContext.js";
 import {
@@ -92,6 +93,14 @@ export function useWorkspaceLoad(): WorkspaceLoad {
     );
     return () => ac.abort();
   }, [actions, pending, state.dir]);
+  // Triage as shown is kept for the next first frame (core/app/glance.ts), under the key its
+  // inputs were read with, while that is still the key.
+  const ws = state.data?.ws;
+  const key = state.data?.triageKey;
+  const triage = state.data?.triage;
+  useEffect(() => {
+    if (ws && triage) keepGlance(ws, key, triage);
+  }, [ws, key, triage]);
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { retry };
 }

@@ -6,6 +6,7 @@ import { triageOf } from "../../core/app/workspace.js";
 import type { TaskStatus, TaskTriage } from "../../core/mine/triage.js";
 import { printable } from "../../core/printable.js";
 import { AttemptList } from "../components/AttemptList.js";
+import { GlanceBody } from "../components/GlanceFrame.js";
 import { TaskAttempts } from "../components/TaskAttempts.js";
 import { TaskTable } from "../components/TaskTable.js";
 import { Text } from "../components/Text.js";
@@ -20,7 +21,8 @@ import {
   filterValues,
 } from "../data/filters.js";
 import { useCompareMark } from "../hooks/useCompareMark.js";
-import { useKeyTable } from "../hooks/useKeyTable.js";
+import { useWaitForReady } from "../hooks/useKeypress.js";
+import { type CommandHandler, useKeyTable } from "../hooks/useKeyTable.js";
 import { useListCursor } from "../hooks/useListCursor.js";
 import { useSticky } from "../hooks/useSticky.js";
 import { TRIAGE_ATTEMPTS_KEYS, TRIAGE_EXCLUSIONS_KEYS, TRIAGE_TASKS_KEYS } from "../keys/tables.js";
@@ -40,7 +42,7 @@ function shortPath(file: string, base: string): string {
 
 /** Screen 1: tasks by k/n (reachable-but-undelivered first), exclusions, filters. */
 export function TriageScreen({ width, height }: ScreenProps): ReactNode {
-  const { data, taskId, taskJump, attemptSet } = useAppState();
+  const { data, glance, taskId, taskJump, attemptSet } = useAppState();
   const actions = useAppActions();
   const theme = useTheme();
   const marks = useCompareMark();
@@ -60,7 +62,11 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
     [result, status],
   );
   const listHeight = height - 3;
-  const cursor = useListCursor(tasks.length, listHeight, "triage.tasks");
+  // Until the workspace is read, the glance's rows (triage as last computed, in its order):
+  // the cursor moves over them, and a key that needs the workspace waits for it.
+  const shown = data || !glance ? tasks.length : glance.tasks.length;
+  const cursor = useListCursor(shown, listHeight, "triage.tasks");
+  const wait = useWaitForReady(!!data);
   // The open task is followed by id: a hand outcome can move it in the sorted list. Sticky, so
   // it still holds after Esc back from an attempt opened in the list.
   const [openKey, setOpenKey] = useSticky<string | undefined>("triage.open", undefined);
@@ -91,26 +97,30 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
   const exCursor = useListCursor(exclusions.length, listHeight - 1, "triage.exclusions");
   const selectedEx = exclusions[exCursor.index];
 
+  const needsData =
+    (f: CommandHandler): CommandHandler =>
+    (input, key) =>
+      data ? f(input, key) : wait(input, key);
   useKeyTable(
     TRIAGE_TASKS_KEYS,
     {
       move: cursor.handle,
-      open: () => {
+      open: needsData(() => {
         const t = tasks[cursor.current()];
         if (!t) return false;
         setOpenKey(keyOf(t));
         attemptCursor.setIndex(0);
         setView("attempts");
-      },
-      status: () => setStatus((s) => cycle(STATUSES, s) as TaskStatus | undefined),
-      arm: (input) => cycleFilter(input),
-      outcome: (input) => cycleFilter(input),
-      agent: (input) => cycleFilter(input),
-      model: (input) => cycleFilter(input),
-      source: (input) => cycleFilter(input),
-      exclusions: () => setView("exclusions"),
+      }),
+      status: needsData(() => setStatus((s) => cycle(STATUSES, s) as TaskStatus | undefined)),
+      arm: needsData((input) => cycleFilter(input)),
+      outcome: needsData((input) => cycleFilter(input)),
+      agent: needsData((input) => cycleFilter(input)),
+      model: needsData((input) => cycleFilter(input)),
+      source: needsData((input) => cycleFilter(input)),
+      exclusions: needsData(() => setView("exclusions")),
     },
-    { isActive: !!data && view === "tasks" && !attemptSet },
+    { isActive: (!!data || !!glance) && view === "tasks" && !attemptSet },
   );
   const cycleFilter = (input: string) => {
     if (!data) return;
@@ -153,7 +163,12 @@ export function TriageScreen({ width, height }: ScreenProps): ReactNode {
     { isActive: !!data && view === "exclusions" && !attemptSet },
   );
 
-  if (!data) return <Text color={theme.muted}>reading the workspace…</Text>;
+  if (!data)
+    return glance ? (
+      <GlanceBody glance={glance} selected={cursor.index} width={width} height={height} />
+    ) : (
+      <Text color={theme.muted}>reading the workspace…</Text>
+    );
   const active = [
     ...(status ? [`status=${status}`] : []),
     ...Object.values(FILTER_KEYS).flatMap((n) => (filters[n] ? [`${n}=${filters[n]}`] : [])),
