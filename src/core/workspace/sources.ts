@@ -1,8 +1,17 @@
 import { stat } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { glob, isDynamicPattern } from "tinyglobby";
 import { InputError } from "../errors.js";
 import { workspacePaths } from "./paths.js";
+
+/**
+ * The glob library loads only for a source that has a glob's special characters (~50 ms of
+ * a start: the workbench's first frame and the read commands resolve `traces/` alone).
+ */
+const SPECIAL = /[*?[\]{}()!+@|]/;
+const isDynamicPattern = (s: string): boolean =>
+  SPECIAL.test(s) &&
+  (createRequire(import.meta.url)("tinyglobby") as typeof import("tinyglobby")).isDynamicPattern(s);
 
 /** Sources resolved to absolute, existing paths (globs expanded), plus what did not resolve. */
 export interface ResolvedSources {
@@ -29,6 +38,7 @@ export async function resolveSources(dir: string, sources: string[]): Promise<Re
   };
   for (const source of sources) {
     if (isDynamicPattern(source)) {
+      const { glob } = await import("tinyglobby");
       const matches = await glob(source, {
         cwd: root,
         absolute: true,

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
-import writeFileAtomic from "write-file-atomic";
 
 /**
  * Big JSON caches fire writes for itself (the workspace index, label stores, the mining
@@ -22,6 +21,8 @@ const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes
  */
 export async function writeStamped(file: string, text: string): Promise<void> {
   const bytes = Buffer.from(text, "utf8");
+  // loaded on the first write: a read (a first frame, a cached answer) does without it
+  const { default: writeFileAtomic } = await import("write-file-atomic");
   rmSync(stampFile(file), { force: true });
   await writeFileAtomic(file, bytes);
   await writeFileAtomic(stampFile(file), `${sha256(bytes)}\n`);
