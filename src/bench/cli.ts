@@ -180,10 +180,11 @@ const ms = (x: number) => `${x.toFixed(0)} ms`;
 const mb = (x: number) => `${(x / 1e6).toFixed(0)} MB`;
 
 /**
- * Merges, one each round: the first round merges the renamed cluster with one not excluded,
- * under a name; each later round merges that with one more.
+ * Merges, one each round, then as many undos: the first round merges the renamed cluster with
+ * one not excluded, under a name; each later round merges that with one more. The undos then
+ * take the merges back, newest first.
  */
-function merges(
+function mergeAndUndo(
   ws: string,
   size: number,
   ids: readonly string[],
@@ -192,7 +193,7 @@ function merges(
   const first = ids[0];
   const others = ids.slice(1 + ROUNDS, 1 + 2 * ROUNDS);
   if (!first || others.length < ROUNDS) {
-    log(`${size}: fewer than ${2 * ROUNDS + 1} clusters mined; no merge measured`);
+    log(`${size}: fewer than ${2 * ROUNDS + 1} clusters mined; no merge or undo measured`);
     return [];
   }
   const name = "bench merged";
@@ -201,7 +202,7 @@ function merges(
     ws,
   );
   const merged = readFileSync(decisionsPath(ws), "utf8").split(`"name": "${name}"`).length - 1;
-  return [
+  const rows: BenchResult[] = [
     {
       target: `${size} attempts: fire cluster merge ÷ node -e 0`,
       measured: merged === ROUNDS ? merge.fire / merge.node : Number.NaN,
@@ -210,6 +211,21 @@ function merges(
       note: noteOf(merge),
     },
   ];
+  // a build without `fire cluster undo` (FIRE_BENCH_CLI_BIN of an older one) measures none
+  if (!fire(["cluster", "--help"], ws).stdout.includes("undo")) {
+    log(`${size}: this build has no fire cluster undo`);
+    return rows;
+  }
+  const undo = ratio(() => ["cluster", "undo"], ws);
+  const left = readFileSync(decisionsPath(ws), "utf8").includes(`"name": "${name}"`);
+  rows.push({
+    target: `${size} attempts: fire cluster undo ÷ node -e 0`,
+    measured: left ? Number.NaN : undo.fire / undo.node,
+    limit: 2.5,
+    kind: "max",
+    note: noteOf(undo),
+  });
+  return rows;
 }
 
 /**
@@ -217,7 +233,7 @@ function merges(
  * same run: `fire --help`, and on workspaces of each size the cold read (against a bare
  * JSON.parse of the same files; its memory per corpus byte at the largest size), then, warm
  * (read once, mined once), the read commands (triage, attempts, clusters, route, show), their
- * peak memory and cluster decisions (rename, exclude, merge).
+ * peak memory and cluster decisions (rename, exclude, merge, undo).
  */
 export const cliBenchmark: Benchmark = {
   name: "cli",
@@ -301,7 +317,7 @@ export const cliBenchmark: Benchmark = {
             note: noteOf(r),
           });
         } else log(`${size}: fewer than ${ROUNDS + 1} clusters mined; no exclude measured`);
-        results.push(...merges(ws, size, ids, log));
+        results.push(...mergeAndUndo(ws, size, ids, log));
         await rm(ws, { recursive: true, force: true });
       }
       return results;

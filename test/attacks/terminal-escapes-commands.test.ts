@@ -234,6 +234,10 @@ describe("no control characters from hostile task ids and texts, per command", (
     await fire("cluster", "merge", cluster ?? typed, other, "--name", `m${HOSTILE}`);
     await fire("cluster", "split", cluster ?? typed, "esc-4", "--name", `s${HOSTILE}`);
   });
+  it("cluster undo (the newest decision: the exclude with a hostile reason)", async () => {
+    const r = await fire("cluster", "undo");
+    expect(r.stdout).toContain("why␛[2J");
+  });
   it("candidate revise (a hostile note) / refine", async () => {
     await fire("candidate", "revise", CANDIDATE, "--note", `note${HOSTILE}`);
     await fire("candidate", "refine", CANDIDATE, "--budget", "1");

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDecisions } from "../../src/core/mine/decisions.js";
@@ -38,12 +38,14 @@ async function agree(w: Pair) {
 }
 
 type Shown = { id: string; name: string; attemptIds: string[] };
+const attempts = (c: Shown) =>
+  `${c.attemptIds.length} attempt${c.attemptIds.length === 1 ? "" : "s"}`;
 const listed = async (dir: string) =>
   (JSON.parse((await fire("clusters", "--json", "-w", dir)).stdout) as { clusters: Shown[] })
     .clusters;
 
-describe("fire cluster merge against the kept clusters summary (real Harbor trials)", () => {
-  it("merge prints and records what the full path does; the summary follows", async () => {
+describe("fire cluster merge and undo against the kept clusters summary (real Harbor trials)", () => {
+  it("merge and undo print and record what the full path does; the summary follows", async () => {
     const w = await pair(openclaw);
     const [c1, c2, c3] = (await listed(w.fast)) as [Shown, Shown, Shown];
     expect(c3).toBeDefined();
@@ -64,10 +66,56 @@ describe("fire cluster merge against the kept clusters summary (real Harbor tria
     await keptIsRecomputed(w.fast);
     expect((await listed(w.fast)).map((c) => c.name)).toEqual(["all"]);
     await agree(w);
+
+    // undo, twice: each from the summary set aside when the decision was made
+    for (let i = 0; i < 2; i++) {
+      r = await both(w, "cluster", "undo");
+      expect(r.fast).toBe(r.full);
+      expect(r.fast).toMatch(/^undid: merge 2 clusters \(\d+ attempts\)/);
+      expect(await summaryNow(w.fast)).toBeDefined(); // taken fast: the summary followed
+      await keptIsRecomputed(w.fast);
+      await agree(w);
+    }
+    expect((await listed(w.fast)).map((c) => c.id)).toEqual([c1.id, c2.id, c3.id]);
+
+    // an exclude undone: the cluster and the counts back as they were
+    r = await both(w, "cluster", "exclude", c2.id, "--reason", "for a moment");
+    expect(r.fast).toBe(r.full);
+    r = await both(w, "cluster", "undo");
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).toBe(`undid: exclude ${attempts(c2)}: for a moment\n`);
+    expect(await summaryNow(w.fast)).toBeDefined();
+    await keptIsRecomputed(w.fast);
+    await agree(w);
+    r = await both(w, "cluster", "undo", "--json");
+    expect(r.fast).toBe(r.full);
+    expect(JSON.parse(r.fast)).toEqual({
+      ok: true,
+      message: "no cluster decision to undo",
+      undone: null,
+    });
   });
 });
 
-describe("fire cluster merge against the kept clusters summary (demo traces)", () => {
+describe("summaries set aside for an undo", () => {
+  it("keeps the newest 16", async () => {
+    const dir = openclaw();
+    expect((await fire("mine", "--labeler", "heuristic", "-w", dir)).status).toBe(0);
+    const [c1] = (await listed(dir)) as [Shown];
+    for (let i = 0; i < 18; i++)
+      expect((await fire("cluster", "rename", c1.id, `name ${i}`, "-w", dir)).status).toBe(0);
+    const kept = readdirSync(workspacePaths(dir).clustersSummaries);
+    expect(kept.filter((n) => n.endsWith(".json"))).toHaveLength(16);
+    expect(kept.filter((n) => n.endsWith(".json.sha256"))).toHaveLength(16);
+    expect((await fire("cluster", "undo", "-w", dir)).out).toBe(
+      `undid: rename ${attempts(c1)} → “name 17”\n`,
+    );
+    expect(await summaryNow(dir)).toBeDefined();
+    await keptIsRecomputed(dir);
+  });
+});
+
+describe("fire cluster merge and undo against the kept clusters summary (demo traces)", () => {
   it("keeps the first cluster's own name, gives the same errors, and falls back", async () => {
     const w = await pair(demo);
     const [c1, c2, c3, c4, c5, c6] = (await listed(w.fast)) as Shown[] as [
@@ -134,5 +182,48 @@ describe("fire cluster merge against the kept clusters summary (demo traces)", (
     expect(await summaryNow(w.fast)).toBeDefined();
     await keptIsRecomputed(w.fast);
     await agree(w);
+
+    // undo: from the summary that merge set aside
+    r = await both(w, "cluster", "undo", "--json");
+    expect(r.fast).toBe(r.full);
+    expect(JSON.parse(r.fast)).toMatchObject({ undone: { op: "merge", name: "last" } });
+    expect(await summaryNow(w.fast)).toBeDefined();
+    await keptIsRecomputed(w.fast);
+    await agree(w);
+
+    // a decision that set no summary aside (the full path's merge): the full path undoes it
+    // too, and the next read computes the summary again
+    r = await both(w, "cluster", "undo");
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).toMatch(/^undid: merge 2 clusters/);
+    expect(await summaryNow(w.fast)).toBeUndefined(); // not taken
+    await agree(w);
+    // … and the full path's merge before it, and the hand-made split
+    for (const what of [/^undid: merge 2 clusters/, /^undid: split/]) {
+      r = await both(w, "cluster", "undo");
+      expect(r.fast).toBe(r.full);
+      expect(r.fast).toMatch(what);
+      expect(await summaryNow(w.fast)).toBeUndefined();
+      await agree(w);
+    }
+
+    // the first merge and the rename: from the summaries they set aside, still current
+    for (const what of [
+      /^undid: merge 3 clusters/,
+      /^undid: rename \d+ attempts? → “named first”/,
+    ]) {
+      r = await both(w, "cluster", "undo");
+      expect(r.fast).toBe(r.full);
+      expect(r.fast).toMatch(what);
+      expect(await summaryNow(w.fast)).toBeDefined();
+      await keptIsRecomputed(w.fast);
+      await agree(w);
+    }
+    expect((await listed(w.fast)).map((c) => c.id)).toEqual(
+      (await listed(w.full)).map((c) => c.id),
+    );
+    expect((await listed(w.fast)).map((c) => c.id).slice(0, 6)).toEqual(
+      [c1, c2, c3, c4, c5, c6].map((c) => c.id),
+    );
   });
 });

@@ -1,16 +1,24 @@
 import type { Command } from "commander";
 import {
   clusterNamed,
+  describeDecision,
   excludeInKeptSummary,
   mergeInKeptSummary,
   renameInKeptSummary,
+  undoInKeptSummary,
 } from "../../core/app/kept-decisions.js";
 import { NotFoundError, UsageError } from "../../core/errors.js";
 import type { Cluster } from "../../core/mine/cluster.js";
 import type { Decision } from "../../core/mine/decisions.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { print } from "../util/out.js";
-import { openCurrent, openHead, printJson, withWorkspace } from "../util/workspace.js";
+import {
+  openCurrent,
+  openHead,
+  printJson,
+  withWorkspace,
+  workspaceDir,
+} from "../util/workspace.js";
 
 type Opts = { workspace?: string; json?: boolean };
 
@@ -57,11 +65,13 @@ async function excluded(decision: Decision, c: Cluster, opts: Opts & { reason: s
 
 const JSON_HELP = "print the recorded decision as JSON";
 
-/** `fire cluster rename|merge|split|exclude`: user decisions, persisted in the workspace. */
+/** `fire cluster rename|merge|split|exclude|undo`: user decisions, persisted in the workspace. */
 export function register(program: Command): void {
   const cluster = program
     .command("cluster")
-    .description("change clusters: rename, merge, split, exclude (kept across re-clustering)");
+    .description(
+      "change clusters: rename, merge, split, exclude, undo (kept across re-clustering)",
+    );
   withWorkspace(
     cluster
       .command("rename <cluster> <name>")
@@ -156,5 +166,26 @@ export function register(program: Command): void {
     const decision = await decide({ ws }, { op: "exclude", attemptIds: ids, reason: opts.reason });
     if (c) await excluded(decision, c, opts);
     else recorded(decision, `excluded ${target}: ${opts.reason}`, opts.json);
+  });
+  withWorkspace(
+    cluster
+      .command("undo")
+      .description("undo the newest cluster decision")
+      .option("--json", "print the decision undone as JSON"),
+  ).action(async (opts: Opts) => {
+    // from a summary set aside when that decision was made (else the full path: the file
+    // alone changes, and the next read computes the clusters again)
+    const head = await openHead(opts);
+    const kept = head && (await undoInKeptSummary(head));
+    const undone =
+      kept?.undone ??
+      (await (
+        await import("../../core/app/clusters.js")
+      ).undoNewest({
+        ws: { dir: workspaceDir(opts) },
+      }));
+    const message = undone ? `undid: ${describeDecision(undone)}` : "no cluster decision to undo";
+    if (opts.json) printJson({ ok: true, message, undone: undone ?? null });
+    else print(`${message}\n`);
   });
 }

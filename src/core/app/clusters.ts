@@ -55,6 +55,17 @@ export async function decideInSession<S extends WorkspaceSession>(
   return withKeyNow(withDecisionsAt(s, at));
 }
 
+/**
+ * `fire cluster undo` when the kept summary cannot follow (kept-decisions.ts
+ * `undoInKeptSummary`): the newest decision removed from the file, read through the schema;
+ * the next read computes the clusters. Undefined when there was none.
+ */
+export async function undoNewest(s: {
+  readonly ws: Pick<Workspace, "dir">;
+}): Promise<Decision | undefined> {
+  return (await undoLastDecision(s.ws.dir)).undone;
+}
+
 /** Undoes the newest cluster decision in an open session (the workbench's `u`), as above. */
 export async function undoInSession<S extends WorkspaceSession>(
   s: S,

@@ -6,12 +6,15 @@ import {
   mergedInSummary,
   renamedInSummary,
   type SummaryKeyParts,
+  setSummaryAside,
+  summaryAside,
   writeClustersSummary,
 } from "../mine/clusters-summary.js";
 import type { Decision } from "../mine/decisions.js";
 import {
   DECISION_NAME_MAX,
   DECISION_REASON_MAX,
+  decisionsDigest,
   editKnownDecisions,
 } from "../mine/decisions-log.js";
 import type { MineSummary } from "../mine/render-text.js";
@@ -22,12 +25,14 @@ import { keyOf } from "../workspace/stamped-cache.js";
 
 /**
  * Cluster decisions made against the clusters summary kept for the workspace as it is now
- * (`fire cluster rename`, `merge`, `exclude` of a cluster): the decisions file is
+ * (`fire cluster rename`, `merge`, `exclude` of a cluster, `undo`): the decisions file is
  * changed and the summary follows, with no workspace opened, no mining code and no schema
  * library loaded. Undefined whenever that summary is not current or cannot follow exactly
  * (the caller then takes the full path, which computes it).
  */
 
+/** One line saying what a decision did (what `fire cluster undo` prints it undid). */
+export { describeDecision } from "../mine/decisions-log.js";
 /** The cluster `ref` names (app/clusters.ts re-exports it too), without the decisions' schema. */
 export { clusterNamed };
 
@@ -40,7 +45,8 @@ type Change = (cur: readonly Decision[]) => { next: Decision[]; summary: MineSum
  * The shape every decision here shares: under the decisions lock, while the file is still
  * the one `kept` was computed from (by its stamp: that file passed the schema then, so it is
  * rewritten without it, each decision in the schema's key order), the file becomes what
- * `change` gives, and the summary it gives is kept under the key of the file just written. False, with nothing written, when the
+ * `change` gives; the summary `kept` was is set aside for an undo of this change, and the
+ * new one kept under the key of the file just written. False, with nothing written, when the
  * file changed meanwhile or `change` declines.
  */
 async function changeKept(head: WorkspaceHead, kept: Kept, change: Change): Promise<boolean> {
@@ -51,6 +57,7 @@ async function changeKept(head: WorkspaceHead, kept: Kept, change: Change): Prom
     return r?.next;
   });
   if (!done || !summary) return false;
+  setSummaryAside(head.dir, decisionsDigest(done.before), kept.parts.decisions);
   await writeClustersSummary(head.dir, keyOf({ ...kept.parts, decisions: done.stamp }), summary);
   return true;
 }
@@ -166,4 +173,28 @@ export async function excludeInKeptSummary(
   return (await changeKept(head, kept, appended(decision, summary, noSplitOfMembers)))
     ? { cluster, decision }
     : undefined;
+}
+
+/**
+ * Undoes the newest decision when the summary of the decisions before it was set aside by
+ * one of the decisions above (`summaryAside`) and nothing else it depends on changed since:
+ * the decision is removed and that summary kept again. Returns the decision undone;
+ * undefined, with nothing written, otherwise (no current summary, no decision, no summary
+ * set aside for what is left, a decisions file changed meanwhile): the full path undoes it,
+ * and the next read computes the summary.
+ */
+export async function undoInKeptSummary(
+  head: WorkspaceHead,
+): Promise<{ undone: Decision } | undefined> {
+  const kept = await keptSummary(head);
+  if (!kept) return undefined;
+  let undone: Decision | undefined;
+  const ok = await changeKept(head, kept, (cur) => {
+    const next = cur.slice(0, -1);
+    const summary =
+      cur.length > 0 ? summaryAside(head.dir, kept.parts, decisionsDigest(next)) : undefined;
+    undone = cur.at(-1);
+    return summary ? { next, summary } : undefined;
+  });
+  return ok && undone ? { undone } : undefined;
 }

@@ -1,3 +1,5 @@
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { coreCodeStamp } from "../workspace/code-stamp.js";
 import { attemptsDigest } from "../workspace/head.js";
 import type { Workspace } from "../workspace/load.js";
@@ -189,6 +191,67 @@ export function mergedInSummary(
     },
     merged,
   };
+}
+
+/**
+ * Earlier summaries, kept for an undo: before a decision made against the kept summary
+ * replaces it, the summary is moved aside (no copy) under the digest of the decisions it
+ * applied and the stamp of the file it was computed from (`<digest>~<stamp>.json`); an undo
+ * that leaves those decisions takes it back while everything else in its key is unchanged.
+ * The newest SUMMARIES_KEPT are kept.
+ */
+const SUMMARIES_KEPT = 16;
+
+const keptName = (digest: string, stamp: string) => `${digest}~${stamp}.json`;
+
+/** Moves the summary kept under `stamp`'s key aside for an undo of what comes next. */
+export function setSummaryAside(dir: string, digest: string, stamp: string): void {
+  const paths = workspacePaths(dir);
+  const to = join(paths.clustersSummaries, keptName(digest, stamp));
+  try {
+    mkdirSync(paths.clustersSummaries, { recursive: true });
+    rmSync(`${to}.sha256`, { force: true });
+    renameSync(paths.clustersSummary, to);
+    renameSync(`${paths.clustersSummary}.sha256`, `${to}.sha256`);
+    const names = readdirSync(paths.clustersSummaries).filter((n) => n.endsWith(".json"));
+    if (names.length <= SUMMARIES_KEPT) return;
+    const byAge = names
+      .map((n) => ({ n, t: statSync(join(paths.clustersSummaries, n)).mtimeMs }))
+      .sort((a, b) => a.t - b.t);
+    for (const { n } of byAge.slice(0, names.length - SUMMARIES_KEPT))
+      for (const f of [n, `${n}.sha256`]) rmSync(join(paths.clustersSummaries, f), { force: true });
+  } catch {
+    /* none kept: the undo takes the full path */
+  }
+}
+
+/**
+ * The summary set aside for the decisions whose digest is `digest`, while every other part
+ * of its key is `parts`'s (the attempts, the labels, the config and code unchanged).
+ */
+export function summaryAside(
+  dir: string,
+  parts: SummaryKeyParts,
+  digest: string,
+): MineSummary | undefined {
+  const folder = workspacePaths(dir).clustersSummaries;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return undefined;
+  }
+  for (const n of names) {
+    if (!n.startsWith(`${digest}~`) || !n.endsWith(".json")) continue;
+    const stamp = n.slice(digest.length + 1, -".json".length);
+    const s = readKeyed<MineSummary>(
+      join(folder, n),
+      VERSION,
+      keyOf({ ...parts, decisions: stamp }),
+    );
+    if (s) return s;
+  }
+  return undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { lock } from "proper-lockfile";
@@ -52,6 +53,12 @@ export function schemaOrder(d: Decision): Decision {
   return out as Decision;
 }
 
+/** The SHA-256 of the decisions as fire writes them: equal for equal decisions. */
+export function decisionsDigest(decisions: readonly Decision[]): string {
+  const text = decisionsText({ version: 1, decisions: decisions.map(schemaOrder) });
+  return createHash("sha256").update(text).digest("hex");
+}
+
 /**
  * Rewrites the decisions file as `edit` gives it while it is the file whose stamp is `known`
  * (one that passed the schema: what `edit` returns is checked by the caller as the schema
@@ -78,4 +85,15 @@ export function editKnownDecisions(
     await writeFileAtomic(file, decisionsText({ version: 1, decisions: next.map(schemaOrder) }));
     return { stamp: fileStamp(file), before: cur };
   });
+}
+
+/** One line saying what a decision did (the workbench's decision history, `fire cluster undo`). */
+export function describeDecision(d: Decision): string {
+  const n = (ids: readonly string[]) => `${ids.length} attempt${ids.length === 1 ? "" : "s"}`;
+  if (d.op === "rename") return `rename ${n(d.members)} → “${d.name}”`;
+  if (d.op === "merge")
+    return `merge ${d.groups.length} clusters (${n(d.groups.flat())})${d.name ? ` → “${d.name}”` : ""}`;
+  if (d.op === "split")
+    return `split ${d.attemptIds.join(", ")} out${d.name ? ` as “${d.name}”` : ""}`;
+  return `exclude ${n(d.attemptIds)}: ${d.reason}`;
 }

@@ -10,6 +10,8 @@ import {
   withDecisionsLock,
 } from "./decisions-log.js";
 
+export { describeDecision } from "./decisions-log.js";
+
 const Ids = z.array(z.string().min(1)).min(1);
 const At = z.string().optional();
 
@@ -139,17 +141,6 @@ export async function undoLastDecision(
     return cur.slice(0, -1);
   });
   return { undone, at };
-}
-
-/** One line saying what a decision did (the workbench's decision history). */
-export function describeDecision(d: Decision): string {
-  const n = (ids: readonly string[]) => `${ids.length} attempt${ids.length === 1 ? "" : "s"}`;
-  if (d.op === "rename") return `rename ${n(d.members)} → “${d.name}”`;
-  if (d.op === "merge")
-    return `merge ${d.groups.length} clusters (${n(d.groups.flat())})${d.name ? ` → “${d.name}”` : ""}`;
-  if (d.op === "split")
-    return `split ${d.attemptIds.join(", ")} out${d.name ? ` as “${d.name}”` : ""}`;
-  return `exclude ${n(d.attemptIds)}: ${d.reason}`;
 }
 
 /** Attempt id → reason for every `exclude` decision (later decisions win). */

@@ -42,6 +42,8 @@ export interface WorkspacePaths {
   triageCache: string;
   /** What `fire clusters` shows of the current clusters (decisions applied), beside the index. */
   clustersSummary: string;
+  /** Summaries of earlier decisions, by the decisions they applied (a decision's undo). */
+  clustersSummaries: string;
   /** `fire route`'s last routing audit, beside the index. */
   routeCache: string;
   /** `fire triage`'s text, under the triage cache's key. */
@@ -105,6 +107,7 @@ function layout(root: string): WorkspacePaths {
     triageGlance: join(cache, "triage-glance.json"),
     texts: join(cache, "texts"),
     clustersSummary: join(cache, "clusters-summary.json"),
+    clustersSummaries: join(cache, "clusters-summaries"),
     routeCache: join(cache, "route.json"),
     configCache: join(cache, "config.json"),
     llmCache: join(cache, "llm"),
