@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-import { writeSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type * as Vm from "node:vm";
 import type * as Resident from "../runtime/resident-client.cjs";
 import type * as ScriptLoader from "../runtime/script-loader.cjs";
-import { isHookRun } from "./hook-argv.cjs";
+import type * as HookArgv from "./hook-argv.cjs";
 import type * as StaticHelp from "./static-help.cjs";
 
 /**
@@ -18,7 +19,7 @@ import type * as StaticHelp from "./static-help.cjs";
 const RUNTIME = join(__dirname, "..", "runtime");
 
 function start(argv: string[]): void {
-  const hook = isHookRun(argv);
+  const hook = own<typeof HookArgv>(join(__dirname, "hook-argv.cjs")).isHookRun(argv);
   // the static help is loaded only for what it answers (a hook call never asks it)
   const answer = hook
     ? undefined
@@ -31,7 +32,7 @@ function start(argv: string[]): void {
     void import("./main.js"); // runs the CLI
     return;
   }
-  const resident = require("../runtime/resident-client.cjs") as typeof Resident;
+  const resident = own<typeof Resident>(join(RUNTIME, "resident-client.cjs"));
   void resident.answerResident(argv.slice(3), RUNTIME).then((done) => {
     if (!done) runHere(argv);
   });
@@ -49,6 +50,23 @@ function runHere(argv: string[]): void {
     process.exitCode = code;
     loaded.keepCache();
   });
+}
+
+/**
+ * Loads one of fire's own CommonJS files on a hook call's path by its path, as `require` would
+ * run it but without the CommonJS loader's resolution (a stat and realpath of every folder
+ * and package.json lookups: ~1 ms of a ~60 ms call). Such a file requires only node
+ * built-ins, through this file's `require`.
+ */
+function own<T>(file: string): T {
+  const mod = { exports: {} as T };
+  const wrapped = (require("node:vm") as typeof Vm).compileFunction(
+    readFileSync(file, "utf8"),
+    ["exports", "require", "module", "__filename", "__dirname"],
+    { filename: file },
+  );
+  wrapped(mod.exports, require, mod, file, dirname(file));
+  return mod.exports;
 }
 
 /** Writes to stdout without the streams stack; a reader that closed the pipe ends it quietly. */

@@ -20,7 +20,18 @@ export type FrozenRead = (
 ) & {
   /** "hashes": every SHA-256 computed now; "record": the files kept the identity they had when they last verified. */
   checked: "hashes" | "record";
+  /**
+   * With "record": the files (manifest, hook form, policies) and the identity key their
+   * record holds, for a process that keeps what it compiled from them (portfolio.ts).
+   */
+  identity?: FrozenIdentity;
 };
+
+/** A verified frozen portfolio's files and the identity key they verified with. */
+export interface FrozenIdentity {
+  files: string[];
+  key: string;
+}
 
 /**
  * The hook's per-event check of a frozen portfolio, without zod or yaml: the manifest's own
@@ -94,6 +105,7 @@ function withHookForm(
     dir,
     ids.map((i) => i.line),
   );
+  const files = [join(dir, "manifest.json"), hookFile, ...(policyFiles as string[])];
   const recorded = hasRecord(recordDir, dir, key);
   if (!recorded) {
     if (!manifestVerifies(manifest)) return undefined;
@@ -103,8 +115,8 @@ function withHookForm(
   const form = JSON.parse(h.bytes.toString("utf8")) as HookForm;
   if (form?.format !== HOOK_FORM || !Array.isArray(form.policies)) return undefined;
   const policies = form.policies.map((p) => ({ ...p, file: inside(dir, p.file) }));
-  const read: FrozenRead = { form: { ...form, policies }, checked: recorded ? "record" : "hashes" };
-  if (recorded) return read;
+  if (recorded) return { form: { ...form, policies }, checked: "record", identity: { files, key } };
+  const read: FrozenRead = { form: { ...form, policies }, checked: "hashes" };
   // what is recorded is "these files verified AND their patterns were admitted": a forged
   // form that hashes right but holds a refused pattern throws here and is never recorded
   if (admit) {
@@ -117,6 +129,24 @@ function withHookForm(
   // a file changed within the racy window could change again unseen: not recorded
   if (!ids.some((i) => i.young)) writeRecord(recordDir, dir, key);
   return read;
+}
+
+/**
+ * Whether `files` still have the identities of `key` (none changed within the racy window):
+ * the check of a record, without reading the record or any file's bytes.
+ */
+export function sameIdentity(dir: string, id: FrozenIdentity, nowMs: number): boolean {
+  try {
+    const lines: string[] = [];
+    for (const f of id.files) {
+      const i = statIdentity(f, nowMs);
+      if (i.young) return false;
+      lines.push(i.line);
+    }
+    return identityKey(dir, lines) === id.key;
+  } catch {
+    return false;
+  }
 }
 
 /** The manifest's own hash covers everything in it but that hash. */

@@ -4,7 +4,7 @@ import { compileHookForm, HOOK_FORM, type HookForm, hookForm } from "../core/pol
 import type { CompiledPolicy } from "../core/policy/types.js";
 import { readRegularFile } from "../core/regular-file.js";
 import { fnv1a } from "./fnv.js";
-import { verifiedFrozenPortfolio } from "./frozen.js";
+import { type FrozenIdentity, sameIdentity, verifiedFrozenPortfolio } from "./frozen.js";
 import { ensureDir, writeFileAtomicSync } from "./state-store.js";
 
 /** A portfolio that cannot be used: the hook reports a fault and answers nothing. */
@@ -34,26 +34,39 @@ interface CacheFile extends HookForm {
  * `<stateDir>/portfolio-cache/`, keyed by every source file's path, size, mtime and ctime;
  * later calls only recompile the cached candidates' patterns (no zod, no yaml). Such sources
  * are as writable as the cache, so the cache adds no trust they lack.
+ *
+ * A process that answers many events (the resident evaluator, resident.cts) keeps what it
+ * compiled from a frozen portfolio that verified by its record, with the files' identities:
+ * a later event whose files all still have them (stat only) reuses it, the same shortcut to
+ * the same verdict as the record, held in the process's memory instead of the record folder.
  */
 export async function loadPortfolio(
   path: string,
   stateDir: string,
   recordDir?: string,
   skipped: (why: string) => void = () => {},
+  nowMs = Date.now(),
 ): Promise<CompiledPolicy[]> {
   const abs = resolve(path);
   if (existsSync(join(abs, "manifest.json"))) {
+    const kept = recordDir === undefined ? undefined : verifiedHere.get(abs);
+    if (kept && kept.recordDir === recordDir && sameIdentity(abs, kept.identity, nowMs))
+      return kept.policies;
     // Hashed now: every pattern is admitted now (eager compile) before the files are
     // recorded. Recorded (unchanged since they were hashed AND admitted): each condition is
     // compiled when an event first needs it, so an event pays only for what it evaluates.
     let admitted: CompiledPolicy[] | undefined;
-    const fast = verifiedFrozenPortfolio(abs, recordDir, Date.now(), (form) => {
+    const fast = verifiedFrozenPortfolio(abs, recordDir, nowMs, (form) => {
       admitted = compileHookForm(form, undefined, false);
     });
     try {
       // frozen by this fire: the verified hook form compiles as is; older: admitted here
-      if (fast?.form)
-        return admitted ?? compileHookForm(fast.form, undefined, fast.checked === "record");
+      if (fast?.form) {
+        const policies =
+          admitted ?? compileHookForm(fast.form, undefined, fast.checked === "record");
+        if (recordDir !== undefined && fast.identity) keep(abs, recordDir, fast.identity, policies);
+        return policies;
+      }
       if (fast) return compileHookForm(hookForm(fast.policies));
     } catch {
       // verified bytes that do not compile: the full check below explains
@@ -99,6 +112,26 @@ export async function loadPortfolio(
     ...(skips.length > 0 ? { skipped: skips } : {}),
   });
   return policies;
+}
+
+/** Frozen portfolios verified by their record in this process (see loadPortfolio). */
+const verifiedHere = new Map<
+  string,
+  { recordDir: string; identity: FrozenIdentity; policies: CompiledPolicy[] }
+>();
+/** How many frozen portfolios a process keeps (the first kept goes first). */
+const KEPT_MAX = 16;
+
+function keep(
+  dir: string,
+  recordDir: string,
+  identity: FrozenIdentity,
+  policies: CompiledPolicy[],
+): void {
+  verifiedHere.delete(dir);
+  if (verifiedHere.size >= KEPT_MAX)
+    verifiedHere.delete(verifiedHere.keys().next().value as string);
+  verifiedHere.set(dir, { recordDir, identity, policies });
 }
 
 /** One line per file with errors: the file skipped and its first error. */

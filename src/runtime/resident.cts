@@ -34,6 +34,8 @@ import { type Loaded, loadHookScript, SCRIPT } from "./script-loader.cjs";
  */
 const IDLE_MS = Number(process.env.FIRE_HOOK_RESIDENT_IDLE_MS) || 15 * 60_000;
 const RUNTIME = __dirname;
+/** How long after an answer the build is checked (unless a call comes first). */
+const CHECK_DELAY_MS = 25;
 
 function main(dir: string): void {
   if (!safeDir(dir)) return;
@@ -77,16 +79,25 @@ function main(dir: string): void {
   const queue: string[] = [];
   let busy = false;
   let pending = "";
+  // The build's modules are checked after each answer, off the caller's wait: a bare
+  // recompile that leaves the script stale ends this evaluator, and the calls after it answer
+  // themselves (and start one of the new build). The check waits a moment (CHECK_DELAY_MS),
+  // so that it does not compete with the caller's own exit for a core, but never past the
+  // next call: a call that comes first runs it before being answered.
+  let check: NodeJS.Timeout | undefined;
+  const checkBuild = (): void => {
+    clearTimeout(check);
+    check = undefined;
+    if (scriptStamp() !== stamp || !loaded.fresh()) quit();
+  };
   const drain = async (): Promise<void> => {
     if (busy) return;
     busy = true;
     while (queue.length > 0) {
+      if (check !== undefined) checkBuild();
       const id = queue.shift() as string;
       await answer(dir, id, loaded, scriptStamp() === stamp);
-      // the build's modules are checked after answering (off the caller's wait): a bare
-      // recompile that leaves the script stale ends this evaluator, and the calls after it
-      // answer themselves (and start one of the new build)
-      if (scriptStamp() !== stamp || !loaded.fresh()) quit();
+      check = setTimeout(checkBuild, CHECK_DELAY_MS);
     }
     busy = false;
     rearm();

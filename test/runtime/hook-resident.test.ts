@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -185,6 +186,59 @@ describe("the resident evaluator", () => {
     expect(last?.error).toMatch(/stdin was not closed within 3000 ms/);
     expect(last?.event).toBe("PreToolUse");
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe("deny");
+  });
+
+  it.each(["a shell pipe", "a regular file"])(
+    "reads an event on %s as on a socket, and answers it the same",
+    async (kind) => {
+      const { env, dir } = runtimeDir();
+      const ws = tempWorkspace();
+      const [event] = clientEvents("claude-rm-deny");
+      hook(tempWorkspace(), event, [], env);
+      const pid = await evaluatorUp(dir);
+      const file = join(ws, "event.json");
+      writeFileSync(file, JSON.stringify(event));
+      const cli = join(REPO_ROOT, "dist/cli/fire.cjs");
+      const args = `hook --portfolio '${PORTFOLIO}' --workspace '${ws}'`;
+      const script =
+        kind === "a shell pipe"
+          ? `cat '${file}' | '${process.execPath}' '${cli}' ${args}`
+          : `'${process.execPath}' '${cli}' ${args} < '${file}'`;
+      const r = spawnSync("sh", ["-c", script], {
+        cwd: ws,
+        encoding: "utf8",
+        env: { ...process.env, FIRE_STATE_DIR: "", ...env },
+      });
+      expect([r.status, r.stderr]).toEqual([0, ""]);
+      expect(r.stdout.trim() ? JSON.parse(r.stdout) : null).toEqual(
+        clientOutputs("claude-rm-deny")[0],
+      );
+      expect(logEntries(ws)).toHaveLength(1);
+      expect(Number(readFileSync(join(dir, "pid"), "utf8"))).toBe(pid); // answered by it
+    },
+  );
+
+  it("a writer that never writes is given up on at the stdin deadline", async () => {
+    const { env, dir } = runtimeDir();
+    const ws = tempWorkspace();
+    hook(
+      ws,
+      { session_id: "s0", hook_event_name: "UserPromptSubmit", prompt: "x", cwd: ws },
+      [],
+      env,
+    );
+    await evaluatorUp(dir);
+    const { child, done } = startHook(["--portfolio", PORTFOLIO, "--workspace", ws], "", {
+      cwd: ws,
+      keepStdinOpen: true,
+      env: { ...env, FIRE_HOOK_STDIN_MS: "1500" },
+      ceilingMs: 30_000,
+    });
+    const r = await done;
+    child.stdin?.destroy();
+    expect(r.code).toBe(0);
+    expect(r.ms).toBeLessThan(4000);
+    expect(logEntries(ws).at(-1)?.error).toMatch(/stdin was not closed within 1500 ms/);
   });
 
   it("is not used where the per-user folder is open to others, or when turned off", () => {

@@ -58,9 +58,14 @@ describe("the hook entry's import graph (compiled dist/runtime)", () => {
   });
 
   it("the fire bin and the hook script require only node built-ins; cold paths load lazily", () => {
+    // `require("x")`, and the bin's own loader by path: `own(join(__dirname | RUNTIME, "x"))`
     const requires = (file: string) =>
-      [...readFileSync(dist(file), "utf8").matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map(
-        (m) => m[1] as string,
+      [
+        ...readFileSync(dist(file), "utf8").matchAll(
+          /\brequire\(\s*["']([^"']+)["']\s*\)|\bown\(\(0, node_path_1\.join\)\((__dirname|RUNTIME), "([^"]+)"\)\)/g,
+        ),
+      ].map((m) =>
+        m[1] !== undefined ? m[1] : `${m[2] === "RUNTIME" ? "../runtime/" : "./"}${m[3]}`,
       );
     expect(requires("cli/fire.cjs")).toEqual(
       expect.arrayContaining(["node:fs", "./hook-argv.cjs"]),

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifiedFrozenPortfolio } from "../../src/runtime/frozen.js";
+import { loadPortfolio } from "../../src/runtime/portfolio.js";
 import { verifiedRecordDir } from "../../src/runtime/verified-record.js";
 import { denyCandidate, writeFrozen } from "../attacks/helpers.js";
 
@@ -95,5 +96,34 @@ describe("a frozen portfolio's verification record", () => {
     expect(verifiedRecordDir({ HOME: "/home/u", FIRE_VERIFIED_DIR: "/r" })).toBe("/r");
     expect(verifiedRecordDir({ HOME: "/home/u", FIRE_VERIFIED_DIR: "off" })).toBeUndefined();
     expect(verifiedRecordDir({})).toBeUndefined();
+  });
+});
+
+describe("a frozen portfolio kept by a process that answers many events", () => {
+  it("reuses what it compiled while every file keeps its identity, and drops it at an edit", async () => {
+    const { dir, records } = setup();
+    const state = join(dir, "..", "state");
+    const first = await loadPortfolio(dir, state, records, undefined, later()); // hashed
+    const second = await loadPortfolio(dir, state, records, undefined, later()); // its record
+    expect(second).not.toBe(first);
+    const third = await loadPortfolio(dir, state, records, undefined, later());
+    expect(third).toBe(second); // kept: not read, parsed nor compiled again
+    // another record folder, or none (every event hashes): not kept
+    expect(await loadPortfolio(dir, state, `${records}-2`, undefined, later())).not.toBe(second);
+    expect(await loadPortfolio(dir, state, undefined, undefined, later())).not.toBe(second);
+    expect(await loadPortfolio(dir, state, records, undefined, later())).toBe(second);
+    // an edit that restores size and mtime still moves the ctime: verified again, rejected
+    sameSizeEdit(join(dir, "policies/dd@1.json"), "if=", "of=");
+    await expect(loadPortfolio(dir, state, records, undefined, later())).rejects.toThrow(
+      /frozen portfolio rejected/,
+    );
+  });
+
+  it("keeps nothing while a file is within the racy window", async () => {
+    const { dir, records } = setup();
+    const state = join(dir, "..", "state");
+    await loadPortfolio(dir, state, records, undefined, later());
+    const recorded = await loadPortfolio(dir, state, records, undefined, later());
+    expect(await loadPortfolio(dir, state, records)).not.toBe(recorded); // now: files young
   });
 });
