@@ -61,6 +61,15 @@ export interface StampedRead {
  * is absent or not JSON (callers treat a cache they cannot read as absent).
  */
 export function readStamped(file: string): StampedRead {
+  const { bytes, trusted } = readStampedBytes(file);
+  return { value: JSON.parse(bytes.toString("utf8")), trusted };
+}
+
+/**
+ * A stamped cache's bytes, unparsed, and whether they are the ones fire wrote (for a reader
+ * that parses only the parts it needs). Throws when the file is absent.
+ */
+export function readStampedBytes(file: string): { bytes: Buffer; trusted: boolean } {
   const bytes = readFileSync(file);
   let stamp: string | undefined;
   try {
@@ -68,8 +77,7 @@ export function readStamped(file: string): StampedRead {
   } catch {
     stamp = undefined;
   }
-  const trusted = stamp !== undefined && stamp === sha256(bytes);
-  return { value: JSON.parse(bytes.toString("utf8")), trusted };
+  return { bytes, trusted: stamp !== undefined && stamp === sha256(bytes) };
 }
 
 /** The SHA-256 of a cache key's parts (JSON), the key a keyed cache stores its answer under. */
