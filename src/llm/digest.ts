@@ -1,5 +1,16 @@
+import { destroyingSegments, isScratch } from "../core/mine/detectors/destructive-after-probe.js";
 import { requiredArtifacts } from "../core/mine/detectors/output-never-written.js";
-import { baseName, namedFiles, verifierMissing } from "../core/mine/detectors/paths.js";
+import { baseName, isListing, namedFiles, verifierMissing } from "../core/mine/detectors/paths.js";
+import {
+  callFailed,
+  callSucceeded,
+  commandOf,
+  isWrite,
+  resultOf,
+  runsInterpreter,
+  segments,
+  TEST_RE,
+} from "../core/mine/detectors/shell.js";
 import type { DetectorHit } from "../core/mine/detectors/types.js";
 import type { SiblingComparison } from "../core/mine/sibling-diff.js";
 import { verifierTests } from "../core/mine/sibling-facts.js";
@@ -18,7 +29,19 @@ const SCORE = {
   detector: 100,
   last: 90,
   sibling: 80,
+  /** the last verification runs (tests, checks) and what they printed */
+  verification: 75,
+  /** calls that delete or overwrite state, and their results */
+  destructive: 70,
+  /** the last write of each deliverable */
+  finalWrite: 65,
+  /** listings whose output names a deliverable (where it really is) */
+  listing: 62,
   deliverable: 60,
+  /** the first call and its result (how the run began) */
+  first: 63,
+  /** the last package install and the last download (did the environment let them) */
+  environment: 54,
   failure: 50,
   neighbour: 20,
 } as const;
@@ -57,17 +80,133 @@ function writesDeliverable(ev: Event, bases: readonly string[]): boolean {
   return bases.some((b) => text.includes(b) && (editTool || redirectsTo(text, b)));
 }
 
+/** Checkouts and restores over the work tree, stashes, forced moves, truncations. */
+const OVERWRITE_RE =
+  /\bgit\s+(?:checkout|restore)\b[^;&|\n]*(?:\s--\s|\s\.(?:\s|$))|\bgit\s+stash(?:\s+(?:push|save|-u|--include-untracked))?\s*$|\bmv\s+-f\b|\btruncate\s+-s\s*0\b|\bshred\b/;
+
+/**
+ * Whether a call deletes or overwrites state outside scratch space: `rm` of any kind (also
+ * of single files), hard resets, checkouts over the work tree, stashes, forced moves.
+ */
+export function destroys(ev: Event): boolean {
+  const cmd = commandOf(ev);
+  if (!cmd) return false;
+  if (destroyingSegments(cmd).length > 0) return true;
+  return segments(cmd).some((seg) => {
+    if (OVERWRITE_RE.test(seg)) return true;
+    const m = /^(?:sudo\s+)?rm\s+(.*)$/.exec(seg);
+    if (!m) return false;
+    const args = (m[1] ?? "").split(/\s+/).filter((t) => t && !t.startsWith("-"));
+    return args.length > 0 && !args.every((t) => isScratch(t));
+  });
+}
+
+/** Whether a call runs tests or a check script (`pytest`, `python check.py`, `./verify.sh`). */
+export function verifies(ev: Event): boolean {
+  const cmd = commandOf(ev);
+  if (!cmd || isWrite(ev)) return false;
+  return segments(cmd).some(
+    (seg) =>
+      TEST_RE.test(seg) ||
+      ((runsInterpreter(seg) || /^\.{0,2}\//.test(seg)) && /test|check|verif|validat/i.test(seg)),
+  );
+}
+
+/** Package installs of the common managers (system, Python, Node, Rust, Go, Ruby). */
+const INSTALL_RE =
+  /\b(?:apt-get|apt|yum|dnf|apk|zypper|brew)\s+(?:-\S+\s+)*(?:install|add)\b|\b(?:pip[\d.]*|pipx|poetry|conda|mamba|micromamba)\s+(?:-\S+\s+)*(?:install|add)\b|\buv\s+(?:pip\s+install|add|sync|tool\s+install)\b|\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)\b|\b(?:cargo|gem)\s+install\b|\bgo\s+(?:install|get)\b/;
+/** Downloads from outside the sandbox (not a probe of a local service). */
+const DOWNLOAD_RE =
+  /\b(?:curl|wget)\b[^|;&\n]*\bhttps?:\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/\s]|$))|\bgit\s+clone\s+(?:-\S+\s+)*(?:https?:\/\/|git@)(?!(?:localhost|127\.0\.0\.1)[:/])|\b(?:huggingface-cli|hf)\s+download\b|\bpip[\d.]*\s+download\b/;
+/** Output that says the network (or a package index) could not be reached. */
+const NETWORK_ERROR =
+  /Could not resolve host|Temporary failure (?:in name )?resolution|Name or service not known|Network is unreachable|Failed to establish a new connection|No route to host|getaddrinfo|ENOTFOUND|EAI_AGAIN|Max retries exceeded|Unable to fetch some archives|Could not connect to|Connection timed out/i;
+
+export const isInstall = (ev: Event): boolean => INSTALL_RE.test(commandOf(ev) ?? "");
+export const isDownload = (ev: Event): boolean => DOWNLOAD_RE.test(commandOf(ev) ?? "");
+
+/** What a call's result says: ok, failed (with its exit), or no result. */
+function statusOf(a: Attempt, call: Event): string {
+  const r = resultOf(a, call);
+  if (!r && call.exitCode === undefined && call.output === undefined) return "no result recorded";
+  if (callSucceeded(a, call)) return "ok";
+  const exit = (r ?? call).exitCode;
+  const net = NETWORK_ERROR.test(`${r?.output ?? ""}${call.output ?? ""}`);
+  return `failed${exit !== undefined ? ` (exit ${exit})` : ""}${net ? ", network error" : ""}`;
+}
+
+/** `[i] status` for the first and the last calls of a list, with how many lie between. */
+function callList(a: Attempt, calls: readonly Event[]): string {
+  const shown = calls.length <= 4 ? calls : [...calls.slice(0, 1), ...calls.slice(-3)];
+  const parts = shown.map((c) => `[${c.index}] ${statusOf(a, c)}`);
+  if (calls.length > 4) parts.splice(1, 0, `… ${calls.length - 4} more`);
+  return parts.join(", ");
+}
+
+/**
+ * Whether this run could install packages and reach the network, as its events show: each
+ * package install and download the agent tried and whether it succeeded, and the events whose
+ * output says the network could not be reached. Decides an environment fault from a
+ * capability gap; says so when nothing was tried. Empty for a trace with no tool call.
+ */
+export function environmentLine(a: Attempt): string {
+  const calls = a.events.filter((e) => e.kind === "tool_call");
+  if (calls.length === 0) return "";
+  const installs = calls.filter(isInstall);
+  const downloads = calls.filter((c) => isDownload(c) && !isInstall(c));
+  const parts: string[] = [];
+  parts.push(
+    installs.length ? `package installs ${callList(a, installs)}` : "no package install tried",
+  );
+  parts.push(downloads.length ? `downloads ${callList(a, downloads)}` : "no download tried");
+  const net = a.events
+    .filter((e) => e.kind === "tool_result" && NETWORK_ERROR.test(e.output ?? ""))
+    .map((e) => e.index);
+  if (net.length)
+    parts.push(
+      `network errors in the output of ${net
+        .slice(-4)
+        .map((i) => `[${i}]`)
+        .join(", ")}${net.length > 4 ? ` (+${net.length - 4} earlier)` : ""}`,
+    );
+  return `environment (from the events): ${parts.join("; ")}`;
+}
+
+/**
+ * The digest's plan: event positions (into attempt.events) in the order they deserve space,
+ * and the positions whose text deserves more room than an ordinary event's: `wide` (evidence
+ * cap: destructive calls, the last verification runs' output) and `whole` (the last write of
+ * each deliverable, shown whole up to a larger cap).
+ */
+export interface DigestPlan {
+  order: number[];
+  wide: Set<number>;
+  whole: Set<number>;
+}
+
 /**
  * Event positions (into attempt.events) in the order they deserve space: detector evidence,
- * the last turns (the stop and what led to it), the sibling comparison's events, calls that
- * write a deliverable path, failures with the call that caused them (latest first), then
- * neighbours of all of these, then the rest from the end backwards.
+ * the last turns (the stop and what led to it), the sibling comparison's events, the last
+ * verification runs, calls that delete or overwrite state, the last write of each deliverable,
+ * listings that show a deliverable, calls that write a deliverable path, the first call, the
+ * last package install and download, failures with the call that caused them (latest first),
+ * then neighbours of all of these, then the rest from the end backwards.
  */
 export function relevanceOrder(
   attempt: Attempt,
   hits: readonly DetectorHit[],
   sibling?: SiblingComparison,
 ): number[] {
+  return digestPlan(attempt, hits, sibling).order;
+}
+
+export function digestPlan(
+  attempt: Attempt,
+  hits: readonly DetectorHit[],
+  sibling?: SiblingComparison,
+): DigestPlan {
+  const wide = new Set<number>();
+  const whole = new Set<number>();
   const n = attempt.events.length;
   const pos = new Map(attempt.events.map((ev, i) => [ev.index, i]));
   const score = new Map<number, number>();
@@ -104,6 +243,50 @@ export function relevanceOrder(
     bump(lastFail, SCORE.sibling);
     bump((ev?.callId ? byCall.get(ev.callId) : undefined) ?? lastFail - 1, SCORE.sibling - 1);
   }
+  // a call and its result (by call id, else the next event)
+  const resultPos = (p: number): number => {
+    const ev = attempt.events[p];
+    const r = ev ? resultOf(attempt, ev) : undefined;
+    return r ? attempt.events.indexOf(r) : p + 1;
+  };
+  const both = (p: number, s: number, room?: Set<number>): void => {
+    const r = resultPos(p);
+    bump(p, s);
+    bump(r, s - 0.5);
+    room?.add(p);
+    room?.add(r);
+  };
+  const calls = attempt.events.flatMap((ev, p) => (ev.kind === "tool_call" ? [p] : []));
+  const call = (p: number): Event => attempt.events[p] as Event;
+  // the last two verification runs: what the agent saw of its own checks before it stopped
+  for (const p of calls.filter((p) => verifies(call(p))).slice(-2))
+    both(p, SCORE.verification + p / Math.max(1, n), wide);
+  // calls that delete or overwrite state (the originals, the work tree), latest first
+  for (const p of calls.filter((p) => destroys(call(p))).slice(-4))
+    both(p, SCORE.destructive + p / Math.max(1, n), wide);
+  // the last write of each deliverable, whole: what the verifier graded
+  const lastWrite = new Map<string, number>();
+  for (const p of calls)
+    for (const b of bases) if (writesDeliverable(call(p), [b])) lastWrite.set(b, p);
+  for (const p of new Set(lastWrite.values())) {
+    bump(p, SCORE.finalWrite);
+    whole.add(p);
+  }
+  // listings that show a deliverable's name: where it really is (a misplaced deliverable)
+  const shows = calls.filter((p) => {
+    if (!isListing(call(p))) return false;
+    const out = attempt.events[resultPos(p)]?.output ?? call(p).output ?? "";
+    return bases.some((b) => out.includes(b));
+  });
+  for (const p of shows.slice(-2)) both(p, SCORE.listing + p / Math.max(1, n));
+  // how the run began: its first call and result
+  if (calls[0] !== undefined) both(calls[0], SCORE.first);
+  // whether the environment let the agent install and download: the last of each
+  for (const test of [isInstall, isDownload]) {
+    const last = calls.filter((p) => test(call(p))).at(-1);
+    if (last !== undefined)
+      both(last, SCORE.environment + (callFailed(attempt, call(last)) ? 1 : 0));
+  }
   attempt.events.forEach((ev, p) => {
     // later events rank a little higher among equals: the end decides more often
     const late = p / Math.max(1, n);
@@ -122,7 +305,7 @@ export function relevanceOrder(
   const ranked = [...score.entries()].sort((x, y) => y[1] - x[1] || y[0] - x[0]).map(([p]) => p);
   const seen = new Set(ranked);
   for (let p = n - 1; p >= 0; p--) if (!seen.has(p)) ranked.push(p);
-  return ranked;
+  return { order: ranked, wide, whole };
 }
 
 /** Lines of a verifier output that state why a check failed (assertions, errors, missing files). */
@@ -201,8 +384,17 @@ export function runEndLine(a: Attempt): string {
 /** The passing sibling's comparison as prompt lines (summary, then each difference). */
 export function siblingLines(c: SiblingComparison | undefined): string[] {
   if (!c) return [];
+  // what another agent or model could do says less about this one: the model weighs it
+  const who =
+    c.sameModel && c.sameAgent
+      ? "same task, same agent and model"
+      : c.sameModel
+        ? "same task and model, another agent"
+        : c.sameAgent
+          ? "same task and agent, another model"
+          : "same task, another agent and model";
   return [
-    `passing sibling ${c.siblingId}${c.sameModel ? " (same model)" : ""}: ${redact(c.summary)}`,
+    `passing sibling ${c.siblingId} (${who}): ${redact(c.summary)}`,
     ...c.differences.map((d) => `- ${d.decisive ? "decisive: " : ""}${redact(d.sentence)}`),
   ];
 }

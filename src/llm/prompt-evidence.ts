@@ -1,5 +1,8 @@
 import { allWrites, namedPaths, samePath, verifierMissing } from "../core/mine/detectors/paths.js";
 import type { DetectorHit } from "../core/mine/detectors/types.js";
+import { emptyCommandCalls } from "../core/mine/faults/empty-call.js";
+import { killedItself } from "../core/mine/faults/harness.js";
+import { unnamedDemands } from "../core/mine/faults/hidden-demand.js";
 import type { FaultMarkers } from "../core/mine/faults/index.js";
 import { heuristicLabel } from "../core/mine/heuristic.js";
 import { MECHANISMS, mechanismById, signatureKey } from "../core/mine/mechanisms.js";
@@ -16,6 +19,42 @@ export interface PromptFacts {
    * split task: its differences go into the prompt and its events rank first.
    */
   sibling?: SiblingComparison;
+}
+
+/**
+ * What the fault heuristics saw short of a fault: the run ended inside the agent's own kill
+ * by name or pattern (the agent's doing, not the harness's); command calls that arrived with
+ * empty arguments (fewer, or not at the end, than a provider fault needs); file names the
+ * verifier's failing assertions quote that the task text never names and no event shows (one
+ * attempt's side of a hidden demand).
+ */
+export function faultSignals(a: Attempt): string[] {
+  const out: string[] = [];
+  if (killedItself(a)) {
+    const call = a.events.findLast((e) => e.kind === "tool_call");
+    const exit = a.agentEnd?.exitCode;
+    out.push(
+      `the run ended inside the agent's own kill by name or pattern at [${call?.index ?? "?"}]` +
+        `${exit !== undefined ? ` (agent process exit ${exit})` : ""}: it likely killed itself`,
+    );
+  }
+  const empty = emptyCommandCalls(a);
+  if (empty.length)
+    out.push(
+      `${empty.length} command call(s) arrived with empty arguments: ${empty
+        .slice(-4)
+        .map((e) => `[${e.index}]`)
+        .join(", ")}`,
+    );
+  const unnamed = unnamedDemands(a);
+  if (unnamed.length)
+    out.push(
+      `the verifier's failing assertion quotes ${unnamed
+        .slice(0, 3)
+        .map((n) => `\`${n}\``)
+        .join(", ")}, which the task text never names and no event shows`,
+    );
+  return out;
 }
 
 /** The known mechanism ids, for the system prompt and the answer schema. */
@@ -46,6 +85,9 @@ export function mechanismEvidence(
   lines.push(
     `fault markers: ${fault ? `${offline.exclusion} — ${offline.rationale}` : "none found"}`,
   );
+  const signals = faultSignals(attempt);
+  if (signals.length)
+    lines.push(`fault signals (weigh them; no fault by themselves): ${signals.join("; ")}`);
   const seen = new Set<string>();
   for (const h of hits) {
     const id = h.mechanism ?? h.family;

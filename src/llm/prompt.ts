@@ -3,7 +3,13 @@ import { SCOPE_DEFINITIONS, STATUS_DEFINITION } from "../core/mine/label.js";
 import { MECHANISMS } from "../core/mine/mechanisms.js";
 import type { Attempt, Event } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
-import { relevanceOrder, runEndLine, siblingLines, verifierFindings } from "./digest.js";
+import {
+  digestPlan,
+  environmentLine,
+  runEndLine,
+  siblingLines,
+  verifierFindings,
+} from "./digest.js";
 import { mechanismEvidence, type PromptFacts } from "./prompt-evidence.js";
 import { charsForTokens, estimateTokens } from "./tokens.js";
 
@@ -144,6 +150,21 @@ function renderChosen(chosen: ReadonlyMap<number, string>, n: number): string {
  */
 export function noActionsNote(a: Attempt): string {
   if (a.events.some((e) => e.kind === "tool_call")) return "";
+  if (a.events.length === 0) {
+    // nothing at all: the log was never written or not read (a run stopped before it was
+    // flushed), which says nothing about what the agent did; what the record does say
+    const rec: string[] = [`outcome ${a.outcome}`];
+    if (a.durationS !== undefined) rec.push(`duration ${Math.round(a.durationS)} s`);
+    if (a.exception)
+      rec.push(
+        `exception ${a.exception.type}${a.exception.message ? `: ${redact(a.exception.message).slice(0, 200)}` : ""}`,
+      );
+    if (a.tokens?.output !== undefined) rec.push(`${a.tokens.output} output tokens`);
+    return (
+      "(the agent's trace was not kept: 0 events were recorded, which does not mean the agent " +
+      `did nothing; the record has: ${rec.join(" · ")}; judge from it and the verifier)\n`
+    );
+  }
   return (
     `(no agent action was recorded: the trace holds ${a.events.length} event(s) and no tool ` +
     "call; the log may not have kept them, so judge from the verifier and the run end)\n"
@@ -206,7 +227,9 @@ export function buildLabelPrompt(
   left -= factReserve;
   const task = section("Task", take(redact(attempt.taskText), 0.3));
   // How the run ended (exception, tokens, duration, last event): short, always shown if it fits.
-  const endText = runEndLine(attempt);
+  // and whether the environment let the agent install and download (from the events)
+  const env = environmentLine(attempt);
+  const endText = [runEndLine(attempt), env].filter(Boolean).join("\n");
   const runEnd = endText && left > endText.length + 200 ? section("Run end", endText) : "";
   left -= runEnd.length;
   // The verifier: its failing tests and assertion lines whole (up to a cap), then its tail.
@@ -250,7 +273,7 @@ export function buildLabelPrompt(
   const note = noActionsNote(attempt);
   const roomForEvents = maxChars - before.length - eventsTitle.length - note.length - 5;
   const evidenceSet = new Set(hits.flatMap((h) => h.eventIndices));
-  const order = relevanceOrder(attempt, hits, facts.sibling);
+  const plan = digestPlan(attempt, hits, facts.sibling);
   // Events by priority; a candidate stays only if the whole section still fits.
   const chooseEvents = (eventChars: number): Map<number, string> => {
     const chosen = new Map<number, string>();
@@ -265,12 +288,20 @@ export function buildLabelPrompt(
       Math.max(80, Math.floor(budgetTokens * 0.3)),
       Math.floor(eventChars / 8),
     );
+    // the last write of a deliverable, whole up to a larger cap (what the verifier graded)
+    const wholeCap = Math.max(evidenceCap, Math.min(2400, Math.floor(eventChars / 4)));
+    const capOf = (p: number, ev: Event): number =>
+      plan.whole.has(p)
+        ? wholeCap
+        : evidenceSet.has(ev.index) || plan.wide.has(p)
+          ? evidenceCap
+          : otherCap;
     let body = renderChosen(chosen, n);
-    for (const p of order) {
+    for (const p of plan.order) {
       if (eventChars - body.length < 24) break;
       const ev = attempt.events[p];
       if (!ev) continue;
-      const line = renderEvent(ev, evidenceSet.has(ev.index) ? evidenceCap : otherCap);
+      const line = renderEvent(ev, capOf(p, ev));
       chosen.set(p, line);
       let next = renderChosen(chosen, n);
       if (next.length > eventChars) {

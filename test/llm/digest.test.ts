@@ -6,8 +6,10 @@ import { runDetectors } from "../../src/core/mine/detectors/index.js";
 import { Attempt } from "../../src/core/model/attempt.js";
 import { loadWorkspace, type Workspace } from "../../src/core/workspace/load.js";
 import { LlmConfig } from "../../src/llm/config.js";
-import { buildLabelPrompt } from "../../src/llm/prompt.js";
-import { fixture } from "../helpers/paths.js";
+import { destroys, environmentLine, siblingLines, verifies } from "../../src/llm/digest.js";
+import { buildLabelPrompt, renderEvent } from "../../src/llm/prompt.js";
+import { mechanismEvidence } from "../../src/llm/prompt-evidence.js";
+import { fixture, REPO_ROOT } from "../helpers/paths.js";
 import { PLANTED } from "./attempts.js";
 
 const limits = LlmConfig.parse({});
@@ -179,5 +181,219 @@ describe("the digest on real OpenClaw failures", () => {
           expect(user, a.id).toContain(line.trim());
     }
     expect(checked).toBeGreaterThanOrEqual(5);
+  });
+});
+
+/** Every piece of a shown event line (between cut markers) is in the event rendered in full. */
+function piecesFound(a: Attempt, user: string): void {
+  for (const m of user.matchAll(/^\[(\d+)\] (.*)$/gm)) {
+    const ev = a.events.find((e) => e.index === Number(m[1]));
+    expect(ev, a.id).toBeDefined();
+    if (!ev) continue;
+    // as the label checks read a quote: whitespace and line joins squashed
+    const squash = (t: string): string => t.replace(/ ⏎ /g, " ").replace(/\s+/g, " ").trim();
+    const full = squash(renderEvent(ev, Number.POSITIVE_INFINITY));
+    for (const piece of (m[2] ?? "").split(/…\[\d+ chars cut\]…|…$/))
+      if (piece.trim().length >= 4) expect(full, `${a.id} [${ev.index}]`).toContain(squash(piece));
+  }
+}
+
+/**
+ * A long failed attempt whose decisive events lie where selection by position never looks: a
+ * download tried first (no network), a deliverable written whole early, an input file deleted
+ * mid-trace, a listing that shows the deliverable in the wrong folder, and a last test run.
+ */
+function decisiveAttempt(): Attempt {
+  const code = Array.from(
+    { length: 40 },
+    (_, i) => `def step_${i}(row):\n    return row[${i}]`,
+  ).join("\n");
+  const events: unknown[] = [
+    { index: 0, kind: "prompt", role: "user", input: "Write /app/out/report.py." },
+    {
+      index: 1,
+      kind: "tool_call",
+      tool: "Bash",
+      command: "curl -fsSL https://example.org/data.tar.gz -o /tmp/d.tgz",
+      callId: "d",
+    },
+    {
+      index: 2,
+      kind: "tool_result",
+      callId: "d",
+      output: "curl: (6) Could not resolve host: example.org",
+      exitCode: 6,
+    },
+    {
+      index: 3,
+      kind: "tool_call",
+      tool: "Write",
+      input: JSON.stringify({ file_path: "/app/report.py", content: code }),
+      writes: ["/app/report.py"],
+      callId: "w",
+    },
+    { index: 4, kind: "tool_result", callId: "w", output: "ok" },
+  ];
+  const push = (cmd: string, out: string, exitCode = 0): void => {
+    const i = events.length;
+    events.push(
+      { index: i, kind: "tool_call", tool: "Bash", command: cmd, callId: `c${i}` },
+      { index: i + 1, kind: "tool_result", callId: `c${i}`, output: out, exitCode },
+    );
+  };
+  for (let k = 0; k < 80; k++) push(`cat /app/data/part${k}.csv | head`, "a,b\n".repeat(100));
+  push("rm /app/data/input.csv", "");
+  for (let k = 80; k < 160; k++) push(`cat /app/data/part${k}.csv | head`, "a,b\n".repeat(100));
+  push("ls -la /app /app/out", "/app:\nreport.py\nout\n\n/app/out:\n");
+  for (let k = 160; k < 200; k++) push(`wc -l /app/data/part${k}.csv`, `${k} lines`);
+  push("python -m pytest /app/tests -q", "3 passed in 0.4s");
+  for (let k = 200; k < 210; k++) push(`wc -l /app/data/part${k}.csv`, `${k} lines`);
+  const n = events.length;
+  events.push(
+    { index: n, kind: "message", role: "agent", input: "Done." },
+    { index: n + 1, kind: "stop" },
+  );
+  return Attempt.parse({
+    id: "decisive-1",
+    source: { format: "fire-jsonl", path: "x.jsonl" },
+    taskId: "report",
+    taskText: "Write the report generator to /app/out/report.py; read /app/data/input.csv.",
+    outcome: "fail",
+    verifierOutput:
+      "FAILED test_report.py::test_exists - AssertionError: /app/out/report.py does not exist",
+    events,
+  });
+}
+
+describe("the digest shows the events a reader needs to decide", () => {
+  const a = decisiveAttempt();
+  const p = buildLabelPrompt(a, [], limits);
+  const user = p.messages[1]?.content ?? "";
+  const at = (cmd: string): number => a.events.find((e) => e.command === cmd)?.index ?? -1;
+
+  it("shows the first call, the deleting call, the listing and the last test run with their results", () => {
+    for (const cmd of [
+      "curl -fsSL https://example.org/data.tar.gz -o /tmp/d.tgz",
+      "rm /app/data/input.csv",
+      "ls -la /app /app/out",
+      "python -m pytest /app/tests -q",
+    ]) {
+      expect(p.shownEvents, cmd).toContain(at(cmd));
+      expect(p.shownEvents, cmd).toContain(at(cmd) + 1);
+    }
+    expect(user).toContain("3 passed in 0.4s");
+    expect(p.promptTokens).toBeLessThanOrEqual(p.budgetTokens);
+    piecesFound(a, user);
+  });
+
+  it("says whether installs and downloads worked, from the events", () => {
+    expect(environmentLine(a)).toBe(
+      "environment (from the events): no package install tried; downloads [1] failed (exit 6), network error; network errors in the output of [2]",
+    );
+    expect(user).toContain(`## Run end\n`);
+    expect(user).toContain(environmentLine(a));
+  });
+
+  it("shows the deliverable's last write whole up to a cap", () => {
+    const write = a.events[3];
+    const full = write ? renderEvent(write, Number.POSITIVE_INFINITY) : "";
+    expect(full.length).toBeGreaterThan(1000);
+    expect(full.length).toBeLessThan(2400);
+    expect(user).toContain(full);
+  });
+});
+
+describe("facts the record holds beyond the events", () => {
+  const base = {
+    source: { format: "harbor-trial", path: "/trials/t" },
+    taskId: "t",
+    taskText: "Write the answer to /app/answer.txt.",
+    outcome: "fail",
+  } as const;
+
+  it("the fault signals short of a fault: a self-kill at the end, empty calls, an unnamed demand", () => {
+    const a = Attempt.parse({
+      ...base,
+      id: "signals-1",
+      agentEnd: { exitCode: 143 },
+      verifierOutput: [
+        ">       assert 'helper.py' in os.listdir('/app')",
+        "E       AssertionError: assert False",
+      ].join("\n"),
+      events: [
+        { index: 0, kind: "tool_call", tool: "Bash", command: "echo 42 > /app/answer.txt" },
+        { index: 1, kind: "tool_call", tool: "Bash", input: "{}" },
+        { index: 2, kind: "tool_call", tool: "Bash", command: "pkill -f python" },
+      ],
+    });
+    const facts = mechanismEvidence(a, []);
+    expect(facts).toContain(
+      "fault signals (weigh them; no fault by themselves): the run ended inside the agent's own kill by name or pattern at [2] (agent process exit 143): it likely killed itself; 1 command call(s) arrived with empty arguments: [1]; the verifier's failing assertion quotes `helper.py`, which the task text never names and no event shows",
+    );
+    expect(mechanismEvidence({ ...a, agentEnd: undefined, verifierOutput: "" }, [])).not.toEqual(
+      expect.arrayContaining([expect.stringMatching(/kill by name.*exit/)]),
+    );
+  });
+
+  it("a passing sibling of another model says so", () => {
+    const c = {
+      attemptId: "a",
+      siblingId: "b",
+      sameModel: false,
+      sameAgent: true,
+      differences: [],
+      evidence: [],
+      summary: "no difference found",
+      verifier: { failedHere: [], passedInSibling: [] },
+    };
+    expect(siblingLines(c)[0]).toBe(
+      "passing sibling b (same task and agent, another model): no difference found",
+    );
+    expect(siblingLines({ ...c, sameModel: true })[0]).toContain(
+      "(same task, same agent and model)",
+    );
+  });
+});
+
+describe("the digest on real traces of other clients", () => {
+  let dir: string;
+  let attempts: Attempt[];
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "fire-digest-rc-"));
+    await writeFile(
+      join(dir, "fire.config.json"),
+      JSON.stringify({
+        sources: [
+          fixture("harbor-openclaw"),
+          join(REPO_ROOT, "test/fixtures/real-clients"),
+          join(REPO_ROOT, "test/fixtures/atif"),
+        ],
+      }),
+    );
+    attempts = (await loadWorkspace(dir)).attempts.filter((a) => a.outcome !== "pass");
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("shows the first call, the last deleting call and the last test run; every quote is found", () => {
+    let destructive = 0;
+    for (const a of attempts) {
+      const p = buildLabelPrompt(a, runDetectors(a, { siblings: [] }), limits);
+      const user = p.messages[1]?.content ?? "";
+      expect(p.promptTokens).toBeLessThanOrEqual(p.budgetTokens);
+      piecesFound(a, user);
+      const first = a.events.find((e) => e.kind === "tool_call");
+      if (first) expect(p.shownEvents, a.id).toContain(first.index);
+      const del = a.events.findLast(destroys);
+      if (del) {
+        expect(p.shownEvents, a.id).toContain(del.index);
+        destructive += 1;
+      }
+      const check = a.events.findLast(verifies);
+      if (check) expect(p.shownEvents, a.id).toContain(check.index);
+      if (first) expect(user, a.id).toContain(environmentLine(a));
+    }
+    expect(destructive).toBeGreaterThanOrEqual(5);
   });
 });

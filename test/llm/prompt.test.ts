@@ -126,6 +126,29 @@ describe("a trace that kept no agent action", () => {
   });
 });
 
+describe("a trial with no recorded event", () => {
+  it("says the trace was not kept, not that the agent did nothing, and what the record has", () => {
+    const a = Attempt.parse({
+      id: "empty-1",
+      source: { format: "harbor-trial", path: "/trials/t" },
+      taskId: "t",
+      taskText: "Write the answer to /app/answer.txt.",
+      outcome: "timeout",
+      durationS: 900.2,
+      exception: {
+        type: "AgentTimeoutError",
+        message: "Agent execution timed out after 900 seconds",
+      },
+      events: [],
+    });
+    const p = buildLabelPrompt(a, [], limits);
+    expect(p.messages[1]?.content).toContain(
+      "(the agent's trace was not kept: 0 events were recorded, which does not mean the agent did nothing; the record has: outcome timeout · duration 900 s · exception AgentTimeoutError: Agent execution timed out after 900 seconds; judge from it and the verifier)",
+    );
+    expect(p.promptTokens).toBeLessThanOrEqual(p.budgetTokens);
+  });
+});
+
 describe("prompt tokens ÷ full trace tokens (chars/4 estimate)", () => {
   let dir: string;
   beforeAll(async () => {

@@ -50,6 +50,17 @@ function seenIn(a: Attempt, name: string): boolean {
 }
 
 /**
+ * File names this attempt's failing assertions quote that its task text never names and none
+ * of its events shows: one attempt's reading of `hiddenDemand` (a signal, not a fault: the
+ * fault needs every attempt of the task to fail on the same name).
+ */
+export function unnamedDemands(a: Attempt): string[] {
+  return demandsOf(a)
+    .map((d) => d.name)
+    .filter((n) => !names(a.taskText, n) && !seenIn(a, n));
+}
+
+/**
  * The grader demands a file the task never names: every failed attempt of a task that no
  * attempt passed (at least two tried) fails an assertion quoting the same file name, and
  * that name appears neither in the task's text nor anywhere in any attempt (no listing
