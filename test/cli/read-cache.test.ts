@@ -88,7 +88,7 @@ describe("read commands from the index head and their caches", () => {
     // a cache whose bytes were edited is computed again, not served
     const triage = workspacePaths(dir).triageCache;
     writeFileSync(triage, readFileSync(triage, "utf8").replace(/"passes":\d+/g, '"passes":99'));
-    const kept = join(workspacePaths(dir).texts, "attempts.json");
+    const kept = join(workspacePaths(dir).texts, "attempts.txt");
     writeFileSync(kept, readFileSync(kept, "utf8").replaceAll("fail", "pass"));
     const text = workspacePaths(dir).triageText;
     writeFileSync(text, readFileSync(text, "utf8").replace(/ \d+\/\d+ /g, " 99/99 "));

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { cachedTriage, cachedTriageText } from "../../core/app/cached-reads.js";
-import { print } from "../util/out.js";
+import { print, printKept } from "../util/out.js";
 import { openCurrent, openHead, printJson, withWorkspace } from "../util/workspace.js";
 
 /** `fire triage`: k/n passes per task and arm, reachable tasks first, exclusions with reasons. */
@@ -27,7 +27,8 @@ export function register(program: Command): void {
       return;
     }
     const kept = head && (await cachedTriageText(head));
-    if (kept !== undefined) print(kept);
+    if (kept !== undefined)
+      printKept({ stdout: kept, stderr: "" }); // stored printable
     else
       print(await (await import("../../core/app/triage.js")).triageText(await openCurrent(opts)));
   });

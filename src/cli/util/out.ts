@@ -34,8 +34,11 @@ export function jsonText(value: unknown): string {
   return `${text}\n`;
 }
 
-/** Writes output this CLI made printable earlier (`printable`, `jsonText`) and kept as it was. */
-export function printKept(out: { stdout: string; stderr: string }): void {
+/**
+ * Writes output this CLI made printable earlier (`printable`, `jsonText`) and kept as it was
+ * (as text, or as its UTF-8 bytes read back from a cache).
+ */
+export function printKept(out: { stdout: string | Uint8Array; stderr: string }): void {
   if (out.stderr) process.stderr.write(out.stderr);
   if (out.stdout) process.stdout.write(out.stdout);
 }

@@ -9,7 +9,7 @@ import { codeStamp, coreCodeStamp } from "../workspace/code-stamp.js";
 import { attemptsDigest, currentHead, type WorkspaceHead } from "../workspace/head.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
+import { keyOf, readKeyedText, writeKeyedText } from "../workspace/stamped-cache.js";
 
 /**
  * The read commands' answers as last computed, from the workspace's index head alone: no
@@ -43,8 +43,8 @@ export async function cachedTriage(head: WorkspaceHead): Promise<TriageResult | 
   return key ? readTriageCache(head.dir, key) : undefined;
 }
 
-/** `fire triage`'s last text while nothing it reads changed. */
-export async function cachedTriageText(head: WorkspaceHead): Promise<string | undefined> {
+/** `fire triage`'s last text (printable, as UTF-8 bytes) while nothing it reads changed. */
+export async function cachedTriageText(head: WorkspaceHead): Promise<Buffer | undefined> {
   const key = await triageKey(head);
   return key ? readTriageText(head.dir, key) : undefined;
 }
@@ -63,16 +63,17 @@ export function cachedRouteAudit(
   return key ? readRouteAudit(head.dir, key) : undefined;
 }
 
-/** What a command printed, kept verbatim. */
+/** What a command printed, kept verbatim (printable). */
 export interface KeptOutput {
-  stdout: string;
+  /** As text when computed, as the kept UTF-8 bytes when read back (written as they are). */
+  stdout: string | Buffer;
   stderr: string;
 }
 
 type Attempts = Pick<Workspace, "dir" | "index" | "digest">;
 
-const TEXTS_VERSION = 1;
-const textFile = (dir: string, name: string) => join(workspacePaths(dir).texts, `${name}.json`);
+const TEXTS_VERSION = 2;
+const textFile = (dir: string, name: string) => join(workspacePaths(dir).texts, `${name}.txt`);
 const textKey = (ws: Attempts, name: string, parts: unknown) => {
   const digest = attemptsDigest(ws);
   return digest && keyOf({ code: coreCodeStamp(), digest, name, parts });
@@ -86,13 +87,18 @@ const textKey = (ws: Attempts, name: string, parts: unknown) => {
  */
 export function keptOutput(ws: Attempts, name: string, parts: unknown): KeptOutput | undefined {
   const key = textKey(ws, name, parts);
-  return key ? readKeyed<KeptOutput>(textFile(ws.dir, name), TEXTS_VERSION, key) : undefined;
+  const kept = key ? readKeyedText(textFile(ws.dir, name), TEXTS_VERSION, key) : undefined;
+  const stderr = (kept?.meta as { stderr?: unknown } | null | undefined)?.stderr;
+  return kept && typeof stderr === "string" ? { stdout: kept.bytes, stderr } : undefined;
 }
 
 /** Keeps what `name` printed for `keptOutput` (one entry per command: its last options). */
 export async function keepOutput(ws: Attempts, name: string, parts: unknown, out: KeptOutput) {
   const key = textKey(ws, name, parts);
-  if (key) await writeKeyed(textFile(ws.dir, name), TEXTS_VERSION, key, out);
+  if (key)
+    await writeKeyedText(textFile(ws.dir, name), TEXTS_VERSION, key, String(out.stdout), {
+      stderr: out.stderr,
+    });
 }
 
 export { codeStamp };

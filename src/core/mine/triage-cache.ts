@@ -1,8 +1,16 @@
+import { printable } from "../printable.js";
 import { coreCodeStamp } from "../workspace/code-stamp.js";
 import { attemptsDigest } from "../workspace/head.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { fileStamp, keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
+import {
+  fileStamp,
+  keyOf,
+  readKeyed,
+  readKeyedText,
+  writeKeyed,
+  writeKeyedText,
+} from "../workspace/stamped-cache.js";
 import { labelStorePath, lastLabelerSync } from "./label-paths.js";
 import type { TriageResult } from "./triage.js";
 
@@ -16,6 +24,8 @@ import type { TriageResult } from "./triage.js";
  * unchanged workspace is spared that on every command.
  */
 const VERSION = 1;
+/** Layout of the kept text (`writeKeyedText`). */
+const TEXT_VERSION = 2;
 
 /**
  * The key of triage over a workspace as it is now (index-backed, a full load of its sources
@@ -59,14 +69,15 @@ export function writeTriageCache(dir: string, key: string, triage: TriageResult)
 }
 
 /**
- * The text of `fire triage` (`renderTriage`) kept under the same key as its triage: at
- * 100,000 attempts the triage is 34 MB of JSON and its text takes seconds to render, where
- * the text alone reads back at once.
+ * The text of `fire triage` (`renderTriage`) kept under the same key as its triage, made
+ * printable (core/printable.ts) and stored as bytes (`writeKeyedText`): at 100,000 attempts
+ * the triage is 34 MB of JSON and its text takes seconds to render, where the 13 MB of text
+ * alone go from the file to the terminal at once.
  */
-export function readTriageText(dir: string, key: string): string | undefined {
-  return readKeyed<string>(workspacePaths(dir).triageText, VERSION, key);
+export function readTriageText(dir: string, key: string): Buffer | undefined {
+  return readKeyedText(workspacePaths(dir).triageText, TEXT_VERSION, key)?.bytes;
 }
 
 export function writeTriageText(dir: string, key: string, text: string): Promise<void> {
-  return writeKeyed(workspacePaths(dir).triageText, VERSION, key, text);
+  return writeKeyedText(workspacePaths(dir).triageText, TEXT_VERSION, key, printable(text));
 }

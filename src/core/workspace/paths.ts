@@ -103,7 +103,7 @@ function layout(root: string): WorkspacePaths {
     labels: join(cache, "labels"),
     miningCache: join(cache, "mining.json"),
     triageCache: join(cache, "triage.json"),
-    triageText: join(cache, "triage-text.json"),
+    triageText: join(cache, "triage-text.txt"),
     triageGlance: join(cache, "triage-glance.json"),
     texts: join(cache, "texts"),
     clustersSummary: join(cache, "clusters-summary.json"),
