@@ -59,6 +59,19 @@ describe("fire show from the index row (real Harbor trials)", () => {
       }
     expect((await fire("show", "__", "-w", dir)).stderr).toMatch(/matches \d+ attempts/);
 
+    // the lookup file beside the index answers alone (the index's bytes edited: not read)…
+    const index = readFileSync(indexFile(dir));
+    const lookup = workspacePaths(dir).indexLookup;
+    const kept = readFileSync(lookup);
+    writeFileSync(indexFile(dir), Buffer.concat([index, Buffer.from(" ")]));
+    expect(jsonText(indexedAttempt(head, ids[1]!))).toBe(jsonText(ws.index!.byId.get(ids[1]!)));
+    // …an edited lookup is not served: the index's columns answer, else nothing does
+    writeFileSync(lookup, readFileSync(lookup, "utf8").replace(ids[1]!, ids[0]!));
+    expect(indexedAttempt(head, ids[1]!)).toBeUndefined();
+    writeFileSync(indexFile(dir), index);
+    expect(jsonText(indexedAttempt(head, ids[1]!))).toBe(jsonText(ws.index!.byId.get(ids[1]!)));
+    writeFileSync(lookup, kept);
+
     // a source gone: the index no longer matches, the sources are read again
     const before = (await fire("show", ids[0]!, "-w", dir)).out;
     const gone = ws.index!.byId.get(ids[2]!)!.source.path;

@@ -3,6 +3,7 @@ import { readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { FireConfig } from "./config.js";
 import { cachedConfig } from "./config-cache.js";
+import type { UnitRef } from "./event-store.js";
 import type { Workspace } from "./load.js";
 import { parseOptionsKey } from "./options-key.js";
 import { workspacePaths } from "./paths.js";
@@ -107,6 +108,19 @@ export function readHead(dir: string, digest: string): HeadFile | undefined {
  */
 export function attemptsDigest(ws: Pick<Workspace, "index" | "digest">): string | undefined {
   return ws.index?.digest ?? ws.digest;
+}
+
+/**
+ * The parts of the index one attempt's lookup reads (`fire show`, the cluster decisions that
+ * need ids), written beside it (`index-lookup.json`, stamped) with the same key and digest:
+ * the ids, the unit of each row, the rows whose id inside their unit differs, and the units.
+ */
+export interface IndexLookup {
+  v: number;
+  key: string;
+  digest: string;
+  units: UnitRef[];
+  table: { ids: string[]; inner: [number, string][]; unit: number[] };
 }
 
 /** A workspace whose index matches its sources, known by its config and the index's digest. */

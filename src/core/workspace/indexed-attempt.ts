@@ -5,10 +5,10 @@ import { InputError } from "../errors.js";
 import type { Attempt } from "../model/attempt.js";
 import { PARSE_CACHE_VERSION } from "./cache-shards.js";
 import type { EntrySpan, UnitRef } from "./event-store.js";
-import { INDEX_VERSION, indexFile, type WorkspaceHead } from "./head.js";
+import { INDEX_VERSION, type IndexLookup, indexFile, type WorkspaceHead } from "./head.js";
 import { memberValue, objectMembers } from "./json-members.js";
 import { workspacePaths } from "./paths.js";
-import { readStampedBytes } from "./stamped-cache.js";
+import { readStamped, readStampedBytes } from "./stamped-cache.js";
 
 /**
  * One attempt of a current workspace, from its index and its unit's parse-cache entry alone
@@ -71,24 +71,28 @@ export function readSpanBytes(
   }
 }
 
-/** The index's parts one lookup reads (core/workspace/index-file.ts writes them). */
-interface IndexSlice {
-  v: number;
-  key: string;
-  digest: string;
-  units: UnitRef[];
-  table: { ids: string[]; inner: [number, string][]; unit: number[] };
-}
-
 const isCount = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0;
 
 /**
- * The index of the workspace `head` describes, when its bytes are the ones fire wrote: only
- * the parts a lookup reads are parsed (at 10,000 attempts the ids are a quarter of the index's
- * 2 MB; parsing all of it was most of `fire show`'s time).
+ * What a lookup reads of the index of the workspace `head` describes, from bytes fire wrote:
+ * the lookup file written beside the index (a few MB at 100,000 attempts), else the parts a
+ * lookup reads of the index itself (only those parsed: the ids are a quarter of its 2 MB at
+ * 10,000 attempts; parsing all of it was most of `fire show`'s time).
  */
-function indexSlice(head: WorkspaceHead): IndexSlice | undefined {
-  let index: IndexSlice;
+function indexSlice(head: WorkspaceHead): IndexLookup | undefined {
+  return checked(lookupFile(head), head) ?? checked(scannedIndex(head), head);
+}
+
+function lookupFile(head: WorkspaceHead): IndexLookup | undefined {
+  try {
+    const { value, trusted } = readStamped(workspacePaths(head.dir).indexLookup);
+    return trusted ? (value as IndexLookup) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function scannedIndex(head: WorkspaceHead): IndexLookup | undefined {
   try {
     const { bytes, trusted } = readStampedBytes(indexFile(head.dir));
     if (!trusted) return undefined;
@@ -98,18 +102,23 @@ function indexSlice(head: WorkspaceHead): IndexSlice | undefined {
     if (!table) return undefined;
     const part = (key: string) => memberValue(bytes, top, key);
     const column = (key: string) => memberValue(bytes, table, key);
-    index = {
+    return {
       v: part("v"),
       key: part("key"),
       digest: part("digest"),
       units: part("units"),
       table: { ids: column("ids"), inner: column("inner"), unit: column("unit") },
-    } as IndexSlice;
+    } as IndexLookup;
   } catch {
     return undefined;
   }
+}
+
+/** The lookup when it is of this layout and of the index `head` describes. */
+function checked(index: IndexLookup | undefined, head: WorkspaceHead): IndexLookup | undefined {
   const t = index?.table;
   if (
+    !index ||
     index.v !== INDEX_VERSION ||
     index.digest !== head.digest ||
     !Array.isArray(index.units) ||

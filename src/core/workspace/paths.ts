@@ -34,6 +34,8 @@ export interface WorkspacePaths {
   parseCache: string;
   /** The workspace index (the workbench's warm open). */
   index: string;
+  /** What a lookup of one attempt reads of the index (ids, units), beside it. */
+  indexLookup: string;
   /** Label stores, one file per labeller. */
   labels: string;
   /** The clustering before decisions, beside the index. */
@@ -100,6 +102,7 @@ function layout(root: string): WorkspacePaths {
     cache,
     parseCache: join(cache, "parse"),
     index: join(cache, "index.json"),
+    indexLookup: join(cache, "index-lookup.json"),
     labels: join(cache, "labels"),
     miningCache: join(cache, "mining.json"),
     triageCache: join(cache, "triage.json"),
