@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import { InputError } from "../errors.js";
 import type { Attempt } from "../model/attempt.js";
 import { PARSE_CACHE_VERSION } from "./cache-shards.js";
-import type { EntrySpan, UnitRef } from "./event-store.js";
+import type { EntrySpan } from "./event-store.js";
 import { INDEX_VERSION, type IndexLookup, indexFile, type WorkspaceHead } from "./head.js";
 import { memberValue, objectMembers } from "./json-members.js";
 import { workspacePaths } from "./paths.js";
