@@ -5,6 +5,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   statSync,
   unlinkSync,
   writeFileSync,
@@ -69,6 +70,11 @@ function main(dir: string): void {
   const quit = (): void => {
     cleanup();
     reader.destroy();
+    try {
+      rmdirSync(dir); // only when empty: a call may be writing its request there
+    } catch {
+      // a request of a call that found the pipe before it went, or already gone
+    }
     process.exit(0);
   };
   const rearm = (): void => {

@@ -273,14 +273,17 @@ describe("the resident evaluator", () => {
     expect(env).toEqual({ FIRE_STATE_DIR: "s", CLAUDE_PROJECT_DIR: "/p", HOME: "/h" });
   });
 
-  it("quits after its idle spell and clears its pipe", async () => {
+  it("quits after its idle spell and clears its pipe and folder", async () => {
     const { env, dir } = runtimeDir();
     const [event] = clientEvents("claude-rm-deny");
     hook(tempWorkspace(), event, [], { ...env, FIRE_HOOK_RESIDENT_IDLE_MS: "300" });
     const pid = await evaluatorUp(dir);
-    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    // (polls for the exit: up to 10 s, which a loaded machine has needed)
+    for (let i = 0; i < 200 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
     expect(alive(pid)).toBe(false);
     expect(existsSync(join(dir, "in"))).toBe(false);
     expect(existsSync(join(dir, "pid"))).toBe(false);
+    // the build's folder goes with it: a machine does not keep one per build it ever ran
+    expect(existsSync(dir)).toBe(false);
   });
 });
