@@ -3,8 +3,8 @@ import { keyMatches } from "../keys/spec.js";
 import type { CommandId, KeyTable } from "../keys/table.js";
 import { type KeyHandler, KeyLayer, useCommandReporter, useKeypress } from "./useKeypress.js";
 
-/** Runs a command; returning false means "not now" and the key passes on. */
-export type CommandHandler = (input: string, key: Key) => boolean | undefined | void;
+/** Runs a command; returning false means "not now" and the key passes on (any other value: handled). */
+export type CommandHandler = (input: string, key: Key) => unknown;
 
 /** One handler per command id of the table (tsc checks none is missing). */
 export type Handlers<T extends KeyTable> = Record<CommandId<T>, CommandHandler>;

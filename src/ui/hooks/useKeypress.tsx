@@ -11,8 +11,8 @@ import {
 import { splitBurst } from "../keys/burst.js";
 import type { KeyTable } from "../keys/table.js";
 
-/** A key handler; returning true consumes the key (lower layers do not see it). */
-export type KeyHandler = (input: string, key: Key) => boolean | undefined | void;
+/** A key handler; returning true consumes the key (lower layers do not see it; any other value does not). */
+export type KeyHandler = (input: string, key: Key) => unknown;
 
 /** Layers, highest first: overlays see keys before a text field, screens, then global keys. */
 export const KeyLayer = {
