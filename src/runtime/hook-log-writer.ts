@@ -11,23 +11,24 @@ const APPEND =
   constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
 /**
- * Appends one entry (one write with O_APPEND: concurrent hooks never interleave lines). A
- * symlink at the log's path is refused (ELOOP), not followed to its target.
+ * The log opened for one append (created, with its folder, if missing; O_APPEND: concurrent
+ * hooks never interleave lines; a symlink at its path is refused, ELOOP, never followed):
+ * what can refuse a log line refuses it here, before the line exists.
  */
-export function appendHookLog(file: string, entry: HookLogEntry): void {
-  // every string field (command, reason, message, tool input) is redacted, not only the command
-  const line = Buffer.from(`${JSON.stringify(redactDeep(entry))}\n`);
+export function openHookLog(file: string): number {
   try {
-    append(file, line);
+    return openSync(file, APPEND, 0o644);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     mkdirSync(dirname(file), { recursive: true });
-    append(file, line);
+    return openSync(file, APPEND, 0o644);
   }
 }
 
-function append(file: string, line: Buffer): void {
-  const fd = openSync(file, APPEND, 0o644);
+/** Writes one entry to a log `openHookLog` opened, and closes it. */
+export function writeHookLog(fd: number, entry: HookLogEntry): void {
+  // every string field (command, reason, message, tool input) is redacted, not only the command
+  const line = Buffer.from(`${JSON.stringify(redactDeep(entry))}\n`);
   try {
     writeSync(fd, line); // one write: O_APPEND makes it atomic for a line this size
   } finally {

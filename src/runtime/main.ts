@@ -35,6 +35,8 @@ export interface HookCallContext {
   startedAt?: number;
   /** False: a held session lock refuses the call instead of waiting (resident.cts). */
   lockWait?: boolean;
+  /** Resolves once the answer reached the caller: the state's rename and the log wait for it. */
+  answered?: Promise<void>;
 }
 
 /** What one hook call answers: the text for stdout and stderr, and the exit code. */
@@ -44,6 +46,8 @@ export interface HookCallResult {
   code: number;
   /** Not answered (its session lock was held and `lockWait` was false): answer it elsewhere. */
   refused?: string;
+  /** With `answered`: resolves when the call's state and log are written. */
+  settled?: Promise<void>;
 }
 
 /**
@@ -72,6 +76,7 @@ export async function hookCall(args: string[], ctx: HookCallContext): Promise<Ho
       env,
       ...(ctx.startedAt !== undefined ? { startedAt: ctx.startedAt } : {}),
       ...(ctx.lockWait === false ? { lockWait: false } : {}),
+      ...(ctx.answered !== undefined ? { answered: ctx.answered } : {}),
     });
   } catch (err) {
     if (err instanceof LockBusyError)
@@ -82,6 +87,7 @@ export async function hookCall(args: string[], ctx: HookCallContext): Promise<Ho
     stdout: answer.output ? `${JSON.stringify(answer.output)}\n` : "",
     stderr: usageError ? `fire hook: ${usageError}\n` : "",
     code: 0,
+    ...(answer.settled !== undefined ? { settled: answer.settled } : {}),
   };
 }
 

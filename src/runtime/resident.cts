@@ -119,7 +119,11 @@ function main(dir: string): void {
   for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(sig, quit);
 }
 
-/** Answers one request; a request the caller took back (or a malformed one) is skipped. */
+/**
+ * Answers one request; a request the caller took back (or a malformed one) is skipped. The
+ * answer is written first; the call's state rename, lock release and log line follow it
+ * (run-hook.ts, `answered`), before the next request is read.
+ */
 async function answer(dir: string, id: string, loaded: Loaded, fresh: boolean): Promise<void> {
   const request = join(dir, REQUEST_PREFIX + id);
   const claimed = `${request}.busy`;
@@ -128,9 +132,18 @@ async function answer(dir: string, id: string, loaded: Loaded, fresh: boolean): 
   } catch {
     return;
   }
+  let sent: (() => void) | undefined;
+  const answered = new Promise<void>((r) => {
+    sent = r;
+  });
   let out: ResidentAnswer;
+  let settled: Promise<void> | undefined;
   try {
-    out = fresh ? await call(readFileSync(claimed), loaded) : { refused: "stale build" };
+    if (fresh) {
+      const r = await call(readFileSync(claimed), loaded, answered);
+      out = r.out;
+      settled = r.settled;
+    } else out = { refused: "stale build" };
   } catch (err) {
     out = { refused: err instanceof Error ? err.message : String(err) };
   }
@@ -139,6 +152,9 @@ async function answer(dir: string, id: string, loaded: Loaded, fresh: boolean): 
     writeFileSync(`${file}.tmp`, JSON.stringify(out), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
   } finally {
+    sent?.();
+    await settled?.catch(() => undefined);
+    // last: a claimed request left in the folder means its state or log line is still to come
     try {
       unlinkSync(claimed);
     } catch {
@@ -151,12 +167,16 @@ async function answer(dir: string, id: string, loaded: Loaded, fresh: boolean): 
  * Runs the hook on one request as its own process would: the call's environment and working
  * folder in place (restored after), its stderr collected.
  */
-async function call(bytes: Buffer, loaded: Loaded): Promise<ResidentAnswer> {
+async function call(
+  bytes: Buffer,
+  loaded: Loaded,
+  answered: Promise<void>,
+): Promise<{ out: ResidentAnswer; settled?: Promise<void> }> {
   const nl = bytes.indexOf(0x0a);
-  if (nl < 0) return { refused: "no request header" };
+  if (nl < 0) return { out: { refused: "no request header" } };
   const head = JSON.parse(bytes.toString("utf8", 0, nl)) as ResidentRequest;
   if (head.v !== 1 || !Array.isArray(head.args) || typeof head.cwd !== "string")
-    return { refused: "bad request header" };
+    return { out: { refused: "bad request header" } };
   const event = bytes.subarray(nl + 1);
   const savedEnv = { ...process.env };
   const savedCwd = process.cwd();
@@ -176,9 +196,11 @@ async function call(bytes: Buffer, loaded: Loaded): Promise<ResidentAnswer> {
       stdin,
       ...(typeof head.startedAt === "number" ? { startedAt: head.startedAt } : {}),
       lockWait: false,
+      answered,
     });
-    if (r.refused !== undefined) return { refused: r.refused };
-    return { stdout: r.stdout, stderr: stderr.join("") + r.stderr, code: r.code };
+    if (r.refused !== undefined) return { out: { refused: r.refused } };
+    const out = { stdout: r.stdout, stderr: stderr.join("") + r.stderr, code: r.code };
+    return r.settled !== undefined ? { out, settled: r.settled } : { out };
   } finally {
     process.stderr.write = write;
     setEnv(savedEnv);

@@ -11,12 +11,12 @@ import { HOOK_JSON_BOUNDS } from "./bounded-json.js";
 import { rolloutExitCode } from "./codex-exit.js";
 import { checkHookInput } from "./guard.js";
 import type { HookInput } from "./hook-events.js";
-import { appendHookLog, logCommand } from "./hook-log-writer.js";
+import { logCommand, openHookLog, writeHookLog } from "./hook-log-writer.js";
 import { LockBusyError, LockCompromisedError, LockTimeoutError, withFileLock } from "./lock.js";
 import { commandOf, detectHarness, toEvent } from "./map-event.js";
 import { loadPortfolio } from "./portfolio.js";
 import { denyOutput, type HookOutput, toHookOutput } from "./respond.js";
-import { ensureDir, readState, sessionFile, writeState } from "./state-store.js";
+import { ensureDir, prepareState, readState, sessionFile, writeState } from "./state-store.js";
 import { namesInHead, STDIN_CAP, type StdinRead } from "./stdin.js";
 import { firstPromptScan, TRANSCRIPT_SCAN_CAP } from "./transcript.js";
 import { verifiedRecordDir } from "./verified-record.js";
@@ -59,6 +59,14 @@ export interface HookOptions {
    * the one-shot call's.
    */
   lockWait?: boolean;
+  /**
+   * Resolves once the answer has reached the caller (the resident evaluator). When given, and
+   * not under --fail-closed, the state's temp file is written before the answer and put in
+   * place after it, with the lock's release and the log line: what can fail for want of room
+   * or rights still fails before the answer and is answered as in a one-shot call; only a
+   * failed rename (the temp file written, beside the state) is known after, and logged.
+   */
+  answered?: Promise<void>;
 }
 
 /**
@@ -75,6 +83,8 @@ export interface HookAnswer {
   /** What to print (null: nothing). The hook always exits 0. */
   output: HookOutput;
   entry: HookLogEntry;
+  /** With `answered`: resolves when the state is in place, the lock released and the line logged. */
+  settled?: Promise<void>;
 }
 
 /** A fault: the hook answers nothing (or denies a tool call under --fail-closed). */
@@ -155,8 +165,20 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
       if (opts.failClosed && eventName === "PreToolUse" && !denied) output = failClosedDeny(error);
     }
     const entry = finish(base, t0, output, result, error);
-    log(opts.logFile, entry);
-    return { output, entry };
+    const persisted = result?.persisted;
+    if (persisted === undefined) {
+      log(opts.logFile, entry);
+      return { output, entry };
+    }
+    // the log is opened now (a refused log is reported with the answer, as one-shot) and its
+    // line written once the state is in place, with a rename's error if there was one
+    const fd = openLog(opts.logFile);
+    const settled = persisted.then((late) => {
+      if (late !== undefined)
+        entry.error = entry.error === undefined ? late : `${entry.error}; ${late}`;
+      if (fd !== undefined) writeLog(opts.logFile, fd, entry);
+    });
+    return { output, entry, settled };
   } catch (err) {
     if (err instanceof LockBusyError) throw err; // nothing written or logged: the caller answers
     const message = err instanceof Fault ? err.message : `internal error: ${errText(err)}`;
@@ -165,6 +187,55 @@ export async function runHook(stdin: StdinRead, opts: HookOptions): Promise<Hook
     log(opts.logFile, entry);
     return { output, entry };
   }
+}
+
+/**
+ * `evaluate`'s locked step for the resident evaluator: the event is evaluated and its state
+ * written to a temp file under the session lock, the result handed out at once, and the lock
+ * held until `answered` resolves, then the state renamed into place and the lock released.
+ */
+function evaluateThenPersist(
+  file: string,
+  run: (state: SessionState) => Evaluated,
+  answered: Promise<void>,
+  lockOpts: { deadline: number; wait: boolean },
+): Promise<Evaluated> {
+  return new Promise<Evaluated>((resolveResult, reject) => {
+    let handOut: ((late: string | undefined) => void) | undefined;
+    const persisted = new Promise<string | undefined>((r) => {
+      handOut = r;
+    });
+    withFileLock(
+      file,
+      async (guard) => {
+        const result = run(readState(file) ?? initState());
+        guard.confirm(); // never write over a lock that was taken over meanwhile
+        let commit: (() => void) | undefined;
+        try {
+          commit = prepareState(file, result.state);
+        } catch (err) {
+          result.stateError = `state not saved (${file}): ${errText(err)}`;
+        }
+        resolveResult({ ...result, persisted });
+        await answered;
+        if (commit === undefined) return undefined;
+        try {
+          guard.confirm();
+          commit();
+          return undefined;
+        } catch (err) {
+          return `state not saved (${file}): ${errText(err)}`;
+        }
+      },
+      lockOpts,
+    ).then(
+      (late) => handOut?.(late),
+      (err) => {
+        reject(err); // before the result: handled as the one-shot call's lock errors
+        handOut?.(`state: ${errText(err)}`);
+      },
+    );
+  });
 }
 
 const INVALID_UTF8 =
@@ -222,6 +293,8 @@ type Evaluated = StepResult & {
   status?: ExitStatus;
   stateError?: string;
   policies: string[];
+  /** With `answered`: resolves (to a state error found after the answer, if any) once settled. */
+  persisted?: Promise<string | undefined>;
 };
 
 /** Errors of writing the state folder (full, read-only, not a folder): the verdict still holds. */
@@ -323,6 +396,12 @@ async function evaluate(
     ensureDir(opts.stateDir);
     // the process start (performance.timeOrigin would load perf_hooks on every event)
     const startedAt = opts.startedAt ?? Date.now() - process.uptime() * 1000;
+    const answered = opts.failClosed ? undefined : opts.answered;
+    if (answered !== undefined)
+      return await evaluateThenPersist(file, run, answered, {
+        deadline: startedAt + lockWaitMs(opts.env),
+        wait: opts.lockWait ?? true,
+      });
     return await withFileLock(
       file,
       (guard) => {
@@ -465,11 +544,29 @@ function finish(
 }
 
 function log(file: string, entry: HookLogEntry): void {
+  const fd = openLog(file);
+  if (fd !== undefined) writeLog(file, fd, entry);
+}
+
+function openLog(file: string): number | undefined {
   try {
-    appendHookLog(file, entry);
+    return openHookLog(file);
   } catch (err) {
-    process.stderr.write(`fire hook: cannot write the hook log ${file}: ${errText(err)}\n`);
+    logError(file, err);
+    return undefined;
   }
+}
+
+function writeLog(file: string, fd: number, entry: HookLogEntry): void {
+  try {
+    writeHookLog(fd, entry);
+  } catch (err) {
+    logError(file, err);
+  }
+}
+
+function logError(file: string, err: unknown): void {
+  process.stderr.write(`fire hook: cannot write the hook log ${file}: ${errText(err)}\n`);
 }
 
 function errText(err: unknown): string {

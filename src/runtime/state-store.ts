@@ -102,11 +102,21 @@ let storedTaskText: string | undefined;
  * judged on the raw text; a policy that first meets this session later judges the redacted.
  */
 export function writeState(file: string, state: SessionState): void {
+  prepareState(file, state)();
+}
+
+/**
+ * The state written to its temp file now, put in place by the function returned (a rename):
+ * the resident evaluator answers between the two (the rename is most of a state write's
+ * time on ext4, which flushes a file renamed over another). Whatever can fail for want of
+ * room or rights fails here, before the answer.
+ */
+export function prepareState(file: string, state: SessionState): () => void {
   const stored =
     state.taskText === undefined || state.taskText === storedTaskText
       ? state
       : { ...state, taskText: redact(capText(state.taskText)) };
-  writeFileAtomicSync(file, JSON.stringify(stored));
+  return prepareAtomicWrite(file, JSON.stringify(stored));
 }
 
 /** Flags that create a new file and never follow a symlink planted at its name. */
@@ -119,7 +129,19 @@ const CREATE_NEW =
  * it) and removed when writing fails (a full disk leaves no `*.tmp` behind).
  */
 export function writeFileAtomicSync(file: string, text: string): void {
+  prepareAtomicWrite(file, text)();
+}
+
+/** `writeFileAtomicSync` in two steps: the temp file now, the rename when the result is called. */
+function prepareAtomicWrite(file: string, text: string): () => void {
   const tmp = `${file}.${process.pid}.tmp`;
+  const dropTmp = (): void => {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never created, or already renamed
+    }
+  };
   try {
     let fd: number;
     try {
@@ -136,15 +158,18 @@ export function writeFileAtomicSync(file: string, text: string): void {
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, file);
   } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // never created, or already renamed
-    }
+    dropTmp();
     throw err;
   }
+  return () => {
+    try {
+      renameSync(tmp, file);
+    } catch (err) {
+      dropTmp();
+      throw err;
+    }
+  };
 }
 
 /**

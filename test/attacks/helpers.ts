@@ -7,6 +7,7 @@ import { hookForm } from "../../src/core/policy/hook-form.js";
 import { Candidate } from "../../src/core/policy/schema.js";
 import { canonicalJson, sha256Hex } from "../../src/core/screening/canonical.js";
 import { REPO_ROOT } from "../helpers/paths.js";
+import { residentSettled } from "../helpers/resident.js";
 
 export const CLI = resolve(REPO_ROOT, "dist/cli/fire.cjs"); // the bin the hook is installed as
 
@@ -138,7 +139,9 @@ export function startHook(
     child.on("error", fail);
     child.on("close", (code, signal) => {
       clearTimeout(ceiling);
-      resolveRun({ code, signal, stdout, stderr, ms: Date.now() - t0 });
+      const ms = Date.now() - t0;
+      residentSettled({ ...process.env, ...opts.env });
+      resolveRun({ code, signal, stdout, stderr, ms });
     });
   });
   return { child, done };

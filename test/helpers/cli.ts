@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { runCli } from "../../src/cli/run.js";
 import { REPO_ROOT } from "./paths.js";
+import { residentSettled } from "./resident.js";
 
 export interface RunResult {
   status: number | null;
@@ -24,6 +25,7 @@ export function runFire(
     timeout: opts.timeoutMs ?? 120_000,
     maxBuffer: 64 * 1024 * 1024,
   });
+  if (args[0] === "hook") residentSettled({ ...process.env, ...opts.env });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

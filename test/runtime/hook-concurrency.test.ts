@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/paths.js";
+import { residentSettled } from "../helpers/resident.js";
 import {
   clientEvents,
   hook,
@@ -30,7 +31,10 @@ function spawnHook(ws: string, input: string): Promise<{ code: number | null; st
       stdout += d;
     });
     child.on("error", fail);
-    child.on("close", (code) => done({ code, stdout }));
+    child.on("close", (code) => {
+      residentSettled(process.env);
+      done({ code, stdout });
+    });
     child.stdin.end(input);
   });
 }

@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmdirSync,
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
@@ -14,6 +15,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startHook } from "../attacks/helpers.js";
 import { REPO_ROOT } from "../helpers/paths.js";
+import { residentSettled } from "../helpers/resident.js";
 import {
   CLIENTS,
   clientEvents,
@@ -209,6 +211,7 @@ describe("the resident evaluator", () => {
         encoding: "utf8",
         env: { ...process.env, FIRE_STATE_DIR: "", ...env },
       });
+      residentSettled({ ...process.env, ...env });
       expect([r.status, r.stderr]).toEqual([0, ""]);
       expect(r.stdout.trim() ? JSON.parse(r.stdout) : null).toEqual(
         clientOutputs("claude-rm-deny")[0],
@@ -268,9 +271,50 @@ describe("the resident evaluator", () => {
       FIRE_TOKEN: "t",
       OPENAI_API_KEY: "sk-x",
       AWS_SECRET_ACCESS_KEY: "a",
+      CODEX_Auth_file: "q",
       EDITOR: "vi",
+      HOMEDIR: "/x",
+      LC_ALL: "C",
     });
-    expect(env).toEqual({ FIRE_STATE_DIR: "s", CLAUDE_PROJECT_DIR: "/p", HOME: "/h" });
+    expect(env).toEqual({
+      FIRE_STATE_DIR: "s",
+      CLAUDE_PROJECT_DIR: "/p",
+      HOME: "/h",
+      LC_ALL: "C",
+    });
+  });
+
+  it("a state it cannot write is answered and logged as one-shot; written again, it is in place by its log line", async () => {
+    const { env, dir } = runtimeDir();
+    const ws = tempWorkspace();
+    const event = {
+      session_id: "late-1",
+      hook_event_name: "UserPromptSubmit",
+      prompt: "clean the build directory",
+      cwd: ws,
+    };
+    hook(ws, event, [], env); // one-shot: starts the evaluator
+    const pid = await evaluatorUp(dir);
+    const state = join(ws, ".fire/state");
+    const [file] = readdirSync(state).filter((f) => f.endsWith(".json"));
+    const before = readFileSync(join(state, `${file}`), "utf8");
+    // the evaluator's temp file for this session cannot be made: a folder sits at its name
+    const tmp = join(state, `${file}.${pid}.tmp`);
+    mkdirSync(tmp);
+    const r = hook(ws, event, [], env);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/fire hook: state not saved/); // known before the answer, as one-shot
+    expect(Number(readFileSync(join(dir, "pid"), "utf8"))).toBe(pid); // answered by it
+    const entries = logEntries(ws);
+    expect(entries.at(-1)?.error).toMatch(/state not saved/);
+    expect(readFileSync(join(state, `${file}`), "utf8")).toBe(before);
+    // once it can write again, the next call's state is in place when its log line is
+    rmdirSync(tmp);
+    const again = hook(ws, event, [], env);
+    expect([again.status, again.stderr]).toEqual([0, ""]);
+    expect(logEntries(ws).at(-1)?.error).toBeUndefined();
+    expect(readFileSync(join(state, `${file}`), "utf8")).not.toBe(before);
+    expect(readdirSync(state).filter((f) => f.endsWith(".tmp") || f.endsWith(".lock"))).toEqual([]);
   });
 
   it("quits after its idle spell and clears its pipe and folder", async () => {
