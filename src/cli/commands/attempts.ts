@@ -38,12 +38,12 @@ export function register(program: Command): void {
     const head = await openHead(opts);
     const kept = head && keptOutput(head, "attempts", parts);
     if (kept) {
-      printKept(kept);
+      await printKept(kept);
       return;
     }
     const ws = await openCurrent(opts);
     const out = await attemptsOutput(ws, opts);
-    printKept(out);
+    await printKept(out);
     await keepOutput(ws, "attempts", parts, out);
   });
 }

@@ -28,7 +28,7 @@ export function register(program: Command): void {
     }
     const kept = head && (await cachedTriageText(head));
     if (kept !== undefined)
-      printKept({ stdout: kept, stderr: "" }); // stored printable
+      await printKept({ stdout: kept, stderr: "" }); // stored printable
     else
       print(await (await import("../../core/app/triage.js")).triageText(await openCurrent(opts)));
   });

@@ -1,4 +1,5 @@
 import { printable } from "../../core/printable.js";
+import type { StoredText } from "../../core/workspace/stamped-cache.js";
 
 /** Writes human-readable output: trace text never reaches the terminal as control codes. */
 export function print(text: string): void {
@@ -38,9 +39,25 @@ export function jsonText(value: unknown): string {
  * Writes output this CLI made printable earlier (`printable`, `jsonText`) and kept as it was
  * (as text, or as its UTF-8 bytes read back from a cache).
  */
-export function printKept(out: { stdout: string | Uint8Array; stderr: string }): void {
+export async function printKept(out: {
+  stdout: string | StoredText;
+  stderr: string;
+}): Promise<void> {
   if (out.stderr) process.stderr.write(out.stderr);
-  if (out.stdout) process.stdout.write(out.stdout);
+  if (typeof out.stdout === "string") {
+    if (out.stdout) process.stdout.write(out.stdout);
+    return;
+  }
+  // a kept text comes in chunks of one reused buffer: each is written out before the next
+  try {
+    for (const chunk of out.stdout.chunks())
+      await new Promise<void>((done, fail) =>
+        process.stdout.write(chunk, (err) => (err ? fail(err) : done())),
+      );
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EPIPE") return; // the reader left (`| head`)
+    throw err;
+  }
 }
 
 /**

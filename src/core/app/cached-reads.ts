@@ -9,7 +9,12 @@ import { codeStamp, coreCodeStamp } from "../workspace/code-stamp.js";
 import { attemptsDigest, currentHead, type WorkspaceHead } from "../workspace/head.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { keyOf, readKeyedText, writeKeyedText } from "../workspace/stamped-cache.js";
+import {
+  keyOf,
+  readKeyedText,
+  type StoredText,
+  writeKeyedText,
+} from "../workspace/stamped-cache.js";
 
 /**
  * The read commands' answers as last computed, from the workspace's index head alone: no
@@ -44,7 +49,7 @@ export async function cachedTriage(head: WorkspaceHead): Promise<TriageResult | 
 }
 
 /** `fire triage`'s last text (printable, as UTF-8 bytes) while nothing it reads changed. */
-export async function cachedTriageText(head: WorkspaceHead): Promise<Buffer | undefined> {
+export async function cachedTriageText(head: WorkspaceHead): Promise<StoredText | undefined> {
   const key = await triageKey(head);
   return key ? readTriageText(head.dir, key) : undefined;
 }
@@ -66,7 +71,7 @@ export function cachedRouteAudit(
 /** What a command printed, kept verbatim (printable). */
 export interface KeptOutput {
   /** As text when computed, as the kept UTF-8 bytes when read back (written as they are). */
-  stdout: string | Buffer;
+  stdout: string | StoredText;
   stderr: string;
 }
 

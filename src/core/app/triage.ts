@@ -18,7 +18,7 @@ export { currentTriage };
 export async function triageText(ws: Workspace): Promise<string> {
   const key = await triageKey(ws);
   const kept = key ? readTriageText(ws.dir, key) : undefined;
-  if (kept !== undefined) return kept.toString("utf8");
+  if (kept !== undefined) return kept.toBuffer().toString("utf8");
   const text = renderTriage(await currentTriage(ws));
   if (key && (await triageKey(ws)) === key) await writeTriageText(ws.dir, key, text);
   return text;

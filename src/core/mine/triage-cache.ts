@@ -8,6 +8,7 @@ import {
   keyOf,
   readKeyed,
   readKeyedText,
+  type StoredText,
   writeKeyed,
   writeKeyedText,
 } from "../workspace/stamped-cache.js";
@@ -74,7 +75,7 @@ export function writeTriageCache(dir: string, key: string, triage: TriageResult)
  * the triage is 34 MB of JSON and its text takes seconds to render, where the 13 MB of text
  * alone go from the file to the terminal at once.
  */
-export function readTriageText(dir: string, key: string): Buffer | undefined {
+export function readTriageText(dir: string, key: string): StoredText | undefined {
   return readKeyedText(workspacePaths(dir).triageText, TEXT_VERSION, key)?.bytes;
 }
 

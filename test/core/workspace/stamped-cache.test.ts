@@ -1,4 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -35,7 +44,7 @@ describe("stamped caches", () => {
     const text = 'task   1/3 ⚠ é\n\nsecond line {"not": json}\n';
     await writeKeyedText(file, 2, "k1", text, { stderr: "1 input error\n" });
     const kept = readKeyedText(file, 2, "k1");
-    expect(kept?.bytes.toString("utf8")).toBe(text);
+    expect(kept?.bytes.toBuffer().toString("utf8")).toBe(text);
     expect(kept?.meta).toEqual({ stderr: "1 input error\n" });
     expect(readKeyedText(file, 2, "k2")).toBeUndefined(); // another key
     expect(readKeyedText(file, 1, "k1")).toBeUndefined(); // another layout
@@ -45,5 +54,38 @@ describe("stamped caches", () => {
     await writeStamped(file, "no header line");
     expect(readKeyedText(file, 2, "k1")).toBeUndefined();
     expect(readKeyedText(join(dir, "absent.txt"), 2, "k1")).toBeUndefined();
+  });
+
+  it("hands a kept text out in chunks, and stops at a change made after it was checked", async () => {
+    const file = join(dir, "big.txt");
+    // three and a half chunks of the reader's buffer, multi-byte characters across their seams
+    const text = "é—ok ".repeat(Math.ceil((3.5 * (1 << 20)) / 8));
+    await writeKeyedText(file, 1, "k", text);
+    const kept = readKeyedText(file, 1, "k");
+    expect(kept?.bytes.size).toBe(Buffer.byteLength(text));
+    const chunks: Buffer[] = [];
+    for (const c of kept?.bytes.chunks() ?? []) chunks.push(Buffer.from(c));
+    expect(chunks.length).toBeGreaterThan(3);
+    expect(Buffer.concat(chunks).toString("utf8")).toBe(text);
+    // checked, then edited in place before it is handed out: nothing edited comes out (the
+    // file dated back, as a cache written earlier is: the edit gives it a new mtime)
+    utimesSync(file, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const again = readKeyedText(file, 1, "k");
+    const fd = openSync(file, "r+");
+    writeSync(fd, Buffer.from("X"), 0, 1, Buffer.byteLength(text) - 2);
+    closeSync(fd);
+    const seen: Buffer[] = [];
+    expect(() => {
+      for (const c of again?.bytes.chunks() ?? []) seen.push(Buffer.from(c));
+    }).toThrow(/changed/);
+    expect(Buffer.concat(seen).includes("X")).toBe(false);
+    // replaced by another write (rename) after the check: the checked file is handed out
+    const third = readKeyedText(file, 1, "k");
+    await writeKeyedText(file, 1, "k", "other");
+    // (the in-place edit above was never stamped: the one checked here is the rewrite's)
+    expect(third).toBeUndefined();
+    const fourth = readKeyedText(file, 1, "k");
+    await writeKeyedText(file, 1, "k", "third");
+    expect(fourth?.bytes.toBuffer().toString("utf8")).toBe("other");
   });
 });
