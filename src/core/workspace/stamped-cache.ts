@@ -25,6 +25,15 @@ import { dirname } from "node:path";
  */
 const stampFile = (file: string) => `${file}.sha256`;
 
+/** The stamp beside `file`, undefined when there is none. */
+function stampOf(file: string): string | undefined {
+  try {
+    return readFileSync(stampFile(file), "utf8").trim();
+  } catch {
+    return undefined;
+  }
+}
+
 const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("hex");
 
 /**
@@ -87,12 +96,7 @@ export function readStamped(file: string): StampedRead {
       hash.update(buf.subarray(0, n));
       at += n;
     }
-    let stamp: string | undefined;
-    try {
-      stamp = readFileSync(stampFile(file), "utf8").trim();
-    } catch {
-      stamp = undefined;
-    }
+    const stamp = stampOf(file);
     const text = readFileSync(fd, "utf8"); // from offset 0: the reads above were positioned
     const now = fstatSync(fd, { bigint: true });
     // an edit in between changes them (a write renamed over it too: then checked, not trusted)
@@ -111,12 +115,7 @@ export function readStamped(file: string): StampedRead {
  */
 export function readStampedBytes(file: string): { bytes: Buffer; trusted: boolean } {
   const bytes = readFileSync(file);
-  let stamp: string | undefined;
-  try {
-    stamp = readFileSync(stampFile(file), "utf8").trim();
-  } catch {
-    stamp = undefined;
-  }
+  const stamp = stampOf(file);
   return { bytes, trusted: stamp !== undefined && stamp === sha256(bytes) };
 }
 
@@ -224,12 +223,7 @@ export function readKeyedText(file: string, v: number, key: string): KeyedText |
       }
       at += n;
     }
-    let stamp: string | undefined;
-    try {
-      stamp = readFileSync(stampFile(file), "utf8").trim();
-    } catch {
-      stamp = undefined;
-    }
+    const stamp = stampOf(file);
     if (nl < 0 || nl > HEADER_MAX || at !== Number(st.size) || stamp !== hash.digest("hex"))
       throw new Error("not kept");
     const head = JSON.parse(Buffer.concat(headParts).toString("utf8")) as {
