@@ -1,7 +1,12 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { codeStamp, type KeptOutput, keepOutput, keptOutput } from "../../core/app/cached-reads.js";
+import {
+  type ComputedOutput,
+  codeStamp,
+  keepOutput,
+  keptOutput,
+} from "../../core/app/cached-reads.js";
 import { printable } from "../../core/printable.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { jsonText, printKept } from "../util/out.js";
@@ -49,7 +54,7 @@ export function register(program: Command): void {
 }
 
 /** What `fire attempts` prints (stdout and stderr, printable) for a workspace. */
-async function attemptsOutput(ws: Workspace, opts: AttemptsOptions): Promise<KeptOutput> {
+async function attemptsOutput(ws: Workspace, opts: AttemptsOptions): Promise<ComputedOutput> {
   // the rows' helpers read the index (loaded only when the kept output cannot serve)
   const { attemptRow, isFailed } = await import("../util/attempt-row.js");
   const rows = ws.attempts

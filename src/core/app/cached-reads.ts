@@ -97,11 +97,14 @@ export function keptOutput(ws: Attempts, name: string, parts: unknown): KeptOutp
   return kept && typeof stderr === "string" ? { stdout: kept.bytes, stderr } : undefined;
 }
 
+/** What a command printed as it computed it (the text `keepOutput` keeps). */
+export type ComputedOutput = KeptOutput & { stdout: string };
+
 /** Keeps what `name` printed for `keptOutput` (one entry per command: its last options). */
-export async function keepOutput(ws: Attempts, name: string, parts: unknown, out: KeptOutput) {
+export async function keepOutput(ws: Attempts, name: string, parts: unknown, out: ComputedOutput) {
   const key = textKey(ws, name, parts);
   if (key)
-    await writeKeyedText(textFile(ws.dir, name), TEXTS_VERSION, key, String(out.stdout), {
+    await writeKeyedText(textFile(ws.dir, name), TEXTS_VERSION, key, out.stdout, {
       stderr: out.stderr,
     });
 }
