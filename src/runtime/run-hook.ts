@@ -16,7 +16,14 @@ import { LockBusyError, LockCompromisedError, LockTimeoutError, withFileLock } f
 import { commandOf, detectHarness, toEvent } from "./map-event.js";
 import { loadPortfolio } from "./portfolio.js";
 import { denyOutput, type HookOutput, toHookOutput } from "./respond.js";
-import { ensureDir, prepareState, readState, sessionFile, writeState } from "./state-store.js";
+import {
+  ensureDir,
+  type PreparedWrite,
+  prepareState,
+  readState,
+  sessionFile,
+  writeState,
+} from "./state-store.js";
 import { namesInHead, STDIN_CAP, type StdinRead } from "./stdin.js";
 import { firstPromptScan, TRANSCRIPT_SCAN_CAP } from "./transcript.js";
 import { verifiedRecordDir } from "./verified-record.js";
@@ -210,20 +217,21 @@ function evaluateThenPersist(
       async (guard) => {
         const result = run(readState(file) ?? initState());
         guard.confirm(); // never write over a lock that was taken over meanwhile
-        let commit: (() => void) | undefined;
+        let prepared: PreparedWrite | undefined;
         try {
-          commit = prepareState(file, result.state);
+          prepared = prepareState(file, result.state);
         } catch (err) {
           result.stateError = `state not saved (${file}): ${errText(err)}`;
         }
         resolveResult({ ...result, persisted });
         await answered;
-        if (commit === undefined) return undefined;
+        if (prepared === undefined) return undefined;
         try {
           guard.confirm();
-          commit();
+          prepared.commit();
           return undefined;
         } catch (err) {
+          prepared.discard(); // a lock taken over meanwhile: its holder's state stands
           return `state not saved (${file}): ${errText(err)}`;
         }
       },

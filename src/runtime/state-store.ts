@@ -102,7 +102,7 @@ let storedTaskText: string | undefined;
  * judged on the raw text; a policy that first meets this session later judges the redacted.
  */
 export function writeState(file: string, state: SessionState): void {
-  prepareState(file, state)();
+  prepareState(file, state).commit();
 }
 
 /**
@@ -111,7 +111,7 @@ export function writeState(file: string, state: SessionState): void {
  * time on ext4, which flushes a file renamed over another). Whatever can fail for want of
  * room or rights fails here, before the answer.
  */
-export function prepareState(file: string, state: SessionState): () => void {
+export function prepareState(file: string, state: SessionState): PreparedWrite {
   const stored =
     state.taskText === undefined || state.taskText === storedTaskText
       ? state
@@ -129,11 +129,17 @@ const CREATE_NEW =
  * it) and removed when writing fails (a full disk leaves no `*.tmp` behind).
  */
 export function writeFileAtomicSync(file: string, text: string): void {
-  prepareAtomicWrite(file, text)();
+  prepareAtomicWrite(file, text).commit();
+}
+
+/** A temp file written beside its target: `commit` renames it into place, `discard` drops it. */
+export interface PreparedWrite {
+  commit(): void;
+  discard(): void;
 }
 
 /** `writeFileAtomicSync` in two steps: the temp file now, the rename when the result is called. */
-function prepareAtomicWrite(file: string, text: string): () => void {
+function prepareAtomicWrite(file: string, text: string): PreparedWrite {
   const tmp = `${file}.${process.pid}.tmp`;
   const dropTmp = (): void => {
     try {
@@ -162,13 +168,16 @@ function prepareAtomicWrite(file: string, text: string): () => void {
     dropTmp();
     throw err;
   }
-  return () => {
-    try {
-      renameSync(tmp, file);
-    } catch (err) {
-      dropTmp();
-      throw err;
-    }
+  return {
+    commit() {
+      try {
+        renameSync(tmp, file);
+      } catch (err) {
+        dropTmp();
+        throw err;
+      }
+    },
+    discard: dropTmp,
   };
 }
 
