@@ -30,9 +30,9 @@ import { join } from "node:path";
  *    deadline); anything unusual (over the cap, past the deadline) is answered here, with the
  *    bytes read so far handed to the in-process reader;
  * 3. it writes the event, its arguments, working folder and the environment variables the
- *    hook reads (PASSED_PREFIXES / PASSED_NAMES; none named like a secret) to `<dir>/q-<id>` (mode 0600), writes
- *    `<id>` to the pipe, and waits
- *    for `<dir>/a-<id>`: the hook's stdout, stderr and exit code, which it passes on.
+ *    hook reads (PASSED_PREFIXES, PASSED_NAMES; none named like a secret) to `<dir>/q-<id>`
+ *    (mode 0600), writes `<id>` to the pipe, and waits for `<dir>/a-<id>`: the hook's
+ *    stdout, stderr and exit code, which it passes on.
  *
  * The evaluator runs the same hook code (hookCall), with the call's environment and working
  * folder, one call at a time, so its answers, state and log are the one-shot call's. It never
@@ -65,8 +65,8 @@ const KEY_FILE = "hook.script.cjs";
  * folders'); a variable named like a secret never, even under one of these prefixes.
  */
 /**
- * The variables passed (PASSED_ENV): names with these prefixes, and these names. Plain string
- * tests, not patterns: a call's first regular expression costs ~0.2 ms to compile.
+ * The variables passed: names with these prefixes, and these names. Plain string tests, not
+ * patterns: a call's first regular expression costs ~0.2 ms to compile.
  */
 const PASSED_PREFIXES = ["FIRE_", "CLAUDE_", "CODEX_", "XDG_", "LC_"];
 const PASSED_NAMES = new Set(["HOME", "PATH", "TMPDIR", "USER", "LANG", "TZ"]);
@@ -430,7 +430,7 @@ export function running(pid: number): boolean {
   }
 }
 
-/** The variables of `env` the hook reads (PASSED_PREFIXES / PASSED_NAMES), none named like a secret. */
+/** The variables of `env` the hook reads (`passedName`): none named like a secret. */
 export function publicEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   // the names first: reading every value of process.env costs a call into Node each

@@ -88,21 +88,14 @@ export function readStamped(file: string): StampedRead {
   const fd = openSync(file, "r");
   try {
     const st = fstatSync(fd, { bigint: true });
-    const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, Number(st.size))));
-    const hash = createHash("sha256");
-    for (let at = 0; ; ) {
-      const n = readSync(fd, buf, 0, buf.length, at);
-      if (n <= 0) break;
-      hash.update(buf.subarray(0, n));
-      at += n;
-    }
+    const { digest } = hashChunks(fd, st);
     const stamp = stampOf(file);
     const text = readFileSync(fd, "utf8"); // from offset 0: the reads above were positioned
     const now = fstatSync(fd, { bigint: true });
     // an edit in between changes them (a write renamed over it too: then checked, not trusted)
     const unchanged =
       now.size === st.size && now.mtimeNs === st.mtimeNs && now.ctimeNs === st.ctimeNs;
-    const trusted = unchanged && stamp !== undefined && stamp === hash.digest("hex");
+    const trusted = unchanged && stamp !== undefined && stamp === digest;
     return { value: JSON.parse(text), trusted };
   } finally {
     closeSync(fd);
@@ -201,30 +194,21 @@ export function readKeyedText(file: string, v: number, key: string): KeyedText |
   try {
     fd = openSync(file, "r");
     const st = fstatSync(fd, { bigint: true });
-    const buf = Buffer.allocUnsafe(CHUNK);
-    const hash = createHash("sha256");
     const headParts: Buffer[] = [];
     let headLength = 0;
     let nl = -1;
-    let at = 0;
-    for (;;) {
-      const n = readSync(fd, buf, 0, CHUNK, at);
-      if (n <= 0) break;
-      const chunk = buf.subarray(0, n);
-      hash.update(chunk);
-      if (nl < 0) {
-        const i = chunk.indexOf(0x0a);
-        if (i >= 0) nl = at + i;
-        if (headLength < HEADER_MAX) {
-          const part = i >= 0 ? chunk.subarray(0, i) : chunk;
-          headParts.push(Buffer.from(part));
-          headLength += part.length;
-        }
+    const { digest, read: at } = hashChunks(fd, st, (chunk, at) => {
+      if (nl >= 0) return;
+      const i = chunk.indexOf(0x0a);
+      if (i >= 0) nl = at + i;
+      if (headLength < HEADER_MAX) {
+        const part = i >= 0 ? chunk.subarray(0, i) : chunk;
+        headParts.push(Buffer.from(part));
+        headLength += part.length;
       }
-      at += n;
-    }
+    });
     const stamp = stampOf(file);
-    if (nl < 0 || nl > HEADER_MAX || at !== Number(st.size) || stamp !== hash.digest("hex"))
+    if (nl < 0 || nl > HEADER_MAX || at !== Number(st.size) || stamp !== digest)
       throw new Error("not kept");
     const head = JSON.parse(Buffer.concat(headParts).toString("utf8")) as {
       v?: unknown;
@@ -240,6 +224,30 @@ export function readKeyedText(file: string, v: number, key: string): KeyedText |
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * The SHA-256 of the open file `fd` read from its start through one buffer of at most CHUNK
+ * bytes (a fresh buffer the size of a large file costs its page faults), and how many bytes
+ * were read; `each` sees every chunk (valid only during the call) and its offset.
+ */
+function hashChunks(
+  fd: number,
+  st: BigIntStats,
+  each?: (chunk: Buffer, at: number) => void,
+): { digest: string; read: number } {
+  const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, Number(st.size))));
+  const hash = createHash("sha256");
+  let at = 0;
+  for (;;) {
+    const n = readSync(fd, buf, 0, buf.length, at);
+    if (n <= 0) break;
+    const chunk = buf.subarray(0, n);
+    hash.update(chunk);
+    each?.(chunk, at);
+    at += n;
+  }
+  return { digest: hash.digest("hex"), read: at };
 }
 
 /** Bytes `from`..`to` of the open file `fd`, as long as it stays as it was (`st`). */
