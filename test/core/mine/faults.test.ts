@@ -199,6 +199,54 @@ describe("fault markers: general signals and their near misses", () => {
     expect(faultOf(base({ verifierOutput: agentCode }))).toBeUndefined();
   });
 
+  it("an exception type is a fault only when it names the infrastructure or the grader", () => {
+    const withExc = (type: string, message?: string) =>
+      faultOf(base({ exception: { type, ...(message ? { message } : {}) } }));
+    expect(withExc("RateLimitError")?.reason).toBe("provider_fault");
+    expect(withExc("RewardFileNotFoundError")?.reason).toBe("verifier_fault");
+    // the agent's own model misbehaving, or its process exiting 1, is the agent's failure
+    expect(withExc("ModelBehaviorError")).toBeUndefined();
+    expect(
+      withExc("NonZeroAgentExitCodeError", "Command failed (exit 1): agent run"),
+    ).toBeUndefined();
+    // a test run that timed out may have waited on the agent's hung program
+    expect(withExc("test_timeout")).toBeUndefined();
+  });
+
+  it("a grader that choked on the deliverable checked and failed; a broken grader is a fault", () => {
+    const tb = (file: string, code: string, exc: string) =>
+      `Traceback (most recent call last):\n  File "${file}", line 4, in <module>\n    ${code}\nFileNotFoundError: x\n`.replace(
+        "FileNotFoundError: x",
+        exc,
+      );
+    const task = "Write the statistics to /app/stats.json.";
+    // the deliverable is absent: the plain-script grader raised reading it
+    const missing = tb(
+      "/tests/check.py",
+      "data = json.load(open('/app/stats.json'))",
+      "FileNotFoundError: [Errno 2] No such file or directory: '/app/stats.json'",
+    );
+    expect(faultOf(base({ taskText: task, verifierOutput: missing }))).toBeUndefined();
+    // the deliverable is malformed: the grader's decode of it failed
+    const malformed = missing.replace(
+      /FileNotFoundError.*$/m,
+      "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+    );
+    expect(faultOf(base({ taskText: task, verifierOutput: malformed }))).toBeUndefined();
+    // a decode error in a test file that reads something else is not a judge's either
+    const other = tb("/tests/check.py", "data = load(path)", "KeyError: 'mean'");
+    expect(faultOf(base({ taskText: "Count the lines.", verifierOutput: other }))).toBeUndefined();
+    // a grader whose own code is broken is a fault, wherever it lives
+    const broken = tb(
+      "/tests/test_outputs.py",
+      "assert helper(x)",
+      "NameError: name 'helper' is not defined",
+    );
+    expect(faultOf(base({ verifierOutput: broken }))?.detail).toBe(
+      "the verifier crashed: NameError in /tests/test_outputs.py",
+    );
+  });
+
   it("an upstream API error in the agent's last turn is a provider fault; in a tool output it is not", () => {
     const events: AttemptInput["events"] = [
       ...call("curl localhost:8080", "HTTP/1.1 503 Service Unavailable"),

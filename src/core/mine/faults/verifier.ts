@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { plainText, pytestRun, testsOf } from "../../ingest/verifier-tests.js";
 import type { Attempt } from "../../model/attempt.js";
-import { escapeRe, verifierMissing } from "../detectors/paths.js";
+import { baseName, escapeRe, namedFiles, verifierMissing } from "../detectors/paths.js";
 import { type Evidence, excerpt, type Fault } from "./types.js";
 
 /**
@@ -33,6 +33,15 @@ const FINAL_EXC = /^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Fault)):?/
 /** Paths that belong to the verifier (its scripts) or to libraries it calls. */
 const VERIFIER_PATH =
   /(?:judge|grade|grader|scor(?:e|er|ing)|verif|evaluat|reward|(?:^|\/)tests?\/|\/logs\/verifier)/i;
+/** Scripts that judge or score (not any file under a tests folder, which may be the repo's own). */
+const JUDGE_PATH = /(?:judge|grade|grader|scor(?:e|er|ing)|verif|evaluat|reward)[^/]*$/i;
+/**
+ * Exceptions that say the grader's own code is broken, wherever it raised them (an import
+ * that fails may be the agent's missing module, so it is not one of them).
+ */
+const GRADER_BROKEN = /(?:^|\.)(?:NameError|SyntaxError|IndentationError|UnboundLocalError)$/;
+/** Exceptions about a file that is not there: the deliverable's absence, not the grader's fault. */
+const FILE_MISSING = /(?:^|\.)(?:FileNotFoundError|IsADirectoryError|NotADirectoryError)$/;
 const LIBRARY_PATH =
   /(?:\/usr\/(?:local\/)?lib\/python|site-packages|dist-packages|<frozen|\/\.venv\/|\/\.local\/lib)/;
 
@@ -83,7 +92,21 @@ function deliverableFailed(f: VerifierFacts): string | undefined {
   return undefined;
 }
 
-/** An uncaught exception raised inside the verifier's own scripts (not an assertion). */
+/** Whether a traceback's text names a deliverable: a file the task names or the verifier misses. */
+function mentionsDeliverable(a: Attempt, text: string): boolean {
+  const bases = new Set(
+    [...namedFiles(a.taskText), ...verifierMissing(a).paths]
+      .map(baseName)
+      .filter((b) => b.length > 2),
+  );
+  for (const b of bases) if (text.includes(b)) return true;
+  return false;
+}
+
+/**
+ * An uncaught exception raised inside the verifier's own scripts (not an assertion), that
+ * says the grader broke rather than that the deliverable failed it.
+ */
 function verifierCrash(
   f: VerifierFacts,
 ): { offset: number; exc: string; frame: string } | undefined {
@@ -106,7 +129,14 @@ function verifierCrash(
     if (!exc || /AssertionError$/.test(exc) || frames.length === 0) continue;
     const own = frames.filter((p) => VERIFIER_PATH.test(p));
     const foreign = frames.filter((p) => !VERIFIER_PATH.test(p) && !LIBRARY_PATH.test(p));
-    if (own.length > 0 && foreign.length === 0) {
+    if (own.length === 0 || foreign.length > 0) continue;
+    // A grader that read the deliverable and choked on it (absent, malformed, a field
+    // missing) checked and failed: only a broken grader (its imports, its own code) or an
+    // exception raised in a judging script over something else than the deliverable is a
+    // fault. The traceback's text from the first frame to the exception says what it read.
+    const text = lines.slice(i, j + 1).join("\n");
+    if (FILE_MISSING.test(exc) || mentionsDeliverable(f.a, text)) continue;
+    if (GRADER_BROKEN.test(exc) || JUDGE_PATH.test(own.at(-1) ?? "")) {
       const at = f.out.indexOf(lines[j] ?? "", offset);
       return { offset: at >= 0 ? at : offset, exc, frame: own.at(-1) ?? "" };
     }
