@@ -38,13 +38,16 @@ const Tb1Meta = z.looseObject({
 
 /** A key of a TB1 run or trial result (not inside a string: that one would be `\"key\"`). */
 const RUN_KEY = /(?:^|[^\\])"(?:n_resolved|resolved_ids|accuracy|is_resolved)"\s*:/;
-const TIMEOUTS = new Set(["agent_timeout", "test_timeout"]);
+/** The agent's time ran out. (A `test_timeout` is the test run's: the attempt failed.) */
+const TIMEOUTS = new Set(["agent_timeout"]);
+const FAILED_MODES = new Set(["test_timeout"]);
 const OK_MODES = new Set(["none", "unset", ""]);
 
 function outcomeOf(t: Tb1Trial): { outcome: Outcome; exception?: AttemptInput["exception"] } {
   const mode = t.failure_mode ?? "unset";
   if (t.is_resolved === true) return { outcome: "pass" };
   if (TIMEOUTS.has(mode)) return { outcome: "timeout", exception: { type: mode } };
+  if (FAILED_MODES.has(mode)) return { outcome: "fail", exception: { type: mode } };
   if (!OK_MODES.has(mode)) return { outcome: "error", exception: { type: mode } };
   return { outcome: t.is_resolved === false ? "fail" : "unknown" };
 }

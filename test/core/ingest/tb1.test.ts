@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -42,6 +42,27 @@ describe("Terminal-Bench 1 run importer", () => {
     expect(got.attempts[1]!.events.find((e) => e.kind === "tool_call")!.command).toBe(
       "echo -n 'Hello, world!' > hello.txt",
     );
+  });
+
+  it("a test run that timed out is a failed attempt, not the agent's time limit", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "fire-tb1-"));
+    try {
+      cpSync(RUN, join(tmp, "run"), { recursive: true });
+      const trial = join(
+        tmp,
+        "run",
+        "sqlite-db-truncate",
+        "sqlite-db-truncate.1-of-2.2025-06-14__09-30-00",
+        "results.json",
+      );
+      const r = JSON.parse(readFileSync(trial, "utf8"));
+      writeFileSync(trial, JSON.stringify({ ...r, failure_mode: "test_timeout" }));
+      const got = await collect([join(tmp, "run")]);
+      const a = got.attempts.find((x) => x.taskId === "sqlite-db-truncate" && x.attemptNo === 1);
+      expect([a?.outcome, a?.exception]).toEqual(["fail", { type: "test_timeout" }]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it("falls back to the run-level results.json for trials whose folder is missing, and reports a broken trial", async () => {

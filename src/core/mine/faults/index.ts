@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type Attempt, UNFINISHED_TRIAL } from "../../model/attempt.js";
 import { destructiveAfterProbe } from "../detectors/destructive-after-probe.js";
 import { evidenceMutated } from "../detectors/evidence-mutated.js";
-import { verifierMissing } from "../detectors/paths.js";
+import { isTimeout, verifierMissing } from "../detectors/paths.js";
 import { strayArtifact } from "../detectors/stray-artifact.js";
 import { emptyToolCalls } from "./empty-call.js";
 import { environmentFault } from "./environment.js";
@@ -28,9 +28,15 @@ export {
 export type { Evidence, Fault, FaultMarkers, FaultReason } from "./types.js";
 export { verifierDiedBeforeTests } from "./verifier.js";
 
-/** Harbor (and similar) exception types that mean the infrastructure, not the agent, failed. */
+/**
+ * Harbor (and similar) exception types that mean the infrastructure, not the agent, failed.
+ * An agent process that merely exited non-zero (`NonZeroAgentExitCodeError`) is not one by
+ * its type: a kill (exit 137/143) is read from the exit status, a provider error from the
+ * last turn, and the rest is the agent's own failure. A model that misbehaved
+ * (`ModelBehaviorError`) is the agent's too: only a model that could not be reached is not.
+ */
 const INFRA_EXCEPTION =
-  /(Environment|Docker|Container|Setup|Provision|Network|Connection|Provider|RateLimit|APIError|ApiError|ServiceUnavailable|InternalServer|Authentication|BadRequest|Upstream|LLM|Model(?:Not)?|Quota|Overloaded|NonZeroAgentExitCode|agent_installation|install)/i;
+  /(Environment|Docker|Container|Setup|Provision|Network|Connection|Provider|RateLimit|APIError|ApiError|ServiceUnavailable|InternalServer|Authentication|BadRequest|Upstream|LLM|ModelNot\w*|ModelUnavailable|Quota|Overloaded|agent_installation|install)/i;
 /**
  * A generic runtime error or cancellation the harness recorded as the trial's exception:
  * the harness's own code crashed or aborted the run (an agent's outcomes have named types:
@@ -38,7 +44,14 @@ const INFRA_EXCEPTION =
  */
 const HARNESS_CRASH =
   /^(?:Runtime|Attribute|Key|Type|Value|Index|Name|OS|IO|ProcessLookup|Lookup|BrokenPipe|Connection\w*|Cancelled|JSONDecode|Unicode\w*|NotImplemented|Assertion)Error$|^(?:CancelledError|KeyboardInterrupt|Exception)$/;
-const VERIFIER_EXCEPTION = /(Verifier|RewardFile|Reward|Grader|Judge|Parser|test_timeout)/i;
+/**
+ * Exception types of a grader that broke. A test run that timed out (TB1 `test_timeout`) is
+ * not one: the agent's program may be what hung, so such a run stays the agent's to read.
+ */
+const VERIFIER_EXCEPTION = /(Verifier|RewardFile|Reward|Grader|Judge|Parser)/i;
+
+/** Exit statuses of a process ended by SIGKILL or SIGTERM (as a shell or a runtime reports them). */
+const SIGNAL_EXIT = new Set([137, 143, -9, -15]);
 
 function resultFile(a: Attempt): string {
   if (a.source.format === "harbor-trial") return join(a.source.path, "result.json");
@@ -73,6 +86,16 @@ function exceptionFault(a: Attempt): Fault | undefined {
   ];
   if (VERIFIER_EXCEPTION.test(type) && !/Agent/i.test(type))
     return { reason: "verifier_fault", detail: `exception ${type}`, evidence };
+  // an agent process the harness reports as ended by a signal (137 SIGKILL, 143 SIGTERM) with
+  // no time limit reached and no kill of its own: something outside the agent stopped it
+  const exit = /\bexit(?: code| status)?:? ?(-?\d+)\b/i.exec(a.exception?.message ?? "")?.[1];
+  if (/NonZeroAgentExitCode/i.test(type) && SIGNAL_EXIT.has(Number(exit)) && !isTimeout(a))
+    return {
+      reason: "provider_fault",
+      code: "agent-killed",
+      detail: `the agent process was stopped by a signal (exit ${exit}) with no time limit reached`,
+      evidence,
+    };
   if (INFRA_EXCEPTION.test(type) && !/^Agent(?:Execution)?Timeout/i.test(type))
     return {
       reason: "provider_fault",
