@@ -168,10 +168,12 @@ export function harborUsage(r: HarborTrialResult): {
   for (const p of known) if (p.cost_usd != null) cost = (cost ?? 0) + p.cost_usd;
   const tokens = addTokens(
     known.map((p) =>
+      // a count the agent did not report stays unknown: an agent that meters only its cost
+      // did not produce 0 tokens
       normTokens({
-        input: p.n_input_tokens ?? 0,
-        output: p.n_output_tokens ?? 0,
-        cached: p.n_cache_tokens ?? 0,
+        input: p.n_input_tokens,
+        output: p.n_output_tokens,
+        cached: p.n_cache_tokens,
       }),
     ),
   );

@@ -59,5 +59,12 @@ describe("Harbor outcome rules", () => {
     expect(harborUsage(HarborTrialResult.parse({ task_name: "t", trial_name: "t__2" }))).toEqual(
       {},
     );
+    // an agent that meters only its cost reported no token count, not zero tokens
+    const costOnly = HarborTrialResult.parse({
+      task_name: "t",
+      trial_name: "t__3",
+      agent_result: { n_input_tokens: null, n_output_tokens: null, cost_usd: 0.2 },
+    });
+    expect(harborUsage(costOnly)).toEqual({ costUsd: 0.2 });
   });
 });

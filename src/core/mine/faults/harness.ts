@@ -77,10 +77,10 @@ export function truncatedFinalResponse(a: Attempt): Fault | undefined {
   if ((end.toolCalls ?? 0) > 0 || actedAfter(a, end.eventIndex)) return undefined;
   const atLimit = end.stopReason !== undefined && LENGTH_STOP.test(end.stopReason);
   // No response has an empty prompt: 0 prompt tokens beside output tokens is usage the
-  // provider never delivered; no usage at all counts where the run's other turns had it.
+  // provider never delivered, and so is a reported 0 where the run's other turns had usage.
+  // A count the writer left out says nothing (a format may meter its last step by cost only).
   const noUsage =
-    (end.promptTokens === 0 && (end.outputTokens ?? 0) > 0) ||
-    ((end.promptTokens ?? 0) === 0 && (end.meteredTurns ?? 0) > 0);
+    end.promptTokens === 0 && ((end.outputTokens ?? 0) > 0 || (end.meteredTurns ?? 0) > 0);
   if (!atLimit && !noUsage) return undefined;
   const why = atLimit
     ? `stopped at the length limit (${end.stopReason})`
