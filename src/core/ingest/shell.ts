@@ -36,8 +36,13 @@ const SHELL_TOOLS = new Set([
   "local_shell",
   "container.exec",
   "shell_command",
+  "sh",
+  // OpenHands (CodeAct), Cursor, VS Code agents
+  "execute_bash",
+  "run_terminal_cmd",
+  "run_in_terminal",
 ]);
-const isShellTool = (tool: string): boolean =>
+export const isShellTool = (tool: string): boolean =>
   SHELL_TOOLS.has(tool) || SHELL_TOOLS.has(tool.toLowerCase());
 
 /**
@@ -64,6 +69,7 @@ const WRITE_TOOLS = new Set([
   "create",
   "str_replace",
   "str_replace_editor",
+  "str_replace_based_edit_tool",
   "write_file",
   "edit_file",
   // Gemini CLI's edit tool (file_path, old_string, new_string)
@@ -71,6 +77,9 @@ const WRITE_TOOLS = new Set([
   "apply_patch",
   "patch",
 ]);
+
+/** Sub-commands of an editor tool that only read (`view` a file or a folder). */
+const READ_SUBCOMMAND = /^(?:view|read|list|show|cat)$/i;
 
 /** A tool whose argument is an apply_patch body (Codex `apply_patch`, `patch`). */
 export const isPatchTool = (tool: string): boolean => /apply_patch|patch/i.test(tool);
@@ -85,6 +94,8 @@ export function writtenPaths(tool: string, args: unknown): string[] | undefined 
   if (command !== undefined) return shellPatchPaths(command);
   if (!WRITE_TOOLS.has(tool.toLowerCase()) || !args || typeof args !== "object") return undefined;
   const a = args as Record<string, unknown>;
+  // an editor tool's sub-command (`str_replace_editor` of SWE-agent and OpenHands): `view` reads
+  if (typeof a.command === "string" && READ_SUBCOMMAND.test(a.command)) return undefined;
   if (typeof a.input === "string" && isPatchTool(tool)) return patchPaths(a.input);
   for (const k of PATH_KEYS) {
     const v = a[k];

@@ -16,6 +16,7 @@ import {
   outputOf,
   PROBE_RE,
   segments,
+  stages,
   stopIndex,
   stripHeredocs,
   TEST_RE,
@@ -84,15 +85,6 @@ const VALIDATE_RE = /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b/i;
 const COPY_PROGRAMS = /^(?:cp|rsync|tar|dd)$/;
 
 const ABOUT_ITSELF = /(?:^|\s)(?:--help|-h|--version|-V|--collect-only|--dry-run)(?:\s|$)/;
-
-/** Pipeline stages of one shell segment (a single `|`, not `||`); a comment line has none. */
-function stages(seg: string): string[] {
-  if (seg.trimStart().startsWith("#")) return [];
-  return seg
-    .split(/(?<!\|)\|(?!\|)/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
 
 function stripWrappers(stage: string): string {
   let s = stage.replace(/^[({\s]+/, "");

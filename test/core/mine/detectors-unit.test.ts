@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { writtenPaths as ingestWrites, shellCommand } from "../../../src/core/ingest/shell.js";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { requiredOutputs } from "../../../src/core/mine/detectors/output-never-written.js";
 import { seenExisting } from "../../../src/core/mine/detectors/paths.js";
-import { cleanOutput, isCheck, writtenPaths } from "../../../src/core/mine/detectors/shell.js";
+import {
+  callFailed,
+  cleanOutput,
+  isCheck,
+  writtenPaths,
+} from "../../../src/core/mine/detectors/shell.js";
 import { countedFields } from "../../../src/core/mine/detectors/token-accounting.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { faultOf } from "../../../src/core/mine/triage.js";
@@ -196,6 +202,38 @@ describe("shell reading helpers", () => {
     ).toEqual(["a.yaml", "b.yaml"]);
     expect(writtenPaths(ev("ls 2>&1 | tee out.log"))).toEqual(["out.log"]);
     expect(writtenPaths(ev("cat notes.txt"))).toEqual([]);
+  });
+
+  it("an editor tool's view sub-command reads; its other sub-commands write", () => {
+    const view = { command: "view", path: "/repo/src/parse.py" };
+    expect(ingestWrites("str_replace_editor", view)).toBeUndefined();
+    expect(ingestWrites("str_replace_based_edit_tool", view)).toBeUndefined();
+    expect(ingestWrites("str_replace_editor", { ...view, command: "str_replace" })).toEqual([
+      "/repo/src/parse.py",
+    ]);
+    expect(ingestWrites("str_replace_editor", { ...view, command: "create" })).toEqual([
+      "/repo/src/parse.py",
+    ]);
+  });
+
+  it("reads shells of other harnesses (OpenHands, Cursor) as shells", () => {
+    expect(shellCommand("execute_bash", { command: "pytest -q" })).toBe("pytest -q");
+    expect(shellCommand("run_terminal_cmd", { command: "ls" })).toBe("ls");
+    expect(shellCommand("read_file", { command: "ls" })).toBeUndefined();
+  });
+
+  it("a search that finds nothing fails only when it looked for what should be there", () => {
+    const last = (cmd: string, exit: number) => {
+      const a = attempt("Fix the build.", [{ cmd, out: "", exit }]);
+      const call = a.events.find((e) => e.kind === "tool_call");
+      return callFailed(a, call as Event);
+    };
+    // looking for trouble in a build's output and finding none
+    expect(last("make 2>&1 | grep -i error", 1)).toBe(false);
+    expect(last("grep -n Overfull main.log", 1)).toBe(false);
+    // looking for the expected answer and not finding it
+    expect(last("curl -s localhost:8080/health | grep OK", 1)).toBe(true);
+    expect(last("make 2>&1 | grep -i error", 2)).toBe(true);
   });
 
   it("a write that also checks counts as a check; heredoc bodies are not commands", () => {

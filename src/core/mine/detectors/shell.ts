@@ -1,8 +1,6 @@
+import { isShellTool } from "../../ingest/shell.js";
 import type { Attempt, Event } from "../../model/attempt.js";
 
-/** Shell-ish tool names across harnesses (Claude Code, Codex, OpenClaw, Terminus). */
-const SHELL_TOOLS =
-  /^(bash|shell|exec|exec_command|run|terminal|sh|local_shell|execute|run_command)$/i;
 const WRITE_TOOLS =
   /^(write|edit|multiedit|apply_patch|str_replace|create|notebookedit|write_file|edit_file)$/i;
 const READ_TOOLS = /^(read|view|cat|read_file|open|glob|grep|ls)$/i;
@@ -23,7 +21,7 @@ function parseInput(ev: Event): Record<string, unknown> | undefined {
 export function commandOf(ev: Event): string | undefined {
   if (ev.kind !== "tool_call") return undefined;
   if (ev.command) return ev.command;
-  if (ev.tool && SHELL_TOOLS.test(ev.tool)) {
+  if (ev.tool && isShellTool(ev.tool)) {
     const j = parseInput(ev);
     const c = j?.command ?? j?.cmd;
     if (typeof c === "string") return c;
@@ -51,6 +49,9 @@ export function resultOf(a: Attempt, call: Event): Event | undefined {
   return undefined;
 }
 
+/** Words a search for trouble looks for (an error, a failure, a warning). */
+const TROUBLE_WORD = /err|fail|warn|exception|traceback|fatal|panic|overfull|denied|undefined/i;
+
 const FAIL_TEXT =
   /(\b[1-9]\d* failed\b|\bFAILED\b|Traceback \(most recent call last\)|command not found|No such file or directory|Connection refused|Failed to connect|\bError:|\berror:|Permission denied|Segmentation fault|\bFAIL\b)/;
 
@@ -59,8 +60,14 @@ export function callFailed(a: Attempt, call: Event): boolean {
   const r = resultOf(a, call);
   const src = r ?? call;
   const lastSeg = segments(commandOf(call) ?? "").at(-1) ?? "";
-  // grep exits 1 when nothing matched: a negative search ("no Overfull") is not a failure.
-  if (src.exitCode === 1 && /^grep\b/.test(lastSeg) && !/[|]/.test(lastSeg)) return false;
+  // grep exits 1 when nothing matched: a search of a file, or a search for trouble in a
+  // program's output (`make 2>&1 | grep -i error`), that finds nothing is not a failure; a
+  // pipe into a search for what should be there (`curl … | grep OK`) that finds nothing is.
+  if (src.exitCode === 1) {
+    const st = stages(lastSeg);
+    const last = st.at(-1) ?? "";
+    if (/^grep\b/.test(last) && (st.length === 1 || TROUBLE_WORD.test(last))) return false;
+  }
   if (src.exitCode !== undefined) return src.exitCode !== 0;
   if (src.isError) return true;
   return FAIL_TEXT.test(cleanOutput(src.output ?? ""));
@@ -268,6 +275,15 @@ export function stripHeredocs(cmd: string): string {
     HEREDOC_OPEN.lastIndex = from;
   }
   return out + cmd.slice(from);
+}
+
+/** Pipeline stages of one shell segment (a single `|`, not `||`); a comment line has none. */
+export function stages(seg: string): string[] {
+  if (seg.trimStart().startsWith("#")) return [];
+  return seg
+    .split(/(?<!\|)\|(?!\|)/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Shell segments of a command (split on &&, ||, ;, newlines outside heredocs is good enough). */
