@@ -3,7 +3,7 @@ import type { Attempt } from "../model/attempt.js";
 import { redact } from "../redact.js";
 import { detectorById } from "./detectors/index.js";
 import { hasTestRoles } from "./detectors/partial-grade.js";
-import { stopIndex } from "./detectors/shell.js";
+import { isCheck, isWrite, seenByAgent, stopIndex, toolCalls } from "./detectors/shell.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { FaultMarkers } from "./faults/index.js";
 import { secondReadingOf } from "./faults/index.js";
@@ -229,6 +229,24 @@ export function heuristicLabel(
     };
   }
   const struggled = hits.some((h) => h.detectorId === "agent.gave-up");
+  // A capability gap needs a finished attempt: it wrote its work and looked at it after the
+  // last write. Without that, the missing check is what a rule could still have asked for.
+  const unfinished = unfinishedAt(attempt);
+  if (unfinished)
+    return {
+      ...base,
+      isProceduralLoss: false,
+      kind: "policy_addressable",
+      status: "needs_review",
+      capabilityEvidence,
+      preFailureState: { eventIndex: unfinished.eventIndex, description: unfinished.why },
+      mechanism: "needs review",
+      interventionPoint: "stop",
+      exclusion: "none",
+      confidence: confidenceOf(1),
+      rationale: `no mechanism found, and not shown to be a capability gap: ${unfinished.why}`,
+      evidence: [eventEvidence(attempt, "addressable", unfinished.eventIndex, unfinished.why)],
+    };
   return {
     ...base,
     isProceduralLoss: false,
@@ -261,4 +279,23 @@ function stallOf(hits: readonly DetectorHit[]): DetectorHit | undefined {
     if (h) return h;
   }
   return undefined;
+}
+
+/**
+ * Why an attempt is not finished in the sense a capability gap needs, or undefined: it never
+ * looked at its work after its last recognized write (a check whose output it saw).
+ */
+function unfinishedAt(a: Attempt): { eventIndex: number; why: string } | undefined {
+  const calls = toolCalls(a);
+  const lastWrite = calls.filter(isWrite).at(-1);
+  // a write fire does not recognize (`patch < f`, a generator script) is no evidence either way
+  if (!lastWrite) return undefined;
+  // (a write that also checks, `cat > f && python f`, looked at its own work)
+  const checked = calls.some((c) => c.index >= lastWrite.index && isCheck(c) && seenByAgent(a, c));
+  return checked
+    ? undefined
+    : {
+        eventIndex: lastWrite.index,
+        why: "the attempt never looked at its work after its last write",
+      };
 }

@@ -524,4 +524,70 @@ describe("checks that could not fail, by-products, regressions", () => {
     );
     expect(ids(fixed).some((i) => i.startsWith("stop.last-check-failed"))).toBe(false);
   });
+
+  it("task-role gates read the task's role, not a word in it", () => {
+    const fired = (task: string, steps: Step[], id: string) =>
+      ids(attempt(task, steps)).some((x) => x.startsWith(`${id}@`));
+    const edit: Step[] = [
+      { cmd: "sed -i 's/a/b/' src/widget.py", out: "" },
+      { cmd: "python3 -m pytest -q", out: "3 passed" },
+    ];
+    // a git clone of a repository whose command is to be fixed re-implements no binary
+    const clone =
+      "Clone https://github.com/acme/widget and fix the `widget` command so it exits 0.";
+    expect(fired(clone, edit, "binary.never-compared")).toBe(false);
+    expect(
+      fired(
+        "Re-implement the /usr/bin/wc binary in Rust; it must give identical output.",
+        edit,
+        "binary.never-compared",
+      ),
+    ).toBe(true);
+    // a soft-delete feature gives the database no evidence role
+    const soft = "Implement soft delete: deleted records in the database must not be returned.";
+    expect(
+      fired(
+        soft,
+        [{ cmd: "sqlite3 data.db .schema", out: "CREATE TABLE t(x);" }],
+        "evidence.mutated-before-copy",
+      ),
+    ).toBe(false);
+    // "Only use the standard library" is no closed replacement map
+    const fix =
+      "Replace the broken parse_date in utils.py with a working one. Only use the standard library.";
+    expect(fired(fix, edit, "exact.no-diff-after-replace")).toBe(false);
+    // API tokens with fields are no count of a text's tokens
+    const api =
+      "Count the number of API tokens issued per user. Each record has the fields `user_id` and `token_id`.";
+    expect(
+      fired(api, [{ cmd: "echo 42 > /app/count.txt", out: "" }], "dataset.fields-unreconciled"),
+    ).toBe(false);
+  });
+
+  it("a daemon's config test, a signal to it or a client naming its user is no server launch", () => {
+    const task = "Configure nginx as a reverse proxy so the service stays reachable on port 8080.";
+    const launched = (cmd: string) =>
+      ids(attempt(task, [{ cmd, out: "" }])).some((x) => x.startsWith("service.attached-launch@"));
+    expect(launched("nginx -t && nginx -s reload")).toBe(false);
+    expect(launched("psql -U postgres -f /app/q.sql")).toBe(false);
+    expect(launched("nginx")).toBe(true);
+    expect(launched("sudo -u postgres postgres -D /var/lib/pg/data")).toBe(true);
+  });
+
+  it("no mechanism and no look at the work after its last write is no capability gap", () => {
+    const task = "Fix the parser in /app/parse.py.";
+    const unchecked = attempt(task, [
+      { cmd: "cat /app/parse.py", out: "def parse(x): ..." },
+      { cmd: "sed -i 's/x/y/' /app/parse.py", out: "" },
+    ]);
+    const checked = attempt(task, [
+      { cmd: "sed -i 's/x/y/' /app/parse.py", out: "" },
+      { cmd: "python3 -m pytest -q", out: "3 passed" },
+    ]);
+    // (no detector fired: the stop-without-check pattern alone would be a suspicion)
+    const u = heuristicLabel(unchecked, []);
+    expect([u.exclusion, u.status]).toEqual(["none", "needs_review"]);
+    expect(u.rationale).toContain("never looked at its work after its last write");
+    expect(heuristicLabel(checked, []).exclusion).toBe("capability_gap");
+  });
 });

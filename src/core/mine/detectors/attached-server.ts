@@ -1,8 +1,20 @@
 import { commandOf, PROBE_RE, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
-export const SERVER_LAUNCH_RE =
-  /(python3?\s+-m\s+http\.server|\bflask\b[^|;&]*\brun\b|\buvicorn\b|\bgunicorn\b|\bnode\s+\S*(?:server|app|index)\S*|\bnpm\s+(?:run\s+)?(?:start|serve|dev)\b|\bhttp-server\b|\bnginx\b|\bhttpd\b|\bapache2ctl\b|\bredis-server\b|\bmongod\b|\bpostgres\b|\bpg_ctl\s+start|\bqemu-system|\bjava\s+-jar\b|\brails\s+s(?:erver)?\b|\bphp\s+-S\b|\.\/\S*server\S*|\bserver\.(?:py|js)\b|\bsshd\b|\bmysqld\b|\bvirsh\s+start\b)/;
+/**
+ * Where a program name stands as the command (not an argument, a path or a user name):
+ * the start of a segment, after `sudo` / `nohup` / `setsid` / `exec` / `env`, with a path.
+ */
+const AT_COMMAND = String.raw`(?:^|[;&|(\n]\s*|\b(?:sudo|nohup|setsid|exec|env)\s+(?:-[ugCh]\s+\S+\s+|-\S+\s+)*)(?:\S*\/)?`;
+/**
+ * A server or VM launch. Daemons count as the command itself, and not when asked only to
+ * test their configuration, send a signal to a running master or print their version
+ * (`nginx -t`, `nginx -s reload`, `httpd -v`); `postgres` only with its data folder (`-D`),
+ * since the word is more often a user or database name (`psql -U postgres`).
+ */
+export const SERVER_LAUNCH_RE = new RegExp(
+  String.raw`(python3?\s+-m\s+http\.server|\bflask\b[^|;&]*\brun\b|\buvicorn\b|\bgunicorn\b|\bnode\s+\S*(?:server|app|index)\S*|\bnpm\s+(?:run\s+)?(?:start|serve|dev)\b|\bhttp-server\b|${AT_COMMAND}(?:nginx|httpd|apache2ctl|sshd|mysqld|mongod|redis-server)\b(?!\s+-(?:t|T|s|v|V|h|q)\b)|${AT_COMMAND}postgres\s+(?:-\S+\s+)*-D\b|\bpg_ctl\s+(?:-\S+\s+)*start|\bqemu-system|\bjava\s+-jar\b|\brails\s+s(?:erver)?\b|\bphp\s+-S\b|\.\/\S*server\S*|\bserver\.(?:py|js)\b|\bvirsh\s+start\b)`,
+);
 /** Starts the process in a new session / under a supervisor, not as a child of the agent's shell. */
 const NEW_SESSION_RE =
   /\b(setsid|tmux\s+new|screen\s+-d|start-stop-daemon|systemctl\s+(?:re)?start|service\s+\S+\s+(?:re)?start|daemonize|supervisorctl\s+start|pm2\s+start)\b|\bdocker\s+(?:run|compose\s+up)\b[^|;]*\s-d\b|--daemon\b|\s-daemonize\b/;

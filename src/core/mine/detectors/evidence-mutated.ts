@@ -18,7 +18,7 @@ const COPY_RE = /\b(cp|rsync|tar|dd\s+if=|\.backup\b|cp\s+-a|shutil\.copy)/;
  * no evidence role, so opening it read-write is no loss.
  */
 const EVIDENCE_ROLE_RE =
-  /\b(?:recover\w*|restor\w*|salvag\w*|preserv\w*|forensic\w*|investigat\w*|corrupt\w*|undelet\w*|repair\w*|lost|deleted|damaged|truncated|evidence)\b/i;
+  /\b(?:recover\w*|restor\w*|salvag\w*|preserv\w*|forensic\w*|investigat\w*|corrupt\w*|undelet\w*|repair\w*|damaged|truncated|evidence)\b/i;
 /** A store the role can be about: a database, its journal or WAL, a log, a repository. */
 const EVIDENCE_STORE_RE =
   /\b(?:database|sqlite\d?|\w+\.db|wal|journal|log(?:s|file)?|repositor(?:y|ies)|git|commits?|history)\b/i;

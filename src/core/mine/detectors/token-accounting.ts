@@ -1,8 +1,10 @@
 import { commandOf, outputOf, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
+/** A count of tokens in one sentence, in a task about text: a dataset, a corpus, a tokenizer. */
 const TOKEN_TASK =
-  /\btokens?\b[\s\S]*\b(count|total|number)\b|\b(count|total|number)\b[\s\S]*\btokens?\b/i;
+  /\btokens?\b(?:[^.\n]|\.(?=\S)){0,300}\b(count|total|number)\b|\b(count|total|number)\b(?:[^.\n]|\.(?=\S)){0,300}\btokens?\b/i;
+const TEXT_TASK = /\b(tokeni[sz]\w*|dataset|corpus|vocab\w*|text)\b/i;
 const WRITE_INT = /\becho\s+(\d+)\s*>+\s*\S+|\bprintf\s+['"]?%?d?\\?n?['"]?\s*(\d+)\s*>+/;
 const SUM_RE = /\b\d+\s*\+\s*\d+\b/;
 
@@ -24,7 +26,9 @@ export const tokenFieldsUnreconciled: Detector = {
     "multi-field token count written without a per-field reconciliation to the final integer",
   family: "dataset-token-accounting",
   detect(attempt) {
-    if (!TOKEN_TASK.test(attempt.taskText) || countedFields(attempt.taskText).length < 2) return [];
+    const task = attempt.taskText;
+    if (!TOKEN_TASK.test(task) || !TEXT_TASK.test(task) || countedFields(task).length < 2)
+      return [];
     const calls = toolCalls(attempt);
     const writes = calls.filter((c) => WRITE_INT.test(commandOf(c) ?? ""));
     const last = writes.at(-1);
