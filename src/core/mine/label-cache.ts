@@ -81,3 +81,35 @@ export async function lastLabels(workspaceDir: string): Promise<Map<string, Labe
   if (fileStamp(file) === stamp) lastRead = { file, stamp, labels: new Map(m) };
   return m;
 }
+
+/**
+ * The labels of `ids`, in that order, as the label store of `labeler` holds them now: from
+ * the last labels read (`lastLabels`) while the store is unchanged and they have every id
+ * (the workbench's session read them: nothing is read again), else from the store. Undefined
+ * when the store lacks one of them.
+ */
+export async function storedLabels(
+  workspaceDir: string,
+  labeler: "llm" | "heuristic",
+  ids: readonly string[],
+): Promise<Label[] | undefined> {
+  const file = labelStorePath(workspaceDir, labeler);
+  const stamp = fileStamp(file);
+  if (lastRead?.file === file && lastRead.stamp === stamp && stamp !== "none") {
+    const found = pick(ids, (id) => lastRead?.labels.get(id));
+    if (found) return found;
+  }
+  const store = await readLabelStore(workspaceDir, labeler);
+  return pick(ids, (id) => store.entries[id]?.label);
+}
+
+/** Each id's label, or undefined when one has none (or another attempt's). */
+function pick(ids: readonly string[], get: (id: string) => Label | undefined): Label[] | undefined {
+  const out: Label[] = [];
+  for (const id of ids) {
+    const l = get(id);
+    if (l?.attemptId !== id) return undefined;
+    out.push(l);
+  }
+  return out;
+}

@@ -8,7 +8,7 @@ import type { DetectorHit } from "./detectors/types.js";
 import { heuristicLabel } from "./heuristic.js";
 import { type Label, LLM_LABEL_RULES, LLM_LABEL_VERSION } from "./label.js";
 import { type LabelStore, labelKey } from "./label-cache.js";
-import { asTriaged, type TriageResult, triage } from "./triage.js";
+import { asTriaged, type TriageOptions, type TriageResult, triage } from "./triage.js";
 import { triageInputsOf } from "./triage-view.js";
 
 export type LabelerName = "llm" | "heuristic";
@@ -84,6 +84,35 @@ export interface MineResult {
   store: LabelStore;
 }
 
+/** What `miningTriage` takes besides the attempts and the config. */
+export interface MiningTriageInputs {
+  /** The run's labels (absent: triage before labels, outside faults only). */
+  labels?: ReadonlyMap<string, Label>;
+  userExcluded?: TriageOptions["userExcluded"];
+  handOutcomes?: ReadonlyMap<string, "pass" | "fail"> | undefined;
+  /**
+   * The outside faults the workspace index holds (absent: computed from every failed
+   * attempt's events and verifier output, as a run over loaded attempts does).
+   */
+  knownFaults?: TriageOptions["knownFaults"] | undefined;
+}
+
+/**
+ * Triage as mining runs it, with the same inputs as `fire triage` and the workbench
+ * (core/mine/triage-view.ts): before labels, after them, and with the user's exclusions.
+ */
+export function miningTriage(
+  attempts: readonly Attempt[],
+  config: FireConfig,
+  i: MiningTriageInputs,
+): TriageResult {
+  return triage(attempts, {
+    ...triageInputsOf(config, i.labels, i.userExcluded),
+    ...(i.handOutcomes?.size ? { handOutcomes: i.handOutcomes } : {}),
+    ...(i.knownFaults ? { knownFaults: i.knownFaults } : {}),
+  });
+}
+
 /**
  * The mining workflow over loaded attempts: triage → detectors → labels (heuristic or
  * injected) → triage with labels → clustering → the user's decisions replayed.
@@ -94,9 +123,8 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
     verifier: config.mining.verifierFaultMarkers,
     environment: config.mining.environmentFaultMarkers,
   };
-  // the same inputs as fire triage and the workbench (core/mine/triage-view.ts)
   const hand = opts.handOutcomes?.size ? { handOutcomes: opts.handOutcomes } : {};
-  const first = triage(attempts, { ...triageInputsOf(config, undefined, undefined), ...hand });
+  const first = miningTriage(attempts, config, { handOutcomes: opts.handOutcomes });
   const byId = new Map(attempts.map((a) => [a.id, a]));
   const scope = first.inScope.map((id) => byId.get(id)).filter((a): a is Attempt => !!a);
   opts.onProgress?.({ phase: "detect", done: 0, total: attempts.length });
@@ -162,9 +190,10 @@ export async function mine(attempts: readonly Attempt[], opts: MineOptions): Pro
   const reusedFailed = labels.slice(0, reused).filter((l) => l.unlabelledReason).length;
   labels.sort((a, b) => (a.attemptId < b.attemptId ? -1 : 1));
   const labelMap = new Map(labels.map((l) => [l.attemptId, l]));
-  const finalTriage = triage(attempts, {
-    ...triageInputsOf(config, labelMap, userExclusions(opts.decisions ?? [])),
-    ...hand,
+  const finalTriage = miningTriage(attempts, config, {
+    labels: labelMap,
+    userExcluded: userExclusions(opts.decisions ?? []),
+    handOutcomes: opts.handOutcomes,
   });
   opts.onProgress?.({ phase: "cluster", done: 0, total: 1 });
   const input = { labels, attempts: byId, hits };

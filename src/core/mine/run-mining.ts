@@ -15,12 +15,12 @@ import {
   type MineProgress,
   type MineResult,
   mine,
+  miningTriage,
 } from "./mine.js";
 import { readMiningCache, writeMiningCache } from "./mining-cache.js";
 import { miningKeyOf } from "./mining-key.js";
 import { summarizeMine } from "./render.js";
-import { type TriageResult, triage } from "./triage.js";
-import { triageInputsOf } from "./triage-view.js";
+import type { TriageResult } from "./triage.js";
 
 export interface RunMiningOptions {
   labeler: LabelerName;
@@ -64,7 +64,7 @@ export async function runMining(ws: Workspace, opts: RunMiningOptions): Promise<
   const reused = asReused(base);
   const key = reused && miningKeyOf(ws, opts.labeler, handOutcomes);
   if (reused && key) {
-    await writeMiningCache(ws.dir, key, reused);
+    await writeMiningCache(ws, key, reused, handOutcomes);
     memo = { dir: ws.dir, key, base: reused };
     // the summary only while the decisions it applied are the file's (none made meanwhile)
     const summaryKey = clustersSummaryKey(ws, opts.labeler);
@@ -126,8 +126,14 @@ export async function currentClusters(
   ]);
   const handOutcomes = handOutcomesOf(hand);
   const key = miningKeyOf(ws, labeler, handOutcomes);
+  // the label store is read after the key is taken: what was read is kept (in the cache, in
+  // memory) only while the key still stamps the store read (no `fire mine` meanwhile)
+  const stillKey = () => key !== undefined && miningKeyOf(ws, labeler, handOutcomes) === key;
   let base = key && memo?.dir === ws.dir && memo.key === key ? memo.base : undefined;
-  base ??= key ? readMiningCache(ws.dir, key) : undefined;
+  if (!base && key) {
+    base = await readMiningCache(ws, key, handOutcomes);
+    if (base && !stillKey()) base = undefined;
+  }
   if (!base) {
     // every attempt's events, read unit by unit rather than in task order (index-backed)
     base = await mine(withAllParts(ws.attempts), {
@@ -138,9 +144,9 @@ export async function currentClusters(
       handOutcomes,
       reuseOnly: true,
     });
-    if (key) await writeMiningCache(ws.dir, key, base);
+    if (key && stillKey()) await writeMiningCache(ws, key, base, handOutcomes);
   }
-  if (key) memo = { dir: ws.dir, key, base };
+  if (key && stillKey()) memo = { dir: ws.dir, key, base };
   return withDecisions(base, ws, decisions.decisions, handOutcomes, known.triage);
 }
 
@@ -181,10 +187,11 @@ export function withDecisions(
   const finalTriage = !excludes
     ? base.finalTriage
     : (knownTriage ??
-      triage(ws.attempts, {
-        ...triageInputsOf(config, labelMap, userExclusions(decisions)),
-        ...(handOutcomes.size ? { handOutcomes } : {}),
-        ...(ws.index ? { knownFaults: ws.index.faults } : {}),
+      miningTriage(ws.attempts, config, {
+        labels: labelMap,
+        userExcluded: userExclusions(decisions),
+        handOutcomes,
+        knownFaults: ws.index?.faults,
       }));
   const applied = applyDecisions(base.clusters, decisions, {
     labels: base.labels,
