@@ -88,7 +88,7 @@ const Stored = z.object({
     .passthrough(),
 });
 
-/** What the cache reads besides its file: the workspace and its hand outcomes. */
+/** What of the workspace the cache reads besides its file (the triages are computed over it). */
 export type CachedFrom = Pick<Workspace, "dir" | "attempts" | "config" | "index">;
 
 type Triages = Pick<MineResult, "triage" | "finalTriage">;
