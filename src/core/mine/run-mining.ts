@@ -126,13 +126,14 @@ export async function currentClusters(
   ]);
   const handOutcomes = handOutcomesOf(hand);
   const key = miningKeyOf(ws, labeler, handOutcomes);
-  // the label store is read after the key is taken: what was read is kept (in the cache, in
-  // memory) only while the key still stamps the store read (no `fire mine` meanwhile)
+  // the label store is read after the key is taken: what was read is kept (in memory, in
+  // the cache) only while the key still stamps the store read (no `fire mine` meanwhile)
   const stillKey = () => key !== undefined && miningKeyOf(ws, labeler, handOutcomes) === key;
   let base = key && memo?.dir === ws.dir && memo.key === key ? memo.base : undefined;
   if (!base && key) {
     base = await readMiningCache(ws, key, handOutcomes);
     if (base && !stillKey()) base = undefined;
+    if (base) memo = { dir: ws.dir, key, base };
   }
   if (!base) {
     // every attempt's events, read unit by unit rather than in task order (index-backed)
@@ -144,9 +145,11 @@ export async function currentClusters(
       handOutcomes,
       reuseOnly: true,
     });
-    if (key && stillKey()) await writeMiningCache(ws, key, base, handOutcomes);
+    if (key && stillKey()) {
+      await writeMiningCache(ws, key, base, handOutcomes);
+      memo = { dir: ws.dir, key, base };
+    }
   }
-  if (key && stillKey()) memo = { dir: ws.dir, key, base };
   return withDecisions(base, ws, decisions.decisions, handOutcomes, known.triage);
 }
 
