@@ -479,6 +479,38 @@ describe("checks that could not fail, by-products, regressions", () => {
     expect(ids(ran).some((i) => i.startsWith("check.regression-unchecked"))).toBe(false);
     const notFixed = attempt("Fix the figure bug.", steps, tests("failed"));
     expect(ids(notFixed).some((i) => i.startsWith("check.regression-unchecked"))).toBe(false);
+    // any runner counts: jest on the broken test file, go test on the whole suite
+    const js = {
+      verifierTests: [
+        {
+          name: "test/parser.test.js::parses dates",
+          status: "passed" as const,
+          role: "target" as const,
+        },
+        {
+          name: "test/parser.test.js::keeps old",
+          status: "failed" as const,
+          role: "regression" as const,
+        },
+      ],
+    };
+    for (const cmd of ["npx jest test/parser.test.js", "go test ./..."]) {
+      const run = attempt("Fix the parser.", [...steps, { cmd, out: "1 failed", exit: 1 }], js);
+      expect(
+        ids(run).some((i) => i.startsWith("check.regression-unchecked")),
+        cmd,
+      ).toBe(false);
+    }
+  });
+
+  it("a script's own [0] or break is no answer cut to its first result", () => {
+    const task = "Find all valid moves, one per line, and write them to /app/moves.txt.";
+    const script =
+      "python3 - <<'EOF'\nmoves = sorted({l.split()[0] for l in open('/app/log')})\nopen('/app/moves.txt','w').write('\\n'.join(moves))\nEOF";
+    const fired = (cmd: string) =>
+      ids(attempt(task, [{ cmd, out: "" }])).some((i) => i.startsWith("answers.single-emitted"));
+    expect(fired(script)).toBe(false);
+    expect(fired("./solve | head -1 > /app/moves.txt")).toBe(true);
   });
 
   it("stopped after a failing test run: named when the grader failed the same test", () => {

@@ -1,10 +1,13 @@
 import { testsOf } from "../../ingest/verifier-tests.js";
 import type { Attempt } from "../../model/attempt.js";
-import { commandOf, segments, stopIndex, toolCalls } from "./shell.js";
+import { commandOf, segments, stopIndex, TEST_RE, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /** A segment that runs Python tests: pytest, or python on a module (`-m pytest`, a script). */
 const RUNS_TESTS = /^(?:\S*\/)?(?:python[\d.]*|pytest|py\.test|tox|nox)\b/;
+
+/** A source file named on a command line (a runner given one runs only it). */
+const TEST_FILE = /\.(?:py|[cm]?[jt]sx?|go|rb|rs|java|kt|php|ex|exs)\b/;
 
 /** The file of a test id (`tests/x/test_a.py::T::t[1]` → `test_a.py`). */
 const fileOf = (name: string): string => (name.split("::")[0] ?? name).split("/").pop() ?? name;
@@ -53,12 +56,14 @@ export const regressionUnchecked: Detector = {
     if (regressed.length === 0 || target.length === 0) return [];
     if (!target.every((t) => t.status === "passed")) return [];
     const files = [...new Set(regressed.map((t) => fileOf(t.name)))];
+    // any runner (pytest, jest, go test, cargo test, …) of those files, or of a whole suite
     const ran = toolCalls(attempt).some((c) =>
       segments(commandOf(c) ?? "").some((s) => {
-        if (!RUNS_TESTS.test(s)) return false;
-        if (files.some((f) => s.includes(f) || s.includes(f.replace(/\.py$/, "")))) return true;
+        if (!RUNS_TESTS.test(s) && !TEST_RE.test(s)) return false;
+        if (files.some((f) => s.includes(f) || s.includes(f.replace(/\.[^.]+$/, "")))) return true;
         // a runner given no test file runs a directory or the whole suite
-        return /^(?:\S*\/)?(?:pytest|py\.test|tox|nox)\b/.test(s) && !/\.py\b/.test(s);
+        const runner = /^(?:\S*\/)?(?:pytest|py\.test|tox|nox)\b/.test(s) || TEST_RE.test(s);
+        return runner && !TEST_FILE.test(s);
       }),
     );
     if (ran) return [];

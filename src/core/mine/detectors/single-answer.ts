@@ -1,9 +1,13 @@
-import { commandOf, isWrite, outputOf, toolCalls } from "./shell.js";
+import { commandOf, isWrite, outputOf, stripHeredocs, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
 const MULTI_TASK =
   /\ball (?:the )?valid (?:answers|solutions)\b|\bevery valid\b|\ball (?:possible|valid) \w+,? one per line\b|\bone per line\b[\s\S]{0,80}\ball\b|\ball\b[\s\S]{0,80}\bone per line\b/i;
-const FIRST_ONLY = /\bhead\s+-(?:n\s*)?1\b|\bbreak\b|\[0\]|\bnext\(|\bhead\s+-n1\b/;
+/**
+ * The shell keeping only the first result (`head -1`, `sed -n 1p`, `awk 'NR==1'`). A program's
+ * own `[0]`, `break` or `next(` says nothing: scripts index and loop for every other reason.
+ */
+const FIRST_ONLY = /\bhead\s+-(?:n\s*)?1\b|\bsed\s+-n\s+['"]?1p\b|\bawk\s+['"]NR\s*==\s*1['"]/;
 
 /** How many answer lines a write shows: a `wc -l` count, the echoed/catted lines, or 1 for a single echo. */
 function shownLines(cmd: string, out: string): number | undefined {
@@ -29,7 +33,7 @@ export const singleAnswer: Detector = {
     if (!last) return [];
     const cmd = commandOf(last) ?? "";
     const lines = shownLines(cmd, outputOf(attempt, last));
-    if (FIRST_ONLY.test(cmd))
+    if (FIRST_ONLY.test(stripHeredocs(cmd)))
       return [
         { eventIndices: [last.index], reason: "answer file written from the first result only" },
       ];
