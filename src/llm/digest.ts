@@ -5,6 +5,8 @@ import {
   callFailed,
   callSucceeded,
   commandOf,
+  DOWNLOAD_RE,
+  INSTALL_RE,
   isWrite,
   resultOf,
   runsInterpreter,
@@ -112,12 +114,6 @@ export function verifies(ev: Event): boolean {
   );
 }
 
-/** Package installs of the common managers (system, Python, Node, Rust, Go, Ruby). */
-const INSTALL_RE =
-  /\b(?:apt-get|apt|yum|dnf|apk|zypper|brew)\s+(?:-\S+\s+)*(?:install|add)\b|\b(?:pip[\d.]*|pipx|poetry|conda|mamba|micromamba)\s+(?:-\S+\s+)*(?:install|add)\b|\buv\s+(?:pip\s+install|add|sync|tool\s+install)\b|\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)\b|\b(?:cargo|gem)\s+install\b|\bgo\s+(?:install|get)\b/;
-/** Downloads from outside the sandbox (not a probe of a local service). */
-const DOWNLOAD_RE =
-  /\b(?:curl|wget)\b[^|;&\n]*\bhttps?:\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/\s]|$))|\bgit\s+clone\s+(?:-\S+\s+)*(?:https?:\/\/|git@)(?!(?:localhost|127\.0\.0\.1)[:/])|\b(?:huggingface-cli|hf)\s+download\b|\bpip[\d.]*\s+download\b/;
 /** Output that says the network (or a package index) could not be reached. */
 const NETWORK_ERROR =
   /Could not resolve host|Temporary failure (?:in name )?resolution|Name or service not known|Network is unreachable|Failed to establish a new connection|No route to host|getaddrinfo|ENOTFOUND|EAI_AGAIN|Max retries exceeded|Unable to fetch some archives|Could not connect to|Connection timed out/i;

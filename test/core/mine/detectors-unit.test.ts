@@ -7,6 +7,7 @@ import {
   callFailed,
   cleanOutput,
   isCheck,
+  isVerification,
   writtenPaths,
 } from "../../../src/core/mine/detectors/shell.js";
 import { countedFields } from "../../../src/core/mine/detectors/token-accounting.js";
@@ -621,5 +622,15 @@ describe("checks that could not fail, by-products, regressions", () => {
     expect([u.exclusion, u.status]).toEqual(["none", "needs_review"]);
     expect(u.rationale).toContain("never looked at its work after its last write");
     expect(heuristicLabel(checked, []).exclusion).toBe("capability_gap");
+  });
+
+  it("a download checks nothing; a probe of a service and a query client do", () => {
+    const ev = (command: string): Event => ({ index: 1, kind: "tool_call", tool: "Bash", command });
+    expect(isVerification(ev("curl -fsSL https://example.org/tool.tar.gz | tar xz"))).toBe(false);
+    expect(isVerification(ev("wget https://example.org/data.csv"))).toBe(false);
+    expect(isVerification(ev("curl -s http://web:8080/health"))).toBe(true);
+    expect(isVerification(ev("curl -s localhost:8080/health"))).toBe(true);
+    expect(isCheck(ev("psql -U app -c 'select count(*) from orders'"))).toBe(true);
+    expect(isCheck(ev("go run ./cmd/report"))).toBe(true);
   });
 });

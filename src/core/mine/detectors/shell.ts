@@ -227,7 +227,7 @@ export const PROBE_RE =
 export const BUILD_RE =
   /\b(make|gcc|g\+\+|clang|cc|cargo build|go build|npm run build|tsc|cmake|javac|mvn (?:package|compile)|pdflatex|xelatex|lualatex|latexmk|rustc|ninja)\b/;
 const CHECK_RE =
-  /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b|\b(cat|head|tail|less|grep|rg|diff|cmp|ls|stat|wc|test|file|jq|sha256sum|md5sum|sha1sum|xxd|hexdump|od|sqlite3|python3?|node|ruby|bash|sh|Rscript)\b|\|\s*R(?=\s|$)/;
+  /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b|\b(cat|head|tail|less|grep|rg|diff|cmp|ls|stat|wc|test|file|jq|sha256sum|md5sum|sha1sum|xxd|hexdump|od|sqlite3|psql|mysql|redis-cli|python3?|node|ruby|java|bash|sh|Rscript|go\s+run|cargo\s+run)\b|\|\s*R(?=\s|$)/;
 
 const HEREDOC_OPEN = /<<-?[ \t]*(?:'(\w+)'|"(\w+)"|(\w+))/g;
 const LINE_WORD = /\w{1,80}/y;
@@ -356,9 +356,34 @@ export function runsWrittenProgram(ev: Event, written: ReadonlySet<string>): boo
 }
 
 /** A call that verifies (test run, probe, build) — narrower than `isCheck`. */
+/** Package installs of the common managers (system, Python, Node, Rust, Go, Ruby). */
+export const INSTALL_RE =
+  /\b(?:apt-get|apt|yum|dnf|apk|zypper|brew)\s+(?:-\S+\s+)*(?:install|add)\b|\b(?:pip[\d.]*|pipx|poetry|conda|mamba|micromamba)\s+(?:-\S+\s+)*(?:install|add)\b|\buv\s+(?:pip\s+install|add|sync|tool\s+install)\b|\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)\b|\b(?:cargo|gem)\s+install\b|\bgo\s+(?:install|get)\b/;
+/** Downloads from outside the sandbox (not a probe of a local service). */
+export const DOWNLOAD_RE =
+  /\b(?:curl|wget)\b[^|;&\n]*\bhttps?:\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/\s]|$))|\bgit\s+clone\s+(?:-\S+\s+)*(?:https?:\/\/|git@)(?!(?:localhost|127\.0\.0\.1)[:/])|\b(?:huggingface-cli|hf)\s+download\b|\bpip[\d.]*\s+download\b/;
+/**
+ * A call that verifies: a test run, a build, or a probe of a service — a download from
+ * outside the sandbox (`curl https://…/x.tar.gz | tar x`) checks nothing of the agent's work.
+ */
 export function isVerification(ev: Event): boolean {
   const cmd = commandOf(ev);
-  return !!cmd && (TEST_RE.test(cmd) || PROBE_RE.test(cmd) || BUILD_RE.test(cmd));
+  if (!cmd) return false;
+  return segments(cmd).some(
+    (seg) => TEST_RE.test(seg) || BUILD_RE.test(seg) || (PROBE_RE.test(seg) && !fetchesFile(seg)),
+  );
+}
+
+/** What a fetch keeps: saved to a file, unpacked or run, a package or an archive. */
+const KEEPS_FETCH =
+  /\s-[a-zA-Z]*[oO]\b|--output\b|--remote-name\b|\|\s*(?:sudo\s+)?(?:tar|sh|bash|unzip|gunzip|python3?)\b|\.(?:tar\.(?:gz|xz|bz2)|tgz|zip|whl|deb|rpm|gz)\b|\bwget\b|\bgit\s+clone\b|\bdownload\b/;
+
+/**
+ * A segment that fetches something from outside the sandbox to keep (a download, a clone),
+ * not a probe of a service: a curl of `http://web:8080/health` that prints the answer probes.
+ */
+function fetchesFile(seg: string): boolean {
+  return DOWNLOAD_RE.test(seg) && KEEPS_FETCH.test(seg);
 }
 
 /** Index of the stop event, else the last event's index (+1 when there are none). */
