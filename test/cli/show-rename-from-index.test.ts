@@ -9,6 +9,7 @@ import { Decision, parseDecisions } from "../../src/core/mine/decisions.js";
 import { decisionsText, schemaOrder } from "../../src/core/mine/decisions-log.js";
 import { renderMine, renderMineSummary } from "../../src/core/mine/render.js";
 import { indexFile } from "../../src/core/workspace/head.js";
+import { mayNameAttempt } from "../../src/core/workspace/indexed-attempt.js";
 import { openCurrentWorkspace } from "../../src/core/workspace/open.js";
 import { workspacePaths } from "../../src/core/workspace/paths.js";
 import { removeTempWorkspaces, tempWorkspace } from "../core/mine/demo-workspace.js";
@@ -70,6 +71,20 @@ describe("fire show from the index row (real Harbor trials)", () => {
     expect(indexedAttempt(head, ids[1]!)).toBeUndefined();
     writeFileSync(indexFile(dir), index);
     expect(jsonText(indexedAttempt(head, ids[1]!))).toBe(jsonText(ws.index!.byId.get(ids[1]!)));
+    writeFileSync(lookup, kept);
+
+    // whether a name may be an attempt id: from the lookup's bytes when it is fire's own,
+    // from the index's columns when it is not; never false for an id
+    const all = listed.map((a) => a.id);
+    const partial = ids[1]!.slice(3, 20);
+    for (const id of all) expect(mayNameAttempt(head, id), id).toBe(true);
+    expect([mayNameAttempt(head, "no-such-attempt"), mayNameAttempt(head, partial)]).toEqual([
+      false,
+      false,
+    ]);
+    writeFileSync(lookup, Buffer.concat([kept, Buffer.from(" ")]));
+    expect(mayNameAttempt(head, ids[1]!)).toBe(true);
+    expect(mayNameAttempt(head, "no-such-attempt")).toBe(false);
     writeFileSync(lookup, kept);
 
     // a source gone: the index no longer matches, the sources are read again

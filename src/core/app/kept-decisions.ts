@@ -20,7 +20,7 @@ import {
 import type { MineSummary } from "../mine/render-text.js";
 import { clusterNamed, resolveCluster } from "../mine/resolve-cluster.js";
 import type { WorkspaceHead } from "../workspace/head.js";
-import { indexedIds } from "../workspace/indexed-attempt.js";
+import { mayNameAttempt } from "../workspace/indexed-attempt.js";
 import { keyOf } from "../workspace/stamped-cache.js";
 
 /**
@@ -158,8 +158,7 @@ export async function excludeInKeptSummary(
   const cluster = resolveCluster(kept.summary.clusters, ref);
   if (!cluster || !validIds(cluster.attemptIds)) return undefined;
   if (reason.length < 1 || reason.length > DECISION_REASON_MAX) return undefined;
-  const ids = indexedIds(head);
-  if (!ids || ids.includes(ref)) return undefined;
+  if (mayNameAttempt(head, ref)) return undefined;
   const members = new Set(cluster.attemptIds);
   const decision: Decision = {
     op: "exclude",
