@@ -241,9 +241,15 @@ export function summaryAside(
   } catch {
     return undefined;
   }
-  for (const n of names) {
-    if (!n.startsWith(`${digest}~`) || !n.endsWith(".json")) continue;
-    const stamp = n.slice(digest.length + 1, -".json".length);
+  // newest first (the stamp ends in the decisions file's mtime in ns): a summary set aside
+  // under an older build or config no longer matches, and each one tried is read and hashed
+  const stampOfName = (n: string) => n.slice(digest.length + 1, -".json".length);
+  const mtime = (n: string) => BigInt(/-(\d+)$/.exec(stampOfName(n))?.[1] ?? "0");
+  const ours = names
+    .filter((n) => n.startsWith(`${digest}~`) && n.endsWith(".json"))
+    .sort((a, b) => (mtime(b) > mtime(a) ? 1 : mtime(b) < mtime(a) ? -1 : 0));
+  for (const n of ours) {
+    const stamp = stampOfName(n);
     const s = readKeyed<MineSummary>(
       join(folder, n),
       VERSION,
