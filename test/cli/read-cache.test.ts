@@ -64,6 +64,13 @@ describe("read commands from the index head and their caches", () => {
   it("answer as computed; a changed source, a bad head or cache is never served", async () => {
     const dir = workspace();
     expect((await fireIn(["mine"], { cwd: dir })).status).toBe(0);
+    // the mine kept the triage its new labels give (text, cache, the workbench's glance)
+    const { triageText, triageCache, triageGlance } = workspacePaths(dir);
+    expect([triageText, triageCache, triageGlance].map((f) => existsSync(f))).toEqual([
+      true,
+      true,
+      true,
+    ]);
     const first = await reads(dir); // computed, and kept
     expect(first[2]).toMatch(/cluster\(s\):/);
     const head = await currentHead(dir);

@@ -122,5 +122,9 @@ export function register(program: Command): void {
     const problem = outcomeProblem(outcome, (r.report as RunReport | undefined)?.endpoint);
     if (problem) printErr(`fire: ${problem}\n`);
     if (outcome.nothingLabelled) process.exitCode = 1;
+    // The new labels change triage's key: keep the triage (its cache, its text and the
+    // workbench's glance) current now, from the workspace already read, so the next
+    // `fire triage` and the next workbench open do not read and compute it again.
+    await (await import("../../core/app/triage.js")).triageText(ws);
   });
 }
