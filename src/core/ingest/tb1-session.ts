@@ -111,8 +111,13 @@ export function castText(cast: string): CastText {
   return { text: plainTerminalText(chunks.join("")), badLines };
 }
 
-/** `user@host:dir# ` / `$ ` prompts as bash, sh and zsh print them in a container. */
-const PROMPT = /^(?:\([^)\n]*\)\s*)?[\w.-]+@[\w.-]+:[^\n#$]*[#$] ?(.*)$/;
+/**
+ * Shell prompts as a container's shell prints them: Debian's `user@host:dir# ` (a virtualenv's
+ * `(venv) ` before it), bash's own default `bash-5.2# ` (an image that sets no PS1), and
+ * BusyBox ash's `/app # ` / `~ $ ` (Alpine images).
+ */
+const PROMPT =
+  /^(?:\([^)\n]*\)\s*)?(?:[\w.-]+@[\w.-]+:[^\n#$]*[#$] ?|(?:bash|sh)-\d+(?:\.\d+)*[#$] |(?:~|\/[^\s#$]*) [#$] )(.*)$/;
 /** Harness plumbing TB1 types itself, not the agent's actions. */
 const HARNESS = /^(?:asciinema rec\b.*|clear|exit|tmux wait -S done)$/;
 

@@ -93,6 +93,23 @@ describe("Terminal-Bench 1 runs import with their actions", () => {
 });
 
 describe("terminal text and prompt parsing", () => {
+  it("reads the prompts of images that set no PS1 (bash's default, BusyBox ash)", () => {
+    const pane = [
+      "bash-5.2# ls /app",
+      "data.csv",
+      "/app # cat data.csv | wc -l",
+      "3",
+      "~ $ echo done",
+      "done",
+      "a line of output / # not a prompt",
+    ].join("\n");
+    expect(sessionCommands(pane).map((c) => [c.command, c.output])).toEqual([
+      ["ls /app", "data.csv"],
+      ["cat data.csv | wc -l", "3"],
+      ["echo done", "done\na line of output / # not a prompt"],
+    ]);
+  });
+
   it("drops escapes, applies carriage returns and backspaces", () => {
     expect(plainTerminalText("\u001b[1;31mred\u001b[0m ok\r\n50%\r100%\nab\bc")).toBe(
       "red ok\n100%\nac",
