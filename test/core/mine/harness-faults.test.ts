@@ -237,6 +237,8 @@ describe("harness and provider faults from the trajectory", () => {
     });
     expect(faultOf(timedOut)?.code).not.toBe("agent-killed");
     expect(faultOf(base({ agentEnd: { exitCode: 1 } }))).toBeUndefined();
+    // SIGTERM as SIGKILL: the same set of signal exits decides the exit file and the exception
+    expect(faultOf(base({ agentEnd: { exitCode: 143 } }))?.code).toBe("agent-killed");
   });
 
   it("a trial that never started: no agent step and an exception or a failed agent process", () => {

@@ -7,8 +7,8 @@ import { type Evidence, excerpt, type Fault } from "./types.js";
 const LENGTH_STOP = /^(?:length|max_tokens|max_output_tokens|model_length|token_limit)$/i;
 /** Stop reasons that mean the model request failed. */
 const ERROR_STOP = /^(?:error|api_error|rate_limit\w*|overloaded\w*|server_error|refusal_error)$/i;
-/** Exit statuses of a process killed by SIGKILL (shell 128+9; negative: Node/Python style). */
-const KILLED_EXIT = new Set([137, -9]);
+/** Exit statuses of a process ended by SIGKILL or SIGTERM (shell 128+n; negative: Node/Python style). */
+export const KILLED_EXIT: ReadonlySet<number> = new Set([137, 143, -9, -15]);
 
 /** The final turn's own text (its message, else its reasoning), when the event is known. */
 function finalText(a: Attempt): string {
@@ -45,7 +45,7 @@ function usageText(a: Attempt): string {
 }
 
 /**
- * The agent process was killed (exit 137 / SIGKILL) while no time limit was hit: the
+ * The agent process was killed (exit 137 / 143, SIGKILL / SIGTERM) while no time limit was hit: the
  * harness or host stopped it, not the agent. Evidence: the exit status file.
  */
 export function agentKilled(a: Attempt): Fault | undefined {

@@ -8,6 +8,7 @@ import { emptyToolCalls } from "./empty-call.js";
 import { environmentFault } from "./environment.js";
 import {
   agentKilled,
+  KILLED_EXIT,
   killedItself,
   neverStarted,
   providerErrorLastTurn,
@@ -50,9 +51,6 @@ const HARNESS_CRASH =
  */
 const VERIFIER_EXCEPTION = /(Verifier|RewardFile|Reward|Grader|Judge|Parser)/i;
 
-/** Exit statuses of a process ended by SIGKILL or SIGTERM (as a shell or a runtime reports them). */
-const SIGNAL_EXIT = new Set([137, 143, -9, -15]);
-
 function resultFile(a: Attempt): string {
   if (a.source.format === "harbor-trial") return join(a.source.path, "result.json");
   if (a.source.format === "tb1-run") return join(a.source.path, "results.json");
@@ -89,7 +87,7 @@ function exceptionFault(a: Attempt): Fault | undefined {
   // an agent process the harness reports as ended by a signal (137 SIGKILL, 143 SIGTERM) with
   // no time limit reached and no kill of its own: something outside the agent stopped it
   const exit = /\bexit(?: code| status)?:? ?(-?\d+)\b/i.exec(a.exception?.message ?? "")?.[1];
-  if (/NonZeroAgentExitCode/i.test(type) && SIGNAL_EXIT.has(Number(exit)) && !isTimeout(a))
+  if (/NonZeroAgentExitCode/i.test(type) && KILLED_EXIT.has(Number(exit)) && !isTimeout(a))
     return {
       reason: "provider_fault",
       code: "agent-killed",
