@@ -1,9 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { loadDecisions } from "../../../src/core/mine/decisions.js";
+import { readLabelStore } from "../../../src/core/mine/label-cache.js";
+import { mine } from "../../../src/core/mine/mine.js";
 import { DemoManifest } from "../../../src/core/mine/validation.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { loadWorkspace, type Workspace } from "../../../src/core/workspace/load.js";
+import { openCurrentWorkspace } from "../../../src/core/workspace/open.js";
 import { fixture, REPO_ROOT } from "../../helpers/paths.js";
 
 export const DEMO_DIR = resolve(REPO_ROOT, "traces/generated");
@@ -50,4 +54,16 @@ export function attemptByPrefix(attempts: readonly Attempt[], prefix: string): A
   const a = attempts.find((x) => x.id.startsWith(prefix));
   if (!a) throw new Error(`no attempt ${prefix}…`);
   return a;
+}
+
+/** The clusters as `mine` itself gives them with the workspace's decisions (no cache). */
+export async function direct(dir: string) {
+  const ws = await openCurrentWorkspace(dir);
+  return mine(ws.attempts, {
+    labeler: "heuristic",
+    config: ws.config,
+    store: await readLabelStore(dir, "heuristic"),
+    decisions: (await loadDecisions(dir)).decisions,
+    reuseOnly: true,
+  });
 }

@@ -54,6 +54,10 @@ function attempt(taskText: string, steps: Step[], extra: Partial<Attempt> = {}):
 
 const ids = (a: Attempt) =>
   runDetectors(a, { siblings: [] }).map((h) => `${h.detectorId}@${h.eventIndices.join(",")}`);
+/** Whether a detector whose hit id starts with `prefix` fires on `a`. */
+const fires = (a: Attempt, prefix: string) => ids(a).some((x) => x.startsWith(prefix));
+/** One Bash call, for the readers of a single command. */
+const ev = (command: string): Event => ({ index: 1, kind: "tool_call", tool: "Bash", command });
 
 describe("generic detectors", () => {
   it("loop: the same failing command three times", () => {
@@ -196,7 +200,6 @@ describe("shell reading helpers", () => {
   });
 
   it("reads written paths from redirections, tee, cp and sed -i (with flags before the script)", () => {
-    const ev = (command: string): Event => ({ index: 1, kind: "tool_call", tool: "Bash", command });
     expect(writtenPaths(ev("echo 1 > /app/a.txt && cat /app/a.txt"))).toEqual(["/app/a.txt"]);
     expect(
       writtenPaths(ev("sed -i -E 's/x/y/; s/p/q/' a.yaml b.yaml && grep -c x a.yaml")),
@@ -238,7 +241,6 @@ describe("shell reading helpers", () => {
   });
 
   it("a write that also checks counts as a check; heredoc bodies are not commands", () => {
-    const ev = (command: string): Event => ({ index: 1, kind: "tool_call", tool: "Bash", command });
     expect(isCheck(ev("echo 3 > /app/n.txt && cat /app/n.txt"))).toBe(true);
     expect(isCheck(ev("cat > /app/x.py <<'EOF'\nimport sys\nprint(open('f').read())\nEOF"))).toBe(
       false,
@@ -497,10 +499,7 @@ describe("checks that could not fail, by-products, regressions", () => {
     };
     for (const cmd of ["npx jest test/parser.test.js", "go test ./..."]) {
       const run = attempt("Fix the parser.", [...steps, { cmd, out: "1 failed", exit: 1 }], js);
-      expect(
-        ids(run).some((i) => i.startsWith("check.regression-unchecked")),
-        cmd,
-      ).toBe(false);
+      expect(fires(run, "check.regression-unchecked"), cmd).toBe(false);
     }
   });
 
@@ -509,7 +508,7 @@ describe("checks that could not fail, by-products, regressions", () => {
     const script =
       "python3 - <<'EOF'\nmoves = sorted({l.split()[0] for l in open('/app/log')})\nopen('/app/moves.txt','w').write('\\n'.join(moves))\nEOF";
     const fired = (cmd: string) =>
-      ids(attempt(task, [{ cmd, out: "" }])).some((i) => i.startsWith("answers.single-emitted"));
+      fires(attempt(task, [{ cmd, out: "" }]), "answers.single-emitted");
     expect(fired(script)).toBe(false);
     expect(fired("./solve | head -1 > /app/moves.txt")).toBe(true);
   });
@@ -560,7 +559,7 @@ describe("checks that could not fail, by-products, regressions", () => {
 
   it("task-role gates read the task's role, not a word in it", () => {
     const fired = (task: string, steps: Step[], id: string) =>
-      ids(attempt(task, steps)).some((x) => x.startsWith(`${id}@`));
+      fires(attempt(task, steps), `${id}@`);
     const edit: Step[] = [
       { cmd: "sed -i 's/a/b/' src/widget.py", out: "" },
       { cmd: "python3 -m pytest -q", out: "3 passed" },
@@ -600,7 +599,7 @@ describe("checks that could not fail, by-products, regressions", () => {
   it("a daemon's config test, a signal to it or a client naming its user is no server launch", () => {
     const task = "Configure nginx as a reverse proxy so the service stays reachable on port 8080.";
     const launched = (cmd: string) =>
-      ids(attempt(task, [{ cmd, out: "" }])).some((x) => x.startsWith("service.attached-launch@"));
+      fires(attempt(task, [{ cmd, out: "" }]), "service.attached-launch@");
     expect(launched("nginx -t && nginx -s reload")).toBe(false);
     expect(launched("psql -U postgres -f /app/q.sql")).toBe(false);
     expect(launched("nginx")).toBe(true);
@@ -625,7 +624,6 @@ describe("checks that could not fail, by-products, regressions", () => {
   });
 
   it("a download checks nothing; a probe of a service and a query client do", () => {
-    const ev = (command: string): Event => ({ index: 1, kind: "tool_call", tool: "Bash", command });
     expect(isVerification(ev("curl -fsSL https://example.org/tool.tar.gz | tar xz"))).toBe(false);
     expect(isVerification(ev("wget https://example.org/data.csv"))).toBe(false);
     expect(isVerification(ev("curl -s http://web:8080/health"))).toBe(true);

@@ -1,9 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { decide } from "../../../src/core/app/mining.js";
-import { loadDecisions } from "../../../src/core/mine/decisions.js";
-import { readLabelStore } from "../../../src/core/mine/label-cache.js";
-import { type MineResult, mine } from "../../../src/core/mine/mine.js";
+import type { MineResult } from "../../../src/core/mine/mine.js";
 import { miningCacheFile, writeMiningCache } from "../../../src/core/mine/mining-cache.js";
 import { miningKeyOf } from "../../../src/core/mine/mining-key.js";
 import { renderMine } from "../../../src/core/mine/render.js";
@@ -13,21 +11,9 @@ import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { openCurrentWorkspace } from "../../../src/core/workspace/open.js";
 import { writeStamped } from "../../../src/core/workspace/stamped-cache.js";
 import { fixture } from "../../helpers/paths.js";
-import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "./demo-workspace.js";
+import { DEMO_DIR, direct, removeTempWorkspaces, tempWorkspace } from "./demo-workspace.js";
 
 afterAll(removeTempWorkspaces);
-
-/** The clusters as `mine` itself gives them with the workspace's decisions (no cache). */
-async function direct(dir: string) {
-  const ws = await openCurrentWorkspace(dir);
-  return mine(ws.attempts, {
-    labeler: "heuristic",
-    config: ws.config,
-    store: await readLabelStore(dir, "heuristic"),
-    decisions: (await loadDecisions(dir)).decisions,
-    reuseOnly: true,
-  });
-}
 
 /** Everything a reader prints of a result (`fire clusters --json` prints these). */
 const shown = (r: MineResult | undefined) => {

@@ -1,9 +1,7 @@
 import { existsSync, rmSync, statSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { clustersSummary, decide } from "../../../src/core/app/mining.js";
-import { loadDecisions } from "../../../src/core/mine/decisions.js";
 import { lastLabels, readLabelStore, writeLabelStore } from "../../../src/core/mine/label-cache.js";
-import { mine } from "../../../src/core/mine/mine.js";
 import { miningCacheFile } from "../../../src/core/mine/mining-cache.js";
 import { summarizeMine } from "../../../src/core/mine/render.js";
 import { currentClusters, runMining } from "../../../src/core/mine/run-mining.js";
@@ -11,21 +9,9 @@ import { withAllParts } from "../../../src/core/workspace/index-attempts.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { openCurrentWorkspace } from "../../../src/core/workspace/open.js";
 import { workspacePaths } from "../../../src/core/workspace/paths.js";
-import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "./demo-workspace.js";
+import { DEMO_DIR, direct, removeTempWorkspaces, tempWorkspace } from "./demo-workspace.js";
 
 afterAll(removeTempWorkspaces);
-
-/** The clusters as `mine` itself gives them with the workspace's decisions (no cache). */
-async function direct(dir: string) {
-  const ws = await openCurrentWorkspace(dir);
-  return mine(ws.attempts, {
-    labeler: "heuristic",
-    config: ws.config,
-    store: await readLabelStore(dir, "heuristic"),
-    decisions: (await loadDecisions(dir)).decisions,
-    reuseOnly: true,
-  });
-}
 
 const shown = (r: Awaited<ReturnType<typeof direct>> | undefined) => {
   if (!r) return undefined;
