@@ -16,7 +16,8 @@ const FIRE_BIN = [process.execPath, join(REPO_ROOT, "dist/cli/fire.cjs")];
 /** A PreToolUse event through the arm's real hook (nothing for baseline), then pass iff policy. */
 const HOOKED =
   `printf '%s' '{"session_id":"s-{arm}-{replicate}-{task}","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}'` +
-  ` | sh -c "$FIRE_HOOK_COMMAND" >/dev/null; echo {arm} >> {countFile}; test {arm} = policy`;
+  ` | sh -c "$FIRE_HOOK_COMMAND" >/dev/null; echo {arm} >> {countFile};` +
+  ` echo "resident=$FIRE_HOOK_RESIDENT" >> {countFile}.env; test {arm} = policy`;
 
 async function screen(name: string): Promise<string> {
   const ws = mkdtempSync(join(tmpdir(), "fire-run-local-"));
@@ -68,6 +69,9 @@ describe("local runner", () => {
     // the policy arm's hook really ran and logged the PreToolUse call
     expect(rows.filter((r) => r.arm === "policy").every((r) => r.fired === false)).toBe(true);
     expect(lines(countFile)).toHaveLength(8);
+    // the hook ran one-shot: its log was whole when the cell's command ended, so no cell
+    // was scored before the hook's last line (a resident evaluator logs just after answering)
+    expect(new Set(lines(`${countFile}.env`))).toEqual(new Set(["resident=0"]));
 
     const s2 = await runLocalScreen(base);
     expect(s2).toMatchObject({ total: 8, done: 8, skipped: 8 });

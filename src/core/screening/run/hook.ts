@@ -41,9 +41,15 @@ export function armHook(
   return { arm, portfolio, logFile, command };
 }
 
-/** Environment every runner command gets. */
+/**
+ * Environment every runner command gets. The hook runs one-shot (`FIRE_HOOK_RESIDENT=0`): a
+ * resident evaluator answers first and appends its log line just after, and a cell is scored
+ * from its hook log the moment its command ends, which would race the last line (a cell read
+ * as "the policy hook never ran"). The decisions are the same evaluator's either way.
+ */
 export function hookEnv(screen: string, hook: ArmHook, replicate: number): Record<string, string> {
   return {
+    FIRE_HOOK_RESIDENT: "0",
     FIRE_SCREEN: screen,
     FIRE_ARM: hook.arm,
     FIRE_REPLICATE: String(replicate),
