@@ -1,7 +1,7 @@
 import { FAMILIES, type FamilyId } from "../families.js";
 import type { Attempt } from "../model/attempt.js";
 import { redact } from "../redact.js";
-import { gradedLocationUnvisited } from "./detectors/graded-location.js";
+import { WORKED_ELSEWHERE } from "./detectors/elsewhere.js";
 import { detectorById } from "./detectors/index.js";
 import { hasTestRoles } from "./detectors/partial-grade.js";
 import { isCheck, isWrite, seenByAgent, stopIndex, toolCalls } from "./detectors/shell.js";
@@ -108,7 +108,7 @@ export function heuristicLabel(
   const first = attempt.events[0]?.index ?? 0;
   // the agent's own passing checks show nothing of the graded task when all its work lay
   // outside the folder the verifier graded (it tested a copy or a project of its own)
-  const elsewhere = hits.some((h) => h.detectorId === gradedLocationUnvisited.id);
+  const elsewhere = hits.some((h) => WORKED_ELSEWHERE.some((d) => d.id === h.detectorId));
   const capHits = hits.filter(
     (h) => isCapabilityHit(h) && !(elsewhere && h.detectorId !== "capability.passing-sibling"),
   );

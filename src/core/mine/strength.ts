@@ -290,7 +290,7 @@ export function candidates(
         excerpt: redact(fromSibling.reason).slice(0, 400),
       });
     }
-    const role = hs.map((h) => detectorById(h.detectorId)?.taskRole).find((r) => r);
+    const role = hs.map((h) => h.taskRole ?? detectorById(h.detectorId)?.taskRole).find((r) => r);
     if (role) {
       strength += STRENGTH.taskRole;
       evidence.push({ claim: "state", from: "task", excerpt: role });

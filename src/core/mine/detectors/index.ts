@@ -7,6 +7,7 @@ import { deadlineNoDeliverable } from "./deadline.js";
 import { destructiveAfterProbe } from "./destructive-after-probe.js";
 import { earlierSuccess } from "./earlier-success.js";
 import { evidenceMutated } from "./evidence-mutated.js";
+import { fetchedOwnCopy } from "./fetched-copy.js";
 import { gaveUp } from "./gave-up.js";
 import { gradedLocationUnvisited } from "./graded-location.js";
 import { gradedSubjectUnchecked } from "./graded-subject.js";
@@ -53,6 +54,7 @@ export const DETECTORS: readonly Detector[] = [
   strayArtifact,
   inputMissed,
   gradedLocationUnvisited,
+  fetchedOwnCopy,
   deadlineNoDeliverable,
   constraintUnchecked,
   gradedSubjectUnchecked,
@@ -102,6 +104,7 @@ export function runDetectors(
       if (mechanism) hit.mechanism = mechanism;
       if (h.signature) hit.signature = redact(h.signature);
       if (h.subject) hit.subject = redact(h.subject);
+      if (h.taskRole) hit.taskRole = h.taskRole;
       hits.push(hit);
     }
   }

@@ -1,6 +1,7 @@
 import type { Attempt, Event } from "../../model/attempt.js";
-import { baseName, callText, isListing, notFoundCalls } from "./paths.js";
-import { outputOf, toolCalls } from "./shell.js";
+import { EXISTING_CODE, EXISTING_CODE_ROLE } from "./existing-code.js";
+import { baseName, callText, emptySearches, notFoundCalls } from "./paths.js";
+import { toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /**
@@ -12,18 +13,11 @@ const QUESTION = /\?(?=["')\]*]*(?:\s|$))|[？؟]/;
 const CODE = /```[\s\S]*?```|`[^`\n]*`/g;
 const asksQuestion = (text: string): boolean => QUESTION.test(text.replace(CODE, " "));
 
-/** Output of a search that found nothing: empty, or a tool's placeholder for no output. */
-const NOTHING = /^\s*(?:\((?:no output|no content|empty)\))?\s*$/i;
-
-/** Listings and searches (`find … -name`, `ls`, a glob tool) that found nothing at all. */
-function emptySearches(a: Attempt): Event[] {
-  return toolCalls(a).filter((c) => isListing(c) && NOTHING.test(outputOf(a, c)));
-}
-
 /**
  * The agent probed for its inputs at guessed paths (not found) or searched for them and found
  * nothing, never located them, and ended by asking the user for what the workspace already
- * held: the last agent message is a question and the run failed.
+ * held: the last agent message is a question and the run failed. A task about code already
+ * present (this repository, existing behaviour) is a second fact the hit states.
  */
 export const inputMissed: Detector = {
   id: "input.discovery-miss",
@@ -59,6 +53,8 @@ export const inputMissed: Detector = {
           ? `${unresolved.length} input probe(s) not found, then asked the user`
           : `${unresolved.length} input probe(s) or search(es) found nothing, then asked the user`,
         signature: "asked the user after inputs were not found",
+        // asking for code the task says is already there: the task's role is a second fact
+        ...(EXISTING_CODE.test(attempt.taskText) ? { taskRole: EXISTING_CODE_ROLE } : {}),
       },
     ];
   },

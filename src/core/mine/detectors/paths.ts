@@ -111,6 +111,14 @@ export function isListing(c: Event): boolean {
   return cmd !== undefined && segments(cmd).some((seg) => LISTING_PROGRAM.test(seg));
 }
 
+/** Output of a search that found nothing: empty, or a tool's placeholder for no output. */
+const NOTHING = /^\s*(?:\((?:no output|no content|empty)\))?\s*$/i;
+
+/** Listings and searches (`find … -name`, `ls`, a glob tool) that found nothing at all. */
+export function emptySearches(a: Attempt): Event[] {
+  return toolCalls(a).filter((c) => isListing(c) && NOTHING.test(outputOf(a, c)));
+}
+
 /** Whether the agent saw the path exist: a successful read of it, or a listing that shows it. */
 export function seenExisting(
   a: Attempt,

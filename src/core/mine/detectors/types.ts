@@ -9,6 +9,12 @@ export interface DetectorHit {
   mechanism?: string;
   /** Normalized evidence for clustering (repeated error text, kind of missing artifact). */
   signature?: string;
+  /**
+   * The role the task text gives that this hit checked, for a detector that looks at the
+   * trace without requiring one but found the task giving it (the detector's own `taskRole`
+   * otherwise): a second, independent fact behind the hit.
+   */
+  taskRole?: string;
   /** The file the hit is about (a stray by-product, a test module), when there is one. */
   subject?: string;
   /** Indices into `attempt.events` (the `index` field of each event). */

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { type Attempt, UNFINISHED_TRIAL } from "../../model/attempt.js";
 import { destructiveAfterProbe } from "../detectors/destructive-after-probe.js";
+import { WORKED_ELSEWHERE } from "../detectors/elsewhere.js";
 import { evidenceMutated } from "../detectors/evidence-mutated.js";
-import { gradedLocationUnvisited } from "../detectors/graded-location.js";
 import { isTimeout, verifierMissing } from "../detectors/paths.js";
 import { strayArtifact } from "../detectors/stray-artifact.js";
 import { emptyToolCalls } from "./empty-call.js";
@@ -144,11 +144,11 @@ function normalize(markers: readonly string[] | FaultMarkers): Required<FaultMar
 /**
  * An outcome the agent decided before its last turn: a working state destroyed with one tool
  * call (evidence opened read-write before a copy, a deployment cleaned up after a good
- * probe), or all its work done outside the folder the verifier graded. A final turn cut off
- * later explains a missing last step, not that.
+ * probe), or all its work done outside what the verifier graded (a folder it never named, a
+ * copy it fetched itself). A final turn cut off later explains a missing last step, not that.
  */
 function decidedBeforeTheEnd(a: Attempt): boolean {
-  return [evidenceMutated, destructiveAfterProbe, gradedLocationUnvisited].some(
+  return [evidenceMutated, destructiveAfterProbe, ...WORKED_ELSEWHERE].some(
     (d) => d.detect(a, { siblings: [] }).length > 0,
   );
 }
