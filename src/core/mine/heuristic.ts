@@ -133,7 +133,11 @@ export function heuristicLabel(
     .join("; ")
     .slice(0, 4000);
   const threshold = opts.nameThreshold ?? 2;
-  const cands = candidates(attempt, hits, capEvidence).sort(
+  // work that lay outside what the verifier grades makes every other reading of that work
+  // moot: the missed input is the mechanism when it is a candidate at all
+  const all = candidates(attempt, hits, capEvidence);
+  const missed = elsewhere ? all.filter((c) => c.id === "task-input-missed") : [];
+  const cands = (missed.length > 0 ? missed : all).sort(
     (x, y) => y.strength - x.strength || ORDER.indexOf(x.id) - ORDER.indexOf(y.id),
   );
   const best = cands[0];

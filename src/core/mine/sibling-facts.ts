@@ -1,6 +1,6 @@
 import { testsOf } from "../ingest/verifier-tests.js";
 import type { Attempt, Event } from "../model/attempt.js";
-import { BACKGROUND_RE, isDetached, SERVER_LAUNCH_RE } from "./detectors/attached-server.js";
+import { BACKGROUND_RE, isDetached, launchesServer } from "./detectors/attached-server.js";
 import {
   DESTRUCTIVE_RE,
   destroyingSegments,
@@ -252,8 +252,7 @@ export function attemptFacts(a: Attempt): AttemptFacts {
       ? [...new Set(segments(cmd).flatMap((s) => stages(s).flatMap((st) => programKey(st) ?? [])))]
       : [normalizeEvidence(call.tool ?? "tool", 60)];
     const launched =
-      !!cmd &&
-      (SERVER_LAUNCH_RE.test(cmd) || (BACKGROUND_RE.test(cmd) && /\bnohup|setsid\b/.test(cmd)));
+      !!cmd && (launchesServer(cmd) || (BACKGROUND_RE.test(cmd) && /\bnohup|setsid\b/.test(cmd)));
     const f: CallFacts = {
       eventIndex: call.index,
       programs,

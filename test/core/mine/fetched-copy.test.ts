@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { launchesServer } from "../../../src/core/mine/detectors/attached-server.js";
 import { fetchedOwnCopy } from "../../../src/core/mine/detectors/fetched-copy.js";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { inputMissed } from "../../../src/core/mine/detectors/input-missed.js";
@@ -35,12 +36,26 @@ describe("a copy of the project fetched instead of the task's own (real OpenClaw
     expect(h?.eventIndices).toContain(a.events[cloneIndex(a)]?.index);
   });
 
-  it("decides the outcome before a cut-off last reply, with the task's role as second fact", () => {
+  it("after a cut-off last reply: the provider's fault, the fetched copy its second reading", () => {
     const a = trial(RANCHER);
     // the final reply announces a write and ends with no tool call and no prompt tokens
     expect(truncatedFinalResponse(a)).toBeDefined();
-    expect(faultOf(a)).toBeUndefined();
     const l = label(a);
+    expect(l.exclusion).toBe("provider_fault");
+    expect(l.secondReading).toMatchObject({
+      kind: "policy_addressable",
+      mechanismId: "task-input-missed",
+    });
+    expect(l.secondReading?.why).toMatch(/cloned https:\/\/github\.com\/rancher\/fleet\.git/);
+  });
+
+  it("without the cut-off: named, with the task's role as its second fact", () => {
+    const a = trial(RANCHER);
+    // the same run, had its last turn been metered: no provider fault to read
+    const end = { ...a.agentEnd, promptTokens: 1200 };
+    const metered = Attempt.parse({ ...a, agentEnd: end });
+    expect(faultOf(metered)).toBeUndefined();
+    const l = label(metered);
     expect(l.status).toBe("named");
     expect(l.mechanismId).toBe("task-input-missed");
     expect(l.kind).toBe("policy_addressable");
@@ -99,9 +114,97 @@ describe("a copy of the project fetched instead of the task's own (real OpenClaw
     expect(label(bare).status).toBe("needs_review");
   });
 
+  it("a tool missing from the host did not decide work done in a fetched copy", () => {
+    const a = trial(RANCHER);
+    const metered = { ...a.agentEnd, promptTokens: 1200 };
+    const n = a.events.length - 1;
+    const call = (events: Attempt["events"]) => [
+      ...events.slice(0, n),
+      {
+        index: 0,
+        kind: "tool_call" as const,
+        tool: "exec",
+        callId: "py",
+        command: "python3 gen.py",
+      },
+      {
+        index: 0,
+        kind: "tool_result" as const,
+        tool: "exec",
+        callId: "py",
+        output: "bash: python3: command not found",
+        exitCode: 127,
+      },
+      ...events.slice(n),
+    ];
+    const withTool = (events: Attempt["events"]) =>
+      Attempt.parse({
+        ...a,
+        agentEnd: metered,
+        taskText: `${a.taskText}\nRegenerate the fixtures with python3.`,
+        events: call(events).map((e, index) => ({ ...e, index })),
+      });
+    expect(faultOf(withTool(a.events))).toBeUndefined();
+    expect(label(withTool(a.events)).mechanismId).toBe("task-input-missed");
+    // without the clone (the copy's calls kept), the missing tool is the environment's again
+    const i = cloneIndex(a);
+    const noClone = a.events.map((e, j) =>
+      j === i ? { ...e, command: "cd /workspace && ls" } : e,
+    );
+    expect(faultOf(withTool(noClone))?.code).toBe("tool-unavailable");
+  });
+
+  it("an agent that stopped with nothing written after missing the code, on such a task", () => {
+    const a = trial(TOOLHIVE);
+    const last = [...a.events].reverse().find((e) => e.kind === "message" && e.role !== "user");
+    const said = (text: string, extra: Attempt["events"] = []) => {
+      const events = a.events.map((e) => (e === last ? { ...e, input: text } : e));
+      const at = events.indexOf(events.find((e) => e.index === last?.index) as (typeof events)[0]);
+      const all = [...events.slice(0, at), ...extra, ...events.slice(at)];
+      return Attempt.parse({ ...a, events: all.map((e, index) => ({ ...e, index })) });
+    };
+    const stated = said("The workspace is empty, so there is no operator code to change.");
+    expect(inputMissed.detect(stated, { siblings: [] })[0]?.reason).toMatch(
+      /found nothing, then stopped with nothing written$/,
+    );
+    const wrote = said("The workspace is empty, so I wrote the controller myself.", [
+      {
+        index: 0,
+        kind: "tool_call",
+        tool: "write",
+        callId: "w",
+        input: '{"path":"/workspace/c.go"}',
+        writes: ["/workspace/c.go"],
+      },
+    ]);
+    expect(inputMissed.detect(wrote, { siblings: [] })).toEqual([]);
+    // on a task that presupposes no code, a stop with nothing written is no such reading
+    const bare = Attempt.parse({
+      ...stated,
+      taskText: "Add a command-line flag for the log level.",
+    });
+    expect(inputMissed.detect(bare, { siblings: [] })).toEqual([]);
+  });
+
   it("fires on none of the shared OpenClaw failures", async () => {
     const got = await collect([fixture("harbor-openclaw")]);
     expect(got.attempts.length).toBeGreaterThan(10);
     expect(got.attempts.filter((a) => hitOf(a))).toEqual([]);
+  });
+});
+
+describe("code given to an interpreter is not a server launch", () => {
+  it("reads `node -e` / `python -c` code as code, unless it listens", () => {
+    expect(
+      launchesServer(
+        `node -e "require('/root/.nvm/versions/node/v22/lib/node_modules/x/dist/server.impl-B.js')" 2>&1 | head -20`,
+      ),
+    ).toBe(false);
+    expect(launchesServer(`python3 -c 'import app.server as s; print(s.__file__)'`)).toBe(false);
+    expect(launchesServer(`node -e "require('./server.js').app.listen(8080)" & sleep 1`)).toBe(
+      true,
+    );
+    expect(launchesServer("cd /app && node server.js &")).toBe(true);
+    expect(launchesServer("nohup ./bin/api-server --port 80 > log 2>&1 &")).toBe(true);
   });
 });

@@ -33,11 +33,17 @@ describe("the graded folder never visited (real OpenClaw trials)", () => {
     expect(l.evidence?.find((e) => e.from === "verifier")?.excerpt).toMatch(/\/app\/release\//);
   });
 
-  it("a final reply cut off after such work does not make the failure the provider's", () => {
+  it("a final reply cut off after such work is the provider's, the work elsewhere its second reading", () => {
     const a = trial("projectdiscovery__nuclei_2e5ed57__AGj5Rz9");
     expect(truncatedFinalResponse(a)).toBeDefined();
-    expect(faultOf(a)).toBeUndefined();
-    expect(label(a).mechanismId).toBe("task-input-missed");
+    expect(faultOf(a)?.code).toBe("truncated-model-response");
+    const l = label(a);
+    expect(l.exclusion).toBe("provider_fault");
+    expect(l.secondReading?.mechanismId).toBe("task-input-missed");
+    expect(l.secondReading?.kind).toBe("policy_addressable");
+    expect(l.secondReading?.why).toMatch(
+      /outside what the verifier grades: the verifier graded files under \/app/,
+    );
   });
 
   it("fires on none of the shared OpenClaw failures, which worked where they were graded", async () => {

@@ -18,6 +18,23 @@ const AT_COMMAND_PATH = String.raw`${COMMAND_START}\S*\/`;
 export const SERVER_LAUNCH_RE = new RegExp(
   String.raw`(python3?\s+-m\s+http\.server|\bflask\b[^|;&]*\brun\b|\buvicorn\b|\bgunicorn\b|\bnode\s+\S*(?:server|app|index)\S*|\bnpm\s+(?:run\s+)?(?:start|serve|dev)\b|\bhttp-server\b|${AT_COMMAND}(?:nginx|httpd|apache2ctl|sshd|mysqld|mongod|redis-server)\b(?!\s+-(?:t|T|s|v|V|h|q)\b)|${AT_COMMAND}postgres\s+(?:-\S+\s+)*-D\b|\bpg_ctl\s+(?:-\S+\s+)*start|\bqemu-system|\bjava\s+-jar\b|\brails\s+s(?:erver)?\b|\bphp\s+-S\b|${AT_COMMAND_PATH}[\w.-]*server[\w.-]*(?![\w./-])|\b(?:python3?|node|deno|bun)\s+(?:-\S+\s+)*\S*server\.(?:py|js)\b|\bvirsh\s+start\b)`,
 );
+/**
+ * Code given to an interpreter on its command line (`node -e "require('…/server.js')"`,
+ * `python -c '…'`): another language's text, not shell, so a `(` or path in it is no command
+ * position. Kept when the code itself starts listening (`.listen(`, `serve_forever`).
+ */
+const EVAL_CODE =
+  /\b((?:node|nodejs|deno|bun|python[\d.]*|perl|ruby)\s+(?:-\S+\s+)*?(?:-e|--eval|-p|--print|-c)\s+)("(?:[^"\\]|\\.)*"|'[^']*')/g;
+const LISTENS =
+  /\.listen\s*\(|serve_forever|createServer|\bapp\.run\s*\(|http\.server|socketserver/;
+
+/** Whether a shell command launches a server or VM (`SERVER_LAUNCH_RE`), read as shell only. */
+export function launchesServer(cmd: string): boolean {
+  const shell = cmd.replace(EVAL_CODE, (all, head: string, code: string) =>
+    LISTENS.test(code) ? all : `${head}''`,
+  );
+  return SERVER_LAUNCH_RE.test(shell);
+}
 /** Starts the process in a new session / under a supervisor, not as a child of the agent's shell. */
 const NEW_SESSION_RE =
   /\b(setsid|tmux\s+new|screen\s+-d|start-stop-daemon|systemctl\s+(?:re)?start|service\s+\S+\s+(?:re)?start|daemonize|supervisorctl\s+start|pm2\s+start)\b|\bdocker\s+(?:run|compose\s+up)\b[^|;]*\s-d\b|--daemon\b|\s-daemonize\b/;
@@ -48,9 +65,7 @@ export const attachedServer: Detector = {
     const calls = toolCalls(attempt);
     const launches = calls.filter((c) => {
       const cmd = commandOf(c) ?? "";
-      return (
-        SERVER_LAUNCH_RE.test(cmd) || BACKGROUND_RE.test(cmd) || /\b(nohup|setsid)\b/.test(cmd)
-      );
+      return launchesServer(cmd) || BACKGROUND_RE.test(cmd) || /\b(nohup|setsid)\b/.test(cmd);
     });
     if (launches.length === 0) return [];
     const last = launches.at(-1);

@@ -1,7 +1,6 @@
-import type { Attempt, Event } from "../../model/attempt.js";
 import { EXISTING_CODE, EXISTING_CODE_ROLE } from "./existing-code.js";
-import { baseName, callText, emptySearches, notFoundCalls } from "./paths.js";
-import { toolCalls } from "./shell.js";
+import { baseName, callText, emptySearches, isTimeout, notFoundCalls } from "./paths.js";
+import { isWrite, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /**
@@ -17,7 +16,9 @@ const asksQuestion = (text: string): boolean => QUESTION.test(text.replace(CODE,
  * The agent probed for its inputs at guessed paths (not found) or searched for them and found
  * nothing, never located them, and ended by asking the user for what the workspace already
  * held: the last agent message is a question and the run failed. A task about code already
- * present (this repository, existing behaviour) is a second fact the hit states.
+ * present (this repository, existing behaviour) is a second fact the hit states. On such a
+ * task, a run the agent itself ended without a single write after those misses is read the
+ * same way, question or not (it told the user the code was not there and stopped).
  */
 export const inputMissed: Detector = {
   id: "input.discovery-miss",
@@ -34,7 +35,12 @@ export const inputMissed: Detector = {
       .reverse()
       .find((e) => e.kind === "message" && e.role !== "user" && (e.input ?? e.output));
     const text = last?.input ?? last?.output ?? "";
-    if (!last || !asksQuestion(text)) return [];
+    if (!last) return [];
+    const existing = EXISTING_CODE.test(attempt.taskText);
+    const asked = asksQuestion(text);
+    const gaveUpUnwritten =
+      existing && !isTimeout(attempt) && !toolCalls(attempt).some((c) => isWrite(c));
+    if (!asked && !gaveUpUnwritten) return [];
     // A miss the agent later recovered from (the same name read successfully) is no miss.
     const unresolved = misses.filter((m) => {
       const names = callText(m).match(/[\w.-]+\.[A-Za-z]\w{0,7}/g) ?? [];
@@ -49,12 +55,10 @@ export const inputMissed: Detector = {
     return [
       {
         eventIndices: [...unresolved.map((m) => m.index), last.index],
-        reason: unresolved.every((m) => probes.includes(m))
-          ? `${unresolved.length} input probe(s) not found, then asked the user`
-          : `${unresolved.length} input probe(s) or search(es) found nothing, then asked the user`,
+        reason: `${unresolved.length} input probe(s)${unresolved.every((m) => probes.includes(m)) ? " not found" : " or search(es) found nothing"}, then ${asked ? "asked the user" : "stopped with nothing written"}`,
         signature: "asked the user after inputs were not found",
         // asking for code the task says is already there: the task's role is a second fact
-        ...(EXISTING_CODE.test(attempt.taskText) ? { taskRole: EXISTING_CODE_ROLE } : {}),
+        ...(existing ? { taskRole: EXISTING_CODE_ROLE } : {}),
       },
     ];
   },

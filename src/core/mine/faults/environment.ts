@@ -89,6 +89,7 @@ function modelApiFault(a: Attempt, markers: readonly string[]): Fault | undefine
     if (m || marker)
       return {
         reason: "provider_fault",
+        code: "model-api-error",
         detail: `upstream model/API error in the agent's turn: "${excerpt(m?.[0] ?? marker ?? "", 60)}"`,
         evidence: [{ eventIndex: e.index, excerpt: excerpt(text) }],
       };
@@ -126,6 +127,7 @@ function toolFault(a: Attempt, markers: readonly string[]): Fault | undefined {
         : `failed ("${marker}")`;
     return {
       reason: "provider_fault",
+      code: "tool-unavailable",
       detail: `environment: \`${tool}\`, which the task relies on, ${what} at its last use`,
       evidence: [
         { eventIndex: call.index, excerpt: excerpt(`$ ${commandOf(call) ?? ""} → ${out}`) },
@@ -157,6 +159,7 @@ function hostFault(a: Attempt): Fault | undefined {
     if (!m) continue;
     return {
       reason: "provider_fault",
+      code: "host-cannot-run",
       detail: `environment: the host cannot run \`${p}\`, which the task names ("${m[0]}" at its last use)`,
       evidence: [
         { eventIndex: call.index, excerpt: excerpt(`$ ${commandOf(call) ?? ""} → ${out}`) },

@@ -1,4 +1,5 @@
 import type { Attempt } from "../../model/attempt.js";
+import { WORKED_ELSEWHERE } from "../detectors/elsewhere.js";
 import { allWrites, isTimeout, verifierMissing } from "../detectors/paths.js";
 import type { InScopeKind, InterventionPoint } from "../label.js";
 import { type Evidence, excerpt, type Fault } from "./types.js";
@@ -173,16 +174,35 @@ export interface SecondReading {
   why: string;
 }
 
+/** Faults that ended the agent's run on a model response it never got (or got cut off). */
+const ENDED_ON_THE_MODEL = new Set([
+  "truncated-model-response",
+  "provider-error-last-turn",
+  "model-api-error",
+]);
+
 /**
  * What a runtime rule could still have done about an excluded failure, when something
- * could: a run that ended on a cut-off (or failed) final response with the deliverable the
- * verifier names never written stopped with no deliverable — a stop rule that checks the
- * deliverable exists would have sent the agent back. Undefined for every other fault (a
- * killed process, a broken verifier: no rule of the agent's runtime reaches them).
+ * could: a run that ended on a cut-off (or failed) model response had already done all its
+ * work outside what the verifier grades (a folder it never named, a copy of the project it
+ * fetched itself) — a prompt rule that points the agent at the task's own checkout would have;
+ * or it stopped with the deliverable the verifier names never written — a stop rule that
+ * checks the deliverable exists would have sent the agent back. Undefined for every other
+ * fault (a killed process, a broken verifier: no rule of the agent's runtime reaches them).
  */
 export function secondReadingOf(a: Attempt, fault: Fault | undefined): SecondReading | undefined {
-  if (fault?.code !== "truncated-model-response" && fault?.code !== "provider-error-last-turn")
-    return undefined;
+  if (!fault?.code || !ENDED_ON_THE_MODEL.has(fault.code)) return undefined;
+  const elsewhere = WORKED_ELSEWHERE.flatMap((d) => d.detect(a, { siblings: [] }))[0];
+  if (elsewhere)
+    return {
+      kind: "policy_addressable",
+      mechanismId: "task-input-missed",
+      interventionPoint: "prompt",
+      why: excerpt(
+        `before the run ended on the model, all its work lay outside what the verifier grades: ${elsewhere.reason}`,
+        400,
+      ),
+    };
   const { facts, createdZero } = verifierMissing(a);
   const writes = allWrites(a);
   const unwritten = facts.filter(

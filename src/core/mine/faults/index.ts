@@ -144,21 +144,26 @@ function normalize(markers: readonly string[] | FaultMarkers): Required<FaultMar
 /**
  * An outcome the agent decided before its last turn: a working state destroyed with one tool
  * call (evidence opened read-write before a copy, a deployment cleaned up after a good
- * probe), or all its work done outside what the verifier graded (a folder it never named, a
- * copy it fetched itself). A final turn cut off later explains a missing last step, not that.
+ * probe). A final turn cut off later explains a missing last step, not that. Work done outside
+ * what the verifier graded is not such a state: the run ended on the provider (the fault),
+ * and that work is the fault's second reading (`secondReadingOf`).
  */
 function decidedBeforeTheEnd(a: Attempt): boolean {
-  return [evidenceMutated, destructiveAfterProbe, ...WORKED_ELSEWHERE].some(
+  return [evidenceMutated, destructiveAfterProbe].some(
     (d) => d.detect(a, { siblings: [] }).length > 0,
   );
 }
 
 /**
- * The verifier's failure names a file the agent itself left in the graded folder: its own
- * output was graded and failed, so a tool missing from the agent's host did not decide it.
+ * A tool missing from the agent's host, or one the host cannot run, did not decide an outcome
+ * the agent's own work decided: the verifier's failure names a file the agent itself left in
+ * the graded folder (its own output was graded and failed), or all its work lay outside what
+ * the verifier grades (a folder it never named, a copy it fetched itself). A provider that
+ * failed the agent's turn is the run's end, whatever came before: that stays the fault.
  */
-function failedOnItsOwnOutput(a: Attempt): boolean {
-  return strayArtifact.detect(a, { siblings: [] }).length > 0;
+function decidedByItsOwnWork(a: Attempt, env: Fault): boolean {
+  if (env.code !== "tool-unavailable" && env.code !== "host-cannot-run") return false;
+  return [strayArtifact, ...WORKED_ELSEWHERE].some((d) => d.detect(a, { siblings: [] }).length > 0);
 }
 
 export function faultOf(
@@ -204,7 +209,7 @@ export function faultOf(
   const turn = truncatedFinalResponse(a) ?? providerErrorLastTurn(a) ?? emptyToolCalls(a);
   if (turn && !decidedBeforeTheEnd(a)) return turn;
   const env = environmentFault(a, m.environment);
-  if (env && !failedOnItsOwnOutput(a)) return env;
+  if (env && !decidedByItsOwnWork(a, env)) return env;
   if (a.outcome === "unknown")
     return {
       reason: "no_outcome",
