@@ -4,6 +4,7 @@ import { launchesServer } from "../../../src/core/mine/detectors/attached-server
 import { fetchedOwnCopy } from "../../../src/core/mine/detectors/fetched-copy.js";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { inputMissed } from "../../../src/core/mine/detectors/input-missed.js";
+import { ownProjectBuilt } from "../../../src/core/mine/detectors/own-project.js";
 import { faultOf, truncatedFinalResponse } from "../../../src/core/mine/faults/index.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { Attempt } from "../../../src/core/model/attempt.js";
@@ -20,6 +21,7 @@ beforeAll(async () => {
 const trial = (name: string) => byTrial.get(name) as Attempt;
 const RANCHER = "rancher__fleet_1696ab59_955bbd7f__Gf2sgLf";
 const TOOLHIVE = "stacklok__toolhive_398eeec9_5e24__EgQqXTm";
+const MEASURE = "measure-sh__measure_2d069404_bc4__ojXT8yd";
 const hitOf = (a: Attempt) => fetchedOwnCopy.detect(a, { siblings: [] })[0];
 const label = (a: Attempt) => heuristicLabel(a, runDetectors(a, { siblings: [] }));
 /** The clone call of the rancher trial, and a copy of the attempt with its result replaced. */
@@ -186,10 +188,48 @@ describe("a copy of the project fetched instead of the task's own (real OpenClaw
     expect(inputMissed.detect(bare, { siblings: [] })).toEqual([]);
   });
 
+  it("a listing that found no source files, then a project of the agent's own", () => {
+    const a = trial(MEASURE);
+    const h = ownProjectBuilt.detect(a, { siblings: [] })[0];
+    expect(h?.reason).toMatch(
+      /a listing for the task's source files found none \(find \/workspace .*\); the agent then started its own project \(\/workspace\/android\/.*build\.gradle\.kts\)/,
+    );
+    const l = label(a);
+    expect(l.mechanismId).toBe("task-input-missed");
+    expect(l.evidence?.find((e) => e.from === "task")?.excerpt).toBe(
+      "the task is about code already present",
+    );
+    // a task that asks for a new project, or presupposes no code, is not read so
+    const withTask = (taskText: string) => Attempt.parse({ ...a, taskText });
+    expect(
+      ownProjectBuilt.detect(withTask(`${a.taskText}\nCreate a new Gradle project for it.`), {
+        siblings: [],
+      }),
+    ).toEqual([]);
+    expect(
+      ownProjectBuilt.detect(withTask("Write an Android session recorder in Kotlin."), {
+        siblings: [],
+      }),
+    ).toEqual([]);
+  });
+
+  it("a listing piped into a text search is no finding that the code is absent", () => {
+    const a = trial(MEASURE);
+    const events = a.events.map((e) =>
+      e.kind === "tool_call" && /^find \/workspace/.test(e.command ?? "")
+        ? { ...e, command: `${e.command} | xargs grep -l SessionRecorder` }
+        : e,
+    );
+    expect(ownProjectBuilt.detect(Attempt.parse({ ...a, events }), { siblings: [] })).toEqual([]);
+  });
+
   it("fires on none of the shared OpenClaw failures", async () => {
     const got = await collect([fixture("harbor-openclaw")]);
     expect(got.attempts.length).toBeGreaterThan(10);
     expect(got.attempts.filter((a) => hitOf(a))).toEqual([]);
+    expect(got.attempts.filter((a) => ownProjectBuilt.detect(a, { siblings: [] }).length)).toEqual(
+      [],
+    );
   });
 });
 

@@ -16,6 +16,7 @@ import { latexLogUnchecked } from "./latex-log.js";
 import { noDiffAfterReplace } from "./no-diff-after-replace.js";
 import { artifactWrongPath, outputNeverWritten } from "./output-never-written.js";
 import { overwroteExisting } from "./overwrote-existing.js";
+import { ownProjectBuilt } from "./own-project.js";
 import { passingSibling } from "./passing-sibling.js";
 import { regressionUnchecked, targetTestsPassed } from "./regression.js";
 import { repeatedFailure } from "./repeated-failure.js";
@@ -55,6 +56,7 @@ export const DETECTORS: readonly Detector[] = [
   inputMissed,
   gradedLocationUnvisited,
   fetchedOwnCopy,
+  ownProjectBuilt,
   deadlineNoDeliverable,
   constraintUnchecked,
   gradedSubjectUnchecked,
