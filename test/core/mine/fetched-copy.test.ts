@@ -4,6 +4,7 @@ import { launchesServer } from "../../../src/core/mine/detectors/attached-server
 import { fetchedOwnCopy } from "../../../src/core/mine/detectors/fetched-copy.js";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { inputMissed } from "../../../src/core/mine/detectors/input-missed.js";
+import { installedPackageEdited } from "../../../src/core/mine/detectors/installed-package.js";
 import { ownProjectBuilt } from "../../../src/core/mine/detectors/own-project.js";
 import { faultOf, truncatedFinalResponse } from "../../../src/core/mine/faults/index.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
@@ -22,6 +23,7 @@ const trial = (name: string) => byTrial.get(name) as Attempt;
 const RANCHER = "rancher__fleet_1696ab59_955bbd7f__Gf2sgLf";
 const TOOLHIVE = "stacklok__toolhive_398eeec9_5e24__EgQqXTm";
 const MEASURE = "measure-sh__measure_2d069404_bc4__ojXT8yd";
+const GOCLAW = "nextlevelbuilder__goclaw_0881d7f__VwB3rNo";
 const hitOf = (a: Attempt) => fetchedOwnCopy.detect(a, { siblings: [] })[0];
 const label = (a: Attempt) => heuristicLabel(a, runDetectors(a, { siblings: [] }));
 /** The clone call of the rancher trial, and a copy of the attempt with its result replaced. */
@@ -223,13 +225,44 @@ describe("a copy of the project fetched instead of the task's own (real OpenClaw
     expect(ownProjectBuilt.detect(Attempt.parse({ ...a, events }), { siblings: [] })).toEqual([]);
   });
 
+  it("every change inside installed packages (the agent's own harness), none in the task's code", () => {
+    const a = trial(GOCLAW);
+    const h = installedPackageEdited.detect(a, { siblings: [] })[0];
+    expect(h?.reason).toMatch(
+      /search\(es\) for the task's code missed; all \d+ file\(s\) the agent changed lie inside installed packages \(\/root\/\.nvm\/.*node_modules\/openclaw\/dist\//,
+    );
+    expect(label(a).mechanismId).toBe("task-input-missed");
+    // one change outside installed packages, or a task about an installed package: not read so
+    const n = a.events.length - 1;
+    const withWrite = Attempt.parse({
+      ...a,
+      events: [
+        ...a.events.slice(0, n),
+        {
+          index: 0,
+          kind: "tool_call" as const,
+          tool: "write",
+          callId: "w",
+          input: "{}",
+          writes: ["/app/goclaw/internal/agent.go"],
+        },
+        ...a.events.slice(n),
+      ].map((e, index) => ({ ...e, index })),
+    });
+    expect(installedPackageEdited.detect(withWrite, { siblings: [] })).toEqual([]);
+    const aboutInstalled = Attempt.parse({
+      ...a,
+      taskText: `${a.taskText}\nThe fix belongs in the installed package under node_modules.`,
+    });
+    expect(installedPackageEdited.detect(aboutInstalled, { siblings: [] })).toEqual([]);
+  });
+
   it("fires on none of the shared OpenClaw failures", async () => {
     const got = await collect([fixture("harbor-openclaw")]);
     expect(got.attempts.length).toBeGreaterThan(10);
     expect(got.attempts.filter((a) => hitOf(a))).toEqual([]);
-    expect(got.attempts.filter((a) => ownProjectBuilt.detect(a, { siblings: [] }).length)).toEqual(
-      [],
-    );
+    for (const d of [ownProjectBuilt, installedPackageEdited])
+      expect(got.attempts.filter((a) => d.detect(a, { siblings: [] }).length)).toEqual([]);
   });
 });
 

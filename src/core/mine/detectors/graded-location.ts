@@ -53,7 +53,7 @@ const NOT_WORK = new Set([
  * A path inside installed packages (a virtualenv's `site-packages`, `node_modules`, a Go
  * module cache): a traceback line there says where a library lies, not the graded work.
  */
-const LIBRARY =
+export const LIBRARY =
   /\/(?:site-packages|dist-packages|node_modules|\.?venv|virtualenvs?|pkg\/mod|\.cargo|\.rustup|\.m2|\.gradle|lib\/python[\d.]*|gems)(?:\/|$)/;
 
 /**

@@ -12,6 +12,7 @@ import { gaveUp } from "./gave-up.js";
 import { gradedLocationUnvisited } from "./graded-location.js";
 import { gradedSubjectUnchecked } from "./graded-subject.js";
 import { inputMissed } from "./input-missed.js";
+import { installedPackageEdited } from "./installed-package.js";
 import { latexLogUnchecked } from "./latex-log.js";
 import { noDiffAfterReplace } from "./no-diff-after-replace.js";
 import { artifactWrongPath, outputNeverWritten } from "./output-never-written.js";
@@ -57,6 +58,7 @@ export const DETECTORS: readonly Detector[] = [
   gradedLocationUnvisited,
   fetchedOwnCopy,
   ownProjectBuilt,
+  installedPackageEdited,
   deadlineNoDeliverable,
   constraintUnchecked,
   gradedSubjectUnchecked,
