@@ -53,6 +53,36 @@ describe("capability evidence means capability", () => {
     expect(reasons(one("pytest -q", "1 failed, 4 passed"))).toEqual([]);
   });
 
+  it("a command the harness left running in the background has shown nothing yet", () => {
+    // OpenClaw's exec hands a long command to a background session and returns at once
+    const running = (output: string) =>
+      one("cd /app/atlantis && go build ./server/events/... 2>&1", output, {
+        events: [
+          { index: 0, kind: "prompt", role: "user", input: "go" },
+          {
+            index: 1,
+            kind: "tool_call",
+            tool: "exec",
+            command: "cd /app/atlantis && go build ./server/events/... 2>&1",
+            callId: "c",
+          },
+          { index: 2, kind: "tool_result", tool: "exec", output, callId: "c" },
+        ],
+      });
+    expect(
+      reasons(
+        running(
+          "Command still running (session ember-nexus, pid 2276). Use process (list/poll/log/write/kill/clear/remove) for follow-up",
+        ),
+      ),
+    ).toEqual([]);
+    expect(reasons(running("Command running in background with ID: b7x2"))).toEqual([]);
+    // the same build that returned (no exit code, nothing failing printed) still counts
+    expect(reasons(running(""))).toEqual([
+      "build succeeded: cd /app/atlantis && go build ./server/events/... 2>&1",
+    ]);
+  });
+
   it("on the real gh-issue-triage trial, fetching and installing gh is not capability evidence", async () => {
     const ws: Workspace = await loadOpenclaw();
     const gh = ws.attempts.find((a) => a.source.path.endsWith("/task-gh-issue-triage__sx8jKBo"));

@@ -104,10 +104,22 @@ export function seenByAgent(a: Attempt, call: Event): boolean {
   return !declared;
 }
 
-/** Whether a call's result shows success. A call without any result is not a success. */
+/**
+ * A result that only says the command is still running (a harness that hands a long command
+ * to a background session and returns: OpenClaw's "Command still running (session …)", a
+ * "running in background with ID …"): the command had not finished, so it shows nothing yet.
+ */
+const STILL_RUNNING =
+  /^\s*(?:command|process) (?:is )?still running\b|\brunning in (?:the )?background with id\b/i;
+
+/**
+ * Whether a call's result shows success. A call without any result is not a success, nor
+ * one whose result says it is still running.
+ */
 export function callSucceeded(a: Attempt, call: Event): boolean {
   const r = resultOf(a, call);
   if (!r && call.exitCode === undefined && call.output === undefined) return false;
+  if (r?.exitCode === undefined && STILL_RUNNING.test(r?.output ?? call.output ?? "")) return false;
   return !callFailed(a, call);
 }
 
