@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDecisions } from "../../src/core/mine/decisions.js";
@@ -88,8 +88,10 @@ describe("fire cluster exclude against the kept clusters summary (demo traces)",
     expect(shown.fast).toContain("2 by the labeller"); // the moved attempt is the user's now
     expect(taken).toBeUndefined(); // not taken
 
-    // later excludes, fast again, and the workspaces agree on everything
-    await fire("clusters", "-w", w.fast);
+    // a later exclude with no summary kept: the full path computes it, then follows it (the
+    // next decision finds it current); the workspaces agree on everything
+    rmSync(workspacePaths(w.fast).clustersSummary);
+    expect(await summaryNow(w.fast)).toBeUndefined();
     r = await both(w, "cluster", "exclude", c4.id.slice(0, 6), "--reason", "fourth");
     expect(r.fast).toBe(r.full);
     expect(await summaryNow(w.fast)).toBeDefined();
