@@ -10,13 +10,15 @@ import {
   summaryAside,
   writeClustersSummary,
 } from "../mine/clusters-summary.js";
-import type { Decision } from "../mine/decisions.js";
+import type { Decision, StoredDecision } from "../mine/decisions.js";
 import {
   DECISION_NAME_MAX,
   DECISION_REASON_MAX,
   decisionsDigest,
   editKnownDecisions,
+  resolvedDecision,
 } from "../mine/decisions-log.js";
+import { isMemberSetRef } from "../mine/member-sets.js";
 import type { MineSummary } from "../mine/render-text.js";
 import { clusterNamed, resolveCluster } from "../mine/resolve-cluster.js";
 import type { WorkspaceHead } from "../workspace/head.js";
@@ -39,7 +41,12 @@ export { clusterNamed };
 type Kept = { summary: MineSummary; parts: SummaryKeyParts };
 
 /** What a change does: the decisions after it and the summary they give, from those before. */
-type Change = (cur: readonly Decision[]) => { next: Decision[]; summary: MineSummary } | undefined;
+type Change = (
+  cur: readonly StoredDecision[],
+) =>
+  | { next: StoredDecision[]; summary: MineSummary }
+  | undefined
+  | Promise<{ next: StoredDecision[]; summary: MineSummary } | undefined>;
 
 /**
  * The shape every decision here shares: under the decisions lock, while the file is still
@@ -51,8 +58,8 @@ type Change = (cur: readonly Decision[]) => { next: Decision[]; summary: MineSum
  */
 async function changeKept(head: WorkspaceHead, kept: Kept, change: Change): Promise<boolean> {
   let summary: MineSummary | undefined;
-  const done = await editKnownDecisions(head.dir, kept.parts.decisions, (cur) => {
-    const r = change(cur);
+  const done = await editKnownDecisions(head.dir, kept.parts.decisions, async (cur) => {
+    const r = await change(cur);
     summary = r?.summary;
     return r?.next;
   });
@@ -64,8 +71,12 @@ async function changeKept(head: WorkspaceHead, kept: Kept, change: Change): Prom
 
 /** `d` appended, when `accept` takes the decisions before it, gives `summary`. */
 const appended =
-  (d: Decision, summary: MineSummary, accept: (cur: readonly Decision[]) => boolean = () => true) =>
-  (cur: readonly Decision[]) =>
+  (
+    d: Decision,
+    summary: MineSummary,
+    accept: (cur: readonly StoredDecision[]) => boolean = () => true,
+  ) =>
+  (cur: readonly StoredDecision[]) =>
     accept(cur) ? { next: [...cur, d], summary } : undefined;
 
 /** Attempt ids the schema would accept (decisions.ts `Ids`), checked without it. */
@@ -167,8 +178,13 @@ export async function excludeInKeptSummary(
     at: now.toISOString(),
   };
   const summary = excludedInSummary(kept.summary, cluster, reason);
-  const noSplitOfMembers = (cur: readonly Decision[]) =>
-    !cur.some((d) => d.op === "split" && d.attemptIds.some((id) => members.has(id)));
+  // a split stored as a member set is not read here: taken as naming a member
+  const noSplitOfMembers = (cur: readonly StoredDecision[]) =>
+    !cur.some(
+      (d) =>
+        d.op === "split" &&
+        (isMemberSetRef(d.attemptIds) || d.attemptIds.some((id) => members.has(id))),
+    );
   return (await changeKept(head, kept, appended(decision, summary, noSplitOfMembers)))
     ? { cluster, decision }
     : undefined;
@@ -188,12 +204,13 @@ export async function undoInKeptSummary(
   const kept = await keptSummary(head);
   if (!kept) return undefined;
   let undone: Decision | undefined;
-  const ok = await changeKept(head, kept, (cur) => {
+  const ok = await changeKept(head, kept, async (cur) => {
     const next = cur.slice(0, -1);
-    const summary =
-      cur.length > 0 ? summaryAside(head.dir, kept.parts, decisionsDigest(next)) : undefined;
-    undone = cur.at(-1);
-    return summary ? { next, summary } : undefined;
+    const last = cur.at(-1);
+    const summary = last && summaryAside(head.dir, kept.parts, decisionsDigest(next));
+    // what it undid, every id spelled out (its member sets read back) as the full path says it
+    undone = summary && (await resolvedDecision(head.dir, last));
+    return summary && undone ? { next, summary } : undefined;
   });
   return ok && undone ? { undone } : undefined;
 }

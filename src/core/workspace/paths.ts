@@ -25,6 +25,8 @@ export interface WorkspacePaths {
   mining: string;
   /** Cluster decisions (`fire cluster …`). */
   decisions: string;
+  /** The attempt ids of long decisions' member lists, one file each, named by their digest. */
+  memberSets: string;
   /** Outcomes and tags given by hand to attempts without a verifier. */
   handOutcomes: string;
   /** `.fire/` (git-ignored): caches and state, never user data. */
@@ -97,6 +99,7 @@ function layout(root: string): WorkspacePaths {
     exports: join(root, "exports"),
     mining,
     decisions: join(mining, "decisions.json"),
+    memberSets: join(mining, "member-sets"),
     handOutcomes: join(mining, "outcomes.json"),
     fire,
     cache,
