@@ -110,6 +110,28 @@ describe("fire cluster exclude against the kept clusters summary (demo traces)",
     expect(r.fast).not.toMatch(/^excluded/);
   });
 
+  it("an attempt id that is also a cluster's name excludes that attempt alone, either path", async () => {
+    const w = await pair();
+    const [c1, c2] = (await summaryNow(w.fast))!.clusters as [
+      { id: string; attemptIds: string[] },
+      { id: string; attemptIds: string[] },
+    ];
+    const id = c1.attemptIds[0]!;
+    let r = await both(w, "cluster", "rename", c2.id, id);
+    expect(r.fast).toBe(r.full);
+    expect(await summaryNow(w.fast)).toBeDefined();
+    r = await both(w, "cluster", "exclude", id, "--reason", "the attempt");
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).toBe(`excluded ${id}: the attempt\n${RECORDED}`);
+    expect(decisionsOf(w.fast)).toBe(decisionsOf(w.full));
+    // the cluster named like it is still there, the attempt out of its own
+    expect(await summaryNow(w.fast)).toBeUndefined(); // the full path: an attempt alone
+    await fire("clusters", "-w", w.fast);
+    const shown = (await summaryNow(w.fast))!;
+    expect(shown.clusters.find((c) => c.id === c2.id)?.name).toBe(id);
+    expect(shown.userExcluded).toEqual([{ attemptId: id, reason: "the attempt" }]);
+  });
+
   it("leaves hand outcomes to the full path", async () => {
     const w = await pair();
     const c = (await summaryNow(w.fast))!.clusters[0]!;

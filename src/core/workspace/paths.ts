@@ -38,6 +38,8 @@ export interface WorkspacePaths {
   index: string;
   /** What a lookup of one attempt reads of the index (ids, units), beside it. */
   indexLookup: string;
+  /** A Bloom filter of the index's ids: "surely no attempt id" without reading them. */
+  indexIdFilter: string;
   /** Label stores, one file per labeller. */
   labels: string;
   /** The clustering before decisions, beside the index. */
@@ -106,6 +108,7 @@ function layout(root: string): WorkspacePaths {
     parseCache: join(cache, "parse"),
     index: join(cache, "index.json"),
     indexLookup: join(cache, "index-lookup.json"),
+    indexIdFilter: join(cache, "index-ids.json"),
     labels: join(cache, "labels"),
     miningCache: join(cache, "mining.json"),
     triageCache: join(cache, "triage.json"),
