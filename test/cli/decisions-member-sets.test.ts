@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { decisionsPath } from "../../src/core/mine/decisions.js";
+import { appendDecision, decisionsPath } from "../../src/core/mine/decisions.js";
 import { MEMBER_SET_INLINE_MAX, memberSetDigest } from "../../src/core/mine/member-sets.js";
 import { workspacePaths } from "../../src/core/workspace/paths.js";
 import { DEMO_DIR, removeTempWorkspaces, tempWorkspace } from "../core/mine/demo-workspace.js";
@@ -123,6 +123,35 @@ describe("a decisions file of version 1 (every id inline) in the CLI", () => {
       [asStored(c2), asStored(c3)],
     ]);
     await agree(w);
+
+    // a split of several attempts (stored as a member set) made elsewhere: an exclude of a
+    // cluster it does not touch still follows the summary; of one it touches, the full path
+    const [, , , c4, c5] = (await listed(w.fast)) as Shown[];
+    expect(c5).toBeDefined();
+    expect(c4!.attemptIds.length).toBeGreaterThan(MEMBER_SET_INLINE_MAX);
+    for (const dir of [w.fast, w.full])
+      await appendDecision(dir, { op: "split", attemptIds: c4!.attemptIds, name: "split off" });
+    expect(fileOf(w.fast).decisions.at(-1)?.attemptIds).toEqual(asStored(c4!));
+    await agree(w); // the summary computed again, with the split
+    r = await both(w, "cluster", "exclude", c5!.id, "--reason", "untouched");
+    expect(r.fast).toBe(r.full);
+    expect(await summaryNow(w.fast)).toBeDefined(); // taken fast
+    await keptIsRecomputed(w.fast);
+    r = await both(w, "cluster", "exclude", "split off", "--reason", "touched");
+    expect(r.fast).toBe(r.full);
+    expect(await summaryNow(w.fast)).toBeUndefined(); // the full path
+    await agree(w);
+    for (const what of [
+      /^undid: exclude/,
+      /^undid: exclude/,
+      /^undid: split \S+(, \S+){2,} out as “split off”/,
+    ]) {
+      r = await both(w, "cluster", "undo");
+      expect(r.fast).toBe(r.full);
+      expect(r.fast).toMatch(what);
+      await agree(w);
+    }
+
     for (const what of [/^undid: merge 2 clusters/, /^undid: exclude \d+ attempts: out/]) {
       r = await both(w, "cluster", "undo");
       expect(r.fast).toBe(r.full);
