@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseDecisions } from "../../src/core/mine/decisions.js";
@@ -88,8 +88,10 @@ describe("fire cluster exclude against the kept clusters summary (demo traces)",
     expect(shown.fast).toContain("2 by the labeller"); // the moved attempt is the user's now
     expect(taken).toBeUndefined(); // not taken
 
-    // later excludes, fast again, and the workspaces agree on everything
-    await fire("clusters", "-w", w.fast);
+    // a later exclude with no summary kept: the full path computes it, then follows it (the
+    // next decision finds it current); the workspaces agree on everything
+    rmSync(workspacePaths(w.fast).clustersSummary);
+    expect(await summaryNow(w.fast)).toBeUndefined();
     r = await both(w, "cluster", "exclude", c4.id.slice(0, 6), "--reason", "fourth");
     expect(r.fast).toBe(r.full);
     expect(await summaryNow(w.fast)).toBeDefined();
@@ -106,6 +108,28 @@ describe("fire cluster exclude against the kept clusters summary (demo traces)",
     r = await both(w, "cluster", "exclude", c5.id, "--reason", "x".repeat(501));
     expect(r.fast).toBe(r.full);
     expect(r.fast).not.toMatch(/^excluded/);
+  });
+
+  it("an attempt id that is also a cluster's name excludes that attempt alone, either path", async () => {
+    const w = await pair();
+    const [c1, c2] = (await summaryNow(w.fast))!.clusters as [
+      { id: string; attemptIds: string[] },
+      { id: string; attemptIds: string[] },
+    ];
+    const id = c1.attemptIds[0]!;
+    let r = await both(w, "cluster", "rename", c2.id, id);
+    expect(r.fast).toBe(r.full);
+    expect(await summaryNow(w.fast)).toBeDefined();
+    r = await both(w, "cluster", "exclude", id, "--reason", "the attempt");
+    expect(r.fast).toBe(r.full);
+    expect(r.fast).toBe(`excluded ${id}: the attempt\n${RECORDED}`);
+    expect(decisionsOf(w.fast)).toBe(decisionsOf(w.full));
+    // the cluster named like it is still there, the attempt out of its own
+    expect(await summaryNow(w.fast)).toBeUndefined(); // the full path: an attempt alone
+    await fire("clusters", "-w", w.fast);
+    const shown = (await summaryNow(w.fast))!;
+    expect(shown.clusters.find((c) => c.id === c2.id)?.name).toBe(id);
+    expect(shown.userExcluded).toEqual([{ attemptId: id, reason: "the attempt" }]);
   });
 
   it("leaves hand outcomes to the full path", async () => {

@@ -125,8 +125,13 @@ describe("fire cluster rename against the kept clusters summary (real Harbor tri
     writeFileSync(paths.decisions, `${text.trimEnd()}\n\n`);
     expect(await summaryNow()).toBeUndefined();
     const full = await fire("cluster", "rename", c2.name, "second name", "--json", "-w", dir);
-    expect(await summaryNow()).toBeUndefined(); // the full path keeps no summary of its own
-    await fire("clusters", "-w", dir); // which this read computes and keeps
+    // the full path computed the summary, and the rename then followed it: the next decision
+    // finds it current (before, each one after a full-path decision computed it again)
+    const afterFull = await summaryNow();
+    expect(afterFull?.clusters.find((c) => c.id === c2.id)?.name).toBe("second name");
+    rmSync(paths.clustersSummary);
+    expect(await currentSummary(await openCurrentWorkspace(dir))).toEqual(afterFull);
+    await fire("clusters", "-w", dir);
     expect(await summaryNow()).toBeDefined();
     const fastJson = await fire("cluster", "rename", c2.id, "third name", "--json", "-w", dir);
     const shape = (out: string) =>

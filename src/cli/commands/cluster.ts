@@ -10,6 +10,7 @@ import {
 import { NotFoundError, UsageError } from "../../core/errors.js";
 import type { Cluster } from "../../core/mine/cluster.js";
 import type { Decision } from "../../core/mine/decisions.js";
+import type { WorkspaceHead } from "../../core/workspace/head.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { print } from "../util/out.js";
 import {
@@ -44,6 +45,21 @@ async function clustersOnly(opts: Opts): Promise<{ ws: Workspace; clusters: Clus
 }
 
 const find = (clusters: Cluster[], ref: string): Cluster => clusterNamed({ clusters }, ref);
+
+/**
+ * A decision made against the clusters summary kept for the workspace as it is now
+ * (core/app/kept-decisions.ts); undefined when there is none or it cannot follow. Tried again
+ * after the full path has computed (and kept) the summary: a decision recorded past it would
+ * leave the summary one decision behind, and every later decision would compute it again
+ * (~3 s each at 100,000 attempts) and leave it behind once more.
+ */
+async function againstKept<T>(
+  opts: Opts,
+  decide: (head: WorkspaceHead) => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const head = await openHead(opts);
+  return head ? decide(head) : undefined;
+}
 
 /** What a recorded decision prints; `--json`: `{ok, message, decision}`. */
 function recorded(decision: Decision, what: string, json?: boolean): void {
@@ -81,14 +97,19 @@ export function register(program: Command): void {
     // against the clusters summary kept for the workspace as it is now: the decision is
     // appended and the summary follows (nothing opened, nothing re-clustered); else the
     // workspace is opened and the summary computed first
-    const head = await openHead(opts);
-    const kept = head && (await renameInKeptSummary(head, ref, name));
+    const rename = (head: WorkspaceHead) => renameInKeptSummary(head, ref, name);
+    const kept = await againstKept(opts, rename);
     if (kept) {
       recorded(kept.decision, `renamed ${kept.cluster.id} to "${name}"`, opts.json);
       return;
     }
     const { ws, clusters } = await clustersOnly(opts);
     const c = find(clusters, ref);
+    const again = await againstKept(opts, rename);
+    if (again) {
+      recorded(again.decision, `renamed ${again.cluster.id} to "${name}"`, opts.json);
+      return;
+    }
     await record(
       ws,
       { op: "rename", members: c.attemptIds, name },
@@ -105,15 +126,16 @@ export function register(program: Command): void {
   ).action(async (refs: string[], opts: Opts & { name?: string }) => {
     if (refs.length < 2) throw new UsageError("merge needs at least two clusters");
     // against the kept clusters summary as rename does (else the full path)
-    const head = await openHead(opts);
-    const kept = head && (await mergeInKeptSummary(head, refs, opts.name || undefined));
-    if (kept) {
+    const merge = (head: WorkspaceHead) => mergeInKeptSummary(head, refs, opts.name || undefined);
+    const merged = (kept: { clusters: Cluster[]; decision: Decision }) =>
       recorded(kept.decision, `merged ${kept.clusters.map((c) => c.id).join(" + ")}`, opts.json);
-      return;
-    }
+    const kept = await againstKept(opts, merge);
+    if (kept) return merged(kept);
     const { ws, clusters } = await clustersOnly(opts);
     const cs = [...new Set(refs.map((r) => find(clusters, r)))];
     if (cs.length < 2) throw new UsageError("merge needs two different clusters");
+    const again = await againstKept(opts, merge);
+    if (again) return merged(again);
     await record(
       ws,
       {
@@ -153,14 +175,18 @@ export function register(program: Command): void {
       .option("--json", JSON_HELP),
   ).action(async (target: string, opts: Opts & { reason: string }) => {
     // a cluster, against the kept clusters summary as rename does (else the full path)
-    const head = await openHead(opts);
-    const kept = head && (await excludeInKeptSummary(head, target, opts.reason));
-    if (kept) {
-      await excluded(kept.decision, kept.cluster, opts);
-      return;
-    }
+    const exclude = (head: WorkspaceHead) => excludeInKeptSummary(head, target, opts.reason);
+    const kept = await againstKept(opts, exclude);
+    if (kept) return excluded(kept.decision, kept.cluster, opts);
     const { ws, clusters, known } = await clustersOf(opts);
     const c = known.has(target) ? undefined : find(clusters, target);
+    if (c) {
+      // a cluster: against the summary computed now, when it can follow
+      const { clustersSummary } = await import("../../core/app/clusters.js");
+      await clustersSummary({ ws });
+      const again = await againstKept(opts, exclude);
+      if (again) return excluded(again.decision, again.cluster, opts);
+    }
     const ids = c ? c.attemptIds : [target];
     const { decide } = await import("../../core/app/clusters.js");
     const decision = await decide({ ws }, { op: "exclude", attemptIds: ids, reason: opts.reason });

@@ -3,20 +3,24 @@ import type { Cluster } from "../mine/cluster.js";
 import {
   excludedInSummary,
   keptSummary,
+  keptSummaryParts,
   mergedInSummary,
   renamedInSummary,
+  type SummaryBytes,
   type SummaryKeyParts,
   setSummaryAside,
   summaryAside,
   writeClustersSummary,
 } from "../mine/clusters-summary.js";
-import type { Decision } from "../mine/decisions.js";
+import type { Decision, StoredDecision } from "../mine/decisions.js";
 import {
   DECISION_NAME_MAX,
   DECISION_REASON_MAX,
   decisionsDigest,
   editKnownDecisions,
+  resolvedDecision,
 } from "../mine/decisions-log.js";
+import { isMemberSetRef, readMemberSet } from "../mine/member-sets.js";
 import type { MineSummary } from "../mine/render-text.js";
 import { clusterNamed, resolveCluster } from "../mine/resolve-cluster.js";
 import type { WorkspaceHead } from "../workspace/head.js";
@@ -36,37 +40,48 @@ export { describeDecision } from "../mine/decisions-log.js";
 /** The cluster `ref` names (app/clusters.ts re-exports it too), without the decisions' schema. */
 export { clusterNamed };
 
-type Kept = { summary: MineSummary; parts: SummaryKeyParts };
-
 /** What a change does: the decisions after it and the summary they give, from those before. */
-type Change = (cur: readonly Decision[]) => { next: Decision[]; summary: MineSummary } | undefined;
+type Change = (
+  cur: readonly StoredDecision[],
+) =>
+  | { next: StoredDecision[]; summary: MineSummary | SummaryBytes }
+  | undefined
+  | Promise<{ next: StoredDecision[]; summary: MineSummary | SummaryBytes } | undefined>;
 
 /**
  * The shape every decision here shares: under the decisions lock, while the file is still
- * the one `kept` was computed from (by its stamp: that file passed the schema then, so it is
- * rewritten without it, each decision in the schema's key order), the file becomes what
- * `change` gives; the summary `kept` was is set aside for an undo of this change, and the
- * new one kept under the key of the file just written. False, with nothing written, when the
- * file changed meanwhile or `change` declines.
+ * the one the summary kept under `parts` was computed from (by its stamp: that file passed
+ * the schema then, so it is rewritten without it, each decision in the schema's key order),
+ * the file becomes what `change` gives; the summary kept is set aside for an undo of this
+ * change, and the new one kept under the key of the file just written. False, with nothing
+ * written, when the file changed meanwhile or `change` declines.
  */
-async function changeKept(head: WorkspaceHead, kept: Kept, change: Change): Promise<boolean> {
-  let summary: MineSummary | undefined;
-  const done = await editKnownDecisions(head.dir, kept.parts.decisions, (cur) => {
-    const r = change(cur);
+async function changeKept(
+  head: WorkspaceHead,
+  parts: SummaryKeyParts,
+  change: Change,
+): Promise<boolean> {
+  let summary: MineSummary | SummaryBytes | undefined;
+  const done = await editKnownDecisions(head.dir, parts.decisions, async (cur) => {
+    const r = await change(cur);
     summary = r?.summary;
     return r?.next;
   });
   if (!done || !summary) return false;
-  setSummaryAside(head.dir, decisionsDigest(done.before), kept.parts.decisions);
-  await writeClustersSummary(head.dir, keyOf({ ...kept.parts, decisions: done.stamp }), summary);
+  setSummaryAside(head.dir, decisionsDigest(done.before), parts.decisions);
+  await writeClustersSummary(head.dir, keyOf({ ...parts, decisions: done.stamp }), summary);
   return true;
 }
 
 /** `d` appended, when `accept` takes the decisions before it, gives `summary`. */
 const appended =
-  (d: Decision, summary: MineSummary, accept: (cur: readonly Decision[]) => boolean = () => true) =>
-  (cur: readonly Decision[]) =>
-    accept(cur) ? { next: [...cur, d], summary } : undefined;
+  (
+    d: Decision,
+    summary: MineSummary,
+    accept: (cur: readonly StoredDecision[]) => boolean | Promise<boolean> = () => true,
+  ) =>
+  async (cur: readonly StoredDecision[]) =>
+    (await accept(cur)) ? { next: [...cur, d], summary } : undefined;
 
 /** Attempt ids the schema would accept (decisions.ts `Ids`), checked without it. */
 const validIds = (ids: readonly string[]) =>
@@ -98,7 +113,7 @@ export async function renameInKeptSummary(
     at: now.toISOString(),
   };
   const summary = renamedInSummary(kept.summary, cluster, name);
-  return (await changeKept(head, kept, appended(decision, summary)))
+  return (await changeKept(head, kept.parts, appended(decision, summary)))
     ? { cluster, decision }
     : undefined;
 }
@@ -131,7 +146,7 @@ export async function mergeInKeptSummary(
     ...(name !== undefined ? { name } : {}),
     at: now.toISOString(),
   };
-  return (await changeKept(head, kept, appended(decision, merged.summary)))
+  return (await changeKept(head, kept.parts, appended(decision, merged.summary)))
     ? { clusters, decision }
     : undefined;
 }
@@ -167,9 +182,18 @@ export async function excludeInKeptSummary(
     at: now.toISOString(),
   };
   const summary = excludedInSummary(kept.summary, cluster, reason);
-  const noSplitOfMembers = (cur: readonly Decision[]) =>
-    !cur.some((d) => d.op === "split" && d.attemptIds.some((id) => members.has(id)));
-  return (await changeKept(head, kept, appended(decision, summary, noSplitOfMembers)))
+  // a split's member set is read back (one that cannot be is taken as naming a member)
+  const noSplitOfMembers = async (cur: readonly StoredDecision[]) => {
+    for (const d of cur) {
+      if (d.op !== "split") continue;
+      const ids = isMemberSetRef(d.attemptIds)
+        ? await readMemberSet(head.dir, d.attemptIds)
+        : d.attemptIds;
+      if (!ids || ids.some((id) => members.has(id))) return false;
+    }
+    return true;
+  };
+  return (await changeKept(head, kept.parts, appended(decision, summary, noSplitOfMembers)))
     ? { cluster, decision }
     : undefined;
 }
@@ -185,15 +209,17 @@ export async function excludeInKeptSummary(
 export async function undoInKeptSummary(
   head: WorkspaceHead,
 ): Promise<{ undone: Decision } | undefined> {
-  const kept = await keptSummary(head);
-  if (!kept) return undefined;
+  // the summary kept is not read: only whether it is current (the file it was computed from)
+  const parts = await keptSummaryParts(head);
+  if (!parts) return undefined;
   let undone: Decision | undefined;
-  const ok = await changeKept(head, kept, (cur) => {
+  const ok = await changeKept(head, parts, async (cur) => {
     const next = cur.slice(0, -1);
-    const summary =
-      cur.length > 0 ? summaryAside(head.dir, kept.parts, decisionsDigest(next)) : undefined;
-    undone = cur.at(-1);
-    return summary ? { next, summary } : undefined;
+    const last = cur.at(-1);
+    const summary = last && summaryAside(head.dir, parts, decisionsDigest(next));
+    // what it undid, every id spelled out (its member sets read back) as the full path says it
+    undone = summary && (await resolvedDecision(head.dir, last));
+    return summary && undone ? { next, summary } : undefined;
   });
   return ok && undone ? { undone } : undefined;
 }

@@ -4,7 +4,14 @@ import { coreCodeStamp } from "../workspace/code-stamp.js";
 import { attemptsDigest } from "../workspace/head.js";
 import type { Workspace } from "../workspace/load.js";
 import { workspacePaths } from "../workspace/paths.js";
-import { fileStamp, keyOf, readKeyed, writeKeyed } from "../workspace/stamped-cache.js";
+import {
+  fileStamp,
+  keyOf,
+  readKeyed,
+  readKeyedBytes,
+  writeKeyed,
+  writeKeyedBytes,
+} from "../workspace/stamped-cache.js";
 import type { Cluster } from "./cluster.js";
 import {
   addTallies,
@@ -66,9 +73,24 @@ export function readClustersSummary(dir: string, key: string): MineSummary | und
   return readKeyed<MineSummary>(workspacePaths(dir).clustersSummary, VERSION, key);
 }
 
+/**
+ * A summary as the bytes of its JSON, as kept (`summaryAside`): moved under another key
+ * without being parsed or written out again.
+ */
+export interface SummaryBytes {
+  bytes: Buffer;
+}
+
 /** Stores the summary under `key`; failing to write only means the next read computes it. */
-export function writeClustersSummary(dir: string, key: string, summary: MineSummary) {
-  return writeKeyed(workspacePaths(dir).clustersSummary, VERSION, key, summary);
+export function writeClustersSummary(
+  dir: string,
+  key: string,
+  summary: MineSummary | SummaryBytes,
+) {
+  const file = workspacePaths(dir).clustersSummary;
+  return "bytes" in summary
+    ? writeKeyedBytes(file, VERSION, key, summary.bytes)
+    : writeKeyed(file, VERSION, key, summary);
 }
 
 /** The key of `currentSummary` as the workspace is now (undefined: nothing mined, no index). */
@@ -80,6 +102,17 @@ async function summaryKey(ws: Keyed): Promise<string | undefined> {
 /** The summary kept for the workspace as it is now, if any (no mining code, no schema). */
 export async function cachedSummary(ws: Keyed): Promise<MineSummary | undefined> {
   return (await keptSummary(ws))?.summary;
+}
+
+/**
+ * The parts of the key of the summary kept for the workspace as it is now, when there is one
+ * (its bytes checked, not parsed): for an undo, which takes another summary back.
+ */
+export async function keptSummaryParts(ws: Keyed): Promise<SummaryKeyParts | undefined> {
+  const labeler = await lastLabeler(ws.dir);
+  const parts = labeler && clustersSummaryKeyParts(ws, labeler);
+  const file = workspacePaths(ws.dir).clustersSummary;
+  return parts && readKeyedBytes(file, VERSION, keyOf(parts)) ? parts : undefined;
 }
 
 /** `cachedSummary` with the parts of the key it is kept under. */
@@ -227,13 +260,14 @@ export function setSummaryAside(dir: string, digest: string, stamp: string): voi
 
 /**
  * The summary set aside for the decisions whose digest is `digest`, while every other part
- * of its key is `parts`'s (the attempts, the labels, the config and code unchanged).
+ * of its key is `parts`'s (the attempts, the labels, the config and code unchanged): its
+ * bytes, checked, not parsed (an undo keeps it again as it is).
  */
 export function summaryAside(
   dir: string,
   parts: SummaryKeyParts,
   digest: string,
-): MineSummary | undefined {
+): SummaryBytes | undefined {
   const folder = workspacePaths(dir).clustersSummaries;
   let names: string[];
   try {
@@ -250,12 +284,8 @@ export function summaryAside(
     .sort((a, b) => (mtime(b) > mtime(a) ? 1 : mtime(b) < mtime(a) ? -1 : 0));
   for (const n of ours) {
     const stamp = stampOfName(n);
-    const s = readKeyed<MineSummary>(
-      join(folder, n),
-      VERSION,
-      keyOf({ ...parts, decisions: stamp }),
-    );
-    if (s) return s;
+    const bytes = readKeyedBytes(join(folder, n), VERSION, keyOf({ ...parts, decisions: stamp }));
+    if (bytes) return { bytes };
   }
   return undefined;
 }

@@ -19,6 +19,7 @@ import {
   unitsDigest,
   writeHead,
 } from "./head.js";
+import { writeIdFilter } from "./id-filter.js";
 import { decodeAttempts } from "./index-attempts.js";
 import { type AttemptTable, checkTable, encodeTable, type TableRow } from "./index-table.js";
 import type { LoadStats, Workspace } from "./load.js";
@@ -180,6 +181,8 @@ export async function writeIndex(
       table: { ids: table.ids, inner: table.inner, unit: table.unit },
     };
     await writeStamped(workspacePaths(ws.dir).indexLookup, JSON.stringify(lookup));
+    // what tells a cluster reference from an attempt id without reading the ids
+    await writeIdFilter(ws.dir, table.ids, digest);
     await writeHead(ws.dir, { digest, key: indexKeyText, units });
     await writeFileAtomic(digestFile(ws.dir), `${digest}\n`);
   } catch {

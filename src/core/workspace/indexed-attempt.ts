@@ -6,6 +6,7 @@ import type { Attempt } from "../model/attempt.js";
 import { PARSE_CACHE_VERSION } from "./cache-shards.js";
 import type { EntrySpan } from "./event-store.js";
 import { INDEX_VERSION, type IndexLookup, indexFile, type WorkspaceHead } from "./head.js";
+import { filterMayHold, readIdFilter } from "./id-filter.js";
 import { memberValue, objectMembers } from "./json-members.js";
 import { workspacePaths } from "./paths.js";
 import { readStamped, readStampedBytes } from "./stamped-cache.js";
@@ -141,12 +142,16 @@ export function indexedIds(head: WorkspaceHead): readonly string[] | undefined {
 
 /**
  * Whether `ref` may be an attempt id of the index `head` describes: false only when the
- * lookup file is the one fire wrote for this index and its bytes hold no JSON string equal
- * to `ref` (every id is written as one, by `JSON.stringify`, so an absent string is no id);
+ * index's id filter (id-filter.ts, written with it) does not hold it, or when the lookup
+ * file is the one fire wrote for this index and its bytes hold no JSON string equal to
+ * `ref` (every id is written as one, by `JSON.stringify`, so an absent string is no id);
  * true when an id equals it, or when the index cannot say (then the caller takes the full
- * path). Spares a decision at 100,000 attempts parsing 5.7 MB of ids to find none.
+ * path). The filter spares a decision at 100,000 attempts reading and hashing the 5.7 MB
+ * lookup to find no id; the lookup answers what the filter cannot rule out.
  */
 export function mayNameAttempt(head: WorkspaceHead, ref: string): boolean {
+  const filter = readIdFilter(head.dir, head.digest);
+  if (filter && !filterMayHold(filter, ref)) return false;
   try {
     const { bytes, trusted } = readStampedBytes(workspacePaths(head.dir).indexLookup);
     const ours = trusted && bytes.includes(`"digest":${JSON.stringify(head.digest)}`);

@@ -25,6 +25,8 @@ export interface WorkspacePaths {
   mining: string;
   /** Cluster decisions (`fire cluster …`). */
   decisions: string;
+  /** The attempt ids of long decisions' member lists, one file each, named by their digest. */
+  memberSets: string;
   /** Outcomes and tags given by hand to attempts without a verifier. */
   handOutcomes: string;
   /** `.fire/` (git-ignored): caches and state, never user data. */
@@ -36,6 +38,8 @@ export interface WorkspacePaths {
   index: string;
   /** What a lookup of one attempt reads of the index (ids, units), beside it. */
   indexLookup: string;
+  /** A Bloom filter of the index's ids: "surely no attempt id" without reading them. */
+  indexIdFilter: string;
   /** Label stores, one file per labeller. */
   labels: string;
   /** The clustering before decisions, beside the index. */
@@ -97,12 +101,14 @@ function layout(root: string): WorkspacePaths {
     exports: join(root, "exports"),
     mining,
     decisions: join(mining, "decisions.json"),
+    memberSets: join(mining, "member-sets"),
     handOutcomes: join(mining, "outcomes.json"),
     fire,
     cache,
     parseCache: join(cache, "parse"),
     index: join(cache, "index.json"),
     indexLookup: join(cache, "index-lookup.json"),
+    indexIdFilter: join(cache, "index-ids.json"),
     labels: join(cache, "labels"),
     miningCache: join(cache, "mining.json"),
     triageCache: join(cache, "triage.json"),

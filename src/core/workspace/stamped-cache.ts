@@ -40,8 +40,8 @@ const sha256 = (bytes: Uint8Array | string) => createHash("sha256").update(bytes
  * Writes `text` atomically, then its stamp (also atomically). The old stamp goes first, so
  * a reader between the writes finds no stamp, never a stamp that vouches for other bytes.
  */
-export async function writeStamped(file: string, text: string): Promise<void> {
-  const bytes = Buffer.from(text, "utf8");
+export async function writeStamped(file: string, text: string | Buffer): Promise<void> {
+  const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
   // loaded on the first write: a read (a first frame, a cached answer) does without it
   const { default: writeFileAtomic } = await import("write-file-atomic");
   rmSync(stampFile(file), { force: true });
@@ -131,6 +131,37 @@ export function readKeyed<T>(file: string, v: number, key: string): T | undefine
     return stored.value;
   } catch {
     return undefined;
+  }
+}
+
+/** The start of a keyed cache's bytes as `writeKeyed` writes them, up to its value. */
+const keyedHead = (v: number, key: string) =>
+  Buffer.from(`${JSON.stringify({ v, key }).slice(0, -1)},"value":`, "utf8");
+
+/**
+ * The value of a keyed cache stored under `key`, as the JSON bytes `writeKeyed` wrote, not
+ * parsed (for a caller that only checks the key, or moves the value under another key):
+ * only when the bytes are the ones fire wrote and their head is `{v, key}`.
+ */
+export function readKeyedBytes(file: string, v: number, key: string): Buffer | undefined {
+  try {
+    const { bytes, trusted } = readStampedBytes(file);
+    const head = keyedHead(v, key);
+    if (!trusted || bytes.length <= head.length + 1) return undefined;
+    if (!bytes.subarray(0, head.length).equals(head) || bytes.at(-1) !== 0x7d) return undefined;
+    return bytes.subarray(head.length, -1);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stores under `key` a value read by `readKeyedBytes` (its JSON bytes, unchanged). */
+export async function writeKeyedBytes(file: string, v: number, key: string, value: Buffer) {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeStamped(file, Buffer.concat([keyedHead(v, key), value, Buffer.from("}")]));
+  } catch {
+    /* no cache: the next read computes the answer again */
   }
 }
 

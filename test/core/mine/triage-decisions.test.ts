@@ -126,7 +126,7 @@ describe("user decisions over clusters", () => {
       name: "Detached launch missing",
     });
     const file = JSON.parse(readFileSync(decisionsPath(dir), "utf8"));
-    expect(file.version).toBe(1);
+    expect(file.version).toBe(2);
     expect(file.decisions).toHaveLength(1);
     const again = await mine(ws.attempts, {
       labeler: "heuristic",

@@ -12,8 +12,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  readKeyed,
+  readKeyedBytes,
   readKeyedText,
   readStamped,
+  writeKeyed,
+  writeKeyedBytes,
   writeKeyedText,
   writeStamped,
 } from "../../../src/core/workspace/stamped-cache.js";
@@ -37,6 +41,24 @@ describe("stamped caches", () => {
     rmSync(`${file}.sha256`);
     expect(readStamped(file)).toEqual({ value: { n: 3 }, trusted: false });
     expect(() => readStamped(join(dir, "absent.json"))).toThrow();
+  });
+
+  it("give a keyed value's JSON bytes only to its key, and keep them under another as they are", async () => {
+    const file = join(dir, "keyed.json");
+    const value = { clusters: [{ id: "c-1", name: 'é "quoted"' }], n: [1, 2.5] };
+    await writeKeyed(file, 3, "k1", value);
+    const bytes = readKeyedBytes(file, 3, "k1");
+    expect(bytes?.toString("utf8")).toBe(JSON.stringify(value));
+    expect([readKeyedBytes(file, 3, "k2"), readKeyedBytes(file, 4, "k1")]).toEqual([
+      undefined,
+      undefined,
+    ]);
+    await writeKeyedBytes(file, 3, "k2", bytes!);
+    expect(readKeyed(file, 3, "k2")).toEqual(value);
+    expect(readFileSync(file, "utf8")).toBe(JSON.stringify({ v: 3, key: "k2", value }));
+    // edited (the stamp no longer matches): not served
+    writeFileSync(file, readFileSync(file, "utf8").replace("c-1", "c-2"));
+    expect(readKeyedBytes(file, 3, "k2")).toBeUndefined();
   });
 
   it("keep text as its bytes under a key, served only to that key and layout", async () => {
