@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { launchesServer } from "../../../src/core/mine/detectors/attached-server.js";
 import { fetchedOwnCopy } from "../../../src/core/mine/detectors/fetched-copy.js";
@@ -9,15 +8,14 @@ import { ownProjectBuilt } from "../../../src/core/mine/detectors/own-project.js
 import { faultOf, truncatedFinalResponse } from "../../../src/core/mine/faults/index.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { Attempt } from "../../../src/core/model/attempt.js";
-import { fixture, REPO_ROOT } from "../../helpers/paths.js";
+import { fixture } from "../../helpers/paths.js";
 import { collect } from "../ingest/collect.js";
+import { elsewhereTrials } from "./elsewhere-trials.js";
 
 /** Real OpenClaw trials that never found the task's repository (fixture README). */
 let byTrial: Map<string, Attempt>;
 beforeAll(async () => {
-  const got = await collect([resolve(REPO_ROOT, "test/fixtures/harbor-openclaw-elsewhere")]);
-  expect(got.errors).toEqual([]);
-  byTrial = new Map(got.attempts.map((a) => [a.source.path.split("/").at(-1) ?? "", a]));
+  byTrial = await elsewhereTrials();
 });
 const trial = (name: string) => byTrial.get(name) as Attempt;
 const RANCHER = "rancher__fleet_1696ab59_955bbd7f__Gf2sgLf";

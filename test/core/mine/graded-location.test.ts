@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SERVER_LAUNCH_RE } from "../../../src/core/mine/detectors/attached-server.js";
 import { gradedLocationUnvisited } from "../../../src/core/mine/detectors/graded-location.js";
@@ -6,15 +5,14 @@ import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { faultOf, truncatedFinalResponse } from "../../../src/core/mine/faults/index.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { Attempt, type Event } from "../../../src/core/model/attempt.js";
-import { fixture, REPO_ROOT } from "../../helpers/paths.js";
+import { fixture } from "../../helpers/paths.js";
 import { collect } from "../ingest/collect.js";
+import { elsewhereTrials } from "./elsewhere-trials.js";
 
 /** Real OpenClaw trials that never named the folder the verifier graded (fixture README). */
 let byTrial: Map<string, Attempt>;
 beforeAll(async () => {
-  const got = await collect([resolve(REPO_ROOT, "test/fixtures/harbor-openclaw-elsewhere")]);
-  expect(got.errors).toEqual([]);
-  byTrial = new Map(got.attempts.map((a) => [a.source.path.split("/").at(-1) ?? "", a]));
+  byTrial = await elsewhereTrials();
 });
 const trial = (name: string) => byTrial.get(name) as Attempt;
 const hitOf = (a: Attempt) => gradedLocationUnvisited.detect(a, { siblings: [] })[0];
