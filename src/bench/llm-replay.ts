@@ -21,6 +21,7 @@ import { chatCompletionBody, LoopbackServer } from "./loopback-server.js";
  *       "schema": "fire_label",
  *       "schemaVersion": "label-answer@3",
  *       "promptSha256": "<optional: SHA-256 of the user message the answer was written for>",
+ *       "systemSha256": "<SHA-256 of the system message it was written under; with promptSha256>",
  *       "answer": { …the JSON object the model answered… }
  *     }
  *   ]
@@ -31,7 +32,10 @@ import { chatCompletionBody, LoopbackServer } from "./loopback-server.js";
  * format's schema name (`fire_label`; JSON-object mode has none and matches any). An entry
  * whose `promptSha256` differs from the request's is still answered and counted `stale`
  * (the digest changed since it was recorded; the labels may no longer follow from what the
- * model now sees). An unmatched request gets a 400 (no retries) and is kept in `unmatched`
+ * model now sees); so is a versioned entry (one with `promptSha256`) whose `systemSha256` is
+ * missing or differs: the instructions and the mechanism catalogue live in the system message,
+ * and an answer written under other instructions is not an answer to this request. An entry
+ * without `promptSha256` is unversioned (hand-written) and never stale. An unmatched request gets a 400 (no retries) and is kept in `unmatched`
  * with its prompt, so a reviewer can answer it and extend the recording.
  */
 
@@ -40,6 +44,10 @@ const Entry = z.strictObject({
   schema: z.string().min(1).default("fire_label"),
   schemaVersion: z.string().optional(),
   promptSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  systemSha256: z
     .string()
     .regex(/^[0-9a-f]{64}$/)
     .optional(),
@@ -92,6 +100,8 @@ export interface ReplayPrompt {
   attemptId: string | undefined;
   schema: string | undefined;
   promptSha256: string;
+  /** SHA-256 of the system message as sent. */
+  systemSha256: string;
   /** The system message as sent (empty when there was none). */
   system: string;
   prompt: string;
@@ -157,9 +167,17 @@ export class ReplayServer extends LoopbackServer {
     const schema = body.response_format?.json_schema?.name;
     const attemptId = attemptOfPrompt(prompt);
     const sha = promptSha256(prompt);
+    const systemSha = promptSha256(system);
     const entry = attemptId ? this.find(schema, attemptId) : undefined;
     if (!entry) {
-      this.stats.unmatched.push({ attemptId, schema, promptSha256: sha, system, prompt });
+      this.stats.unmatched.push({
+        attemptId,
+        schema,
+        promptSha256: sha,
+        systemSha256: systemSha,
+        system,
+        prompt,
+      });
       return send2(400, {
         error: {
           message: `no recorded answer for attempt ${attemptId ?? "?"} (${schema ?? "any schema"})`,
@@ -167,10 +185,17 @@ export class ReplayServer extends LoopbackServer {
       });
     }
     this.stats.answered += 1;
-    if (entry.promptSha256 && entry.promptSha256 !== sha) {
+    if (entry.promptSha256 && (entry.promptSha256 !== sha || entry.systemSha256 !== systemSha)) {
       this.stats.stale += 1;
       this.stats.staleIds.push(entry.attemptId);
-      this.stats.stalePrompts.push({ attemptId, schema, promptSha256: sha, system, prompt });
+      this.stats.stalePrompts.push({
+        attemptId,
+        schema,
+        promptSha256: sha,
+        systemSha256: systemSha,
+        system,
+        prompt,
+      });
     }
     const content = JSON.stringify(entry.answer);
     return send2(200, chatCompletionBody(content, body.model ?? "replay", prompt.length));

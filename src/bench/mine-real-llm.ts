@@ -186,7 +186,13 @@ export async function llmSays(opts: {
     ];
     if (opts.dumpDir && toDump.length > 0) {
       await mkdir(opts.dumpDir, { recursive: true });
-      const index: { attemptId: string; status: string; promptSha256: string; file: string }[] = [];
+      const index: {
+        attemptId: string;
+        status: string;
+        promptSha256: string;
+        systemSha256: string;
+        file: string;
+      }[] = [];
       const seen = new Set<string>();
       for (const u of toDump) {
         const file = `${fileNameOf(u.attemptId ?? `unknown-${u.promptSha256.slice(0, 12)}`)}.txt`;
@@ -200,6 +206,7 @@ export async function llmSays(opts: {
           attemptId: u.attemptId ?? "?",
           status: u.status,
           promptSha256: u.promptSha256,
+          systemSha256: u.systemSha256,
           file,
         });
       }

@@ -1,4 +1,5 @@
 import { destroyingSegments, isScratch } from "../core/mine/detectors/destructive-after-probe.js";
+import { workPlaces } from "../core/mine/detectors/graded-location.js";
 import { requiredArtifacts } from "../core/mine/detectors/output-never-written.js";
 import { baseName, isListing, namedFiles, verifierMissing } from "../core/mine/detectors/paths.js";
 import {
@@ -166,6 +167,29 @@ export function environmentLine(a: Attempt): string {
         .join(", ")}${net.length > 4 ? ` (+${net.length - 4} earlier)` : ""}`,
     );
   return `environment (from the events): ${parts.join("; ")}`;
+}
+
+/**
+ * Where the graded work and the agent's work lay, when the verifier's output places it: the
+ * top folders of absolute paths the verifier named, and those the agent's calls named with
+ * how often. A reviewer reads at once whether the agent worked where it was graded.
+ */
+export function workPlacesLine(a: Attempt): string {
+  const { graded, worked } = workPlaces(a);
+  if (graded.length === 0 || a.events.every((e) => e.kind !== "tool_call")) return "";
+  const calls = worked.length
+    ? worked
+        .slice(0, 4)
+        .map(([r, n]) => `/${r} (${n})`)
+        .join(", ")
+    : "no absolute work path";
+  const unnamed = graded.filter((g) => !worked.some(([r]) => r === g));
+  return `folders: the verifier's output names ${graded
+    .slice(0, 3)
+    .map((g) => `/${g}`)
+    .join(", ")}; the agent's calls named ${calls}${
+    unnamed.length ? `; never named by a call: ${unnamed.map((g) => `/${g}`).join(", ")}` : ""
+  }`;
 }
 
 /**

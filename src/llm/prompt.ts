@@ -9,6 +9,7 @@ import {
   runEndLine,
   siblingLines,
   verifierFindings,
+  workPlacesLine,
 } from "./digest.js";
 import { mechanismEvidence, type PromptFacts } from "./prompt-evidence.js";
 import { charsForTokens, estimateTokens } from "./tokens.js";
@@ -56,6 +57,8 @@ export const LABEL_SYSTEM_PROMPT = [
   "evidence); rationale (2-4 sentences).",
   "Known mechanism ids (id: what it names, where a rule acts):",
   ...MECHANISMS.map((m) => `- ${m.id}: ${m.name} (${m.point})`),
+  "artifact-wrong-path is the task's own work written to the wrong place; when the agent never",
+  "found the task's inputs or code and built or changed something else, name task-input-missed.",
   "A check whose output the agent could not read before it stopped (sent in the same batch as",
   "the stop) is no check. For an exclusion, status is named when its evidence is cited.",
   "The Mechanism evidence and Detector evidence sections are what an offline labeller found:",
@@ -229,7 +232,7 @@ export function buildLabelPrompt(
   // How the run ended (exception, tokens, duration, last event): short, always shown if it fits.
   // and whether the environment let the agent install and download (from the events)
   const env = environmentLine(attempt);
-  const endText = [runEndLine(attempt), env].filter(Boolean).join("\n");
+  const endText = [runEndLine(attempt), env, workPlacesLine(attempt)].filter(Boolean).join("\n");
   const runEnd = endText && left > endText.length + 200 ? section("Run end", endText) : "";
   left -= runEnd.length;
   // The verifier: its failing tests and assertion lines whole (up to a cap), then its tail.

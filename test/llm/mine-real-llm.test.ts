@@ -89,6 +89,9 @@ describe("mine-real's LLM rows: one recording per source replayed, unmatched pro
         attemptId: basename(file, ".txt"),
         status: "unmatched",
         promptSha256: createHash("sha256").update(user).digest("hex"),
+        systemSha256: createHash("sha256")
+          .update(text.slice("=== system ===\n".length, text.indexOf("\n=== user ===\n")))
+          .digest("hex"),
         file,
       },
     ]);
@@ -114,6 +117,46 @@ describe("mine-real's LLM rows: one recording per source replayed, unmatched pro
       }),
     ]);
   }, 120_000);
+
+  it("an answer written under another system message is stale, the same user text or not", async () => {
+    const t2 = (e: { attemptId: string }) => e.attemptId.startsWith("t2-add-tests");
+    const unversioned = recording.entries.map(({ promptSha256: _, ...e }) => e);
+    const withShas = (promptSha256: string, systemSha256?: string): Recording => ({
+      ...recording,
+      entries: unversioned.map((e) =>
+        t2(e) ? { ...e, promptSha256, ...(systemSha256 ? { systemSha256 } : {}) } : e,
+      ),
+    });
+    // the dump of a stale run names both digests of the request now sent
+    const first = join(dir, "system-first");
+    await llmSays({
+      trials: GOLD,
+      sources: TRIALS,
+      recording: withShas("0".repeat(64)),
+      dumpDir: first,
+    });
+    const [sent] = JSON.parse(await readFile(join(first, "index.json"), "utf8"));
+    expect(sent.systemSha256).toMatch(/^[0-9a-f]{64}$/);
+    const current = await llmSays({
+      trials: GOLD,
+      sources: TRIALS,
+      recording: withShas(sent.promptSha256, sent.systemSha256),
+    });
+    expect([current.answered, current.stale]).toEqual([4, 0]);
+    const otherSystem = await llmSays({
+      trials: GOLD,
+      sources: TRIALS,
+      recording: withShas(sent.promptSha256, "1".repeat(64)),
+    });
+    expect([otherSystem.answered, otherSystem.stale]).toEqual([4, 1]);
+    // recorded with the user text's digest but no system digest: written under unknown instructions
+    const noSystem = await llmSays({
+      trials: GOLD,
+      sources: TRIALS,
+      recording: withShas(sent.promptSha256),
+    });
+    expect(noSystem.stale).toBe(1);
+  }, 240_000);
 
   it("an answer that fails the label checks counts invalid, with the reason", async () => {
     const bad: Recording = {

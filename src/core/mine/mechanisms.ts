@@ -152,9 +152,9 @@ const OPEN_MECHANISMS: readonly Mechanism[] = [
   },
   {
     id: "task-input-missed",
-    name: "never read the task-local inputs the task names",
+    name: "never found or used the task's own inputs or code (worked on something else)",
     point: "stop",
-    signatureOf: "the kind of the unread input (its extension)",
+    signatureOf: "the kind of the unread input (its extension), or where the agent worked instead",
   },
 ];
 

@@ -61,7 +61,7 @@ export const LIBRARY =
  * it occurs; only paths of at least two segments, not after a word, `~`, `.` or a URL
  * scheme, and no hidden folder (`~/.ssh` is under a home).
  */
-function pathRoots(text: string): Map<string, number> {
+export function pathRoots(text: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const m of text.matchAll(/(?<![\w.~/:-])\/([\w-][\w.-]*)\/[\w.-]\S*/g)) {
     const root = m[1] as string;
@@ -72,10 +72,24 @@ function pathRoots(text: string): Map<string, number> {
 }
 
 /** Calls' own text: commands, inputs and the paths written. */
-function callsText(a: Attempt): string {
+export function callsText(a: Attempt): string {
   return toolCalls(a)
     .map((c) => `${c.command ?? ""}\n${c.input ?? ""}\n${(c.writes ?? []).join("\n")}`)
     .join("\n");
+}
+
+/**
+ * Where the graded work and the agent's work lay, as top folders of absolute paths (work
+ * folders only, see pathRoots): the verifier's output's, and the agent's calls' with how
+ * often each was named, most named first. Empty lists when a side names none.
+ */
+export function workPlaces(a: Attempt): {
+  graded: string[];
+  worked: [string, number][];
+} {
+  const graded = [...pathRoots(a.verifierOutput ?? "")].sort((x, y) => y[1] - x[1]).map(([r]) => r);
+  const worked = [...pathRoots(callsText(a))].sort((x, y) => y[1] - x[1]);
+  return { graded, worked };
 }
 
 /**
