@@ -168,16 +168,17 @@ export class ReplayServer extends LoopbackServer {
     const attemptId = attemptOfPrompt(prompt);
     const sha = promptSha256(prompt);
     const systemSha = promptSha256(system);
+    const sent: ReplayPrompt = {
+      attemptId,
+      schema,
+      promptSha256: sha,
+      systemSha256: systemSha,
+      system,
+      prompt,
+    };
     const entry = attemptId ? this.find(schema, attemptId) : undefined;
     if (!entry) {
-      this.stats.unmatched.push({
-        attemptId,
-        schema,
-        promptSha256: sha,
-        systemSha256: systemSha,
-        system,
-        prompt,
-      });
+      this.stats.unmatched.push(sent);
       return send2(400, {
         error: {
           message: `no recorded answer for attempt ${attemptId ?? "?"} (${schema ?? "any schema"})`,
@@ -188,14 +189,7 @@ export class ReplayServer extends LoopbackServer {
     if (entry.promptSha256 && (entry.promptSha256 !== sha || entry.systemSha256 !== systemSha)) {
       this.stats.stale += 1;
       this.stats.staleIds.push(entry.attemptId);
-      this.stats.stalePrompts.push({
-        attemptId,
-        schema,
-        promptSha256: sha,
-        systemSha256: systemSha,
-        system,
-        prompt,
-      });
+      this.stats.stalePrompts.push(sent);
     }
     const content = JSON.stringify(entry.answer);
     return send2(200, chatCompletionBody(content, body.model ?? "replay", prompt.length));
