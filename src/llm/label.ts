@@ -24,6 +24,7 @@ import { redact } from "../core/redact.js";
 import { labelInBatch } from "./batch.js";
 import { createSession, type LlmSession, type RetryEvent } from "./client.js";
 import type { LlmConfig, LlmConfigInput } from "./config.js";
+import { verifierFindings } from "./digest.js";
 import { buildLabelPrompt, renderEvent } from "./prompt.js";
 import { MECHANISM_IDS } from "./prompt-evidence.js";
 import type { RunReport } from "./report.js";
@@ -105,12 +106,17 @@ const squash = (s: string): string =>
     .replace(/\s+/g, " ")
     .trim();
 
-/** The verifier text a quoted line must come from: its output and its failing tests' messages. */
+/**
+ * The verifier text a quoted line must come from: its output, its failing tests' messages and
+ * every line the prompt's verifier section can show (verifierFindings uncapped, its tally line
+ * `tests: N failed, M passed` included): a line the prompt showed as the verifier's is quotable.
+ */
 function verifierText(attempt: Attempt): string {
   const tests = (attempt.verifierTests ?? []).map(
     (t) => `${t.status.toUpperCase()} ${t.name}${t.message ? ` - ${t.message}` : ""}`,
   );
-  return squash(redact([attempt.verifierOutput ?? "", ...tests].join("\n")));
+  const shown = verifierFindings(attempt, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+  return squash(redact([attempt.verifierOutput ?? "", ...tests, shown].join("\n")));
 }
 
 /**

@@ -98,6 +98,41 @@ describe("an LLM answer is named only with evidence found where it says", () => 
     expect(cut.mechanismId).toBe("deployment-preservation");
   });
 
+  it("a line the prompt showed as the verifier's, its test tally included, is quotable", async () => {
+    const a = Attempt.parse({
+      ...makeAttempt("tally-1"),
+      verifierOutput: "collected 2 items\n",
+      verifierTests: [
+        { name: "test_health", status: "failed", message: "assert 503 == 200" },
+        { name: "test_build", status: "passed" },
+      ],
+    });
+    const tally = {
+      claim: "mechanism" as const,
+      from: "verifier" as const,
+      eventIndex: null,
+      attemptId: null,
+      excerpt: "tests: 1 failed, 1 passed",
+    };
+    const label = await labelWith(a, { evidence: [tally, cleanup("rm -rf /app/dist")] });
+    expect(fake.chat.at(-1)?.messages[1]?.content).toContain("tests: 1 failed, 1 passed");
+    expect(label.status).toBe("named");
+    // a tally the prompt never showed is still refused (the answer is invalid after repair)
+    await rm(cacheDir, { recursive: true, force: true });
+    fake.respond = () => ({
+      kind: "json",
+      answer: goodAnswer({ evidence: [{ ...tally, excerpt: "tests: 7 failed, 0 passed" }] }),
+    });
+    const { labels } = await labelAttempts([a], {
+      evidence: new Map([[a.id, hitsFor(a)]]),
+      config: { model: "fake-model", maxRetries: 0 },
+      cacheDir,
+      apiKey: "sk-checks-test-0123456789abcdefghij",
+      baseURL: fake.baseURL,
+    });
+    expect(labels[0]?.unlabelledReason).toContain("must quote the verifier's output exactly");
+  });
+
   it("a sibling claim counts only for the passing sibling the prompt compared with", async () => {
     const failed = makeAttempt("sib-fail");
     const passed = Attempt.parse({
