@@ -7,12 +7,13 @@
  * verdict lives apart, in a SWE-bench `report.json` for the instance, looked up next to
  * the trajectory and in the sibling folders of its parents (`logs/<instance>/report.json`).
  */
+import { statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { z } from "zod";
 import type { AttemptInput } from "../model/attempt.js";
 import { EventLog } from "./events.js";
-import { isFile, peek, scanFor, subdirs } from "./fs-util.js";
+import { isFile, peek, readTail, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
 import { attemptId, capString, partsText } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
@@ -45,8 +46,26 @@ export const MiniTrajectory = z.looseObject({
     z.looseObject({
       role: z.string(),
       content: z.unknown().optional(),
+      /** Tool-calling mode (2.x): the calls of an assistant message, OpenAI style. */
+      tool_calls: z
+        .array(
+          z.looseObject({
+            id: z.string().nullish(),
+            function: z.looseObject({ name: z.string().nullish(), arguments: z.unknown() }),
+          }),
+        )
+        .nullish(),
+      /** Tool-calling mode: the call a `tool` message answers. */
+      tool_call_id: z.string().nullish(),
       extra: z
-        .looseObject({ response: z.looseObject({ usage: Usage.nullish() }).nullish() })
+        .looseObject({
+          response: z.looseObject({ usage: Usage.nullish() }).nullish(),
+          actions: z
+            .array(
+              z.looseObject({ command: z.string().nullish(), tool_call_id: z.string().nullish() }),
+            )
+            .nullish(),
+        })
         .nullish(),
     }),
   ),
@@ -91,33 +110,107 @@ function instanceOf(path: string, t?: MiniTrajectory): string {
   return t?.instance_id ?? basename(path).replace(/(\.traj)?\.json$/i, "");
 }
 
-/** Where the report of `instance` may be, for a trajectory in `dir`. */
+/**
+ * The `report.json` files under `root`, up to three folders deep, by the folder holding each
+ * (`eval_results/<model>/<instance>/report.json` → `<instance>`). Kept a few seconds per root
+ * and its modification time: every trajectory of a run asks about the same folders.
+ */
+const reportIndexes = new Map<
+  string,
+  { at: number; mtime: number; byFolder: Map<string, string[]> }
+>();
+function reportsBelow(root: string): Map<string, string[]> {
+  const mtime = statSync(root, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  const kept = reportIndexes.get(root);
+  if (kept && kept.mtime === mtime && Date.now() - kept.at < 10_000) return kept.byFolder;
+  const byFolder = new Map<string, string[]>();
+  const walk = (d: string, depth: number): void => {
+    for (const sub of subdirs(d)) {
+      const p = join(d, sub);
+      if (isFile(join(p, "report.json")))
+        byFolder.set(sub, [...(byFolder.get(sub) ?? []), join(p, "report.json")]);
+      if (depth < 3) walk(p, depth + 1);
+    }
+  };
+  walk(root, 1);
+  if (reportIndexes.size > 64) reportIndexes.clear();
+  reportIndexes.set(root, { at: Date.now(), mtime, byFolder });
+  return byFolder;
+}
+
+/**
+ * Where the report of `instance` may be, for a trajectory in `dir`: beside it, in a folder of
+ * its own folder (`eval_results/report.json`, keyed by the instance), in a folder named after
+ * the instance up to three folders below the trajectory folder's parent (a SWE-bench harness
+ * keeps `<run or model>/<instance>/report.json`), or one below the grandparent's folders.
+ */
 function reportCandidates(dir: string, instance: string): string[] {
   const out = [join(dir, "report.json"), join(dir, instance, "report.json")];
-  for (const anc of [dirname(dir), dirname(dirname(dir))])
-    for (const sub of subdirs(anc)) out.push(join(anc, sub, instance, "report.json"));
+  for (const sub of subdirs(dir))
+    out.push(join(dir, sub, "report.json"), join(dir, sub, instance, "report.json"));
+  out.push(...(reportsBelow(dirname(dir)).get(instance) ?? []));
+  const grand = dirname(dirname(dir));
+  for (const sub of subdirs(grand)) out.push(join(grand, sub, instance, "report.json"));
   return out;
 }
 
 /** Trajectory files that a report at `reportPath` belongs to (the reverse lookup). */
 function pairedTrajectories(reportPath: string): string[] {
   const dir = dirname(reportPath);
-  const instance = basename(dir);
-  const name = `${instance}.traj.json`;
-  const out = [join(dir, name)];
-  for (const anc of [dirname(dir), dirname(dirname(dir))])
-    for (const sub of subdirs(anc)) out.push(join(anc, sub, instance, name));
-  return out.filter(
+  // the instance: the folder's name, else the key of a report kept in a folder of its own
+  const keyed = /^\{\s*"([^"\\]{1,200})"\s*:\s*\{/.exec(peek(reportPath, 4096).trimStart())?.[1];
+  const out: string[] = [];
+  for (const instance of new Set([basename(dir), ...(keyed ? [keyed] : [])])) {
+    const name = `${instance}.traj.json`;
+    out.push(join(dir, name), join(dirname(dir), name));
+    let anc = dir;
+    for (let up = 0; up < 4; up++) {
+      anc = dirname(anc);
+      for (const sub of subdirs(anc))
+        out.push(join(anc, sub, name), join(anc, sub, instance, name));
+    }
+  }
+  return [...new Set(out)].filter(
     (f) => isFile(f) && isMiniTrajectory(f, peek(f, 64 * 1024)) && reportOf(f) === reportPath,
   );
 }
 
-/** The report file of a trajectory, if one is found. */
+/**
+ * The report file of a trajectory, if one is found: a report of this instance (its folder is
+ * named after it, or it keys the instance id).
+ */
 function reportOf(trajPath: string, t?: MiniTrajectory): string | undefined {
   const instance = instanceOf(trajPath, t);
-  return reportCandidates(dirname(trajPath), instance).find(
-    (f) => isFile(f) && REPORT_HEAD.test(peek(f, 4096).trimStart()),
-  );
+  const dir = dirname(trajPath);
+  return reportCandidates(dir, instance).find((f) => {
+    if (!isFile(f)) return false;
+    const head = peek(f, 4096).trimStart();
+    if (!REPORT_HEAD.test(head)) return false;
+    const at = dirname(f);
+    return at === dir || basename(at) === instance || head.includes(`"${instance}"`);
+  });
+}
+
+/**
+ * The SWE-bench harness's log of an instance whose patch could not be applied (it writes no
+ * report then): `run_instance.log` where the report would be, holding `Patch Apply Failed`.
+ * Returns the file and the lines from that one on.
+ */
+function patchNotApplied(
+  trajPath: string,
+  t?: MiniTrajectory,
+): { file: string; text: string } | undefined {
+  const instance = instanceOf(trajPath, t);
+  for (const r of reportCandidates(dirname(trajPath), instance)) {
+    const f = join(dirname(r), "run_instance.log");
+    if (!isFile(f)) continue;
+    const at = basename(dirname(f)) === instance || dirname(f) !== dirname(trajPath);
+    if (!at) continue;
+    const text = readTail(f, 16 * 1024) ?? "";
+    const i = text.indexOf(">>>>> Patch Apply Failed");
+    if (i !== -1 && text.includes(instance)) return { file: f, text: text.slice(i) };
+  }
+  return undefined;
 }
 
 /** The single bash block of an assistant message (mini-SWE-agent runs only exactly one). */
@@ -165,6 +258,49 @@ export function observation(text: string): {
   // a timeout names the command it killed; there is no return code
   const timedOut = exitCode === undefined && /timed out and has been killed/.test(text);
   return { exitCode, output: stripVTControlCharacters(output), timedOut };
+}
+
+/** The calls of a tool-calling assistant message: its `tool_calls`, else `extra.actions`. */
+function toolCalls(
+  m: MiniTrajectory["messages"][number],
+): { id: string; tool: string; args: unknown }[] {
+  const out: { id: string; tool: string; args: unknown }[] = [];
+  for (const [i, c] of (m.tool_calls ?? []).entries()) {
+    const raw = c.function.arguments;
+    let args: unknown = raw;
+    if (typeof raw === "string") {
+      try {
+        args = JSON.parse(raw);
+      } catch {
+        args = { command: raw };
+      }
+    }
+    out.push({ id: c.id ?? `call-${i}`, tool: c.function.name ?? "bash", args });
+  }
+  if (out.length === 0)
+    for (const [i, a] of (m.extra?.actions ?? []).entries())
+      if (a.command)
+        out.push({
+          id: a.tool_call_id ?? `action-${i}`,
+          tool: "bash",
+          args: { command: a.command },
+        });
+  return out;
+}
+
+/**
+ * A run that submitted the diff of its work tree and printed nothing: the last call prints the
+ * submission marker and runs `git diff`, and the trajectory's `submission` (what it printed
+ * after the marker) is empty. The patch graded is then empty, whatever the agent changed.
+ */
+function emptyDiffSubmission(
+  t: MiniTrajectory,
+  events: readonly { kind: string; command?: string }[],
+): boolean {
+  if (t.info.exit_status !== "Submitted" || typeof t.info.submission !== "string") return false;
+  if (t.info.submission.trim() !== "") return false;
+  const last = events.findLast((e) => e.kind === "tool_call");
+  return /\bgit\s+diff\b/.test(last?.command ?? "");
 }
 
 /** The task inside the first user message, cut out of the instance template around `{{task}}`. */
@@ -247,6 +383,14 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
             inputIncludesCache: true,
           }),
         );
+      const calls = toolCalls(m);
+      if (calls.length) {
+        // tool-calling mode: each call answered by a `tool` message naming its id
+        log.text("message", "agent", text.trim());
+        for (const c of calls) log.call({ tool: c.tool, args: c.args, callId: c.id });
+        pending = undefined;
+        continue;
+      }
       const action = bashAction(text);
       const thought = action ? text.slice(0, action.start) + text.slice(action.end) : text;
       log.text("message", "agent", thought.trim());
@@ -254,6 +398,15 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
         pending = `call-${n++}`;
         log.call({ tool: "bash", args: { command: action.command }, callId: pending });
       } else pending = undefined;
+    } else if (m.role === "tool" && m.tool_call_id) {
+      const o = observation(text);
+      log.result({
+        output: o.output,
+        callId: m.tool_call_id,
+        exitCode: o.exitCode,
+        isError: o.timedOut ? true : undefined,
+      });
+    } else if (m.role === "exit") {
     } else if (!taskText) {
       taskText = taskOf(text, t.info.config?.agent?.instance_template);
       log.text("prompt", "user", text);
@@ -269,6 +422,16 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
     } else log.text("message", "system", text);
   }
   const status = t.info.exit_status ?? undefined;
+  // the submission is what the last call printed after the marker: its output, where the
+  // trajectory kept none (the harness ends the run on that call)
+  const lastCall = log.events.findLast((e) => e.kind === "tool_call");
+  if (
+    status === "Submitted" &&
+    typeof t.info.submission === "string" &&
+    lastCall?.callId &&
+    !log.events.some((e) => e.kind === "tool_result" && e.callId === lastCall.callId)
+  )
+    log.result({ output: t.info.submission, callId: lastCall.callId, exitCode: 0 });
   if (status === "Submitted") log.stop();
   const reportFile = reportOf(path, t);
   let entry: ReportEntry | undefined;
@@ -283,6 +446,10 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
           : (v as Record<string, ReportEntry>)[instance];
     }
   }
+  // no report, and the run submitted an empty diff: nothing was graded, the patch is empty
+  const empty = !entry && emptyDiffSubmission(t, log.events);
+  // no report because the grader could not apply the patch
+  const unapplied = !entry && !empty ? patchNotApplied(path, t) : undefined;
   const attempt: AttemptInput = {
     id: attemptId("mini-swe-agent", `${instance}\u0000${path}`, instance),
     source: { format: "mini-swe-agent", path },
@@ -290,16 +457,23 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
     taskText,
     agent: "mini-swe-agent",
     model: t.info.config?.model?.model_name ?? undefined,
-    outcome: entry ? (entry.resolved ? "pass" : "fail") : "unknown",
-    reward: entry ? (entry.resolved ? 1 : 0) : null,
+    outcome: entry ? (entry.resolved ? "pass" : "fail") : empty || unapplied ? "fail" : "unknown",
+    reward: entry ? (entry.resolved ? 1 : 0) : empty || unapplied ? 0 : null,
     exception:
       status && status !== "Submitted"
         ? { type: status, message: "mini-SWE-agent exit status" }
         : undefined,
     costUsd: t.info.model_stats?.instance_cost ?? undefined,
     tokens: addTokens(usage),
-    verifierOutput: entry ? verdict(entry, options.outputCap) : undefined,
-    verifierSource: reportFile && entry ? { file: reportFile } : undefined,
+    verifierOutput: entry
+      ? verdict(entry, options.outputCap)
+      : empty
+        ? "the submitted patch is empty: the last call's git diff printed nothing, so no change was graded (an empty patch does not resolve the instance)"
+        : unapplied
+          ? capString(unapplied.text, options.outputCap)
+          : undefined,
+    verifierSource:
+      reportFile && entry ? { file: reportFile } : unapplied ? { file: unapplied.file } : undefined,
     verifierTests: reportFile && entry ? reportTests(entry, reportFile) : undefined,
     events: log.events,
   };

@@ -5,6 +5,7 @@ import { binaryNeverCompared } from "./binary-compare.js";
 import { constraintUnchecked } from "./constraint-unchecked.js";
 import { deadlineNoDeliverable } from "./deadline.js";
 import { destructiveAfterProbe } from "./destructive-after-probe.js";
+import { diffEmptiedByCommit } from "./diff-emptied.js";
 import { earlierSuccess } from "./earlier-success.js";
 import { evidenceMutated } from "./evidence-mutated.js";
 import { fetchedOwnCopy } from "./fetched-copy.js";
@@ -53,6 +54,7 @@ export const DETECTORS: readonly Detector[] = [
   overwroteExisting,
   artifactWrongPath,
   outputNeverWritten,
+  diffEmptiedByCommit,
   strayArtifact,
   inputMissed,
   gradedLocationUnvisited,
