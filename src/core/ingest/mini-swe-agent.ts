@@ -13,7 +13,7 @@ import { stripVTControlCharacters } from "node:util";
 import { z } from "zod";
 import type { AttemptInput } from "../model/attempt.js";
 import { EventLog } from "./events.js";
-import { isFile, peek, readTail, scanFor, subdirs } from "./fs-util.js";
+import { isFile, peek, readSmall, readTail, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
 import { attemptId, capString, partsText } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
@@ -206,7 +206,8 @@ function patchNotApplied(
     if (!isFile(f)) continue;
     const at = basename(dirname(f)) === instance || dirname(f) !== dirname(trajPath);
     if (!at) continue;
-    const text = readTail(f, 16 * 1024) ?? "";
+    // the first failure line is near the top; a long log keeps only its tail in reach
+    const text = readSmall(f, 4 << 20) ?? readTail(f, 64 * 1024) ?? "";
     const i = text.indexOf(">>>>> Patch Apply Failed");
     if (i !== -1 && text.includes(instance)) return { file: f, text: text.slice(i) };
   }
