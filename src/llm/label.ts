@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isFamilyId } from "../core/families.js";
 import {
   allWrites,
+  emptySubmission,
   endedByHarness,
   isTimeout,
   samePath,
@@ -192,7 +193,8 @@ function knownMechanism(
  * state applies, as in the heuristic labeller: a run that hit its time limit did not choose
  * its stop (no deliverable by the deadline); a run the harness ended otherwise shows no
  * stop at all (not named); a stop with a deliverable the verifier reports missing and the
- * agent never wrote had nothing to check (the artifact was never written).
+ * agent never wrote, or reports the submitted patch empty, had nothing to check (the artifact
+ * was never written).
  */
 function stopReading(
   attempt: Attempt,
@@ -210,10 +212,15 @@ function stopReading(
   const unwritten = verifierMissing(attempt).paths.filter(
     (m) => !writes.some((w) => samePath(m, w)),
   );
-  return unwritten.length > 0
+  if (unwritten.length > 0)
+    return {
+      id: "artifact-never-written",
+      note: `${id} read as artifact-never-written: the verifier reports ${unwritten[0]} missing and it was never written`,
+    };
+  return emptySubmission(attempt)
     ? {
         id: "artifact-never-written",
-        note: `${id} read as artifact-never-written: the verifier reports ${unwritten[0]} missing and it was never written`,
+        note: `${id} read as artifact-never-written: the verifier reports the submitted deliverable empty`,
       }
     : { id };
 }

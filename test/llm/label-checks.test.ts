@@ -263,6 +263,20 @@ describe("a named stop check is read against the trial's record", () => {
     expect((await labelWith(written, stopAnswer)).mechanismId).toBe("stop-without-check");
   });
 
+  it("a stop whose submitted patch the record calls empty: artifact never written", async () => {
+    const a = Attempt.parse({
+      ...makeAttempt("stop-6"),
+      verifierOutput:
+        "the submitted patch is empty: the last call's git diff printed nothing, so no change was graded",
+    });
+    const label = await labelWith(a, stopAnswer);
+    expect(label.mechanismId).toBe("artifact-never-written");
+    expect(label.rationale).toContain("the submitted deliverable empty");
+    // a patch that was graded and failed is no empty deliverable: the stop check stands
+    const graded = Attempt.parse({ ...a, id: "stop-7", verifierOutput: "resolved: false" });
+    expect((await labelWith(graded, stopAnswer)).mechanismId).toBe("stop-without-check");
+  });
+
   it("a run the harness ended otherwise shows no stop to name: kept for review", async () => {
     const a = Attempt.parse({
       ...makeAttempt("stop-5"),

@@ -6,6 +6,8 @@ import { detectorById } from "./detectors/index.js";
 import {
   baseName,
   CREATED_ZERO,
+  EMPTY_SUBMISSION,
+  emptySubmission,
   endedByHarness,
   escapeRe,
   isTimeout,
@@ -49,13 +51,6 @@ export const STRENGTH = {
  */
 const UNREACHABLE =
   /connection refused|failed to connect|couldn't connect|could not connect|econnrefused|connection reset|connection timed out|\bConnectionError\b|max retries exceeded|\bURLError\b|\bHTTP(?: status)?:? 000\b|returned HTTP 000|not listening|no response from|remote end closed/i;
-
-/**
- * What a grader or the run's record says when the deliverable it graded was empty: a patch or
- * submission with nothing in it. A deliverable missing, as a missing file is.
- */
-const EMPTY_SUBMISSION =
-  /\b(?:submitted |model |graded )?(?:patch|submission|diff) (?:is|was) empty\b|\bempty (?:patch|submission)\b/i;
 
 /** Confidence shown for a named or reviewed label, by evidence strength (checked against the gold in `npm run bench -- mine-real`, docs/mining.md). */
 export function confidenceOf(strength: number): number {
@@ -265,7 +260,9 @@ export function candidates(
       const v =
         verifierLine(a, names) ??
         (missing.createdZero ? verifierLine(a, CREATED_ZERO) : undefined) ??
-        (id === "artifact-never-written" ? verifierLine(a, EMPTY_SUBMISSION) : undefined);
+        (id === "artifact-never-written" && emptySubmission(a)
+          ? verifierLine(a, EMPTY_SUBMISSION)
+          : undefined);
       if (v) {
         strength += STRENGTH.verifier;
         evidence.push(v);

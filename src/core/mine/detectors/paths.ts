@@ -202,6 +202,18 @@ function missingIn(text: string): { path: string; at: number }[] {
 }
 
 /**
+ * What a grader or the run's record says when the deliverable it graded was empty: a patch or
+ * submission with nothing in it. A deliverable missing, as a missing file is.
+ */
+export const EMPTY_SUBMISSION =
+  /\b(?:submitted |model |graded )?(?:patch|submission|diff) (?:is|was) empty\b|\bempty (?:patch|submission)\b/i;
+
+/** Whether the verifier's output says the deliverable it graded was empty. */
+export function emptySubmission(a: Attempt): boolean {
+  return EMPTY_SUBMISSION.test(a.verifierOutput ?? "");
+}
+
+/**
  * Files the verifier reports missing (in its failing tests' messages and its output), each
  * with the test, file and line that say so; and whether a "file created" check scored 0.
  */
