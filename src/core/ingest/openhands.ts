@@ -404,6 +404,8 @@ function historyEvents(
   let finished = false;
   let calls = 0;
   let lastCall: string | undefined;
+  /** The call id of each action event id, for the observations that name their cause. */
+  const byEventId = new Map<number, string>();
   for (const [i, e] of flat.entries()) {
     const ts = e.timestamp ?? undefined;
     const thought = typeof e.args?.thought === "string" ? e.args.thought : "";
@@ -433,6 +435,7 @@ function historyEvents(
       if (!call || e.source === "environment") continue;
       log.text("message", "agent", thought.trim(), ts);
       lastCall = e.tool_call_metadata?.tool_call_id ?? `oh-${e.id ?? i}`;
+      if (typeof e.id === "number") byEventId.set(e.id, lastCall);
       calls++;
       log.call({ tool: call.tool, args: call.args, callId: lastCall, ts });
       continue;
@@ -442,7 +445,8 @@ function historyEvents(
     const text = e.content ?? "";
     const callId =
       e.tool_call_metadata?.tool_call_id ??
-      (e.cause !== undefined && e.cause !== null ? `oh-${e.cause}` : lastCall);
+      (typeof e.cause === "number" ? byEventId.get(e.cause) : undefined) ??
+      lastCall;
     if (!callId || !log.toolOf(callId)) {
       log.text("message", "system", text, ts);
       continue;
