@@ -345,6 +345,10 @@ function conversationEvents(
       for (const [i, tc] of (m.tool_calls ?? []).entries()) {
         const tool = tc.function.name ?? "unknown";
         if (tool === "finish") {
+          // newer versions put the agent's closing words in the call (`message`)
+          const args = parseArgs(tc.function.arguments) as Record<string, unknown> | null;
+          const said = args?.message ?? args?.final_thought;
+          if (!text.trim() && typeof said === "string") log.text("message", "agent", said.trim());
           finished = true;
           continue;
         }

@@ -99,6 +99,24 @@ beforeAll(async () => {
     "# SWE-bench Report\n\n## Resolved Instances\n\n## Unresolved Instances\n- [proj__proj-1](output.swebench_eval.logs/instance_proj__proj-1.log)\n",
   );
 
+  // a newer finish call carrying the closing message, the reply's text empty
+  comp.response.choices[0].message.content = "";
+  comp.response.choices[0].message.tool_calls = [
+    {
+      index: 1,
+      id: "toolu_fin",
+      type: "function",
+      function: {
+        name: "finish",
+        arguments: '{"message": "Done: loader fixed.", "task_completed": "true"}',
+      },
+    },
+  ];
+  write(
+    join(syn, "finished", "llm_completions", "proj__proj-5", "openai__gpt-x-1733344708.5.json"),
+    JSON.stringify(comp),
+  );
+
   // output.jsonl only (no completions): history events, a bad line, reports beside
   const jsonl = join(syn, "jsonl");
   const history = [
@@ -323,6 +341,13 @@ describe("OpenHands evaluation importer, other shapes", () => {
     expect(a.outcome).toBe("fail");
     expect(a.verifierOutput).toMatch(/listed as unresolved in the run's summary/);
     expect(a.verifierTests).toBeUndefined();
+  });
+
+  it("a finish call's own message is the agent's last words", () => {
+    const a = byTask(synthetic.attempts, "proj__proj-5");
+    expect(calls(a)).toHaveLength(8);
+    expect(a.events.at(-1)).toMatchObject({ kind: "stop", final: "Done: loader fixed." });
+    expect(a.outcome).toBe("unknown");
   });
 
   it("reads output.jsonl histories; a bad line is an error naming its line, the rest load", () => {
