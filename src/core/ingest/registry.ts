@@ -9,6 +9,7 @@ import { harborTrialImporter } from "./harbor.js";
 import { harborJobImporter } from "./harbor-job.js";
 import { inspectImporter } from "./inspect.js";
 import { miniSweAgentImporter } from "./mini-swe-agent.js";
+import { openhandsImporter } from "./openhands.js";
 import { tb1Importer } from "./tb1.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -20,6 +21,7 @@ export const IMPORTERS: readonly Importer[] = [
   harborJobImporter,
   harborTrialImporter,
   tb1Importer,
+  openhandsImporter,
   fireJsonlImporter,
   codexImporter,
   claudeImporter,
@@ -32,6 +34,7 @@ export const DIRECTORY_FORMATS: ReadonlySet<SourceFormat> = new Set([
   "harbor-job",
   "harbor-trial",
   "tb1-run",
+  "openhands",
 ]);
 
 export function importerFor(format: SourceFormat): Importer | undefined {
