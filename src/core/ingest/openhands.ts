@@ -190,11 +190,19 @@ function completionFiles(dir: string, instance: string): string[] {
     .sort((a, b) => completionTime(a) - completionTime(b));
 }
 
-/** The run's `metadata.json` and summary: in the folder, its parent, or the parent's folders. */
+/**
+ * The run's `metadata.json` and summary: in the folder, else in its parent, else in a folder
+ * beside it that is not an evaluation folder itself (a run split into instance folders keeps
+ * them apart); never in another run's folder, whose summary lists the same instances.
+ */
 function runFile(dir: string, name: string): string | undefined {
   const up = dirname(dir);
-  const cands = [join(dir, name), join(up, name), ...subdirs(up).map((s) => join(up, s, name))];
-  return cands.find(isFile);
+  for (const f of [join(dir, name), join(up, name)]) if (isFile(f)) return f;
+  for (const s of subdirs(up)) {
+    const f = join(up, s, name);
+    if (join(up, s) !== dir && isFile(f) && !isOpenHandsEvalFolder(join(up, s))) return f;
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------- verdict

@@ -99,6 +99,12 @@ beforeAll(async () => {
     "# SWE-bench Report\n\n## Resolved Instances\n\n## Unresolved Instances\n- [proj__proj-1](output.swebench_eval.logs/instance_proj__proj-1.log)\n",
   );
 
+  // another run of the same instance beside it, without a summary: not graded by the other's
+  write(
+    join(syn, "other-run", "llm_completions", "proj__proj-1", "openai__gpt-y-1733344708.5.json"),
+    JSON.stringify(comp),
+  );
+
   // a newer finish call carrying the closing message, the reply's text empty
   comp.response.choices[0].message.content = "";
   comp.response.choices[0].message.tool_calls = [
@@ -341,6 +347,14 @@ describe("OpenHands evaluation importer, other shapes", () => {
     expect(a.outcome).toBe("fail");
     expect(a.verifierOutput).toMatch(/listed as unresolved in the run's summary/);
     expect(a.verifierTests).toBeUndefined();
+  });
+
+  it("never takes a verdict from another run's summary", () => {
+    const other = synthetic.attempts.filter((a) => a.taskId === "proj__proj-1");
+    expect(other.map((a) => [a.model, a.outcome]).sort()).toEqual([
+      ["openai/gpt-x", "fail"],
+      ["openai/gpt-y", "unknown"],
+    ]);
   });
 
   it("a finish call's own message is the agent's last words", () => {
