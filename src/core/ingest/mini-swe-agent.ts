@@ -15,10 +15,10 @@ import type { AttemptInput } from "../model/attempt.js";
 import { EventLog } from "./events.js";
 import { isFile, peek, readSmall, readTail, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
+import { failingLines, Report, type ReportEntry, reportTests } from "./swebench-report.js";
 import { attemptId, capString, partsText } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
-import { capTests, type VerifierTest } from "./verifier-tests.js";
 
 const num = z.number().nullish();
 
@@ -73,24 +73,6 @@ export const MiniTrajectory = z.looseObject({
   instance_id: z.string().nullish(),
 });
 type MiniTrajectory = z.infer<typeof MiniTrajectory>;
-
-/** One instance's entry of a SWE-bench evaluation report. */
-const ReportEntry = z.looseObject({
-  resolved: z.boolean(),
-  patch_successfully_applied: z.boolean().nullish(),
-  tests_status: z
-    .record(
-      z.string(),
-      z.looseObject({
-        success: z.array(z.string()).nullish(),
-        failure: z.array(z.string()).nullish(),
-      }),
-    )
-    .nullish(),
-});
-type ReportEntry = z.infer<typeof ReportEntry>;
-/** A report is the entry itself or `{ <instance_id>: entry }`. */
-const Report = z.union([ReportEntry, z.record(z.string(), ReportEntry)]);
 
 const HEAD = /^\{\s*"info"\s*:\s*\{/;
 const EXIT_STATUS = /"exit_status"\s*:/;
@@ -322,29 +304,10 @@ export function taskOf(message: string, template: string | null | undefined): st
   return task || text;
 }
 
-/** The report's graded groups: what each asks of its tests. */
-const GRADED: Readonly<Record<string, "target" | "regression">> = {
-  FAIL_TO_PASS: "target",
-  PASS_TO_PASS: "regression",
-};
-
-/** Test-level results of the graded groups, with what the grader wants of each test. */
-function reportTests(entry: ReportEntry, file: string): VerifierTest[] {
-  const out: VerifierTest[] = [];
-  for (const [group, s] of Object.entries(entry.tests_status ?? {})) {
-    const role = GRADED[group];
-    if (!role) continue;
-    for (const name of s.failure ?? []) out.push({ name, status: "failed", role, file });
-    for (const name of s.success ?? []) out.push({ name, status: "passed", role, file });
-  }
-  return capTests(out);
-}
-
 function verdict(entry: ReportEntry, cap: number): string {
   const lines = [`resolved: ${entry.resolved}`];
   if (entry.patch_successfully_applied === false) lines.push("patch not applied");
-  for (const [group, s] of Object.entries(entry.tests_status ?? {}))
-    for (const name of s.failure ?? []) lines.push(`${group} failed: ${name}`);
+  lines.push(...failingLines(entry));
   return capString(lines.join("\n"), cap);
 }
 

@@ -27,9 +27,9 @@ import { isDir, isFile, peek, readSmall, readTail, subdirs } from "./fs-util.js"
 import { readJsonAs, validate } from "./json-file.js";
 import { streamRows } from "./jsonl.js";
 import { parsePyLiteral } from "./py-literal.js";
+import { failingLines, ReportEntry, reportTests } from "./swebench-report.js";
 import { attemptId, capString, partsText } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
-import { capTests, type VerifierTest } from "./verifier-tests.js";
 
 // ---------------------------------------------------------------------------- schemas
 
@@ -61,22 +61,6 @@ export const Completion = z.looseObject({
   timestamp: z.number().nullish(),
 });
 type Completion = z.infer<typeof Completion>;
-
-/** A SWE-bench report entry (as the grader prints or writes it). */
-const ReportEntry = z.looseObject({
-  resolved: z.boolean(),
-  patch_successfully_applied: z.boolean().nullish(),
-  tests_status: z
-    .record(
-      z.string(),
-      z.looseObject({
-        success: z.array(z.string()).nullish(),
-        failure: z.array(z.string()).nullish(),
-      }),
-    )
-    .nullish(),
-});
-type ReportEntry = z.infer<typeof ReportEntry>;
 
 /** OpenHands' own report of an instance (`test_result.report`, `report` of output.jsonl). */
 const OhReport = z.looseObject({
@@ -216,22 +200,6 @@ interface Verdict {
   via: string;
 }
 
-const GRADED: Readonly<Record<string, "target" | "regression">> = {
-  FAIL_TO_PASS: "target",
-  PASS_TO_PASS: "regression",
-};
-
-function reportTests(entry: ReportEntry, file: string): VerifierTest[] {
-  const out: VerifierTest[] = [];
-  for (const [group, s] of Object.entries(entry.tests_status ?? {})) {
-    const role = GRADED[group];
-    if (!role) continue;
-    for (const name of s.failure ?? []) out.push({ name, status: "failed", role, file });
-    for (const name of s.success ?? []) out.push({ name, status: "passed", role, file });
-  }
-  return capTests(out);
-}
-
 function verdictText(v: Verdict, cap: number): string {
   const lines = [`resolved: ${v.resolved}`];
   if (!v.entry) lines.push(`(${v.via})`);
@@ -240,8 +208,7 @@ function verdictText(v: Verdict, cap: number): string {
   if (v.flags?.empty_generation) lines.push("empty patch");
   if (v.flags?.error_eval) lines.push("the evaluation failed (error_eval)");
   if (v.flags?.test_timeout) lines.push("the tests timed out");
-  for (const [group, s] of Object.entries(v.entry?.tests_status ?? {}))
-    for (const name of s.failure ?? []) lines.push(`${group} failed: ${name}`);
+  if (v.entry) lines.push(...failingLines(v.entry));
   return capString(lines.join("\n"), cap);
 }
 
