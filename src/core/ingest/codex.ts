@@ -4,7 +4,7 @@ import type { AttemptInput } from "../model/attempt.js";
 import { isLegacyCodexHead, LEGACY_WHAT, unwrapLegacy } from "./codex-legacy.js";
 import { EventLog, exitCodeFromOutput } from "./events.js";
 import { streamRows } from "./jsonl.js";
-import { joinArgv } from "./shell.js";
+import { joinArgv, toolArguments } from "./shell.js";
 import { attemptId, partsText, sessionTaskId } from "./text.js";
 import { normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -52,22 +52,6 @@ function outputOf(raw: unknown): { text: string; exit?: number } {
     }
   }
   return { text: s, exit: exitCodeFromOutput(s) };
-}
-
-function parseArgs(raw: unknown): unknown {
-  if (typeof raw !== "string") return raw;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    // Trimmed or redacted arguments: keep the text, salvage a leading shell string if any.
-    const m = /^\{"(cmd|command)":"((?:[^"\\]|\\.)*)/.exec(raw);
-    if (!m) return raw;
-    try {
-      return { [m[1]!]: JSON.parse(`"${m[2]}"`) as string, truncatedArguments: raw };
-    } catch {
-      return raw;
-    }
-  }
 }
 
 const num = (v: unknown): number | undefined => (typeof v === "number" ? v : undefined);
@@ -142,7 +126,7 @@ class CodexSession {
       }
       case "function_call": {
         const tool = str(p.name) ?? "function";
-        const args = parseArgs(p.arguments);
+        const args = toolArguments(p.arguments);
         const a = (args && typeof args === "object" ? args : {}) as P;
         const command = Array.isArray(a.command) ? joinArgv(a.command) : undefined;
         this.log.call({ tool, args, callId, ts, command });

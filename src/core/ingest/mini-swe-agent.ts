@@ -15,6 +15,7 @@ import type { AttemptInput } from "../model/attempt.js";
 import { EventLog } from "./events.js";
 import { isFile, peek, readSmall, readTail, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
+import { toolArguments } from "./shell.js";
 import { failingLines, Report, type ReportEntry, reportTests } from "./swebench-report.js";
 import { attemptId, capString, partsText } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
@@ -249,15 +250,7 @@ function toolCalls(
 ): { id: string; tool: string; args: unknown }[] {
   const out: { id: string; tool: string; args: unknown }[] = [];
   for (const [i, c] of (m.tool_calls ?? []).entries()) {
-    const raw = c.function.arguments;
-    let args: unknown = raw;
-    if (typeof raw === "string") {
-      try {
-        args = JSON.parse(raw);
-      } catch {
-        args = { command: raw };
-      }
-    }
+    const args = toolArguments(c.function.arguments);
     out.push({ id: c.id ?? `call-${i}`, tool: c.function.name ?? "bash", args });
   }
   if (out.length === 0)
@@ -371,6 +364,7 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
         isError: o.timedOut ? true : undefined,
       });
     } else if (m.role === "exit") {
+      // the harness's own end marker (tool-calling mode): the status is in `info`, no event
     } else if (!taskText) {
       taskText = taskOf(text, t.info.config?.agent?.instance_template);
       log.text("prompt", "user", text);

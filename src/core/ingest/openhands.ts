@@ -27,6 +27,7 @@ import { isDir, isFile, peek, readSmall, readTail, subdirs } from "./fs-util.js"
 import { readJsonAs, validate } from "./json-file.js";
 import { streamRows } from "./jsonl.js";
 import { parsePyLiteral } from "./py-literal.js";
+import { toolArguments } from "./shell.js";
 import { failingLines, ReportEntry, reportTests } from "./swebench-report.js";
 import { attemptId, capString, partsText } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -282,15 +283,6 @@ export function exitCodeOf(output: string): number | undefined {
   return code;
 }
 
-function parseArgs(raw: unknown): unknown {
-  if (typeof raw !== "string") return raw ?? {};
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return { command: raw };
-  }
-}
-
 const isEditorError = (tool: string | undefined, text: string) =>
   tool !== undefined && !/bash|shell|cmd/i.test(tool) && /^ERROR:\s/.test(text);
 
@@ -321,14 +313,22 @@ function conversationEvents(
         const tool = tc.function.name ?? "unknown";
         if (tool === "finish") {
           // newer versions put the agent's closing words in the call (`message`)
-          const args = parseArgs(tc.function.arguments) as Record<string, unknown> | null;
-          const said = args?.message ?? args?.final_thought;
+          const parsed = toolArguments(tc.function.arguments);
+          const args =
+            parsed !== null && typeof parsed === "object"
+              ? (parsed as Record<string, unknown>)
+              : {};
+          const said = args.message ?? args.final_thought;
           if (!text.trim() && typeof said === "string") log.text("message", "agent", said.trim());
           finished = true;
           continue;
         }
         calls++;
-        log.call({ tool, args: parseArgs(tc.function.arguments), callId: tc.id ?? `call-${i}` });
+        log.call({
+          tool,
+          args: toolArguments(tc.function.arguments),
+          callId: tc.id ?? `call-${i}`,
+        });
       }
     } else if (m.role === "tool") {
       const tool = log.toolOf(m.tool_call_id ?? undefined) ?? m.name ?? undefined;

@@ -74,6 +74,26 @@ export const isShellTool = (tool: string): boolean => {
  * The shell string of a tool call, or undefined when the tool is not a shell.
  * Understands `command` (string or argv), `cmd`, and Terminus `keystrokes`.
  */
+/**
+ * A tool call's arguments as an OpenAI-style API sends them: a JSON string, parsed. Trimmed or
+ * redacted arguments keep their text, with a leading shell string salvaged when there is one;
+ * a value that is not a string is already parsed.
+ */
+export function toolArguments(raw: unknown): unknown {
+  if (typeof raw !== "string") return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    const m = /^\{"(cmd|command)":"((?:[^"\\]|\\.)*)/.exec(raw);
+    if (!m) return raw;
+    try {
+      return { [m[1]!]: JSON.parse(`"${m[2]}"`) as string, truncatedArguments: raw };
+    } catch {
+      return raw;
+    }
+  }
+}
+
 export function shellCommand(tool: string, args: unknown): string | undefined {
   if (!args || typeof args !== "object" || Array.isArray(args)) return undefined;
   const a = args as Record<string, unknown>;

@@ -7,7 +7,6 @@ import {
   baseName,
   CREATED_ZERO,
   EMPTY_SUBMISSION,
-  emptySubmission,
   endedByHarness,
   escapeRe,
   isTimeout,
@@ -260,9 +259,7 @@ export function candidates(
       const v =
         verifierLine(a, names) ??
         (missing.createdZero ? verifierLine(a, CREATED_ZERO) : undefined) ??
-        (id === "artifact-never-written" && emptySubmission(a)
-          ? verifierLine(a, EMPTY_SUBMISSION)
-          : undefined);
+        (id === "artifact-never-written" ? verifierLine(a, EMPTY_SUBMISSION) : undefined);
       if (v) {
         strength += STRENGTH.verifier;
         evidence.push(v);
