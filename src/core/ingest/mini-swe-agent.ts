@@ -16,7 +16,12 @@ import { EventLog } from "./events.js";
 import { isFile, peek, readSmall, readTail, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
 import { toolArguments } from "./shell.js";
-import { failingLines, Report, type ReportEntry, reportTests } from "./swebench-report.js";
+import {
+  failingLines,
+  Report,
+  type ReportEntry,
+  reportTestsWithOutput,
+} from "./swebench-report.js";
 import { attemptId, capString, partsText } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -432,7 +437,7 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
           : undefined,
     verifierSource:
       reportFile && entry ? { file: reportFile } : unapplied ? { file: unapplied.file } : undefined,
-    verifierTests: reportFile && entry ? reportTests(entry, reportFile) : undefined,
+    verifierTests: reportFile && entry ? reportTestsWithOutput(entry, reportFile) : undefined,
     events: log.events,
   };
   yield { type: "attempt", attempt };

@@ -28,7 +28,7 @@ import { readJsonAs, validate } from "./json-file.js";
 import { streamRows } from "./jsonl.js";
 import { parsePyLiteral } from "./py-literal.js";
 import { toolArguments } from "./shell.js";
-import { failingLines, ReportEntry, reportTests } from "./swebench-report.js";
+import { failingLines, ReportEntry, reportTestsWithOutput } from "./swebench-report.js";
 import { attemptId, capString, partsText } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -588,7 +588,7 @@ async function instanceAttempt(
     costUsd: cost,
     verifierOutput: verdict ? verdictText(verdict, options.outputCap) : undefined,
     verifierSource: verdict ? { file: verdict.file } : undefined,
-    verifierTests: verdict?.entry ? reportTests(verdict.entry, verdict.file) : undefined,
+    verifierTests: verdict?.entry ? reportTestsWithOutput(verdict.entry, verdict.file) : undefined,
     events: log.events,
   };
   if (log.length === 0)

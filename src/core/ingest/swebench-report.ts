@@ -2,8 +2,11 @@
  * A SWE-bench evaluation report, as the harness writes it (`report.json`, plain or keyed by the
  * instance id) or prints it in its log: one model for every importer of runs graded by it.
  */
+import { basename, dirname, join } from "node:path";
 import { z } from "zod";
-import { capTests, type VerifierTest } from "./verifier-tests.js";
+import { readSmall } from "./fs-util.js";
+import { unittestKey, unittestRun } from "./unittest-output.js";
+import { capTests, pytestRun, type VerifierTest } from "./verifier-tests.js";
 
 /** One instance's entry of a SWE-bench evaluation report. */
 export const ReportEntry = z.looseObject({
@@ -48,4 +51,55 @@ export function failingLines(entry: ReportEntry): string[] {
   for (const [group, s] of Object.entries(entry.tests_status ?? {}))
     for (const name of s.failure ?? []) lines.push(`${group} failed: ${name}`);
   return lines;
+}
+
+/** The test output between the harness's markers, and the line it starts on. */
+function testSection(text: string): { text: string; firstLine: number } {
+  const start = text.indexOf(">>>>> Start Test Output");
+  if (start === -1) return { text, firstLine: 1 };
+  const from = text.indexOf("\n", start) + 1;
+  const end = text.indexOf(">>>>> End Test Output", from);
+  let firstLine = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < from; i = text.indexOf("\n", i + 1)) firstLine++;
+  return { text: text.slice(from, end === -1 ? text.length : end), firstLine };
+}
+
+/**
+ * The report's failing tests with what the test run printed about each (the harness's
+ * `test_output.txt`: pytest's `E` lines or summary message, a unittest / Django failure
+ * section's exception), pointing at that line. A test the output does not explain keeps
+ * the report as its source.
+ */
+export function withOutputMessages(
+  tests: VerifierTest[],
+  output: string,
+  file: string,
+): VerifierTest[] {
+  const { text, firstLine } = testSection(output);
+  const found = new Map<string, VerifierTest>();
+  for (const t of pytestRun(text, file, firstLine).tests) if (t.message) found.set(t.name, t);
+  for (const t of unittestRun(text, file, firstLine)) {
+    const key = unittestKey(t.name);
+    if (t.message && !found.has(key)) found.set(key, t);
+  }
+  if (found.size === 0) return tests;
+  return tests.map((t) => {
+    if (t.message || (t.status !== "failed" && t.status !== "error")) return t;
+    const hit = found.get(t.name) ?? found.get(unittestKey(t.name));
+    return hit?.message
+      ? { ...t, message: hit.message, file, ...(hit.line !== undefined ? { line: hit.line } : {}) }
+      : t;
+  });
+}
+
+/**
+ * The report's tests, with the failing ones explained by the harness's `test_output.txt`
+ * beside a `report.json` (the SWE-bench harness writes both into the instance's folder).
+ */
+export function reportTestsWithOutput(entry: ReportEntry, file: string): VerifierTest[] {
+  const tests = reportTests(entry, file);
+  if (basename(file) !== "report.json" || !tests.some((t) => t.status !== "passed")) return tests;
+  const outFile = join(dirname(file), "test_output.txt");
+  const output = readSmall(outFile, 8 << 20);
+  return output === undefined ? tests : withOutputMessages(tests, output, outFile);
 }

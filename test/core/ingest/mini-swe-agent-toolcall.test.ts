@@ -46,6 +46,19 @@ describe("mini-SWE-agent in tool-calling mode (real runs)", () => {
     ]);
   });
 
+  it("explains a failing test of the report with the assertion its test_output.txt printed", () => {
+    const a = one("astropy__astropy-13033");
+    const t = (a.verifierTests ?? []).find((x) => x.name.endsWith("::test_required_columns"));
+    // pytest's E lines of the failure section, cited at their line in the harness's output
+    expect(t?.message).toMatch(/expected \['time', 'a'\] as the first columns/);
+    expect(t?.file).toMatch(/astropy__astropy-13033\/test_output\.txt$/);
+    expect(t?.line).toBeGreaterThan(2000);
+    // a passing test has no message and keeps the report as its source
+    const ok = (a.verifierTests ?? []).find((x) => x.status === "passed");
+    expect(ok?.message).toBeUndefined();
+    expect(ok?.file).toMatch(/report\.json$/);
+  });
+
   it("an empty diff submitted after a commit: failed, and the commit named as the loss", () => {
     const a = one("django__django-11066");
     expect(a.outcome).toBe("fail");
