@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Dirent, Stats } from "node:fs";
 import { lstatSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { sep } from "node:path";
 
 /** Stamp of one file: size and modification time. */
 export function fileStamp(st: Stats): string {
@@ -27,7 +27,7 @@ export async function dirStamp(root: string, maxDepth = 8): Promise<string> {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const name = e.name;
-      const p = join(dir, name);
+      const p = `${dir}${sep}${name}`; // path.join normalizes on every call
       const r = rel ? `${rel}/${name}` : name;
       // the entry type comes with the listing: only files (and links) need an lstat
       if (e.isDirectory()) {
@@ -44,6 +44,6 @@ export async function dirStamp(root: string, maxDepth = 8): Promise<string> {
       }
     }
   };
-  walk(root, "", 0);
+  walk(root.length > 1 && root.endsWith(sep) ? root.slice(0, -1) : root, "", 0);
   return `${files}-${h.digest("hex").slice(0, 16)}`;
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { dirname, extname, join } from "node:path";
+import { dirname, extname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 let memo: Promise<string> | undefined;
@@ -46,7 +46,8 @@ export function codeStamp(root: string): string {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
       a.name < b.name ? -1 : 1,
     )) {
-      const p = join(dir, e.name);
+      // plain concatenation: path.join normalizes every call, half the walk's time
+      const p = `${dir}${sep}${e.name}`;
       if (e.isDirectory()) walk(p, `${rel}${e.name}/`);
       else if (/\.(js|ts|cjs|cts)$/.test(e.name)) {
         const st = statSync(p);
@@ -54,7 +55,7 @@ export function codeStamp(root: string): string {
       }
     }
   };
-  walk(root, "");
+  walk(root.endsWith(sep) ? root.slice(0, -1) : root, "");
   const stamp = h.digest("hex");
   stamps.set(root, stamp);
   return stamp;
