@@ -13,6 +13,7 @@
  * mini-swe-agent's fenced blocks with `<returncode>` observations are read in tb1-session.ts.
  */
 import type { EventLog } from "./events.js";
+import { exitCodeFromOutput } from "../model/exit-status.js";
 import { joinArgv } from "./shell.js";
 
 export type PrintedItem =
@@ -270,13 +271,18 @@ export function streamJsonItems(text: string): PrintedItem[] {
         });
       else if (row.type === "assistant" && p.type === "text" && typeof p.text === "string")
         out.push({ type: "message", text: p.text });
-      else if (row.type === "user" && p.type === "tool_result")
+      else if (row.type === "user" && p.type === "tool_result") {
+        const output = partsToText(p.content);
+        // as in a Claude Code session log: a failed shell call's result starts `Exit code N`
+        const exitCode = exitCodeFromOutput(output);
         out.push({
           type: "result",
-          output: partsToText(p.content),
+          output,
+          ...(exitCode !== undefined ? { exitCode } : {}),
           ...(p.is_error === true ? { isError: true } : {}),
           ...(typeof p.tool_use_id === "string" ? { callId: p.tool_use_id } : {}),
         });
+      }
     }
   }
   return out.some((i) => i.type === "call") ? out : [];

@@ -95,14 +95,18 @@ function sessionEvents(
   return { calls, file };
 }
 
-/** The tests' output (`sessions/tests.log`, else the post-test pane), as the verifier output. */
+/**
+ * The tests' output (`sessions/tests.log`, else the post-test pane), as the verifier output:
+ * `tests.log` is a raw pipe of the tests' pane, so it is read as the screen shows it (escapes
+ * and carriage returns applied, one line for each line of the file).
+ */
 function testsOutput(trialDir: string, cap: number) {
   for (const f of [
     join(trialDir, "sessions", "tests.log"),
     join(trialDir, "panes", "post-test.txt"),
   ]) {
     const t = readVerifierTail(f, cap);
-    if (t) return t;
+    if (t) return { ...t, text: plainTerminalText(t.text) };
   }
   return undefined;
 }

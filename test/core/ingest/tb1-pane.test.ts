@@ -96,6 +96,38 @@ describe("a real TB1 pane log (CRLF, bracketed paste, colours, backspaces) carri
     expect(fail.verifierOutput).toMatch(/solution\.py file does not exist/);
   });
 
+  it("reads the real Claude Code CLI's stream-json in the pane: calls, exit codes, written file", async () => {
+    const got = await collect([logOnlyRun()]);
+    const pass = byTrial(got.attempts, "write-solution-cc", 1);
+    const c = calls(pass);
+    // TB1's claude-code agent: the setup script sourced, then the CLI with stream-json output
+    expect(c.map((e) => e.command ?? e.tool)).toEqual([
+      expect.stringMatching(/^source .*setup-env\.sh$/),
+      "claude --version",
+      expect.stringMatching(/^claude --verbose --output-format stream-json -p 'Write \/app/),
+      "ls -la",
+      "Write",
+      "python3 solution.py 3 4",
+    ]);
+    expect(c[4]?.writes).toEqual(["/srv/app/solution.py"]);
+    const results = pass.events.filter((e) => e.kind === "tool_result").slice(3);
+    expect(results.map((r) => r.output)).toEqual([
+      expect.stringMatching(/^total 0\n/),
+      expect.stringMatching(/^File created successfully at: \/srv\/app\/solution\.py/),
+      "7",
+    ]);
+    // the failure: it looked, ran a file that was not there (exit 2), printed the code, stopped
+    const fail = byTrial(got.attempts, "write-solution-cc", 2);
+    const failed = fail.events.filter((e) => e.kind === "tool_result" && e.exitCode === 2);
+    expect(failed.map((r) => r.output)).toEqual([expect.stringMatching(/can't open file/)]);
+    expect(calls(fail).some((e) => e.writes?.length)).toBe(false);
+    const said = fail.events.filter((e) => e.kind === "message").map((e) => e.input);
+    expect(said.at(-1)).toMatch(/```python\nimport sys\n/);
+    // the tests' pane is read as the screen shows it: no escapes, no carriage returns
+    expect(fail.verifierOutput).toMatch(/solution\.py file does not exist/);
+    expect(fail.verifierOutput).not.toMatch(/[\r\u001b]/);
+  });
+
   it("a pane log without any action says so, and the attempt still counts in k/n", async () => {
     const dir = join(tmp, "no-actions");
     cpSync(RUN, dir, { recursive: true });
