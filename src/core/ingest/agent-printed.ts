@@ -12,8 +12,9 @@
  *   it ran.
  * mini-swe-agent's fenced blocks with `<returncode>` observations are read in tb1-session.ts.
  */
-import type { EventLog } from "./events.js";
+
 import { exitCodeFromOutput } from "../model/exit-status.js";
+import type { EventLog } from "./events.js";
 import { joinArgv } from "./shell.js";
 
 export type PrintedItem =

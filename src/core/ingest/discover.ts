@@ -21,6 +21,8 @@ export interface SourceUnit {
   isDirectory: boolean;
   /** changes whenever any file the unit reads changes (sizes + mtimes) */
   stamp: string;
+  /** Its importer also reads files outside it (their stamp is part of `stamp`). */
+  outside?: true;
 }
 
 export type DiscoverItem =
@@ -139,6 +141,24 @@ function withoutNulLines(text: string): string {
   return text.includes("\0") ? text.replace(/^\0+\r?$/gm, "") : text;
 }
 
+/**
+ * A unit of `format` at `path` with its own stamp `own`: what its importer reads outside it
+ * folded in, when it reads any.
+ */
+async function unitOf(
+  path: string,
+  format: SourceFormat,
+  isDirectory: boolean,
+  own: string,
+): Promise<SourceUnit> {
+  const outside = (await detection()).outsideStamp(format, path);
+  return outside === undefined
+    ? { path, format, isDirectory, stamp: own }
+    : { path, format, isDirectory, stamp: withOutside(own, outside), outside: true };
+}
+
+const withOutside = (own: string, outside: string) => `${own}+${outside}`;
+
 const err = (path: string, message: string): DiscoverItem => ({
   type: "error",
   error: new InputError(path, undefined, message),
@@ -160,17 +180,12 @@ async function* visitFile(
   }
   const { detectBinaryFormat, detectFormat } = await detection();
   const binary = detectBinaryFormat(path, head);
-  if (binary)
-    return yield {
-      type: "unit",
-      unit: { path, format: binary, isDirectory: false, stamp: fileStamp(st) },
-    };
+  if (binary) return yield { type: "unit", unit: await unitOf(path, binary, false, fileStamp(st)) };
   if (looksBinary(head)) return yield err(path, "binary file (not a trace)");
   const text = withoutNulLines(head.toString("utf8"));
   if (!text.trim()) return yield err(path, "empty file (whitespace only)");
   const format = await detectFormat(path, text, false);
-  if (format)
-    return yield { type: "unit", unit: { path, format, isDirectory: false, stamp: fileStamp(st) } };
+  if (format) return yield { type: "unit", unit: await unitOf(path, format, false, fileStamp(st)) };
   const t = text.trimStart();
   if (explicit || t.startsWith("{") || t.startsWith("[")) yield err(path, unknownReason(path, t));
 }
@@ -241,10 +256,8 @@ async function* visit(
   if (ancestors.has(real))
     return yield err(path, "symlink loop (directory links back to an ancestor)");
   const format = await (await detection()).detectFormat(path, "", true);
-  if (format) {
-    const stamp = await dirStamp(path);
-    return yield { type: "unit", unit: { path, format, isDirectory: true, stamp } };
-  }
+  if (format)
+    return yield { type: "unit", unit: await unitOf(path, format, true, await dirStamp(path)) };
   let names: string[];
   try {
     names = readdirSync(path).sort();
@@ -277,11 +290,14 @@ export async function* discoverUnits(
  * name (which discovery does not read as a trace, though a folder's detection may) must be
  * unchanged since. Anything else (a file or folder discovery has not seen as a unit, a link,
  * an unreadable entry) may be a new unit: undefined, and only `discoverUnits` can tell.
+ * `outside` names the known units whose importer reads files outside them, with their
+ * format: their stamps fold those files in as discovery's do.
  */
 export async function knownUnits(
   paths: readonly string[],
   known: ReadonlySet<string>,
   since: number,
+  outside?: ReadonlyMap<string, SourceFormat>,
 ): Promise<{ path: string; stamp: string }[] | undefined> {
   const units: { path: string; stamp: string }[] = [];
   const walk = async (path: string, explicit: boolean): Promise<boolean> => {
@@ -289,7 +305,10 @@ export async function knownUnits(
     if (!st || st.isSymbolicLink()) return false;
     const name = basename(path);
     if (known.has(path)) {
-      units.push({ path, stamp: st.isDirectory() ? await dirStamp(path) : fileStamp(st) });
+      const own = st.isDirectory() ? await dirStamp(path) : fileStamp(st);
+      const format = outside?.get(path);
+      const more = format ? (await detection()).outsideStamp(format, path) : undefined;
+      units.push({ path, stamp: more === undefined ? own : withOutside(own, more) });
       return true;
     }
     if (!explicit && name.startsWith(".")) return true;

@@ -16,6 +16,7 @@ import { EventLog } from "./events.js";
 import { isFile, peek, readSmall, readTail, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
 import { toolArguments } from "./shell.js";
+import { filesStamp } from "./stamp.js";
 import {
   failingLines,
   Report,
@@ -443,6 +444,20 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
   yield { type: "attempt", attempt };
 }
 
+/**
+ * The files a trajectory's reading takes from outside it: its report and the test output
+ * beside it, else a harness log where the report would be. Looked up by the instance its file
+ * name gives (a trajectory that names another instance inside is looked up by that when read).
+ */
+function outsideFiles(trajPath: string): string[] {
+  if (basename(trajPath) === "report.json") return [];
+  const report = reportOf(trajPath);
+  if (report) return [report, join(dirname(report), "test_output.txt")];
+  return reportCandidates(dirname(trajPath), instanceOf(trajPath))
+    .map((r) => join(dirname(r), "run_instance.log"))
+    .filter(isFile);
+}
+
 export const miniSweAgentImporter: Importer = {
   format: "mini-swe-agent",
   detect: (path, head, isDirectory) => {
@@ -456,4 +471,5 @@ export const miniSweAgentImporter: Importer = {
     );
   },
   read: (path, options) => readMini(path, options),
+  outsideStamp: (path) => filesStamp(outsideFiles(path)),
 };

@@ -28,6 +28,7 @@ import { readJsonAs, validate } from "./json-file.js";
 import { streamRows } from "./jsonl.js";
 import { parsePyLiteral } from "./py-literal.js";
 import { toolArguments } from "./shell.js";
+import { filesStamp } from "./stamp.js";
 import { failingLines, ReportEntry, reportTestsWithOutput } from "./swebench-report.js";
 import { attemptId, capString, partsText } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -663,4 +664,11 @@ export const openhandsImporter: Importer = {
   format: "openhands",
   detect: (path, _head, isDirectory) => isDirectory && isOpenHandsEvalFolder(path),
   read: (path, options) => readOpenHands(path, options),
+  // the run's metadata and summary, which a folder of one instance finds beside it
+  outsideStamp: (path) =>
+    filesStamp(
+      [runFile(path, "metadata.json"), runFile(path, SUMMARY)].filter(
+        (f): f is string => f !== undefined && dirname(f) !== path,
+      ),
+    ),
 };

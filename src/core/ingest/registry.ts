@@ -41,6 +41,14 @@ export function importerFor(format: SourceFormat): Importer | undefined {
   return IMPORTERS.find((i) => i.format === format);
 }
 
+/**
+ * The stamp of what the unit's importer reads outside the unit, for a format whose importer
+ * reads any (else undefined).
+ */
+export function outsideStamp(format: SourceFormat, path: string): string | undefined {
+  return importerFor(format)?.outsideStamp?.(path);
+}
+
 /** First importer whose binary format (a zip) this file head is, if any. */
 export function detectBinaryFormat(path: string, head: Buffer): SourceFormat | undefined {
   return IMPORTERS.find((i) => i.detectBinary?.(path, head))?.format;

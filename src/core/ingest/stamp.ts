@@ -47,3 +47,17 @@ export async function dirStamp(root: string, maxDepth = 8): Promise<string> {
   walk(root.length > 1 && root.endsWith(sep) ? root.slice(0, -1) : root, "", 0);
   return `${files}-${h.digest("hex").slice(0, 16)}`;
 }
+
+/**
+ * Stamp of files read from outside a unit: each path with its size and mtime (`-` when it
+ * is not there), hashed; `none` when there are none.
+ */
+export function filesStamp(paths: readonly string[]): string {
+  if (paths.length === 0) return "none";
+  const h = createHash("sha256");
+  for (const p of paths) {
+    const st = lstatSync(p, { throwIfNoEntry: false });
+    h.update(`${p}:${st ? fileStamp(st) : "-"}\n`);
+  }
+  return h.digest("hex").slice(0, 16);
+}

@@ -34,6 +34,12 @@ export interface Importer {
   /** For a binary format (a zip): whether this file head is one of its files. */
   detectBinary?(path: string, head: Buffer): boolean;
   read(path: string, options: IngestOptions): AsyncIterable<IngestItem>;
+  /**
+   * For an importer that reads files outside the unit (a report in a sibling folder, a run's
+   * summary beside it): a stamp of those files as they are now (paths, sizes, mtimes), folded
+   * into the unit's stamp so a file that appears or changes there re-reads the unit.
+   */
+  outsideStamp?(path: string): string;
 }
 
 export const DEFAULT_INGEST_OPTIONS: IngestOptions = { passThreshold: 1.0, outputCap: 8_000 };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../errors.js";
-import type { Attempt } from "../model/attempt.js";
+import type { Attempt, SourceFormat } from "../model/attempt.js";
 import { headerPath, readShard, shardFile } from "./cache-shards.js";
 import { readSpanBytes } from "./indexed-attempt.js";
 import { type CacheKey, decodeEntry } from "./parse-cache.js";
@@ -24,6 +24,8 @@ export interface UnitRef {
   path: string;
   stamp: string;
   span?: EntrySpan;
+  /** The unit's format, when its importer reads files outside it (their stamp is in `stamp`). */
+  outside?: SourceFormat;
 }
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");

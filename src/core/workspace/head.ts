@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import type { SourceFormat } from "../model/attempt.js";
 import type { FireConfig } from "./config.js";
 import { cachedConfig } from "./config-cache.js";
 import type { UnitRef } from "./event-store.js";
@@ -64,6 +65,8 @@ interface HeadFile {
   /** The index's own key (`{key, options}` as JSON). */
   key: string;
   units: string[];
+  /** The units whose importer reads files outside them, with their format. */
+  outside?: [string, SourceFormat][];
 }
 
 /**
@@ -72,13 +75,20 @@ interface HeadFile {
  */
 export async function writeHead(
   dir: string,
-  head: { digest: string; key: string; units: readonly { path: string }[] },
+  head: {
+    digest: string;
+    key: string;
+    units: readonly { path: string; outside?: SourceFormat }[];
+    outside?: ReadonlyMap<string, SourceFormat>;
+  },
 ): Promise<void> {
+  const outside = head.outside ?? outsideOf(head.units);
   const file: HeadFile = {
     v: INDEX_VERSION,
     digest: head.digest,
     key: head.key,
     units: head.units.map((u) => u.path),
+    ...(outside.size > 0 ? { outside: [...outside] } : {}),
   };
   try {
     await writeStamped(headFile(dir), JSON.stringify(file));
@@ -151,7 +161,11 @@ export async function currentHead(dir: string): Promise<WorkspaceHead | undefine
   } catch {
     return undefined;
   }
-  const units = await unitsNow(root, config.sources, { unitPaths: new Set(head.units), writtenMs });
+  const units = await unitsNow(root, config.sources, {
+    unitPaths: new Set(head.units),
+    outside: new Map(head.outside ?? []),
+    writtenMs,
+  });
   return unitsDigest(key, units) === stored ? { dir: root, config, digest: stored } : undefined;
 }
 
@@ -162,12 +176,16 @@ export async function currentHead(dir: string): Promise<WorkspaceHead | undefine
 export async function unitsNow(
   root: string,
   sources: string[],
-  index: { unitPaths: ReadonlySet<string>; writtenMs: number },
+  index: {
+    unitPaths: ReadonlySet<string>;
+    outside: ReadonlyMap<string, SourceFormat>;
+    writtenMs: number;
+  },
   signal?: AbortSignal,
 ): Promise<{ path: string; stamp: string }[]> {
   const { knownUnits } = await import("../ingest/discover.js");
   const resolved = await resolveSources(root, sources);
-  const known = await knownUnits(resolved.paths, index.unitPaths, index.writtenMs);
+  const known = await knownUnits(resolved.paths, index.unitPaths, index.writtenMs, index.outside);
   signal?.throwIfAborted();
   return known ?? currentUnits(root, sources, signal);
 }
@@ -190,4 +208,13 @@ async function currentUnits(
   }
   signal?.throwIfAborted();
   return units;
+}
+
+/** The units whose importer reads files outside them, by path, with their format. */
+export function outsideOf(
+  units: readonly { path: string; outside?: SourceFormat }[],
+): Map<string, SourceFormat> {
+  const out = new Map<string, SourceFormat>();
+  for (const u of units) if (u.outside) out.set(u.path, u.outside);
+  return out;
 }

@@ -5,7 +5,7 @@ import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
 import { InputError } from "../errors.js";
 import type { Fault, FaultMarkers } from "../mine/faults/types.js";
-import type { Attempt } from "../model/attempt.js";
+import type { Attempt, SourceFormat } from "../model/attempt.js";
 import { shardFile } from "./cache-shards.js";
 import type { FireConfig } from "./config.js";
 import { type EntrySpan, EventStore, entrySpans, type UnitRef } from "./event-store.js";
@@ -14,6 +14,7 @@ import {
   INDEX_VERSION,
   type IndexLookup,
   indexFile,
+  outsideOf,
   readHead,
   storedDigest,
   unitsDigest,
@@ -55,6 +56,8 @@ export interface IndexInfo {
   eventCounts: ReadonlyMap<string, number>;
   /** The paths of the units it was built from. */
   unitPaths: ReadonlySet<string>;
+  /** Those of them whose importer reads files outside them, with their format. */
+  outside: ReadonlyMap<string, SourceFormat>;
   /** When it was written (ms): what is older has not changed since the load it describes. */
   writtenMs: number;
 }
@@ -116,7 +119,7 @@ export async function writeIndex(
   ws: Workspace,
   key: string,
   options: string,
-  units: readonly { path: string; stamp: string }[],
+  units: readonly UnitRef[],
   origins: ReadonlyMap<string, AttemptOrigin>,
   faultsOf: FaultRule,
   written?: WrittenEntries,
@@ -132,7 +135,12 @@ export async function writeIndex(
   const spans = unitSpans(cacheDir, units, written);
   const refs: UnitRef[] = units.map((u) => {
     const span = spans.get(u.path);
-    return { path: u.path, stamp: u.stamp, ...(span ? { span } : {}) };
+    return {
+      path: u.path,
+      stamp: u.stamp,
+      ...(span ? { span } : {}),
+      ...(u.outside ? { outside: u.outside } : {}),
+    };
   });
   const markers = {
     verifier: ws.config.mining.verifierFaultMarkers,
@@ -256,6 +264,7 @@ export function readIndex(
       faults,
       eventCounts,
       unitPaths: new Set(file.units.map((u) => u.path)),
+      outside: outsideOf(file.units),
       writtenMs,
     },
   };

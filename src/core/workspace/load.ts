@@ -9,7 +9,7 @@ import type { IngestOptions } from "../ingest/types.js";
 import { faultsOfAll } from "../mine/faults/index.js";
 import type { Attempt } from "../model/attempt.js";
 import { type FireConfig, loadConfig } from "./config.js";
-import type { EntrySpan } from "./event-store.js";
+import type { EntrySpan, UnitRef } from "./event-store.js";
 import {
   type AttemptOrigin,
   type IndexInfo,
@@ -116,7 +116,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   /** Unset when the cache could not be tidied: the index then finds the entries itself. */
   let written: WrittenEntries | undefined;
   const results: UnitResult[] = [];
-  const unitKeys: { path: string; stamp: string }[] = [];
+  const unitKeys: UnitRef[] = [];
   const limit = pLimit(UNIT_CONCURRENCY);
   let done = 0;
   let total: number | undefined;
@@ -164,7 +164,11 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   const readOne = async (unit: SourceUnit, i: number): Promise<void> => {
     signal?.throwIfAborted();
     const key = { path: unit.path, stamp: unit.stamp, options: optionsKey };
-    unitKeys[i] = { path: unit.path, stamp: unit.stamp };
+    unitKeys[i] = {
+      path: unit.path,
+      stamp: unit.stamp,
+      ...(unit.outside ? { outside: unit.format } : {}),
+    };
     let result = cache.get(key);
     if (result) stats.cached++;
     else result = await parse(unit, key, stats.parsed++);

@@ -63,7 +63,12 @@ export async function openCurrentWorkspace(
       if (unitsDigest(key, units) === stored) {
         // an index written by an older fire has no head: the next read command can use one
         if (!readHead(root, stored))
-          await writeHead(root, { digest: stored, key: JSON.stringify({ key, options }), units });
+          await writeHead(root, {
+            digest: stored,
+            key: JSON.stringify({ key, options }),
+            units,
+            outside: ws.index.outside,
+          });
         return ws;
       }
     }
