@@ -158,7 +158,7 @@ function fromRow(t: z.infer<typeof RowSet>["trials"][number]): Gold {
  * Whether a trial folder is under a corpus folder: a job folder, a folder of jobs, or a
  * folder of TB1 runs (run/task/trial).
  */
-function hasTrial(corpus: string, trial: string, depth = 2): boolean {
+function hasTrial(corpus: string, trial: string, depth = 3): boolean {
   if (existsSync(join(corpus, trial))) return true;
   if (depth === 0) return false;
   try {
