@@ -34,7 +34,7 @@ export type PrintedItem =
       callId?: string;
       tool?: string;
     }
-  | { type: "message"; text: string };
+  | { type: "message"; text: string; role?: "system" };
 
 /** Appends printed items to an event log as calls, results and agent messages; returns the calls. */
 export function appendPrinted(log: EventLog, items: Iterable<PrintedItem>): number {
@@ -57,7 +57,7 @@ export function appendPrinted(log: EventLog, items: Iterable<PrintedItem>): numb
         ...(item.exitCode !== undefined ? { exitCode: item.exitCode } : {}),
         ...(item.isError ? { isError: true } : {}),
       });
-    else log.text("message", "agent", item.text);
+    else log.text("message", item.role ?? "agent", item.text);
   }
   return calls;
 }

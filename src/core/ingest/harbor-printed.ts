@@ -11,6 +11,7 @@ import {
 } from "./agent-printed.js";
 import { EventLog } from "./events.js";
 import { findFiles, peek, readSmall } from "./fs-util.js";
+import { littleCoderItems } from "./little-coder-log.js";
 
 /** Printed agent logs above this size are not read (they would not fit the trace caps anyway). */
 const MAX_LOG = 64 << 20;
@@ -18,8 +19,8 @@ const MAX_LOG = 64 << 20;
 /**
  * What a CLI agent printed, as Harbor keeps it: `agent/claude-code.txt` (the stdout of
  * `claude --output-format stream-json`), `agent/codex.txt` (`codex exec --json` lines, or
- * its human output) or `agent/aider.chat.history.md` (aider's chat history: Harbor converts
- * aider's run to no trajectory). Read only when the trial has no trajectory, session or API
+ * its human output), `agent/aider.chat.history.md` (aider's chat history: Harbor converts
+ * aider's run to no trajectory) or `agent/little_coder.log` (little-coder's adapter log). Read only when the trial has no trajectory, session or API
  * logs; undefined when no such file holds an action.
  */
 export function printedAgentLog(
@@ -30,6 +31,7 @@ export function printedAgentLog(
     ["claude-code.txt", streamJsonItems],
     ["codex.txt", (t) => (t.includes('"type":"item.') ? codexJsonItems(t) : codexExecItems(t))],
     ["aider.chat.history.md", aiderHistoryItems],
+    ["little_coder.log", littleCoderItems],
   ];
   for (const [name, read] of readers) {
     const file = join(dir, "agent", name);

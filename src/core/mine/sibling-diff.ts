@@ -6,8 +6,8 @@ import { type DetectorHit, runDetectors } from "./detectors/index.js";
 import {
   baseName,
   endedByHarness,
-  isTimeout,
   namedFiles,
+  outOfBudget,
   samePath,
   seenExisting,
   verifierMissing,
@@ -528,7 +528,7 @@ export function compareWith(failed: Attempt, sibling: Attempt): SiblingCompariso
       if (!cutShort) return d;
       if (STOP_KINDS.includes(d.kind))
         return { ...d, score: Math.min(d.score, DECISIVE_SCORE - 1), decisive: false };
-      if (d.kind === "artifact-missing" && isTimeout(failed))
+      if (d.kind === "artifact-missing" && outOfBudget(failed))
         return { ...d, mechanismId: "deadline-no-deliverable" };
       return d;
     })

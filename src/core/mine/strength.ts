@@ -9,8 +9,8 @@ import {
   EMPTY_SUBMISSION,
   endedByHarness,
   escapeRe,
-  isTimeout,
   namedFiles,
+  outOfBudget,
   verifierMissing,
 } from "./detectors/paths.js";
 import { resultOf, stopIndex } from "./detectors/shell.js";
@@ -138,7 +138,7 @@ function mechanismOf(a: Attempt, h: DetectorHit): string | undefined {
     id === "stop-without-check" ||
     id === "stop-after-failed-check" ||
     id === "artifact-never-written";
-  if (stopTime && isTimeout(a)) return "deadline-no-deliverable";
+  if (stopTime && outOfBudget(a)) return "deadline-no-deliverable";
   if (STOP_CHECKS.has(id ?? "") && endedByHarness(a)) return undefined;
   return id;
 }
@@ -268,7 +268,7 @@ export function candidates(
     // the time limit corroborates the deadline detector's own pattern; a stop-time hit read
     // as the deadline's (mechanismOf) is that reading already, not a second kind of evidence
     const ownDeadline = hs.some((h) => h.mechanism === "deadline-no-deliverable");
-    if (id === "deadline-no-deliverable" && ownDeadline && isTimeout(a)) {
+    if (id === "deadline-no-deliverable" && ownDeadline && outOfBudget(a)) {
       strength += STRENGTH.result;
       evidence.push({
         claim: "state",

@@ -1,6 +1,7 @@
 import {
   baseName,
   isTimeout,
+  outOfBudget,
   samePath,
   seenExisting,
   verifierMissing,
@@ -41,7 +42,8 @@ export function removes(cmd: string, path: string): boolean {
 }
 
 /**
- * The run hit its time limit while the deliverable was missing or still churning:
+ * The run hit its time limit (or its limit of steps) while the deliverable was missing or
+ * still churning:
  * nothing written after a long exploration, the same contents rewritten again and again,
  * or the last write a fraction of an earlier, fuller one (a placeholder over real content).
  */
@@ -50,7 +52,8 @@ export const deadlineNoDeliverable: Detector = {
   description: "deadline reached after long exploration with no finished deliverable",
   mechanism: "deadline-no-deliverable",
   detect(attempt) {
-    if (!isTimeout(attempt)) return [];
+    if (!outOfBudget(attempt)) return [];
+    const ended = isTimeout(attempt) ? "timed out" : "ran out of steps";
     const calls = toolCalls(attempt);
     const writes = calls.filter((c) => writtenPaths(c).length > 0);
     const at = stopIndex(attempt);
@@ -58,7 +61,7 @@ export const deadlineNoDeliverable: Detector = {
       return [
         {
           eventIndices: [at],
-          reason: `timed out after ${calls.length} tool calls without writing anything`,
+          reason: `${ended} after ${calls.length} tool calls without writing anything`,
           signature: "nothing written",
         },
       ];
@@ -86,7 +89,7 @@ export const deadlineNoDeliverable: Detector = {
         return [
           {
             eventIndices: [rm.index, at],
-            reason: `timed out after removing its own ${path} (${(commandOf(rm) ?? "").slice(0, 60)})`,
+            reason: `${ended} after removing its own ${path} (${(commandOf(rm) ?? "").slice(0, 60)})`,
             signature: "deliverable removed",
           },
         ];
@@ -107,7 +110,7 @@ export const deadlineNoDeliverable: Detector = {
         return [
           {
             eventIndices: ws.map((w) => w.index),
-            reason: `timed out while rewriting ${path} (${ws.length} writes${placeholder ? `, last ${last} of ${max} bytes` : ""})`,
+            reason: `${ended} while rewriting ${path} (${ws.length} writes${placeholder ? `, last ${last} of ${max} bytes` : ""})`,
             signature: placeholder ? "placeholder deliverable" : "deliverable churn",
           },
         ];

@@ -282,13 +282,47 @@ export function isTimeout(a: Attempt): boolean {
   return a.outcome === "timeout" || /timeout|timed?\s*out/i.test(a.exception?.type ?? "");
 }
 
+/** A limit on the agent's own steps: turns, iterations, steps (not its time). */
+const STEP_LIMIT =
+  /\bmax(?:imum)?[ _-]?(?:number[ _-]of[ _-])?(?:iterations?|turns?|steps?)\b|\blimits?[ _-]?exceeded|(?:step|turn|iteration)[ _-]?(?:cap|limit)/i;
+/** Words that say the limit was hit (not merely stated: "you have 40 turns"). */
+const LIMIT_HIT = /\b(?:reached|exceeded|hit|aborting|stopped)\b|LimitsExceeded|MaxIterations/i;
+
+/**
+ * The run was ended by a limit on the agent's own steps (a turn cap, an iteration limit):
+ * the exception says so (OpenHands' `MaxIterationsReached`, mini-SWE-agent's
+ * `LimitsExceeded`), or a system message after the agent's last call does (a scaffold's
+ * "reached max_turns=40, aborting").
+ */
+export function stepLimitReached(a: Attempt): boolean {
+  const ex = `${a.exception?.type ?? ""} ${a.exception?.message ?? ""}`;
+  if (STEP_LIMIT.test(ex) && LIMIT_HIT.test(ex)) return true;
+  for (let i = a.events.length - 1; i >= 0; i--) {
+    const e = a.events[i];
+    if (!e || e.kind === "tool_call") break;
+    if (e.kind === "message" && e.role === "system") {
+      const t = e.input ?? "";
+      if (STEP_LIMIT.test(t) && LIMIT_HIT.test(t)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The run ran out of its budget, of time or of steps: what it had not delivered by then is
+ * the deadline's mechanism.
+ */
+export function outOfBudget(a: Attempt): boolean {
+  return isTimeout(a) || stepLimitReached(a);
+}
+
 /**
  * Whether the harness ended the run (an exception, an error outcome, a time limit): the
  * agent did not choose its stop, so what it left undone before the stop is no stop-time
  * mechanism.
  */
 export function endedByHarness(a: Attempt): boolean {
-  return a.exception !== undefined || a.outcome === "error" || isTimeout(a);
+  return a.exception !== undefined || a.outcome === "error" || outOfBudget(a);
 }
 
 /** The content a write tool call wrote, when its input shows it (shell writes: undefined). */
