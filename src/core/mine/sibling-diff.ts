@@ -10,6 +10,7 @@ import {
   outOfBudget,
   samePath,
   seenExisting,
+  stepLimitReached,
   verifierMissing,
 } from "./detectors/paths.js";
 import type { LabelEvidence } from "./label.js";
@@ -578,7 +579,7 @@ export function compareWith(failed: Attempt, sibling: Attempt): SiblingCompariso
     }
   }
   const ended = cutShort
-    ? ` (this run was ended by ${failed.exception?.type ?? failed.outcome}, not by its own stop)`
+    ? ` (this run was ended by ${failed.exception?.type ?? (stepLimitReached(failed) ? "its limit of steps" : failed.outcome)}, not by its own stop)`
     : "";
   const summary = decisive
     ? `${decisive.sentence}${ended}`
