@@ -26,7 +26,7 @@ export function tallyTasks(attempts: Attempt[]): TaskTally[] {
 
 const HOW_TO = [
   "How to use the CLI:",
-  "  fire import <path…> [--json]        add traces (Harbor, ATIF, Claude Code, Codex, TB1, mini-SWE-agent, OpenHands, …: docs/formats.md)",
+  "  fire import <path…> [--json]        add traces (Harbor, ATIF, Claude Code, Codex, TB1, mini-SWE-agent, OpenHands, AutoCodeRover, …: docs/formats.md)",
   "  fire attempts [--failed] [--task T] list attempts",
   "  fire show <attempt-id>              one normalized attempt in full",
   "  fire export [--out FILE]            all attempts as fire JSONL",

@@ -1,6 +1,7 @@
 import { InputError } from "../errors.js";
 import type { SourceFormat } from "../model/attempt.js";
 import { atifImporter } from "./atif.js";
+import { autocoderoverImporter } from "./autocoderover.js";
 import { claudeImporter } from "./claude.js";
 import { codexImporter } from "./codex.js";
 import type { SourceUnit } from "./discover.js";
@@ -22,6 +23,7 @@ export const IMPORTERS: readonly Importer[] = [
   harborTrialImporter,
   tb1Importer,
   openhandsImporter,
+  autocoderoverImporter,
   fireJsonlImporter,
   codexImporter,
   claudeImporter,
@@ -35,6 +37,7 @@ export const DIRECTORY_FORMATS: ReadonlySet<SourceFormat> = new Set([
   "harbor-trial",
   "tb1-run",
   "openhands",
+  "autocoderover",
 ]);
 
 export function importerFor(format: SourceFormat): Importer | undefined {

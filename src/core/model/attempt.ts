@@ -67,6 +67,7 @@ export const SourceFormat = z.enum([
   "inspect-eval",
   "mini-swe-agent",
   "openhands",
+  "autocoderover",
   "fire-jsonl",
   "hook-log",
   "screen-results",
