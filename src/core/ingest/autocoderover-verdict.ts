@@ -10,8 +10,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readSmall } from "./fs-util.js";
 import { parsePyLiteral } from "./py-literal.js";
-import { unittestKey, unittestRun } from "./unittest-output.js";
-import { capTests, plainText, pytestRun, type VerifierTest } from "./verifier-tests.js";
+import { outputTestOf, testsInOutput } from "./swebench-report.js";
+import { capTests, lineAt, plainText, type VerifierTest } from "./verifier-tests.js";
 
 export const EVAL_DIR = "new_eval_results";
 export const REPORT = "report.json";
@@ -56,9 +56,7 @@ export function testSection(text: string): { text: string; firstLine: number } |
   let at = text.search(/^Test Script:/m);
   if (at === -1) at = text.search(/^>>>>> Patch Apply Failed/m);
   if (at === -1) return undefined;
-  let firstLine = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) firstLine++;
-  return { text: text.slice(at), firstLine };
+  return { text: text.slice(at), firstLine: lineAt(text, at) };
 }
 
 /** The section cut to its last `cap` characters, from a line start, with its first line. */
@@ -70,14 +68,10 @@ export function cappedSection(
   let from = section.text.length - cap;
   const nl = section.text.indexOf("\n", from);
   if (nl !== -1 && nl + 1 < section.text.length) from = nl + 1;
-  let skipped = 0;
-  for (
-    let i = section.text.indexOf("\n");
-    i !== -1 && i < from;
-    i = section.text.indexOf("\n", i + 1)
-  )
-    skipped++;
-  return { text: section.text.slice(from), firstLine: section.firstLine + skipped };
+  return {
+    text: section.text.slice(from),
+    firstLine: section.firstLine + lineAt(section.text, from) - 1,
+  };
 }
 
 /** SymPy's own runner (`bin/test --verbose`): one `test_x ok` / `F` / `E` row per test. */
@@ -102,9 +96,6 @@ function sympyRows(text: string, file: string, firstLine: number): VerifierTest[
   return out;
 }
 
-/** A unittest name without the subtest Django prints after it (`[<object …>] (value=…)`). */
-const unittestName = (name: string) => unittestKey(name.replace(/^(\w+ \([\w.]+\)) \[.*$/, "$1"));
-
 /**
  * The graded tests with the status the output shows for each (pytest, unittest / Django and
  * SymPy rows), and the message it printed for a failing one. A test the output does not show
@@ -120,14 +111,7 @@ export function gradedTests(
   const seen = new Map<string, VerifierTest>();
   if (section) {
     const text = plainText(section.text);
-    for (const t of pytestRun(text, file, section.firstLine).tests) seen.set(t.name, t);
-    for (const t of unittestRun(text, file, section.firstLine)) {
-      const key = unittestName(t.name);
-      const prev = seen.get(key);
-      // a failure section explains a test its row only marked
-      if (!prev || (prev.status === t.status && !prev.message && t.message)) seen.set(key, t);
-      else if (prev.status === "passed" && t.status !== "passed") seen.set(key, t);
-    }
+    for (const [k, t] of testsInOutput(text, file, section.firstLine)) seen.set(k, t);
     for (const t of sympyRows(text, file, section.firstLine))
       if (!seen.has(t.name)) seen.set(t.name, t);
   }
@@ -137,7 +121,7 @@ export function gradedTests(
     ["regression", groups.regression],
   ] as const) {
     for (const name of names) {
-      const hit = seen.get(name) ?? seen.get(unittestName(name));
+      const hit = outputTestOf(seen, name);
       if (hit) {
         const { name: _n, ...rest } = hit;
         out.push({ name, ...rest, role });

@@ -12,6 +12,7 @@
  * `task_info.patch` / `test_patch` of `meta.json` (the gold and its tests).
  */
 import { basename, dirname, join } from "node:path";
+import type { z } from "zod";
 import { InputError } from "../errors.js";
 import type { AttemptInput } from "../model/attempt.js";
 import { APPLICABLE, highest, numbered, patchEvents } from "./autocoderover-patch.js";
@@ -124,61 +125,52 @@ async function trialAttempt(
   }
   const instance = meta.value.task_info.instance_id;
 
+  /** A file of the trial read by its schema: undefined when absent, its error reported. */
+  const optional = async <S extends z.ZodType>(
+    file: string | undefined,
+    schema: S,
+    what: string,
+  ): Promise<z.infer<S> | undefined> => {
+    if (!file || !isFile(file)) return undefined;
+    const r = await readJsonAs(file, schema, what);
+    if (r.ok) return r.value;
+    fail(r.error);
+    return undefined;
+  };
+
   // the search stage: the highest conversation round holds it all
-  const rounds = numbered(dir, "conversation_round_", ".json");
-  const convFile = highest(rounds);
-  let conversation: AcrConversation = [];
-  if (convFile) {
-    const c = await readJsonAs(
-      convFile,
-      AcrConversation,
-      "an ACR conversation ([{role, content}])",
-    );
-    if (c.ok) conversation = c.value;
-    else fail(c.error);
-  } else
+  const convFile = highest(numbered(dir, "conversation_round_", ".json"));
+  if (!convFile)
     fail(
       new InputError(dir, undefined, "no conversation_round_<k>.json: the search stage is missing"),
     );
-  let sequence: AcrToolCall[] = [];
-  const seqFile = join(dir, "tool_call_sequence.json");
-  if (isFile(seqFile)) {
-    const s = await readJsonAs(
-      seqFile,
+  const conversation: AcrConversation =
+    (await optional(convFile, AcrConversation, "an ACR conversation ([{role, content}])")) ?? [];
+  const sequence: AcrToolCall[] =
+    (await optional(
+      join(dir, "tool_call_sequence.json"),
       AcrSequence,
       "an ACR tool call sequence ([{func_name, arguments}])",
-    );
-    if (s.ok) sequence = s.value;
-    else fail(s.error);
-  }
-  let layers: AcrToolCall[][] | undefined;
-  const layersFile = join(dir, "tool_call_layers.json");
-  if (isFile(layersFile)) {
-    const l = await readJsonAs(layersFile, AcrLayers, "ACR tool call layers ([[{func_name, …}]])");
-    if (l.ok) layers = l.value;
-    else fail(l.error);
-  }
-  let statuses: string[] = [];
+    )) ?? [];
+  const layers: AcrToolCall[][] | undefined = await optional(
+    join(dir, "tool_call_layers.json"),
+    AcrLayers,
+    "ACR tool call layers ([[{func_name, …}]])",
+  );
   const statusFile = join(dir, "extract_status.json");
-  if (isFile(statusFile)) {
-    const s = await readJsonAs(statusFile, AcrExtractStatus, "an ACR extract_status.json");
-    if (s.ok) statuses = s.value.extract_status;
-    else fail(s.error);
-  }
-  let chat: AcrConversation | undefined;
-  const chatFile = highest(numbered(dir, "debug_agent_write_patch_", ".json"));
-  if (chatFile) {
-    const c = await readJsonAs(chatFile, AcrConversation, "an ACR patch chat ([{role, content}])");
-    if (c.ok) chat = c.value;
-    else fail(c.error);
-  }
-  let cost: AcrCost | undefined;
-  const costFile = join(dir, "cost.json");
-  if (isFile(costFile)) {
-    const c = await readJsonAs(costFile, AcrCost, "an ACR cost.json");
-    if (c.ok) cost = c.value;
-    else fail(c.error);
-  }
+  const statuses: string[] =
+    (await optional(statusFile, AcrExtractStatus, "an ACR extract_status.json"))?.extract_status ??
+    [];
+  const chat: AcrConversation | undefined = await optional(
+    highest(numbered(dir, "debug_agent_write_patch_", ".json")),
+    AcrConversation,
+    "an ACR patch chat ([{role, content}])",
+  );
+  const cost: AcrCost | undefined = await optional(
+    join(dir, "cost.json"),
+    AcrCost,
+    "an ACR cost.json",
+  );
 
   const log = new EventLog(options.outputCap);
   const search = searchEvents(conversation, sequence, layers, log);

@@ -6,7 +6,7 @@ import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { readSmall } from "./fs-util.js";
 import { unittestKey, unittestRun } from "./unittest-output.js";
-import { capTests, pytestRun, type VerifierTest } from "./verifier-tests.js";
+import { capTests, lineAt, pytestRun, type VerifierTest } from "./verifier-tests.js";
 
 /** One instance's entry of a SWE-bench evaluation report. */
 export const ReportEntry = z.looseObject({
@@ -59,9 +59,36 @@ function testSection(text: string): { text: string; firstLine: number } {
   if (start === -1) return { text, firstLine: 1 };
   const from = text.indexOf("\n", start) + 1;
   const end = text.indexOf(">>>>> End Test Output", from);
-  let firstLine = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < from; i = text.indexOf("\n", i + 1)) firstLine++;
-  return { text: text.slice(from, end === -1 ? text.length : end), firstLine };
+  return { text: text.slice(from, end === -1 ? text.length : end), firstLine: lineAt(text, from) };
+}
+
+/**
+ * What a graded test run printed about each test, by name: pytest's rows and failure
+ * sections, unittest / Django rows and failure sections (keyed by `unittestKey`). A failure
+ * section explains a test its row only marked; a failure is not hidden by a passing row.
+ */
+export function testsInOutput(
+  text: string,
+  file: string,
+  firstLine: number,
+): Map<string, VerifierTest> {
+  const seen = new Map<string, VerifierTest>();
+  for (const t of pytestRun(text, file, firstLine).tests) seen.set(t.name, t);
+  for (const t of unittestRun(text, file, firstLine)) {
+    const key = unittestKey(t.name);
+    const prev = seen.get(key);
+    const explains = t.message !== undefined && !prev?.message && t.status !== "passed";
+    if (!prev || explains || (prev.status === "passed" && t.status !== "passed")) seen.set(key, t);
+  }
+  return seen;
+}
+
+/** The entry `testsInOutput` holds for a test named as a grader lists it. */
+export function outputTestOf(
+  seen: ReadonlyMap<string, VerifierTest>,
+  name: string,
+): VerifierTest | undefined {
+  return seen.get(name) ?? seen.get(unittestKey(name));
 }
 
 /**
@@ -76,16 +103,10 @@ export function withOutputMessages(
   file: string,
 ): VerifierTest[] {
   const { text, firstLine } = testSection(output);
-  const found = new Map<string, VerifierTest>();
-  for (const t of pytestRun(text, file, firstLine).tests) if (t.message) found.set(t.name, t);
-  for (const t of unittestRun(text, file, firstLine)) {
-    const key = unittestKey(t.name);
-    if (t.message && !found.has(key)) found.set(key, t);
-  }
-  if (found.size === 0) return tests;
+  const found = testsInOutput(text, file, firstLine);
   return tests.map((t) => {
     if (t.message || (t.status !== "failed" && t.status !== "error")) return t;
-    const hit = found.get(t.name) ?? found.get(unittestKey(t.name));
+    const hit = outputTestOf(found, t.name);
     return hit?.message
       ? { ...t, message: hit.message, file, ...(hit.line !== undefined ? { line: hit.line } : {}) }
       : t;

@@ -96,12 +96,12 @@ export function unittestRun(text: string, file?: string, firstLine = 1): Verifie
 
 /**
  * A unittest name in the two forms Python prints it: `test_x (mod.Class)` before 3.11,
- * `test_x (mod.Class.test_x)` since; both read as `mod.Class.test_x` (a subtest's
- * parameters dropped).
+ * `test_x (mod.Class.test_x)` since; both read as `mod.Class.test_x` (what a subtest
+ * prints after it dropped).
  */
 export function unittestKey(name: string): string {
-  // a subtest's parameters follow in parentheses of their own: `test_x (mod.Class) (v=1)`
-  const m = /^(\w+) \(([\w.]+)\)(?: \(.*\))?$/.exec(name.trim());
+  // a subtest's decoration follows: `test_x (mod.Class) (v=1)`, Django's `… [<obj>] (v=1)`
+  const m = /^(\w+) \(([\w.]+)\)(?: .*)?$/.exec(name.trim());
   if (!m) return name.trim();
   const method = m[1] ?? "";
   const where = m[2] ?? "";

@@ -26,7 +26,7 @@ export function capTests(tests: VerifierTest[]): VerifierTest[] {
 }
 
 /** 1-based line of character offset `at` in `text`. */
-function lineAt(text: string, at: number): number {
+export function lineAt(text: string, at: number): number {
   let n = 1;
   for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) n++;
   return n;
