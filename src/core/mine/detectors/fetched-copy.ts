@@ -1,4 +1,4 @@
-import type { Attempt, Event } from "../../model/attempt.js";
+import type { Event } from "../../model/attempt.js";
 import { EXISTING_CODE, EXISTING_CODE_ROLE } from "./existing-code.js";
 import { emptySearches, notFoundCalls } from "./paths.js";
 import { callFailed, commandOf, segments, toolCalls, writtenPaths } from "./shell.js";
