@@ -8,6 +8,7 @@ import {
   cleanOutput,
   isCheck,
   isVerification,
+  runsWrittenProgram,
   writtenPaths,
 } from "../../../src/core/mine/detectors/shell.js";
 import { countedFields } from "../../../src/core/mine/detectors/token-accounting.js";
@@ -72,6 +73,34 @@ describe("generic detectors", () => {
       { cmd: "make", out: "error", exit: 2 },
     ]);
     expect(ids(twice).some((x) => x.startsWith("loop."))).toBe(false);
+  });
+
+  it("loop: a failing write got past by a later write of the same file is no mechanism", () => {
+    const heredoc = "cat <<'EOF' > /app/check.py\nimport ssl\nEOF";
+    const fail = {
+      cmd: heredoc,
+      out: "bash: -c: line 3: syntax error: unexpected end of file",
+      exit: 2,
+    };
+    const loop = [fail, fail, fail, fail, fail];
+    const mechanismOf = (a: Attempt) =>
+      runDetectors(a, { siblings: [] }).find((h) => h.detectorId === "loop.repeated-failure")
+        ?.mechanism;
+    // never got past: the loop is the mechanism
+    expect(mechanismOf(attempt("Write /app/check.py.", loop))).toBe("repeated-tool-error");
+    // an echo of the same file succeeded after it: struggle, not what lost the run
+    const past = attempt("Write /app/check.py.", [
+      ...loop,
+      { cmd: 'echo "import ssl" > /app/check.py', out: "" },
+    ]);
+    expect(mechanismOf(past)).toBeUndefined();
+    expect(fires(past, "loop.repeated-failure")).toBe(true);
+    // a later write of another file does not get past this one
+    const other = attempt("Write /app/check.py.", [
+      ...loop,
+      { cmd: "echo x > /app/other.py", out: "" },
+    ]);
+    expect(mechanismOf(other)).toBe("repeated-tool-error");
   });
 
   it("redacts secrets quoted in detector reasons", () => {
@@ -206,6 +235,23 @@ describe("shell reading helpers", () => {
     ).toEqual(["a.yaml", "b.yaml"]);
     expect(writtenPaths(ev("ls 2>&1 | tee out.log"))).toEqual(["out.log"]);
     expect(writtenPaths(ev("cat notes.txt"))).toEqual([]);
+  });
+
+  it("a heredoc's opener line still redirects (`cat <<EOF > f`); its body does not", () => {
+    expect(writtenPaths(ev("cat <<EOF > /app/a.py\nx = 1 > 0\nEOF"))).toEqual(["/app/a.py"]);
+    expect(writtenPaths(ev("cat <<'EOF' > a.md\nsee > b.md\nEOF\necho hi >> c.txt"))).toEqual([
+      "a.md",
+      "c.txt",
+    ]);
+    expect(writtenPaths(ev("cat <<EOF | python3 - > out.txt\nprint(1)\nEOF"))).toEqual(["out.txt"]);
+  });
+
+  it("running a file the attempt wrote through a launcher is a check of it", () => {
+    const wrote = new Set(["/app/t.ts"]);
+    expect(runsWrittenProgram(ev("cd /app && npx tsx t.ts"), wrote)).toBe(true);
+    expect(runsWrittenProgram(ev("uv run python /app/t.ts"), wrote)).toBe(true);
+    expect(runsWrittenProgram(ev("npx tsc --noEmit"), wrote)).toBe(false);
+    expect(runsWrittenProgram(ev("cat /app/t.ts"), wrote)).toBe(false);
   });
 
   it("an editor tool's view sub-command reads; its other sub-commands write", () => {

@@ -1,6 +1,7 @@
+import type { Attempt, Event } from "../../model/attempt.js";
 import { normalizeEvidence } from "../mechanisms.js";
-import { callText, errorText, toolFailed } from "./paths.js";
-import { resultOf, toolCalls } from "./shell.js";
+import { callText, errorText, samePath, toolFailed } from "./paths.js";
+import { callSucceeded, resultOf, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /** Minimum identical failing calls that count as a loop. */
@@ -10,6 +11,31 @@ export const LOOP_MIN = 3;
  * not just a sign of struggle: three tries of a hard step are normal flailing.
  */
 export const LOOP_MECHANISM_MIN = 5;
+
+/**
+ * Whether a loop of failing writes was got past: every call of the loop tried to write a file
+ * and each file it tried was written by a later call that succeeded (a failing heredoc
+ * followed by an `echo` of the same file). Such a loop cost turns but not the deliverable,
+ * so it is a sign of struggle, not the mechanism of the failure.
+ */
+export function loopGotPast(a: Attempt, calls: readonly Event[]): boolean {
+  const firstTry = new Map<string, number>();
+  for (const c of calls) {
+    const paths = writtenPaths(c);
+    if (paths.length === 0) return false;
+    for (const p of paths) if (!firstTry.has(p)) firstTry.set(p, c.index);
+  }
+  const inLoop = new Set(calls.map((c) => c.index));
+  const others = toolCalls(a).filter((c) => !inLoop.has(c.index));
+  return [...firstTry].every(([path, first]) =>
+    others.some(
+      (c) =>
+        c.index > first &&
+        writtenPaths(c).some((w) => samePath(path, w) || samePath(w, path)) &&
+        callSucceeded(a, c),
+    ),
+  );
+}
 
 /**
  * The same tool failing with the same error again and again, whatever the tool (shell,
@@ -23,7 +49,14 @@ export const repeatedFailure: Detector = {
   detect(attempt) {
     const seen = new Map<
       string,
-      { idx: number[]; tool: string; error: string; inputs: Set<string>; first: string }
+      {
+        idx: number[];
+        calls: Event[];
+        tool: string;
+        error: string;
+        inputs: Set<string>;
+        first: string;
+      }
     >();
     for (const call of toolCalls(attempt)) {
       if (!toolFailed(attempt, call)) continue;
@@ -32,12 +65,14 @@ export const repeatedFailure: Detector = {
       const key = `${tool}\u0000${error}`;
       const entry = seen.get(key) ?? {
         idx: [],
+        calls: [],
         tool,
         error,
         inputs: new Set<string>(),
         first: callText(call).replace(/\s+/g, " ").trim(),
       };
       entry.idx.push(call.index);
+      entry.calls.push(call);
       entry.inputs.add(normalizeEvidence(callText(call), 400));
       seen.set(key, entry);
     }
@@ -46,12 +81,17 @@ export const repeatedFailure: Detector = {
         // Without a change of approach: mostly the same input again, not new attempts.
         .filter((e) => e.idx.length >= LOOP_MIN && e.inputs.size <= e.idx.length / 2)
         .sort((x, y) => y.idx.length - x.idx.length || (x.tool < y.tool ? -1 : 1))
-        .map((e) => ({
-          eventIndices: e.idx,
-          reason: `${e.idx.length}× ${e.tool} failed: ${e.error.slice(0, 100)} (on: ${e.first.slice(0, 80)})`,
-          signature: `${e.tool}: ${e.error}`.slice(0, 200),
-          ...(e.idx.length >= LOOP_MECHANISM_MIN ? { mechanism: "repeated-tool-error" } : {}),
-        }))
+        .map((e) => {
+          const past = loopGotPast(attempt, e.calls);
+          return {
+            eventIndices: e.idx,
+            reason: `${e.idx.length}× ${e.tool} failed: ${e.error.slice(0, 100)} (on: ${e.first.slice(0, 80)})${past ? "; each file it tried was written later by a call that succeeded" : ""}`,
+            signature: `${e.tool}: ${e.error}`.slice(0, 200),
+            ...(e.idx.length >= LOOP_MECHANISM_MIN && !past
+              ? { mechanism: "repeated-tool-error" }
+              : {}),
+          };
+        })
     );
   },
 };

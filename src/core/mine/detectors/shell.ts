@@ -282,7 +282,9 @@ export function stripHeredocs(cmd: string): string {
     }
     const end = lines[lo];
     if (end === undefined) continue;
-    out += `${cmd.slice(from, m.index)}<<HEREDOC`;
+    // the rest of the opener's line is still the command (`cat <<EOF > out.py`)
+    const lineEnd = cmd.indexOf("\n", bodyFrom);
+    out += `${cmd.slice(from, m.index)}<<HEREDOC${lineEnd > bodyFrom ? cmd.slice(bodyFrom, lineEnd) : ""}`;
     from = end + 1 + word.length;
     HEREDOC_OPEN.lastIndex = from;
   }
@@ -330,7 +332,7 @@ export function isCheck(ev: Event): boolean {
 
 /** The program a shell segment runs: its first word after `VAR=value` assignments. */
 /** Programs that run a program given to them (a script file or `-c`/`-e` code). */
-export const INTERPRETERS = /^(?:python[\d.]*|node|ruby|perl|bash|sh|php|Rscript|R)$/;
+export const INTERPRETERS = /^(?:python[\d.]*|node|ruby|perl|bash|sh|php|Rscript|R|tsx|ts-node)$/;
 
 /** Whether a shell segment runs an interpreter on something (`python3 x.py`, `node -e …`). */
 export function runsInterpreter(seg: string): boolean {
@@ -363,9 +365,21 @@ export function runsWrittenProgram(ev: Event, written: ReadonlySet<string>): boo
   }
   return segments(cmd).some((seg) => {
     const prog = programOf(seg);
-    return !!prog && prog.length > 1 && names.has(prog);
+    if (!prog || prog.length <= 1) return false;
+    if (names.has(prog)) return true;
+    // an interpreter given the file (`python3 t.py`, `npx tsx t.ts`, `uv run t.py`)
+    const words = seg.trim().split(/\s+/);
+    const at = words.findIndex((w) => !/^[A-Za-z_]\w*=/.test(w));
+    let i = at;
+    while (i < words.length && LAUNCHERS.test(words[i] ?? "")) i++;
+    const interp = words[i]?.split("/").at(-1);
+    if (!interp || !INTERPRETERS.test(interp)) return false;
+    return words.slice(i + 1).some((w) => names.has(w.replace(/^\.\//, "")));
   });
 }
+
+/** Words that launch the next word as the program (`npx tsx`, `uv run python`). */
+const LAUNCHERS = /^(?:npx|bunx|pnpx|exec|time|nohup|sudo|env|uv|poetry|pipenv|run|dlx|pnpm|yarn)$/;
 
 /** A call that verifies (test run, probe, build) — narrower than `isCheck`. */
 /** Package installs of the common managers (system, Python, Node, Rust, Go, Ruby). */
