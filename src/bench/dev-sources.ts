@@ -162,8 +162,11 @@ function hasTrial(corpus: string, trial: string, depth = 3): boolean {
   if (existsSync(join(corpus, trial))) return true;
   if (depth === 0) return false;
   try {
-    return readdirSync(corpus, { withFileTypes: true }).some(
-      (d) => d.isDirectory() && hasTrial(join(corpus, d.name), trial, depth - 1),
+    // a trial is a folder, or a file named after it (`trajs/<instance>.traj`)
+    return readdirSync(corpus, { withFileTypes: true }).some((d) =>
+      d.isDirectory()
+        ? hasTrial(join(corpus, d.name), trial, depth - 1)
+        : d.name.startsWith(`${trial}.`),
     );
   } catch {
     return false;

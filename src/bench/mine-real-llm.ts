@@ -25,7 +25,7 @@ export function attemptsOfTrials(
     const base = basename(a.source.path);
     for (const k of [
       base,
-      base.replace(/(?:\.traj)?\.jsonl?$/, ""),
+      base.replace(/(?:\.traj)?(?:\.jsonl?)?$/, ""),
       basename(dirname(a.source.path)),
     ])
       if (!byTrial.has(k)) byTrial.set(k, a);
