@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { writtenPaths as ingestWrites, shellCommand } from "../../../src/core/ingest/shell.js";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { requiredOutputs } from "../../../src/core/mine/detectors/output-never-written.js";
-import { seenExisting } from "../../../src/core/mine/detectors/paths.js";
+import { notFoundCalls, seenExisting } from "../../../src/core/mine/detectors/paths.js";
 import {
   callFailed,
   cleanOutput,
@@ -284,6 +284,41 @@ describe("shell reading helpers", () => {
     // looking for the expected answer and not finding it
     expect(last("curl -s localhost:8080/health | grep OK", 1)).toBe(true);
     expect(last("make 2>&1 | grep -i error", 2)).toBe(true);
+  });
+
+  it("'not found' counts when the call failed or its output opens with it, not in content", () => {
+    const nf = (out: string, exit?: number) =>
+      notFoundCalls(
+        attempt("Fix it.", [
+          { cmd: "cat /app/x.py", out, ...(exit !== undefined ? { exit } : {}) },
+        ]),
+      ).length;
+    expect(nf("cat: /app/x.py: No such file or directory", 1)).toBe(1);
+    // a file whose code mentions a missing object, printed by a call that worked
+    expect(nf("def get(pk):\n    raise DoesNotExist('object does not exist')\n", 0)).toBe(0);
+    // a search tool's snippets that quote such code
+    const search = Attempt.parse({
+      ...attempt("Fix it.", []),
+      events: [
+        { index: 0, kind: "prompt", role: "user", input: "Fix it." },
+        {
+          index: 1,
+          kind: "tool_call",
+          tool: "search_code",
+          input: '{"code_str":"x.features"}',
+          callId: "s",
+        },
+        {
+          index: 2,
+          kind: "tool_result",
+          callId: "s",
+          output: "Found 2 snippets.\n<code>self.fail('table does not exist')</code>",
+        },
+      ],
+    });
+    expect(notFoundCalls(search)).toEqual([]);
+    // a status the harness reported as 0 (panes, wrappers): the first line says so
+    expect(nf("ls: cannot access '/data': No such file or directory\n")).toBe(1);
   });
 
   it("a write that also checks counts as a check; heredoc bodies are not commands", () => {

@@ -92,11 +92,18 @@ export function callText(ev: Event): string {
 const NOT_FOUND =
   /ENOENT|no such file or directory|does not exist|not found|cannot find|can't open|找不到|不存在|見つかりません/i;
 
-/** Calls whose result says a path was not found, with the path when the result names one. */
+/**
+ * Calls whose result says a path was not found. What a call printed is often content (a
+ * search tool's code snippets, a file that mentions "does not exist"): the words count when
+ * the call failed or when they open its output (its first line).
+ */
 export function notFoundCalls(a: Attempt): Event[] {
   return toolCalls(a).filter((c) => {
-    const r = resultOf(a, c);
-    return NOT_FOUND.test(r?.output ?? "") && !/command not found/i.test(r?.output ?? "");
+    const out = resultOf(a, c)?.output ?? "";
+    if (!NOT_FOUND.test(out) || /command not found/i.test(out)) return false;
+    if (toolFailed(a, c)) return true;
+    const first = out.trimStart().split("\n", 1)[0] ?? "";
+    return NOT_FOUND.test(first.slice(0, 300));
   });
 }
 
