@@ -312,5 +312,9 @@ describe("open mechanisms on real trials, each with a near miss", () => {
     expect(namedPaths("Local docs are at http://127.0.0.1:27828/ and in `docs/`.")).toEqual([
       "docs/",
     ]);
+    // a dotted code name of an issue text (SWE-bench) is no file; a file ending a sentence is
+    expect(
+      namedPaths("Consider connection.features.can_rollback_ddl too; tests go in tests/test_x.py."),
+    ).toEqual(["tests/test_x.py"]);
   });
 });

@@ -14,10 +14,11 @@ import {
  * Paths and file names in free text, in any language: task texts in Chinese, Japanese
  * or English name files the same way (`answer.txt`, `docs/`, `/app/out.json`). A token
  * counts when it has a file extension or a directory slash; CJK punctuation and quotes
- * around it are not part of it.
+ * around it are not part of it. A token that goes on with `.name` is a piece of a dotted
+ * code name (`connection.features.can_rollback_ddl`), not a file.
  */
 const PATH_TOKEN =
-  /(?<![\w./~-])(~?\/?(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,7}|~?\/?(?:[\w.-]+\/)+[\w.-]*)(?![\w/-])/g;
+  /(?<![\w./~-])(~?\/?(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,7}|~?\/?(?:[\w.-]+\/)+[\w.-]*)(?![\w/-]|\.\w)/g;
 /** Extension-like endings that are not files (versions, domains, abbreviations). */
 const NOT_FILE =
   /^(?:\d+(?:\.\d+)+|(?:e\.g|i\.e|etc|vs|mr|dr|no)\.?|[\w-]+\.(?:com|org|net|io|dev|ai|example)(?:\/.*)?)$/i;
