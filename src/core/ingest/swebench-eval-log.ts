@@ -41,7 +41,7 @@ export function cappedSection(
 /** SymPy's own runner (`bin/test --verbose`): one `test_x ok` / `F` / `E` row per test. */
 const SYMPY_ROW = /^(test_\w+) (ok|F|E|f|X|s)\s*$/;
 /** A SymPy failure section's header: `____ sympy/x/tests/test_y.py:test_z ____`. */
-const SYMPY_HEADER = /^_{2,} \S+\.py:(test_\w+) _{2,}\s*$/;
+const SYMPY_HEADER = /^_{2,} \S+\.py::?(test_\w+) _{2,}\s*$/;
 
 /** The exception a SymPy failure section ends with (after its traceback's frames), capped. */
 function sympyMessage(lines: string[], from: number): string | undefined {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classifyAction, exitOf } from "../../../src/core/ingest/swe-agent-actions.js";
-import { withoutTrailingCommas } from "../../../src/core/ingest/swebench-eval-log.js";
+import { sympyRows, withoutTrailingCommas } from "../../../src/core/ingest/swebench-eval-log.js";
 import { stepLimitReached } from "../../../src/core/mine/detectors/paths.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
@@ -270,5 +270,24 @@ describe("SWE-agent trajectories: verdict", () => {
         b: { c: 1 },
       },
     );
+  });
+
+  it("takes a SymPy failure's exception from either header form (`file:test`, `file::test`)", () => {
+    // the layout of sympy__sympy-24909's log in the same run (SymPy 1.13 prints `::`)
+    const out = [
+      "test_prefix_operations F",
+      "test_repr ok",
+      "",
+      "______ sympy/physics/units/tests/test_prefixes.py::test_prefix_operations ______",
+      "Traceback (most recent call last):",
+      '  File "/x/sympy/physics/units/tests/test_prefixes.py", line 20, in test_prefix_operations',
+      "    assert m * k is S.One",
+      "AssertionError",
+      "",
+      "============= tests finished: 3 passed, 1 failed, in 0.57 seconds ==============",
+    ].join("\n");
+    const rows = sympyRows(out, "x.log", 1);
+    expect(rows[0]).toMatchObject({ name: "test_prefix_operations", status: "failed" });
+    expect(rows[0]?.message).toBe("AssertionError");
   });
 });
