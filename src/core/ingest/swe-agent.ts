@@ -87,7 +87,9 @@ const RUN_KEY = /"(?:environment|info|history)"\s*:/;
 export function isSweAgentTrajectory(path: string, head: string): boolean {
   const h = head.trimStart();
   if (!h.startsWith("{") || !TRAJ_KEY.test(h)) return false;
-  if (!STEP_KEYS.test(h) || !OBS_KEY.test(h) || !RUN_KEY.test(h)) return false;
+  if (!STEP_KEYS.test(h) || !OBS_KEY.test(h)) return false;
+  // 1.x writes `info` and `environment` last, after steps whose `query` may be long
+  if (!RUN_KEY.test(h) && !scanFor(path, RUN_KEY)) return false;
   return !isMiniTrajectory(path, head);
 }
 
@@ -283,6 +285,11 @@ function buildEvents(
   const prompt = firstUser ? partsText(firstUser.content ?? "") : "";
   if (system) log.text("message", "system", capString(partsText(system.content ?? ""), 4_000));
   if (prompt) log.text("prompt", "user", prompt);
+  // the role of each step: its assistant message's `agent` (CodeR); SWE-agent 1.x names its
+  // one agent `main`, which marks nothing
+  const roles = new Set(turns.map((m) => m.agent ?? undefined));
+  const multi = roles.size > 1 || roles.has("Manager");
+  let turn = 0;
   let speaker: string | undefined;
   let plan: Pending | undefined;
   let lastExitAction: string | undefined;
@@ -292,7 +299,14 @@ function buildEvents(
     plan = undefined;
   };
   for (const [i, step] of t.trajectory.entries()) {
-    const agent = turns[i]?.agent ?? undefined;
+    // the step's assistant message: the i-th, checked by its text (a history with turns the
+    // trajectory does not keep, such as retried malformed replies, is searched forward)
+    const found = turns.findIndex(
+      (m, j) => j >= turn && step.response != null && partsText(m.content ?? "") === step.response,
+    );
+    const at = found === -1 ? i : found;
+    if (found !== -1) turn = found + 1;
+    const agent = multi ? (turns[at]?.agent ?? undefined) : undefined;
     // a plan's observation is what its roles concluded: it comes back when the Manager speaks
     if (agent === "Manager" || agent === undefined) flushPlan();
     if (agent && agent !== speaker) log.text("message", "system", `[${agent} speaks]`);
@@ -353,7 +367,8 @@ function buildEvents(
 
 async function* readSweAgent(path: string, options: IngestOptions): AsyncGenerator<IngestItem> {
   if (!isSweAgentTrajectory(path, peek(path, 64 * 1024))) {
-    // a run summary or a predictions file, claimed so it is no error: read with the trajectories
+    // a run summary, a predictions file or a report, claimed so it is no error: read with the
+    // trajectories
     return;
   }
   const loaded = await readJsonAs(
@@ -466,6 +481,70 @@ function holdsTrajectories(dir: string, depth = 0): boolean {
 /** A predictions file of a run (`all_preds.jsonl`, `preds.json`): `model_patch` per instance. */
 const PREDS_HEAD = /^[[{]\s*"(?:model_name_or_path|instance_id|model_patch)"|"model_patch"\s*:/;
 
+/** A SWE-bench report.json head: an entry, or an instance id keying one. */
+const REPORT_HEAD = /^\{\s*(?:"([^"\\]{1,200})"\s*:\s*\{\s*)?"patch_is_None"\s*:/;
+
+/** `.traj` files below a folder (four deep) by instance, kept a few seconds per folder. */
+const trajIndex = new Map<
+  string,
+  { at: number; mtime: number; byInstance: Map<string, string[]> }
+>();
+function trajectoriesBelow(root: string): Map<string, string[]> {
+  const mtime = statSync(root, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  const kept = trajIndex.get(root);
+  if (kept && kept.mtime === mtime && Date.now() - kept.at < 10_000) return kept.byInstance;
+  const byInstance = new Map<string, string[]>();
+  const walk = (d: string, depth: number): void => {
+    let names: string[] = [];
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (n.endsWith(".traj")) {
+        const id = instanceOf(n);
+        byInstance.set(id, [...(byInstance.get(id) ?? []), join(d, n)]);
+      }
+    }
+    if (depth < 4) for (const sub of subdirs(d)) if (sub !== "logs") walk(join(d, sub), depth + 1);
+  };
+  walk(root, 0);
+  if (trajIndex.size > 64) trajIndex.clear();
+  trajIndex.set(root, { at: Date.now(), mtime, byInstance });
+  return byInstance;
+}
+
+/**
+ * Whether a SWE-bench `report.json` is the verdict of a SWE-agent trajectory (the reverse of
+ * `reportOf`): one in its own folder, or one below the folder holding the `logs/` above it.
+ */
+function pairsWithTrajectory(reportPath: string, head: string): boolean {
+  const dir = dirname(reportPath);
+  const keyed = REPORT_HEAD.exec(head.trimStart())?.[1];
+  const instances = new Set([basename(dir), ...(keyed ? [keyed] : [])]);
+  let logs: string | undefined;
+  for (let d = dirname(dir), i = 0; i < 6 && d !== dirname(d); i++, d = dirname(d))
+    if (basename(d) === "logs") {
+      logs = d;
+      break;
+    }
+  for (const id of instances) {
+    const near = [
+      join(dir, `${id}.traj`),
+      ...(logs ? (trajectoriesBelow(dirname(logs)).get(id) ?? []) : []),
+    ];
+    for (const t of near)
+      if (
+        isFile(t) &&
+        isSweAgentTrajectory(t, peek(t, 64 * 1024)) &&
+        reportOf(t, id) === reportPath
+      )
+        return true;
+  }
+  return false;
+}
+
 /** The head of a dict of lists (`{"no_generation": [`). */
 const LISTS_HEAD = /^\{\s*"[^"\\]{1,100}"\s*:\s*\[/;
 
@@ -476,6 +555,7 @@ const LISTS_HEAD = /^\{\s*"[^"\\]{1,100}"\s*:\s*\[/;
 function isRunSideFile(path: string, head: string): boolean {
   const name = basename(path);
   const h = head.trimStart();
+  if (name === "report.json") return REPORT_HEAD.test(h) && pairsWithTrajectory(path, head);
   // a summary's `resolved` list may come after long lists: its head is a dict of lists
   const summary =
     name.endsWith(".json") &&

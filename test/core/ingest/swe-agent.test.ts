@@ -290,4 +290,63 @@ describe("SWE-agent trajectories: verdict", () => {
     expect(rows[0]).toMatchObject({ name: "test_prefix_operations", status: "failed" });
     expect(rows[0]?.message).toBe("AssertionError");
   });
+
+  it("reads the 1.x layout: info after long steps, one `main` agent, a harness report.json", async () => {
+    // SWE-agent 1.x writes `trajectory` first (each step with its whole `query`), then
+    // `history` (every message tagged agent "main"), `info` and `environment`; built here from
+    // the real CodeR steps of sympy__sympy-18621, reshaped so
+    const src = JSON.parse(readFileSync(traj("sympy__sympy-18621"), "utf8"));
+    const id = "sympy__sympy-18621";
+    const query = [{ role: "system", content: "x".repeat(80_000) }];
+    const v1 = {
+      trajectory: src.trajectory.map((st: Record<string, unknown>) => ({
+        action: st.action,
+        observation: st.observation,
+        response: st.response,
+        thought: st.thought,
+        execution_time: 0.5,
+        state: JSON.parse(String(st.state)),
+        query,
+      })),
+      history: src.history
+        .filter((m: { is_demo?: boolean }) => !m.is_demo)
+        .map((m: Record<string, unknown>) => ({ ...m, agent: "main" })),
+      info: { ...src.info, exit_status: "submitted (exit_context)" },
+      environment: "main",
+    };
+    const run = join(tmp, "v1", "trajectories", "run-1");
+    mkdirSync(join(run, id), { recursive: true });
+    writeFileSync(join(run, id, `${id}.traj`), JSON.stringify(v1, null, 2));
+    const evalDir = join(tmp, "v1", "logs", "run_evaluation", "run-1", "model-x", id);
+    mkdirSync(evalDir, { recursive: true });
+    writeFileSync(
+      join(evalDir, "report.json"),
+      JSON.stringify({
+        [id]: {
+          patch_is_None: false,
+          patch_exists: true,
+          patch_successfully_applied: true,
+          resolved: false,
+          tests_status: {
+            FAIL_TO_PASS: { success: [], failure: ["test_issue_18618"] },
+            PASS_TO_PASS: { success: ["test_bc_matmul"], failure: [] },
+          },
+        },
+      }),
+    );
+    const r = await collect([join(tmp, "v1")]);
+    expect(r.errors).toEqual([]);
+    expect(r.attempts.length).toBe(1);
+    const a = r.attempts[0]!;
+    expect(a.source.format).toBe("swe-agent");
+    expect(a.outcome).toBe("fail");
+    expect(a.verifierTests).toContainEqual(
+      expect.objectContaining({ name: "test_issue_18618", status: "failed", role: "target" }),
+    );
+    expect(a.exception?.type).toBe("exit_context");
+    // one agent: no role markers
+    expect(a.events.some((e) => e.kind === "message" && /speaks\]$/.test(e.input ?? ""))).toBe(
+      false,
+    );
+  });
 });
