@@ -387,7 +387,9 @@ async function* readSweAgent(path: string, options: IngestOptions): AsyncGenerat
   const status = t.info?.exit_status ?? undefined;
   const exception = exitOf(status, built.lastExitAction);
   if (exception) log.text("message", "system", exception.message);
-  else if (built.submitted) log.stop();
+  // a run whose status is `submitted` ended by its own submission, even where its last step
+  // is no `submit` (CodeR submits when the last plan's roles are done)
+  else if (built.submitted || status === "submitted") log.stop();
 
   // the verdict: the nearest summary naming the instance, its eval log, its report.json
   let lists: string[] = [];

@@ -132,6 +132,9 @@ describe("SWE-agent trajectories: events", () => {
     expect(create?.writes).toEqual(["/sympy__sympy/reproduce.py"]);
     const shell = calls(a).find((c) => c.tool === "bash");
     expect(shell?.command).toBe("python reproduce.py");
+    // the run ended when its plan's roles were done (exit_status "submitted", no submit step)
+    expect(a.events.at(-1)?.kind).toBe("stop");
+    expect(a.events.at(-2)?.tool).toBe("plan");
     // the edit after `create` writes the file create opened
     expect(calls(a).find((c) => c.tool === "edit")?.writes).toEqual(["/sympy__sympy/reproduce.py"]);
   });
