@@ -311,11 +311,12 @@ function buildEvents(
     if (agent === "Manager" || agent === undefined) flushPlan();
     if (agent && agent !== speaker) log.text("message", "system", `[${agent} speaks]`);
     speaker = agent ?? speaker;
-    const thought = (step.thought ?? "").trim();
-    if (thought) log.text("message", "agent", thought);
     const observation = step.observation ?? "";
     const state = parseState(step.state);
     const a = classifyAction(step.action, state);
+    // an exit step's "thought" is the harness's ("Exit due to cost limit"), not the model's
+    const thought = a.kind === "exit" ? "" : (step.thought ?? "").trim();
+    if (thought) log.text("message", "agent", thought);
     const callId = `step-${i}`;
     switch (a.kind) {
       case "none":

@@ -195,6 +195,9 @@ describe("SWE-agent trajectories: events", () => {
     expect(a.events.some((e) => e.kind === "stop")).toBe(false);
     expect(calls(a).some((c) => c.tool === "exit_cost")).toBe(false);
     expect(stepLimitReached(a)).toBe(true);
+    expect(a.events.some((e) => e.input === "Exit due to cost limit")).toBe(false);
+    expect(a.events.at(-1)).toMatchObject({ kind: "message", role: "system" });
+    expect(a.events.at(-1)?.input).toMatch(/cost limit/);
     expect(exitOf("submitted (exit_context)", undefined)?.type).toBe("exit_context");
     expect(exitOf("submitted", undefined)).toBeUndefined();
   });
