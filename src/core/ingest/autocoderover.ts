@@ -27,21 +27,12 @@ import {
   type AcrToolCall,
 } from "./autocoderover-schema.js";
 import { searchEvents } from "./autocoderover-search.js";
-import {
-  cappedSection,
-  EVAL_DIR,
-  evalLogOf,
-  gradedTests,
-  listsNaming,
-  REPORT,
-  readEvalLog,
-  testList,
-  testSection,
-} from "./autocoderover-verdict.js";
+import { EVAL_DIR, evalLogOf, gradedTests, REPORT, testList } from "./autocoderover-verdict.js";
 import { EventLog } from "./events.js";
 import { isDir, isFile, readSmall, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
 import { filesStamp } from "./stamp.js";
+import { cappedSection, listsNaming, readEvalLog, testSection } from "./swebench-eval-log.js";
 import { attemptId } from "./text.js";
 import { normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
