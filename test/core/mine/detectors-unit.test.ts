@@ -327,6 +327,10 @@ describe("shell reading helpers", () => {
       false,
     );
     expect(isCheck(ev("check-jsonschema --schemafile s.json r.json"))).toBe(true);
+    // SWE-agent's file viewer: moving through the open file looks at it
+    for (const tool of ["goto", "scroll_down", "search_file", "find_file"])
+      expect(isCheck({ index: 1, kind: "tool_call", tool, input: "42" }), tool).toBe(true);
+    expect(isCheck({ index: 1, kind: "tool_call", tool: "edit", input: "1:2" })).toBe(false);
   });
 
   it("strips terminal chrome from tmux-style outputs", () => {

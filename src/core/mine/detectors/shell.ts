@@ -3,7 +3,9 @@ import type { Attempt, Event } from "../../model/attempt.js";
 
 const WRITE_TOOLS =
   /^(write|edit|multiedit|apply_patch|str_replace|create|notebookedit|write_file|edit_file)$/i;
-const READ_TOOLS = /^(read|view|cat|read_file|open|glob|grep|ls)$/i;
+/** Tools that show files or their lines (SWE-agent's file viewer moves with goto/scroll_*). */
+const READ_TOOLS =
+  /^(read|view|cat|read_file|open|glob|grep|ls|goto|scroll_up|scroll_down|search_file|search_dir|find_file)$/i;
 
 function parseInput(ev: Event): Record<string, unknown> | undefined {
   if (!ev.input?.trimStart().startsWith("{")) return undefined;
