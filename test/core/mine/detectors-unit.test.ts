@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { writtenPaths as ingestWrites, shellCommand } from "../../../src/core/ingest/shell.js";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
+import { REPLACE_TASK_RE } from "../../../src/core/mine/detectors/no-diff-after-replace.js";
 import { requiredOutputs } from "../../../src/core/mine/detectors/output-never-written.js";
+import { taskSaysExists } from "../../../src/core/mine/detectors/overwrote-existing.js";
 import { notFoundCalls, seenExisting } from "../../../src/core/mine/detectors/paths.js";
 import {
   callFailed,
   cleanOutput,
   isCheck,
   isVerification,
+  paneSection,
   runsWrittenProgram,
   writtenPaths,
 } from "../../../src/core/mine/detectors/shell.js";
@@ -226,6 +229,8 @@ describe("shell reading helpers", () => {
       "robot_cafe.png",
     ]);
     expect(requiredOutputs("Fix the bug in util.py.")).toEqual([]);
+    // the name goes on: the output is data.sql.gz, not data.sql
+    expect(requiredOutputs("The output must be named ` data.sql.gz`.")).toEqual([]);
   });
 
   it("reads written paths from redirections, tee, cp and sed -i (with flags before the script)", () => {
@@ -319,6 +324,71 @@ describe("shell reading helpers", () => {
     expect(notFoundCalls(search)).toEqual([]);
     // a status the harness reported as 0 (panes, wrappers): the first line says so
     expect(nf("ls: cannot access '/data': No such file or directory\n")).toBe(1);
+  });
+
+  it("an input the task says already exists, replaced unread, is an overwrite", () => {
+    const task =
+      "The file that already exists at `/home/user/list.txt` contains a messy list. Clean it into /home/user/out.txt.";
+    expect(taskSaysExists(task, "/home/user/list.txt")).toBe(true);
+    expect(taskSaysExists(task, "/home/user/out.txt")).toBe(false);
+    expect(taskSaysExists("Create /app/a.txt. The existing tests pass.", "/app/a.txt")).toBe(false);
+    const a = attempt(task, [
+      { cmd: "cat > /home/user/list.txt << 'EOF'\nIMG_1.JPG\nEOF", out: "" },
+      { cmd: "sort -u /home/user/list.txt > /home/user/out.txt", out: "" },
+    ]);
+    const hit = runDetectors(a, { siblings: [] }).find(
+      (h) => h.detectorId === "safety.overwrote-existing",
+    );
+    expect(hit?.eventIndices).toEqual([1]);
+    expect(hit?.taskRole).toMatch(/task says \/home\/user\/list\.txt exists/);
+    // read first, then rewritten: a requested edit, not a blind overwrite
+    const read = attempt(task, [
+      { cmd: "cat /home/user/list.txt", out: "IMG_1.JPG" },
+      { cmd: "cat > /home/user/list.txt << 'EOF'\nimg_1.jpg\nEOF", out: "" },
+    ]);
+    expect(fires(read, "safety.overwrote-existing")).toBe(false);
+  });
+
+  it("a closed replacement task is about replacing, not a JSON object mapping names", () => {
+    expect(REPLACE_TASK_RE.test("A JSON object mapping the exact filename to its size.")).toBe(
+      false,
+    );
+    expect(REPLACE_TASK_RE.test("Replace every tab with exactly four spaces.")).toBe(true);
+  });
+
+  it("a pane shared by a batch: each command owns the lines after its echoed prompt", () => {
+    const pane =
+      "New Terminal Output:\n\nroot@c1:/home/user# cat /etc/app.conf 2>/dev/null || echo NONE\nNONE\n" +
+      "root@c1:/home/user# chmod +x run.py\nchmod: cannot access 'run.py': No such file or directory\nroot@c1:/home/user# ";
+    expect(paneSection(pane, "chmod +x run.py")).toContain("cannot access");
+    expect(paneSection(pane, "cat /etc/app.conf 2>/dev/null || echo NONE")).not.toContain(
+      "cannot access",
+    );
+    // the first command of the batch gets the whole pane as its result: it found its file
+    const a = Attempt.parse({
+      ...attempt("Read /etc/app.conf.", []),
+      events: [
+        { index: 0, kind: "prompt", role: "user", input: "Read /etc/app.conf." },
+        {
+          index: 1,
+          kind: "tool_call",
+          tool: "bash_command",
+          command: "cat /etc/app.conf 2>/dev/null || echo NONE",
+          callId: "call_1_1",
+        },
+        {
+          index: 2,
+          kind: "tool_call",
+          tool: "bash_command",
+          command: "chmod +x run.py",
+          callId: "call_1_2",
+        },
+        // Terminus-2's ATIF gives the batch's one pane to its first call
+        { index: 3, kind: "tool_result", output: pane, callId: "call_1_1" },
+      ],
+    });
+    expect(notFoundCalls(a)).toEqual([]);
+    expect(callFailed(a, a.events[1] as Event)).toBe(false);
   });
 
   it("a write that also checks counts as a check; heredoc bodies are not commands", () => {

@@ -8,7 +8,7 @@ import type { Detector } from "./types.js";
  * configuration" is none).
  */
 export const REPLACE_TASK_RE =
-  /(?<!\b(?:not|never|n't|without) )\b(replace|substitut|rename every|change every|mapping)\b(?:[^.\n]|\.(?=\S)){0,200}\b(exact(ly)?|only|nothing else|byte|unchanged|verbatim)\b|\b(exact(ly)?|only)\b(?:[^.\n]|\.(?=\S)){0,120}(?<!\b(?:not|never|n't|without) )\breplace[sd]?\b/i;
+  /(?<!\b(?:not|never|n't|without) )\b(replace|substitut|rename every|change every)\b(?:[^.\n]|\.(?=\S)){0,200}\b(exact(ly)?|only|nothing else|byte|unchanged|verbatim)\b|\b(exact(ly)?|only)\b(?:[^.\n]|\.(?=\S)){0,120}(?<!\b(?:not|never|n't|without) )\breplace[sd]?\b/i;
 const DIFF_RE = /\b(diff|cmp|git\s+diff|comm|sha256sum|md5sum)\b/;
 
 /** Closed replacement task: files written, but no mechanical diff after the last write. */

@@ -15,7 +15,7 @@ import type { Detector } from "./types.js";
 
 const VERB = "(?:write|save|create|produce|output|generate|store|put|emit|place|record|export)";
 const FILE =
-  "`?['\"]?((?:[\\w.~-]*/)*[\\w-]+\\.(?:txt|md|json|csv|py|sh|html|pdf|png|jpg|yaml|yml|xml|log|out|tex|js|ts|c|rs|go|sql|ics|db))\\b";
+  "`?['\"]?((?:[\\w.~-]*/)*[\\w-]+\\.(?:txt|md|json|csv|py|sh|html|pdf|png|jpg|yaml|yml|xml|log|out|tex|js|ts|c|rs|go|sql|ics|db))\\b(?!\\.\\w)";
 const NAMED_OUTPUT = new RegExp(`\\b${VERB}\\w*\\b[^.\\n]{0,80}?${FILE}`, "gi");
 const TO_FILE = new RegExp(`\\b(?:to|into|in|as|at)\\s+${FILE}`, "gi");
 const WRITE_MARKERS =

@@ -8,9 +8,29 @@ const FULL_WRITE_TOOLS = /^(write|create|write_file|file_write|save_file)$/i;
 const SHELL_REPLACE = (name: string) =>
   new RegExp(`(?:(?:^|[^>0-9&])>\\s*|\\b(?:cp|mv)\\s+(?:-\\S+\\s+)*\\S+\\s+)\\S*${name}\\b`);
 
+/** Words that say a file is there before the agent starts (`the file that already exists at`). */
+const EXISTS_WORDS =
+  /\b(?:already\s+exists?|(?:pre-?)?existing|(?:is|are|has\s+been|have\s+been|was|were)\s+(?:already\s+)?(?:provided|given|placed|prepared|supplied)|provided|left\s+you)\b/i;
+
 /**
- * A file the task names and the agent saw exist (in a listing or a probe) was replaced
- * whole without its content ever being read. Edits of part of a file, and rewrites of a
+ * Whether the task text itself says `named` exists: an existence phrase in the same sentence,
+ * before the name (`The file that already exists at /x/a.txt`, `the provided config a.conf`).
+ */
+export function taskSaysExists(taskText: string, named: string): boolean {
+  for (let at = taskText.indexOf(named); at >= 0; at = taskText.indexOf(named, at + 1)) {
+    const start = Math.max(
+      taskText.lastIndexOf(". ", at) + 1,
+      taskText.lastIndexOf("\n\n", at) + 1,
+      at - 160,
+    );
+    if (EXISTS_WORDS.test(taskText.slice(start, at))) return true;
+  }
+  return false;
+}
+
+/**
+ * A file the task names and the agent saw exist (in a listing or a probe), or that the task
+ * itself says exists, was replaced whole without its content ever being read. Edits of part of a file, and rewrites of a
  * file the agent read first (a requested patch), are not overwrites.
  */
 export const overwroteExisting: Detector = {
@@ -29,7 +49,9 @@ export const overwroteExisting: Detector = {
         const hit = full
           ? writtenPaths(c).some((p) => samePath(n, p) || baseName(p) === b)
           : cmd !== undefined && SHELL_REPLACE(escapeRe(b)).test(stripHeredocs(cmd));
-        if (!hit || !seenExisting(attempt, n, c.index)) continue;
+        if (!hit) continue;
+        const said = taskSaysExists(attempt.taskText, n);
+        if (!said && !seenExisting(attempt, n, c.index)) continue;
         const earlier = calls.filter((r) => r.index < c.index && r !== c);
         // The agent's own earlier output is not a file the task said exists.
         if (earlier.some((r) => writtenPaths(r).some((p) => baseName(p) === b))) continue;
@@ -42,6 +64,8 @@ export const overwroteExisting: Detector = {
             eventIndices: [c.index],
             reason: `replaced ${n}, which existed, without reading it first`,
             signature: "blind overwrite",
+            // the task's own words that the file is there: a second fact behind the hit
+            ...(said ? { taskRole: `the task says ${n} exists` } : {}),
           },
         ];
       }

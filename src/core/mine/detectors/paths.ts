@@ -100,7 +100,7 @@ const NOT_FOUND =
  */
 export function notFoundCalls(a: Attempt): Event[] {
   return toolCalls(a).filter((c) => {
-    const out = resultOf(a, c)?.output ?? "";
+    const out = outputOf(a, c);
     if (!NOT_FOUND.test(out) || /command not found/i.test(out)) return false;
     if (toolFailed(a, c)) return true;
     const first = out.trimStart().split("\n", 1)[0] ?? "";
@@ -137,7 +137,8 @@ export function seenExisting(
   for (const c of toolCalls(a)) {
     if (c.index >= before) break;
     const r = resultOf(a, c);
-    const out = r ? (r.output ?? "") : outputOf(a, c);
+    // of a pane shared by a batch of commands, only what this command printed
+    const out = outputOf(a, c);
     if (!out || NOT_FOUND.test(out.slice(0, 300))) continue;
     if (r?.isError) continue;
     if (callText(c).includes(b) && out.length > 0 && !writtenPaths(c).length) return true;

@@ -72,7 +72,7 @@ export function callFailed(a: Attempt, call: Event): boolean {
   }
   if (src.exitCode !== undefined) return src.exitCode !== 0;
   if (src.isError) return true;
-  return FAIL_TEXT.test(cleanOutput(src.output ?? ""));
+  return FAIL_TEXT.test(cleanOutput(paneSection(src.output ?? "", commandOf(call))));
 }
 
 /** A call that declares the task done (Terminus's `mark_task_complete`, a `submit` tool). */
@@ -145,9 +145,34 @@ export function cleanOutput(text: string): string {
     .trim();
 }
 
-/** Output text of a call (its result's output, else its own), without terminal chrome. */
+/**
+ * The part of a terminal pane that one command printed: a harness that sends a batch of
+ * keystrokes and returns one pane (Terminus) shows every command of the batch, each after its
+ * echoed prompt line. The lines after the prompt line that echoes `command` (its first line),
+ * up to the next prompt line; the whole text when no prompt line echoes it (no pane, a wrapped
+ * or cut echo), as before.
+ */
+export function paneSection(text: string, command: string | undefined): string {
+  const first = command?.split("\n", 1)[0]?.trim();
+  if (!first || !text.includes("\n")) return text;
+  const lines = text.split("\n");
+  const head = first.slice(0, 60);
+  const at = lines.findIndex((l) => {
+    const m = SHELL_PROMPT.exec(l);
+    return m !== null && l.slice(m[0].length).trimStart().startsWith(head);
+  });
+  if (at < 0) return text;
+  let end = at + 1;
+  while (end < lines.length && !SHELL_PROMPT.test(lines[end] ?? "")) end++;
+  return lines.slice(at, end).join("\n");
+}
+
+/**
+ * Output text of a call (its result's output, else its own), without terminal chrome; of a
+ * pane, the part this command printed.
+ */
 export function outputOf(a: Attempt, call: Event): string {
-  return cleanOutput(resultOf(a, call)?.output ?? call.output ?? "");
+  return cleanOutput(paneSection(resultOf(a, call)?.output ?? call.output ?? "", commandOf(call)));
 }
 
 const REDIRECT = /(?:^|[^0-9&<>])>>?\s*(['"]?)([^\s'";&|<>]+)\1/g;
