@@ -72,7 +72,7 @@ export const fireJsonlImporter: Importer = {
           continue;
         }
         const r = validate(path, value, Attempt, "a fire attempt record", item.line);
-        if (r.ok) yield { type: "attempt", attempt: r.value };
+        if (r.ok) yield { type: "attempt", attempt: r.value, validated: true };
         else yield { type: "error", error: r.error };
       }
     } catch (err) {

@@ -20,7 +20,15 @@ export interface IngestOptions {
 
 /** What an importer yields: attempts, and errors that never stop the rest from loading. */
 export type IngestItem =
-  | { type: "attempt"; attempt: AttemptInput }
+  | {
+      type: "attempt";
+      attempt: AttemptInput;
+      /**
+       * The attempt is already the output of the Attempt schema (fire JSONL validates each
+       * record to report its line): the loader need not parse it a second time.
+       */
+      validated?: boolean;
+    }
   | { type: "error"; error: InputError };
 
 /**

@@ -20,6 +20,12 @@ export async function parseUnit(unit: SourceUnit, options: IngestOptions): Promi
         errors.push(item.error);
         continue;
       }
+      // an attempt the importer validated with the Attempt schema is that schema's output
+      // (a fresh object this loader owns): parsing it again gives an equal copy
+      if (item.validated) {
+        attempts.push(redactInPlace(item.attempt as Attempt));
+        continue;
+      }
       const r = Attempt.safeParse(item.attempt);
       // secrets in a trace never reach the parse cache (or anything derived from an attempt)
       if (r.success) attempts.push(redactInPlace(r.data));
