@@ -62,12 +62,24 @@ interface KeywordScan {
 interface KeywordIndex {
   /** Every rule's keywords, once each, lower case. */
   words: string[];
-  /** Keyword ids by their first two characters (lower case ASCII, `c1 * 128 + c2`). */
-  byPair: (number[] | undefined)[];
-  /** Whether a rule with `near` names the keyword (its starts are recorded). */
-  located: boolean[];
+  /**
+   * Keyword ids by their first two characters (lower case ASCII, key `c1 * 128 + c2`): the ids
+   * of key k are `pairIds[pairStart[k]]` up to (not including) `pairIds[pairStart[k + 1]]`.
+   */
+  pairStart: Uint16Array;
+  pairIds: Uint16Array;
+  /** 1 where a rule with `near` names the keyword (its starts are recorded). */
+  located: Uint8Array;
   ids: Map<SecretRule, number[]>;
+  /**
+   * Matches where any keyword starts (case-insensitively, ASCII folds only): a global pattern
+   * of the keywords' common prefixes.
+   */
+  any: RegExp;
 }
+
+/** ASCII upper case to lower case, as a case-insensitive pattern compares (no Unicode folds). */
+const FOLD = Uint8Array.from({ length: 128 }, (_, c) => (c >= 65 && c <= 90 ? c + 32 : c));
 
 let keywordIndex: KeywordIndex | undefined;
 /** Built on first use (the hook loads this module and may never redact). */
@@ -86,60 +98,93 @@ function index(): KeywordIndex {
       }),
     );
   }
-  const byPair: (number[] | undefined)[] = new Array(128 * 128).fill(undefined);
-  for (const [id, k] of words.entries()) {
-    const key = k.charCodeAt(0) * 128 + k.charCodeAt(1);
-    const list = byPair[key];
-    if (list) list.push(id);
-    else byPair[key] = [id];
-  }
-  const located = words.map(() => false);
-  for (const rule of SECRET_RULES)
-    if (rule.near) for (const id of ids.get(rule)!) located[id] = true;
-  keywordIndex = { words, byPair, located, ids };
+  const pairKey = (k: string) => k.charCodeAt(0) * 128 + k.charCodeAt(1);
+  const pairStart = new Uint16Array(128 * 128 + 1);
+  for (const k of words) pairStart[pairKey(k) + 1]!++;
+  for (let i = 1; i < pairStart.length; i++) pairStart[i]! += pairStart[i - 1]!;
+  const pairIds = new Uint16Array(words.length);
+  const filled = pairStart.slice(0, -1);
+  for (const [id, k] of words.entries()) pairIds[filled[pairKey(k)]!++] = id;
+  const located = new Uint8Array(words.length);
+  for (const rule of SECRET_RULES) if (rule.near) for (const id of ids.get(rule)!) located[id] = 1;
+  keywordIndex = { words, pairStart, pairIds, located, ids, any: anyOf(words) };
   return keywordIndex;
+}
+
+/**
+ * A pattern matching where any of `words` (lower-case ASCII) starts, without the `u` flag, so
+ * /i folds ASCII letters only: the words as a trie of alternatives, a word that is a prefix of
+ * others standing for them all (where a longer word starts, its prefix does).
+ */
+function anyOf(words: readonly string[]): RegExp {
+  interface Node {
+    end: boolean;
+    next: Map<string, Node>;
+  }
+  const root: Node = { end: false, next: new Map() };
+  for (const w of words) {
+    let n = root;
+    for (const ch of w) {
+      let c = n.next.get(ch);
+      if (!c) {
+        c = { end: false, next: new Map() };
+        n.next.set(ch, c);
+      }
+      n = c;
+    }
+    n.end = true;
+  }
+  const source = (n: Node): string => {
+    if (n.end) return "";
+    const alts = [...n.next].map(
+      ([ch, c]) => ch.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&") + source(c),
+    );
+    return alts.length === 1 ? alts[0]! : `(?:${alts.join("|")})`;
+  };
+  return new RegExp(source(root), "gi");
 }
 
 function ruleKeywordIds(rule: SecretRule): number[] {
   return index().ids.get(rule)!;
 }
 
-/** ASCII upper case to lower case, as a case-insensitive pattern compares (no Unicode folds). */
-function fold(c: number): number {
-  return c >= 65 && c <= 90 ? c + 32 : c;
-}
-
+/** Whether `word` (lower case) is at `at` in `text`, its first two characters known to be. */
 function startsWithFolded(text: string, at: number, word: string): boolean {
   if (at + word.length > text.length) return false;
   for (let i = 2; i < word.length; i++) {
-    if (fold(text.charCodeAt(at + i)) !== word.charCodeAt(i)) return false;
+    const c = text.charCodeAt(at + i);
+    if (c >= 128 || FOLD[c] !== word.charCodeAt(i)) return false;
   }
   return true;
 }
 
 /**
- * Finds the rules' keywords in one pass over the text, case-insensitively as a /i pattern
- * reads it: a table of the keywords' first two characters, then a compare. Undefined when
- * there is none. (One `includes` per keyword scanned long outputs some 70 times over.)
+ * Finds the rules' keywords, case-insensitively as a /i pattern reads them: `any` finds each
+ * place some keyword starts (most texts have none: one native search), a table of the
+ * keywords' first two characters and a compare tell which ones. Undefined when there is none.
+ * (One `includes` per keyword scanned long outputs some 70 times over; a loop over every
+ * character, twice as slow as the search, was most of the time a cold read spent redacting.)
  */
 function scanKeywords(text: string): KeywordScan | undefined {
-  const { words, byPair, located } = index();
+  const { words, pairStart, pairIds, located, any } = index();
   let found: Uint8Array | undefined;
   let at: number[] | undefined;
-  const last = text.length - 1;
-  let next = fold(text.charCodeAt(0));
-  for (let i = 0; i < last; i++) {
-    const c = next;
-    next = fold(text.charCodeAt(i + 1));
-    if (c >= 128 || next >= 128) continue;
-    const ids = byPair[c * 128 + next];
-    if (ids === undefined) continue;
-    for (const id of ids) {
-      if (found?.[id] === 1 && !located[id]) continue;
+  any.lastIndex = 0;
+  for (let m = any.exec(text); m !== null; m = any.exec(text)) {
+    const i = m.index;
+    any.lastIndex = i + 1; // keywords overlap (`sk` in `sk-ant-`): every start is looked at
+    const c = text.charCodeAt(i);
+    const d = text.charCodeAt(i + 1);
+    if (c >= 128 || d >= 128) continue; // not so: `any` folds ASCII only
+    const key = FOLD[c]! * 128 + FOLD[d]!;
+    const end = pairStart[key + 1]!;
+    for (let j = pairStart[key]!; j < end; j++) {
+      const id = pairIds[j]!;
+      if (found?.[id] === 1 && located[id] === 0) continue;
       if (!startsWithFolded(text, i, words[id]!)) continue;
       found ??= new Uint8Array(words.length);
       found[id] = 1;
-      if (!located[id]) continue;
+      if (located[id] === 0) continue;
       at ??= [];
       at.push(i, id);
     }
