@@ -26,9 +26,17 @@ export function redactionMarker(kind: SecretKind): string {
 /** Replace every secret in `text` with a marker; report what was found. */
 export function redactSecrets(text: string): RedactionResult {
   const counts: Partial<Record<SecretKind, number>> = {};
+  return { text: redactCounting(text, counts), counts };
+}
+
+/**
+ * `text` with every secret replaced, counted into `counts` when given: `redact` asks no
+ * counts, so a text without secrets (nearly every string of an attempt) allocates nothing.
+ */
+function redactCounting(text: string, counts?: Partial<Record<SecretKind, number>>): string {
   // one pass finds every rule's keywords: most text (trace outputs, commands) has none
   let scan = scanKeywords(text);
-  if (!scan) return { text, counts };
+  if (!scan) return text;
   let out = text;
   for (const rule of SECRET_RULES) {
     const ids = ruleKeywordIds(rule);
@@ -40,7 +48,7 @@ export function redactSecrets(text: string): RedactionResult {
       const groups = rest.slice(0, end).map((g) => (typeof g === "string" ? g : ""));
       const marker = redactionMarker(rule.kind);
       const replaced = rule.replace ? rule.replace(marker, match, ...groups) : marker;
-      if (replaced !== match) counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
+      if (counts && replaced !== match) counts[rule.kind] = (counts[rule.kind] ?? 0) + 1;
       return replaced;
     };
     out = rule.near
@@ -48,7 +56,7 @@ export function redactSecrets(text: string): RedactionResult {
       : out.replace(rule.pattern, replacer);
     if (out !== before) scan = scanKeywords(out) ?? { found: new Uint8Array(0), at: [] };
   }
-  return { text: out, counts };
+  return out;
 }
 
 /** The keywords found in a text, and where the keywords of `near` rules start. */
@@ -248,7 +256,7 @@ function isProse(match: string, offset: number, whole: string): boolean {
 
 /** Shorthand when only the text matters. */
 export function redact(text: string): string {
-  return redactSecrets(text).text;
+  return redactCounting(text);
 }
 
 /**
