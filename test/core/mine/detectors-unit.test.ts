@@ -15,6 +15,7 @@ import {
   writtenPaths,
 } from "../../../src/core/mine/detectors/shell.js";
 import { countedFields } from "../../../src/core/mine/detectors/token-accounting.js";
+import { taskReliesOn } from "../../../src/core/mine/faults/environment.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { faultOf } from "../../../src/core/mine/triage.js";
 import { Attempt, type Event } from "../../../src/core/model/attempt.js";
@@ -357,6 +358,8 @@ describe("shell reading helpers", () => {
   });
 
   it("a pane shared by a batch: each command owns the lines after its echoed prompt", () => {
+    expect(taskReliesOn("Write the file report.txt.", "file")).toBe(false);
+    expect(taskReliesOn("Inspect it using file and report the type.", "file")).toBe(true);
     const pane =
       "New Terminal Output:\n\nroot@c1:/home/user# cat /etc/app.conf 2>/dev/null || echo NONE\nNONE\n" +
       "root@c1:/home/user# chmod +x run.py\nchmod: cannot access 'run.py': No such file or directory\nroot@c1:/home/user# ";
@@ -387,8 +390,10 @@ describe("shell reading helpers", () => {
         { index: 3, kind: "tool_result", output: pane, callId: "call_1_1" },
       ],
     });
-    expect(notFoundCalls(a)).toEqual([]);
+    // …and each later call of the batch reads its own part of that pane
+    expect(notFoundCalls(a).map((c) => c.index)).toEqual([2]);
     expect(callFailed(a, a.events[1] as Event)).toBe(false);
+    expect(callFailed(a, a.events[2] as Event)).toBe(true);
   });
 
   it("a write that also checks counts as a check; heredoc bodies are not commands", () => {

@@ -48,6 +48,24 @@ export function resultOf(a: Attempt, call: Event): Event | undefined {
       return e;
     if (call.callId === undefined && e.kind === "tool_call") return undefined;
   }
+  return batchResult(a, call, pos);
+}
+
+/**
+ * The result of a call sent in a batch whose one terminal pane the harness gave to the
+ * batch's first call (Terminus): the first result after the batch's calls, cut to the part of
+ * the pane that echoes this command. Undefined when no pane echoes it.
+ */
+function batchResult(a: Attempt, call: Event, pos: number): Event | undefined {
+  const cmd = commandOf(call);
+  if (call.callId === undefined || call.output !== undefined || !cmd) return undefined;
+  for (let i = pos + 1; i < a.events.length; i++) {
+    const e = a.events[i];
+    if (!e || e.kind === "tool_call") continue;
+    if (e.kind !== "tool_result" || e.output === undefined) return undefined;
+    const part = paneSection(e.output, cmd);
+    return part === e.output ? undefined : { ...e, output: part, callId: call.callId };
+  }
   return undefined;
 }
 

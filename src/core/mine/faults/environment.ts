@@ -32,7 +32,7 @@ export function taskReliesOn(taskText: string, tool: string): boolean {
   if (tool.length < 2) return false;
   const t = escapeRe(tool);
   const named = new RegExp(
-    `\`${t}(?:\\s[^\`]*)?\`|\\b${t}\\s+(?:CLI|command|tool|binary|utility)\\b|\\b(?:the|use|using|via|with|run)\\s+${t}\\b`,
+    `\`${t}(?:\\s[^\`]*)?\`|\\b${t}\\s+(?:CLI|command|tool|binary|utility)\\b|\\b(?:use|using|via|with|run)\\s+${t}\\b`,
     "i",
   ).test(taskText);
   const toInstall = new RegExp(
