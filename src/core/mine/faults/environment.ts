@@ -30,16 +30,30 @@ const HOST_CANNOT_RUN =
 /** Whether the task text names `tool` as a tool it provides (`gh`, "the gws CLI", …). */
 export function taskReliesOn(taskText: string, tool: string): boolean {
   if (tool.length < 2) return false;
-  const t = escapeRe(tool);
-  const named = new RegExp(
-    `\`${t}(?:\\s[^\`]*)?\`|\\b${t}\\s+(?:CLI|command|tool|binary|utility)\\b|\\b(?:use|using|via|with|run)\\s+${t}\\b`,
-    "i",
-  ).test(taskText);
-  const toInstall = new RegExp(
-    `\\b(?:install|build|compile|implement|write|create)\\w*\\s+(?:the\\s+)?\`?${t}\\b`,
-    "i",
-  );
-  return named && !toInstall.test(taskText);
+  const { named, toInstall } = reliancePatterns(tool);
+  return named.test(taskText) && !toInstall.test(taskText);
+}
+
+/** The two patterns of a tool, built once per tool (every failed attempt asks for them). */
+const RELIANCE = new Map<string, { named: RegExp; toInstall: RegExp }>();
+function reliancePatterns(tool: string): { named: RegExp; toInstall: RegExp } {
+  let p = RELIANCE.get(tool);
+  if (!p) {
+    const t = escapeRe(tool);
+    p = {
+      named: new RegExp(
+        `\`${t}(?:\\s[^\`]*)?\`|\\b${t}\\s+(?:CLI|command|tool|binary|utility)\\b|\\b(?:use|using|via|with|run)\\s+${t}\\b`,
+        "i",
+      ),
+      toInstall: new RegExp(
+        `\\b(?:install|build|compile|implement|write|create)\\w*\\s+(?:the\\s+)?\`?${t}\\b`,
+        "i",
+      ),
+    };
+    if (RELIANCE.size > 4096) RELIANCE.clear();
+    RELIANCE.set(tool, p);
+  }
+  return p;
 }
 
 /** Programs a shell string runs: the first word of each pipeline / list segment. */
