@@ -1,6 +1,6 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { escapeRe } from "../detectors/paths.js";
-import { commandOf, resultOf } from "../detectors/shell.js";
+import { commandOf, outputOf } from "../detectors/shell.js";
 import { excerpt, type Fault } from "./types.js";
 
 /** An upstream model / API error, as agents and harnesses print it in the agent's own turn. */
@@ -116,18 +116,19 @@ function modelApiFault(a: Attempt, markers: readonly string[]): Fault | undefine
  * use of it: the environment, not the agent, stood in the way.
  */
 function toolFault(a: Attempt, markers: readonly string[]): Fault | undefined {
-  const last = new Map<string, { call: Event; out: string }>();
+  const last = new Map<string, Event>();
   const relied = new Map<string, boolean>();
   for (const call of a.events) {
     const cmd = call.kind === "tool_call" ? commandOf(call) : undefined;
     if (!cmd) continue;
-    const out = resultOf(a, call)?.output ?? call.output ?? "";
     for (const tool of programsOf(cmd)) {
       if (!relied.has(tool)) relied.set(tool, taskReliesOn(a.taskText, tool));
-      if (relied.get(tool)) last.set(tool, { call, out });
+      if (relied.get(tool)) last.set(tool, call);
     }
   }
-  for (const [tool, { call, out }] of last) {
+  for (const [tool, call] of last) {
+    // what this command printed (of a pane shared by a batch, its own part)
+    const out = outputOf(a, call);
     const missing = MISSING_BINARY.map((re) => re.exec(out)?.[1]).find((b) => b !== undefined);
     const noCreds = NO_CREDENTIALS.test(out);
     const marker = markers.find((m) => out.toLowerCase().includes(m.toLowerCase()));
@@ -157,18 +158,18 @@ function toolFault(a: Attempt, markers: readonly string[]): Fault | undefined {
  * delivered on this host.
  */
 function hostFault(a: Attempt): Fault | undefined {
-  const last = new Map<string, { call: Event; out: string }>();
+  const last = new Map<string, Event>();
   const task = a.taskText.toLowerCase();
   for (const call of a.events) {
     const cmd = call.kind === "tool_call" ? commandOf(call) : undefined;
     if (!cmd) continue;
-    const out = resultOf(a, call)?.output ?? call.output ?? "";
     for (const p of programsOf(cmd)) {
       const stem = p.split("-")[0] ?? p;
-      if (stem.length >= 3 && task.includes(stem.toLowerCase())) last.set(p, { call, out });
+      if (stem.length >= 3 && task.includes(stem.toLowerCase())) last.set(p, call);
     }
   }
-  for (const [p, { call, out }] of last) {
+  for (const [p, call] of last) {
+    const out = outputOf(a, call);
     const m = HOST_CANNOT_RUN.exec(out);
     if (!m) continue;
     return {
