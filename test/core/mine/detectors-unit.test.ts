@@ -4,7 +4,7 @@ import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { REPLACE_TASK_RE } from "../../../src/core/mine/detectors/no-diff-after-replace.js";
 import { requiredOutputs } from "../../../src/core/mine/detectors/output-never-written.js";
 import { taskSaysExists } from "../../../src/core/mine/detectors/overwrote-existing.js";
-import { notFoundCalls, seenExisting } from "../../../src/core/mine/detectors/paths.js";
+import { notFoundCalls, samePath, seenExisting } from "../../../src/core/mine/detectors/paths.js";
 import {
   callFailed,
   cleanOutput,
@@ -348,6 +348,30 @@ describe("shell reading helpers", () => {
       { cmd: "cat > /home/user/list.txt << 'EOF'\nimg_1.jpg\nEOF", out: "" },
     ]);
     expect(fires(read, "safety.overwrote-existing")).toBe(false);
+  });
+
+  it("a relative written path may be the named file; a database written by its SQL is written", () => {
+    expect(samePath("/home/user/pipe/prep.py", "prep.py")).toBe(true);
+    expect(samePath("/home/user/pipe/prep.py", "./pipe/prep.py")).toBe(true);
+    expect(samePath("/home/user/pipe/prep.py", "/tmp/prep.py")).toBe(false);
+    expect(samePath("/home/user/pipe/prep.py", "../prep.py")).toBe(false);
+    // the verifier wants the file at an absolute path; the agent wrote it by a relative name
+    const rel = attempt(
+      "Create /home/user/pipe/prep.py.",
+      [{ cmd: "cd /home/user/pipe && echo 'print(1)' > prep.py", out: "" }],
+      { verifierOutput: "AssertionError: /home/user/pipe/prep.py does not exist" },
+    );
+    expect(fires(rel, "output.wrong-path")).toBe(false);
+    const db = attempt(
+      "Insert the release into /var/lib/db/app.db and write it to /var/lib/db/app.db.",
+      [
+        {
+          cmd: "python3 -c \"import sqlite3\nc = sqlite3.connect('/var/lib/db/app.db')\nc.execute('INSERT INTO t VALUES (1)')\nc.commit()\"",
+          out: "",
+        },
+      ],
+    );
+    expect(fires(db, "output.never-written")).toBe(false);
   });
 
   it("a closed replacement task is about replacing, not a JSON object mapping names", () => {

@@ -20,6 +20,8 @@ const NAMED_OUTPUT = new RegExp(`\\b${VERB}\\w*\\b[^.\\n]{0,80}?${FILE}`, "gi");
 const TO_FILE = new RegExp(`\\b(?:to|into|in|as|at)\\s+${FILE}`, "gi");
 const WRITE_MARKERS =
   /(>|\btee\b|\bcp\b|\bmv\b|\s-o\s|--output|open\(|write|savefig|to_csv|to_json|dump|touch|install)/;
+/** Code that writes a database file it names (SQL that changes it, a committed connection). */
+const DB_WRITE_MARKERS = /\.commit\(\)|\b(?:INSERT\s+INTO|CREATE\s+TABLE|UPDATE\s+\w+\s+SET)\b/i;
 
 /** Output files an English task text asks for (after a writing verb): one hint among several. */
 export function requiredOutputs(taskText: string): string[] {
@@ -44,7 +46,7 @@ function written(a: Parameters<Detector["detect"]>[0], named: string): boolean {
     (e) =>
       e.kind === "tool_call" &&
       callText(e).includes(b) &&
-      WRITE_MARKERS.test(callText(e)) &&
+      (WRITE_MARKERS.test(callText(e)) || DB_WRITE_MARKERS.test(callText(e))) &&
       (!withResults || callSucceeded(a, e)),
   );
 }

@@ -73,11 +73,18 @@ export function extOf(p: string): string {
   return dot > 0 ? b.slice(dot).toLowerCase() : "";
 }
 
-/** Whether path `written` is the same file as the named path `named` (suffix match). */
+/**
+ * Whether path `written` is the same file as the named path `named` (suffix match). A
+ * relative written path is relative to a working folder the trace may not show: it is the
+ * named file when the named path ends with it (`out.py` written in the folder of `/app/out.py`).
+ */
 export function samePath(named: string, written: string): boolean {
   const n = named.replace(/^\.?\//, "").replace(/\/+$/, "");
   const w = written.replace(/\/+$/, "");
-  return w === n || w.endsWith(`/${n}`);
+  if (w === n || w.endsWith(`/${n}`)) return true;
+  if (/^[/~$]/.test(written) || w.includes("..")) return false;
+  const rel = w.replace(/^(?:\.\/)+/, "");
+  return rel.length > 0 && named.endsWith(`/${rel}`);
 }
 
 /** Every path any tool call of the attempt wrote (write/edit tools, shell writes). */
