@@ -381,6 +381,18 @@ describe("shell reading helpers", () => {
     expect(REPLACE_TASK_RE.test("Replace every tab with exactly four spaces.")).toBe(true);
   });
 
+  it("a remote sandbox that failed is the environment's fault, as a container is", () => {
+    const steps = [{ cmd: "ls /app", out: "src" }];
+    const sandbox = attempt("Fix it.", steps, {
+      exception: { type: "DaytonaError", message: "Failed to create session: [Errno 49]" },
+    });
+    expect(faultOf(sandbox)?.reason).toBe("provider_fault");
+    const timeout = attempt("Fix it.", steps, {
+      exception: { type: "AgentTimeoutError", message: "Agent execution timed out" },
+    });
+    expect(faultOf(timeout)?.reason).not.toBe("provider_fault");
+  });
+
   it("a pane shared by a batch: each command owns the lines after its echoed prompt", () => {
     expect(taskReliesOn("Write the file report.txt.", "file")).toBe(false);
     expect(taskReliesOn("Inspect it using file and report the type.", "file")).toBe(true);

@@ -31,14 +31,16 @@ export type { Evidence, Fault, FaultMarkers, FaultReason } from "./types.js";
 export { verifierDiedBeforeTests } from "./verifier.js";
 
 /**
- * Harbor (and similar) exception types that mean the infrastructure, not the agent, failed.
+ * Harbor (and similar) exception types that mean the infrastructure, not the agent, failed:
+ * the container or the remote sandbox the trial runs in (Harbor's environment providers:
+ * Docker, Daytona, Modal, E2B, Runloop), the network, the model provider, the setup.
  * An agent process that merely exited non-zero (`NonZeroAgentExitCodeError`) is not one by
  * its type: a kill (exit 137/143) is read from the exit status, a provider error from the
  * last turn, and the rest is the agent's own failure. A model that misbehaved
  * (`ModelBehaviorError`) is the agent's too: only a model that could not be reached is not.
  */
 const INFRA_EXCEPTION =
-  /(Environment|Docker|Container|Setup|Provision|Network|Connection|Provider|RateLimit|APIError|ApiError|ServiceUnavailable|InternalServer|Authentication|BadRequest|Upstream|LLM|ModelNot\w*|ModelUnavailable|Quota|Overloaded|agent_installation|install)/i;
+  /(Environment|Docker|Container|Sandbox|Daytona|Modal|E2B|Runloop|Setup|Provision|Network|Connection|Provider|RateLimit|APIError|ApiError|ServiceUnavailable|InternalServer|Authentication|BadRequest|Upstream|LLM|ModelNot\w*|ModelUnavailable|Quota|Overloaded|agent_installation|install)/i;
 /**
  * A generic runtime error or cancellation the harness recorded as the trial's exception:
  * the harness's own code crashed or aborted the run (an agent's outcomes have named types:
