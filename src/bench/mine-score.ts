@@ -146,19 +146,34 @@ export const LIMITS = { precision: 0.8, recall: 0.6, mechanism: 0.5, fault: 0.85
 export const WRONG_NAME_COST = 4;
 
 /**
+ * What one name with the wrong mechanism costs (on a trial the gold keeps in scope), in
+ * right names: such names pay only above mechanism agreement 0.5, the acceptance's limit.
+ */
+export const WRONG_MECHANISM_COST = 1;
+
+/**
  * One number to tune on, per source: in-scope recall times fault agreement, plus what the
- * names are worth over the gold in-scope trials (each right name +1, each wrong one
- * −WRONG_NAME_COST). Precision before recall: a setting that adds names gains only when they
- * are right more than 4 times in 5 (the acceptance's 0.8). A setting that names nothing earns
- * nothing for names: an F-measure that read "no name" as precision 1 preferred it as soon as
- * one source had one wrong name.
+ * names are worth over the gold in-scope trials. A name on a trial the gold keeps out of
+ * scope costs WRONG_NAME_COST (precision before recall: names pay only when they are right
+ * more than 4 times in 5, the acceptance's 0.8); a name on an in-scope trial is worth +1 when
+ * its mechanism agrees with the gold (or the gold keeps the trial in scope only as a second
+ * reading, where no mechanism is compared) and costs WRONG_MECHANISM_COST when it does not.
+ * A setting that names nothing earns nothing for names: an F-measure that read "no name" as
+ * precision 1 preferred it as soon as one source had one wrong name. Without the mechanism
+ * term a looser setting won wherever its extra names landed on in-scope trials with the
+ * wrong mechanism, and was then chosen for a held-out source where they were out of scope.
  */
 export function objective(s: SourceScore): number {
   const f = figures(s);
   const recall = Number.isNaN(f.recall) ? 1 : f.recall;
   const fault = Number.isNaN(f.fault) ? 1 : f.fault;
   const wrong = s.named - s.namedRight;
-  const names = s.goldInScope === 0 ? 0 : (s.namedRight - WRONG_NAME_COST * wrong) / s.goldInScope;
+  const wrongMechanism = s.mechCompared - s.mechAgree;
+  const right = s.namedRight - wrongMechanism;
+  const names =
+    s.goldInScope === 0
+      ? 0
+      : (right - WRONG_MECHANISM_COST * wrongMechanism - WRONG_NAME_COST * wrong) / s.goldInScope;
   return recall * fault + names;
 }
 

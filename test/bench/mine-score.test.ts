@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Gold } from "../../src/bench/dev-sources.js";
+import { heldOutSetting } from "../../src/bench/mine-real.js";
 import {
   calibration,
   type FireSays,
@@ -99,8 +100,47 @@ describe("the objective the held-out setting is chosen by", () => {
     expect(objective(score(5, 5))).toBeGreaterThan(objective(score(6, 5)));
   });
 
+  it("counts an in-scope name with the wrong mechanism against the setting", () => {
+    // five names, all on in-scope trials; two or three with the gold mechanism
+    const mixed = (agree: number): SourceScore => ({ ...score(5, 5), mechAgree: agree });
+    expect(objective(score(2, 2))).toBeGreaterThan(objective(mixed(2)));
+    expect(objective(mixed(3))).toBeGreaterThan(objective(score(0, 0)));
+    expect(objective(score(0, 0))).toBeGreaterThan(objective(mixed(2)));
+  });
+
   it("prefers naming nothing over names right less than 4 times in 5", () => {
     expect(objective(score(0, 0))).toBeGreaterThan(objective(score(4, 2)));
     expect(objective(score(2, 2))).toBeGreaterThan(objective(score(6, 3)));
+  });
+});
+
+describe("the setting a held-out source is scored with", () => {
+  const s = (named: number, namedRight: number, mechAgree = namedRight): SourceScore => ({
+    counted: 10,
+    faultAgree: 10,
+    named,
+    namedRight,
+    goldInScope: 6,
+    kept: 6,
+    mechCompared: namedRight,
+    mechAgree,
+    bcubed: 1,
+  });
+
+  it("takes the setting the other sources did best with, never the held-out one's", () => {
+    // settings: nameThreshold 1, 2, 3; source 0 is held out and would prefer setting 0
+    const scores = [
+      [s(6, 6), s(2, 2), s(0, 0)],
+      [s(6, 2), s(3, 3), s(1, 1)],
+    ];
+    expect(heldOutSetting(scores, 0, 1)).toBe(1);
+  });
+
+  it("keeps the default on a tie, though a looser setting comes first", () => {
+    const scores = [
+      [s(9, 4), s(4, 4), s(4, 4)],
+      [s(3, 3), s(3, 3), s(3, 3)],
+    ];
+    expect(heldOutSetting(scores, 0, 1)).toBe(1);
   });
 });
