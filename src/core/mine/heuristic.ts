@@ -6,6 +6,7 @@ import { detectorById } from "./detectors/index.js";
 import { hasTestRoles } from "./detectors/partial-grade.js";
 import { isCheck, isWrite, seenByAgent, stopIndex, toolCalls } from "./detectors/shell.js";
 import type { DetectorHit } from "./detectors/types.js";
+import { endedWaiting, waitingShell } from "./detectors/waiting-shell.js";
 import type { FaultMarkers } from "./faults/index.js";
 import { secondReadingOf } from "./faults/index.js";
 import type { InterventionPoint, Label, LabelEvidence } from "./label.js";
@@ -135,7 +136,12 @@ export function heuristicLabel(
   const threshold = opts.nameThreshold ?? 2;
   // work that lay outside what the verifier grades makes every other reading of that work
   // moot: the missed input is the mechanism when it is a candidate at all
-  const all = candidates(attempt, hits, capEvidence);
+  // a run that ended with its terminal waiting for an earlier command's input never ran its
+  // last commands: readings of what it wrote, checked or left at the stop presume they did
+  const waiting = endedWaiting(hits) !== undefined;
+  const all = candidates(attempt, hits, capEvidence).filter(
+    (c) => !(waiting && c.point === "stop"),
+  );
   const missed = elsewhere ? all.filter((c) => c.id === "task-input-missed") : [];
   const cands = (missed.length > 0 ? missed : all).sort(
     (x, y) => y.strength - x.strength || ORDER.indexOf(x.id) - ORDER.indexOf(y.id),
@@ -176,7 +182,8 @@ export function heuristicLabel(
   const sibling = capHits.some((h) => h.detectorId === "capability.passing-sibling");
   // Not a capability gap by definition: the run stalled (its time ran out, or a failing call
   // was repeated) before the agent finished, so a rule on time or loops could still act.
-  const stall = best || sibling ? undefined : stallOf(hits);
+  // (a terminal left waiting is shown even beside a sibling: it is where the run went wrong)
+  const stall = best ? undefined : sibling ? endedWaiting(hits) : stallOf(hits);
   // the agent's own test or probe of its work passed, and the verifier still failed: a
   // working state was reached (or the check did not discriminate); either way not evidence
   // that no rule could help, so kept for review rather than excluded as a gap
@@ -279,8 +286,15 @@ function reachedOf(hits: readonly DetectorHit[]): DetectorHit | undefined {
   );
 }
 
-/** Detectors whose hit shows a stalled run: out of time, or the same failing call repeated. */
-const STALL_DETECTORS: readonly string[] = ["run.timeout", "loop.repeated-failure"];
+/**
+ * Detectors whose hit shows a stalled run: out of time, the same failing call repeated, or
+ * the terminal left waiting for input while the agent kept typing commands into it.
+ */
+const STALL_DETECTORS: readonly string[] = [
+  "run.timeout",
+  "loop.repeated-failure",
+  waitingShell.id,
+];
 
 /** The first stall hit (time limit, unchanged retry loop), if any. */
 function stallOf(hits: readonly DetectorHit[]): DetectorHit | undefined {

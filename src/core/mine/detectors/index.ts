@@ -33,6 +33,7 @@ import { timeout } from "./timeout.js";
 import { tokenFieldsUnreconciled } from "./token-accounting.js";
 import type { Detector, DetectorContext, DetectorHit } from "./types.js";
 import { vacuousCheck } from "./vacuous-check.js";
+import { waitingShell } from "./waiting-shell.js";
 
 export type { Detector, DetectorContext, DetectorHit } from "./types.js";
 
@@ -70,6 +71,7 @@ export const DETECTORS: readonly Detector[] = [
   stopNoCheck,
   stopFailedCheck,
   repeatedFailure,
+  waitingShell,
   timeout,
   gaveUp,
 ];

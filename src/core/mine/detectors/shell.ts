@@ -140,6 +140,8 @@ export function callSucceeded(a: Attempt, call: Event): boolean {
   const r = resultOf(a, call);
   if (!r && call.exitCode === undefined && call.output === undefined) return false;
   if (r?.exitCode === undefined && STILL_RUNNING.test(r?.output ?? call.output ?? "")) return false;
+  // typed into a shell still waiting for an earlier command's input: it never ran
+  if (r?.exitCode === undefined && typedAtContinuation(a, call)) return false;
   return !callFailed(a, call);
 }
 
@@ -183,6 +185,54 @@ export function paneSection(text: string, command: string | undefined): string {
   let end = at + 1;
   while (end < lines.length && !SHELL_PROMPT.test(lines[end] ?? "")) end++;
   return lines.slice(at, end).join("\n");
+}
+
+/** A line at the shell's continuation prompt (PS2, `> `): input the shell has not run yet. */
+const CONTINUATION_LINE = /^> ?(.*)$/;
+
+/** Whether the attempt's results are terminal panes with echoed prompt lines (tmux harnesses). */
+const panes = new WeakMap<Attempt, boolean>();
+function isPaneHarness(a: Attempt): boolean {
+  let v = panes.get(a);
+  if (v === undefined) {
+    v = a.events.some(
+      (e) =>
+        e.kind === "tool_result" && (e.output ?? "").split("\n").some((l) => SHELL_PROMPT.test(l)),
+    );
+    panes.set(a, v);
+  }
+  return v;
+}
+
+/**
+ * Whether a call's keystrokes went to a shell still waiting for the rest of an earlier
+ * command (an unclosed heredoc or quote): on a terminal pane, its command echoes only at the
+ * continuation prompt (`> command`, or after a terminator typed without its newline), never at
+ * a prompt line. Such a command never ran as a command; it became input to whatever was
+ * waiting.
+ */
+export function typedAtContinuation(a: Attempt, call: Event): boolean {
+  const head = commandOf(call)?.split("\n", 1)[0]?.trim().slice(0, 60);
+  if (!head || !isPaneHarness(a)) return false;
+  const pos = a.events.indexOf(call);
+  let pane: string | undefined;
+  for (let i = pos + 1; i < a.events.length && pane === undefined; i++) {
+    const e = a.events[i];
+    if (e?.kind === "tool_result") pane = e.output ?? "";
+  }
+  if (!pane) return false;
+  let atContinuation = false;
+  for (const l of pane.split("\n")) {
+    const m = SHELL_PROMPT.exec(l);
+    if (m) {
+      if (l.slice(m[0].length).trimStart().startsWith(head)) return false;
+      continue;
+    }
+    const c = CONTINUATION_LINE.exec(l);
+    // (`> EOFchmod …`: a command typed on the terminator's line is input too)
+    if (c?.[1]?.includes(head)) atContinuation = true;
+  }
+  return atContinuation;
 }
 
 /**
