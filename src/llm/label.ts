@@ -9,6 +9,7 @@ import {
   verifierMissing,
 } from "../core/mine/detectors/paths.js";
 import type { DetectorHit } from "../core/mine/detectors/types.js";
+import { endedWaiting } from "../core/mine/detectors/waiting-shell.js";
 import type { FaultMarkers } from "../core/mine/faults/index.js";
 import type { Label, LabelEvidence } from "../core/mine/label.js";
 import {
@@ -296,7 +297,19 @@ function answerLabel(
   const ctx = { verifier: verifierText(attempt), siblingId };
   const found = value.evidence.filter((e) => isFound(attempt, e, ctx));
   const shown = found.some((e) => e.claim === "mechanism" || e.claim === "state");
-  const stop = inScope ? stopReading(attempt, value.mechanismId) : { id: value.mechanismId };
+  const read = inScope ? stopReading(attempt, value.mechanismId) : { id: value.mechanismId };
+  // as in the heuristic labeller: a stop-time reading presumes the last commands ran
+  const stop =
+    inScope &&
+    !read.withheld &&
+    mechanismById(read.id ?? undefined)?.point === "stop" &&
+    endedWaiting(hits)
+      ? {
+          ...read,
+          withheld:
+            "the run ended with its terminal waiting for an earlier command's input: its last commands never ran",
+        }
+      : read;
   const known = knownMechanism(stop.id, hits);
   const sure = value.confidence > NAME_CONFIDENCE;
   const withheld = !inScope

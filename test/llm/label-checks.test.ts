@@ -1,12 +1,15 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type DetectorHit, runDetectors } from "../../src/core/mine/detectors/index.js";
 import { inScope, isNamed, type Label } from "../../src/core/mine/label.js";
 import { Attempt } from "../../src/core/model/attempt.js";
 import { labelAttempts } from "../../src/llm/index.js";
 import { type LlmLabelAnswer, NAME_CONFIDENCE } from "../../src/llm/label.js";
+import { collect } from "../core/ingest/collect.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
+import { REPO_ROOT } from "../helpers/paths.js";
 import { goodAnswer, hitsFor, makeAttempt } from "./attempts.js";
 
 /*
@@ -31,11 +34,12 @@ async function labelWith(
   a: Attempt,
   answer: Partial<LlmLabelAnswer>,
   population?: Attempt[],
+  hits: DetectorHit[] = hitsFor(a),
 ): Promise<Label> {
   await rm(cacheDir, { recursive: true, force: true });
   fake.respond = () => ({ kind: "json", answer: goodAnswer(answer) });
   const { labels } = await labelAttempts([a], {
-    evidence: new Map([[a.id, hitsFor(a)]]),
+    evidence: new Map([[a.id, hits]]),
     config: { model: "fake-model", maxRetries: 0 },
     cacheDir,
     apiKey: "sk-checks-test-0123456789abcdefghij",
@@ -285,5 +289,41 @@ describe("a named stop check is read against the trial's record", () => {
     const label = await labelWith(a, stopAnswer);
     expect(label.status).toBe("needs_review");
     expect(label.rationale).toContain("the harness ended the run");
+  });
+});
+
+describe("a run that ended with its terminal waiting for input shows no stop to name", () => {
+  it("a named stop-time mechanism stays for review; a tool-time one is named", async () => {
+    // a real Terminus-2 trial (test/fixtures/harbor-terminus2-waiting/README.md)
+    const got = await collect([resolve(REPO_ROOT, "test/fixtures/harbor-terminus2-waiting")]);
+    const a = got.attempts.find((x) => x.id.includes("8bfzFj2")) as Attempt;
+    const hits = runDetectors(a, { siblings: [] });
+    expect(hits.some((h) => h.detectorId === "shell.waiting-for-input")).toBe(true);
+    const md5 = a.events.find((e) => e.kind === "tool_call" && /^md5sum /.test(e.command ?? ""));
+    const answer = (mechanismId: LlmLabelAnswer["mechanismId"]): Partial<LlmLabelAnswer> => ({
+      kind: "policy_addressable",
+      mechanismId,
+      mechanism: "the agent read silence as success",
+      capabilityEvidence: [],
+      evidence: [
+        {
+          claim: "state",
+          from: "event",
+          eventIndex: md5?.index ?? 0,
+          attemptId: null,
+          excerpt: "md5sum preprocess_data.py",
+        },
+      ],
+    });
+    const stop = await labelWith(a, answer("stop-without-check"), undefined, hits);
+    expect(stop.status).toBe("needs_review");
+    expect(stop.rationale).toContain("terminal waiting for an earlier command's input");
+    const tool = await labelWith(a, answer("repeated-tool-error"), undefined, hits);
+    expect(tool.status).toBe("named");
+    expect(tool.mechanismId).toBe("repeated-tool-error");
+    // the same answer without the waiting state names the stop check
+    const without = hits.filter((h) => h.detectorId !== "shell.waiting-for-input");
+    const named = await labelWith(a, answer("stop-without-check"), undefined, without);
+    expect(named.status).toBe("named");
   });
 });
