@@ -333,6 +333,15 @@ describe("shell reading helpers", () => {
     expect(taskSaysExists(task, "/home/user/list.txt")).toBe(true);
     expect(taskSaysExists(task, "/home/user/out.txt")).toBe(false);
     expect(taskSaysExists("Create /app/a.txt. The existing tests pass.", "/app/a.txt")).toBe(false);
+    // where a thing is kept now says the file is there; where a deliverable should go does not
+    const located = "The authoritative ID is located in the configuration file at `/etc/app.conf`.";
+    expect(taskSaysExists(located, "/etc/app.conf")).toBe(true);
+    expect(
+      taskSaysExists("The report should be located at /app/report.txt.", "/app/report.txt"),
+    ).toBe(false);
+    expect(taskSaysExists("Your script will be located at /app/run.sh.", "/app/run.sh")).toBe(
+      false,
+    );
     const a = attempt(task, [
       { cmd: "cat > /home/user/list.txt << 'EOF'\nIMG_1.JPG\nEOF", out: "" },
       { cmd: "sort -u /home/user/list.txt > /home/user/out.txt", out: "" },

@@ -8,9 +8,13 @@ const FULL_WRITE_TOOLS = /^(write|create|write_file|file_write|save_file)$/i;
 const SHELL_REPLACE = (name: string) =>
   new RegExp(`(?:(?:^|[^>0-9&])>\\s*|\\b(?:cp|mv)\\s+(?:-\\S+\\s+)*\\S+\\s+)\\S*${name}\\b`);
 
-/** Words that say a file is there before the agent starts (`the file that already exists at`). */
+/**
+ * Words that say a file is there before the agent starts (`the file that already exists at`,
+ * `the Batch ID is located in the configuration file at`); a modal (`should be located at`)
+ * says where a deliverable goes, so only the indicative counts.
+ */
 const EXISTS_WORDS =
-  /\b(?:already\s+exists?|(?:pre-?)?existing|(?:is|are|has\s+been|have\s+been|was|were)\s+(?:already\s+)?(?:provided|given|placed|prepared|supplied)|provided|left\s+you)\b/i;
+  /\b(?:already\s+exists?|(?:pre-?)?existing|(?:is|are|has\s+been|have\s+been|was|were)\s+(?:already\s+)?(?:provided|given|placed|prepared|supplied|located)|provided|left\s+you)\b/i;
 
 /**
  * Whether the task text itself says `named` exists: an existence phrase in the same sentence,
