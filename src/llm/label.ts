@@ -8,6 +8,7 @@ import {
   samePath,
   verifierMissing,
 } from "../core/mine/detectors/paths.js";
+import { offeredNoRunner } from "../core/mine/detectors/shell.js";
 import type { DetectorHit } from "../core/mine/detectors/types.js";
 import { endedWaiting } from "../core/mine/detectors/waiting-shell.js";
 import type { FaultMarkers } from "../core/mine/faults/index.js";
@@ -195,7 +196,8 @@ function knownMechanism(
  * its stop (no deliverable by the deadline); a run the harness ended otherwise shows no
  * stop at all (not named); a stop with a deliverable the verifier reports missing and the
  * agent never wrote, or reports the submitted patch empty, had nothing to check (the artifact
- * was never written).
+ * was never written); an agent offered no tool that runs code could not have checked (kept
+ * for review).
  */
 function stopReading(
   attempt: Attempt,
@@ -223,7 +225,9 @@ function stopReading(
         id: "artifact-never-written",
         note: `${id} read as artifact-never-written: the verifier reports the submitted deliverable empty`,
       }
-    : { id };
+    : offeredNoRunner(attempt)
+      ? { id, withheld: "the agent was offered no tool that runs code, so it could not check" }
+      : { id };
 }
 
 /**

@@ -281,6 +281,18 @@ describe("a named stop check is read against the trial's record", () => {
     expect((await labelWith(graded, stopAnswer)).mechanismId).toBe("stop-without-check");
   });
 
+  it("an agent offered no tool that runs code could not check: kept for review", async () => {
+    const a = Attempt.parse({
+      ...makeAttempt("stop-8"),
+      offeredTools: ["search_code", "write_patch"],
+    });
+    const label = await labelWith(a, stopAnswer);
+    expect(label.status).toBe("needs_review");
+    expect(label.rationale).toContain("offered no tool that runs code");
+    const shell = Attempt.parse({ ...a, id: "stop-9", offeredTools: ["search_code", "bash"] });
+    expect((await labelWith(shell, stopAnswer)).status).toBe("named");
+  });
+
   it("a run the harness ended otherwise shows no stop to name: kept for review", async () => {
     const a = Attempt.parse({
       ...makeAttempt("stop-5"),

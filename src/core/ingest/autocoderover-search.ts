@@ -176,3 +176,23 @@ export function searchEvents(
   }
   return { issue, calls: n };
 }
+
+/** The prompt message that lists the search APIs, one `name(arguments): …` per line. */
+const API_LIST = /\bsearch APIs?\b/i;
+const API_LINE = /^\s*([A-Za-z_]\w*)\(/gm;
+
+/**
+ * The tools the agent was offered: the search APIs its prompt lists (one per line,
+ * `search_class(class_name: str): …`), and `write_patch`, the patch stage every ACR run ends
+ * with. Empty when no message lists them (then nothing is known of the offer).
+ */
+export function offeredTools(conversation: AcrConversation): string[] {
+  const names = new Set<string>();
+  for (const m of conversation) {
+    if (m.role !== "user") continue;
+    const text = partsText(m.content ?? "");
+    if (!API_LIST.test(text)) continue;
+    for (const x of text.matchAll(API_LINE)) if (x[1]) names.add(x[1]);
+  }
+  return names.size > 0 ? [...names, "write_patch"] : [];
+}

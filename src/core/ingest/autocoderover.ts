@@ -26,7 +26,7 @@ import {
   AcrSequence,
   type AcrToolCall,
 } from "./autocoderover-schema.js";
-import { searchEvents } from "./autocoderover-search.js";
+import { offeredTools, searchEvents } from "./autocoderover-search.js";
 import { EVAL_DIR, evalLogOf, gradedTests, REPORT, testList } from "./autocoderover-verdict.js";
 import { EventLog } from "./events.js";
 import { isDir, isFile, readSmall, scanFor, subdirs } from "./fs-util.js";
@@ -216,6 +216,8 @@ async function trialAttempt(
       graded && evalLog ? gradedTests(groups, section, evalLog.file, resolved) : undefined,
     events: log.events,
   };
+  const offered = offeredTools(conversation);
+  if (offered.length > 0) attempt.offeredTools = offered;
   if (search.calls === 0 && patch.tries === 0)
     fail(new InputError(dir, undefined, "no search calls and no write_patch try were read"));
   out.push({ type: "attempt", attempt });

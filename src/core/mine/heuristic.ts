@@ -4,7 +4,14 @@ import { redact } from "../redact.js";
 import { WORKED_ELSEWHERE } from "./detectors/elsewhere.js";
 import { detectorById } from "./detectors/index.js";
 import { hasTestRoles } from "./detectors/partial-grade.js";
-import { isCheck, isWrite, seenByAgent, stopIndex, toolCalls } from "./detectors/shell.js";
+import {
+  isCheck,
+  isWrite,
+  offeredNoRunner,
+  seenByAgent,
+  stopIndex,
+  toolCalls,
+} from "./detectors/shell.js";
 import type { DetectorHit } from "./detectors/types.js";
 import { endedWaiting, waitingShell } from "./detectors/waiting-shell.js";
 import type { FaultMarkers } from "./faults/index.js";
@@ -139,8 +146,10 @@ export function heuristicLabel(
   // a run that ended with its terminal waiting for an earlier command's input never ran its
   // last commands: readings of what it wrote, checked or left at the stop presume they did
   const waiting = endedWaiting(hits) !== undefined;
+  // an agent offered no tool that runs code could not have checked by running its work
+  const noRunner = offeredNoRunner(attempt);
   const all = candidates(attempt, hits, capEvidence).filter(
-    (c) => !(waiting && c.point === "stop"),
+    (c) => !(waiting && c.point === "stop") && !(noRunner && c.id === "stop-without-check"),
   );
   const missed = elsewhere ? all.filter((c) => c.id === "task-input-missed") : [];
   const cands = (missed.length > 0 ? missed : all).sort(

@@ -165,6 +165,12 @@ export const Attempt = z.strictObject({
     .optional(),
   links: z.array(TrajectoryLink).optional(),
   /**
+   * The tools the agent was offered, where its trace records them (an API list in its
+   * prompt); absent when unknown. An agent offered no tool that runs code could not have
+   * checked its work by running it.
+   */
+  offeredTools: z.array(z.string()).optional(),
+  /**
    * Test-level results the verifier left (CTRF, JUnit XML, pytest output, TB1
    * `parser_results`), capped in count and message length; failing tests first when capped.
    * `file`/`line` show where each result was read, for evidence.

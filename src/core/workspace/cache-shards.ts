@@ -7,7 +7,7 @@ import { threadId } from "node:worker_threads";
  * Bump when the entry layout or the normalized model changes: old entries then miss. (Here,
  * beside the shards, so reading one entry — `fire show` — loads no schema.)
  */
-export const PARSE_CACHE_VERSION = 9;
+export const PARSE_CACHE_VERSION = 10;
 
 /**
  * Parse-cache entries live in a fixed set of append-only shard files, not one file per

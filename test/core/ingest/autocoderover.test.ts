@@ -7,6 +7,9 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDetectors } from "../../../src/core/mine/detectors/index.js";
+import { offeredNoRunner } from "../../../src/core/mine/detectors/shell.js";
+import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { currentHead } from "../../../src/core/workspace/head.js";
 import { openCurrentWorkspace } from "../../../src/core/workspace/open.js";
@@ -97,6 +100,36 @@ describe("AutoCodeRover results", () => {
     expect(resultOf(a, tries[1]?.callId)?.isError).toBeUndefined();
     expect(resultOf(a, tries[1]?.callId)?.output).toMatch(/^Extracted a patch\./);
     expect(a.events.at(-1)?.kind).toBe("stop");
+  });
+
+  it("records the tools the agent was offered: the prompt's search APIs and write_patch", () => {
+    for (const a of all.attempts)
+      expect([...(a.offeredTools ?? [])].sort()).toEqual([
+        "search_class",
+        "search_code",
+        "search_code_in_file",
+        "search_method",
+        "search_method_in_class",
+        "search_method_in_file",
+        "write_patch",
+      ]);
+    // none of them runs code: a stop without a check is no rule this agent could follow
+    expect(all.attempts.every(offeredNoRunner)).toBe(true);
+    const withShell = { ...trial(FAILED), offeredTools: ["search_code", "bash"] };
+    expect(offeredNoRunner(withShell)).toBe(false);
+    expect(offeredNoRunner({ ...trial(FAILED), offeredTools: undefined })).toBe(false);
+  });
+
+  it("names no stop without a check for it; the same run offered a shell does", () => {
+    const a = trial(FAILED);
+    const hits = runDetectors(a, { siblings: [] });
+    expect(hits.some((h) => h.detectorId === "stop.no-check-after-write")).toBe(true);
+    // (no sibling in the fixture: one kind of evidence, named at threshold 1)
+    const one = { nameThreshold: 1 };
+    expect(heuristicLabel(a, hits, [], one).mechanismId).not.toBe("stop-without-check");
+    const shell: Attempt = { ...a, offeredTools: [...(a.offeredTools ?? []), "bash"] };
+    const shellHits = runDetectors(shell, { siblings: [] });
+    expect(heuristicLabel(shell, shellHits, [], one).mechanismId).toBe("stop-without-check");
   });
 
   it("takes tokens, cost, start and duration from cost.json", () => {

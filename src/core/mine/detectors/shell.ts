@@ -531,3 +531,20 @@ export function probeOk(a: Attempt, call: Event): boolean {
   const out = outputOf(a, call);
   return out.trim().length > 0 && !PROBE_BAD.test(out);
 }
+
+/** Offered tool names that run code or commands. */
+const RUNS_CODE = /bash|shell|exec|run|python|terminal|command|test|eval|notebook/i;
+
+/**
+ * Whether the agent was offered no tool that runs code: known only where its trace lists the
+ * tools it had (an API list in its prompt). Such an agent could not have checked its work by
+ * running it, so "stopped without a check" is no rule it could follow.
+ */
+export function offeredNoRunner(a: Attempt): boolean {
+  const tools = a.offeredTools;
+  return (
+    tools !== undefined &&
+    tools.length > 0 &&
+    !tools.some((t) => isShellTool(t) || RUNS_CODE.test(t))
+  );
+}
