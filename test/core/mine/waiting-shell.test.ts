@@ -69,6 +69,31 @@ describe("a terminal left waiting for an earlier command's input", () => {
     expect(hit(sibling)).toBeUndefined();
   });
 
+  it("near miss: commands typed at Python's prompt ran in the interpreter", () => {
+    const last = stuck.events.at(-1) as Event;
+    const repl: Event[] = [
+      { index: 0, kind: "tool_call", tool: "bash_command", callId: "py_0", command: "python3" },
+      { index: 0, kind: "tool_call", tool: "bash_command", callId: "py_1", command: "x = 2" },
+      { index: 0, kind: "tool_call", tool: "bash_command", callId: "py_2", command: "print(x)" },
+      {
+        index: 0,
+        kind: "tool_result",
+        tool: "bash_command",
+        callId: "py_0",
+        output:
+          "New Terminal Output:\n\nroot@a3882379:/app# python3\n>>> x = 2\n>>> print(x)\n2\n>>>",
+      },
+    ];
+    const before = stuck.events.findIndex((e) => /^cat > preprocess_data/.test(e.command ?? ""));
+    const events = [...stuck.events.slice(0, before), ...repl, last].map((e, index) => ({
+      ...e,
+      index,
+    }));
+    const x = { ...stuck, events };
+    expect(toolCalls(x).some((c) => typedAtContinuation(x, c))).toBe(false);
+    expect(hit(x)).toBeUndefined();
+  });
+
   it("near miss: the agent closing the heredoc in a later turn ends the state", () => {
     // a pane where the terminator was typed and the prompt came back, then a command ran
     const last = stuck.events.at(-1) as Event;

@@ -187,8 +187,11 @@ export function paneSection(text: string, command: string | undefined): string {
   return lines.slice(at, end).join("\n");
 }
 
-/** A line at the shell's continuation prompt (PS2, `> `): input the shell has not run yet. */
-const CONTINUATION_LINE = /^> ?(.*)$/;
+/**
+ * A line at the shell's continuation prompt (PS2, `> `): input the shell has not run yet.
+ * (Python's `>>> ` prompt is an interpreter that runs what it is given.)
+ */
+const CONTINUATION_LINE = /^>(?!>) ?(.*)$/;
 
 /** Whether the attempt's results are terminal panes with echoed prompt lines (tmux harnesses). */
 const panes = new WeakMap<Attempt, boolean>();
