@@ -81,19 +81,20 @@ describe("calibration of the shown confidence", () => {
   });
 });
 
-describe("the objective the held-out setting is chosen by", () => {
-  const score = (named: number, namedRight: number): SourceScore => ({
-    counted: 10,
-    faultAgree: 10,
-    named,
-    namedRight,
-    goldInScope: 6,
-    kept: 6,
-    mechCompared: namedRight,
-    mechAgree: namedRight,
-    bcubed: 1,
-  });
+/** A source of 10 failures, 6 in scope and all kept; `namedRight` names, `mechAgree` agreeing. */
+const score = (named: number, namedRight: number, mechAgree = namedRight): SourceScore => ({
+  counted: 10,
+  faultAgree: 10,
+  named,
+  namedRight,
+  goldInScope: 6,
+  kept: 6,
+  mechCompared: namedRight,
+  mechAgree,
+  bcubed: 1,
+});
 
+describe("the objective the held-out setting is chosen by", () => {
   it("prefers names right at least 4 times in 5 over naming nothing", () => {
     expect(objective(score(5, 5))).toBeGreaterThan(objective(score(0, 0)));
     expect(objective(score(6, 5))).toBeGreaterThan(objective(score(0, 0)));
@@ -115,17 +116,7 @@ describe("the objective the held-out setting is chosen by", () => {
 });
 
 describe("the setting a held-out source is scored with", () => {
-  const s = (named: number, namedRight: number, mechAgree = namedRight): SourceScore => ({
-    counted: 10,
-    faultAgree: 10,
-    named,
-    namedRight,
-    goldInScope: 6,
-    kept: 6,
-    mechCompared: namedRight,
-    mechAgree,
-    bcubed: 1,
-  });
+  const s = score;
 
   it("takes the setting the other sources did best with, never the held-out one's", () => {
     // settings: nameThreshold 1, 2, 3; source 0 is held out and would prefer setting 0

@@ -33,6 +33,31 @@ const hit = (x: Attempt, siblings: Attempt[] = []) =>
 const call = (x: Attempt, re: RegExp) =>
   toolCalls(x).find((c) => re.test(commandOf(c) ?? "")) as Event;
 
+/** Shell calls sent in one batch and answered by one pane (the first call's result), as Terminus does. */
+function batch(pane: string, ...commands: string[]): Event[] {
+  const calls: Event[] = commands.map((command, i) => ({
+    index: 0,
+    kind: "tool_call",
+    tool: "bash_command",
+    callId: `b_${i}`,
+    command,
+  }));
+  const result: Event = {
+    index: 0,
+    kind: "tool_result",
+    tool: "bash_command",
+    callId: "b_0",
+    output: `New Terminal Output:\n\n${pane}`,
+  };
+  return [...calls, result];
+}
+
+/** The stuck trial with `evs` in place of its events from position `from` up to its stop. */
+function replacedFrom(from: number, evs: Event[]): Attempt {
+  const events = [...stuck.events.slice(0, from), ...evs, stuck.events.at(-1) as Event];
+  return { ...stuck, events: events.map((e, index) => ({ ...e, index })) };
+}
+
 describe("a terminal left waiting for an earlier command's input", () => {
   it("commands echoed only at the continuation prompt never ran", () => {
     const md5 = call(stuck, /^md5sum /);
@@ -70,49 +95,18 @@ describe("a terminal left waiting for an earlier command's input", () => {
   });
 
   it("near miss: commands typed at Python's prompt ran in the interpreter", () => {
-    const last = stuck.events.at(-1) as Event;
-    const repl: Event[] = [
-      { index: 0, kind: "tool_call", tool: "bash_command", callId: "py_0", command: "python3" },
-      { index: 0, kind: "tool_call", tool: "bash_command", callId: "py_1", command: "x = 2" },
-      { index: 0, kind: "tool_call", tool: "bash_command", callId: "py_2", command: "print(x)" },
-      {
-        index: 0,
-        kind: "tool_result",
-        tool: "bash_command",
-        callId: "py_0",
-        output:
-          "New Terminal Output:\n\nroot@a3882379:/app# python3\n>>> x = 2\n>>> print(x)\n2\n>>>",
-      },
-    ];
+    const pane = "root@a3882379:/app# python3\n>>> x = 2\n>>> print(x)\n2\n>>>";
     const before = stuck.events.findIndex((e) => /^cat > preprocess_data/.test(e.command ?? ""));
-    const events = [...stuck.events.slice(0, before), ...repl, last].map((e, index) => ({
-      ...e,
-      index,
-    }));
-    const x = { ...stuck, events };
+    const x = replacedFrom(before, batch(pane, "python3", "x = 2", "print(x)"));
     expect(toolCalls(x).some((c) => typedAtContinuation(x, c))).toBe(false);
     expect(hit(x)).toBeUndefined();
   });
 
   it("near miss: the agent closing the heredoc in a later turn ends the state", () => {
-    // a pane where the terminator was typed and the prompt came back, then a command ran
-    const last = stuck.events.at(-1) as Event;
-    const fixed: Event[] = [
-      { index: 0, kind: "tool_call", tool: "bash_command", callId: "fix_1", command: "EOF" },
-      { index: 0, kind: "tool_call", tool: "bash_command", callId: "fix_2", command: "ls -la" },
-      {
-        index: 0,
-        kind: "tool_result",
-        tool: "bash_command",
-        callId: "fix_1",
-        output:
-          "New Terminal Output:\n\n> EOF\nroot@a3882379:/home/user/training_pipeline# ls -la\ntotal 8\nroot@a3882379:/home/user/training_pipeline#",
-      },
-    ];
-    const events = [...stuck.events.slice(0, -1), ...fixed, last].map((e, index) => ({
-      ...e,
-      index,
-    }));
-    expect(hit({ ...stuck, events })).toBeUndefined();
+    // the terminator typed, the prompt back, then a command that ran
+    const pane =
+      "> EOF\nroot@a3882379:/home/user/training_pipeline# ls -la\ntotal 8\nroot@a3882379:/home/user/training_pipeline#";
+    const end = stuck.events.length - 1;
+    expect(hit(replacedFrom(end, batch(pane, "EOF", "ls -la")))).toBeUndefined();
   });
 });
