@@ -8,10 +8,9 @@ import {
   samePath,
   verifierMissing,
 } from "../core/mine/detectors/paths.js";
-import { offeredNoRunner } from "../core/mine/detectors/shell.js";
 import type { DetectorHit } from "../core/mine/detectors/types.js";
-import { endedWaiting } from "../core/mine/detectors/waiting-shell.js";
 import type { FaultMarkers } from "../core/mine/faults/index.js";
+import { heldBack } from "../core/mine/held-back.js";
 import type { Label, LabelEvidence } from "../core/mine/label.js";
 import {
   InScopeKind,
@@ -196,8 +195,7 @@ function knownMechanism(
  * its stop (no deliverable by the deadline); a run the harness ended otherwise shows no
  * stop at all (not named); a stop with a deliverable the verifier reports missing and the
  * agent never wrote, or reports the submitted patch empty, had nothing to check (the artifact
- * was never written); an agent offered no tool that runs code could not have checked (kept
- * for review).
+ * was never written).
  */
 function stopReading(
   attempt: Attempt,
@@ -225,9 +223,7 @@ function stopReading(
         id: "artifact-never-written",
         note: `${id} read as artifact-never-written: the verifier reports the submitted deliverable empty`,
       }
-    : offeredNoRunner(attempt)
-      ? { id, withheld: "the agent was offered no tool that runs code, so it could not check" }
-      : { id };
+    : { id };
 }
 
 /**
@@ -302,18 +298,10 @@ function answerLabel(
   const found = value.evidence.filter((e) => isFound(attempt, e, ctx));
   const shown = found.some((e) => e.claim === "mechanism" || e.claim === "state");
   const read = inScope ? stopReading(attempt, value.mechanismId) : { id: value.mechanismId };
-  // as in the heuristic labeller: a stop-time reading presumes the last commands ran
-  const stop =
-    inScope &&
-    !read.withheld &&
-    mechanismById(read.id ?? undefined)?.point === "stop" &&
-    endedWaiting(hits)
-      ? {
-          ...read,
-          withheld:
-            "the run ended with its terminal waiting for an earlier command's input: its last commands never ran",
-        }
-      : read;
+  // the readings the heuristic labeller shares: a mechanism no evidence can name here
+  const m = mechanismById(read.id ?? undefined);
+  const held = inScope && !read.withheld && m ? heldBack(attempt, hits, m) : undefined;
+  const stop = held ? { ...read, withheld: held } : read;
   const known = knownMechanism(stop.id, hits);
   const sure = value.confidence > NAME_CONFIDENCE;
   const withheld = !inScope

@@ -4,18 +4,12 @@ import { redact } from "../redact.js";
 import { WORKED_ELSEWHERE } from "./detectors/elsewhere.js";
 import { detectorById } from "./detectors/index.js";
 import { hasTestRoles } from "./detectors/partial-grade.js";
-import {
-  isCheck,
-  isWrite,
-  offeredNoRunner,
-  seenByAgent,
-  stopIndex,
-  toolCalls,
-} from "./detectors/shell.js";
+import { isCheck, isWrite, seenByAgent, stopIndex, toolCalls } from "./detectors/shell.js";
 import type { DetectorHit } from "./detectors/types.js";
 import { endedWaiting, waitingShell } from "./detectors/waiting-shell.js";
 import type { FaultMarkers } from "./faults/index.js";
 import { secondReadingOf } from "./faults/index.js";
+import { heldBack } from "./held-back.js";
 import type { InterventionPoint, Label, LabelEvidence } from "./label.js";
 import { familyMechanism, mechanismById } from "./mechanisms.js";
 import { candidates, confidenceOf, eventEvidence } from "./strength.js";
@@ -141,16 +135,12 @@ export function heuristicLabel(
     .join("; ")
     .slice(0, 4000);
   const threshold = opts.nameThreshold ?? 2;
+  // a terminal left waiting, an agent that could not run code: readings no evidence can name
+  const all = candidates(attempt, hits, capEvidence).filter(
+    (c) => heldBack(attempt, hits, c) === undefined,
+  );
   // work that lay outside what the verifier grades makes every other reading of that work
   // moot: the missed input is the mechanism when it is a candidate at all
-  // a run that ended with its terminal waiting for an earlier command's input never ran its
-  // last commands: readings of what it wrote, checked or left at the stop presume they did
-  const waiting = endedWaiting(hits) !== undefined;
-  // an agent offered no tool that runs code could not have checked by running its work
-  const noRunner = offeredNoRunner(attempt);
-  const all = candidates(attempt, hits, capEvidence).filter(
-    (c) => !(waiting && c.point === "stop") && !(noRunner && c.id === "stop-without-check"),
-  );
   const missed = elsewhere ? all.filter((c) => c.id === "task-input-missed") : [];
   const cands = (missed.length > 0 ? missed : all).sort(
     (x, y) => y.strength - x.strength || ORDER.indexOf(x.id) - ORDER.indexOf(y.id),
