@@ -108,6 +108,8 @@ export async function llmSays(opts: {
   /** A recording file; a missing file answers nothing. */
   recording: string | Recording;
   dumpDir?: string;
+  /** The LLM setting `llm.nameUncorroborated` (default: the config's default). */
+  nameUncorroborated?: boolean;
 }): Promise<LlmSourceRun> {
   const recording: Recording =
     typeof opts.recording !== "string"
@@ -127,7 +129,14 @@ export async function llmSays(opts: {
     const config: FireConfig = {
       ...ws.config,
       // a failed request is not retried: an unmatched prompt gets one 400
-      llm: { ...ws.config.llm, model: "replay", maxRetries: 0 },
+      llm: {
+        ...ws.config.llm,
+        model: "replay",
+        maxRetries: 0,
+        ...(opts.nameUncorroborated !== undefined
+          ? { nameUncorroborated: opts.nameUncorroborated }
+          : {}),
+      },
     };
     const of = attemptsOfTrials(ws.attempts, opts.trials.keys());
     const labelled = new Set([...of.values()].map((a) => a.id));

@@ -53,7 +53,8 @@ export function heldOutSetting(
 ): number {
   let best = defaultAt;
   let bestScore = Number.NEGATIVE_INFINITY;
-  GRID.forEach((_, g) => {
+  const settings = scores[0]?.length ?? 0;
+  Array.from({ length: settings }).forEach((_, g) => {
     const others = scores
       .filter((_, j) => j !== heldOut)
       .reduce((sum, per) => sum + objective(per[g] as SourceScore), 0);
@@ -202,10 +203,31 @@ export const mineRealBenchmark: Benchmark = {
       })),
     );
     if (process.env.FIRE_BENCH_LLM !== "off") {
-      log("LLM labeller, answers replayed from validation/recordings/<source>.json:");
-      const llmSaid: Said[] = [];
+      log(
+        "LLM labeller, answers replayed from validation/recordings/<source>.json, " +
+          "leave-one-source-out (setting chosen on the other sources):",
+      );
+      const runs: LlmSourceRun[][] = [];
       for (const { src, corpus } of sources)
-        results.push(...(await llmRows(src, corpus, log, recordingPath(src.name), llmSaid)));
+        runs.push(
+          await Promise.all(
+            LLM_GRID.map((setting, g) =>
+              llmRun(src, corpus, recordingPath(src.name), setting, g === LLM_DEFAULT),
+            ),
+          ),
+        );
+      const llmScores = runs.map((per, i) =>
+        per.map((run) =>
+          complete(run) ? scoreSource(sources[i]?.src.trials ?? new Map(), run.says) : EMPTY,
+        ),
+      );
+      const llmSaid: Said[] = [];
+      sources.forEach(({ src }, i) => {
+        const best = heldOutSetting(llmScores, i, LLM_DEFAULT);
+        const run = runs[i]?.[best] as LlmSourceRun;
+        const setting = `nameUncorroborated=${LLM_GRID[best]?.nameUncorroborated}`;
+        results.push(...llmRowsOf(src, run, log, llmSaid, setting));
+      });
       log("LLM calibration (all sources pooled): the model's confidence against the gold");
       logCalibration(log, llmSaid);
     }
@@ -241,17 +263,56 @@ export async function llmRows(
   /** Receives what the LLM said on this source (for the pooled calibration). */
   said?: Said[],
 ): Promise<BenchResult[]> {
-  const root = dumpRoot();
-  const run: LlmSourceRun = await llmSays({
+  const run = await llmRun(src, corpus, recording, LLM_GRID[LLM_DEFAULT] ?? {}, true);
+  return llmRowsOf(src, run, log, said);
+}
+
+/**
+ * The settings of the LLM labeller the bench chooses per held-out source: whether a
+ * mechanism no detector reads in the trace is named (default: not, kept for review).
+ */
+export const LLM_GRID: readonly { nameUncorroborated: boolean }[] = [
+  { nameUncorroborated: false },
+  { nameUncorroborated: true },
+];
+const LLM_DEFAULT = 0;
+
+/** A score with nothing counted: the same objective for every setting. */
+const EMPTY: SourceScore = scoreSource(new Map(), new Map());
+
+const complete = (run: LlmSourceRun): boolean => run.answered >= run.asked;
+
+/** The LLM labeller on one source with one setting; only the default run dumps prompts. */
+async function llmRun(
+  src: DevSource,
+  corpus: string | string[],
+  recording: string | Recording,
+  setting: { nameUncorroborated?: boolean },
+  dump: boolean,
+): Promise<LlmSourceRun> {
+  const root = dump ? dumpRoot() : undefined;
+  return llmSays({
     trials: src.trials,
     sources: Array.isArray(corpus) ? corpus : [corpus],
     ...(src.rewardKey ? { rewardKey: src.rewardKey } : {}),
     recording,
     ...(root ? { dumpDir: join(root, src.name) } : {}),
+    ...setting,
   });
+}
+
+/** One source's LLM line and rows from a run; an incomplete run gives its answered count. */
+function llmRowsOf(
+  src: DevSource,
+  run: LlmSourceRun,
+  log: (line: string) => void,
+  said?: Said[],
+  setting?: string,
+): BenchResult[] {
   const counts =
     `answered ${run.answered}/${run.asked}, unmatched ${run.unmatched}, ` +
     `stale ${run.stale}, invalid ${run.invalid}` +
+    (setting ? `; ${setting}` : "") +
     (run.dumped ? `; prompts in ${run.dumped}` : "");
   const name = `${src.name} LLM`;
   for (const f of run.invalidReasons) log(`  invalid answer for ${f.attemptId}: ${f.reason}`);
@@ -271,5 +332,9 @@ export async function llmRows(
   said?.push({ gold: src.trials, says: run.says });
   log(`${line(name, s)}  [${counts}]`);
   if (process.env.FIRE_BENCH_VERBOSE) logTrials(log, src, run.says);
-  return rows(name, s, `answered ${run.answered}/${run.asked}, stale ${run.stale}`);
+  return rows(
+    name,
+    s,
+    `answered ${run.answered}/${run.asked}, stale ${run.stale}${setting ? `; ${setting}` : ""}`,
+  );
 }

@@ -156,8 +156,10 @@ export const WRONG_MECHANISM_COST = 1;
  * names are worth over the gold in-scope trials. A name on a trial the gold keeps out of
  * scope costs WRONG_NAME_COST (precision before recall: names pay only when they are right
  * more than 4 times in 5, the acceptance's 0.8); a name on an in-scope trial is worth +1 when
- * its mechanism agrees with the gold (or the gold keeps the trial in scope only as a second
- * reading, where no mechanism is compared) and costs WRONG_MECHANISM_COST when it does not.
+ * its mechanism agrees with the gold and costs WRONG_MECHANISM_COST when it does not. A name
+ * on a trial the gold keeps in scope only as a second reading is worth nothing either way (no
+ * mechanism is compared there): counted +1, it made naming whatever the model said pay on
+ * sources whose gold keeps many failures in scope only as a second reading.
  * A setting that names nothing earns nothing for names: an F-measure that read "no name" as
  * precision 1 preferred it as soon as one source had one wrong name. Without the mechanism
  * term a looser setting won wherever its extra names landed on in-scope trials with the
@@ -169,7 +171,7 @@ export function objective(s: SourceScore): number {
   const fault = Number.isNaN(f.fault) ? 1 : f.fault;
   const wrong = s.named - s.namedRight;
   const wrongMechanism = s.mechCompared - s.mechAgree;
-  const right = s.namedRight - wrongMechanism;
+  const right = s.mechAgree;
   const names =
     s.goldInScope === 0
       ? 0

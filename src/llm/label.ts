@@ -21,6 +21,7 @@ import {
 } from "../core/mine/label.js";
 import { mechanismById } from "../core/mine/mechanisms.js";
 import { siblingEvidence } from "../core/mine/sibling-diff.js";
+import { candidates } from "../core/mine/strength.js";
 import type { Attempt } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
 import { labelInBatch } from "./batch.js";
@@ -277,8 +278,11 @@ function labelEvidence(a: LabelAnswerT): LabelEvidence[] {
  * The stored label of a valid answer. Precision first, checked here and not left to the
  * model: a label is named only when (1) some mechanism or state claim cites evidence found
  * where it says (the event holds the quote, the verifier printed the line, the sibling is
- * the one compared with), (2) its confidence is above NAME_CONFIDENCE, and (3) the trial's
- * record does not contradict a named stop (stopReading). The mechanism is the model's own
+ * the one compared with), (2) its confidence is above NAME_CONFIDENCE, (3) the trial's
+ * record does not contradict a named stop (stopReading), and (4) a second reading agrees: a
+ * detector reads the same mechanism in the trace, or the record read the model's stop as
+ * its registry mechanism (unless `nameUncorroborated`; a free-text mechanism has no detector
+ * to agree). The mechanism is the model's own
  * id, never a detector's family put in its place. Otherwise the label stays in scope for
  * review, with the mechanism the model suspected and why it was not named. A procedural
  * loss needs capability evidence (a cited capability event, or a capability claim found);
@@ -288,9 +292,9 @@ function answerLabel(
   attempt: Attempt,
   hits: DetectorHit[],
   value: LabelAnswerT,
-  model: string,
-  siblingId?: string,
+  opts: ReadOptions,
 ) {
+  const { model, siblingId } = opts;
   const { mechanismId: _named, kind, status, evidence: _cited, secondReading, ...rest } = value;
   const evidence = labelEvidence(value);
   const inScope = value.exclusion === "none";
@@ -304,6 +308,15 @@ function answerLabel(
   const stop = held ? { ...read, withheld: held } : read;
   const known = knownMechanism(stop.id, hits);
   const sure = value.confidence > NAME_CONFIDENCE;
+  // a second reading: a detector reads the same mechanism in the trace, or the trial's
+  // record read the model's stop as its registry mechanism (stopReading). A free-text
+  // mechanism is one no detector covers by definition: it is named for its own cluster (a
+  // mechanism to discover), never counted as a known one (isNamed)
+  const second =
+    opts.nameUncorroborated ||
+    stop.id === null ||
+    stop.note !== undefined ||
+    candidates(attempt, hits, []).some((c) => c.id === stop.id);
   const withheld = !inScope
     ? undefined
     : status !== "named"
@@ -312,7 +325,10 @@ function answerLabel(
         ? "no mechanism or state claim cites evidence found in the attempt"
         : !sure
           ? `confidence ${value.confidence} is not above ${NAME_CONFIDENCE}`
-          : stop.withheld;
+          : (stop.withheld ??
+            (second
+              ? undefined
+              : "no detector reads this mechanism in the trace: the model's reading alone"));
   const finalStatus = inScope
     ? status === "named" && !withheld
       ? "named"
@@ -362,16 +378,24 @@ function answerLabel(
   return label;
 }
 
+/** How an answer is read into a label. */
+export interface ReadOptions {
+  model: string;
+  /** The passing attempt the prompt compared with, if any. */
+  siblingId?: string | undefined;
+  /** Name a mechanism no detector reads in the trace (config `llm.nameUncorroborated`). */
+  nameUncorroborated: boolean;
+}
+
 export function toLabel(
   attempt: Attempt,
   hits: DetectorHit[],
   result: StructuredResult<LabelAnswerT>,
-  model: string,
-  siblingId?: string,
+  opts: ReadOptions,
 ): Label {
-  if (result.ok) return answerLabel(attempt, hits, result.value, model, siblingId);
+  if (result.ok) return answerLabel(attempt, hits, result.value, opts);
   const detectorIds = [...new Set(hits.map((h) => h.detectorId))];
-  return unlabelled(attempt.id, result.reason, model, detectorIds);
+  return unlabelled(attempt.id, result.reason, opts.model, detectorIds);
 }
 
 /** An attempt the LLM labeller could not label, kept with the reason (never a guessed label). */
@@ -459,7 +483,11 @@ export async function labelAttempts(
   const labels = attempts.map((a, i) => {
     const r = results[i] ?? { ok: false as const, reason: "no result", stopped: false };
     if (!r.ok) report.failures.push({ id: a.id, reason: r.reason });
-    return toLabel(a, opts.evidence.get(a.id) ?? [], r, session.config.model, siblings.get(a.id));
+    return toLabel(a, opts.evidence.get(a.id) ?? [], r, {
+      model: session.config.model,
+      siblingId: siblings.get(a.id),
+      nameUncorroborated: session.config.nameUncorroborated,
+    });
   });
   report.labelled = labels.filter((l) => !l.unlabelledReason).length;
   report.unlabelled = labels.length - report.labelled;

@@ -109,6 +109,15 @@ describe("the objective the held-out setting is chosen by", () => {
     expect(objective(score(0, 0))).toBeGreaterThan(objective(mixed(2)));
   });
 
+  it("gives nothing for a name where the gold keeps the trial in scope only as a second reading", () => {
+    // three names agree with the gold; four more land on trials whose gold class is out of
+    // scope with an in-scope second reading (right for precision, no mechanism compared)
+    const alt: SourceScore = { ...score(7, 7), mechCompared: 3, mechAgree: 3 };
+    expect(objective(alt)).toBeCloseTo(objective(score(3, 3)));
+    // one more with the wrong mechanism still costs
+    expect(objective({ ...alt, mechCompared: 4 })).toBeLessThan(objective(score(3, 3)));
+  });
+
   it("prefers naming nothing over names right less than 4 times in 5", () => {
     expect(objective(score(0, 0))).toBeGreaterThan(objective(score(4, 2)));
     expect(objective(score(2, 2))).toBeGreaterThan(objective(score(6, 3)));

@@ -99,6 +99,20 @@ export function makeAttempt(id: string, extraEvents = 0): Attempt {
   });
 }
 
+/** hitsFor's hits, and the stop detector reading the stop as unchecked (its last event). */
+export function stopHitsFor(a: Attempt): DetectorHit[] {
+  const last = a.events.at(-1)?.index ?? 0;
+  return [
+    ...hitsFor(a),
+    {
+      detectorId: "stop.no-check-after-write",
+      family: "stop-without-check",
+      eventIndices: [last],
+      reason: "no check of any kind after the last write",
+    },
+  ];
+}
+
 export function hitsFor(a: Attempt): DetectorHit[] {
   const last = a.events.length - 1;
   return [

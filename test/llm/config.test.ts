@@ -27,6 +27,7 @@ const CLIENT_SETTINGS = {
   maxOutputTokens: 333,
   pricing: { inputPerMTok: 1_000, outputPerMTok: 2_000 },
   batchPollMs: 250,
+  nameUncorroborated: true,
 };
 
 let dir: string;

@@ -10,7 +10,7 @@ import { type LlmLabelAnswer, NAME_CONFIDENCE } from "../../src/llm/label.js";
 import { collect } from "../core/ingest/collect.js";
 import { type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { REPO_ROOT } from "../helpers/paths.js";
-import { goodAnswer, hitsFor, makeAttempt } from "./attempts.js";
+import { goodAnswer, hitsFor, makeAttempt, stopHitsFor } from "./attempts.js";
 
 /*
  * The checks fire runs on a valid LLM answer before it becomes a label (src/llm/label.ts):
@@ -35,12 +35,13 @@ async function labelWith(
   answer: Partial<LlmLabelAnswer>,
   population?: Attempt[],
   hits: DetectorHit[] = hitsFor(a),
+  llm: { nameUncorroborated?: boolean } = {},
 ): Promise<Label> {
   await rm(cacheDir, { recursive: true, force: true });
   fake.respond = () => ({ kind: "json", answer: goodAnswer(answer) });
   const { labels } = await labelAttempts([a], {
     evidence: new Map([[a.id, hits]]),
-    config: { model: "fake-model", maxRetries: 0 },
+    config: { model: "fake-model", maxRetries: 0, ...llm },
     cacheDir,
     apiKey: "sk-checks-test-0123456789abcdefghij",
     baseURL: fake.baseURL,
@@ -177,6 +178,39 @@ describe("an LLM answer is named only with evidence found where it says", () => 
     expect(isNamed(label)).toBe(false);
   });
 
+  it("a known mechanism no detector reads is the model's reading alone: kept for review", async () => {
+    // the quote is found, the confidence is above the bar; only the detectors disagree
+    // (hitsFor reads deployment-preservation, nothing reads an overwritten file)
+    const a = makeAttempt("alone-1");
+    const overwrote: Partial<LlmLabelAnswer> = {
+      mechanismId: "overwrote-existing-file",
+      mechanism: "deleted the built site",
+      evidence: [cleanup("rm -rf /app/dist")],
+    };
+    const alone = await labelWith(a, overwrote);
+    expect(alone.status).toBe("needs_review");
+    expect(inScope(alone)).toBe(true);
+    expect(isNamed(alone)).toBe(false);
+    expect(alone.rationale).toContain("not named: no detector reads this mechanism in the trace");
+    expect(alone.suspected).toEqual([{ mechanismId: "overwrote-existing-file", strength: 1 }]);
+    // a detector reading the same mechanism is the second reading
+    const read: DetectorHit = {
+      detectorId: "safety.overwrote-existing",
+      mechanism: "overwrote-existing-file",
+      eventIndices: [CLEANUP],
+      reason: "removed a path that existed before the run",
+    };
+    const both = await labelWith(a, overwrote, undefined, [...hitsFor(a), read]);
+    expect(both.status).toBe("named");
+    expect(both.mechanismId).toBe("overwrote-existing-file");
+    // a user who wants the model's reading alone named says so in the config
+    const trusted = await labelWith(a, overwrote, undefined, hitsFor(a), {
+      nameUncorroborated: true,
+    });
+    expect(trusted.status).toBe("named");
+    expect(trusted.mechanismId).toBe("overwrote-existing-file");
+  });
+
   it("a procedural loss without capability evidence found is policy-addressable", async () => {
     const a = makeAttempt("kind-1");
     const none = await labelWith(a, {
@@ -224,7 +258,8 @@ describe("a named stop check is read against the trial's record", () => {
   };
 
   it("keeps it when the agent chose the stop and the deliverable exists", async () => {
-    const label = await labelWith(makeAttempt("stop-1"), stopAnswer);
+    const a = makeAttempt("stop-1");
+    const label = await labelWith(a, stopAnswer, undefined, stopHitsFor(a));
     expect(label.mechanismId).toBe("stop-without-check");
     expect(label.status).toBe("named");
   });
@@ -264,7 +299,8 @@ describe("a named stop check is read against the trial's record", () => {
         { index: 11, kind: "stop" },
       ],
     });
-    expect((await labelWith(written, stopAnswer)).mechanismId).toBe("stop-without-check");
+    const stop = await labelWith(written, stopAnswer, undefined, stopHitsFor(written));
+    expect(stop.mechanismId).toBe("stop-without-check");
   });
 
   it("a stop whose submitted patch the record calls empty: artifact never written", async () => {
@@ -278,7 +314,8 @@ describe("a named stop check is read against the trial's record", () => {
     expect(label.rationale).toContain("the submitted deliverable empty");
     // a patch that was graded and failed is no empty deliverable: the stop check stands
     const graded = Attempt.parse({ ...a, id: "stop-7", verifierOutput: "resolved: false" });
-    expect((await labelWith(graded, stopAnswer)).mechanismId).toBe("stop-without-check");
+    const stop = await labelWith(graded, stopAnswer, undefined, stopHitsFor(graded));
+    expect(stop.mechanismId).toBe("stop-without-check");
   });
 
   it("an agent offered no tool that runs code could not check: kept for review", async () => {
@@ -286,11 +323,13 @@ describe("a named stop check is read against the trial's record", () => {
       ...makeAttempt("stop-8"),
       offeredTools: ["search_code", "write_patch"],
     });
-    const label = await labelWith(a, stopAnswer);
+    const label = await labelWith(a, stopAnswer, undefined, stopHitsFor(a));
     expect(label.status).toBe("needs_review");
     expect(label.rationale).toContain("offered no tool that runs code");
     const shell = Attempt.parse({ ...a, id: "stop-9", offeredTools: ["search_code", "bash"] });
-    expect((await labelWith(shell, stopAnswer)).status).toBe("named");
+    expect((await labelWith(shell, stopAnswer, undefined, stopHitsFor(shell))).status).toBe(
+      "named",
+    );
   });
 
   it("a run the harness ended otherwise shows no stop to name: kept for review", async () => {
@@ -330,7 +369,14 @@ describe("a run that ended with its terminal waiting for input shows no stop to 
     const stop = await labelWith(a, answer("stop-without-check"), undefined, hits);
     expect(stop.status).toBe("needs_review");
     expect(stop.rationale).toContain("terminal waiting for an earlier command's input");
-    const tool = await labelWith(a, answer("repeated-tool-error"), undefined, hits);
+    // a tool-time mechanism a detector also reads (the loop detector's hit, as it reports one)
+    const loop: DetectorHit = {
+      detectorId: "loop.repeated-failure",
+      mechanism: "repeated-tool-error",
+      eventIndices: [md5?.index ?? 0],
+      reason: "the same failing call repeated",
+    };
+    const tool = await labelWith(a, answer("repeated-tool-error"), undefined, [...hits, loop]);
     expect(tool.status).toBe("named");
     expect(tool.mechanismId).toBe("repeated-tool-error");
     // the same answer without the waiting state names the stop check

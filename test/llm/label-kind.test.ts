@@ -13,7 +13,7 @@ import { labelAttempts } from "../../src/llm/index.js";
 import type { LlmLabelAnswer } from "../../src/llm/label.js";
 import { LABEL_SYSTEM_PROMPT } from "../../src/llm/prompt.js";
 import { type ChatBody, type FakeOpenAI, startFakeOpenAI } from "../helpers/fake-openai.js";
-import { goodAnswer, hitsFor, makeAttempt } from "./attempts.js";
+import { goodAnswer, makeAttempt, stopHitsFor } from "./attempts.js";
 
 let fake: FakeOpenAI;
 let cacheDir: string;
@@ -26,14 +26,17 @@ afterEach(async () => {
   await rm(cacheDir, { recursive: true, force: true });
 });
 
-/** Label one attempt with the server answering `answers` in turn (then the last again). */
+/**
+ * Label one attempt with the server answering `answers` in turn (then the last again); its
+ * hits include the stop detector's, so a named stop check has a second reading.
+ */
 async function labelWith(a: Attempt, ...answers: Partial<LlmLabelAnswer>[]) {
   fake.respond = (_b: ChatBody, n: number) => ({
     kind: "json",
     answer: goodAnswer(answers[Math.min(n, answers.length - 1)]),
   });
   const { labels, report } = await labelAttempts([a], {
-    evidence: new Map([[a.id, hitsFor(a)]]),
+    evidence: new Map([[a.id, stopHitsFor(a)]]),
     config: { model: "fake-model", maxRetries: 0 },
     cacheDir,
     apiKey: "sk-kind-test-0123456789abcdefghij",

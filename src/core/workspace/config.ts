@@ -65,6 +65,12 @@ export const LlmConfig = z.strictObject({
   pricing: LlmPricing.optional(),
   /** Batch mode: how often to poll the batch status. */
   batchPollMs: z.number().int().positive().default(15_000),
+  /**
+   * Whether the LLM labeller names a mechanism that no detector reads in the trace (the
+   * model's reading alone). Off by default: such a label stays in scope for review with the
+   * mechanism the model suspected; see docs/mining.md "Two readings".
+   */
+  nameUncorroborated: z.boolean().default(false),
 });
 
 /** Failure mining settings. */
