@@ -3,7 +3,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { defaultWorkers, loadWorkspace } from "../core/workspace/load.js";
+import { workersAfter } from "../cli/util/workspace.js";
+import { loadWorkspace, parseWorkers } from "../core/workspace/load.js";
 import type { Benchmark, BenchResult } from "./types.js";
 
 /** Corpus size; `FIRE_BENCH_INGEST_MB` overrides the issue's ~200 MB for quick runs. */
@@ -24,7 +25,7 @@ interface ChildReport {
   attempts?: number;
   errors?: number;
   units?: number;
-  /** Parse workers the load chose (defaultWorkers: none when no core is spare). */
+  /** Parse workers the load started (parseWorkers: none unless FIRE_PARSE_WORKERS_AFTER). */
   workers?: number;
   /** One-minute load average when the child started. */
   load: number;
@@ -70,10 +71,11 @@ async function parseBaseline(dir: string): Promise<ChildReport> {
 async function ingest(workspace: string): Promise<ChildReport> {
   await rm(join(workspace, ".fire"), { recursive: true, force: true });
   const load = loadavg()[0] ?? 0;
-  const workers = defaultWorkers();
+  const opts = workersAfter();
+  const workers = parseWorkers(opts);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const ws = await loadWorkspace(workspace);
+  const ws = await loadWorkspace(workspace, opts);
   const seconds = (performance.now() - t0) / 1000;
   return {
     bytes: 0,

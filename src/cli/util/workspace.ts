@@ -25,7 +25,7 @@ export function workspaceDir(opts: { workspace?: string }): string {
 }
 
 /** FIRE_PARSE_WORKERS_AFTER: parse in worker threads after this many units (default 32). */
-function workersAfter(): { workersAfter?: number } {
+export function workersAfter(): { workersAfter?: number } {
   const after = Number.parseInt(process.env.FIRE_PARSE_WORKERS_AFTER ?? "", 10);
   return Number.isInteger(after) && after >= 0 ? { workersAfter: after } : {};
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { availableParallelism, loadavg } from "node:os";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import pLimit from "p-limit";
 import type { InputError } from "../errors.js";
@@ -47,10 +47,9 @@ export interface LoadOptions {
   onProgress?: (p: LoadProgress) => void;
   signal?: AbortSignal;
   /**
-   * Worker threads for parsing (0 parses in-thread). Default: up to 2, one per core,
-   * when the machine has a spare core (see defaultWorkers), else none. They start only
-   * after `workersAfter` units (default 32) were parsed in-thread, so small workspaces
-   * never pay their start-up.
+   * Worker threads for parsing (0 parses in-thread). Default: none, unless `workersAfter`
+   * is given, then up to 2 (see parseWorkers). They start only after `workersAfter` units
+   * (default 32) were parsed in-thread, so small workspaces never pay their start-up.
    */
   workers?: number;
   workersAfter?: number;
@@ -122,8 +121,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   let total: number | undefined;
   let cacheDirReady: Promise<unknown> | undefined;
 
-  const workers =
-    opts.workers ?? (opts.workersAfter === undefined ? defaultWorkers() : workerCap());
+  const workers = parseWorkers(opts);
   const workersAfter = opts.workersAfter ?? 32;
   let pool: ParsePool | null | undefined;
   const ensureCacheDir = (): Promise<unknown> => {
@@ -240,20 +238,20 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   return ws;
 }
 
-function workerCap(): number {
-  return Math.min(2, availableParallelism());
-}
-
 /**
- * Parse workers only pay off with a spare core: a unit parsed in a worker costs about
- * half as much CPU again as one parsed in-thread (worker start-up, encoding the result
- * for the trip, decoding it on the main thread, a heap per thread). On an idle 2-core
- * machine they cut a large load's wall time; on a saturated one (load average at or
- * above cores - 1) they only add CPU, so the load parses in-thread.
+ * The parse worker threads a load with these options starts: none unless asked for
+ * (`workers`, or `workersAfter`, which the CLI takes from FIRE_PARSE_WORKERS_AFTER), then up
+ * to two. Measured on this 2-core machine with a core spare (docs/performance.md, session
+ * 26): on 275 MB of real dev traces two workers made a cold load 12 % slower and took 80 MB
+ * more; on the 210 MB generated corpus 4 % faster for 120 MB (45 %) more. A unit parsed in a
+ * worker costs about half as much CPU again (start-up, encoding the result for the trip,
+ * decoding it on the main thread, a heap per thread), and the main thread's share is the
+ * bound.
  */
-export function defaultWorkers(): number {
-  const cores = availableParallelism();
-  return cores - (loadavg()[0] ?? 0) >= 1 ? workerCap() : 0;
+export function parseWorkers(opts: Pick<LoadOptions, "workers" | "workersAfter">): number {
+  return (
+    opts.workers ?? (opts.workersAfter === undefined ? 0 : Math.min(2, availableParallelism()))
+  );
 }
 
 /** One attempt found twice (e.g. a trial copied into traces/ and imported from elsewhere). */
