@@ -160,6 +160,10 @@ function fromRow(t: z.infer<typeof RowSet>["trials"][number]): Gold {
  */
 function hasTrial(corpus: string, trial: string, depth = 3): boolean {
   if (existsSync(join(corpus, trial))) return true;
+  // `<run>/<trial>`: runs whose trials share names (one instance per run and model)
+  const slash = trial.indexOf("/");
+  if (slash > 0 && existsSync(join(corpus, trial.slice(0, slash))))
+    return hasTrial(join(corpus, trial.slice(0, slash)), trial.slice(slash + 1), 2);
   if (depth === 0) return false;
   try {
     // a trial is a folder, or a file named after it (`trajs/<instance>.traj`)

@@ -23,10 +23,16 @@ export function attemptsOfTrials(
   const byTrial = new Map<string, Attempt>();
   for (const a of attempts) {
     const base = basename(a.source.path);
+    const stem = base.replace(/(?:\.traj)?(?:\.jsonl?)?$/, "");
+    const parent = dirname(a.source.path);
     for (const k of [
       base,
-      base.replace(/(?:\.traj)?(?:\.jsonl?)?$/, ""),
-      basename(dirname(a.source.path)),
+      stem,
+      basename(parent),
+      // `<run>/<trial>` for runs whose trials share names: the run folder holds the file,
+      // directly or in one folder (`<run>/trajs/<trial>.traj`)
+      `${basename(parent)}/${stem}`,
+      `${basename(dirname(parent))}/${stem}`,
     ])
       if (!byTrial.has(k)) byTrial.set(k, a);
   }

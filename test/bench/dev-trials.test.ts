@@ -1,0 +1,54 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { attemptsOfTrials } from "../../src/bench/mine-real-llm.js";
+import { makeAttempt } from "../llm/attempts.js";
+
+describe("dev source trial keys", () => {
+  it("tells runs apart whose trials share a name (`<run>/<trial>`)", () => {
+    const a = makeAttempt("a");
+    a.source = { ...a.source, path: "/d/run-a/trajs/django-1.traj" };
+    const b = makeAttempt("b");
+    b.source = { ...b.source, path: "/d/run-b/trajs/django-1.traj" };
+    const found = attemptsOfTrials([a, b], ["run-a/django-1", "run-b/django-1", "django-1"]);
+    expect(found.get("run-a/django-1")?.id).toBe("a");
+    expect(found.get("run-b/django-1")?.id).toBe("b");
+    // a bare name is still the first attempt of that name
+    expect(found.get("django-1")?.id).toBe("a");
+  });
+
+  it("finds a run-prefixed trial on disk", async () => {
+    const { readDevSource } = await import("../../src/bench/dev-sources.js");
+    const root = mkdtempSync(join(tmpdir(), "fire-dev-"));
+    mkdirSync(join(root, "data", "run-a", "trajs"), { recursive: true });
+    writeFileSync(join(root, "data", "run-a", "trajs", "django-1.traj"), "{}");
+    const labels = join(root, "labels.json");
+    const trial = { class: "capability_gap", mechanism: "incorrect-solution", evidence: [], note: "" };
+    writeFileSync(
+      labels,
+      JSON.stringify({
+        kind: "fire-dev-source",
+        version: 1,
+        name: "x",
+        origin: "here",
+        dataDir: "data",
+        trials: { "run-a/django-1": trial },
+      }),
+    );
+    const src = readDevSource(labels, { devData: root, sharedFixtures: root });
+    expect(src.corpus).toBe(join(root, "data"));
+    writeFileSync(
+      labels,
+      JSON.stringify({
+        kind: "fire-dev-source",
+        version: 1,
+        name: "x",
+        origin: "here",
+        dataDir: "data",
+        trials: { "run-b/django-1": trial },
+      }),
+    );
+    expect(readDevSource(labels, { devData: root, sharedFixtures: root }).corpus).toBeUndefined();
+  });
+});
