@@ -24,7 +24,12 @@ describe("dev source trial keys", () => {
     mkdirSync(join(root, "data", "run-a", "trajs"), { recursive: true });
     writeFileSync(join(root, "data", "run-a", "trajs", "django-1.traj"), "{}");
     const labels = join(root, "labels.json");
-    const trial = { class: "capability_gap", mechanism: "incorrect-solution", evidence: [], note: "" };
+    const trial = {
+      class: "capability_gap",
+      mechanism: "incorrect-solution",
+      evidence: [],
+      note: "",
+    };
     writeFileSync(
       labels,
       JSON.stringify({
