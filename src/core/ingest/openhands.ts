@@ -24,12 +24,18 @@ import { InputError } from "../errors.js";
 import type { AttemptInput } from "../model/attempt.js";
 import { EventLog } from "./events.js";
 import { isDir, isFile, peek, readSmall, readTail, subdirs } from "./fs-util.js";
-import { readJsonAs, validate } from "./json-file.js";
+import { readJsonAs } from "./json-file.js";
 import { streamRows } from "./jsonl.js";
-import { parsePyLiteral } from "./py-literal.js";
 import { toolArguments } from "./shell.js";
 import { filesStamp } from "./stamp.js";
-import { failingLines, ReportEntry, reportTestsWithOutput } from "./swebench-report.js";
+import {
+  entryOf,
+  failingLines,
+  loggedReport,
+  Report,
+  type ReportEntry,
+  reportTestsWithOutput,
+} from "./swebench-report.js";
 import { attemptId, capString, partsText } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -221,29 +227,11 @@ function gradedInLog(
 ): { entry?: ReportEntry; flags?: OhReport; error?: InputError } | undefined {
   const text = readSmall(file, 32 << 20);
   if (text === undefined) return undefined;
-  const at = text.lastIndexOf("] report: {");
-  if (at !== -1) {
-    const start = at + "] report: ".length;
-    let value: unknown;
-    try {
-      value = parsePyLiteral(text, start).value;
-    } catch (e) {
-      return {
-        error: new InputError(file, lineOf(text, start), `report: ${(e as Error).message}`),
-      };
-    }
-    const v = validate(file, value, ReportEntry, "a SWE-bench report", lineOf(text, start));
-    return v.ok ? { entry: v.value } : { error: v.error };
-  }
+  const logged = loggedReport(text, file, instance);
+  if (logged) return logged;
   if (text.includes("APPLY_PATCH_FAIL") && text.includes(instance))
     return { flags: { resolved: false, failed_apply_patch: true } };
   return undefined;
-}
-
-function lineOf(text: string, at: number): number {
-  let n = 1;
-  for (let i = text.indexOf("\n"); i !== -1 && i < at; i = text.indexOf("\n", i + 1)) n++;
-  return n;
 }
 
 /** Resolved / unresolved as the run's summary lists the instance. */
@@ -521,18 +509,10 @@ async function instanceAttempt(
   const evalLog = join(dir, EVAL_LOGS, `instance_${instance}.log`);
   const harness = join(dir, "eval_outputs", instance, "report.json");
   if (isFile(harness)) {
-    const r = await readJsonAs(
-      harness,
-      z.union([ReportEntry, z.record(z.string(), ReportEntry)]),
-      "a SWE-bench report",
-    );
+    const r = await readJsonAs(harness, Report, "a SWE-bench report");
     if (!r.ok) out.push({ type: "error", error: r.error });
     else {
-      const v = r.value as ReportEntry | Record<string, ReportEntry>;
-      const entry =
-        typeof (v as ReportEntry).resolved === "boolean"
-          ? (v as ReportEntry)
-          : (v as Record<string, ReportEntry>)[instance];
+      const entry = entryOf(r.value, instance);
       if (entry) verdict = { resolved: entry.resolved, entry, file: harness, via: "report" };
     }
   }

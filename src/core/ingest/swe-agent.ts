@@ -16,7 +16,7 @@ import { z } from "zod";
 import { InputError, parseJsonText } from "../errors.js";
 import type { AttemptInput } from "../model/attempt.js";
 import { EventLog } from "./events.js";
-import { isDir, isFile, peek, scanFor, subdirs } from "./fs-util.js";
+import { isDir, isFile, peek, readSmall, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs, validate } from "./json-file.js";
 import { isMiniTrajectory } from "./mini-swe-agent.js";
 import { filesStamp } from "./stamp.js";
@@ -31,7 +31,9 @@ import {
   withoutTrailingCommas,
 } from "./swebench-eval-log.js";
 import {
+  entryOf,
   failingLines,
+  loggedReport,
   Report,
   type ReportEntry,
   reportTestsWithOutput,
@@ -147,9 +149,15 @@ function nearFolders(trajPath: string): string[] {
   return out;
 }
 
-/** The summary files a trajectory's verdict may be in, nearest first. */
+/**
+ * The summary files a trajectory's verdict may be in, nearest first: in a near folder or its
+ * `results/` folder (a SWE-bench submission keeps `results/results.json` beside `trajs/`).
+ */
 function summaryFiles(trajPath: string): string[] {
-  return nearFolders(trajPath).flatMap(summariesIn);
+  return nearFolders(trajPath).flatMap((d) => [
+    ...summariesIn(d),
+    ...summariesIn(join(d, "results")),
+  ]);
 }
 
 const parsedSummaries = new Map<string, { key: string; lists: Record<string, unknown> }>();
@@ -203,19 +211,42 @@ function evalLogOf(trajPath: string, instance: string) {
   return undefined;
 }
 
-/** `report.json` files below a `logs/` folder by the instance folder holding each. */
-const reportIndex = new Map<string, { at: number; mtime: number; byFolder: Map<string, string> }>();
-function reportsBelow(logs: string): Map<string, string> {
+/** The grading files of one instance folder: the harness's `report.json` and its log. */
+interface Graded {
+  report?: string;
+  log?: string;
+}
+
+const RUN_LOG = "run_instance.log";
+
+/** What an instance folder holds of its grading, if anything. */
+function gradedIn(folder: string): Graded | undefined {
+  const report = join(folder, "report.json");
+  const log = join(folder, RUN_LOG);
+  const g: Graded = {
+    ...(isFile(report) ? { report } : {}),
+    ...(isFile(log) ? { log } : {}),
+  };
+  return g.report || g.log ? g : undefined;
+}
+
+/**
+ * The instance folders below a `logs/` folder that hold a `report.json` or the harness's
+ * `run_instance.log`, by instance folder name.
+ */
+const reportIndex = new Map<string, { at: number; mtime: number; byFolder: Map<string, Graded> }>();
+function reportsBelow(logs: string): Map<string, Graded> {
   const mtime = statSync(logs, { throwIfNoEntry: false })?.mtimeMs ?? -1;
   const kept = reportIndex.get(logs);
   if (kept && kept.mtime === mtime && Date.now() - kept.at < 10_000) return kept.byFolder;
-  const byFolder = new Map<string, string>();
-  // the harness keeps logs/run_evaluation/<run>/<model>/<instance>/report.json
+  const byFolder = new Map<string, Graded>();
+  // the harness keeps logs/run_evaluation/<run>/<model>/<instance>/{report.json,run_instance.log};
+  // a submission's copy keeps logs/<instance>/…
   const walk = (d: string, depth: number): void => {
     for (const sub of subdirs(d)) {
       const p = join(d, sub);
-      if (!byFolder.has(sub) && isFile(join(p, "report.json")))
-        byFolder.set(sub, join(p, "report.json"));
+      const g = byFolder.has(sub) ? undefined : gradedIn(p);
+      if (g) byFolder.set(sub, g);
       else if (depth < 4) walk(p, depth + 1);
     }
   };
@@ -225,24 +256,16 @@ function reportsBelow(logs: string): Map<string, string> {
   return byFolder;
 }
 
-/** The instance's SWE-bench `report.json`: in its own folder, else under a `logs/` folder. */
-function reportOf(trajPath: string, instance: string): string | undefined {
+/** The instance's grading files: in its own folder, else under a `logs/` folder. */
+function gradingOf(trajPath: string, instance: string): Graded | undefined {
   const own = dirname(trajPath);
-  if (basename(own) === instance && isFile(join(own, "report.json")))
-    return join(own, "report.json");
+  const mine = basename(own) === instance ? gradedIn(own) : undefined;
+  if (mine) return mine;
   for (const logs of logsFolders(trajPath)) {
-    const f = reportsBelow(logs).get(instance);
-    if (f) return f;
+    const g = reportsBelow(logs).get(instance);
+    if (g) return g;
   }
   return undefined;
-}
-
-/** The report's entry for the instance (a report is the entry or keyed by instance id). */
-function entryOf(value: unknown, instance: string): ReportEntry | undefined {
-  const v = value as ReportEntry | Record<string, ReportEntry>;
-  return typeof (v as ReportEntry).resolved === "boolean"
-    ? (v as ReportEntry)
-    : (v as Record<string, ReportEntry>)[instance];
 }
 
 /** The tests an eval log shows, failing ones first (the harness's own groups are not here). */
@@ -410,11 +433,29 @@ async function* readSweAgent(path: string, options: IngestOptions): AsyncGenerat
   }
   const graded = lists.filter((l) => !NOT_GRADED.has(l));
   let entry: ReportEntry | undefined;
-  const reportFile = reportOf(path, instance);
-  if (reportFile) {
-    const r = await readJsonAs(reportFile, Report, "a SWE-bench report (resolved, tests_status)");
+  let reportFile: string | undefined;
+  const grading = gradingOf(path, instance);
+  if (grading?.report) {
+    const r = await readJsonAs(
+      grading.report,
+      Report,
+      "a SWE-bench report (resolved, tests_status)",
+    );
     if (!r.ok) yield { type: "error", error: r.error };
-    else entry = entryOf(r.value, instance);
+    else {
+      entry = entryOf(r.value, instance);
+      if (entry) reportFile = grading.report;
+    }
+  }
+  if (!entry && grading?.log) {
+    // the harness's log prints the same report (a submission may keep only the log)
+    const text = readSmall(grading.log, 32 << 20);
+    const logged = text === undefined ? undefined : loggedReport(text, grading.log, instance);
+    if (logged && "error" in logged) yield { type: "error", error: logged.error };
+    else if (logged) {
+      entry = logged.entry;
+      reportFile = grading.log;
+    }
   }
   const resolved =
     graded.length > 0
@@ -541,15 +582,18 @@ function pairsWithTrajectory(reportPath: string, head: string): boolean {
       if (
         isFile(t) &&
         isSweAgentTrajectory(t, peek(t, 64 * 1024)) &&
-        reportOf(t, id) === reportPath
+        gradingOf(t, id)?.report === reportPath
       )
         return true;
   }
   return false;
 }
 
-/** The head of a dict of lists (`{"no_generation": [`). */
-const LISTS_HEAD = /^\{\s*"[^"\\]{1,100}"\s*:\s*\[/;
+/**
+ * The head of a run summary: a dict of lists (`{"no_generation": [`), or of counts and lists
+ * (the newer harness: `{"total_instances": 91, …, "resolved_ids": [`).
+ */
+const LISTS_HEAD = /^\{\s*"[^"\\]{1,100}"\s*:\s*[[\d]/;
 
 /**
  * A run's summary or predictions beside its trajectories: read with them, never a source of
@@ -566,7 +610,13 @@ function isRunSideFile(path: string, head: string): boolean {
     LISTS_HEAD.test(h) &&
     (SUMMARY_KEY.test(h) || scanFor(path, SUMMARY_KEY, 64 << 20));
   const preds = !summary && /\.jsonl?$/.test(name) && PREDS_HEAD.test(h.slice(0, 4096));
-  return (summary || preds) && holdsTrajectories(dirname(path));
+  const dir = dirname(path);
+  // a submission's summary may sit in a `results/` folder beside its `trajs/`
+  const runDir = basename(dir) === "results" ? dirname(dir) : undefined;
+  return (
+    (summary || preds) &&
+    (holdsTrajectories(dir) || (!!runDir && summary && holdsTrajectories(runDir)))
+  );
 }
 
 /** The files a trajectory's reading takes from outside it. */
@@ -576,8 +626,9 @@ function outsideFiles(path: string): string[] {
   const out = [...summaryFiles(path), ...logsFolders(path)];
   const log = evalLogOf(path, instance);
   if (log) out.push(log.file);
-  const report = reportOf(path, instance);
-  if (report) out.push(report, join(dirname(report), "test_output.txt"));
+  const graded = gradingOf(path, instance);
+  if (graded?.report) out.push(graded.report, join(dirname(graded.report), "test_output.txt"));
+  if (graded?.log) out.push(graded.log);
   return out;
 }
 

@@ -4,7 +4,10 @@
  */
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
+import { InputError } from "../errors.js";
 import { readSmall } from "./fs-util.js";
+import { validate } from "./json-file.js";
+import { parsePyLiteral } from "./py-literal.js";
 import { unittestKey, unittestRun } from "./unittest-output.js";
 import { capTests, lineAt, pytestRun, type VerifierTest } from "./verifier-tests.js";
 
@@ -26,6 +29,43 @@ export type ReportEntry = z.infer<typeof ReportEntry>;
 
 /** A report is the entry itself or `{ <instance_id>: entry }`. */
 export const Report = z.union([ReportEntry, z.record(z.string(), ReportEntry)]);
+export type Report = z.infer<typeof Report>;
+
+/** The report's entry for an instance (a report is the entry or keyed by instance id). */
+export function entryOf(value: Report, instance: string): ReportEntry | undefined {
+  const v = value as ReportEntry | Record<string, ReportEntry>;
+  return typeof (v as ReportEntry).resolved === "boolean"
+    ? (v as ReportEntry)
+    : (v as Record<string, ReportEntry>)[instance];
+}
+
+/**
+ * The report a grader's log prints (the harness's `run_instance.log`: `… - INFO - report:
+ * {'<instance>': {…}}`; OpenHands' evaluation log: `[<instance>] report: {…}`), a Python
+ * dict: the last one in the text, as the instance's entry. Undefined when the log prints none
+ * (or none for this instance); an error names the file and line of an unreadable one.
+ */
+export function loggedReport(
+  text: string,
+  file: string,
+  instance: string,
+): { entry: ReportEntry } | { error: InputError } | undefined {
+  const m = /(?:\]|\s-|INFO:?) report: \{/g;
+  let at = -1;
+  for (let hit = m.exec(text); hit !== null; hit = m.exec(text)) at = hit.index + hit[0].length - 1;
+  if (at === -1) return undefined;
+  const line = lineAt(text, at);
+  let value: unknown;
+  try {
+    value = parsePyLiteral(text, at).value;
+  } catch (e) {
+    return { error: new InputError(file, line, `report: ${(e as Error).message}`) };
+  }
+  const v = validate(file, value, Report, "a SWE-bench report", line);
+  if (!v.ok) return { error: v.error };
+  const entry = entryOf(v.value, instance);
+  return entry ? { entry } : undefined;
+}
 
 /** The report's graded groups: what each asks of its tests. */
 const GRADED: Readonly<Record<string, "target" | "regression">> = {
