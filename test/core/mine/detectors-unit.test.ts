@@ -906,3 +906,69 @@ describe("checks that could not fail, by-products, regressions", () => {
     expect(exact("Fix the header. Leave everything else unchanged.")).toBe(true);
   });
 });
+
+describe("a check that could not run, and tools the task relies on", () => {
+  const issue =
+    "WRAP_ROOT_VALUE is ignored.\n```java\npublic ObjectMapper objectMapper() { return new ObjectMapper(); }\n```\nThe value may be `null`.";
+
+  it("a code fence's language tag names no tool the task relies on", () => {
+    expect(taskReliesOn(issue, "java")).toBe(false);
+    expect(taskReliesOn("Run `java -jar app.jar` and report the port.", "java")).toBe(true);
+  });
+
+  it("no environment fault when a missing JDK stood only in the way of the agent's own check", () => {
+    const a = attempt(issue, [
+      { cmd: "edit src/Mapper.java", out: "File updated." },
+      {
+        cmd: "javac Reproduce.java && java Reproduce",
+        out: "bash: line 9: javac: command not found",
+        exit: 127,
+      },
+    ]);
+    expect(faultOf(a)).toBeUndefined();
+    // prose run as a command: the missing program is the agent's own first word, not a tool
+    const prose = attempt(issue, [
+      {
+        cmd: "DISCUSSION The value is `null` here\nnull",
+        out: "bash: line 1: DISCUSSION: command not found\nbash: line 2: null: command not found",
+        exit: 127,
+      },
+    ]);
+    expect(faultOf(prose)).toBeUndefined();
+    // a tool the task names, missing at its last use, is still the environment's
+    const gh = attempt("Use the gh CLI to list the open issues.", [
+      { cmd: "gh issue list", out: "bash: gh: command not found", exit: 127 },
+    ]);
+    expect(faultOf(gh)?.reason).toBe("provider_fault");
+  });
+
+  it("a last check whose program was not found is a stop without a check, not after a failing one", () => {
+    const a = attempt("Fix the parser in src/Parser.java.", [
+      { cmd: "sed -i 's/a/b/' src/Parser.java", out: "" },
+      { cmd: "mvn test -Dtest=ParserTest", out: "bash: line 4: mvn: command not found", exit: 127 },
+    ]);
+    expect(fires(a, "stop.check-did-not-run")).toBe(true);
+    expect(fires(a, "stop.last-check-failed")).toBe(false);
+    // a check that ran and failed is still one
+    const ran = attempt("Fix the parser in src/Parser.java.", [
+      { cmd: "sed -i 's/a/b/' src/Parser.java", out: "" },
+      {
+        cmd: "mvn test -Dtest=ParserTest",
+        out: "Tests run: 3, Failures: 1\nBUILD FAILURE",
+        exit: 1,
+      },
+    ]);
+    expect(fires(ran, "stop.last-check-failed")).toBe(true);
+    expect(fires(ran, "stop.check-did-not-run")).toBe(false);
+  });
+
+  it("a lookup or a clean names a compiler without building anything", () => {
+    const a = attempt("Build the library.", [
+      { cmd: "find / -name javac 2>/dev/null", out: "" },
+      { cmd: "make clean", out: "rm -f *.o" },
+    ]);
+    expect(fires(a, "capability.earlier-success")).toBe(false);
+    const built = attempt("Build the library.", [{ cmd: "make -C lib", out: "cc -c a.c" }]);
+    expect(fires(built, "capability.earlier-success")).toBe(true);
+  });
+});

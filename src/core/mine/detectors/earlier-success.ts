@@ -27,6 +27,13 @@ const LOCAL_TARGET =
   /\b(?:https?:\/\/)?(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[::1\]|host\.docker\.internal)(?::\d+)?\b|(?:^|\s)(?:https?:\/\/)?:\d{2,5}\b/;
 const REMOTE_URL = /\bhttps?:\/\/(?!localhost\b|127\.|0\.0\.0\.0\b|\[::1\])[\w-]+(?:\.[\w-]+)+/;
 
+/**
+ * A build at the segment's program position (`find / -name javac` names a compiler, it runs
+ * `find`); `make clean` and the like remove or describe a build, they make none.
+ */
+const BUILD_AT = new RegExp(`^(?:${BUILD_RE.source})`);
+const NOT_A_BUILD = /^make\s+(?:-\S+\s+)*(?:clean|distclean|mrproper|uninstall|help)\b/;
+
 /** The `&&` / `;` segments of a shell string (heredoc bodies removed). */
 function segmentsOf(cmd: string): string[] {
   return stripHeredocs(cmd)
@@ -74,7 +81,13 @@ function ownCheck(a: Attempt, call: Event): string | undefined {
     if (PROBE_RE.test(h.head) && LOCAL_TARGET.test(seg) && !REMOTE_URL.test(seg)) {
       if (HTTP_OK.test(out) || probeOk(a, call)) return "probe succeeded";
     }
-    if (BUILD_RE.test(h.head) && !h.hidden && !fallback && !/\berror\b/i.test(out))
+    if (
+      BUILD_AT.test(h.head) &&
+      !NOT_A_BUILD.test(h.head) &&
+      !h.hidden &&
+      !fallback &&
+      !/\berror\b/i.test(out)
+    )
       return "build succeeded";
   }
   return undefined;

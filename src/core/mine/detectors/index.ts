@@ -27,7 +27,7 @@ import { siblingDifference } from "./sibling-difference.js";
 import { singleAnswer } from "./single-answer.js";
 import { statedNameAbsent } from "./stated-name.js";
 import { stopFailedCheck } from "./stop-failed-check.js";
-import { stopNoCheck } from "./stop-no-check.js";
+import { stopCheckNotRun, stopNoCheck } from "./stop-no-check.js";
 import { strayArtifact } from "./stray-artifact.js";
 import { timeout } from "./timeout.js";
 import { tokenFieldsUnreconciled } from "./token-accounting.js";
@@ -69,6 +69,7 @@ export const DETECTORS: readonly Detector[] = [
   vacuousCheck,
   regressionUnchecked,
   stopNoCheck,
+  stopCheckNotRun,
   stopFailedCheck,
   repeatedFailure,
   waitingShell,

@@ -93,6 +93,43 @@ export function callFailed(a: Attempt, call: Event): boolean {
   return FAIL_TEXT.test(cleanOutput(paneSection(src.output ?? "", commandOf(call))));
 }
 
+/** Programs a shell string runs: the first word of each pipeline / list segment. */
+export function programsOf(cmd: string): string[] {
+  const out: string[] = [];
+  for (const seg of cmd.split(/[;&|()\n`]+|\$\(/)) {
+    const words = seg.trim().split(/\s+/);
+    let i = 0;
+    while (
+      i < words.length &&
+      /^(?:\w+=\S*|sudo|env|time|exec|nohup|command|xargs)$/.test(words[i] ?? "")
+    )
+      i++;
+    const w = words[i]?.replace(/^.*\//, "");
+    if (w && /^[\w.+-]+$/.test(w)) out.push(w);
+  }
+  return out;
+}
+
+/** The shell's word that a program could not be found (`bash: line 3: javac: command not found`). */
+const NOT_FOUND = /(?:^|[\s:])([\w.+-]+): (?:command )?not found\b/gm;
+
+/**
+ * Whether a call ran nothing: its own program could not be found (exit 127, or the shell's
+ * "X: command not found" for a program the command runs). Such a call checked nothing and
+ * showed nothing failing (`javac T.java` where there is no JDK).
+ */
+export function programNotFound(a: Attempt, call: Event): boolean {
+  const cmd = commandOf(call);
+  if (!cmd) return false;
+  const r = resultOf(a, call) ?? call;
+  if (r.exitCode === 127) return true;
+  if (r.exitCode !== undefined && r.exitCode !== 0 && r.exitCode !== 1 && r.exitCode !== 2)
+    return false;
+  const progs = new Set(programsOf(cmd));
+  for (const m of outputOf(a, call).matchAll(NOT_FOUND)) if (progs.has(m[1] ?? "")) return true;
+  return false;
+}
+
 /** A call that declares the task done (Terminus's `mark_task_complete`, a `submit` tool). */
 const COMPLETION_TOOL = /^(?:mark_)?task_?complete$|^(?:submit|finish|complete_task)$/i;
 

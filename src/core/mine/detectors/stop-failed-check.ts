@@ -1,13 +1,18 @@
-import { callFailed, commandOf, isVerification, toolCalls } from "./shell.js";
+import { callFailed, commandOf, isVerification, programNotFound, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
-/** The agent stopped while its last verification (test, probe, build) was failing. */
+/**
+ * The agent stopped while its last verification (test, probe, build) was failing. A check whose
+ * program could not be found ran nothing: it is no check, failing or not.
+ */
 export const stopFailedCheck: Detector = {
   id: "stop.last-check-failed",
   description: "stop while the last check (test run, probe, build) failed",
   mechanism: "stop-after-failed-check",
   detect(attempt) {
-    const last = toolCalls(attempt).filter(isVerification).at(-1);
+    const last = toolCalls(attempt)
+      .filter((c) => isVerification(c) && !programNotFound(attempt, c))
+      .at(-1);
     if (!last || !callFailed(attempt, last)) return [];
     return [
       {

@@ -1,6 +1,9 @@
 import {
+  commandOf,
   isCheck,
+  isVerification,
   isWrite,
+  programNotFound,
   runsWrittenProgram,
   seenByAgent,
   toolCalls,
@@ -10,7 +13,8 @@ import type { Detector } from "./types.js";
 
 /**
  * The agent stopped without any check after its last write. A check whose output the agent
- * never saw (sent along with its final "done") checked nothing.
+ * never saw (sent along with its final "done") checked nothing, nor did one whose program
+ * could not be found.
  */
 export const stopNoCheck: Detector = {
   id: "stop.no-check-after-write",
@@ -26,6 +30,7 @@ export const stopNoCheck: Detector = {
         (c) =>
           c.index >= lastWrite.index &&
           (isCheck(c) || runsWrittenProgram(c, written)) &&
+          !programNotFound(attempt, c) &&
           seenByAgent(attempt, c),
       )
     )
@@ -37,6 +42,29 @@ export const stopNoCheck: Detector = {
         reason: unread
           ? "the checks after the last write ran with the final stop: their output was never read"
           : "no check of any kind after the last write",
+      },
+    ];
+  },
+};
+
+/**
+ * The agent stopped right after its last check could not run: the check's own program was not
+ * found (`pytest: command not found`, `javac: command not found`). Its last check checked
+ * nothing, so it is a stop without a check (not one after a failing check); a rule can still
+ * say "your check did not run" before the stop.
+ */
+export const stopCheckNotRun: Detector = {
+  id: "stop.check-did-not-run",
+  description: "stop right after the last check could not run (its program was not found)",
+  family: "stop-without-check",
+  detect(attempt) {
+    const calls = toolCalls(attempt);
+    const last = calls.filter(isVerification).at(-1);
+    if (!last || !programNotFound(attempt, last)) return [];
+    return [
+      {
+        eventIndices: [last.index],
+        reason: `the last check could not run: ${(commandOf(last) ?? "").slice(0, 80)}`,
       },
     ];
   },

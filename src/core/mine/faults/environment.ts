@@ -1,6 +1,6 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { escapeRe } from "../detectors/paths.js";
-import { commandOf, outputOf } from "../detectors/shell.js";
+import { commandOf, outputOf, programsOf } from "../detectors/shell.js";
 import { excerpt, type Fault } from "./types.js";
 
 /** An upstream model / API error, as agents and harnesses print it in the agent's own turn. */
@@ -41,8 +41,9 @@ function reliancePatterns(tool: string): { named: RegExp; toInstall: RegExp } {
   if (!p) {
     const t = escapeRe(tool);
     p = {
+      // a backtick not after another: a code fence's language tag (```java) names no tool
       named: new RegExp(
-        `\`${t}(?:\\s[^\`]*)?\`|\\b${t}\\s+(?:CLI|command|tool|binary|utility)\\b|\\b(?:use|using|via|with|run)\\s+${t}\\b`,
+        `(?<!\`)\`${t}(?:\\s[^\`]*)?\`|\\b${t}\\s+(?:CLI|command|tool|binary|utility)\\b|\\b(?:use|using|via|with|run)\\s+${t}\\b`,
         "i",
       ),
       toInstall: new RegExp(
@@ -54,23 +55,6 @@ function reliancePatterns(tool: string): { named: RegExp; toInstall: RegExp } {
     RELIANCE.set(tool, p);
   }
   return p;
-}
-
-/** Programs a shell string runs: the first word of each pipeline / list segment. */
-export function programsOf(cmd: string): string[] {
-  const out: string[] = [];
-  for (const seg of cmd.split(/[;&|()\n`]+|\$\(/)) {
-    const words = seg.trim().split(/\s+/);
-    let i = 0;
-    while (
-      i < words.length &&
-      /^(?:\w+=\S*|sudo|env|time|exec|nohup|command|xargs)$/.test(words[i] ?? "")
-    )
-      i++;
-    const w = words[i]?.replace(/^.*\//, "");
-    if (w && /^[\w.+-]+$/.test(w)) out.push(w);
-  }
-  return out;
 }
 
 function agentText(e: Event): string | undefined {
@@ -130,6 +114,10 @@ function toolFault(a: Attempt, markers: readonly string[]): Fault | undefined {
     // what this command printed (of a pane shared by a batch, its own part)
     const out = outputOf(a, call);
     const missing = MISSING_BINARY.map((re) => re.exec(out)?.[1]).find((b) => b !== undefined);
+    // another program the command itself runs is missing (prose run as a command, a typo):
+    // that program was the agent's choice, not the tool the task relies on
+    if (missing && missing !== tool && programsOf(commandOf(call) ?? "").includes(missing))
+      continue;
     const noCreds = NO_CREDENTIALS.test(out);
     const marker = markers.find((m) => out.toLowerCase().includes(m.toLowerCase()));
     if (!missing && !noCreds && !marker) continue;
