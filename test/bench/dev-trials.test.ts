@@ -24,36 +24,14 @@ describe("dev source trial keys", () => {
     mkdirSync(join(root, "data", "run-a", "trajs"), { recursive: true });
     writeFileSync(join(root, "data", "run-a", "trajs", "django-1.traj"), "{}");
     const labels = join(root, "labels.json");
-    const trial = {
-      class: "capability_gap",
-      mechanism: "incorrect-solution",
-      evidence: [],
-      note: "",
+    const trial = { class: "capability_gap", mechanism: "incorrect-solution" };
+    /** The corpus a label file whose one trial is `key` finds (undefined: not found). */
+    const corpusFor = (key: string) => {
+      const file = { kind: "fire-dev-source", version: 1, name: "x", origin: "here" };
+      writeFileSync(labels, JSON.stringify({ ...file, dataDir: "data", trials: { [key]: trial } }));
+      return readDevSource(labels, { devData: root, sharedFixtures: root }).corpus;
     };
-    writeFileSync(
-      labels,
-      JSON.stringify({
-        kind: "fire-dev-source",
-        version: 1,
-        name: "x",
-        origin: "here",
-        dataDir: "data",
-        trials: { "run-a/django-1": trial },
-      }),
-    );
-    const src = readDevSource(labels, { devData: root, sharedFixtures: root });
-    expect(src.corpus).toBe(join(root, "data"));
-    writeFileSync(
-      labels,
-      JSON.stringify({
-        kind: "fire-dev-source",
-        version: 1,
-        name: "x",
-        origin: "here",
-        dataDir: "data",
-        trials: { "run-b/django-1": trial },
-      }),
-    );
-    expect(readDevSource(labels, { devData: root, sharedFixtures: root }).corpus).toBeUndefined();
+    expect(corpusFor("run-a/django-1")).toBe(join(root, "data"));
+    expect(corpusFor("run-b/django-1")).toBeUndefined();
   });
 });
