@@ -268,6 +268,80 @@ function gradingOf(trajPath: string, instance: string): Graded | undefined {
   return undefined;
 }
 
+/** A run's predictions file (SWE-bench's `all_preds.jsonl` / `preds.json`), beside `trajs/`. */
+const PREDS_NAME = /^(?:all_)?preds\.jsonl?$/;
+
+/** The predictions files in the trajectory's folder and its parent, nearest first. */
+function predsFiles(trajPath: string): string[] {
+  return nearFolders(trajPath)
+    .slice(0, 2)
+    .flatMap((d) => {
+      try {
+        return readdirSync(d)
+          .filter((n) => PREDS_NAME.test(n))
+          .sort()
+          .map((n) => join(d, n));
+      } catch {
+        return [];
+      }
+    });
+}
+
+/** Models by instance, per predictions file and its stamp: every trajectory asks again. */
+const predsModels = new Map<string, { key: string; byInstance: Map<string, string> }>();
+
+/**
+ * The model a run's predictions file names for the instance: `model_name_or_path`, whose first
+ * `__` part is the model in SWE-agent's run names (`gpt-4o-2024-05-13__swe-bench-java__default__t-0.00…`).
+ * Only the trajectory's folder and its parent are looked in (the run folder holds `trajs/`).
+ */
+function predictedModel(trajPath: string, instance: string): string | undefined {
+  for (const file of predsFiles(trajPath)) {
+    const st = statSync(file, { throwIfNoEntry: false });
+    const key = `${st?.size}-${st?.mtimeMs}`;
+    let kept = predsModels.get(file);
+    if (kept?.key !== key) {
+      kept = { key, byInstance: modelsIn(readSmall(file, 256 << 20) ?? "") };
+      if (predsModels.size > 64) predsModels.clear();
+      predsModels.set(file, kept);
+    }
+    const m = kept.byInstance.get(instance);
+    if (m) return m;
+  }
+  return undefined;
+}
+
+/** `instance_id` → model of each prediction in a JSON array or JSON-lines text (bad lines skipped). */
+function modelsIn(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const add = (v: unknown): void => {
+    const r = v as { instance_id?: unknown; model_name_or_path?: unknown } | null;
+    if (typeof r?.instance_id !== "string" || typeof r.model_name_or_path !== "string") return;
+    const model = r.model_name_or_path.split("__")[0]?.trim();
+    if (model) out.set(r.instance_id, model);
+  };
+  const t = text.trimStart();
+  try {
+    if (t.startsWith("[")) for (const v of JSON.parse(t) as unknown[]) add(v);
+    else if (t.startsWith("{") && !t.includes("\n{")) {
+      const v = JSON.parse(t) as Record<string, unknown>;
+      if ("instance_id" in v) add(v);
+      else for (const x of Object.values(v)) add(x);
+    } else
+      for (const line of t.split("\n")) {
+        if (!line.trim()) continue;
+        try {
+          add(JSON.parse(line));
+        } catch {
+          // a bad line names no model; the file's other lines still do
+        }
+      }
+  } catch {
+    // not JSON: no model from it
+  }
+  return out;
+}
+
 /** The tests an eval log shows, failing ones first (the harness's own groups are not here). */
 function logTests(section: { text: string; firstLine: number }, file: string): VerifierTest[] {
   const tests = [...testsShown(section, file).values()];
@@ -494,7 +568,7 @@ async function* readSweAgent(path: string, options: IngestOptions): AsyncGenerat
     taskId: instance,
     taskText: built.taskText,
     agent: "swe-agent",
-    model: evalLog?.model,
+    model: evalLog?.model ?? predictedModel(path, instance),
     outcome: resolved === undefined ? "unknown" : resolved ? "pass" : "fail",
     reward: resolved === undefined ? null : resolved ? 1 : 0,
     exception,
@@ -623,7 +697,7 @@ function isRunSideFile(path: string, head: string): boolean {
 function outsideFiles(path: string): string[] {
   if (!/\.traj$/i.test(path) && !isSweAgentTrajectory(path, peek(path, 64 * 1024))) return [];
   const instance = instanceOf(path);
-  const out = [...summaryFiles(path), ...logsFolders(path)];
+  const out = [...summaryFiles(path), ...logsFolders(path), ...predsFiles(path)];
   const log = evalLogOf(path, instance);
   if (log) out.push(log.file);
   const graded = gradingOf(path, instance);

@@ -33,6 +33,11 @@ describe("SWE-bench submission layout", () => {
     expect(one("fasterxml__jackson-databind-2002").outcome).toBe("fail");
   });
 
+  it("names the model from the run's predictions (SWE-agent's run name, model first)", () => {
+    expect(one("fasterxml__jackson-databind-2002").model).toBe("deepseek-coder");
+    expect(one("fasterxml__jackson-databind-3701").model).toBe("deepseek-coder");
+  });
+
   it("takes the graded tests from the report the harness's log prints", () => {
     const a = one("fasterxml__jackson-databind-2002");
     expect(a.verifierSource?.file).toBe(logOf("fasterxml__jackson-databind-2002"));
