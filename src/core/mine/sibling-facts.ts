@@ -11,6 +11,7 @@ import {
   BUILD_RE,
   callSucceeded,
   commandOf,
+  fetchesFile,
   INTERPRETERS,
   isCheck,
   outputOf,
@@ -145,6 +146,13 @@ function copiedPaths(cmd: string, cwd: string | undefined): string[] {
   return out;
 }
 
+/**
+ * System and Python package managers: their subcommands (`apt-get check`, `pip check`, `dpkg
+ * --verify`) look at installed packages, never at the agent's own work.
+ */
+const PACKAGE_MANAGERS =
+  /^(?:apt|apt-get|aptitude|dpkg|yum|dnf|rpm|apk|zypper|pacman|brew|snap|pip[\d.]*|conda|mamba)$/;
+
 /** What one shell segment checks (a segment that writes checks nothing). */
 function segmentKinds(seg: string): CheckKind[] {
   if (ABOUT_ITSELF.test(seg) || seg.trimStart().startsWith("#")) return [];
@@ -152,8 +160,10 @@ function segmentKinds(seg: string): CheckKind[] {
   const st = stages(seg);
   const first = stripWrappers(st[0] ?? "");
   const prog = baseName(first.split(/\s+/)[0] ?? "");
+  if (PACKAGE_MANAGERS.test(prog)) return [];
   if (TEST_RE.test(seg)) kinds.add("test");
-  if (PROBE_RE.test(seg)) kinds.add("probe");
+  // a download from outside (`wget https://…/x.tar.gz`) probes nothing of the agent's
+  if (PROBE_RE.test(seg) && !fetchesFile(seg)) kinds.add("probe");
   if (BUILD_RE.test(first)) kinds.add("build");
   if (COMPARE_RE.test(seg)) kinds.add("compare");
   if (/\.log\b/.test(seg) && /\b(?:grep|rg|tail|cat|awk|less|head)\b/.test(seg)) kinds.add("log");

@@ -17,6 +17,7 @@ import {
 import { countedFields } from "../../../src/core/mine/detectors/token-accounting.js";
 import { taskReliesOn } from "../../../src/core/mine/faults/environment.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
+import { attemptFacts } from "../../../src/core/mine/sibling-facts.js";
 import { faultOf } from "../../../src/core/mine/triage.js";
 import { Attempt, type Event } from "../../../src/core/model/attempt.js";
 
@@ -970,5 +971,26 @@ describe("a check that could not run, and tools the task relies on", () => {
     expect(fires(a, "capability.earlier-success")).toBe(false);
     const built = attempt("Build the library.", [{ cmd: "make -C lib", out: "cc -c a.c" }]);
     expect(fires(built, "capability.earlier-success")).toBe(true);
+  });
+
+  it("a download is no deployment probe, and a package manager checks nothing of the agent's", () => {
+    const a = attempt("Fix the retry in the registry client.", [
+      {
+        cmd: "wget https://example.org/download/tool-7.88.1.tar.gz",
+        out: "HTTP request sent, awaiting response... 200 OK\nSaving to: 'tool-7.88.1.tar.gz'",
+      },
+      { cmd: "sudo apt-get check", out: "Reading package lists...\nBuilding dependency tree..." },
+      { cmd: "rm -rf config.cache", out: "" },
+    ]);
+    expect(fires(a, "deploy.destructive-after-probe")).toBe(false);
+    const checks = attemptFacts(a).calls.map((c) => c.checks);
+    expect(checks[0]).not.toContain("probe");
+    expect(checks[1]).toEqual([]);
+    // a probe of the agent's own service is still one
+    const served = attempt("Deploy the site.", [
+      { cmd: "curl -s http://localhost:8080/", out: "HTTP/1.1 200 OK" },
+      { cmd: "rm -rf /srv/site", out: "" },
+    ]);
+    expect(fires(served, "deploy.destructive-after-probe")).toBe(true);
   });
 });

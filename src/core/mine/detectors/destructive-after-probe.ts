@@ -1,4 +1,12 @@
-import { commandOf, outputOf, PROBE_RE, probeOk, segments, toolCalls } from "./shell.js";
+import {
+  commandOf,
+  fetchesFile,
+  outputOf,
+  PROBE_RE,
+  probeOk,
+  segments,
+  toolCalls,
+} from "./shell.js";
 import type { Detector } from "./types.js";
 
 /** Commands that delete files, refs, containers or tables. */
@@ -44,7 +52,9 @@ export const destructiveAfterProbe: Detector = {
     for (const call of toolCalls(attempt)) {
       const cmd = commandOf(call) ?? "";
       if (probe === undefined) {
-        const isDeployProbe = PROBE_RE.test(cmd) || /\bgit\s+push\b/.test(cmd);
+        // a download from outside (`wget https://…/x.tar.gz`, "200 OK") probes no deployment
+        const probes = segments(cmd).filter((seg) => PROBE_RE.test(seg) && !fetchesFile(seg));
+        const isDeployProbe = probes.length > 0 || /\bgit\s+push\b/.test(cmd);
         if (isDeployProbe && (DEPLOY_OK.test(outputOf(attempt, call)) || probeOk(attempt, call)))
           probe = call.index;
         continue;

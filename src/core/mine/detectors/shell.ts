@@ -543,7 +543,7 @@ const KEEPS_FETCH =
  * A segment that fetches something from outside the sandbox to keep (a download, a clone),
  * not a probe of a service: a curl of `http://web:8080/health` that prints the answer probes.
  */
-function fetchesFile(seg: string): boolean {
+export function fetchesFile(seg: string): boolean {
   return DOWNLOAD_RE.test(seg) && KEEPS_FETCH.test(seg);
 }
 
