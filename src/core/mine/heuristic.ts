@@ -12,7 +12,7 @@ import { secondReadingOf } from "./faults/index.js";
 import { heldBack } from "./held-back.js";
 import type { InterventionPoint, Label, LabelEvidence } from "./label.js";
 import { familyMechanism, mechanismById } from "./mechanisms.js";
-import { candidates, confidenceOf, eventEvidence } from "./strength.js";
+import { type Candidate, candidates, confidenceOf, eventEvidence, loopAtEnd } from "./strength.js";
 import { faultOf } from "./triage.js";
 
 export { confidenceOf, STRENGTH } from "./strength.js";
@@ -145,7 +145,7 @@ export function heuristicLabel(
   const cands = (missed.length > 0 ? missed : all).sort(
     (x, y) => y.strength - x.strength || ORDER.indexOf(x.id) - ORDER.indexOf(y.id),
   );
-  const best = cands[0];
+  const best = ranIntoDeadline(attempt, cands, threshold) ?? cands[0];
   const kind = capEvidence.length > 0 ? "procedural_loss" : "policy_addressable";
   if (best && best.strength >= threshold) {
     const m = mechanismById(best.id);
@@ -276,6 +276,30 @@ export function heuristicLabel(
   };
 }
 
+/**
+ * The loop a run's budget ran out in, when the deadline is otherwise the best reading: the
+ * deadline is then the loop's symptom (the loop ate the time the deliverable needed), and the
+ * loop is where a rule acts. Only a loop strong enough to be named on its own, running to the
+ * end of the run.
+ */
+function ranIntoDeadline(
+  attempt: Attempt,
+  cands: readonly Candidate[],
+  threshold: number,
+): Candidate | undefined {
+  const deadline = cands[0];
+  if (deadline?.id !== "deadline-no-deliverable") return undefined;
+  const loop = cands.find(
+    (c) =>
+      c.id === "repeated-tool-error" &&
+      c.strength >= threshold &&
+      c.hits.some((h) => loopAtEnd(attempt, h)),
+  );
+  // the deadline's own evidence (the result record, the verifier's missing file) still shows
+  // what the loop cost
+  return loop && { ...loop, evidence: [...loop.evidence, ...deadline.evidence] };
+}
+
 /** The agent's own passing test or probe (a build that succeeded shows less). */
 function reachedOf(hits: readonly DetectorHit[]): DetectorHit | undefined {
   return hits.find(
@@ -292,6 +316,7 @@ function reachedOf(hits: readonly DetectorHit[]): DetectorHit | undefined {
 const STALL_DETECTORS: readonly string[] = [
   "run.timeout",
   "loop.repeated-failure",
+  "loop.no-progress",
   waitingShell.id,
 ];
 

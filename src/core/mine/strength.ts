@@ -118,7 +118,7 @@ function testLine(a: Attempt, hit: (l: string) => boolean): LabelEvidence | unde
 }
 
 /** Whether a repeated-failure hit runs to the end of the run (its last call among the last few). */
-function loopAtEnd(a: Attempt, h: DetectorHit): boolean {
+export function loopAtEnd(a: Attempt, h: DetectorHit): boolean {
   const calls = a.events.filter((e) => e.kind === "tool_call");
   const last = h.eventIndices.at(-1);
   if (last === undefined) return false;

@@ -84,6 +84,11 @@ describe("detectors on the real harbor-openclaw trials", () => {
         "output.never-written@806",
         "deadline.no-deliverable@806",
         "loop.repeated-failure@41,43,45,…",
+        // the same searches of the wrong folder, run again and again with the same answer
+        "loop.no-progress@3,13,15,…",
+        "loop.no-progress@7,9,17,…",
+        "loop.no-progress@1,141,581,…",
+        "loop.no-progress@11,227,635,…",
         "run.timeout@806",
       ],
       "task-calendar__8A83BnJ": ["output.wrong-path@3", "stop.no-check-after-write@3"],
@@ -149,13 +154,16 @@ describe("detectors on the real harbor-openclaw trials", () => {
       "t4-life-trip-plan__AjimJm5":
         "suspected task-input-missed|stop|needs_review|policy_addressable",
       "t4-life-trip-plan__pk7EZC6": "repeated-tool-error|tool|named|policy_addressable",
+      // the time ran out inside the loop: the deadline is its symptom
       "t5-hallucination-resistant-evide__85qPU4":
-        "deadline-no-deliverable|tool|named|policy_addressable",
+        "repeated-tool-error|tool|named|policy_addressable",
       "task-calendar__8A83BnJ": "artifact-wrong-path|stop|named|policy_addressable",
       "task-log-hdfs-block-ops__nvME2du": "deadline-no-deliverable|tool|named|policy_addressable",
     });
     const sig = (p: string) => label(p).signature;
-    expect(sig("t5-hallucination-resistant-evide__85qPU4")).toBe("missing:.md,.txt");
+    expect(sig("t5-hallucination-resistant-evide__85qPU4")).toBe(
+      "read: enoent: no such file or directory, access '/workspace/answer.txt'",
+    );
     expect(sig("task-calendar__8A83BnJ")).toBe("written elsewhere");
     expect(sig("task-log-hdfs-block-ops__nvME2du")).toBe("placeholder deliverable");
     // every named label cites a verifier line or a result record besides its event
@@ -168,7 +176,9 @@ describe("detectors on the real harbor-openclaw trials", () => {
       label("task-log-hdfs-block-ops__nvME2du").evidence?.some((e) => e.from === "result"),
     ).toBe(true);
     const t5 = label("t5-hallucination-resistant-evide__85qPU4");
-    expect(t5.evidenceEvents).toEqual([806]);
+    // the loop's calls, and the deadline's record of what it cost
+    expect(t5.evidenceEvents?.slice(0, 3)).toEqual([1, 3, 7]);
+    expect(t5.evidence?.some((e) => e.from === "result")).toBe(true);
     expect(t5.family).toBeUndefined();
   });
 

@@ -108,6 +108,64 @@ describe("generic detectors", () => {
     expect(mechanismOf(other)).toBe("repeated-tool-error");
   });
 
+  it("loop: calls that never ran repeat whatever their arguments; assignments are no new approach", () => {
+    const mech = (a: Attempt) =>
+      runDetectors(a, { siblings: [] }).find((h) => h.detectorId === "loop.repeated-failure");
+    // prose run as commands: every input differs, the shell could not parse any of them
+    const prose = [1, 2, 3, 4, 5].map((i) => ({
+      cmd: `DISCUSSION step ${"x".repeat(i)} we should look at the file (it's there)`,
+      out: `/bin/bash: line ${100 + i}: unexpected EOF while looking for matching \`''`,
+      exit: 2,
+    }));
+    expect(mech(attempt("Fix the bug.", prose))?.mechanism).toBe("repeated-tool-error");
+    // different commands failing with one error that ran: new attempts, no loop
+    const tries = ["ls a", "cat b", "head c", "wc d", "stat e"].map((cmd) => ({
+      cmd,
+      out: "error: permission denied",
+      exit: 1,
+    }));
+    expect(mech(attempt("Fix the bug.", tries))).toBeUndefined();
+    // the same build under other JAVA_HOMEs: an assignment before it is no new approach
+    const homes = ["/a/jdk", "/b/jdk", "/c/jdk", "/d/jdk", "/e/jdk"].map((h) => ({
+      cmd: `export JAVA_HOME=${h} && ./mvnw test`,
+      out: `Error: JAVA_HOME is not defined correctly.\n  We cannot execute ${h}/bin/java`,
+      exit: 1,
+    }));
+    const build = mech(attempt("Fix the bug.", homes));
+    expect(build?.mechanism).toBe("repeated-tool-error");
+    expect(build?.reason).toContain("./mvnw test");
+  });
+
+  it("loop: the same look returning the same result is a loop only without a write between", () => {
+    const look = { cmd: "cd /app/repo && git log --all -p | grep secret || true", out: "" };
+    const ranOut = { outcome: "timeout" as const };
+    const hit = (a: Attempt) =>
+      runDetectors(a, { siblings: [] }).find((h) => h.detectorId === "loop.no-progress");
+    const loop = attempt("Recover the secret.", [look, look, look, look, look], ranOut);
+    expect(hit(loop)?.mechanism).toBe("repeated-tool-error");
+    // the run stopped on its own: a sign of struggle, not what used up the budget
+    expect(hit(attempt("Recover the secret.", [look, look, look, look, look]))?.mechanism).toBe(
+      undefined,
+    );
+    expect(hit(attempt("Recover the secret.", [look, look, look, look]))).toBeUndefined();
+    // an edit between each run looks at something new: the edit-run cycle of a fix
+    const edit = { cmd: "sed -i 's/a/b/' /app/x.py", out: "" };
+    const cycle = attempt(
+      "Fix x.py.",
+      [1, 2, 3, 4, 5].flatMap(() => [edit, { cmd: "python /app/x.py", out: "still wrong" }]),
+      ranOut,
+    );
+    expect(hit(cycle)).toBeUndefined();
+    // a poll waits through the same answer on purpose
+    const poll = { cmd: "sleep 30 && cat /app/status", out: "running" };
+    expect(
+      hit(attempt("Train the model.", [poll, poll, poll, poll, poll], ranOut)),
+    ).toBeUndefined();
+    // a deadline is the symptom of the loop the budget ran out in
+    const label = heuristicLabel(loop, runDetectors(loop, { siblings: [] }));
+    expect(label.mechanismId).toBe("repeated-tool-error");
+  });
+
   it("redacts secrets quoted in detector reasons", () => {
     const cmd =
       'curl -sf -H "Authorization: Bearer sk-proj-abcdefghijklmnop1234567890" https://api.example.com/v1/x';

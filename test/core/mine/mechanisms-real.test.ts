@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { namedPaths } from "../../../src/core/mine/detectors/paths.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
+import { candidates } from "../../../src/core/mine/strength.js";
 import type { Attempt, Event } from "../../../src/core/model/attempt.js";
 import type { Workspace } from "../../../src/core/workspace/load.js";
 import { attemptByPrefix, loadDemo, loadOpenclaw, removeTempWorkspaces } from "./demo-workspace.js";
@@ -88,10 +89,18 @@ describe("open mechanisms on real trials, each with a near miss", () => {
   it("artifact-never-written: the two files the task names, never written (deadline when timed out)", () => {
     const a = real("t5-hallucination-resistant-evide__85qPU4");
     // The run hit its time limit: the agent did not choose that stop, so the files missing
-    // at the deadline are the deadline's mechanism, with the same signature.
+    // at the deadline are the deadline's reading, with the same signature ...
     const l = labelOf(a);
-    expect(l.mechanismId).toBe("deadline-no-deliverable");
-    expect(l.signature).toBe("missing:.md,.txt");
+    const deadline = candidates(a, runDetectors(a, { siblings: [] }), []).find(
+      (c) => c.id === "deadline-no-deliverable",
+    );
+    expect(deadline?.hits.map((h) => h.signature)).toContain("missing:.md,.txt");
+    // ... and the time ran out inside a loop of the same failing read: the loop is named,
+    // the deadline's evidence kept beside it
+    expect(l.mechanismId).toBe("repeated-tool-error");
+    expect(
+      l.evidence?.some((e) => e.from === "verifier" && /answer\.txt|evidence\.md/.test(e.excerpt)),
+    ).toBe(true);
     // The same run ending on its own: the agent stopped with both files unwritten.
     const stopped = { ...a, outcome: "fail" as const };
     delete stopped.exception;

@@ -16,6 +16,7 @@ import { inputMissed } from "./input-missed.js";
 import { installedPackageEdited } from "./installed-package.js";
 import { latexLogUnchecked } from "./latex-log.js";
 import { noDiffAfterReplace } from "./no-diff-after-replace.js";
+import { noProgress } from "./no-progress.js";
 import { artifactWrongPath, outputNeverWritten } from "./output-never-written.js";
 import { overwroteExisting } from "./overwrote-existing.js";
 import { ownProjectBuilt } from "./own-project.js";
@@ -72,6 +73,7 @@ export const DETECTORS: readonly Detector[] = [
   stopCheckNotRun,
   stopFailedCheck,
   repeatedFailure,
+  noProgress,
   waitingShell,
   timeout,
   gaveUp,

@@ -1,7 +1,15 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { normalizeEvidence } from "../mechanisms.js";
 import { callText, errorText, samePath, toolFailed } from "./paths.js";
-import { callSucceeded, resultOf, toolCalls, writtenPaths } from "./shell.js";
+import {
+  callSucceeded,
+  commandOf,
+  outputOf,
+  programNotFound,
+  resultOf,
+  toolCalls,
+  writtenPaths,
+} from "./shell.js";
 import type { Detector } from "./types.js";
 
 /** Minimum identical failing calls that count as a loop. */
@@ -11,6 +19,44 @@ export const LOOP_MIN = 3;
  * not just a sign of struggle: three tries of a hard step are normal flailing.
  */
 export const LOOP_MECHANISM_MIN = 5;
+
+/** The shell could not parse the command: nothing of it ran. */
+const SHELL_SYNTAX =
+  /syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file/i;
+
+/**
+ * Whether a failing call never ran: its program was not found, or the shell could not parse
+ * it. Changing such a call's arguments changes nothing (the program is still missing, the
+ * response still arrives in a form the shell cannot read), so a loop of them needs no
+ * repeated input to be unchanged.
+ */
+export function neverRan(a: Attempt, call: Event): boolean {
+  if (commandOf(call) === undefined) return false;
+  return programNotFound(a, call) || SHELL_SYNTAX.test(outputOf(a, call));
+}
+
+/** A variable assignment or `export` as a whole list element (`export JAVA_HOME=/usr/lib/jvm`). */
+const ASSIGNMENT = /^(?:export\s+)?\w+=\S*$/;
+
+/** The command without its leading assignments (`export A=b && mvn test` → `mvn test`). */
+function withoutAssignments(cmd: string): string {
+  let rest = cmd.trim();
+  for (;;) {
+    const m = /&&|;/.exec(rest);
+    if (!m || !ASSIGNMENT.test(rest.slice(0, m.index).trim())) return rest;
+    rest = rest.slice(m.index + m[0].length).trim();
+  }
+}
+
+/**
+ * A call as the approach it takes, for telling a retry from a new attempt: the command with
+ * leading variable assignments dropped (the same build retried under another `JAVA_HOME` is
+ * the same call), or the tool's input.
+ */
+export function approachOf(call: Event): string {
+  const cmd = commandOf(call);
+  return normalizeEvidence(cmd !== undefined ? withoutAssignments(cmd) : callText(call), 400);
+}
 
 /**
  * Whether a loop of failing writes was got past: every call of the loop tried to write a file
@@ -56,6 +102,7 @@ export const repeatedFailure: Detector = {
         error: string;
         inputs: Set<string>;
         first: string;
+        neverRan: boolean;
       }
     >();
     for (const call of toolCalls(attempt)) {
@@ -70,16 +117,21 @@ export const repeatedFailure: Detector = {
         error,
         inputs: new Set<string>(),
         first: callText(call).replace(/\s+/g, " ").trim(),
+        neverRan: true,
       };
       entry.idx.push(call.index);
       entry.calls.push(call);
-      entry.inputs.add(normalizeEvidence(callText(call), 400));
+      entry.inputs.add(approachOf(call));
+      entry.neverRan &&= neverRan(attempt, call);
       seen.set(key, entry);
     }
     return (
       [...seen.values()]
-        // Without a change of approach: mostly the same input again, not new attempts.
-        .filter((e) => e.idx.length >= LOOP_MIN && e.inputs.size <= e.idx.length / 2)
+        // Without a change of approach: mostly the same input again, not new attempts (or
+        // calls that never ran, whatever their arguments)
+        .filter(
+          (e) => e.idx.length >= LOOP_MIN && (e.neverRan || e.inputs.size <= e.idx.length / 2),
+        )
         .sort((x, y) => y.idx.length - x.idx.length || (x.tool < y.tool ? -1 : 1))
         .map((e) => {
           const past = loopGotPast(attempt, e.calls);
