@@ -234,13 +234,19 @@ export function digestPlan(
     if (p === undefined || p < 0 || p >= n) return;
     score.set(p, Math.max(score.get(p) ?? 0, s));
   };
-  // A detector's evidence ranks first; of a long list (a loop) its first and last two do, the
-  // other repetitions rank below failures and deliverable writes.
+  // A detector's evidence ranks first; of a long list (a loop) its first and last two do, with
+  // what they returned (a loop's evidence is the same answer again), the other repetitions
+  // rank below failures and deliverable writes.
   for (const h of hits) {
     const ids = h.eventIndices;
+    const loop = ids.length > 4;
     ids.forEach((i, k) => {
-      const edge = ids.length <= 4 || k < 2 || k >= ids.length - 2;
-      bump(pos.get(i), edge ? SCORE.detector : SCORE.failure - 10);
+      const edge = !loop || k < 2 || k >= ids.length - 2;
+      const p = pos.get(i);
+      bump(p, edge ? SCORE.detector : SCORE.failure - 10);
+      const ev = p === undefined ? undefined : attempt.events[p];
+      const r = loop && edge && ev ? resultOf(attempt, ev) : undefined;
+      if (r) bump(attempt.events.indexOf(r), SCORE.detector - 0.5);
     });
   }
   // the stop and the turn before it, then (below the latest failure) the rest of the last turns

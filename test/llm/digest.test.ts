@@ -6,7 +6,13 @@ import { runDetectors } from "../../src/core/mine/detectors/index.js";
 import { Attempt } from "../../src/core/model/attempt.js";
 import { loadWorkspace, type Workspace } from "../../src/core/workspace/load.js";
 import { LlmConfig } from "../../src/llm/config.js";
-import { destroys, environmentLine, siblingLines, verifies } from "../../src/llm/digest.js";
+import {
+  destroys,
+  environmentLine,
+  relevanceOrder,
+  siblingLines,
+  verifies,
+} from "../../src/llm/digest.js";
 import { buildLabelPrompt, renderEvent } from "../../src/llm/prompt.js";
 import { mechanismEvidence } from "../../src/llm/prompt-evidence.js";
 import { fixture, REPO_ROOT } from "../helpers/paths.js";
@@ -132,6 +138,29 @@ describe("the LLM digest selects events by relevance, not position", () => {
     );
     expect(p.shownEvents).toContain(2); // the final turn the trace records
     expect(p.promptTokens).toBeLessThanOrEqual(p.budgetTokens);
+  });
+
+  it("shows a long loop's first and last calls with what each returned", () => {
+    const a = longAttempt();
+    // the benign listings are a loop of the same look; the hit names 12 of them
+    const calls = a.events.filter((e) => e.kind === "tool_call" && e.command?.startsWith("ls"));
+    const ids = calls.slice(10, 22).map((e) => e.index);
+    const hit = {
+      detectorId: "loop.no-progress",
+      eventIndices: ids,
+      reason: `${ids.length}× Bash returned the same result`,
+    };
+    const shown = buildLabelPrompt(a, [hit], limits).shownEvents;
+    // (positions in attempt.events equal event indices here; each result follows its call)
+    const order = relevanceOrder(a, [hit]);
+    const rank = (i: number) => order.indexOf(i);
+    const middle = ids.slice(2, -2);
+    for (const i of [...ids.slice(0, 2), ...ids.slice(-2)]) {
+      expect(shown).toContain(i);
+      expect(shown).toContain(i + 1);
+      // what an edge call returned ranks with the call, above the loop's other repetitions
+      for (const m of middle) expect(rank(i + 1)).toBeLessThan(rank(m));
+    }
   });
 
   it("shows the failing assertion whole and the test counts, ahead of the traceback's tail", () => {
