@@ -14,7 +14,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { InputError, parseJsonText } from "../errors.js";
-import type { AttemptInput } from "../model/attempt.js";
+import { type AttemptInput, UNFINISHED_TRIAL } from "../model/attempt.js";
 import { EventLog } from "./events.js";
 import { isDir, isFile, peek, readSmall, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs, validate } from "./json-file.js";
@@ -556,6 +556,17 @@ async function* readSweAgent(path: string, options: IngestOptions): AsyncGenerat
     verifierOutput = `the run summary lists the instance in: ${lists.join(", ")} (no eval log of the instance was found)`;
     verifierSource = { file: summaryFile };
   }
+  // SWE-agent writes an exit status whenever it ends a run (a submission, a limit, an error):
+  // a trajectory without one that nothing graded was stopped from outside mid-run
+  const unfinished =
+    !exception && status === undefined && !built.submitted && resolved === undefined
+      ? {
+          type: UNFINISHED_TRIAL,
+          message:
+            "the trajectory ends without SWE-agent's exit status and nothing graded it: the run was stopped mid-trial",
+        }
+      : undefined;
+  if (unfinished) log.text("message", "system", unfinished.message);
   if (entry && reportFile) verifierTests = reportTestsWithOutput(entry, reportFile);
   else if (section && evalLog && resolved !== undefined) {
     const tests = logTests(section, evalLog.file);
@@ -571,7 +582,7 @@ async function* readSweAgent(path: string, options: IngestOptions): AsyncGenerat
     model: evalLog?.model ?? predictedModel(path, instance),
     outcome: resolved === undefined ? "unknown" : resolved ? "pass" : "fail",
     reward: resolved === undefined ? null : resolved ? 1 : 0,
-    exception,
+    exception: exception ?? unfinished,
     costUsd: stats?.instance_cost ?? undefined,
     tokens: normTokens({ input: stats?.tokens_sent, output: stats?.tokens_received }),
     verifierOutput,

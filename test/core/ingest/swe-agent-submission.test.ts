@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loggedReport } from "../../../src/core/ingest/swebench-report.js";
-import type { Attempt } from "../../../src/core/model/attempt.js";
+import { faultOf } from "../../../src/core/mine/faults/index.js";
+import { type Attempt, UNFINISHED_TRIAL } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { type Collected, collect } from "./collect.js";
 
@@ -28,9 +29,18 @@ const one = (id: string): Attempt => {
 describe("SWE-bench submission layout", () => {
   it("reads the summary in results/ as the run's, not as an unknown file", () => {
     expect(got.errors).toEqual([]);
-    expect(got.attempts).toHaveLength(2);
+    expect(got.attempts).toHaveLength(3);
     expect(one("fasterxml__jackson-databind-3701").outcome).toBe("pass");
     expect(one("fasterxml__jackson-databind-2002").outcome).toBe("fail");
+  });
+
+  it("a trajectory without SWE-agent's exit status that nothing graded is an unfinished trial", () => {
+    const a = one("fasterxml__jackson-core-891");
+    expect(a.outcome).toBe("unknown");
+    expect(a.exception?.type).toBe(UNFINISHED_TRIAL);
+    expect(faultOf(a)).toMatchObject({ reason: "provider_fault", code: "trial-unfinished" });
+    // a run SWE-agent ended itself keeps its own end, graded or not
+    expect(one("fasterxml__jackson-databind-2002").exception?.type).not.toBe(UNFINISHED_TRIAL);
   });
 
   it("names the model from the run's predictions (SWE-agent's run name, model first)", () => {
