@@ -12,6 +12,7 @@ import {
 import { EventLog } from "./events.js";
 import { findFiles, peek, readSmall } from "./fs-util.js";
 import { littleCoderItems } from "./little-coder-log.js";
+import { isOpencodeLog, opencodeFailure, opencodeItems } from "./opencode-printed.js";
 
 /** Printed agent logs above this size are not read (they would not fit the trace caps anyway). */
 const MAX_LOG = 64 << 20;
@@ -20,8 +21,11 @@ const MAX_LOG = 64 << 20;
  * What a CLI agent printed, as Harbor keeps it: `agent/claude-code.txt` (the stdout of
  * `claude --output-format stream-json`), `agent/codex.txt` (`codex exec --json` lines, or
  * its human output), `agent/aider.chat.history.md` (aider's chat history: Harbor converts
- * aider's run to no trajectory) or `agent/little_coder.log` (little-coder's adapter log). Read only when the trial has no trajectory, session or API
- * logs; undefined when no such file holds an action.
+ * aider's run to no trajectory), `agent/opencode.txt` (`opencode run --format json` events) or
+ * `agent/little_coder.log` (little-coder's adapter log). Read only when the trial has no
+ * trajectory, session or API logs; undefined when no such file holds an action. An OpenCode log
+ * with no action (its first model request failed) gives no events: it was read, and its failure
+ * is the run's end (printedTurnFailure).
  */
 export function printedAgentLog(
   dir: string,
@@ -31,6 +35,7 @@ export function printedAgentLog(
     ["claude-code.txt", streamJsonItems],
     ["codex.txt", (t) => (t.includes('"type":"item.') ? codexJsonItems(t) : codexExecItems(t))],
     ["aider.chat.history.md", aiderHistoryItems],
+    ["opencode.txt", opencodeItems],
     ["little_coder.log", littleCoderItems],
   ];
   for (const [name, read] of readers) {
@@ -38,6 +43,8 @@ export function printedAgentLog(
     const text = readSmall(file, MAX_LOG);
     if (!text) continue;
     const items = read(text);
+    if (!items.length && name === "opencode.txt" && isOpencodeLog(text))
+      return { events: [], file };
     if (!items.length) continue;
     const log = new EventLog(outputCap);
     appendPrinted(log, items);
@@ -74,12 +81,20 @@ const TurnFailed = z.object({
  * How the agent CLI's last turn ended when it failed, as the CLI printed it (else as
  * OpenClaw's session log records it): `codex exec --json` closes a turn it could not
  * complete (no model response after its retries, an authentication or quota error) with
- * `{"type":"turn.failed","error":{"message":…}}`. Only the last `turn.*` event counts: a
+ * `{"type":"turn.failed","error":{"message":…}}`; `opencode run --format json` prints an
+ * `error` event. Only the last `turn.*` event counts: a
  * failure a later turn recovered from is none. Undefined when there is no such log or its
  * last turn completed. The line is 1-based.
  */
 export function printedTurnFailure(dir: string): LoggedFailure | undefined {
-  return codexTurnFailure(dir) ?? openclawPromptError(dir);
+  return codexTurnFailure(dir) ?? opencodeTurnFailure(dir) ?? openclawPromptError(dir);
+}
+
+/** `opencode run --format json`: a failed model request no later step recovered from. */
+function opencodeTurnFailure(dir: string): LoggedFailure | undefined {
+  return lastLoggedFailure(join(dir, "agent", "opencode.txt"), '"type":"error"', (l) =>
+    opencodeFailure(l),
+  );
 }
 
 /** OpenClaw's session log: a model request that failed (`openclaw:prompt-error`, `data.error`). */

@@ -10,9 +10,16 @@ const HEREDOC =
 const TARGET = />[ \t]*([^\s>]{1,300})[ \t]*$/;
 /** A file a launcher writes the instruction to. */
 const INSTRUCTION_FILE = /(?:instruction|prompt|task)[^/]*$/i;
-/** Flags that take the agent's instruction, and `--` before a last positional argument. */
+/**
+ * Where a launch command gives the agent its instruction as a single-quoted word: after a flag
+ * that takes it (`-p`, `--prompt`, `--text`, `-t`, …) or `--` before a last positional
+ * argument; or as the first word after a `run` sub-command and its options (`opencode run
+ * --format=json '…'`).
+ */
 const PROMPT_FLAG =
-  /(?:^|\s)(?:--prompt|-p|--print|--instruction|--task|--message|-m|--)\s+'((?:[^']|'\\''){0,65536})'/g;
+  /(?:(?:^|\s)(?:--prompt|-p|--print|--instruction|--task|--message|-m|--text|-t|--)|(?:^|\s)run(?:[ \t]+--?[\w-]+(?:=[^\s']+)?)*)\s+'((?:[^']|'\\''){0,65536})'/g;
+/** The instruction echoed into the agent's input (`echo '…' | qwen -y`). */
+const ECHOED = /(?:^|\s)echo\s+'((?:[^']|'\\''){0,65536})'[ \t]*\|/g;
 
 /** Here-document bodies written to a file named like an instruction, prompt or task. */
 function heredocs(text: string): string[] {
@@ -38,7 +45,9 @@ function heredocs(text: string): string[] {
 
 /** Single-quoted shell arguments of instruction flags, unquoted. */
 function promptArgs(text: string): string[] {
-  return [...text.matchAll(PROMPT_FLAG)].map((m) => (m[1] ?? "").replaceAll("'\\''", "'"));
+  return [...text.matchAll(PROMPT_FLAG), ...text.matchAll(ECHOED)].map((m) =>
+    (m[1] ?? "").replaceAll("'\\''", "'"),
+  );
 }
 
 /**

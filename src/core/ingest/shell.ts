@@ -151,6 +151,8 @@ export function writtenPaths(tool: string, args: unknown): string[] | undefined 
   // an editor tool's sub-command (`str_replace_editor` of SWE-agent and OpenHands): `view` reads
   if (typeof a.command === "string" && READ_SUBCOMMAND.test(a.command)) return undefined;
   if (typeof a.input === "string" && isPatchTool(tool)) return patchPaths(a.input);
+  // OpenCode's apply_patch ({patchText})
+  if (typeof a.patchText === "string" && isPatchTool(tool)) return patchPaths(a.patchText);
   for (const k of PATH_KEYS) {
     const v = a[k];
     if (typeof v === "string" && v) return [v];
