@@ -33,3 +33,13 @@ export async function collect(
 
 export const byTask = (attempts: Attempt[], taskId: string): Attempt =>
   attempts.find((a) => a.taskId === taskId) ?? (undefined as never);
+
+/** Attempts by their trial folder's name, with a lookup that fails loudly for a missing one. */
+export function byTrialFolder(attempts: readonly Attempt[]): (trial: string) => Attempt {
+  const byTrial = new Map(attempts.map((a) => [a.source.path.split("/").at(-1) ?? "", a]));
+  return (trial) => {
+    const a = byTrial.get(trial);
+    if (!a) throw new Error(`no attempt for ${trial}`);
+    return a;
+  };
+}

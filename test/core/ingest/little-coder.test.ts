@@ -5,20 +5,15 @@ import { deadlineNoDeliverable } from "../../../src/core/mine/detectors/deadline
 import { stepLimitReached } from "../../../src/core/mine/detectors/paths.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
-import { collect } from "./collect.js";
+import { byTrialFolder, collect } from "./collect.js";
 
 /** Real Harbor trials of little-coder (test/fixtures/harbor-little-coder, see its README). */
-let byTrial: Map<string, Attempt>;
+let one: (trial: string) => Attempt;
 beforeAll(async () => {
   const got = await collect([resolve(REPO_ROOT, "test/fixtures/harbor-little-coder")]);
   expect(got.errors).toEqual([]);
-  byTrial = new Map(got.attempts.map((a) => [a.source.path.split("/").at(-1) ?? "", a]));
+  one = byTrialFolder(got.attempts);
 });
-const one = (t: string): Attempt => {
-  const a = byTrial.get(t);
-  if (!a) throw new Error(`no attempt for ${t}`);
-  return a;
-};
 const calls = (a: Attempt) => a.events.filter((e) => e.kind === "tool_call");
 
 describe("little-coder's Harbor log (real trials)", () => {

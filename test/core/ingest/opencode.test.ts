@@ -9,24 +9,19 @@ import { faultOf } from "../../../src/core/mine/faults/index.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
-import { collect } from "./collect.js";
+import { byTrialFolder, collect } from "./collect.js";
 
 /** Harbor trials of the real OpenCode CLI on a scripted model (test/fixtures/harbor-opencode). */
 const FIXTURE = resolve(REPO_ROOT, "test/fixtures/harbor-opencode");
-let byTrial: Map<string, Attempt>;
+let one: (trial: string) => Attempt;
 beforeAll(async () => {
   // (the trial folders: capture/ beside them holds the script that made them)
   const got = await collect(
     ["count-lines__Oc1Wrong", "count-lines__Oc2NoModel"].map((t) => resolve(FIXTURE, t)),
   );
   expect(got.errors).toEqual([]);
-  byTrial = new Map(got.attempts.map((a) => [a.source.path.split("/").at(-1) ?? "", a]));
+  one = byTrialFolder(got.attempts);
 });
-const one = (t: string): Attempt => {
-  const a = byTrial.get(t);
-  if (!a) throw new Error(`no attempt for ${t}`);
-  return a;
-};
 const calls = (a: Attempt) => a.events.filter((e) => e.kind === "tool_call");
 
 describe("OpenCode's JSON events under Harbor (agent/opencode.txt)", () => {
