@@ -30,9 +30,22 @@ const HOST_CANNOT_RUN =
 /** Whether the task text names `tool` as a tool it provides (`gh`, "the gws CLI", …). */
 export function taskReliesOn(taskText: string, tool: string): boolean {
   if (tool.length < 2) return false;
-  const { named, toInstall } = reliancePatterns(tool);
-  return named.test(taskText) && !toInstall.test(taskText);
+  // the attempts of one task share its text: each (text, tool) is read once
+  let byTool = RELIED.get(taskText);
+  if (!byTool) {
+    if (RELIED.size > 256) RELIED.clear();
+    byTool = new Map();
+    RELIED.set(taskText, byTool);
+  }
+  let relies = byTool.get(tool);
+  if (relies === undefined) {
+    const { named, toInstall } = reliancePatterns(tool);
+    relies = named.test(taskText) && !toInstall.test(taskText);
+    byTool.set(tool, relies);
+  }
+  return relies;
 }
+const RELIED = new Map<string, Map<string, boolean>>();
 
 /** The two patterns of a tool, built once per tool (every failed attempt asks for them). */
 const RELIANCE = new Map<string, { named: RegExp; toInstall: RegExp }>();
@@ -99,25 +112,21 @@ function modelApiFault(a: Attempt, markers: readonly string[]): Fault | undefine
  * A tool the task says it provides that is missing or unauthenticated at the agent's last
  * use of it: the environment, not the agent, stood in the way.
  */
-function toolFault(a: Attempt, markers: readonly string[]): Fault | undefined {
+function toolFault(
+  a: Attempt,
+  markers: readonly string[],
+  runs: readonly CallPrograms[],
+): Fault | undefined {
   const last = new Map<string, Event>();
-  const relied = new Map<string, boolean>();
-  for (const call of a.events) {
-    const cmd = call.kind === "tool_call" ? commandOf(call) : undefined;
-    if (!cmd) continue;
-    for (const tool of programsOf(cmd)) {
-      if (!relied.has(tool)) relied.set(tool, taskReliesOn(a.taskText, tool));
-      if (relied.get(tool)) last.set(tool, call);
-    }
-  }
+  for (const { call, programs } of runs)
+    for (const tool of programs) if (taskReliesOn(a.taskText, tool)) last.set(tool, call);
   for (const [tool, call] of last) {
     // what this command printed (of a pane shared by a batch, its own part)
     const out = outputOf(a, call);
     const missing = MISSING_BINARY.map((re) => re.exec(out)?.[1]).find((b) => b !== undefined);
     // another program the command itself runs is missing (prose run as a command, a typo):
     // that program was the agent's choice, not the tool the task relies on
-    if (missing && missing !== tool && programsOf(commandOf(call) ?? "").includes(missing))
-      continue;
+    if (missing && missing !== tool && programsIn(runs, call).includes(missing)) continue;
     const noCreds = NO_CREDENTIALS.test(out);
     const marker = markers.find((m) => out.toLowerCase().includes(m.toLowerCase()));
     if (!missing && !noCreds && !marker) continue;
@@ -145,13 +154,11 @@ function toolFault(a: Attempt, markers: readonly string[]): Fault | undefined {
  * emulator lacks a syscall, the binary is for another architecture): no agent could have
  * delivered on this host.
  */
-function hostFault(a: Attempt): Fault | undefined {
+function hostFault(a: Attempt, runs: readonly CallPrograms[]): Fault | undefined {
   const last = new Map<string, Event>();
   const task = a.taskText.toLowerCase();
-  for (const call of a.events) {
-    const cmd = call.kind === "tool_call" ? commandOf(call) : undefined;
-    if (!cmd) continue;
-    for (const p of programsOf(cmd)) {
+  for (const { call, programs } of runs) {
+    for (const p of programs) {
       const stem = p.split("-")[0] ?? p;
       if (stem.length >= 3 && task.includes(stem.toLowerCase())) last.set(p, call);
     }
@@ -174,5 +181,28 @@ function hostFault(a: Attempt): Fault | undefined {
 
 /** Environment / setup / provider faults seen in the events (no exception recorded). */
 export function environmentFault(a: Attempt, markers: readonly string[]): Fault | undefined {
-  return modelApiFault(a, markers) ?? toolFault(a, markers) ?? hostFault(a);
+  const api = modelApiFault(a, markers);
+  if (api) return api;
+  const runs = programRuns(a);
+  return toolFault(a, markers, runs) ?? hostFault(a, runs);
+}
+
+/** A shell call and the programs it runs. */
+interface CallPrograms {
+  call: Event;
+  programs: string[];
+}
+
+/** Every shell call with the programs it runs, read once for both readings below. */
+function programRuns(a: Attempt): CallPrograms[] {
+  const out: CallPrograms[] = [];
+  for (const call of a.events) {
+    const cmd = call.kind === "tool_call" ? commandOf(call) : undefined;
+    if (cmd) out.push({ call, programs: programsOf(cmd) });
+  }
+  return out;
+}
+
+function programsIn(runs: readonly CallPrograms[], call: Event): string[] {
+  return runs.find((r) => r.call === call)?.programs ?? [];
 }
