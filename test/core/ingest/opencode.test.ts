@@ -17,7 +17,9 @@ let one: (trial: string) => Attempt;
 beforeAll(async () => {
   // (the trial folders: capture/ beside them holds the script that made them)
   const got = await collect(
-    ["count-lines__Oc1Wrong", "count-lines__Oc2NoModel"].map((t) => resolve(FIXTURE, t)),
+    ["count-lines__Oc1Wrong", "count-lines__Oc2NoModel", "count-lines__Oc3Fixed"].map((t) =>
+      resolve(FIXTURE, t),
+    ),
   );
   expect(got.errors).toEqual([]);
   one = byTrialFolder(got.attempts);
@@ -43,6 +45,16 @@ describe("OpenCode's JSON events under Harbor (agent/opencode.txt)", () => {
     expect(results[3]).toMatchObject({ exitCode: 1, isError: true });
     const said = a.events.filter((e) => e.kind === "message" && e.role === "agent");
     expect(said.at(-1)?.input).toBe("Done: the count is written to /app/out/count.txt.");
+  });
+
+  it("reads the write and edit tools OpenCode offers an Anthropic model as writes", () => {
+    const a = one("count-lines__Oc3Fixed");
+    expect(a.outcome).toBe("pass");
+    expect(calls(a).map((c) => c.tool)).toEqual(["bash", "write", "edit", "bash"]);
+    expect(calls(a)[1]?.writes).toEqual(["/app/out/count.txt"]);
+    expect(calls(a)[2]?.writes).toEqual(["/app/out/count.txt"]);
+    const results = a.events.filter((e) => e.kind === "tool_result");
+    expect(results.at(-1)).toMatchObject({ output: "4\n", exitCode: 0 });
   });
 
   it("takes the instruction from the launch command Harbor logged", () => {
