@@ -6,7 +6,7 @@
  * `error`, `input`, `output` or `error`, and `metadata.exit` for a shell call,
  * `metadata.files[].filePath` for a patch or an edit), `step_finish` (`part.reason`,
  * `part.tokens`) — and `error` (`error.name`, `error.data.message`) when a model request
- * failed. Checked against OpenCode 1.18.33 run on a scripted model (test/fixtures/opencode).
+ * failed. Checked against OpenCode 1.18.33 run on a scripted model (test/fixtures/harbor-opencode).
  * Lines of any other shape (a stderr line, an event type this reader does not know) are
  * skipped.
  */

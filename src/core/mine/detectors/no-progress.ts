@@ -66,7 +66,7 @@ export const noProgress: Detector = {
     }
     const ranOut = outOfBudget(attempt);
     return seen
-      .filter((e) => e.idx.length >= LOOP_MECHANISM_MIN && e.inputs.size <= e.idx.length / 2)
+      .filter((e) => e.inputs.size <= e.idx.length / 2)
       .sort((x, y) => y.idx.length - x.idx.length || (x.tool < y.tool ? -1 : 1))
       .map((e) => {
         const said = e.result ? `"${normalizeEvidence(e.result, 80)}"` : "nothing";
