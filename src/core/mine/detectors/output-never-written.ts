@@ -26,12 +26,27 @@ const DB_WRITE_MARKERS = /\.commit\(\)|\b(?:INSERT\s+INTO|CREATE\s+TABLE|UPDATE\
 /** Output files an English task text asks for (after a writing verb): one hint among several. */
 export function requiredOutputs(taskText: string): string[] {
   const found = new Set<string>();
-  for (const m of taskText.matchAll(NAMED_OUTPUT)) if (m[1]) found.add(m[1]);
+  for (const m of taskText.matchAll(NAMED_OUTPUT)) if (m[1] && !sourceOfWrite(m)) found.add(m[1]);
   for (const m of taskText.matchAll(TO_FILE)) {
     const before = taskText.slice(Math.max(0, (m.index ?? 0) - 80), m.index ?? 0);
     if (m[1] && new RegExp(`\\b${VERB}`, "i").test(before)) found.add(m[1]);
   }
   return [...found];
+}
+
+/**
+ * Whether a file a writing verb reached is what the write reads ("write the line count of
+ * input.txt to out.txt"): it follows "of" or "from", and a destination ("to/into/as/at FILE")
+ * comes after it in the same clause.
+ */
+function sourceOfWrite(m: RegExpMatchArray): boolean {
+  const end = (m.index ?? 0) + m[0].length;
+  const fileAt = end - (m[1]?.length ?? 0);
+  if (!/\b(?:of|from)\s+[`'"]?$/i.test(m.input?.slice(Math.max(0, fileAt - 8), fileAt) ?? "")) {
+    return false;
+  }
+  const rest = (m.input ?? "").slice(end).split(/[.;\n](?:\s|$)/)[0] ?? "";
+  return new RegExp(`\\b(?:to|into|as|at)\\s+${FILE}`, "i").test(rest);
 }
 
 /** Whether any tool call wrote `named` (same path, else same file name). */
