@@ -289,6 +289,13 @@ describe("shell reading helpers", () => {
       "robot_cafe.png",
     ]);
     expect(requiredOutputs("Fix the bug in util.py.")).toEqual([]);
+    // what the write reads is no output: the destination after it is
+    expect(
+      requiredOutputs("Write the number of lines of /app/input.txt to /app/count.txt."),
+    ).toEqual(["/app/count.txt"]);
+    expect(requiredOutputs("Save every address from mail.log into emails.txt")).toEqual([
+      "emails.txt",
+    ]);
     // the name goes on: the output is data.sql.gz, not data.sql
     expect(requiredOutputs("The output must be named ` data.sql.gz`.")).toEqual([]);
   });
