@@ -12,6 +12,7 @@ import { programCalls, programOf } from "./code-mode.js";
 import { EventLog, exitCodeFromOutput } from "./events.js";
 import { readJsonAs } from "./json-file.js";
 import { programExit, structuredResult } from "./json-result.js";
+import { templatedObservation } from "./observation-template.js";
 import { shellCommand, writtenPaths } from "./shell.js";
 import { shellReportExit } from "./shell-report.js";
 import { attemptId, partsText, taskIdFromText } from "./text.js";
@@ -199,7 +200,8 @@ function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
       undefined;
     const raw = resultText(r.content);
     const structured = structuredResult(raw);
-    const output = structured?.output ?? raw;
+    const templated = structured ? undefined : templatedObservation(raw);
+    const output = structured?.output ?? templated?.output ?? raw;
     const exit = typeof extra.exec_exit_code === "number" ? extra.exec_exit_code : undefined;
     const isErr = r.extra?.isError ?? extra.isError;
     log.result({
@@ -209,10 +211,16 @@ function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
       exitCode:
         exit ??
         structured?.exitCode ??
+        templated?.exitCode ??
         programExit(output, callId === undefined ? undefined : shells.get(callId)) ??
         exitCodeFromOutput(output) ??
         shellReportExit(output),
-      isError: typeof isErr === "boolean" ? isErr : undefined,
+      isError:
+        typeof isErr === "boolean"
+          ? isErr
+          : templated?.timedOut || templated?.refused
+            ? true
+            : undefined,
     });
   });
 }

@@ -82,12 +82,43 @@ const TurnFailed = z.object({
  * OpenClaw's session log records it): `codex exec --json` closes a turn it could not
  * complete (no model response after its retries, an authentication or quota error) with
  * `{"type":"turn.failed","error":{"message":…}}`; `opencode run --format json` prints an
- * `error` event. Only the last `turn.*` event counts: a
+ * `error` event; a Python agent's log ends on a request retry notice. Only the last word
+ * counts: a
  * failure a later turn recovered from is none. Undefined when there is no such log or its
  * last turn completed. The line is 1-based.
  */
 export function printedTurnFailure(dir: string): LoggedFailure | undefined {
-  return codexTurnFailure(dir) ?? opencodeTurnFailure(dir) ?? openclawPromptError(dir);
+  return (
+    codexTurnFailure(dir) ??
+    opencodeTurnFailure(dir) ??
+    openclawPromptError(dir) ??
+    retryingAtEnd(dir)
+  );
+}
+
+/**
+ * A retry notice as Python's tenacity prints it for an agent's failed model request (how
+ * mini-SWE-agent, SWE-agent and others retry): "Retrying <function> in <s> seconds as it
+ * raised <Error>: <message>."
+ */
+const RETRY_NOTICE = /^Retrying \S+ in [\d.]+ seconds as it raised (\w+): (.+)$/;
+
+/**
+ * An agent whose printed log (`agent/*.txt` or `*.log`) ends on a retry notice: the run ended
+ * while its model request was still failing (a time limit reached during the retries). A
+ * retry followed by anything else was recovered from and is none.
+ */
+function retryingAtEnd(dir: string): LoggedFailure | undefined {
+  for (const file of findFiles(join(dir, "agent"), (rel) => /^[^/]+\.(?:txt|log)$/i.test(rel), 0)) {
+    const text = readSmall(file, MAX_LOG);
+    if (!text?.includes("Retrying ")) continue;
+    const lines = text.split("\n");
+    let i = lines.length - 1;
+    while (i >= 0 && (lines[i] ?? "").trim() === "") i--;
+    const m = RETRY_NOTICE.exec((lines[i] ?? "").trim());
+    if (m) return { message: `${m[1]}: ${m[2]}`.slice(0, 500), file, line: i + 1 };
+  }
+  return undefined;
 }
 
 /** `opencode run --format json`: a failed model request no later step recovered from. */

@@ -9,12 +9,12 @@
  */
 import { statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { stripVTControlCharacters } from "node:util";
 import { z } from "zod";
 import type { AttemptInput } from "../model/attempt.js";
 import { EventLog } from "./events.js";
 import { isFile, peek, readSmall, readTail, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
+import { observation } from "./observation-template.js";
 import { toolArguments } from "./shell.js";
 import { filesStamp } from "./stamp.js";
 import {
@@ -219,37 +219,6 @@ export function bashAction(
   return found.length === 1 ? found[0] : undefined;
 }
 
-/** The text between `<tag>` and `</tag>`, if both are there. */
-function tag(text: string, name: string): string | undefined {
-  const open = `<${name}>`;
-  const i = text.indexOf(open);
-  if (i === -1) return undefined;
-  const j = text.indexOf(`</${name}>`, i + open.length);
-  return j === -1 ? undefined : text.slice(i + open.length, j);
-}
-
-const trimNl = (s: string) => s.replace(/^\n/, "").replace(/\n$/, "");
-
-/** An observation: exit code and output (head and tail joined around the elided count). */
-export function observation(text: string): {
-  exitCode?: number;
-  output: string;
-  timedOut: boolean;
-} {
-  const rc = tag(text, "returncode")?.trim();
-  const exitCode = rc !== undefined && /^-?\d+$/.test(rc) ? Number(rc) : undefined;
-  const head = tag(text, "output_head");
-  const tail = tag(text, "output_tail");
-  let output: string;
-  if (head !== undefined || tail !== undefined) {
-    const elided = tag(text, "elided_chars")?.trim();
-    output = `${trimNl(head ?? "")}\n[… ${elided ?? "some characters elided"} …]\n${trimNl(tail ?? "")}`;
-  } else output = trimNl(tag(text, "output") ?? text);
-  // a timeout names the command it killed; there is no return code
-  const timedOut = exitCode === undefined && /timed out and has been killed/.test(text);
-  return { exitCode, output: stripVTControlCharacters(output), timedOut };
-}
-
 /** The calls of a tool-calling assistant message: its `tool_calls`, else `extra.actions`. */
 function toolCalls(
   m: MiniTrajectory["messages"][number],
@@ -367,7 +336,7 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
         output: o.output,
         callId: m.tool_call_id,
         exitCode: o.exitCode,
-        isError: o.timedOut ? true : undefined,
+        isError: o.timedOut || o.refused ? true : undefined,
       });
     } else if (m.role === "exit") {
       // the harness's own end marker (tool-calling mode): the status is in `info`, no event
@@ -380,7 +349,7 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
         output: o.output,
         callId: pending,
         exitCode: o.exitCode,
-        isError: o.timedOut ? true : undefined,
+        isError: o.timedOut || o.refused ? true : undefined,
       });
       pending = undefined;
     } else log.text("message", "system", text);

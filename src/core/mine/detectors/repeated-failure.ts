@@ -1,3 +1,4 @@
+import { refusedAction } from "../../ingest/observation-template.js";
 import type { Attempt, Event } from "../../model/attempt.js";
 import { normalizeEvidence } from "../mechanisms.js";
 import { callText, errorText, samePath, toolFailed } from "./paths.js";
@@ -25,14 +26,17 @@ const SHELL_SYNTAX =
   /syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file/i;
 
 /**
- * Whether a failing call never ran: its program was not found, or the shell could not parse
- * it. Changing such a call's arguments changes nothing (the program is still missing, the
- * response still arrives in a form the shell cannot read), so a loop of them needs no
- * repeated input to be unchanged.
+ * Whether a failing call never ran: its program was not found, the shell could not parse it,
+ * or the harness refused the reply it came in (more than one action, a malformed reply).
+ * Changing such a call's arguments changes nothing (the program is still missing, the
+ * response still arrives in a form the shell or the harness cannot read), so a loop of them
+ * needs no repeated input to be unchanged.
  */
 export function neverRan(a: Attempt, call: Event): boolean {
+  const out = outputOf(a, call);
+  if (refusedAction(out)) return true;
   if (commandOf(call) === undefined) return false;
-  return programNotFound(a, call) || SHELL_SYNTAX.test(outputOf(a, call));
+  return programNotFound(a, call) || SHELL_SYNTAX.test(out);
 }
 
 /** A variable assignment or `export` as a whole list element (`export JAVA_HOME=/usr/lib/jvm`). */
