@@ -826,6 +826,21 @@ describe("checks that could not fail, by-products, regressions", () => {
       grader,
     );
     expect(ids(fixed).some((i) => i.startsWith("stop.last-check-failed"))).toBe(false);
+    // an edit after the failing run: the run stopped on a state no check saw
+    const edited = attempt(
+      task,
+      [...steps.slice(0, 2), { cmd: "sed -i 's/-1/maxsplit=-1/' /app/parse.py", out: "" }],
+      grader,
+    );
+    expect(ids(edited).some((i) => i.startsWith("stop.last-check-failed"))).toBe(false);
+    expect(ids(edited).some((i) => i.startsWith("stop.no-check-after-write"))).toBe(true);
+    // lines taken out after it (debug prints) change nothing the check saw
+    const cleaned = attempt(
+      task,
+      [...steps.slice(0, 2), { cmd: "sed -i '/DEBUG:/d' /app/parse.py", out: "" }],
+      grader,
+    );
+    expect(ids(cleaned).some((i) => i.startsWith("stop.last-check-failed"))).toBe(true);
   });
 
   it("task-role gates read the task's role, not a word in it", () => {

@@ -1,10 +1,23 @@
+import type { Event } from "../../model/attempt.js";
+import { allWrites } from "./paths.js";
 import { callFailed, commandOf, isVerification, programNotFound, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /**
  * The agent stopped while its last verification (test, probe, build) was failing. A check whose
- * program could not be found ran nothing: it is no check, failing or not.
+ * program could not be found ran nothing: it is no check, failing or not. A write after the
+ * failing check (other than lines taken out) changed what it checked: the run then stopped on
+ * a state no check saw (a stop without a check, `stop.no-check-after-write`), not on a
+ * failing one.
  */
+/**
+ * `sed -i '/DEBUG/d' f` or `sed -i '5,9d' f` alone: lines taken out (the agent's own debug
+ * prints, as a rule), not a change of what the failing check saw.
+ */
+const DELETES_LINES =
+  /^sed\s+-i\S*\s+(['"])(?:\/(?:[^/\\\n]|\\.)*\/|\d+(?:,\d+)?)d\1(?:\s+[^\s;&|<>]+)+$/;
+const deletesLines = (call: Event): boolean => DELETES_LINES.test((commandOf(call) ?? "").trim());
+
 export const stopFailedCheck: Detector = {
   id: "stop.last-check-failed",
   description: "stop while the last check (test run, probe, build) failed",
@@ -14,6 +27,8 @@ export const stopFailedCheck: Detector = {
       .filter((c) => isVerification(c) && !programNotFound(attempt, c))
       .at(-1);
     if (!last || !callFailed(attempt, last)) return [];
+    if (allWrites(attempt).some((w) => w.call.index > last.index && !deletesLines(w.call)))
+      return [];
     return [
       {
         eventIndices: [last.index],
