@@ -1,12 +1,12 @@
 import type { Event } from "../../model/attempt.js";
-import { allWrites } from "./paths.js";
+import { allWrites, toolFailed } from "./paths.js";
 import { callFailed, commandOf, isVerification, programNotFound, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /**
  * The agent stopped while its last verification (test, probe, build) was failing. A check whose
  * program could not be found ran nothing: it is no check, failing or not. A write after the
- * failing check (other than lines taken out) changed what it checked: the run then stopped on
+ * failing check that succeeded (other than lines taken out) changed what it checked: the run then stopped on
  * a state no check saw (a stop without a check, `stop.no-check-after-write`), not on a
  * failing one.
  */
@@ -27,8 +27,8 @@ export const stopFailedCheck: Detector = {
       .filter((c) => isVerification(c) && !programNotFound(attempt, c))
       .at(-1);
     if (!last || !callFailed(attempt, last)) return [];
-    if (allWrites(attempt).some((w) => w.call.index > last.index && !deletesLines(w.call)))
-      return [];
+    const wrote = (c: Event) => !deletesLines(c) && !toolFailed(attempt, c);
+    if (allWrites(attempt).some((w) => w.call.index > last.index && wrote(w.call))) return [];
     return [
       {
         eventIndices: [last.index],
