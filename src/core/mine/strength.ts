@@ -13,7 +13,7 @@ import {
   outOfBudget,
   verifierMissing,
 } from "./detectors/paths.js";
-import { resultOf, stopIndex } from "./detectors/shell.js";
+import { resultOf, stopIndex, writtenPaths } from "./detectors/shell.js";
 import { mentionOf } from "./detectors/stray-artifact.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { InterventionPoint, LabelEvidence } from "./label.js";
@@ -176,6 +176,19 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
         .filter((n) => n.length >= 6 && out.includes(n));
       return names.length ? new RegExp(names.slice(0, 20).map(escapeRe).join("|")) : undefined;
     },
+    // the grader could not even load a file the unchecked last write changed: a syntax or
+    // indentation error the first run of a check would have shown
+    "stop-without-check": (a, h) => {
+      if (!UNLOADABLE.test(a.verifierOutput ?? "")) return undefined;
+      const idx = h.eventIndices.at(-1);
+      const call = a.events.find((e) => e.index === idx && e.kind === "tool_call");
+      const names = (call ? writtenPaths(call) : [])
+        .map((p) => baseName(p))
+        .filter((n) => /\.\w+$/.test(n) && n.length >= 4);
+      return names.length
+        ? new RegExp(`(?<![\\w.-])(?:${names.map(escapeRe).join("|")})", line \\d+`)
+        : undefined;
+    },
     // the failing test the graded-subject reading names (its subject is the test)
     "constraint-unchecked": (_a, h) => {
       const leaf = h.subject?.split("::").at(-1);
@@ -191,6 +204,9 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
       return names.length ? new RegExp(names.slice(0, 20).join("|")) : undefined;
     },
   };
+
+/** The grader could not load the code: Python's compile-time errors. */
+const UNLOADABLE = /\b(?:SyntaxError|IndentationError|TabError)\b/;
 
 /** Mechanisms whose state is a deliverable missing where the verifier looked. */
 const DELIVERABLE_MISSING: ReadonlySet<string> = new Set([

@@ -843,6 +843,66 @@ describe("checks that could not fail, by-products, regressions", () => {
     expect(ids(cleaned).some((i) => i.startsWith("stop.last-check-failed"))).toBe(true);
   });
 
+  it("a check that never ran is no check: refused by the harness, unparsable, not found", () => {
+    const task = "Implement parse() in /app/parse.py so that the tests in /app/tests pass.";
+    const edit = { cmd: "sed -i 's/pass/return x/' /app/parse.py", out: "" };
+    const refused = {
+      cmd: "pytest -q /app/tests",
+      out: "Please always provide EXACTLY ONE action in triple backticks, found 2 actions.",
+      exit: 1,
+    };
+    const a = attempt(task, [edit, refused, { say: "All tests pass." }]);
+    // neither a failing last check nor a check after the write: the check never ran
+    expect(fires(a, "stop.last-check-failed")).toBe(false);
+    expect(fires(a, "stop.check-did-not-run")).toBe(true);
+    expect(
+      runDetectors(a, { siblings: [] }).find((h) => h.detectorId === "stop.no-check-after-write")
+        ?.reason,
+    ).toMatch(/never ran/);
+    // a refused edit wrote nothing: the last write is the one that ran
+    const refusedEdit = {
+      ...edit,
+      cmd: "sed -i 's/x/y/' /app/parse.py",
+      out: refused.out,
+      exit: 1,
+    };
+    const b = attempt(task, [edit, refusedEdit, { say: "Done." }]);
+    expect(ids(b)).toContain("stop.no-check-after-write@1");
+    // work after the check that could not run: the agent did not stop right after it
+    const notFound = {
+      cmd: "pytest -q /app/tests",
+      out: "bash: pytest: command not found",
+      exit: 127,
+    };
+    const c = attempt(task, [notFound, edit, { cmd: "python3 /app/parse.py", out: "ok" }]);
+    expect(fires(c, "stop.check-did-not-run")).toBe(false);
+  });
+
+  it("the grader could not load the file the unchecked last write changed: named", () => {
+    const task = "Implement parse() in /app/parse.py so that the tests in /app/tests pass.";
+    const steps = [
+      { cmd: "pytest -q /app/tests", out: "1 failed", exit: 1 },
+      { cmd: "sed -i '3s/.*/  return x/' /app/parse.py", out: "" },
+      { say: "Fixed the indentation; done." },
+    ];
+    const grader = (tail: string) => ({
+      verifierOutput: [
+        "ImportError while importing test module '/app/tests/test_parse.py'.",
+        'E     File "/app/parse.py", line 3',
+        "E       return x",
+        `E   ${tail}`,
+      ].join("\n"),
+    });
+    const l = label(attempt(task, steps, grader("IndentationError: unexpected indent")));
+    expect(l).toMatchObject({ status: "named", mechanismId: "stop-without-check" });
+    expect(
+      l.evidence?.some((e) => e.from === "verifier" && /parse\.py", line 3/.test(e.excerpt)),
+    ).toBe(true);
+    // a test that ran and failed on the code corroborates nothing: kept for review
+    const ran = label(attempt(task, steps, grader("AssertionError: assert None == 3")));
+    expect(ran.mechanismId).toBeUndefined();
+  });
+
   it("task-role gates read the task's role, not a word in it", () => {
     const fired = (task: string, steps: Step[], id: string) =>
       fires(attempt(task, steps), `${id}@`);

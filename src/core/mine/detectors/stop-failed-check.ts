@@ -1,14 +1,15 @@
 import type { Event } from "../../model/attempt.js";
 import { allWrites, toolFailed } from "./paths.js";
-import { callFailed, commandOf, isVerification, programNotFound, toolCalls } from "./shell.js";
+import { neverRan } from "./repeated-failure.js";
+import { callFailed, commandOf, isVerification, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /**
- * The agent stopped while its last verification (test, probe, build) was failing. A check whose
- * program could not be found ran nothing: it is no check, failing or not. A write after the
- * failing check that succeeded (other than lines taken out) changed what it checked: the run then stopped on
- * a state no check saw (a stop without a check, `stop.no-check-after-write`), not on a
- * failing one.
+ * The agent stopped while its last verification (test, probe, build) was failing. A check that
+ * never ran (its program not found, the shell could not parse it, the harness refused the reply
+ * it came in) is no check, failing or not. A write after the failing check that succeeded
+ * (other than lines taken out) changed what it checked: the run then stopped on a state no
+ * check saw (a stop without a check, `stop.no-check-after-write`), not on a failing one.
  */
 /**
  * `sed -i '/DEBUG/d' f` or `sed -i '5,9d' f` alone: lines taken out (the agent's own debug
@@ -24,7 +25,7 @@ export const stopFailedCheck: Detector = {
   mechanism: "stop-after-failed-check",
   detect(attempt) {
     const last = toolCalls(attempt)
-      .filter((c) => isVerification(c) && !programNotFound(attempt, c))
+      .filter((c) => isVerification(c) && !neverRan(attempt, c))
       .at(-1);
     if (!last || !callFailed(attempt, last)) return [];
     const wrote = (c: Event) => !deletesLines(c) && !toolFailed(attempt, c);

@@ -1,9 +1,9 @@
+import { neverRan } from "./repeated-failure.js";
 import {
   commandOf,
   isCheck,
   isVerification,
   isWrite,
-  programNotFound,
   runsWrittenProgram,
   seenByAgent,
   toolCalls,
@@ -13,8 +13,8 @@ import type { Detector } from "./types.js";
 
 /**
  * The agent stopped without any check after its last write. A check whose output the agent
- * never saw (sent along with its final "done") checked nothing, nor did one whose program
- * could not be found.
+ * never saw (sent along with its final "done") checked nothing, nor did one that never ran (its
+ * program not found, the shell could not parse it, the harness refused the reply it came in).
  */
 export const stopNoCheck: Detector = {
   id: "stop.no-check-after-write",
@@ -22,7 +22,8 @@ export const stopNoCheck: Detector = {
   family: "stop-without-check",
   detect(attempt) {
     const calls = toolCalls(attempt);
-    const lastWrite = calls.filter(isWrite).at(-1);
+    // a write that never ran (refused by the harness, unparsable) wrote nothing
+    const lastWrite = calls.filter((c) => isWrite(c) && !neverRan(attempt, c)).at(-1);
     if (!lastWrite) return [];
     const written = new Set(calls.filter((c) => c.index <= lastWrite.index).flatMap(writtenPaths));
     if (
@@ -30,18 +31,21 @@ export const stopNoCheck: Detector = {
         (c) =>
           c.index >= lastWrite.index &&
           (isCheck(c) || runsWrittenProgram(c, written)) &&
-          !programNotFound(attempt, c) &&
+          !neverRan(attempt, c) &&
           seenByAgent(attempt, c),
       )
     )
       return [];
-    const unread = calls.some((c) => c.index > lastWrite.index && isCheck(c));
+    const after = calls.filter((c) => c.index > lastWrite.index && isCheck(c));
+    const unread = after.some((c) => !neverRan(attempt, c));
     return [
       {
         eventIndices: [lastWrite.index],
         reason: unread
           ? "the checks after the last write ran with the final stop: their output was never read"
-          : "no check of any kind after the last write",
+          : after.length > 0
+            ? "the checks after the last write never ran (refused, unparsable or not found)"
+            : "no check of any kind after the last write",
       },
     ];
   },
@@ -49,18 +53,20 @@ export const stopNoCheck: Detector = {
 
 /**
  * The agent stopped right after its last check could not run: the check's own program was not
- * found (`pytest: command not found`, `javac: command not found`). Its last check checked
- * nothing, so it is a stop without a check (not one after a failing check); a rule can still
+ * found (`pytest: command not found`, `javac: command not found`), the shell could not parse
+ * it, or the harness refused the reply it came in. Its last check checked nothing, so it is a stop without a check (not one after a failing check); a rule can still
  * say "your check did not run" before the stop.
  */
 export const stopCheckNotRun: Detector = {
   id: "stop.check-did-not-run",
-  description: "stop right after the last check could not run (its program was not found)",
+  description: "stop right after the last check could not run (program not found, refused)",
   family: "stop-without-check",
   detect(attempt) {
     const calls = toolCalls(attempt);
     const last = calls.filter(isVerification).at(-1);
-    if (!last || !programNotFound(attempt, last)) return [];
+    if (!last || !neverRan(attempt, last)) return [];
+    // work after it (a write that ran) is no stop right after it
+    if (calls.some((c) => c.index > last.index && isWrite(c) && !neverRan(attempt, c))) return [];
     return [
       {
         eventIndices: [last.index],
