@@ -10,7 +10,7 @@ import {
   streamJsonItems,
 } from "./agent-printed.js";
 import { EventLog } from "./events.js";
-import { findFiles, peek, readSmall } from "./fs-util.js";
+import { findFiles, peek, readSmall, readTail } from "./fs-util.js";
 import { littleCoderItems } from "./little-coder-log.js";
 import { isOpencodeLog, opencodeFailure, opencodeItems } from "./opencode-printed.js";
 
@@ -103,6 +103,12 @@ export function printedTurnFailure(dir: string): LoggedFailure | undefined {
  */
 const RETRY_NOTICE = /^Retrying \S+ in [\d.]+ seconds as it raised (\w+): (.+)$/;
 
+/** The last non-blank line of a text, trimmed. */
+function lastLine(text: string): string {
+  const lines = text.trimEnd().split("\n");
+  return (lines.at(-1) ?? "").trim();
+}
+
 /**
  * An agent whose printed log (`agent/*.txt` or `*.log`) ends on a retry notice: the run ended
  * while its model request was still failing (a time limit reached during the retries). A
@@ -110,13 +116,14 @@ const RETRY_NOTICE = /^Retrying \S+ in [\d.]+ seconds as it raised (\w+): (.+)$/
  */
 function retryingAtEnd(dir: string): LoggedFailure | undefined {
   for (const file of findFiles(join(dir, "agent"), (rel) => /^[^/]+\.(?:txt|log)$/i.test(rel), 0)) {
+    // the last line decides: only its tail is read, the whole log only to number that line
+    const tail = readTail(file, 4096);
+    if (!tail?.includes("Retrying ")) continue;
+    const m = RETRY_NOTICE.exec(lastLine(tail));
+    if (!m) continue;
     const text = readSmall(file, MAX_LOG);
-    if (!text?.includes("Retrying ")) continue;
-    const lines = text.split("\n");
-    let i = lines.length - 1;
-    while (i >= 0 && (lines[i] ?? "").trim() === "") i--;
-    const m = RETRY_NOTICE.exec((lines[i] ?? "").trim());
-    if (m) return { message: `${m[1]}: ${m[2]}`.slice(0, 500), file, line: i + 1 };
+    const line = text ? text.trimEnd().split("\n").length : 1;
+    return { message: `${m[1]}: ${m[2]}`.slice(0, 500), file, line };
   }
   return undefined;
 }
