@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { templatedObservation } from "../../../src/core/ingest/observation-template.js";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
-import { neverRan } from "../../../src/core/mine/detectors/repeated-failure.js";
+import { neverRan } from "../../../src/core/mine/detectors/never-ran.js";
 import { faultOf } from "../../../src/core/mine/faults/index.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";

@@ -1,16 +1,8 @@
-import { refusedAction } from "../../ingest/observation-template.js";
 import type { Attempt, Event } from "../../model/attempt.js";
 import { normalizeEvidence } from "../mechanisms.js";
+import { neverRan } from "./never-ran.js";
 import { callText, errorText, samePath, toolFailed } from "./paths.js";
-import {
-  callSucceeded,
-  commandOf,
-  outputOf,
-  programNotFound,
-  resultOf,
-  toolCalls,
-  writtenPaths,
-} from "./shell.js";
+import { callSucceeded, commandOf, resultOf, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /** Minimum identical failing calls that count as a loop. */
@@ -20,24 +12,6 @@ export const LOOP_MIN = 3;
  * not just a sign of struggle: three tries of a hard step are normal flailing.
  */
 export const LOOP_MECHANISM_MIN = 5;
-
-/** The shell could not parse the command: nothing of it ran. */
-const SHELL_SYNTAX =
-  /syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file/i;
-
-/**
- * Whether a failing call never ran: its program was not found, the shell could not parse it,
- * or the harness refused the reply it came in (more than one action, a malformed reply).
- * Changing such a call's arguments changes nothing (the program is still missing, the
- * response still arrives in a form the shell or the harness cannot read), so a loop of them
- * needs no repeated input to be unchanged.
- */
-export function neverRan(a: Attempt, call: Event): boolean {
-  const out = outputOf(a, call);
-  if (refusedAction(out)) return true;
-  if (commandOf(call) === undefined) return false;
-  return programNotFound(a, call) || SHELL_SYNTAX.test(out);
-}
 
 /** A variable assignment or `export` as a whole list element (`export JAVA_HOME=/usr/lib/jvm`). */
 const ASSIGNMENT = /^(?:export\s+)?\w+=\S*$/;

@@ -1,16 +1,9 @@
 import type { Event } from "../../model/attempt.js";
+import { neverRan } from "./never-ran.js";
 import { allWrites, toolFailed } from "./paths.js";
-import { neverRan } from "./repeated-failure.js";
 import { callFailed, commandOf, isVerification, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
-/**
- * The agent stopped while its last verification (test, probe, build) was failing. A check that
- * never ran (its program not found, the shell could not parse it, the harness refused the reply
- * it came in) is no check, failing or not. A write after the failing check that succeeded
- * (other than lines taken out) changed what it checked: the run then stopped on a state no
- * check saw (a stop without a check, `stop.no-check-after-write`), not on a failing one.
- */
 /**
  * `sed -i '/DEBUG/d' f` or `sed -i '5,9d' f` alone: lines taken out (the agent's own debug
  * prints, as a rule), not a change of what the failing check saw.
@@ -19,6 +12,13 @@ const DELETES_LINES =
   /^sed\s+-i\S*\s+(['"])(?:\/(?:[^/\\\n]|\\.)*\/|\d+(?:,\d+)?)d\1(?:\s+[^\s;&|<>]+)+$/;
 const deletesLines = (call: Event): boolean => DELETES_LINES.test((commandOf(call) ?? "").trim());
 
+/**
+ * The agent stopped while its last verification (test, probe, build) was failing. A check that
+ * never ran (its program not found, the shell could not parse it, the harness refused the reply
+ * it came in) is no check, failing or not. A write after the failing check that succeeded
+ * (other than lines taken out) changed what it checked: the run then stopped on a state no
+ * check saw (a stop without a check, `stop.no-check-after-write`), not on a failing one.
+ */
 export const stopFailedCheck: Detector = {
   id: "stop.last-check-failed",
   description: "stop while the last check (test run, probe, build) failed",

@@ -1,4 +1,4 @@
-import { neverRan } from "./repeated-failure.js";
+import { neverRan } from "./never-ran.js";
 import {
   commandOf,
   isCheck,
@@ -54,8 +54,9 @@ export const stopNoCheck: Detector = {
 /**
  * The agent stopped right after its last check could not run: the check's own program was not
  * found (`pytest: command not found`, `javac: command not found`), the shell could not parse
- * it, or the harness refused the reply it came in. Its last check checked nothing, so it is a stop without a check (not one after a failing check); a rule can still
- * say "your check did not run" before the stop.
+ * it, or the harness refused the reply it came in. Its last check checked nothing, so it is a
+ * stop without a check (not one after a failing check); a rule can still say "your check did
+ * not run" before the stop. Work after it (a write that ran) is no stop right after it.
  */
 export const stopCheckNotRun: Detector = {
   id: "stop.check-did-not-run",
