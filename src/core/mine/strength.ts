@@ -176,8 +176,8 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
         .filter((n) => n.length >= 6 && out.includes(n));
       return names.length ? new RegExp(names.slice(0, 20).map(escapeRe).join("|")) : undefined;
     },
-    // the grader could not even load a file the unchecked last write changed: a syntax or
-    // indentation error the first run of a check would have shown
+    // the grader could not even load a file the unchecked last write changed: a syntax,
+    // import or undefined-name error there, which any first run of a check would have shown
     "stop-without-check": (a, h) => {
       if (!UNLOADABLE.test(a.verifierOutput ?? "")) return undefined;
       const idx = h.eventIndices.at(-1);
@@ -185,9 +185,11 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
       const names = (call ? writtenPaths(call) : [])
         .map((p) => baseName(p))
         .filter((n) => /\.\w+$/.test(n) && n.length >= 4);
-      return names.length
-        ? new RegExp(`(?<![\\w.-])(?:${names.map(escapeRe).join("|")})", line \\d+`)
-        : undefined;
+      if (!names.length) return undefined;
+      const file = `(?:${names.map(escapeRe).join("|")})`;
+      // a traceback frame in the file (Python's `"…/x.py", line 12` or pytest's short
+      // `x.py:12: in …`), or the import that failed naming it (`from 'm' (/…/x.py)`)
+      return new RegExp(`(?<![\\w.-])${file}(?:", line \\d+|:\\d+: in )|\\([^()\\s]*/${file}\\)`);
     },
     // the failing test the graded-subject reading names (its subject is the test)
     "constraint-unchecked": (_a, h) => {
@@ -205,8 +207,12 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
     },
   };
 
-/** The grader could not load the code: Python's compile-time errors. */
-const UNLOADABLE = /\b(?:SyntaxError|IndentationError|TabError)\b/;
+/**
+ * The grader could not load the code: Python's compile-time errors, an import that failed and
+ * a name never defined (errors any run shows, whatever the test asserts).
+ */
+const UNLOADABLE =
+  /\b(?:SyntaxError|IndentationError|TabError|ImportError|ModuleNotFoundError|NameError)\b/;
 
 /** Mechanisms whose state is a deliverable missing where the verifier looked. */
 const DELIVERABLE_MISSING: ReadonlySet<string> = new Set([

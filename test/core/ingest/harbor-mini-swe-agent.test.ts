@@ -16,9 +16,10 @@ import { byTrialFolder, collect } from "./collect.js";
 const FIXTURE = resolve(REPO_ROOT, "test/fixtures/harbor-mini-swe-agent");
 const PROVIDER_DOWN = "014_azure__walinuxagent__step34___BeyceJX";
 const REFUSED = "011_bourbonut__detroit__step164___HYLLUYy";
+const UNLOADED = "294_bogdanvuk__pygears__step87____ktF4zp8";
 let one: (trial: string) => Attempt;
 beforeAll(async () => {
-  const got = await collect([resolve(FIXTURE, PROVIDER_DOWN), resolve(FIXTURE, REFUSED)]);
+  const got = await collect([PROVIDER_DOWN, REFUSED, UNLOADED].map((t) => resolve(FIXTURE, t)));
   expect(got.errors).toEqual([]);
   one = byTrialFolder(got.attempts);
 });
@@ -99,5 +100,18 @@ describe("a Python agent's log that ends while its model request is being retrie
     );
     expect(a && faultOf(a)).toBeUndefined();
     rmSync(dirname(dir), { recursive: true, force: true });
+  });
+});
+
+describe("a stop after an unchecked edit that left the module unloadable", () => {
+  it("is named a stop without a check, the grader's traceback at the edited file as evidence", () => {
+    const a = one(UNLOADED);
+    const edits = calls(a).filter((e) => /sed -i/.test(e.command ?? ""));
+    expect(edits.at(-1)?.command).toContain("pygears/core/gear_inst.py");
+    const l = heuristicLabel(a, runDetectors(a));
+    expect(l).toMatchObject({ status: "named", mechanismId: "stop-without-check" });
+    const v = l.evidence?.find((e) => e.from === "verifier");
+    expect(v?.excerpt).toMatch(/gear_inst\.py", line \d+/);
+    expect(a.verifierOutput).toContain("NameError: name 'gear_base_resolver' is not defined");
   });
 });

@@ -885,22 +885,62 @@ describe("checks that could not fail, by-products, regressions", () => {
       { cmd: "sed -i '3s/.*/  return x/' /app/parse.py", out: "" },
       { say: "Fixed the indentation; done." },
     ];
-    const grader = (tail: string) => ({
-      verifierOutput: [
-        "ImportError while importing test module '/app/tests/test_parse.py'.",
+    const grader = (...lines: string[]) => ({ verifierOutput: lines.join("\n") });
+    const named = (g: { verifierOutput: string }, evidence: RegExp) => {
+      const l = label(attempt(task, steps, g));
+      expect(l).toMatchObject({ status: "named", mechanismId: "stop-without-check" });
+      expect(l.evidence?.some((e) => e.from === "verifier" && evidence.test(e.excerpt))).toBe(true);
+    };
+    const collecting = "ImportError while importing test module '/app/tests/test_parse.py'.";
+    // a compile error at the written file's line
+    named(
+      grader(
+        collecting,
         'E     File "/app/parse.py", line 3',
-        "E       return x",
-        `E   ${tail}`,
-      ].join("\n"),
-    });
-    const l = label(attempt(task, steps, grader("IndentationError: unexpected indent")));
-    expect(l).toMatchObject({ status: "named", mechanismId: "stop-without-check" });
-    expect(
-      l.evidence?.some((e) => e.from === "verifier" && /parse\.py", line 3/.test(e.excerpt)),
-    ).toBe(true);
+        "E   IndentationError: unexpected indent",
+      ),
+      /parse\.py", line 3/,
+    );
+    // an import the written file no longer satisfies, as Python names it
+    named(
+      grader(
+        collecting,
+        "E   ImportError: cannot import name 'parse' from 'app.parse' (/app/parse.py)",
+      ),
+      /\(\/app\/parse\.py\)/,
+    );
+    // a name never defined, at a frame of the written file (pytest's short traceback)
+    named(
+      grader(
+        "tests/test_parse.py:1: in <module>",
+        "parse.py:3: in <module>",
+        "E   NameError: name 'x' is not defined",
+      ),
+      /parse\.py:3: in/,
+    );
     // a test that ran and failed on the code corroborates nothing: kept for review
-    const ran = label(attempt(task, steps, grader("AssertionError: assert None == 3")));
+    const ran = label(
+      attempt(
+        task,
+        steps,
+        grader(
+          "tests/test_parse.py:5: in test_parse",
+          "    assert parse() == 3",
+          "parse.py:3: in parse",
+          "E   AssertionError: assert None == 3",
+        ),
+      ),
+    );
     expect(ran.mechanismId).toBeUndefined();
+    // a load error in another file than the one written corroborates nothing either
+    const other = label(
+      attempt(
+        task,
+        steps,
+        grader(collecting, 'E     File "/app/util.py", line 3', "E   SyntaxError: invalid syntax"),
+      ),
+    );
+    expect(other.mechanismId).toBeUndefined();
   });
 
   it("task-role gates read the task's role, not a word in it", () => {
