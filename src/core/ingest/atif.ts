@@ -15,7 +15,7 @@ import { programExit, structuredResult } from "./json-result.js";
 import { templatedObservation } from "./observation-template.js";
 import { shellCommand, writtenPaths } from "./shell.js";
 import { shellReportExit } from "./shell-report.js";
-import { attemptId, partsText, taskIdFromText } from "./text.js";
+import { attemptId, isHarnessText, partsText, taskIdFromText } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -308,10 +308,14 @@ export function atifParts(traj: Atif, options: IngestOptions, endWithStop = true
   const played = traj.steps.filter((s) => !s.is_copied_context);
   const last = played[played.length - 1];
   if (endWithStop && last && last.source === "agent") log.stop(last.timestamp ?? undefined);
-  // the task is the first prompt, copied or not (a continuation's copy repeats it)
-  const first = mainConversation(traj.steps).find((s) => s.source === "user");
+  // the task is the first prompt, copied or not (a continuation's copy repeats it), that the
+  // harness did not write itself (the Codex CLI's environment context comes first)
+  const prompts = mainConversation(traj.steps)
+    .filter((s) => s.source === "user")
+    .map((s) => atifText(s.message ?? ""));
+  const first = prompts.find((t) => !isHarnessText(t)) ?? prompts[0];
   return {
-    taskText: first ? taskFromPrompt(atifText(first.message ?? "")) : "",
+    taskText: first !== undefined ? taskFromPrompt(first) : "",
     events: log,
     links,
     agent: traj.agent?.name ?? undefined,

@@ -5,7 +5,7 @@ import { isLegacyCodexHead, LEGACY_WHAT, unwrapLegacy } from "./codex-legacy.js"
 import { EventLog, exitCodeFromOutput } from "./events.js";
 import { streamRows } from "./jsonl.js";
 import { joinArgv, toolArguments } from "./shell.js";
-import { attemptId, partsText, sessionTaskId } from "./text.js";
+import { attemptId, isHarnessText, partsText, sessionTaskId } from "./text.js";
 import { normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -20,9 +20,6 @@ type P = Record<string, unknown>;
 const CODEX_HEAD =
   /^\s*\{"timestamp":"[^"]*",(?:"ordinal":\d+,)?"type":"(?:session_meta|response_item|event_msg|turn_context)"/;
 
-/** User messages the harness writes itself (not the person's prompt). */
-const HARNESS_TEXT =
-  /^\s*(?:<environment_context|<user_instructions|<permissions|<skills_instructions|<turn_aborted|<collaboration_mode|# AGENTS\.md)/;
 const HOOK_PROMPT = /^\s*<hook_prompt\b[^>]*>([\s\S]*?)(?:<\/hook_prompt>\s*)?$/;
 const BLOCKED = /^Command blocked by (\w+) hook: ([\s\S]*?)(?:\. Command: [\s\S]*)?$/;
 
@@ -107,7 +104,7 @@ class CodexSession {
     if (p.role !== "user") return;
     const hook = HOOK_PROMPT.exec(text);
     if (hook) this.log.hook({ event: "Stop", decision: "block", text: hook[1]!.trim() }, { ts });
-    else if (!HARNESS_TEXT.test(text) && !harnessProvenance(p)) {
+    else if (!isHarnessText(text) && !harnessProvenance(p)) {
       this.firstPrompt ||= text.trim();
       this.log.text("prompt", "user", text, ts);
     }

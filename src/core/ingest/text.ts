@@ -105,3 +105,14 @@ export function secondsBetween(start?: string | null, end?: string | null): numb
   if (Number.isNaN(a) || Number.isNaN(b) || b < a) return undefined;
   return (b - a) / 1000;
 }
+
+/**
+ * A user message the agent's harness writes itself, not the person's prompt: the Codex CLI's
+ * environment context, its copy of AGENTS.md and other instructions, a notice of an aborted
+ * turn. A trajectory's task is the first user message that is not one.
+ */
+export function isHarnessText(text: string): boolean {
+  return HARNESS_TEXT.test(text);
+}
+const HARNESS_TEXT =
+  /^\s*(?:<environment_context|<user_instructions|<permissions|<skills_instructions|<turn_aborted|<collaboration_mode|# AGENTS\.md)/;
