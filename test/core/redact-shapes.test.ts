@@ -93,6 +93,10 @@ describe("redact covers the common credential shapes", () => {
       "token_limit_exceeded: enqueued token limit reached",
       "secretName: db-credentials-ref",
       "max_tokens: 2000",
+      // a name at a line's end assigns nothing to the next line (a task's prose)
+      "Implement the following function(s) to make the tests pass:",
+      "",
+      "**Target function(s):** gear_signature, check_args_num",
     ].join("\n");
     expect(redactSecrets(plain)).toEqual({ text: plain, counts: {} });
   });
