@@ -4,12 +4,13 @@
  * own log cut the JSON short.
  */
 
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
 const num = (v: unknown): number | undefined =>
   typeof v === "number" && Number.isInteger(v) ? v : undefined;
 
 /**
- * A tool result written as a JSON object: a shell result (`stdout`/`stderr` with `exitCode`,
- * `exit_code` or `returncode`) reads as its output text and exit code; a wrapper holding the
+ * A tool result written as a JSON object: a shell result (`stdout`/`stderr` or `output` with
+ * `exitCode`, `exit_code` or `returncode`) reads as its output text and exit code; a wrapper holding the
  * output as `text` reads as that text. Anything else stays as written.
  */
 export function structuredResult(
@@ -29,6 +30,17 @@ export function structuredResult(
   const streams = [r.stdout, r.stderr].filter((x): x is string => typeof x === "string");
   if (exitCode !== undefined && streams.length > 0)
     return { output: streams.filter((x) => x).join("\n"), exitCode };
+  // mini-SWE-agent 2's tool-call observation: `output`, and why the command did not finish
+  // or never ran (`exception_info`: a timeout, "action was not executed")
+  // (a long one as `output_head`, `elided_chars` and `output_tail`)
+  const long = typeof r.output_head === "string" || typeof r.output_tail === "string";
+  if (exitCode !== undefined && (typeof r.output === "string" || long)) {
+    const why = typeof r.exception_info === "string" ? r.exception_info : "";
+    const text = long
+      ? `${str(r.output_head)}\n[… ${num(r.elided_chars) ?? "some"} characters elided …]\n${str(r.output_tail)}`
+      : str(r.output);
+    return { output: [text, why].filter((x) => x).join("\n"), exitCode };
+  }
   if (typeof r.text === "string") return { output: r.text };
   return undefined;
 }
@@ -64,7 +76,10 @@ function stringFrom(text: string, from: number): string {
  * whole still say what happened. A key is matched only unescaped, never inside a string.
  */
 function cutStructuredResult(output: string): { output: string; exitCode?: number } | undefined {
-  const head = /^\{\s*"(stdout|stderr)"\s*:\s*"/.exec(output);
+  const head =
+    /^\{\s*(?:"returncode"\s*:\s*-?\d+\s*,\s*)?"(stdout|stderr|output|output_head)"\s*:\s*"/.exec(
+      output,
+    );
   if (!head) return undefined;
   const code = /(?<!\\)"(?:exitCode|exit_code|returncode)"\s*:\s*(-?\d+)/.exec(output);
   const text = stringFrom(output, head[0].length);

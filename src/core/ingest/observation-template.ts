@@ -10,7 +10,9 @@ import { stripVTControlCharacters } from "node:util";
  * - a reply the harness refused to run: "Please always provide EXACTLY ONE action in triple
  *   backticks, found N actions." (SWE-agent's "Your output was not formatted correctly" is the
  *   same refusal). Harbor's converter still records the reply's first block as a tool call:
- *   that call never ran.
+ *   that call never ran. In tool-calling mode (mini-SWE-agent 2) a result is JSON
+ *   (`{"returncode", "output", "exception_info"}`, read by json-result.ts) and a call the
+ *   harness did not run says "action was not executed".
  */
 export interface Observation {
   exitCode?: number;
@@ -21,7 +23,7 @@ export interface Observation {
 
 const TIMED_OUT = /timed out and has been killed/;
 const REFUSED =
-  /^\s*(?:Please always provide EXACTLY ONE action in triple backticks|Your output was not formatted correctly)\b/;
+  /^\s*(?:Please always provide EXACTLY ONE action in triple backticks|Your output was not formatted correctly|action was not executed$)/;
 
 /** Whether a tool result is the harness refusing the reply's action (it never ran). */
 export const refusedAction = (output: string): boolean => REFUSED.test(output);
