@@ -12,7 +12,7 @@ import { programCalls, programOf } from "./code-mode.js";
 import { EventLog, exitCodeFromOutput } from "./events.js";
 import { readJsonAs } from "./json-file.js";
 import { programExit, structuredResult } from "./json-result.js";
-import { templatedObservation } from "./observation-template.js";
+import { refusedAction, templatedObservation } from "./observation-template.js";
 import { shellCommand, writtenPaths } from "./shell.js";
 import { shellReportExit } from "./shell-report.js";
 import { attemptId, isHarnessText, partsText, taskIdFromText } from "./text.js";
@@ -203,7 +203,12 @@ function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
     const templated = structured ? undefined : templatedObservation(raw);
     const output = structured?.output ?? templated?.output ?? raw;
     const exit = typeof extra.exec_exit_code === "number" ? extra.exec_exit_code : undefined;
-    const isErr = r.extra?.isError ?? extra.isError;
+    // OpenClaw marks a tool call its harness could not run or refused (an exec preflight
+    // refusal, a blocked fetch) with `exec_status: "error"` and no exit code
+    const isErr =
+      r.extra?.isError ??
+      extra.isError ??
+      (exit === undefined && extra.exec_status === "error" ? true : undefined);
     log.result({
       output,
       callId,
@@ -218,7 +223,7 @@ function addStep(log: EventLog, step: AtifStep, links: Link[]): void {
       isError:
         typeof isErr === "boolean"
           ? isErr
-          : templated?.timedOut || templated?.refused
+          : templated?.timedOut || templated?.refused || (structured && refusedAction(output))
             ? true
             : undefined,
     });

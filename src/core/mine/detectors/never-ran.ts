@@ -2,20 +2,28 @@ import { refusedAction } from "../../ingest/observation-template.js";
 import type { Attempt, Event } from "../../model/attempt.js";
 import { commandOf, outputOf, programNotFound } from "./shell.js";
 
+/**
+ * The agent's harness refused the command before it ran (OpenClaw's exec preflight: "complex
+ * interpreter invocation detected; refusing to run without script preflight validation").
+ */
+const HARNESS_REFUSED =
+  /^\{\s*"status"\s*:\s*"error"[\s\S]{0,200}?"error"\s*:\s*"[^"]{0,200}\brefusing to run\b/;
+
 /** The shell could not parse the command: nothing of it ran. */
 const SHELL_SYNTAX =
   /syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file/i;
 
 /**
  * Whether a call never ran: its program was not found, the shell could not parse it, or the
- * harness refused the reply it came in (more than one action, a malformed reply). Such a call
+ * harness refused it or the reply it came in (more than one action, a malformed reply, a
+ * command its preflight would not run). Such a call
  * checked nothing and wrote nothing, and changing its arguments changes nothing (the program
  * is still missing, the reply still arrives in a form the shell or the harness cannot read).
  * One reading for the loop detector and the stop readings.
  */
 export function neverRan(a: Attempt, call: Event): boolean {
   const out = outputOf(a, call);
-  if (refusedAction(out)) return true;
+  if (refusedAction(out) || HARNESS_REFUSED.test(out)) return true;
   if (commandOf(call) === undefined) return false;
   return programNotFound(a, call) || SHELL_SYNTAX.test(out);
 }
