@@ -261,6 +261,24 @@ describe("what a shell call writes", () => {
     expect(writtenPaths(call("echo '->' > /app/out.txt"))).toEqual(["/app/out.txt"]);
     expect(writtenPaths(call('printf "%s" "$x" >> "/app/log.txt"'))).toEqual(["/app/log.txt"]);
   });
+
+  it("an in-place edit is read whatever backup suffix or switches it takes", () => {
+    // GNU and BSD sed: a suffix glued to -i, an empty one glued or apart, -e before the script
+    for (const cmd of [
+      "sed -i.bak '125s/x/y/' conan/api/output.py",
+      "sed -i'' 's/x/y/' conan/api/output.py",
+      "sed -i '' -e 's/x/y/' conan/api/output.py",
+      "sed -i -e 's/x/y/' conan/api/output.py && pytest -q",
+    ])
+      expect(writtenPaths(call(cmd))).toEqual(["conan/api/output.py"]);
+    // perl's in-place switch, alone or in a bundle, with or without a suffix
+    expect(writtenPaths(call("perl -pi -e 's/x/y/g' a.c b.c"))).toEqual(["a.c", "b.c"]);
+    expect(writtenPaths(call("perl -i.orig -pe 's/x/y/' src/m.pl"))).toEqual(["src/m.pl"]);
+    expect(writtenPaths(call("perl -0777 -pi -e 's/x\\n/y/' m.h | head"))).toEqual(["m.h"]);
+    // printing a file changes nothing
+    expect(isWrite(call("sed -n '10,20p' conan/api/output.py"))).toBe(false);
+    expect(isWrite(call("perl -ne 'print if /x/' m.pl"))).toBe(false);
+  });
 });
 
 describe("a closed replacement task", () => {

@@ -284,7 +284,14 @@ export function outputOf(a: Attempt, call: Event): string {
 }
 
 const REDIRECT = /(?:^|[^0-9&<>])>>?\s*(['"]?)([^\s'";&|<>]+)\1/g;
-const SED_I = /\bsed\s+((?:-[a-zA-Z-]+\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/g;
+/**
+ * `sed` with its options (`-i`, `-i.bak`, `-i''`, BSD's `-i ''`, `-E`, `-e`), its quoted script
+ * and the files after it; `perl` with its switches (`-pi`, `-i.bak -pe`, `-0777 -pi -e`), its
+ * quoted program and the files after it. Either edits the files in place when a switch says so.
+ */
+const SED_I =
+  /\bsed\s+((?:(?:-[a-zA-Z-][^\s'"|;&<>]*(?:''|"")?|''|"")\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/g;
+const PERL_I = /\bperl\s+((?:-[\w.:]+\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/g;
 /** Code that writes files without a visible path (python open(..., 'w'), write_text, …). */
 const WRITE_CODE_RE =
   /open\([^)]*,\s*['"][wa]b?\+?['"]|\.write_text\(|\.write_bytes\(|\.to_csv\(|\.to_json\(|json\.dump\(/;
@@ -353,6 +360,10 @@ export function writtenPaths(ev: Event): string[] {
     for (const m of cmd.matchAll(CP_MV)) if (m[1]) out.add(m[1]);
     for (const m of cmd.matchAll(SED_I)) {
       if (!/(^|\s)-[a-zA-Z]*i|--in-place/.test(m[1] ?? "")) continue;
+      for (const f of (m[3] ?? "").trim().split(/\s+/)) if (f) out.add(f);
+    }
+    for (const m of cmd.matchAll(PERL_I)) {
+      if (!/(^|\s)-[a-zA-Z0-9]*i/.test(m[1] ?? "")) continue;
       for (const f of (m[3] ?? "").trim().split(/\s+/)) if (f) out.add(f);
     }
   }
