@@ -1,6 +1,6 @@
 import type { FamilyId } from "../families.js";
 import { failingTests, testsOf } from "../ingest/verifier-tests.js";
-import type { Attempt } from "../model/attempt.js";
+import type { Attempt, Event } from "../model/attempt.js";
 import { redact } from "../redact.js";
 import { detectorById } from "./detectors/index.js";
 import {
@@ -13,7 +13,16 @@ import {
   outOfBudget,
   verifierMissing,
 } from "./detectors/paths.js";
-import { resultOf, stopIndex, writtenPaths } from "./detectors/shell.js";
+import { neverRan } from "./detectors/never-ran.js";
+import {
+  isCheck,
+  isWrite,
+  resultOf,
+  seenByAgent,
+  stopIndex,
+  toolCalls,
+  writtenPaths,
+} from "./detectors/shell.js";
 import { mentionOf } from "./detectors/stray-artifact.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { InterventionPoint, LabelEvidence } from "./label.js";
@@ -176,13 +185,11 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
         .filter((n) => n.length >= 6 && out.includes(n));
       return names.length ? new RegExp(names.slice(0, 20).map(escapeRe).join("|")) : undefined;
     },
-    // the grader could not even load a file the unchecked last write changed: a syntax,
+    // the grader could not even load a file written since the last check that ran: a syntax,
     // import or undefined-name error there, which any first run of a check would have shown
-    "stop-without-check": (a, h) => {
+    "stop-without-check": (a) => {
       if (!UNLOADABLE.test(a.verifierOutput ?? "")) return undefined;
-      const idx = h.eventIndices.at(-1);
-      const call = a.events.find((e) => e.index === idx && e.kind === "tool_call");
-      const names = (call ? writtenPaths(call) : [])
+      const names = [...new Set(uncheckedWrites(a).flatMap(writtenPaths))]
         .map((p) => baseName(p))
         .filter((n) => /\.\w+$/.test(n) && n.length >= 4);
       if (!names.length) return undefined;
@@ -206,6 +213,17 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
       return names.length ? new RegExp(names.slice(0, 20).join("|")) : undefined;
     },
   };
+
+/**
+ * The writes that ran after the agent's last check that ran and whose output it saw (all of
+ * them when there was none): what the stop left unchecked.
+ */
+function uncheckedWrites(a: Attempt): Event[] {
+  const calls = toolCalls(a);
+  const lastCheck =
+    calls.filter((c) => isCheck(c) && !neverRan(a, c) && seenByAgent(a, c)).at(-1)?.index ?? -1;
+  return calls.filter((c) => c.index > lastCheck && isWrite(c) && !neverRan(a, c));
+}
 
 /**
  * The grader could not load the code: Python's compile-time errors, an import that failed and

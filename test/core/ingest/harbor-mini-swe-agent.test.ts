@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { templatedObservation } from "../../../src/core/ingest/observation-template.js";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { neverRan } from "../../../src/core/mine/detectors/never-ran.js";
+import { writtenPaths } from "../../../src/core/mine/detectors/shell.js";
 import { faultOf } from "../../../src/core/mine/faults/index.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
@@ -17,9 +18,12 @@ const FIXTURE = resolve(REPO_ROOT, "test/fixtures/harbor-mini-swe-agent");
 const PROVIDER_DOWN = "014_azure__walinuxagent__step34___BeyceJX";
 const REFUSED = "011_bourbonut__detroit__step164___HYLLUYy";
 const UNLOADED = "294_bogdanvuk__pygears__step87____ktF4zp8";
+const REFUSED_CHECK = "079_conan-io__conan__step67__log__Sxi5ueY";
 let one: (trial: string) => Attempt;
 beforeAll(async () => {
-  const got = await collect([PROVIDER_DOWN, REFUSED, UNLOADED].map((t) => resolve(FIXTURE, t)));
+  const got = await collect(
+    [PROVIDER_DOWN, REFUSED, UNLOADED, REFUSED_CHECK].map((t) => resolve(FIXTURE, t)),
+  );
   expect(got.errors).toEqual([]);
   one = byTrialFolder(got.attempts);
 });
@@ -113,5 +117,18 @@ describe("a stop after an unchecked edit that left the module unloadable", () =>
     const v = l.evidence?.find((e) => e.from === "verifier");
     expect(v?.excerpt).toMatch(/gear_inst\.py", line \d+/);
     expect(a.verifierOutput).toContain("NameError: name 'gear_base_resolver' is not defined");
+  });
+});
+
+describe("a stop after in-place edits with a backup suffix and a check the harness refused", () => {
+  it("reads the edits as writes and names the stop, the grader's compile error as evidence", () => {
+    const a = one(REFUSED_CHECK);
+    const edits = calls(a).filter((e) => /^sed -i\.bak /.test(e.command ?? ""));
+    expect(edits.length).toBeGreaterThan(0);
+    expect(edits.every((e) => writtenPaths(e).length > 0)).toBe(true);
+    const l = heuristicLabel(a, runDetectors(a));
+    expect(l).toMatchObject({ status: "named", mechanismId: "stop-without-check" });
+    const v = l.evidence?.find((e) => e.from === "verifier");
+    expect(v?.excerpt).toMatch(/output\.py", line 125/);
   });
 });

@@ -941,6 +941,26 @@ describe("checks that could not fail, by-products, regressions", () => {
       ),
     );
     expect(other.mechanismId).toBeUndefined();
+    // any file written since the last check that ran counts, not only the last write's
+    const utilError = grader(
+      collecting,
+      'E     File "/app/util.py", line 7',
+      "E   SyntaxError: invalid syntax",
+    );
+    const editUtil = { cmd: "sed -i.bak '7s/.*/  return y)/' /app/util.py", out: "" };
+    const both =
+      "Implement parse() in /app/parse.py and its helper in /app/util.py so that the tests in /app/tests pass.";
+    const sinceCheck = label(attempt(both, [steps[0], editUtil, steps[1], steps[2]], utilError));
+    expect(sinceCheck).toMatchObject({ status: "named", mechanismId: "stop-without-check" });
+    // a file a check that ran has seen since its write is not what the stop left unchecked
+    const seen = label(
+      attempt(
+        both,
+        [editUtil, { cmd: "pytest -q /app/tests", out: "1 failed", exit: 1 }, steps[1], steps[2]],
+        utilError,
+      ),
+    );
+    expect(seen.mechanismId).toBeUndefined();
   });
 
   it("task-role gates read the task's role, not a word in it", () => {
