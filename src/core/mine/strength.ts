@@ -3,6 +3,7 @@ import { failingTests, testsOf } from "../ingest/verifier-tests.js";
 import type { Attempt, Event } from "../model/attempt.js";
 import { redact } from "../redact.js";
 import { detectorById } from "./detectors/index.js";
+import { neverRan } from "./detectors/never-ran.js";
 import {
   baseName,
   CREATED_ZERO,
@@ -13,7 +14,6 @@ import {
   outOfBudget,
   verifierMissing,
 } from "./detectors/paths.js";
-import { neverRan } from "./detectors/never-ran.js";
 import {
   isCheck,
   isWrite,
