@@ -7,7 +7,7 @@ const WRITE_TOOLS =
 const READ_TOOLS =
   /^(read|view|cat|read_file|open|glob|grep|ls|goto|scroll_up|scroll_down|search_file|search_dir|find_file)$/i;
 
-function parseInput(ev: Event): Record<string, unknown> | undefined {
+export function parseInput(ev: Event): Record<string, unknown> | undefined {
   if (!ev.input?.trimStart().startsWith("{")) return undefined;
   try {
     const v: unknown = JSON.parse(ev.input);
