@@ -262,7 +262,7 @@ describe("what a shell call writes", () => {
     expect(writtenPaths(call('printf "%s" "$x" >> "/app/log.txt"'))).toEqual(["/app/log.txt"]);
   });
 
-  it("an in-place edit is read whatever backup suffix or switches it takes", () => {
+  it("an in-place edit or a checkout is read whatever suffix or switches it takes", () => {
     // GNU and BSD sed: a suffix glued to -i, an empty one glued or apart, -e before the script
     for (const cmd of [
       "sed -i.bak '125s/x/y/' conan/api/output.py",
@@ -275,6 +275,16 @@ describe("what a shell call writes", () => {
     expect(writtenPaths(call("perl -pi -e 's/x/y/g' a.c b.c"))).toEqual(["a.c", "b.c"]);
     expect(writtenPaths(call("perl -i.orig -pe 's/x/y/' src/m.pl"))).toEqual(["src/m.pl"]);
     expect(writtenPaths(call("perl -0777 -pi -e 's/x\\n/y/' m.h | head"))).toEqual(["m.h"]);
+    // git puts files back from a revision or the index: what was written there is gone
+    expect(
+      writtenPaths(call("git checkout 3dd6883 -- _layouts/default.html && git status")),
+    ).toEqual(["_layouts/default.html"]);
+    expect(writtenPaths(call("git restore --source HEAD~1 src/a.py src/b.py"))).toEqual([
+      "src/a.py",
+      "src/b.py",
+    ]);
+    expect(isWrite(call("git restore --staged src/a.py"))).toBe(false);
+    expect(isWrite(call("git checkout -b feature"))).toBe(false);
     // printing a file changes nothing
     expect(isWrite(call("sed -n '10,20p' conan/api/output.py"))).toBe(false);
     expect(isWrite(call("perl -ne 'print if /x/' m.pl"))).toBe(false);

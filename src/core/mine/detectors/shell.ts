@@ -291,6 +291,12 @@ const REDIRECT = /(?:^|[^0-9&<>])>>?\s*(['"]?)([^\s'";&|<>]+)\1/g;
  */
 const SED_I =
   /\bsed\s+((?:(?:-[a-zA-Z-][^\s'"|;&<>]*(?:''|"")?|''|"")\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/g;
+/**
+ * `git checkout [<rev>] -- <paths>` and `git restore [--source <rev>] <paths>`: the paths are
+ * rewritten from the index or a revision (what the agent wrote there is gone).
+ */
+const GIT_RESTORE =
+  /\bgit\s+(?:checkout\s+(?:[^\s;&|<>-]\S*\s+)?--|restore(?:\s+-\S+(?:\s+[^\s;&|<>-]\S*)?)*)((?:\s+[^\s;&|<>-][^\s;&|<>]*)+)/g;
 const PERL_I = /\bperl\s+((?:-[\w.:]+\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/g;
 /** Code that writes files without a visible path (python open(..., 'w'), write_text, …). */
 const WRITE_CODE_RE =
@@ -361,6 +367,11 @@ export function writtenPaths(ev: Event): string[] {
     for (const m of cmd.matchAll(SED_I)) {
       if (!/(^|\s)-[a-zA-Z]*i|--in-place/.test(m[1] ?? "")) continue;
       for (const f of (m[3] ?? "").trim().split(/\s+/)) if (f) out.add(f);
+    }
+    for (const m of cmd.matchAll(GIT_RESTORE)) {
+      // `git restore --staged` alone changes the index, not the files
+      if (/\s(?:--staged|-S)\b/.test(m[0]) && !/\s(?:--worktree|-W)\b/.test(m[0])) continue;
+      for (const f of (m[1] ?? "").trim().split(/\s+/)) if (f && f !== ".") out.add(f);
     }
     for (const m of cmd.matchAll(PERL_I)) {
       if (!/(^|\s)-[a-zA-Z0-9]*i/.test(m[1] ?? "")) continue;
