@@ -7,6 +7,7 @@ import { outputNeverWritten } from "../../../src/core/mine/detectors/output-neve
 import { rewriteAfterEdit } from "../../../src/core/mine/detectors/rewrite-after-edit.js";
 import {
   callFailed,
+  isVerification,
   isWrite,
   stripHeredocs,
   writtenPaths,
@@ -257,6 +258,15 @@ describe("what a shell call writes", () => {
     expect(writtenPaths(call("ls /app # list -> screen"))).toEqual([]);
   });
 
+  it("a test task or a compile check is a verification, whichever runner wraps it", () => {
+    const v = (cmd: string) => isVerification(call(cmd));
+    expect(v("./gradlew test")).toBe(true);
+    expect(v("./gradlew :core:test --tests FooTest")).toBe(true);
+    expect(v("gradle check")).toBe(true);
+    expect(v("cd /app && go vet ./internal/graphql/verify_email.go")).toBe(true);
+    expect(v("./gradlew tasks")).toBe(false);
+  });
+
   it("a redirection outside quotes is read, its target quoted or not", () => {
     expect(writtenPaths(call("echo '->' > /app/out.txt"))).toEqual(["/app/out.txt"]);
     expect(writtenPaths(call('printf "%s" "$x" >> "/app/log.txt"'))).toEqual(["/app/log.txt"]);
@@ -285,6 +295,10 @@ describe("what a shell call writes", () => {
     ]);
     expect(isWrite(call("git restore --staged src/a.py"))).toBe(false);
     expect(isWrite(call("git checkout -b feature"))).toBe(false);
+    expect(
+      writtenPaths(call("dd if=/app/disk.dat bs=1 skip=1048576 count=2048 of=/tmp/recover.zip")),
+    ).toEqual(["/tmp/recover.zip"]);
+    expect(isWrite(call("dd if=/dev/zero of=/dev/null count=1"))).toBe(false);
     // printing a file changes nothing
     expect(isWrite(call("sed -n '10,20p' conan/api/output.py"))).toBe(false);
     expect(isWrite(call("perl -ne 'print if /x/' m.pl"))).toBe(false);

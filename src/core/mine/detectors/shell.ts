@@ -297,6 +297,8 @@ const SED_I =
  */
 const GIT_RESTORE =
   /\bgit\s+(?:checkout\s+(?:[^\s;&|<>-]\S*\s+)?--|restore(?:\s+-\S+(?:\s+[^\s;&|<>-]\S*)?)*)((?:\s+[^\s;&|<>-][^\s;&|<>]*)+)/g;
+/** `dd … of=<path>`: the output file. */
+const DD_OF = /\bdd\s[^;&|\n]*?\bof=([^\s;&|<>]+)/g;
 const PERL_I = /\bperl\s+((?:-[\w.:]+\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/g;
 /** Code that writes files without a visible path (python open(..., 'w'), write_text, …). */
 const WRITE_CODE_RE =
@@ -368,6 +370,7 @@ export function writtenPaths(ev: Event): string[] {
       if (!/(^|\s)-[a-zA-Z]*i|--in-place/.test(m[1] ?? "")) continue;
       for (const f of (m[3] ?? "").trim().split(/\s+/)) if (f) out.add(f);
     }
+    for (const m of cmd.matchAll(DD_OF)) if (m[1] && m[1] !== "/dev/null") out.add(m[1]);
     for (const m of cmd.matchAll(GIT_RESTORE)) {
       // `git restore --staged` alone changes the index, not the files
       if (/\s(?:--staged|-S)\b/.test(m[0]) && !/\s(?:--worktree|-W)\b/.test(m[0])) continue;
@@ -390,11 +393,11 @@ export function isWrite(ev: Event): boolean {
 }
 
 export const TEST_RE =
-  /\b(pytest|py\.test|unittest|npm (?:run )?test|yarn test|pnpm test|go test|cargo test|make (?:test|check)|ctest|jest|vitest|mocha|mvn test|gradle test|tox|bats|phpunit|rspec)\b|\btests?\.(?:sh|py)\b/;
+  /\b(pytest|py\.test|unittest|npm (?:run )?test|yarn test|pnpm test|go test|cargo test|make (?:test|check)|ctest|jest|vitest|mocha|mvn test|gradle test|tox|bats|phpunit|rspec)\b|\btests?\.(?:sh|py)\b|\bgradlew?\s[^;&|\n]*?\b(?:test|check)\b/;
 export const PROBE_RE =
   /\b(curl|wget|httpie|http\s+(?:GET|POST|PUT|HEAD|DELETE|:)|nc\s+-z|ncat|ss\s+-[a-z]*l|netstat|lsof\s+-i|telnet|openssl s_client|grpcurl)\b|requests\.get\(|urlopen\(/;
 export const BUILD_RE =
-  /\b(make|gcc|g\+\+|clang|cc|cargo build|go build|npm run build|tsc|cmake|javac|mvn (?:package|compile)|pdflatex|xelatex|lualatex|latexmk|rustc|ninja)\b/;
+  /\b(make|gcc|g\+\+|clang|cc|cargo build|go build|go vet|npm run build|tsc|cmake|javac|mvn (?:package|compile)|pdflatex|xelatex|lualatex|latexmk|rustc|ninja)\b/;
 const CHECK_RE =
   /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b|\b(cat|head|tail|less|grep|rg|diff|cmp|ls|stat|wc|test|file|jq|sha256sum|md5sum|sha1sum|xxd|hexdump|od|sqlite3|psql|mysql|redis-cli|python3?|node|ruby|java|bash|sh|Rscript|go\s+run|cargo\s+run)\b|\|\s*R(?=\s|$)/;
 
