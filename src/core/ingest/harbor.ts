@@ -20,6 +20,7 @@ import {
 } from "./harbor-outcome.js";
 import { printedAgentLog, printedTurnFailure, unreadAgentLogs } from "./harbor-printed.js";
 import { HarborTrialConfig, HarborTrialResult } from "./harbor-schema.js";
+import { trialLogFailure } from "./harbor-trial-log.js";
 import { readJsonAs } from "./json-file.js";
 import { launchInstruction } from "./launch-instruction.js";
 import { taskOf } from "./mini-swe-agent.js";
@@ -427,6 +428,7 @@ export async function* readHarborTrial(
     terminus?.taskText ||
     (await instruction(dir, r.config?.task?.path ?? undefined)) ||
     launchInstruction(dir);
+  const harnessFailure = trialLogFailure(dir);
   const identity = r.id ?? r.trial_name;
   const attempt: AttemptInput = {
     id: attemptId("harbor", identity, r.trial_name),
@@ -445,6 +447,7 @@ export async function* readHarborTrial(
     outcome: unfinished ? "unknown" : decideOutcome(reward, exception, options.passThreshold),
     reward: reward ?? null,
     exception,
+    ...(harnessFailure ? { harnessFailure } : {}),
     costUsd: usage.costUsd ?? parts?.costUsd ?? episodes?.costUsd,
     tokens: usage.tokens ?? parts?.tokens ?? episodes?.tokens,
     startedAt: r.started_at ?? parts?.startedAt,

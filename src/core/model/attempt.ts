@@ -134,6 +134,18 @@ export const Attempt = z.strictObject({
   outcome: Outcome,
   reward: z.number().nullable().optional(),
   exception: z.strictObject({ type: z.string(), message: z.string().optional() }).optional(),
+  /**
+   * What the harness's own log says went wrong with the trial itself, after or beside the
+   * agent (Harbor's `trial.log`: "Failed to download logs to …", "Trial … failed: …"): the
+   * line and where it was read.
+   */
+  harnessFailure: z
+    .strictObject({
+      message: z.string(),
+      file: z.string(),
+      line: z.number().int().positive().optional(),
+    })
+    .optional(),
   costUsd: z.number().nullable().optional(),
   tokens: Tokens.optional(),
   /** Steps a trace marks as copied from an earlier context (ATIF `is_copied_context`): not events. */

@@ -166,6 +166,26 @@ export function neverStarted(a: Attempt, resultFile: string): Fault | undefined 
   return undefined;
 }
 
+/**
+ * The harness lost what the trial is judged on (its own log says so: the trial failed as a
+ * whole, the agent's logs could not be downloaded): there is no grade (no reward), or the
+ * agent's record is gone (nothing it did was read). The sandbox or the harness failed, not the
+ * agent. A trial whose record and grade both survived is left to the other readings.
+ * Evidence: the harness's log line.
+ */
+export function harnessLostTrial(a: Attempt, acted: boolean): Fault | undefined {
+  const h = a.harnessFailure;
+  if (!h || a.outcome === "pass") return undefined;
+  const graded = a.reward !== undefined && a.reward !== null;
+  if (acted && graded) return undefined;
+  return {
+    reason: "provider_fault",
+    code: "harness-lost-trial",
+    detail: `${graded ? "no agent step was recorded" : "the trial was not graded"}: ${h.message}`,
+    evidence: [{ file: h.file, ...(h.line ? { line: h.line } : {}), excerpt: excerpt(h.message) }],
+  };
+}
+
 /** A runtime rule's reading of an excluded failure, for `Label.secondReading`. */
 export interface SecondReading {
   kind: InScopeKind;

@@ -9,6 +9,7 @@ import { emptyToolCalls } from "./empty-call.js";
 import { environmentFault } from "./environment.js";
 import {
   agentKilled,
+  harnessLostTrial,
   KILLED_EXIT,
   killedItself,
   neverStarted,
@@ -177,6 +178,8 @@ export function faultOf(
   if (killed) return killed;
   const exc = exceptionFault(a);
   if (exc) return exc;
+  const lost = harnessLostTrial(a, acted(a));
+  if (lost) return lost;
   if (!acted(a)) {
     const never = neverStarted(a, resultFile(a));
     if (never) return never;

@@ -1,0 +1,50 @@
+import { join } from "node:path";
+import { readSmall, readTail } from "./fs-util.js";
+
+/** Harbor's own line for a trial that failed as a whole: "Trial <name> failed: <why>". */
+const TRIAL_FAILED = /^Trial \S+ failed: (.+)$/;
+/** Harbor could not copy the agent's logs out of the sandbox. */
+const LOGS_LOST = /^Failed to download logs to \S+/;
+/** Longest trial.log whose lines are counted for the evidence's line number. */
+const MAX_LOG = 8 << 20;
+
+export interface TrialLogFailure {
+  message: string;
+  file: string;
+  line?: number;
+}
+
+/**
+ * What Harbor's `trial.log` says went wrong with the trial itself, read from its last 4 KiB:
+ * the trial failed as a whole ("Trial … failed: Failed to add tests directory to
+ * environment.") or the agent's logs could not be downloaded from the sandbox. The failed
+ * trial's line wins over the lost logs'; cleanup lines after them ("Error stopping sandbox")
+ * are not read.
+ */
+export function trialLogFailure(dir: string): TrialLogFailure | undefined {
+  const file = join(dir, "trial.log");
+  const tail = readTail(file, 4096);
+  if (!tail || !(tail.includes(" failed: ") || tail.includes("Failed to download logs")))
+    return undefined;
+  const lines = tail
+    .trimEnd()
+    .split("\n")
+    .map((l) => l.trim());
+  let found: { message: string; at: number } | undefined;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i] ?? "";
+    const failed = TRIAL_FAILED.exec(l);
+    if (failed?.[1]) {
+      found = { message: `the trial failed: ${failed[1]}`, at: i };
+      break;
+    }
+    if (!found && LOGS_LOST.test(l))
+      found = { message: "the agent's logs could not be downloaded", at: i };
+  }
+  if (!found) return undefined;
+  const text = readSmall(file, MAX_LOG);
+  const total = text?.trimEnd().split("\n").length;
+  const fromEnd = lines.length - 1 - found.at;
+  const line = total !== undefined ? total - fromEnd : undefined;
+  return { message: found.message.slice(0, 500), file, ...(line && line > 0 ? { line } : {}) };
+}
