@@ -9,6 +9,7 @@ import { type ClaudeSession, readClaudeSession } from "./claude.js";
 import { type CodexSession, readCodexSession } from "./codex.js";
 import { findFiles, isDir, isFile, peek, readSmall, subdirs } from "./fs-util.js";
 import { type GeminiLog, readGeminiSession } from "./gemini-session.js";
+import { goTestRun } from "./go-test-output.js";
 import {
   agentDurationS,
   decideOutcome,
@@ -28,7 +29,7 @@ import { harborEpisodes } from "./terminus-episodes.js";
 import { attemptId } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
-import { ctrfTests, junitTests, pytestRun, type VerifierTest } from "./verifier-tests.js";
+import { capTests, ctrfTests, junitTests, pytestRun, type VerifierTest } from "./verifier-tests.js";
 
 const TRIAL_NAME = /"trial_name"\s*:/;
 
@@ -154,7 +155,9 @@ function verifierTests(outputFile: string | undefined, dir: string): VerifierTes
   }
   const text = outputFile ? readSmall(outputFile, 8 << 20) : undefined;
   const run = text !== undefined && outputFile ? pytestRun(text, outputFile) : undefined;
-  return run && run.tests.length > 0 ? run.tests : undefined;
+  if (run && run.tests.length > 0) return run.tests;
+  const go = text !== undefined && outputFile ? goTestRun(text, outputFile) : [];
+  return go.length > 0 ? capTests(go) : undefined;
 }
 
 /** The agent process's exit status: the last `agent/command-N/return-code.txt`. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Attempt } from "../model/attempt.js";
+import { goTestRun } from "./go-test-output.js";
 
 /** One test the verifier ran, with where its result was read (for evidence). */
 export type VerifierTest = NonNullable<Attempt["verifierTests"]>[number];
@@ -346,7 +347,8 @@ export function testsOf(a: Attempt): VerifierTest[] {
   if (a.verifierTests && a.verifierTests.length > 0) return a.verifierTests;
   if (!a.verifierOutput) return [];
   const src = a.verifierSource;
-  return pytestRun(a.verifierOutput, src?.file, src?.firstLine ?? 1).tests;
+  const py = pytestRun(a.verifierOutput, src?.file, src?.firstLine ?? 1).tests;
+  return py.length > 0 ? py : goTestRun(a.verifierOutput, src?.file, src?.firstLine ?? 1);
 }
 
 /** The tests that did not pass (failed or errored). */
