@@ -260,25 +260,27 @@ export const SECRET_RULES: readonly SecretRule[] = [
       value === "" || isPlainValue(value) ? m : `${prefix}"${marker}"`,
   },
   {
-    // quoted values, spaces allowed: password = "a b", secret: 'x y' (name and value on one
-    // line: prose ending "…the tests pass:" before a new line assigns nothing)
+    // quoted values, spaces allowed: password = "a b", secret: 'x y' (the value on the name's
+    // line or, as YAML allows, on the next line indented: prose ending "…the tests pass:"
+    // before an unindented line assigns nothing)
     kind: "assigned-secret",
     keywords: SECRET_NAME_KEYWORDS,
     near: SECRET_NAME_NEAR,
     pattern: new RegExp(
-      String.raw`(\b${SECRET_NAME}\b[ \t]*(?:=|:(?!//))[ \t]*)(["'])([^"'\r\n]{1,1024})\2`,
+      String.raw`(\b${SECRET_NAME}\b[ \t]*(?:=|:(?!//))[ \t]*(?:\r?\n[ \t]+)?)(["'])([^"'\r\n]{1,1024})\2`,
       "gi",
     ),
     replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
   },
   {
-    // KEY=value, key: value, X-Api-Key: value (shell, env files, YAML, headers; one line)
+    // KEY=value, key: value, X-Api-Key: value (shell, env files, YAML, headers; the value on
+    // the name's line or on the next line indented)
     kind: "assigned-secret",
     keywords: SECRET_NAME_KEYWORDS,
     near: SECRET_NAME_NEAR,
     prose: true,
     pattern: new RegExp(
-      String.raw`(\b${SECRET_NAME}\b['"]?[ \t]*(?:=|:(?!//))[ \t]*)(['"]?)([^\s'"\`,;&|}\])]{4,})\2`,
+      String.raw`(\b${SECRET_NAME}\b['"]?[ \t]*(?:=|:(?!//))[ \t]*(?:\r?\n[ \t]+)?)(['"]?)([^\s'"\`,;&|}\])]{4,})\2`,
       "gi",
     ),
     replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),

@@ -57,6 +57,7 @@ const SHAPES: readonly [string, string, string][] = [
   ],
   ["digest auth header", "Authorization: Digest username62ab9f", "username62ab9f"],
   ["--client-secret flag", "gcloud x --client-secret=Gc1ientS3c", "Gc1ientS3c"],
+  ["YAML value on the next line, indented", "db:\n  password:\n    Xk9pQ2mZ7vL4", "Xk9pQ2mZ7vL4"],
 ];
 
 describe("redact covers the common credential shapes", () => {
@@ -93,7 +94,7 @@ describe("redact covers the common credential shapes", () => {
       "token_limit_exceeded: enqueued token limit reached",
       "secretName: db-credentials-ref",
       "max_tokens: 2000",
-      // a name at a line's end assigns nothing to the next line (a task's prose)
+      // a name at a line's end assigns nothing to an unindented next line (a task's prose)
       "Implement the following function(s) to make the tests pass:",
       "",
       "**Target function(s):** gear_signature, check_args_num",

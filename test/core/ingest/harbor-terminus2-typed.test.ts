@@ -98,6 +98,11 @@ describe("which keystrokes start, submit or throw away a line typed together", (
     expect([...typedTogether(a)]).toEqual([0, 2]);
   });
 
+  it("a key the harness warns about (C-c) types nothing onto the line", () => {
+    const a = run([{ keys: ["C-c", "pytest -q\n"], seen: warn(1) }]);
+    expect(typedTogether(a).size).toBe(0);
+  });
+
   it("an interrupt throws the joined line away; a line never submitted never ran", () => {
     const a = run([
       { keys: ["cat a.txt", "rm -rf build\n"], seen: warn(1) },

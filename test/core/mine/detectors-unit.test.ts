@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { writtenPaths as ingestWrites, shellCommand } from "../../../src/core/ingest/shell.js";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
+import { neverRan } from "../../../src/core/mine/detectors/never-ran.js";
 import { REPLACE_TASK_RE } from "../../../src/core/mine/detectors/no-diff-after-replace.js";
 import { requiredOutputs } from "../../../src/core/mine/detectors/output-never-written.js";
 import { taskSaysExists } from "../../../src/core/mine/detectors/overwrote-existing.js";
@@ -876,6 +877,21 @@ describe("checks that could not fail, by-products, regressions", () => {
     };
     const c = attempt(task, [notFound, edit, { cmd: "python3 /app/parse.py", out: "ok" }]);
     expect(fires(c, "stop.check-did-not-run")).toBe(false);
+    // a test id pytest could not find: that run checked nothing, but an edit the same call
+    // made before it did run
+    const idNotFound = "ERROR: file or directory not found: tests/test_ap.py";
+    const both = attempt(task, [
+      { cmd: "sed -i 's/x/y/' /app/parse.py && pytest tests/test_ap.py", out: idNotFound, exit: 4 },
+      { say: "Done." },
+    ]);
+    const call = both.events.find((e) => e.kind === "tool_call");
+    expect(call && neverRan(both, call)).toBe(false);
+    expect(fires(both, "stop.check-did-not-run")).toBe(false);
+    const alone = attempt(task, [
+      edit,
+      { cmd: "pytest tests/test_ap.py", out: idNotFound, exit: 4 },
+    ]);
+    expect(fires(alone, "stop.check-did-not-run")).toBe(true);
   });
 
   it("the grader could not load the file the unchecked last write changed: named", () => {

@@ -265,6 +265,10 @@ describe("what a shell call writes", () => {
     expect(v("gradle check")).toBe(true);
     expect(v("cd /app && go vet ./internal/graphql/verify_email.go")).toBe(true);
     expect(v("./gradlew tasks")).toBe(false);
+    // a build that skips the tests, or a file that merely names gradle and a test folder
+    expect(v("./gradlew build -x test")).toBe(false);
+    expect(v("./gradlew assemble --exclude-task check")).toBe(false);
+    expect(v("cat build.gradle app/src/test/FooTest.java")).toBe(false);
   });
 
   it("a redirection outside quotes is read, its target quoted or not", () => {
@@ -302,6 +306,14 @@ describe("what a shell call writes", () => {
     // printing a file changes nothing
     expect(isWrite(call("sed -n '10,20p' conan/api/output.py"))).toBe(false);
     expect(isWrite(call("perl -ne 'print if /x/' m.pl"))).toBe(false);
+    // a switch that takes the rest of its word is no in-place switch
+    expect(isWrite(call("perl -Ilib -MDigest::MD5 -ne 'print' data.bin"))).toBe(false);
+    // one segment's paths only, redirections and option values left out
+    expect(writtenPaths(call("git checkout -- src/x.py\npytest -q"))).toEqual(["src/x.py"]);
+    expect(
+      writtenPaths(call("git restore --worktree --source HEAD~1 a.py b.py 2>/dev/null")),
+    ).toEqual(["a.py", "b.py"]);
+    expect(isWrite(call("dd if=/app/x.bin of=/dev/stdout bs=16 | xxd"))).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { refusedAction } from "../../ingest/observation-template.js";
 import type { Attempt, Event } from "../../model/attempt.js";
-import { commandOf, outputOf, programNotFound } from "./shell.js";
+import { commandOf, isWrite, outputOf, programNotFound } from "./shell.js";
 import { typedTogether } from "./typed-together.js";
 
 /**
@@ -35,5 +35,7 @@ export function neverRan(a: Attempt, call: Event): boolean {
   const out = outputOf(a, call);
   if (refusedAction(out) || HARNESS_REFUSED.test(out)) return true;
   if (commandOf(call) === undefined) return false;
-  return programNotFound(a, call) || SHELL_SYNTAX.test(out) || NOTHING_TESTED.test(out);
+  if (programNotFound(a, call) || SHELL_SYNTAX.test(out)) return true;
+  // a test id not found fails the test run, not a write the same call made before it
+  return NOTHING_TESTED.test(out) && !isWrite(call);
 }

@@ -291,15 +291,71 @@ const REDIRECT = /(?:^|[^0-9&<>])>>?\s*(['"]?)([^\s'";&|<>]+)\1/g;
  */
 const SED_I =
   /\bsed\s+((?:(?:-[a-zA-Z-][^\s'"|;&<>]*(?:''|"")?|''|"")\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/g;
+/** A perl program with its switches, from the start of a shell segment. */
+const PERL_I = /^perl\s+((?:-\S+\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/;
+/** A shell redirection token (`2>/dev/null`, `>out`, `<in`, `&>log`). */
+const REDIRECT_TOKEN = /^\d*[<>&]/;
+
 /**
- * `git checkout [<rev>] -- <paths>` and `git restore [--source <rev>] <paths>`: the paths are
- * rewritten from the index or a revision (what the agent wrote there is gone).
+ * Whether perl's switches edit in place: an `i` among single-letter switches (`-pi`, `-i.bak`,
+ * `-0777pi`), not inside a switch that takes the rest of its word (`-Ilib`, `-MDigest::MD5`).
  */
-const GIT_RESTORE =
-  /\bgit\s+(?:checkout\s+(?:[^\s;&|<>-]\S*\s+)?--|restore(?:\s+-\S+(?:\s+[^\s;&|<>-]\S*)?)*)((?:\s+[^\s;&|<>-][^\s;&|<>]*)+)/g;
-/** `dd … of=<path>`: the output file. */
-const DD_OF = /\bdd\s[^;&|\n]*?\bof=([^\s;&|<>]+)/g;
-const PERL_I = /\bperl\s+((?:-[\w.:]+\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/g;
+function perlInPlace(switches: string): boolean {
+  for (const word of switches.trim().split(/\s+/)) {
+    if (!word.startsWith("-") || word.startsWith("--")) continue;
+    for (let i = 1; i < word.length; i++) {
+      const c = word[i] ?? "";
+      if (c === "i") return true;
+      // these take the rest of the word as their argument
+      if ("IMmFxdDCeElV".includes(c)) break;
+      if (c === "0") while (/[0-9a-fA-Fx]/.test(word[i + 1] ?? "")) i++;
+    }
+  }
+  return false;
+}
+
+/**
+ * The files one shell segment rewrites by program: `perl` with an in-place switch (the files
+ * after its program), `dd of=<file>` (not a device), `git checkout [<rev>] -- <paths>` and
+ * `git restore <paths>` (not `--staged` alone: that changes the index only).
+ */
+function segmentRewrites(seg: string): string[] {
+  const t = seg.trim();
+  const perl = PERL_I.exec(t);
+  if (perl)
+    return perlInPlace(perl[1] ?? "") ? (perl[3] ?? "").trim().split(/\s+/).filter(Boolean) : [];
+  const words = t.split(/\s+/);
+  if (words[0] === "dd") {
+    const of = words
+      .find((w) => w.startsWith("of="))
+      ?.slice(3)
+      .replace(/^['"]|['"]$/g, "");
+    return of && !of.startsWith("/dev/") ? [of] : [];
+  }
+  if (words[0] !== "git") return [];
+  const out: string[] = [];
+  if (words[1] === "checkout") {
+    const at = words.indexOf("--");
+    if (at < 0) return [];
+    for (const w of words.slice(at + 1)) {
+      if (REDIRECT_TOKEN.test(w)) break;
+      if (w !== ".") out.push(w);
+    }
+    return out;
+  }
+  if (words[1] !== "restore") return [];
+  let staged = false;
+  let worktree = false;
+  for (let i = 2; i < words.length; i++) {
+    const w = words[i] ?? "";
+    if (REDIRECT_TOKEN.test(w)) break;
+    if (w === "--source" || w === "-s") i++;
+    else if (w === "--staged" || w === "-S") staged = true;
+    else if (w === "--worktree" || w === "-W") worktree = true;
+    else if (!w.startsWith("-") && w !== ".") out.push(w);
+  }
+  return staged && !worktree ? [] : out;
+}
 /** Code that writes files without a visible path (python open(..., 'w'), write_text, …). */
 const WRITE_CODE_RE =
   /open\([^)]*,\s*['"][wa]b?\+?['"]|\.write_text\(|\.write_bytes\(|\.to_csv\(|\.to_json\(|json\.dump\(/;
@@ -370,16 +426,7 @@ export function writtenPaths(ev: Event): string[] {
       if (!/(^|\s)-[a-zA-Z]*i|--in-place/.test(m[1] ?? "")) continue;
       for (const f of (m[3] ?? "").trim().split(/\s+/)) if (f) out.add(f);
     }
-    for (const m of cmd.matchAll(DD_OF)) if (m[1] && m[1] !== "/dev/null") out.add(m[1]);
-    for (const m of cmd.matchAll(GIT_RESTORE)) {
-      // `git restore --staged` alone changes the index, not the files
-      if (/\s(?:--staged|-S)\b/.test(m[0]) && !/\s(?:--worktree|-W)\b/.test(m[0])) continue;
-      for (const f of (m[1] ?? "").trim().split(/\s+/)) if (f && f !== ".") out.add(f);
-    }
-    for (const m of cmd.matchAll(PERL_I)) {
-      if (!/(^|\s)-[a-zA-Z0-9]*i/.test(m[1] ?? "")) continue;
-      for (const f of (m[3] ?? "").trim().split(/\s+/)) if (f) out.add(f);
-    }
+    for (const seg of segments(cmd)) for (const p of segmentRewrites(seg)) out.add(p);
   }
   return [...out];
 }
@@ -393,7 +440,7 @@ export function isWrite(ev: Event): boolean {
 }
 
 export const TEST_RE =
-  /\b(pytest|py\.test|unittest|npm (?:run )?test|yarn test|pnpm test|go test|cargo test|make (?:test|check)|ctest|jest|vitest|mocha|mvn test|gradle test|tox|bats|phpunit|rspec)\b|\btests?\.(?:sh|py)\b|\bgradlew?\s[^;&|\n]*?\b(?:test|check)\b/;
+  /\b(pytest|py\.test|unittest|npm (?:run )?test|yarn test|pnpm test|go test|cargo test|make (?:test|check)|ctest|jest|vitest|mocha|mvn test|gradle test|tox|bats|phpunit|rspec)\b|\btests?\.(?:sh|py)\b|^\s*(?:\S*\/)?gradlew?(?:\s+(?!-x\s|--exclude-task\s)\S+)*?\s+(?:\S*:)?(?:test|check)(?=\s|$)/;
 export const PROBE_RE =
   /\b(curl|wget|httpie|http\s+(?:GET|POST|PUT|HEAD|DELETE|:)|nc\s+-z|ncat|ss\s+-[a-z]*l|netstat|lsof\s+-i|telnet|openssl s_client|grpcurl)\b|requests\.get\(|urlopen\(/;
 export const BUILD_RE =

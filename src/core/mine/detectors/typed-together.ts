@@ -13,6 +13,12 @@ const JOINED = /Command (\d+) should end with newline when followed by another c
 const LITERAL_NEWLINE = /\\n$/;
 /** Keystrokes that submit the line: a newline at the end, or tmux's Enter key. */
 const SUBMITS = /(?:\r|\n)$|^(?:Enter|C-m|C-j|KPEnter)$/;
+/**
+ * A tmux key name sent as a key press, not typed text (`C-c`, `M-x`, `Escape`, `Up`, `F5`):
+ * the harness warns about it too, but it types nothing onto the line.
+ */
+const KEY_NAME =
+  /^(?:[CMS]-\S|Escape|Enter|Tab|BTab|BSpace|Space|Up|Down|Left|Right|Home|End|PageUp|PageDown|PPage|NPage|IC|DC|F\d{1,2})$/;
 /** Keys that throw the typed line away (the shell's interrupt, its line kill). */
 const DISCARDS = /^(?:C-c|C-u)$/;
 
@@ -57,7 +63,11 @@ export function typedTogether(a: Attempt): ReadonlySet<number> {
         }
         return;
       }
-      if ((warned.has(i + 1) || LITERAL_NEWLINE.test(keys)) && !SUBMITS.test(keys))
+      if (
+        (warned.has(i + 1) || LITERAL_NEWLINE.test(keys)) &&
+        !SUBMITS.test(keys) &&
+        !KEY_NAME.test(keys.trim())
+      )
         pending = [call.index];
     });
     batch = [];
