@@ -287,6 +287,8 @@ describe("what a shell call writes", () => {
       expect(writtenPaths(call(cmd))).toEqual(["conan/api/output.py"]);
     // perl's in-place switch, alone or in a bundle, with or without a suffix
     expect(writtenPaths(call("perl -pi -e 's/x/y/g' a.c b.c"))).toEqual(["a.c", "b.c"]);
+    // a program holding `;` is one quoted word, not two commands
+    expect(writtenPaths(call("cd /app && perl -pi -e 's/a/b/; s/c/d/' m.c"))).toEqual(["m.c"]);
     expect(writtenPaths(call("perl -i.orig -pe 's/x/y/' src/m.pl"))).toEqual(["src/m.pl"]);
     expect(writtenPaths(call("perl -0777 -pi -e 's/x\\n/y/' m.h | head"))).toEqual(["m.h"]);
     // git puts files back from a revision or the index: what was written there is gone

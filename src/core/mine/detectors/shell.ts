@@ -284,15 +284,24 @@ export function outputOf(a: Attempt, call: Event): string {
 }
 
 const REDIRECT = /(?:^|[^0-9&<>])>>?\s*(['"]?)([^\s'";&|<>]+)\1/g;
+/** A quoted shell word that ends at its own closing quote (so a scan never runs on past it). */
+const QUOTED = `(?:'[^']*'|"(?:[^"\\\\]|\\\\.)*")`;
 /**
  * `sed` with its options (`-i`, `-i.bak`, `-i''`, BSD's `-i ''`, `-E`, `-e`), its quoted script
- * and the files after it; `perl` with its switches (`-pi`, `-i.bak -pe`, `-0777 -pi -e`), its
- * quoted program and the files after it. Either edits the files in place when a switch says so.
+ * and the files after it: it edits the files in place when an option says so.
  */
-const SED_I =
-  /\bsed\s+((?:(?:-[a-zA-Z-][^\s'"|;&<>]*(?:''|"")?|''|"")\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/g;
-/** A perl program with its switches, from the start of a shell segment. */
-const PERL_I = /^perl\s+((?:-\S+\s+)*)(['"])[\s\S]*?\2((?:\s+[^\s|;&<>]+)+)/;
+const SED_I = new RegExp(
+  `\\bsed\\s+((?:(?:-[a-zA-Z-][^\\s'"|;&<>]*(?:''|"")?|''|"")\\s+)*)${QUOTED}((?:\\s+[^\\s|;&<>]+)+)`,
+  "g",
+);
+/**
+ * `perl` at the start of a command with its switches (`-pi`, `-i.bak -pe`, `-0777 -pi -e`), its
+ * quoted program (which may hold `;`) and the files after it.
+ */
+const PERL_I = new RegExp(
+  `(?:^|[;&|\\n(]\\s*)perl\\s+((?:-\\S+\\s+)*)${QUOTED}((?:\\s+[^\\s|;&<>]+)+)`,
+  "g",
+);
 /** A shell redirection token (`2>/dev/null`, `>out`, `<in`, `&>log`). */
 const REDIRECT_TOKEN = /^\d*[<>&]/;
 
@@ -315,16 +324,12 @@ function perlInPlace(switches: string): boolean {
 }
 
 /**
- * The files one shell segment rewrites by program: `perl` with an in-place switch (the files
- * after its program), `dd of=<file>` (not a device), `git checkout [<rev>] -- <paths>` and
+ * The files one shell segment rewrites by program: `dd of=<file>` (not a device),
+ * `git checkout [<rev>] -- <paths>` and
  * `git restore <paths>` (not `--staged` alone: that changes the index only).
  */
 function segmentRewrites(seg: string): string[] {
-  const t = seg.trim();
-  const perl = PERL_I.exec(t);
-  if (perl)
-    return perlInPlace(perl[1] ?? "") ? (perl[3] ?? "").trim().split(/\s+/).filter(Boolean) : [];
-  const words = t.split(/\s+/);
+  const words = seg.trim().split(/\s+/);
   if (words[0] === "dd") {
     const of = words
       .find((w) => w.startsWith("of="))
@@ -424,7 +429,11 @@ export function writtenPaths(ev: Event): string[] {
     for (const m of cmd.matchAll(CP_MV)) if (m[1]) out.add(m[1]);
     for (const m of cmd.matchAll(SED_I)) {
       if (!/(^|\s)-[a-zA-Z]*i|--in-place/.test(m[1] ?? "")) continue;
-      for (const f of (m[3] ?? "").trim().split(/\s+/)) if (f) out.add(f);
+      for (const f of (m[2] ?? "").trim().split(/\s+/)) if (f) out.add(f);
+    }
+    for (const m of stripHeredocs(cmd).matchAll(PERL_I)) {
+      if (!perlInPlace(m[1] ?? "")) continue;
+      for (const f of (m[2] ?? "").trim().split(/\s+/)) if (f) out.add(f);
     }
     for (const seg of segments(cmd)) for (const p of segmentRewrites(seg)) out.add(p);
   }
