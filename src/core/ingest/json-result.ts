@@ -10,8 +10,8 @@ const num = (v: unknown): number | undefined =>
 
 /**
  * A tool result written as a JSON object: a shell result (`stdout`/`stderr` or `output` with
- * `exitCode`, `exit_code` or `returncode`) reads as its output text and exit code; a wrapper holding the
- * output as `text` reads as that text. Anything else stays as written.
+ * `exitCode`, `exit_code` or `returncode`) reads as its output text and exit code; a wrapper
+ * holding the output as `text` reads as that text. Anything else stays as written.
  */
 export function structuredResult(
   output: string,
@@ -30,12 +30,12 @@ export function structuredResult(
   const streams = [r.stdout, r.stderr].filter((x): x is string => typeof x === "string");
   if (exitCode !== undefined && streams.length > 0)
     return { output: streams.filter((x) => x).join("\n"), exitCode };
-  // mini-SWE-agent 2's tool-call observation: `output`, and why the command did not finish
-  // or never ran (`exception_info`: a timeout, "action was not executed")
-  // (a long one as `output_head`, `elided_chars` and `output_tail`)
+  // mini-SWE-agent 2's tool-call observation: `output` (a long one as `output_head`,
+  // `elided_chars` and `output_tail`), and why the command did not finish or never ran
+  // (`exception_info`: a timeout, "action was not executed")
   const long = typeof r.output_head === "string" || typeof r.output_tail === "string";
   if (exitCode !== undefined && (typeof r.output === "string" || long)) {
-    const why = typeof r.exception_info === "string" ? r.exception_info : "";
+    const why = str(r.exception_info);
     const text = long
       ? `${str(r.output_head)}\n[… ${num(r.elided_chars) ?? "some"} characters elided …]\n${str(r.output_tail)}`
       : str(r.output);
