@@ -11,6 +11,7 @@ import { harborJobImporter } from "./harbor-job.js";
 import { inspectImporter } from "./inspect.js";
 import { miniSweAgentImporter } from "./mini-swe-agent.js";
 import { openhandsImporter } from "./openhands.js";
+import { pydanticAiImporter } from "./pydantic-ai.js";
 import { sweAgentImporter } from "./swe-agent.js";
 import { tb1Importer } from "./tb1.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -30,6 +31,7 @@ export const IMPORTERS: readonly Importer[] = [
   claudeImporter,
   miniSweAgentImporter,
   sweAgentImporter,
+  pydanticAiImporter,
   atifImporter,
   inspectImporter,
 ];

@@ -66,6 +66,7 @@ export const SourceFormat = z.enum([
   "tb1-run",
   "inspect-eval",
   "mini-swe-agent",
+  "pydantic-ai",
   "swe-agent",
   "openhands",
   "autocoderover",
