@@ -36,6 +36,7 @@ import {
 export type DifferenceKind =
   | "service-detached"
   | "artifact-missing"
+  | "artifact-untouched"
   | "artifact-elsewhere"
   | "destructive-after-check"
   | "extra-after-check"
@@ -140,6 +141,24 @@ function deliverableScore(p: Pair, path: string, siblingEvent: number): number {
   return s;
 }
 
+/** A file the sibling wrote that this attempt found in place and left as it was: a fact, no mechanism. */
+function untouched(
+  path: string,
+  siblingEvent: number,
+  stop: number,
+  verb: "wrote" | "changed",
+): SiblingDifference {
+  return {
+    kind: "artifact-untouched",
+    sentence: `the sibling ${verb} ${path} (event ${siblingEvent}); this one found it in place and never wrote it`,
+    subject: path,
+    failedEvents: [stop],
+    siblingEvents: [siblingEvent],
+    score: 1,
+    decisive: false,
+  };
+}
+
 function artifactDiffs(p: Pair): SiblingDifference[] {
   const out: SiblingDifference[] = [];
   const seen = new Set<string>();
@@ -150,7 +169,13 @@ function artifactDiffs(p: Pair): SiblingDifference[] {
       seen.add(path);
       if (failedWrites.some((w) => sameFile(w.path, path))) continue;
       const dscore = deliverableScore(p, path, c.eventIndex);
-      if (dscore < 2) continue; // neither named by the task/verifier nor among the sibling's last writes
+      if (dscore < 2) {
+        // neither named by the task/verifier nor among the sibling's last writes; but where this
+        // one changed no file at all, that a file the sibling changed stayed as it was is a fact
+        if (failedWrites.length === 0 && seenExisting(p.failed, path))
+          out.push(untouched(path, c.eventIndex, p.f.stop, "changed"));
+        continue;
+      }
       const elsewhere = failedWrites.find(
         (w) => baseName(w.path) === baseName(path) && !isScratch(w.path),
       );
@@ -165,6 +190,14 @@ function artifactDiffs(p: Pair): SiblingDifference[] {
           score: 3 + dscore + (tests.length ? 1 : 0),
           decisive: false,
           mechanismId: "artifact-wrong-path",
+          ...(tests.length ? { verifierTests: tests } : {}),
+        });
+      } else if (seenExisting(p.failed, path) && !seenExisting(p.sibling, path, c.eventIndex)) {
+        // the sibling created the file, but it was in place for this one (it read or listed
+        // it: written by something the trace does not show) and it left it as it was: a fact
+        // beside the others, not a deliverable never written
+        out.push({
+          ...untouched(path, c.eventIndex, p.f.stop, "wrote"),
           ...(tests.length ? { verifierTests: tests } : {}),
         });
       } else {

@@ -236,6 +236,76 @@ describe("sibling differences on minimal records", () => {
     });
   });
 
+  it("a file the sibling created but this one found in place is no deliverable never written", () => {
+    // the sibling created the report (it never saw it before writing it); this one read it,
+    // already there (a run the trace does not show wrote it), and left it as it was
+    const verifierOutput = "FAIL fields — /work/out/report.json has no 'total'";
+    const creator = attempt("s", "pass", [
+      { cmd: "python3 build.py" },
+      { cmd: "echo '{\"total\": 3}' > /work/out/report.json" },
+    ]);
+    const found = attempt("f", "fail", [{ cmd: "cat /work/out/report.json", out: '{"n": 3}' }], {
+      verifierOutput,
+    });
+    const c = compareWith(found, creator);
+    expect(c.differences.map((d) => d.kind)).toContain("artifact-untouched");
+    expect(c.differences.map((d) => d.kind)).not.toContain("artifact-missing");
+    expect(c.decisive).toBeUndefined();
+    expect(c.mechanismId).toBeUndefined();
+    // the same attempt without the read: the report was never there, never written
+    const never = attempt("g", "fail", [{ cmd: "ls /work/in" }], { verifierOutput });
+    expect(compareWith(never, creator).differences[0]).toMatchObject({
+      kind: "artifact-missing",
+      mechanismId: "artifact-never-written",
+    });
+  });
+
+  it("says that a file the sibling changed stayed as it was, when this one changed nothing", () => {
+    // the task names an input to fix; both read it; the sibling edited it, this one stopped
+    const fixTask = { taskText: "The totals in /app/ledger.py are wrong. Fix them." };
+    const fixer = attempt(
+      "s",
+      "pass",
+      [
+        { cmd: "cat /app/ledger.py", out: "def total(xs): return 0" },
+        { cmd: "sed -i 's/return 0/return sum(xs)/' /app/ledger.py" },
+        { cmd: "python3 -m pytest -q", out: "2 passed" },
+      ],
+      fixTask,
+    );
+    const idle = attempt(
+      "f",
+      "fail",
+      [{ cmd: "cat /app/ledger.py", out: "def total(xs): return 0" }],
+      fixTask,
+    );
+    const c = compareWith(idle, fixer);
+    expect(c.differences).toContainEqual(
+      expect.objectContaining({
+        kind: "artifact-untouched",
+        subject: "/app/ledger.py",
+        sentence: expect.stringMatching(
+          /^the sibling changed \/app\/ledger\.py \(event 2\); this one found it in place/,
+        ),
+      }),
+    );
+    expect(c.summary).not.toMatch(/no difference found/);
+    // this one also changed a file: no such statement about the one it left
+    const busy = attempt(
+      "g",
+      "fail",
+      [
+        { cmd: "cat /app/ledger.py", out: "def total(xs): return 0" },
+        { cmd: "echo note > /tmp/notes.txt" },
+        { cmd: "echo x > /app/other.py" },
+      ],
+      fixTask,
+    );
+    expect(compareWith(busy, fixer).differences.map((d) => d.kind)).not.toContain(
+      "artifact-untouched",
+    );
+  });
+
   it("the same steps as the sibling: no decisive difference, said so", () => {
     const twin = attempt("f", "fail", [
       { cmd: "cat /work/in.log | head" },
