@@ -25,6 +25,8 @@ export function attemptsOfTrials(
     const base = basename(a.source.path);
     const stem = base.replace(/(?:\.traj)?(?:\.jsonl?)?$/, "");
     const parent = dirname(a.source.path);
+    // the first attempt a key names, unless it has no verdict and this one has (a trial
+    // folder that also keeps an ungraded earlier run)
     for (const k of [
       base,
       stem,
@@ -33,8 +35,12 @@ export function attemptsOfTrials(
       // directly or in one folder (`<run>/trajs/<trial>.traj`)
       `${basename(parent)}/${stem}`,
       `${basename(dirname(parent))}/${stem}`,
+      // `<run>/<task>/<trial>` folders (a runner's `<model>/<task>/trial-N/`): the attempt is
+      // that folder, a file in it, or a file in one folder of it (`trial-N/history/<log>`)
+      ...[0, 1, 2].map((up) => lastSegments(a.source.path, up, 3)),
     ])
-      if (!byTrial.has(k)) byTrial.set(k, a);
+      if (!byTrial.has(k) || (byTrial.get(k)?.outcome === "unknown" && a.outcome !== "unknown"))
+        byTrial.set(k, a);
   }
   const out = new Map<string, Attempt>();
   for (const t of trials) {
@@ -42,6 +48,12 @@ export function attemptsOfTrials(
     if (a) out.set(t, a);
   }
   return out;
+}
+
+/** `count` path segments ending `up` segments above the last one, joined by `/`. */
+function lastSegments(path: string, up: number, count: number): string {
+  const segs = path.split(/[\\/]+/).filter(Boolean);
+  return segs.slice(Math.max(0, segs.length - up - count), segs.length - up).join("/");
 }
 
 /** What a mining run said about each labelled trial, in the bench's terms. */
