@@ -308,7 +308,9 @@ export function runResultFiles(logFile: string): string[] {
 }
 
 const PASS = /^(?:pass(?:ed)?|excellent|success(?:ful)?|resolved|ok)$/i;
-const FAIL = /^(?:fail(?:ed|ure)?|error|unresolved|incorrect)$/i;
+const FAIL = /^(?:fail(?:ed|ure)?|unresolved|incorrect)$/i;
+/** The runner's own word that the run broke (not that the deliverable failed its checks). */
+const ERROR = /^(?:error|errored|crash(?:ed)?|exception)$/i;
 const TIMEOUT = /time[ _-]?out|timed[ _-]?out/i;
 
 /** What a record says of the attempt: outcome, reward, verifier text and tests. */
@@ -332,7 +334,9 @@ export function recordVerdict(
       ? "timeout"
       : FAIL.test(status)
         ? "fail"
-        : "unknown";
+        : ERROR.test(status)
+          ? "error"
+          : "unknown";
   const v = r.verification_result;
   const details = v?.details ?? [];
   const lines = [
@@ -348,7 +352,9 @@ export function recordVerdict(
     exception:
       outcome === "timeout"
         ? { type: "Timeout", message: `the run exceeded the runner's time limit${limit}` }
-        : undefined,
+        : outcome === "error"
+          ? { type: "RunnerError", message: `the runner recorded the run as ${status}` }
+          : undefined,
     durationS:
       r.duration !== null && r.duration !== undefined && r.duration >= 0 ? r.duration : undefined,
     verifierOutput: lines.join("\n"),

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPydanticHistory } from "../../../src/core/ingest/pydantic-ai.js";
 import { detectFormat } from "../../../src/core/ingest/registry.js";
+import { type RunResults, recordVerdict } from "../../../src/core/ingest/run-results.js";
 import { shellReportExit } from "../../../src/core/ingest/shell-report.js";
 import { faultOf } from "../../../src/core/mine/faults/index.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
@@ -126,6 +127,23 @@ describe("pydantic-ai message histories with their runner's results", () => {
     expect(await detectFormat(file, head, false)).toBe("pydantic-ai");
     expect(isPydanticHistory(file, '[{"role": "user", "content": "hi"}]')).toBe(false);
     expect(isPydanticHistory(file, '{"parts": []}')).toBe(false);
+  });
+});
+
+describe("a runner's status words", () => {
+  it("reads pass, fail, timeout and the runner's own error apart", () => {
+    const results: RunResults = { file: "/r/results.json", root: "/r", records: [], timeoutS: 600 };
+    const of = (status: string) => recordVerdict(results, { status, log_path: "/x/h.json" });
+    expect(of("EXCELLENT").outcome).toBe("pass");
+    expect(of("PASS").outcome).toBe("pass");
+    expect(of("FAIL").outcome).toBe("fail");
+    expect(of("TIMEOUT")).toMatchObject({
+      outcome: "timeout",
+      exception: { type: "Timeout", message: "the run exceeded the runner's time limit (600 s)" },
+    });
+    // the run broke: not a deliverable that failed its checks
+    expect(of("ERROR")).toMatchObject({ outcome: "error", exception: { type: "RunnerError" } });
+    expect(of("SKIPPED")).toMatchObject({ outcome: "unknown", reward: null });
   });
 });
 
