@@ -129,6 +129,31 @@ const WRITE_TOOLS = new Set([
   "strreplacefile",
 ]);
 
+/**
+ * Argument names that carry the text an edit puts into a file: a tool of any name called with
+ * a path and one of these writes that path (an agent whose editor tool fire does not know by
+ * name: `write_to_file {path, content}`, `create_file {filePath, content}`,
+ * `replace_in_file {path, diff}`). A read or search tool carries none of them.
+ */
+const NEW_CONTENT_KEYS = [
+  "content",
+  "contents",
+  "file_text",
+  "fileText",
+  "new_str",
+  "new_string",
+  "newString",
+  "new_text",
+  "newText",
+  "diff",
+  "edits",
+];
+
+function carriesNewContent(a: Record<string, unknown>): boolean {
+  if (!PATH_KEYS.some((k) => typeof a[k] === "string" && a[k] !== "")) return false;
+  return NEW_CONTENT_KEYS.some((k) => a[k] !== undefined && a[k] !== null);
+}
+
 /** Sub-commands of an editor tool that only read (`view` a file or a folder). */
 const READ_SUBCOMMAND = /^(?:view|read|list|show|cat)$/i;
 
@@ -143,11 +168,14 @@ export function writtenPaths(tool: string, args: unknown): string[] | undefined 
   // a shell running apply_patch (Codex applies `apply_patch <<'EOF' … EOF` itself)
   const command = shellCommand(tool, args);
   if (command !== undefined) return shellPatchPaths(command);
+  if (!args || typeof args !== "object" || Array.isArray(args)) return undefined;
+  const a = args as Record<string, unknown>;
   const base = namespacedBase(tool);
   const writer =
-    WRITE_TOOLS.has(tool.toLowerCase()) || (base !== undefined && NAMESPACED_EDITOR.has(base));
-  if (!writer || !args || typeof args !== "object") return undefined;
-  const a = args as Record<string, unknown>;
+    WRITE_TOOLS.has(tool.toLowerCase()) ||
+    (base !== undefined && NAMESPACED_EDITOR.has(base)) ||
+    carriesNewContent(a);
+  if (!writer) return undefined;
   // an editor tool's sub-command (`str_replace_editor` of SWE-agent and OpenHands): `view` reads
   if (typeof a.command === "string" && READ_SUBCOMMAND.test(a.command)) return undefined;
   if (typeof a.input === "string" && isPatchTool(tool)) return patchPaths(a.input);

@@ -34,3 +34,30 @@ describe("tool names of Harbor's installed agents", () => {
     expect(writtenPaths("readToolCall", { path: "README.md" })).toBe(undefined);
   });
 });
+
+describe("an edit tool fire does not know by name", () => {
+  it("writes the path it is called with when it also carries the new text", () => {
+    // the shapes of IDE-style agents' editor tools: a path and the text put into the file
+    expect(writtenPaths("write_to_file", { path: "src/app.ts", content: "x" })).toEqual([
+      "src/app.ts",
+    ]);
+    expect(writtenPaths("replace_in_file", { path: "a.py", diff: "<<<<<<< SEARCH" })).toEqual([
+      "a.py",
+    ]);
+    expect(writtenPaths("create_file", { filePath: "/w/b.md", content: "" })).toEqual(["/w/b.md"]);
+    expect(
+      writtenPaths("replace_string_in_file", {
+        filePath: "/w/c.py",
+        oldString: "a",
+        newString: "b",
+      }),
+    ).toEqual(["/w/c.py"]);
+  });
+
+  it("leaves a tool that only names a path, or carries text without one, as no write", () => {
+    expect(writtenPaths("read_file", { path: "a.py", offset: 10 })).toBe(undefined);
+    expect(writtenPaths("grep_search", { path: "src", pattern: "TODO" })).toBe(undefined);
+    expect(writtenPaths("send_message", { content: "done" })).toBe(undefined);
+    expect(writtenPaths("view_file", { path: "", content: "x" })).toBe(undefined);
+  });
+});
