@@ -64,6 +64,36 @@ const NAMESPACED_SHELL = new Set(["shell", "bash"]);
 /** A namespaced tool's own name that edits files (goose's `text_editor`). */
 const NAMESPACED_EDITOR = new Set(["text_editor", "str_replace_editor"]);
 
+/** Words of a tool's name that say it runs a command line. */
+const SHELL_WORDS = new Set([
+  "bash",
+  "sh",
+  "zsh",
+  "shell",
+  "terminal",
+  "console",
+  "exec",
+  "execute",
+  "command",
+  "cmd",
+  "process",
+  "run",
+]);
+
+/**
+ * Whether a tool's own name (not a server's tool: `github__run`) has a word that says it runs a
+ * command line: `run_terminal_command`, `launch-process`, `executeShellCommand`. Only with a
+ * `command` string does such a tool read as a shell.
+ */
+function namedLikeShell(tool: string): boolean {
+  if (namespacedBase(tool) !== undefined) return false;
+  const words = tool
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return words.some((w) => SHELL_WORDS.has(w));
+}
+
 export const isShellTool = (tool: string): boolean => {
   if (SHELL_TOOLS.has(tool) || SHELL_TOOLS.has(tool.toLowerCase())) return true;
   const base = namespacedBase(tool);
@@ -97,8 +127,10 @@ export function toolArguments(raw: unknown): unknown {
 export function shellCommand(tool: string, args: unknown): string | undefined {
   if (!args || typeof args !== "object" || Array.isArray(args)) return undefined;
   const a = args as Record<string, unknown>;
-  // Non-shell tools only count when they carry terminal keystrokes (Terminus style).
-  const raw = isShellTool(tool) ? (a.command ?? a.cmd ?? a.keystrokes ?? a.script) : a.keystrokes;
+  // Non-shell tools only count when they carry terminal keystrokes (Terminus style), or a
+  // command string under a name that says it runs one (an agent's shell fire does not know)
+  const shell = isShellTool(tool) || (typeof a.command === "string" && namedLikeShell(tool));
+  const raw = shell ? (a.command ?? a.cmd ?? a.keystrokes ?? a.script) : a.keystrokes;
   if (raw === undefined) return undefined;
   if (typeof raw === "string") return raw.replace(/\n+$/, "");
   if (Array.isArray(raw)) return joinArgv(raw);

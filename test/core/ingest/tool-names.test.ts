@@ -61,3 +61,18 @@ describe("an edit tool fire does not know by name", () => {
     expect(writtenPaths("view_file", { path: "", content: "x" })).toBe(undefined);
   });
 });
+
+describe("a shell tool fire does not know by name", () => {
+  it("runs its command when its own name says it runs one", () => {
+    for (const t of ["run_terminal_command", "launch-process", "executeShellCommand", "Cmd"])
+      expect(shellCommand(t, { command: "make test" }), t).toBe("make test");
+  });
+
+  it("needs a command string, a shell word in its name, and a name of its own", () => {
+    expect(shellCommand("search_files", { command: "ls" })).toBe(undefined);
+    expect(shellCommand("run_terminal_command", { query: "ls" })).toBe(undefined);
+    expect(shellCommand("runner", { command: "ls" })).toBe(undefined);
+    // a server's tool (`<server>__<tool>`) is a shell only by the names fire knows
+    expect(shellCommand("github__run_command", { command: "ls" })).toBe(undefined);
+  });
+});
