@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AttemptInput } from "../model/attempt.js";
 import { EventLog, exitCodeFromOutput } from "./events.js";
+import { agentEndOf, type FinalTurnSeen } from "./final-turn.js";
 import { partsText } from "./text.js";
 import { addTokens, normTokens } from "./tokens.js";
 
@@ -58,14 +59,7 @@ export class ClaudeSession {
   /** Usage per assistant message id (a message streamed over several rows repeats it). */
   private readonly usage = new Map<string, AttemptInput["tokens"]>();
   /** The last assistant message: its stop reason, usage, tool calls and text event. */
-  private last?: {
-    id?: string;
-    stopReason?: string;
-    promptTokens?: number;
-    outputTokens?: number;
-    toolCalls: number;
-    eventIndex?: number;
-  };
+  private last?: FinalTurnSeen & { id?: string };
   /** Earlier assistant messages that reported prompt tokens. */
   private metered = 0;
 
@@ -229,15 +223,7 @@ export class ClaudeSession {
   /** The final assistant message: stop reason, usage, tool calls (the importer adds the file). */
   finalTurn(): Omit<NonNullable<AttemptInput["agentEnd"]>, "exitCode" | "exitFile"> | undefined {
     const t = this.last;
-    if (!t) return undefined;
-    return {
-      ...(t.eventIndex !== undefined ? { eventIndex: t.eventIndex } : {}),
-      ...(t.stopReason ? { stopReason: t.stopReason } : {}),
-      ...(t.promptTokens !== undefined ? { promptTokens: t.promptTokens } : {}),
-      ...(t.outputTokens !== undefined ? { outputTokens: t.outputTokens } : {}),
-      meteredTurns: this.metered,
-      toolCalls: t.toolCalls,
-    };
+    return t ? agentEndOf(t, this.metered) : undefined;
   }
 
   tokens(): AttemptInput["tokens"] {

@@ -12,6 +12,7 @@ import { dirname } from "node:path";
 import { InputError } from "../errors.js";
 import type { AttemptInput } from "../model/attempt.js";
 import { EventLog } from "./events.js";
+import { agentEndOf, type FinalTurnSeen } from "./final-turn.js";
 import { peek, scanFor } from "./fs-util.js";
 import { ioReason, parseJsonLoaded, validate } from "./json-file.js";
 import {
@@ -63,20 +64,12 @@ function contentText(content: unknown): string {
   return JSON.stringify(content);
 }
 
-interface FinalTurn {
-  eventIndex?: number;
-  stopReason?: string;
-  promptTokens?: number;
-  outputTokens?: number;
-  toolCalls: number;
-}
-
 /** The events of a history, its task text, token counts and final turn. */
 function readHistory(messages: readonly PydanticMessage[], outputCap: number) {
   const log = new EventLog(outputCap);
   let taskText: string | undefined;
   const usage: AttemptInput["tokens"][] = [];
-  let final: FinalTurn | undefined;
+  let final: FinalTurnSeen | undefined;
   let metered = 0;
   let runtimeError: string | undefined;
   for (const m of messages) {
@@ -286,17 +279,7 @@ async function* readPydantic(path: string, options: IngestOptions): AsyncGenerat
     verifierOutput: verdict?.verifierOutput,
     verifierSource: verdict?.verifierSource,
     verifierTests: verdict?.verifierTests,
-    agentEnd: f
-      ? {
-          ...(f.eventIndex !== undefined ? { eventIndex: f.eventIndex } : {}),
-          ...(f.stopReason ? { stopReason: f.stopReason } : {}),
-          ...(f.promptTokens !== undefined ? { promptTokens: f.promptTokens } : {}),
-          ...(f.outputTokens !== undefined ? { outputTokens: f.outputTokens } : {}),
-          meteredTurns: h.metered,
-          toolCalls: f.toolCalls,
-          file: path,
-        }
-      : undefined,
+    agentEnd: f ? { ...agentEndOf(f, h.metered), file: path } : undefined,
     events: h.log.events,
   };
   yield { type: "attempt", attempt };
