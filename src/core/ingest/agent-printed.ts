@@ -388,9 +388,10 @@ const AIDER_RUN = "Running ";
  * `> Running <command>` (a shell command it ran; aider prints this only for a command it was
  * allowed to run, never for one it proposed and was refused: `Run shell command? … n`). The
  * history keeps no command output or exit status, so a command is a call without a result.
- * None when the text is not such a history or records no action.
+ * None when the text is not such a history or records no action (unless `keepWithoutCalls`:
+ * then its messages, for a reader that keeps an attempt whose agent did nothing).
  */
-export function aiderHistoryItems(text: string): PrintedItem[] {
+export function aiderHistoryItems(text: string, keepWithoutCalls = false): PrintedItem[] {
   if (!text.includes(AIDER_SESSION)) return [];
   const out: PrintedItem[] = [];
   let reply: string[] = [];
@@ -431,5 +432,22 @@ export function aiderHistoryItems(text: string): PrintedItem[] {
     reply.push(line);
   }
   flush();
-  return out.some((i) => i.type === "call") ? out : [];
+  return keepWithoutCalls || out.some((i) => i.type === "call") ? out : [];
 }
+
+/**
+ * The first request a user made in aider's chat history: its first run of `#### ` lines, the
+ * prefix taken off each ("" when it has none).
+ */
+export function aiderFirstRequest(text: string): string {
+  const lines: string[] = [];
+  for (const raw of text.split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.startsWith("#### ") || line === "####") lines.push(line.slice(5));
+    else if (lines.length) break;
+  }
+  return lines.join("\n").trim();
+}
+
+/** Whether a text is aider's chat history (it opens a session). */
+export const isAiderHistory = (head: string): boolean => head.trimStart().startsWith(AIDER_SESSION);

@@ -12,6 +12,7 @@ import { inspectImporter } from "./inspect.js";
 import { miniSweAgentImporter } from "./mini-swe-agent.js";
 import { openhandsImporter } from "./openhands.js";
 import { pydanticAiImporter } from "./pydantic-ai.js";
+import { runFolderImporter } from "./run-folder.js";
 import { sweAgentImporter } from "./swe-agent.js";
 import { tb1Importer } from "./tb1.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -26,6 +27,7 @@ export const IMPORTERS: readonly Importer[] = [
   tb1Importer,
   openhandsImporter,
   autocoderoverImporter,
+  runFolderImporter,
   fireJsonlImporter,
   codexImporter,
   claudeImporter,
@@ -42,6 +44,7 @@ export const DIRECTORY_FORMATS: ReadonlySet<SourceFormat> = new Set([
   "tb1-run",
   "openhands",
   "autocoderover",
+  "run-folder",
 ]);
 
 export function importerFor(format: SourceFormat): Importer | undefined {

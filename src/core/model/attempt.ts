@@ -67,6 +67,7 @@ export const SourceFormat = z.enum([
   "inspect-eval",
   "mini-swe-agent",
   "pydantic-ai",
+  "run-folder",
   "swe-agent",
   "openhands",
   "autocoderover",

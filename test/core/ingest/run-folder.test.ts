@@ -1,0 +1,113 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aiderFirstRequest } from "../../../src/core/ingest/agent-printed.js";
+import { isRunFolder } from "../../../src/core/ingest/run-folder.js";
+import { faultOf } from "../../../src/core/mine/faults/index.js";
+import type { Attempt } from "../../../src/core/model/attempt.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
+import { collect } from "./collect.js";
+
+/** Real aider runs of a small bench harness (README there). */
+const FIXTURE = resolve(REPO_ROOT, "test/fixtures/aider-run-folders");
+const PASSED = "2026-05-10T05-41-25Z_bug-fix_aider_devstral_24b_baseline";
+const TIMED_OUT = "2026-05-10T09-47-55Z_hamming-code_aider_qwen3_14b_baseline";
+const KILLED = "2026-05-10T09-22-18Z_base64-codec_aider_qwen3_14b_baseline";
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true });
+});
+
+let attempts: Attempt[];
+let errors: string[];
+beforeAll(async () => {
+  ({ attempts, errors } = await collect([FIXTURE]));
+});
+const run = (name: string) => attempts.find((a) => a.source.path === join(FIXTURE, name));
+
+describe("a bench harness's run folders around aider", () => {
+  it("reads each folder as one attempt, its workspace files as nothing else", () => {
+    expect(errors).toEqual([]);
+    expect(attempts).toHaveLength(3);
+    expect(attempts.every((a) => a.source.format === "run-folder")).toBe(true);
+  });
+
+  it("takes the task, model and agent from meta.json and the actions from aider's history", () => {
+    const a = run(PASSED);
+    expect(a).toMatchObject({
+      taskId: "bug-fix",
+      model: "devstral:24b",
+      agent: "aider",
+      outcome: "pass",
+      reward: 1,
+      durationS: 95,
+    });
+    expect(a?.taskText).toMatch(/^The file `csv_total\.py` in this directory is supposed to/);
+    const edit = a?.events.find((e) => e.kind === "tool_call");
+    expect(edit?.writes).toEqual(["csv_total.py"]);
+    // the CLI exited 0 after its reply: the run ends with its stop
+    expect(a?.events.at(-1)?.kind).toBe("stop");
+    expect(a?.tokens).toEqual({ input: 1692, output: 526 });
+  });
+
+  it("reads the grader's weighted checks as the verifier's tests", () => {
+    const a = run(KILLED);
+    expect(a?.verifierSource?.file).toBe(join(FIXTURE, KILLED, "score.json"));
+    expect(a?.verifierTests?.map((t) => t.status)).toContain("failed");
+    expect(a?.verifierTests?.[0]).toMatchObject({ name: "file:base64codec.py", status: "failed" });
+    expect(a?.verifierOutput).toMatch(/^score_pct: 0\nFAIL file:base64codec\.py/);
+  });
+
+  it("keeps a run that left no transcript, with its verdict and the CLI's exit", () => {
+    const killed = run(KILLED);
+    expect(killed?.events).toEqual([]);
+    expect(killed).toMatchObject({
+      outcome: "error",
+      exception: { type: "NonZeroAgentExitCode", message: "the agent CLI ended with exit 143" },
+      agentEnd: { exitCode: 143 },
+    });
+    expect(killed && faultOf(killed)).toMatchObject({ code: "agent-killed" });
+    // the harness's time limit: a timeout, and the grader still decides (it scored 100)
+    const timed = run(TIMED_OUT);
+    expect(timed).toMatchObject({ outcome: "pass", exception: { type: "Timeout" } });
+  });
+
+  it("is a folder with meta.json naming task and agent and a score.json, nothing less", () => {
+    expect(isRunFolder(join(FIXTURE, PASSED))).toBe(true);
+    expect(isRunFolder(join(FIXTURE, PASSED, "workspace"))).toBe(false);
+    const dir = mkdtempSync(join(tmpdir(), "fire-run-folder-"));
+    temps.push(dir);
+    writeFileSync(join(dir, "meta.json"), '{"name": "a package", "version": "1.0"}');
+    writeFileSync(join(dir, "score.json"), '{"score": 3}');
+    expect(isRunFolder(dir)).toBe(false);
+  });
+
+  it("names the file of a bad meta.json and still reads the other runs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fire-run-folder-"));
+    temps.push(dir);
+    cpSync(FIXTURE, dir, { recursive: true });
+    const meta = join(dir, KILLED, "meta.json");
+    writeFileSync(meta, '{"eval": "base64-codec", "model": "m", "exit_code": "143"}');
+    const got = await collect([dir]);
+    expect(got.errors).toHaveLength(1);
+    expect(got.errors[0]).toMatch(new RegExp(`^${meta.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    expect(got.errors[0]).toMatch(/exit_code/);
+    expect(got.attempts).toHaveLength(2);
+  });
+
+  it("takes the first request of aider's history as the task", () => {
+    const history = [
+      "# aider chat started at 2026-05-10 05:41:27",
+      "",
+      "#### Fix the totals.  ",
+      "#### Keep the output format.  ",
+      "",
+      "Here is the fix.",
+      "#### thanks",
+    ].join("\n");
+    expect(aiderFirstRequest(history)).toBe("Fix the totals.  \nKeep the output format.");
+    expect(aiderFirstRequest("# aider chat started at x\n\nno request")).toBe("");
+  });
+});
