@@ -10,17 +10,27 @@ import {
   readdirSync,
   readFileSync,
   readSync,
+  type Stats,
   statSync,
 } from "node:fs";
 import { join } from "node:path";
 import { ownCopy } from "./text.js";
 
+/** The stat of a path, or undefined for one that is missing or unreadable (a link loop, no access). */
+export function statOf(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 export function isFile(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  return statOf(path)?.isFile() ?? false;
 }
 
 export function isDir(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return statOf(path)?.isDirectory() ?? false;
 }
 
 function entries(dir: string): Dirent[] {

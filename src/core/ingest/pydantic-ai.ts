@@ -13,7 +13,7 @@ import { InputError } from "../errors.js";
 import type { AttemptInput } from "../model/attempt.js";
 import { EventLog } from "./events.js";
 import { agentEndOf, type FinalTurnSeen } from "./final-turn.js";
-import { peek, scanFor } from "./fs-util.js";
+import { scanFor } from "./fs-util.js";
 import { ioReason, parseJsonLoaded, validate } from "./json-file.js";
 import {
   HISTORY_HEAD,
@@ -24,11 +24,12 @@ import {
 } from "./pydantic-ai-schema.js";
 import {
   copyOfEarlier,
-  isRunResultsHead,
+  isRunResultsFile,
   type RunRecord,
   type RunResults,
   recordFolders,
   recordVerdict,
+  resultsFilesOf,
   runRecordOf,
   runResultFiles,
   runResultsOf,
@@ -56,12 +57,26 @@ export function isPydanticHistory(path: string, head: string): boolean {
   return PART_KIND.test(h) || scanFor(path, PART_KIND);
 }
 
-/** A part's content as text (a tool may return structured data). */
-function contentText(content: unknown): string {
+/**
+ * A part's content as text: a user prompt's list of parts (text and media) by their text; what
+ * a tool returned or a refused call's validation errors as they are, structured data as JSON.
+ */
+function contentText(content: unknown, prompt = false): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return partsText(content);
+  if (prompt && Array.isArray(content)) return partsText(content);
   if (content === undefined || content === null) return "";
   return JSON.stringify(content);
+}
+
+/** A JSON text as JS writes it (a runner's echo of a structured return may space it otherwise). */
+function reserialized(text: string): string {
+  const t = text.trimStart();
+  if (!t.startsWith("{") && !t.startsWith("[")) return text;
+  try {
+    return JSON.stringify(JSON.parse(t));
+  } catch {
+    return text;
+  }
 }
 
 /** The events of a history, its task text, token counts and final turn. */
@@ -120,7 +135,9 @@ function readHistory(messages: readonly PydanticMessage[], outputCap: number) {
           log.text("reasoning", "agent", text, ts);
         }
       } else if (p.part_kind === "tool-call" || p.part_kind === "builtin-tool-call") {
-        calls++;
+        // a provider's built-in tool (web search) runs inside the response: no call the agent
+        // waits on, so it does not keep a final response from being the stop
+        if (p.part_kind === "tool-call") calls++;
         log.call({
           tool: p.tool_name ?? "tool",
           args: toolArguments(p.args),
@@ -170,13 +187,16 @@ function requestPart(
   failure: (text: string) => void,
 ): void {
   const ts = p.timestamp ?? m.timestamp ?? undefined;
-  const text = contentText(p.content);
+  const text = contentText(
+    p.content,
+    p.part_kind === "user-prompt" || p.part_kind === "system-prompt",
+  );
   switch (p.part_kind) {
     case "system-prompt":
       log.text("message", "system", text, ts);
       return;
     case "user-prompt":
-      if (returned.has(text)) return;
+      if (returned.has(text) || returned.has(reserialized(text))) return;
       if (RUNTIME_ERROR.test(text)) {
         // the agent runtime's note of a failed run, kept in the history for its retry
         log.text("message", "system", text, ts);
@@ -206,6 +226,15 @@ function* readResults(path: string): Generator<IngestItem> {
   const results = runResultsOf(path);
   // the records are read once, from the file they were taken from
   if (!results || results.file !== path) return;
+  for (const { index, why } of results.refused)
+    yield {
+      type: "error",
+      error: new InputError(
+        path,
+        undefined,
+        `record ${index}: expected a run record (status, log_path): ${why}`,
+      ),
+    };
   for (const r of results.records) {
     const folder = unloggedFolder(results, r);
     if (folder) yield { type: "attempt", attempt: recordOnly(results, r, folder) };
@@ -229,7 +258,7 @@ function recordOnly(results: RunResults, r: RunRecord, folder: string): AttemptI
 }
 
 async function* readPydantic(path: string, options: IngestOptions): AsyncGenerator<IngestItem> {
-  if (isRunResultsHead(path, peek(path, 4096))) return yield* readResults(path);
+  if (runResultsOf(path)) return yield* readResults(path);
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -290,11 +319,11 @@ export const pydanticAiImporter: Importer = {
   detect: (path, head, isDirectory) =>
     !isDirectory &&
     (isPydanticHistory(path, head) ||
-      (isRunResultsHead(path, head) && runResultsOf(path) !== undefined)),
+      (isRunResultsFile(path, head) && runResultsOf(path) !== undefined)),
   read: (path, options) => readPydantic(path, options),
   outsideStamp: (path) => {
-    if (!isRunResultsHead(path, peek(path, 4096))) return filesStamp(runResultFiles(path));
     const results = runResultsOf(path);
-    return results ? filesStamp(recordFolders(results)) : "none";
+    if (!results) return filesStamp(runResultFiles(path));
+    return filesStamp([...resultsFilesOf(path), ...recordFolders(results)]);
   },
 };

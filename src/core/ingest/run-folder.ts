@@ -120,8 +120,10 @@ async function* readRunFolder(dir: string, options: IngestOptions): AsyncGenerat
   const scoreFile = join(dir, "score.json");
   const meta = readJson(metaFile, Meta, "a run's meta.json (eval or task, model, exit_code)");
   if (!meta.ok) return yield { type: "error", error: meta.error };
-  const score = readJson(scoreFile, Score, "a run's score.json (checks, score_pct)");
-  if (!score.ok) return yield { type: "error", error: score.error };
+  // a grader that wrote no valid score.json leaves the run without a verdict, not unread
+  const scored = readJson(scoreFile, Score, "a run's score.json (checks, score_pct)");
+  if (!scored.ok) yield { type: "error", error: scored.error };
+  const score = { value: scored.ok ? scored.value : {} };
   const m = meta.value;
   const log = new EventLog(options.outputCap);
   let taskText = "";
@@ -173,7 +175,7 @@ async function* readRunFolder(dir: string, options: IngestOptions): AsyncGenerat
         ? m.wall_seconds
         : undefined,
     verifierOutput: capString(lines.join("\n"), options.outputCap),
-    verifierSource: { file: scoreFile },
+    ...(scored.ok ? { verifierSource: { file: scoreFile } } : {}),
     verifierTests: checks.length
       ? checks.map((c) => {
           const ok = checkPassed(c);

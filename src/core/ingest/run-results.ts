@@ -1,25 +1,27 @@
 /**
  * A run's verdicts kept apart from the agent's own logs: a `results.json` beside the run's
  * folders (or an `experiment.json` holding `config` and the same `results`), one record per
- * trial naming the log it wrote (`log_path`, an absolute path on the machine that ran it), its
- * `status` and the validator's checks (`verification_result.details[]`: name, passed,
- * message). zrb's LLM challenge runner writes this; any harness that does is read alike.
+ * trial naming the log it wrote (`log_path`: an absolute path on the machine that ran it, or one
+ * relative to the results), its `status` and the validator's checks
+ * (`verification_result.details[]`: name, passed, message). zrb's LLM challenge runner writes
+ * this; any harness that does is read alike.
  *
- * A record belongs to the log file its `log_path` names, below the results' folder. A
- * byte-identical copy beside that file (a runner that also keeps a timestamped copy) shares
- * the record; a copy that differs is an earlier run the verdict does not cover, unless the named
- * file holds no run at all (gradedFile).
+ * A record belongs to the log file its `log_path` names, matched by path segments below the
+ * results' folder (the nearest results up to five folders up that name the log). A
+ * byte-identical copy beside that file (a runner that also keeps a timestamped copy) shares the
+ * record; a copy that differs is an earlier run the verdict does not cover, unless the named file
+ * holds no run at all (gradedFile).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { z } from "zod";
 import type { AttemptInput, Outcome } from "../model/attempt.js";
-import { isDir, isFile, peek } from "./fs-util.js";
+import { isDir, isFile, peek, readSmall, scanFor, statOf } from "./fs-util.js";
 import { parseJsonLoaded, validate } from "./json-file.js";
 
 const Detail = z.looseObject({
   name: z.string(),
-  passed: z.boolean(),
+  passed: z.boolean().nullish(),
   message: z.string().nullish(),
 });
 
@@ -30,12 +32,13 @@ export const RunRecord = z.looseObject({
   status: z.string(),
   duration: z.number().nullish(),
   exit_code: z.number().nullish(),
-  log_path: z.string(),
+  log_path: z.string().min(1),
   verification_result: z
     .looseObject({
       status: z.string().nullish(),
       score: z.number().nullish(),
-      details: z.array(Detail).nullish(),
+      // each check on its own: one malformed check does not cost the record its verdict
+      details: z.array(z.unknown()).nullish(),
     })
     .nullish(),
 });
@@ -55,29 +58,40 @@ export interface RunResults {
   /** The folder the records' log paths are relative to (the results file's own). */
   root: string;
   records: RunRecord[];
+  /** Records the schema refused, by their index in the file, with what was wrong. */
+  refused: { index: number; why: string }[];
   /** The runner's name for the agent it ran (`config.cli_name`), where it says. */
   agent?: string;
   /** The runner's time limit per trial, in seconds, where it says. */
   timeoutS?: number;
 }
 
-const RESULTS_HEAD = /^\[\s*\{[\s\S]*"log_path"\s*:/;
-const EXPERIMENT_HEAD = /^\{[\s\S]*"(?:results|config)"\s*:/;
+/** Results files are read up to this size. */
+const MAX_RESULTS = 64 << 20;
+/** Histories are compared byte for byte up to this size (a larger one is no copy). */
+const MAX_COMPARE = 64 << 20;
+const LOG_PATH = /"log_path"\s*:/;
+const RESULTS_NAMES = new Set(["results.json", "experiment.json"]);
+
+/**
+ * Whether a file may be a run's results: named `results.json` or `experiment.json` and naming a
+ * `log_path` (looked for past the head: a long first field can push it on).
+ */
+export function isRunResultsFile(path: string, head?: string): boolean {
+  if (!RESULTS_NAMES.has(basename(path))) return false;
+  return LOG_PATH.test(head ?? peek(path, 4096)) || scanFor(path, LOG_PATH);
+}
 
 const kept = new Map<string, { stamp: string; value: RunResults | undefined }>();
 
 function stampOf(file: string): string {
-  const s = statSync(file, { throwIfNoEntry: false });
-  return s ? `${s.size}:${s.mtimeMs}` : "";
+  const s = statOf(file);
+  return s?.isFile() ? `${s.size}:${s.mtimeMs}` : "-";
 }
 
 function parseFile(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+  const text = readSmall(file, MAX_RESULTS);
+  if (text === undefined) return undefined;
   const p = parseJsonLoaded(file, text);
   return p.ok ? p.value : undefined;
 }
@@ -86,12 +100,19 @@ function parseFile(file: string): unknown {
 function resultsIn(dir: string): RunResults | undefined {
   const file = join(dir, "results.json");
   const exp = join(dir, "experiment.json");
-  const hasResults = isFile(file) && RESULTS_HEAD.test(peek(file, 4096).trimStart());
-  const hasExperiment = isFile(exp) && EXPERIMENT_HEAD.test(peek(exp, 4096).trimStart());
-  if (!hasResults && !hasExperiment) return undefined;
-  const key = `${dir}\u0000${hasResults ? stampOf(file) : ""}\u0000${hasExperiment ? stampOf(exp) : ""}`;
+  const key = `${stampOf(file)}\u0000${stampOf(exp)}`;
   const got = kept.get(dir);
   if (got && got.stamp === key) return got.value;
+  const value = readResults(dir, file, exp);
+  if (kept.size > 64) kept.clear();
+  kept.set(dir, { stamp: key, value });
+  return value;
+}
+
+function readResults(dir: string, file: string, exp: string): RunResults | undefined {
+  const hasResults = isFile(file) && isRunResultsFile(file);
+  const hasExperiment = isFile(exp) && isRunResultsFile(exp);
+  if (!hasResults && !hasExperiment) return undefined;
   const expValue = hasExperiment ? validate(exp, parseFile(exp), Experiment, "") : undefined;
   const experiment = expValue?.ok ? expValue.value : undefined;
   let raw: unknown[] | undefined;
@@ -105,55 +126,85 @@ function resultsIn(dir: string): RunResults | undefined {
     from = exp;
   }
   const records: RunRecord[] = [];
-  for (const r of raw ?? []) {
+  const refused: RunResults["refused"] = [];
+  for (const [index, r] of (raw ?? []).entries()) {
     const v = RunRecord.safeParse(r);
     if (v.success) records.push(v.data);
+    else
+      refused.push({
+        index,
+        why: v.error.issues.map((i) => `${i.path.join(".") || "record"}: ${i.message}`).join("; "),
+      });
   }
-  const value: RunResults | undefined = records.length
-    ? {
-        file: from,
-        root: dir,
-        records,
-        agent: experiment?.config?.cli_name ?? undefined,
-        timeoutS: experiment?.config?.timeout ?? undefined,
-      }
-    : undefined;
-  if (kept.size > 64) kept.clear();
-  kept.set(dir, { stamp: key, value });
-  return value;
+  if (!records.length && !refused.length) return undefined;
+  return {
+    file: from,
+    root: dir,
+    records,
+    refused,
+    agent: experiment?.config?.cli_name ?? undefined,
+    timeoutS: experiment?.config?.timeout ?? undefined,
+  };
 }
 
 const posix = (p: string): string => p.replace(/\\/g, "/");
+const segments = (p: string): string[] => posix(p).split("/").filter(Boolean);
+
+/** Whether path segments `tail` end `whole`. */
+function endsWith(whole: readonly string[], tail: readonly string[]): boolean {
+  if (tail.length > whole.length) return false;
+  const off = whole.length - tail.length;
+  return tail.every((t, i) => whole[off + i] === t);
+}
+
+/**
+ * One folder's `.json` files with their sizes, kept while the folder is unchanged: every
+ * history of a trial's folder asks about its siblings.
+ */
+const listings = new Map<string, { mtime: number; files: { path: string; size: number }[] }>();
+function jsonFilesIn(folder: string): { path: string; size: number }[] {
+  const mtime = statOf(folder)?.mtimeMs ?? -1;
+  const got = listings.get(folder);
+  if (got && got.mtime === mtime) return got.files;
+  let names: string[];
+  try {
+    names = readdirSync(folder)
+      .filter((n) => n.endsWith(".json"))
+      .sort();
+  } catch {
+    names = [];
+  }
+  const files: { path: string; size: number }[] = [];
+  for (const n of names) {
+    const st = statOf(join(folder, n));
+    if (st?.isFile()) files.push({ path: join(folder, n), size: st.size });
+  }
+  if (listings.size > 256) listings.clear();
+  listings.set(folder, { mtime, files });
+  return files;
+}
 
 function sameBytes(a: string, b: string): boolean {
-  try {
-    const sa = statSync(a);
-    const sb = statSync(b);
-    if (sa.size !== sb.size) return false;
-    return readFileSync(a).equals(readFileSync(b));
-  } catch {
-    return false;
-  }
+  const sa = statOf(a);
+  const sb = statOf(b);
+  if (!sa?.isFile() || !sb?.isFile() || sa.size !== sb.size || sa.size > MAX_COMPARE) return false;
+  const ta = readSmall(a, MAX_COMPARE);
+  return ta !== undefined && ta === readSmall(b, MAX_COMPARE);
 }
 
 const RESPONSE = /"kind"\s*:\s*"response"/;
 
-function holdsRun(file: string): boolean {
-  try {
-    return RESPONSE.test(readFileSync(file, "utf8"));
-  } catch {
-    return false;
-  }
-}
+/** Whether a history holds a model response (a run, not a stub of a prompt or an error note). */
+const holdsRun = (file: string): boolean => scanFor(file, RESPONSE);
 
 /**
  * Which file of a trial's folder holds the run a record grades: the file its `log_path` names
  * when that holds a model response; else (the named file is missing, or a later stub holding
  * only a prompt overwrote it) the one history in the folder that does, or its byte-identical
- * copies; else, no run anywhere, the named file as it is. Several different runs there: none
- * (the record cannot tell which it graded).
+ * copies; else, no run anywhere, the named file as it is. Undefined when the folder holds no
+ * history of it, or several different runs (the record cannot tell which it graded).
  */
-export function gradedFile(folder: string, named: string): string | undefined {
+function gradedFile(folder: string, named: string): string | undefined {
   const local = join(folder, named);
   if (isFile(local) && holdsRun(local)) return local;
   const runs = otherRuns(folder, named);
@@ -164,14 +215,9 @@ export function gradedFile(folder: string, named: string): string | undefined {
 
 /** The histories of a trial's folder other than `named` that hold a model response. */
 function otherRuns(folder: string, named: string): string[] {
-  try {
-    return readdirSync(folder)
-      .filter((n) => n.endsWith(".json") && n !== named)
-      .map((n) => join(folder, n))
-      .filter((f) => isFile(f) && holdsRun(f));
-  } catch {
-    return [];
-  }
+  return jsonFilesIn(folder)
+    .map((f) => f.path)
+    .filter((f) => basename(f) !== named && holdsRun(f));
 }
 
 /**
@@ -179,52 +225,46 @@ function otherRuns(folder: string, named: string): string[] {
  * first (a runner's timestamped copy of one history): the run is read once, from that one.
  */
 export function copyOfEarlier(file: string): boolean {
-  const folder = dirname(file);
   const own = basename(file);
-  try {
-    return readdirSync(folder).some(
-      (n) => n.endsWith(".json") && n < own && sameBytes(join(folder, n), file),
-    );
-  } catch {
-    return false;
-  }
+  const size = statOf(file)?.size;
+  return jsonFilesIn(dirname(file)).some(
+    (f) => basename(f.path) < own && f.size === size && sameBytes(f.path, file),
+  );
 }
 
 /**
- * For a record whose trial folder is here but holds no log of it at all (the run left none):
- * that folder (the nearest of the log's folders that exists). Else undefined.
- */
-export function unloggedFolder(results: RunResults, r: RunRecord): string | undefined {
-  const at = recordLog(results, r);
-  if (!at) return undefined;
-  const none = !isFile(join(at.folder, at.name)) && otherRuns(at.folder, at.name).length === 0;
-  return none ? at.folder : undefined;
-}
-
-/**
- * Where a record's log would be below the results' folder: the log's folder and name, found as
- * the longest tail of its path whose folders exist here; when the log's own folder is missing
- * (a run that never saved one), the nearest of its ancestors that exists, as long as that
- * still lies below the results' folder's own name in the path (the trial's folder).
+ * Where a record's log would be below the results' folder: the log's folder (or, when a run
+ * never made it, its parent: the trial's folder) and the log's name. Found as the longest tail
+ * of the log's path whose folders exist here; undefined when neither exists.
  */
 function recordLog(
   results: RunResults,
   r: RunRecord,
-): { folder: string; name: string } | undefined {
-  const parts = posix(r.log_path).split("/").filter(Boolean);
+): { folder: string; name: string; own: boolean } | undefined {
+  const parts = segments(r.log_path);
   const name = parts.at(-1);
   if (!name) return undefined;
-  const rootName = basename(results.root);
-  const at = parts.lastIndexOf(rootName);
-  for (let end = parts.length - 1; end > 0; end--) {
-    // the tail below the results' folder's name, else the longest tail that exists
-    const starts = at >= 0 && at + 1 < end ? [at + 1] : at >= 0 ? [] : [...Array(end).keys()];
-    for (const i of starts) {
+  for (const end of [parts.length - 1, parts.length - 2]) {
+    for (let i = 0; i < end; i++) {
       const folder = join(results.root, ...parts.slice(i, end));
-      if (isDir(folder)) return { folder, name };
+      if (isDir(folder)) return { folder, name, own: end === parts.length - 1 };
     }
+    // a log beside the results themselves
+    if (end === parts.length - 1 && isFile(join(results.root, name)))
+      return { folder: results.root, name, own: true };
   }
   return undefined;
+}
+
+/**
+ * For a record whose trial folder is here but holds no history of the run it graded (a run
+ * killed at its limit before it saved one, or several different runs it cannot tell apart):
+ * that folder. Else undefined.
+ */
+export function unloggedFolder(results: RunResults, r: RunRecord): string | undefined {
+  const at = recordLog(results, r);
+  if (!at) return undefined;
+  return gradedFile(at.folder, at.name) === undefined ? at.folder : undefined;
 }
 
 /**
@@ -240,70 +280,58 @@ export function recordFolders(results: RunResults): string[] {
   return [...out].sort();
 }
 
-/**
- * The run's results a results file belongs to (its folder's `results.json`, or the
- * `experiment.json` beside it that holds the same records): undefined when not a run's results.
- */
+/** The run's results a results file belongs to: undefined when it is not a run's results. */
 export function runResultsOf(file: string): RunResults | undefined {
+  if (!RESULTS_NAMES.has(basename(file))) return undefined;
   return resultsIn(dirname(file));
 }
 
-/** Whether a file's head is a run's results list or an experiment file holding one. */
-export function isRunResultsHead(path: string, head: string): boolean {
-  const name = basename(path);
-  const h = head.trimStart();
-  if (name === "results.json") return RESULTS_HEAD.test(h);
-  return name === "experiment.json" && EXPERIMENT_HEAD.test(h) && /"log_path"\s*:/.test(h);
-}
+/** The two files a folder's results are read from (for a stamp: either may change them). */
+export const resultsFilesOf = (file: string): string[] => [
+  join(dirname(file), "results.json"),
+  join(dirname(file), "experiment.json"),
+];
 
 /**
- * The run record of a log file's trial, looked up in the results of its folder's ancestors (up
- * to five folders up): the record whose `log_path` names a file in the same folder below them.
- * `graded` says whether this file holds the run the record graded (gradedFile): `this` file,
- * a byte-identical `copy` of it, or an `other` run kept in the same trial's folder.
+ * The run record of a log file's trial: the first results up to five folders up, from the log's
+ * own folder on, with a record whose `log_path` names a file in the log's folder (by path
+ * segments below the results' folder). `graded` says whether this file holds the run the record
+ * graded (gradedFile): `this` file, a byte-identical `copy` of it, or an `other` run kept in
+ * the same trial's folder.
  */
 export function runRecordOf(
   logFile: string,
 ): { results: RunResults; record: RunRecord; graded: "this" | "copy" | "other" } | undefined {
   const folder = dirname(logFile);
   let dir = folder;
-  for (let up = 0; up < 5; up++) {
-    dir = dirname(dir);
+  for (let up = 0; up <= 5; up++, dir = dirname(dir)) {
     const results = resultsIn(dir);
     if (!results) continue;
-    const relDir = posix(relative(dir, folder));
+    const relDir = segments(relative(dir, folder));
     for (const r of results.records) {
-      const lp = posix(r.log_path);
-      const name = lp.slice(lp.lastIndexOf("/") + 1);
-      if (!name || !lp.endsWith(`/${relDir}/${name}`)) continue;
+      const parts = segments(r.log_path);
+      const name = parts.at(-1);
+      if (!name || !endsWith(parts.slice(0, -1), relDir)) continue;
       const g = gradedFile(folder, name);
       const graded = g === logFile ? "this" : g && sameBytes(g, logFile) ? "copy" : "other";
       return { results, record: r, graded };
     }
-    return undefined;
   }
   return undefined;
 }
 
 /**
  * The files a log's reading depends on (for its stamp): the other histories of its folder
- * (which of them is a copy, which holds the graded run) and the run's results, where found.
+ * (which of them is a copy, which holds the graded run) and every results file up the tree.
  */
 export function runResultFiles(logFile: string): string[] {
   const folder = dirname(logFile);
-  const files: string[] = [];
-  try {
-    for (const n of readdirSync(folder).sort())
-      if (n.endsWith(".json") && join(folder, n) !== logFile) files.push(join(folder, n));
-  } catch {
-    /* the folder is gone: the stamp says so */
-  }
+  const files = jsonFilesIn(folder)
+    .map((f) => f.path)
+    .filter((f) => f !== logFile);
   let dir = folder;
-  for (let up = 0; up < 5; up++) {
-    dir = dirname(dir);
-    const found = [join(dir, "results.json"), join(dir, "experiment.json")].filter(isFile);
-    if (found.length && resultsIn(dir)) return [...found, ...files];
-  }
+  for (let up = 0; up <= 5; up++, dir = dirname(dir))
+    files.push(join(dir, "results.json"), join(dir, "experiment.json"));
   return files;
 }
 
@@ -338,7 +366,10 @@ export function recordVerdict(
           ? "error"
           : "unknown";
   const v = r.verification_result;
-  const details = v?.details ?? [];
+  const details = (v?.details ?? []).flatMap((d) => {
+    const p = Detail.safeParse(d);
+    return p.success ? [p.data] : [];
+  });
   const lines = [
     `status: ${status}${v?.score !== undefined && v?.score !== null ? ` (score ${v.score})` : ""}`,
     ...details.map(

@@ -71,19 +71,16 @@ const SHELL_WORDS = new Set([
   "zsh",
   "shell",
   "terminal",
-  "console",
   "exec",
-  "execute",
-  "command",
   "cmd",
-  "process",
-  "run",
+  "powershell",
 ]);
 
 /**
  * Whether a tool's own name (not a server's tool: `github__run`) has a word that says it runs a
- * command line: `run_terminal_command`, `launch-process`, `executeShellCommand`. Only with a
- * `command` string does such a tool read as a shell.
+ * command line (`run_terminal_command`, `executeShellCommand`, `exec_cmd`), and none that says
+ * its `command` is something else (`run_slash_command`). Only with a `command` string does such a
+ * tool read as a shell.
  */
 function namedLikeShell(tool: string): boolean {
   if (namespacedBase(tool) !== undefined) return false;
@@ -91,7 +88,7 @@ function namedLikeShell(tool: string): boolean {
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()
     .split(/[^a-z0-9]+/);
-  return words.some((w) => SHELL_WORDS.has(w));
+  return words.some((w) => SHELL_WORDS.has(w)) && !words.includes("slash");
 }
 
 export const isShellTool = (tool: string): boolean => {
@@ -183,7 +180,9 @@ const NEW_CONTENT_KEYS = [
 
 function carriesNewContent(a: Record<string, unknown>): boolean {
   if (!PATH_KEYS.some((k) => typeof a[k] === "string" && a[k] !== "")) return false;
-  return NEW_CONTENT_KEYS.some((k) => a[k] !== undefined && a[k] !== null);
+  return NEW_CONTENT_KEYS.some(
+    (k) => typeof a[k] === "string" || (a[k] !== null && typeof a[k] === "object"),
+  );
 }
 
 /** Sub-commands of an editor tool that only read (`view` a file or a folder). */
@@ -203,10 +202,11 @@ export function writtenPaths(tool: string, args: unknown): string[] | undefined 
   if (!args || typeof args !== "object" || Array.isArray(args)) return undefined;
   const a = args as Record<string, unknown>;
   const base = namespacedBase(tool);
+  // a server's tool (`mcp__github__create_or_update_file`) may write elsewhere (a remote
+  // repository): only the editors fire knows count, not the shape of its arguments
   const writer =
     WRITE_TOOLS.has(tool.toLowerCase()) ||
-    (base !== undefined && NAMESPACED_EDITOR.has(base)) ||
-    carriesNewContent(a);
+    (base !== undefined ? NAMESPACED_EDITOR.has(base) : carriesNewContent(a));
   if (!writer) return undefined;
   // an editor tool's sub-command (`str_replace_editor` of SWE-agent and OpenHands): `view` reads
   if (typeof a.command === "string" && READ_SUBCOMMAND.test(a.command)) return undefined;

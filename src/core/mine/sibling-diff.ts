@@ -6,6 +6,7 @@ import { type DetectorHit, runDetectors } from "./detectors/index.js";
 import {
   baseName,
   endedByHarness,
+  foundInPlace,
   namedFiles,
   outOfBudget,
   samePath,
@@ -172,7 +173,7 @@ function artifactDiffs(p: Pair): SiblingDifference[] {
       if (dscore < 2) {
         // neither named by the task/verifier nor among the sibling's last writes; but where this
         // one changed no file at all, that a file the sibling changed stayed as it was is a fact
-        if (failedWrites.length === 0 && seenExisting(p.failed, path))
+        if (failedWrites.length === 0 && foundInPlace(p.failed, path))
           out.push(untouched(path, c.eventIndex, p.f.stop, "changed"));
         continue;
       }
@@ -192,7 +193,7 @@ function artifactDiffs(p: Pair): SiblingDifference[] {
           mechanismId: "artifact-wrong-path",
           ...(tests.length ? { verifierTests: tests } : {}),
         });
-      } else if (seenExisting(p.failed, path) && !seenExisting(p.sibling, path, c.eventIndex)) {
+      } else if (foundInPlace(p.failed, path) && !seenExisting(p.sibling, path, c.eventIndex)) {
         // the sibling created the file, but it was in place for this one (it read or listed
         // it: written by something the trace does not show) and it left it as it was: a fact
         // beside the others, not a deliverable never written

@@ -1,4 +1,12 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -127,6 +135,136 @@ describe("pydantic-ai message histories with their runner's results", () => {
     expect(await detectFormat(file, head, false)).toBe("pydantic-ai");
     expect(isPydanticHistory(file, '[{"role": "user", "content": "hi"}]')).toBe(false);
     expect(isPydanticHistory(file, '{"parts": []}')).toBe(false);
+  });
+});
+
+/** A copy of the fixture to change, removed after the tests. */
+function copy(): string {
+  const dir = mkdtempSync(join(tmpdir(), "fire-pydantic-"));
+  temps.push(dir);
+  cpSync(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+describe("where the results are and how they name the logs", () => {
+  it("matches relative log paths, and logs kept beside the results file", async () => {
+    const dir = copy();
+    const results = join(dir, "experiment", "results.json");
+    const records = JSON.parse(readFileSync(results, "utf8"));
+    for (const r of records) r.log_path = r.log_path.replace(/^.*\/experiment\//, "");
+    writeFileSync(results, JSON.stringify(records));
+    const got = await collect([dir]);
+    expect(got.attempts.filter((a) => a.outcome === "pass")).toHaveLength(1);
+    expect(got.attempts.filter((a) => a.outcome === "fail")).toHaveLength(1);
+    // one history beside its results
+    const flat = mkdtempSync(join(tmpdir(), "fire-pydantic-flat-"));
+    temps.push(flat);
+    const history = join(
+      EXP,
+      PASSED,
+      "history",
+      "deepseek_deepseek-v4-flash-research-trial-2.json",
+    );
+    cpSync(history, join(flat, "run.json"));
+    const passed = records.find((r: { log_path: string }) => r.log_path.includes("research"));
+    writeFileSync(
+      join(flat, "results.json"),
+      JSON.stringify([{ ...passed, log_path: "run.json" }]),
+    );
+    expect((await collect([flat])).attempts.map((a) => a.outcome)).toEqual(["pass"]);
+  });
+
+  it("invents no attempt for a record whose trial folder is not there", async () => {
+    const dir = copy();
+    const results = join(dir, "experiment", "results.json");
+    const records = JSON.parse(readFileSync(results, "utf8"));
+    const ghost = records.find((r: { log_path: string }) => r.log_path.includes(UNLOGGED));
+    records.push({
+      ...ghost,
+      log_path: ghost.log_path.replace("refactor/trial-1", "refactor/trial-9"),
+    });
+    writeFileSync(results, JSON.stringify(records));
+    const got = await collect([dir]);
+    expect(got.attempts).toHaveLength(5);
+  });
+
+  it("survives a link loop beside the logs, and reports a refused record", async () => {
+    const dir = copy();
+    symlinkSync("experiment.json", join(dir, "experiment", OVERWRITTEN, "experiment.json"));
+    mkdirSync(join(dir, "experiment", "loop"));
+    symlinkSync("results.json", join(dir, "experiment", "loop", "results.json"));
+    const results = join(dir, "experiment", "results.json");
+    const records = JSON.parse(readFileSync(results, "utf8"));
+    records[0].status = 7;
+    writeFileSync(results, JSON.stringify(records));
+    const got = await collect([dir]);
+    expect(
+      got.errors.some((e) => e.startsWith(`${results}: record 0: expected a run record`)),
+    ).toBe(true);
+    expect(got.attempts.length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe("parts beyond text", () => {
+  it("keeps a structured tool return, and a built-in tool does not hide the stop", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fire-pydantic-parts-"));
+    temps.push(dir);
+    const file = join(dir, "history.json");
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { kind: "request", parts: [{ part_kind: "user-prompt", content: "Find TODOs." }] },
+        {
+          kind: "response",
+          parts: [
+            {
+              part_kind: "tool-call",
+              tool_name: "grep",
+              args: '{"pattern":"TODO"}',
+              tool_call_id: "c1",
+            },
+          ],
+          finish_reason: "tool_call",
+        },
+        {
+          kind: "request",
+          parts: [
+            {
+              part_kind: "tool-return",
+              tool_name: "grep",
+              content: [{ file: "app.py", line: 3 }],
+              tool_call_id: "c1",
+            },
+          ],
+        },
+        {
+          kind: "response",
+          parts: [
+            {
+              part_kind: "builtin-tool-call",
+              tool_name: "web_search",
+              args: { query: "x" },
+              tool_call_id: "b1",
+            },
+            {
+              part_kind: "builtin-tool-return",
+              tool_name: "web_search",
+              content: "results",
+              tool_call_id: "b1",
+            },
+            { part_kind: "text", content: "One TODO, in app.py line 3." },
+          ],
+          finish_reason: "stop",
+        },
+      ]),
+    );
+    const got = await collect([file]);
+    expect(got.errors).toEqual([]);
+    const a = got.attempts[0];
+    const result = a?.events.find((e) => e.kind === "tool_result" && e.callId === "c1");
+    expect(result?.output).toBe('[{"file":"app.py","line":3}]');
+    expect(a?.events.at(-1)?.kind).toBe("stop");
+    expect(a?.agentEnd).toMatchObject({ stopReason: "stop", toolCalls: 0 });
   });
 });
 

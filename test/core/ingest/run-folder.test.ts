@@ -97,6 +97,30 @@ describe("a bench harness's run folders around aider", () => {
     expect(got.attempts).toHaveLength(2);
   });
 
+  it("keeps a run whose grader wrote no valid score.json, with no verdict", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fire-run-folder-"));
+    temps.push(dir);
+    cpSync(FIXTURE, dir, { recursive: true });
+    const score = join(dir, PASSED, "score.json");
+    writeFileSync(score, '{"checks": [{"name": "x", "note": "said "quoted""}]}');
+    writeFileSync(
+      join(dir, PASSED, "meta.json"),
+      JSON.stringify({
+        eval: "bug-fix",
+        harness: "aider",
+        model: "m",
+        exit_code: 0,
+        score_pct: "?",
+      }),
+    );
+    const got = await collect([dir]);
+    expect(got.errors).toHaveLength(1);
+    expect(got.errors[0]?.startsWith(score)).toBe(true);
+    const a = got.attempts.find((x) => x.source.path === join(dir, PASSED));
+    expect(a).toMatchObject({ outcome: "unknown", reward: null });
+    expect(a?.events.some((e) => e.kind === "tool_call")).toBe(true);
+  });
+
   it("takes the first request of aider's history as the task", () => {
     const history = [
       "# aider chat started at 2026-05-10 05:41:27",

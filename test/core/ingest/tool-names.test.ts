@@ -59,12 +59,17 @@ describe("an edit tool fire does not know by name", () => {
     expect(writtenPaths("grep_search", { path: "src", pattern: "TODO" })).toBe(undefined);
     expect(writtenPaths("send_message", { content: "done" })).toBe(undefined);
     expect(writtenPaths("view_file", { path: "", content: "x" })).toBe(undefined);
+    expect(writtenPaths("compare_files", { path: "a.py", diff: false })).toBe(undefined);
+    // a server's tool may write somewhere else (a remote repository): not by its shape
+    expect(
+      writtenPaths("mcp__github__create_or_update_file", { path: "src/app.py", content: "x" }),
+    ).toBe(undefined);
   });
 });
 
 describe("a shell tool fire does not know by name", () => {
   it("runs its command when its own name says it runs one", () => {
-    for (const t of ["run_terminal_command", "launch-process", "executeShellCommand", "Cmd"])
+    for (const t of ["run_terminal_command", "executeShellCommand", "exec_cmd", "Bash_tool"])
       expect(shellCommand(t, { command: "make test" }), t).toBe("make test");
   });
 
@@ -72,6 +77,10 @@ describe("a shell tool fire does not know by name", () => {
     expect(shellCommand("search_files", { command: "ls" })).toBe(undefined);
     expect(shellCommand("run_terminal_command", { query: "ls" })).toBe(undefined);
     expect(shellCommand("runner", { command: "ls" })).toBe(undefined);
+    // a command that is no command line: a slash command, an editor command
+    expect(shellCommand("SlashCommand", { command: "/review-pr 123" })).toBe(undefined);
+    expect(shellCommand("run_slash_command", { command: "init" })).toBe(undefined);
+    expect(shellCommand("vscode_command", { command: "editor.action.format" })).toBe(undefined);
     // a server's tool (`<server>__<tool>`) is a shell only by the names fire knows
     expect(shellCommand("github__run_command", { command: "ls" })).toBe(undefined);
   });

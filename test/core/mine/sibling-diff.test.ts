@@ -252,6 +252,23 @@ describe("sibling differences on minimal records", () => {
     expect(c.differences.map((d) => d.kind)).not.toContain("artifact-missing");
     expect(c.decisive).toBeUndefined();
     expect(c.mechanismId).toBeUndefined();
+    // calls that only mention the file show nothing of it: a test that printed "no", a build
+    // that failed naming it, a search for the name
+    for (const cmd of [
+      { cmd: "test -f /work/out/report.json && echo yes || echo no", out: "no" },
+      {
+        cmd: "python3 build.py --out /work/out/report.json",
+        out: "Traceback (most recent call last)",
+        exit: 1,
+      },
+      { cmd: "grep -rn report.json /work", out: "/work/build.py:3: OUT = 'report.json'" },
+    ]) {
+      const c2 = compareWith(attempt("h", "fail", [cmd], { verifierOutput }), creator);
+      expect(
+        c2.differences.map((d) => d.kind),
+        cmd.cmd,
+      ).toContain("artifact-missing");
+    }
     // the same attempt without the read: the report was never there, never written
     const never = attempt("g", "fail", [{ cmd: "ls /work/in" }], { verifierOutput });
     expect(compareWith(never, creator).differences[0]).toMatchObject({

@@ -134,6 +134,42 @@ export function emptySearches(a: Attempt): Event[] {
   return toolCalls(a).filter((c) => isListing(c) && NOTHING.test(outputOf(a, c)));
 }
 
+/** Programs that print a file's content (the file was there when they printed it). */
+const READER_PROGRAM =
+  /^(?:sudo\s+)?(?:cat|head|tail|less|more|nl|bat|xxd|hexdump|od|sha256sum|md5sum|wc)\b/;
+/** Tools that read a file (Read, read_file, view, open_file, cat). */
+const READER_TOOL =
+  /^(?:read|read_?file|view|view_?file|open|open_?file|cat|readfile|readtoolcall)$/i;
+
+/**
+ * Whether the agent found the file in place, by the strictest evidence: a call that succeeded
+ * (no error, exit 0 where one is known) and either printed the file (a reader program or a read
+ * tool naming it) or listed it among a folder's entries; never when the verifier reports it
+ * missing. A call that merely mentions the name (`test -f … || echo no`, `grep -r name`, a
+ * build that failed) shows nothing.
+ */
+export function foundInPlace(a: Attempt, named: string): boolean {
+  if (verifierMissing(a).paths.some((m) => samePath(m, named) || baseName(m) === baseName(named)))
+    return false;
+  const b = baseName(named);
+  for (const c of toolCalls(a)) {
+    const r = resultOf(a, c);
+    if (r?.isError || (r?.exitCode !== undefined && r.exitCode !== 0)) continue;
+    const out = outputOf(a, c);
+    if (!out.trim() || NOT_FOUND.test(out.slice(0, 300)) || writtenPaths(c).length) continue;
+    if (isListing(c)) {
+      if (new RegExp(`(^|[\\s/])${escapeRe(b)}(\\s|$)`, "m").test(out)) return true;
+      continue;
+    }
+    const cmd = commandOf(c);
+    const reads = cmd
+      ? segments(cmd).some((seg) => READER_PROGRAM.test(seg) && seg.includes(b))
+      : !!c.tool && READER_TOOL.test(c.tool) && callText(c).includes(b);
+    if (reads) return true;
+  }
+  return false;
+}
+
 /** Whether the agent saw the path exist: a successful read of it, or a listing that shows it. */
 export function seenExisting(
   a: Attempt,
