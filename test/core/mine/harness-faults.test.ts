@@ -248,6 +248,20 @@ describe("harness and provider faults from the trajectory", () => {
     expect(exc?.evidence[0]?.file).toBe("/job/trial/result.json");
     const exit = faultOf(base({ events: none, agentEnd: { exitCode: 2, exitFile: "/rc.txt" } }));
     expect(exit?.code).toBe("trial-never-started");
+    // a process its time limit ended, or one whose work the grader credited, did start
+    const limited = base({
+      events: none,
+      outcome: "timeout",
+      exception: { type: "Timeout", message: "exit 124" },
+      agentEnd: { exitCode: 124, exitFile: "/meta.json" },
+    });
+    expect(faultOf(limited)?.code).not.toBe("trial-never-started");
+    const credited = base({
+      events: none,
+      reward: 0.18,
+      agentEnd: { exitCode: 2, exitFile: "/rc.txt" },
+    });
+    expect(faultOf(credited)?.code).not.toBe("trial-never-started");
     // an agent that ran a while but whose steps were not read did start: a harness exception
     const ran = faultOf(
       base({ events: none, durationS: 600, exception: { type: "RuntimeError", message: "x" } }),

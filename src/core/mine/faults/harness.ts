@@ -126,7 +126,7 @@ export function killedItself(a: Attempt): boolean {
 /**
  * No agent step was recorded and the harness says why: the trial never started (an
  * exception other than a time limit and no agent time recorded, or the agent process
- * exited non-zero at once), or the harness stopped a run whose steps were not read (an
+ * exited non-zero with no time limit reached and nothing the grader credited), or the harness stopped a run whose steps were not read (an
  * exception after the agent had run for a while). Callers check first that the agent did
  * nothing visible.
  */
@@ -151,7 +151,9 @@ export function neverStarted(a: Attempt, resultFile: string): Fault | undefined 
       ],
     };
   }
-  if (end?.exitCode !== undefined && end.exitCode !== 0)
+  // a run its time limit ended, or whose work the grader credited, did start
+  const credited = a.reward !== undefined && a.reward !== null && a.reward > 0;
+  if (end?.exitCode !== undefined && end.exitCode !== 0 && !isTimeout(a) && !credited)
     return {
       reason: "provider_fault",
       code: "trial-never-started",
