@@ -1,12 +1,14 @@
 /**
  * A trial folder a small bench harness writes around an agent CLI: `meta.json` (the task it ran
- * as `eval`/`task`, the `model`, the `harness`, the CLI's `exit_code`, `wall_seconds`, token
- * counts, `score_pct`), `score.json` (the grader's weighted `checks`, each `{name, pass, note}`,
- * and `score_pct`), the agent's own transcript and the graded workspace. The transcript is
- * aider's chat history (`aider.chat.history.md`, or aider's default `.aider.chat.history.md`);
- * a folder whose run left none (killed at its time limit) still loads with its verdict.
+ * as `eval`/`task`, the `agent` or `harness`, the `model`, the CLI's `exit_code`, `wall_seconds`,
+ * token counts, `score_pct`), `score.json` (the grader's weighted `checks`, each
+ * `{name, pass, note}`, and `score_pct`), the agent's own transcript and the graded workspace.
+ * The transcript is aider's chat history (the harness's copy `aider.chat.history.md`, aider's
+ * default `.aider.chat.history.md`, or that file in `workspace/` where a killed run left it); a
+ * folder whose run left none still loads with its verdict, and one whose grader left no valid
+ * `score.json` loads without one.
  *
- * The reward is `score_pct` / 100 (else `reward`, else a `score` of at most 1); exit 124
+ * The reward is `score_pct` / 100 (else a `reward` or `score` between 0 and 1); exit 124
  * (`timeout`'s) is a timeout, any other non-zero exit the agent process's, as Harbor reports one;
  * the outcome is decided as for a Harbor trial (a passing grade passes even after the limit).
  */
@@ -50,14 +52,23 @@ const Check = z.looseObject({
 });
 
 const Score = z.looseObject({
-  checks: z.array(Check).nullish(),
+  // each check on its own: one odd check does not cost the run its score
+  checks: z.array(z.unknown()).nullish(),
   score_pct: num,
   reward: num,
   score: num,
 });
 
-/** The agent transcripts a run folder may hold, in the order they are looked for. */
-const TRANSCRIPTS = ["aider.chat.history.md", ".aider.chat.history.md"];
+/**
+ * The agent transcripts a run folder may hold, in the order they are looked for: the copy the
+ * harness makes when aider returns, else aider's own file where it left it (in the workspace,
+ * when the run was killed before the copy).
+ */
+const TRANSCRIPTS = [
+  "aider.chat.history.md",
+  ".aider.chat.history.md",
+  "workspace/.aider.chat.history.md",
+];
 /** Transcripts above this size are not read (they would not fit the trace caps anyway). */
 const MAX_LOG = 64 << 20;
 /** `timeout`'s exit status when it ended the command. */
@@ -65,15 +76,16 @@ const TIMEOUT_EXIT = 124;
 
 const META_HEAD = /^\{[\s\S]*"(?:eval|task)"\s*:/;
 const AGENT_HEAD = /"(?:harness|agent|model)"\s*:/;
-const SCORE_HEAD = /^\{[\s\S]*"(?:checks|score_pct|reward|score)"\s*:/;
 
-/** Whether a folder is such a run: a `meta.json` naming the task and agent, and a `score.json`. */
+/**
+ * Whether a folder is such a run: a `meta.json` naming the task and the agent or model (a
+ * `score.json` beside it holds the verdict; a grader that crashed may have left it empty).
+ */
 export function isRunFolder(dir: string): boolean {
   const meta = join(dir, "meta.json");
-  const score = join(dir, "score.json");
-  if (!isFile(meta) || !isFile(score)) return false;
+  if (!isFile(meta)) return false;
   const m = peek(meta, 8192).trimStart();
-  return META_HEAD.test(m) && AGENT_HEAD.test(m) && SCORE_HEAD.test(peek(score, 8192).trimStart());
+  return META_HEAD.test(m) && AGENT_HEAD.test(m);
 }
 
 function readJson<S extends z.ZodType>(
@@ -102,10 +114,10 @@ const toNumber = (v: number | string | null | undefined): number | undefined => 
 function rewardOf(meta: z.infer<typeof Meta>, score: z.infer<typeof Score>): number | undefined {
   const pct = toNumber(score.score_pct) ?? toNumber(meta.score_pct);
   if (pct !== undefined) return pct / 100;
-  const reward = toNumber(score.reward);
-  if (reward !== undefined) return reward;
-  const s = toNumber(score.score);
-  return s !== undefined && s >= 0 && s <= 1 ? s : undefined;
+  // a reward or score is a fraction; another scale says nothing here
+  for (const v of [toNumber(score.reward), toNumber(score.score)])
+    if (v !== undefined && v >= 0 && v <= 1) return v;
+  return undefined;
 }
 
 function checkPassed(c: z.infer<typeof Check>): boolean | undefined {
@@ -121,9 +133,11 @@ async function* readRunFolder(dir: string, options: IngestOptions): AsyncGenerat
   const meta = readJson(metaFile, Meta, "a run's meta.json (eval or task, model, exit_code)");
   if (!meta.ok) return yield { type: "error", error: meta.error };
   // a grader that wrote no valid score.json leaves the run without a verdict, not unread
-  const scored = readJson(scoreFile, Score, "a run's score.json (checks, score_pct)");
-  if (!scored.ok) yield { type: "error", error: scored.error };
-  const score = { value: scored.ok ? scored.value : {} };
+  const scored = isFile(scoreFile)
+    ? readJson(scoreFile, Score, "a run's score.json (checks, score_pct)")
+    : undefined;
+  if (scored && !scored.ok) yield { type: "error", error: scored.error };
+  const score = { value: scored?.ok ? scored.value : {} };
   const m = meta.value;
   const log = new EventLog(options.outputCap);
   let taskText = "";
@@ -149,7 +163,10 @@ async function* readRunFolder(dir: string, options: IngestOptions): AsyncGenerat
         : undefined;
   // the grader is the ground truth, even after the time limit (as for Harbor's trials)
   const outcome = decideOutcome(reward, exception, options.passThreshold);
-  const checks = score.value.checks ?? [];
+  const checks = (score.value.checks ?? []).flatMap((c) => {
+    const p = Check.safeParse(c);
+    return p.success ? [p.data] : [];
+  });
   const lines = [
     `score_pct: ${reward === undefined ? "none" : Math.round(reward * 1000) / 10}`,
     ...checks.map((c) => {
@@ -164,18 +181,22 @@ async function* readRunFolder(dir: string, options: IngestOptions): AsyncGenerat
     source: { format: "run-folder", path: dir },
     taskId,
     taskText,
-    agent: m.harness ?? m.agent ?? (transcript ? "aider" : undefined),
+    agent: m.agent ?? m.harness ?? (transcript ? "aider" : undefined),
     model: m.model ?? undefined,
     outcome,
     reward: reward ?? null,
     exception,
-    tokens: normTokens({ input: m.tokens_in, output: m.tokens_out }),
+    // a harness that writes 0 for counts it could not read: none, not zero
+    tokens:
+      m.tokens_in || m.tokens_out
+        ? normTokens({ input: m.tokens_in, output: m.tokens_out })
+        : undefined,
     durationS:
       m.wall_seconds !== null && m.wall_seconds !== undefined && m.wall_seconds >= 0
         ? m.wall_seconds
         : undefined,
     verifierOutput: capString(lines.join("\n"), options.outputCap),
-    ...(scored.ok ? { verifierSource: { file: scoreFile } } : {}),
+    ...(scored?.ok ? { verifierSource: { file: scoreFile } } : {}),
     verifierTests: checks.length
       ? checks.map((c) => {
           const ok = checkPassed(c);

@@ -5,6 +5,38 @@ import { endedWaiting } from "./detectors/waiting-shell.js";
 import type { Mechanism } from "./mechanisms.js";
 
 /**
+ * The task tells the agent, in a sentence or list item of its own, not to run what it writes:
+ * "Don't run it.", "Don't run it — just refactor it", "Do not create test files or run
+ * anything.", "Never run `app.py`.", "… without running it.". Not a ban on other programs ("do not
+ * run npm install"), on the grader's tests ("do not run tests/test_outputs.py"), on one way of
+ * running ("do not run it as root", "without running it twice"), a reminder ("don't forget to
+ * run the tests"), or a clause inside a sentence ("the daemon must never run it"). Every
+ * repetition is bounded and words are joined by blanks on one line: linear in the text.
+ */
+const FORBIDS_RUNNING = new RegExp(
+  [
+    // a sentence or list item that starts with the ban
+    "(?:^|[.!?;:][ \\t]{1,8}|^[ \\t]{0,8}[-*][ \\t]{1,4})",
+    "(?:do not|don['\\u2019]t|never)[ \\t]{1,8}",
+    // "do not create test files or run …"
+    "(?:(?:create|write|add|make|build|edit|modify|change|touch)[a-z ]{0,40}?[ \\t]{1,8}or[ \\t]{1,8})?",
+    "(?:run|execute)[ \\t]{1,8}",
+    "(?:it|anything|the[ \\t]{1,8}(?:code|script|program)",
+    "|`(?![^`\\n]{0,200}test)[^`\\n]{1,200}\\.\\w{1,8}`",
+    "|(?![\\w./-]{0,200}test)[\\w./-]{1,200}\\.\\w{1,8})",
+    "(?:[ \\t]{1,8}(?:yourself|at all))?",
+    "(?=[ \\t]{0,8}(?:[.;,!)\\u2014\\u2013]|-[ \\t]|$))",
+    "|\\bwithout[ \\t]{1,8}running[ \\t]{1,8}(?:it|the[ \\t]{1,8}(?:code|script|program))",
+    "(?=[ \\t]{0,8}(?:[.;,!)]|$))",
+  ].join(""),
+  "im",
+);
+
+export function forbidsRunning(taskText: string): boolean {
+  return FORBIDS_RUNNING.test(taskText);
+}
+
+/**
  * Why a mechanism cannot be named for this attempt whatever its evidence, or undefined: the
  * readings both labellers share (the heuristic drops such a candidate, the LLM's name is kept
  * for review with this reason). A run that ended with its terminal waiting for an earlier
@@ -12,18 +44,6 @@ import type { Mechanism } from "./mechanisms.js";
  * agent offered no tool that runs code, or told by its task not to run the code, could not have
  * checked its work by running it.
  */
-/**
- * The task tells the agent not to run what it writes: "Don't run it.", "Don't run it — just
- * refactor it", "do not … run anything.", "never run `app.py` directly.", "without running it". Not a ban on other programs
- * ("do not run npm install") or on one way of running ("do not run it as root").
- */
-const FORBIDS_RUNNING =
-  /\b(?:do not|don['\u2019]t|never)\s+(?:[a-z ]{1,60}?\s+or\s+)?(?:run|execute)\s+(?:it|anything|the\s+(?:code|script|program|tests?)|`[^`\n]{1,200}\.\w{1,8}`|[\w./-]{1,200}\.\w{1,8})(?:\s+(?:yourself|directly|at all))?(?=\s*(?:[.;,!)\u2014\u2013]|-\s|$))|\bwithout\s+running\s+(?:it|the\s+(?:code|script|program))\b/im;
-
-export function forbidsRunning(taskText: string): boolean {
-  return FORBIDS_RUNNING.test(taskText);
-}
-
 export function heldBack(
   attempt: Attempt,
   hits: readonly DetectorHit[],

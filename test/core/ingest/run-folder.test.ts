@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -119,6 +119,35 @@ describe("a bench harness's run folders around aider", () => {
     const a = got.attempts.find((x) => x.source.path === join(dir, PASSED));
     expect(a).toMatchObject({ outcome: "unknown", reward: null });
     expect(a?.events.some((e) => e.kind === "tool_call")).toBe(true);
+  });
+
+  it("claims a run whose grader left score.json empty, and finds aider's own file in workspace/", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fire-run-folder-"));
+    temps.push(dir);
+    cpSync(FIXTURE, dir, { recursive: true });
+    // the grader crashed (`rubric > score.json || true`): an empty file
+    writeFileSync(join(dir, KILLED, "score.json"), "");
+    // a killed run's history stays where aider wrote it; a cloud runner names the agent apart
+    const history = readFileSync(join(FIXTURE, PASSED, "aider.chat.history.md"), "utf8");
+    writeFileSync(join(dir, TIMED_OUT, "workspace", ".aider.chat.history.md"), history);
+    const meta = JSON.parse(readFileSync(join(dir, TIMED_OUT, "meta.json"), "utf8"));
+    writeFileSync(
+      join(dir, TIMED_OUT, "meta.json"),
+      JSON.stringify({ ...meta, harness: "squeezer-cloud", agent: "aider" }),
+    );
+    const got = await collect([dir]);
+    expect(got.errors).toHaveLength(1);
+    expect(got.errors[0]?.startsWith(`${join(dir, KILLED, "score.json")}:`)).toBe(true);
+    expect(got.attempts).toHaveLength(3);
+    const killed = got.attempts.find((a) => a.source.path === join(dir, KILLED));
+    // the verdict then comes from the harness's own record of the score (meta.json)
+    expect(killed).toMatchObject({ outcome: "error", reward: 0 });
+    expect(killed?.verifierSource).toBeUndefined();
+    const timed = got.attempts.find((a) => a.source.path === join(dir, TIMED_OUT));
+    expect(timed?.agent).toBe("aider");
+    expect(timed?.events.some((e) => e.kind === "tool_call")).toBe(true);
+    // the run was ended by its limit: no stop of its own
+    expect(timed?.events.at(-1)?.kind).not.toBe("stop");
   });
 
   it("takes the first request of aider's history as the task", () => {

@@ -248,20 +248,23 @@ describe("harness and provider faults from the trajectory", () => {
     expect(exc?.evidence[0]?.file).toBe("/job/trial/result.json");
     const exit = faultOf(base({ events: none, agentEnd: { exitCode: 2, exitFile: "/rc.txt" } }));
     expect(exit?.code).toBe("trial-never-started");
-    // a process its time limit ended, or one whose work the grader credited, did start
+    // a process its time limit ended did start; one the harness timed at under a second did not
     const limited = base({
       events: none,
       outcome: "timeout",
+      durationS: 600,
       exception: { type: "Timeout", message: "exit 124" },
       agentEnd: { exitCode: 124, exitFile: "/meta.json" },
     });
     expect(faultOf(limited)?.code).not.toBe("trial-never-started");
-    const credited = base({
+    expect(faultOf(base({ ...limited, durationS: 0 }))?.code).toBe("trial-never-started");
+    // a grade above zero shows nothing: checks can pass on the untouched starting files
+    const graded = base({
       events: none,
-      reward: 0.18,
-      agentEnd: { exitCode: 2, exitFile: "/rc.txt" },
+      reward: 0.5,
+      agentEnd: { exitCode: 127, exitFile: "/rc" },
     });
-    expect(faultOf(credited)?.code).not.toBe("trial-never-started");
+    expect(faultOf(graded)?.code).toBe("trial-never-started");
     // an agent that ran a while but whose steps were not read did start: a harness exception
     const ran = faultOf(
       base({ events: none, durationS: 600, exception: { type: "RuntimeError", message: "x" } }),

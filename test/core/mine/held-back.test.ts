@@ -22,7 +22,8 @@ describe("a task that tells the agent not to run the code", () => {
       "Create only `crc.py`. Don't run it.",
       "Modify `orders.py` in place. Don't run it — just refactor it.",
       "Create only `balance.py`. Do not create test files or run anything.",
-      "Never run `app.py` directly.",
+      "Never run `app.py`.",
+      "- Do not run the code.",
       "Write the parser without running it.",
     ]) {
       expect(forbidsRunning(t), t).toBe(true);
@@ -43,6 +44,13 @@ describe("a task that tells the agent not to run the code", () => {
       "Do not run this on prod",
       "Fix the bug and run the tests before you finish.",
       "Do not run anything else than pytest",
+      "Don't forget to build or run the tests.",
+      "Make it work without running it as root.",
+      "Never run the program directly; use ./run.sh and check the output.",
+      "The daemon must never run the tests, only the CI does.",
+      "Don't run `tests/test_outputs.py`.",
+      "If the build fails, do not run it.",
+      "Do not run\nthe code.",
     ])
       expect(forbidsRunning(t), t).toBe(false);
   });
@@ -50,6 +58,8 @@ describe("a task that tells the agent not to run the code", () => {
   it("reads hostile text in linear time", () => {
     const started = performance.now();
     forbidsRunning(`do not ${"aa or ".repeat(50_000)}`);
+    forbidsRunning(`do not${" ".repeat(64_000)}x`);
+    forbidsRunning(`. do not create${" ".repeat(64_000)}x`);
     forbidsRunning(`don't run ${"a.b".repeat(100_000)}`);
     forbidsRunning(`don't run \`${"a ".repeat(100_000)}`);
     expect(performance.now() - started).toBeLessThan(2_000);

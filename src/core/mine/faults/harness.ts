@@ -126,7 +126,7 @@ export function killedItself(a: Attempt): boolean {
 /**
  * No agent step was recorded and the harness says why: the trial never started (an
  * exception other than a time limit and no agent time recorded, or the agent process
- * exited non-zero with no time limit reached and nothing the grader credited), or the harness stopped a run whose steps were not read (an
+ * exited non-zero without running to its time limit), or the harness stopped a run whose steps were not read (an
  * exception after the agent had run for a while). Callers check first that the agent did
  * nothing visible.
  */
@@ -151,9 +151,10 @@ export function neverStarted(a: Attempt, resultFile: string): Fault | undefined 
       ],
     };
   }
-  // a run its time limit ended, or whose work the grader credited, did start
-  const credited = a.reward !== undefined && a.reward !== null && a.reward > 0;
-  if (end?.exitCode !== undefined && end.exitCode !== 0 && !isTimeout(a) && !credited)
+  // a run its time limit ended did start (unless the harness timed it at under a second); a
+  // grade above zero shows nothing (a check can pass on the untouched starting files)
+  const ranToLimit = isTimeout(a) && !(a.durationS !== undefined && a.durationS < 1);
+  if (end?.exitCode !== undefined && end.exitCode !== 0 && !ranToLimit)
     return {
       reason: "provider_fault",
       code: "trial-never-started",
