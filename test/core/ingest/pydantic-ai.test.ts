@@ -1,15 +1,6 @@
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { isPydanticHistory } from "../../../src/core/ingest/pydantic-ai.js";
 import { detectFormat } from "../../../src/core/ingest/registry.js";
 import { type RunResults, recordVerdict } from "../../../src/core/ingest/run-results.js";
@@ -18,6 +9,7 @@ import { faultOf } from "../../../src/core/mine/faults/index.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
+import { tempDirs } from "../../helpers/temp-dirs.js";
 import { collect } from "./collect.js";
 
 /** Real zrb runs (a pydantic-ai agent) and their runner's results (README there). */
@@ -28,10 +20,7 @@ const OVERWRITTEN = "openai_gpt-4o/refactor/trial-2";
 const STUB = "google_gemini-2.5-flash/refactor/trial-2";
 const UNLOGGED = "google_gemini-3.5-flash/refactor/trial-1";
 
-const temps: string[] = [];
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
+const temp = tempDirs();
 
 let attempts: Attempt[];
 let errors: string[];
@@ -121,8 +110,7 @@ describe("pydantic-ai message histories with their runner's results", () => {
   });
 
   it("keeps k/n of each task whole in a workspace (copies deduplicated, nothing counted twice)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fire-pydantic-ws-"));
-    temps.push(dir);
+    const dir = temp.fresh("fire-pydantic-ws-");
     const ws = await loadWorkspace(dir, { sources: [FIXTURE] });
     const refactor = ws.attempts.filter((a) => a.taskId === "refactor" && a.outcome !== "unknown");
     expect(refactor.map((a) => a.outcome).sort()).toEqual(["fail", "timeout", "timeout"]);
@@ -140,9 +128,7 @@ describe("pydantic-ai message histories with their runner's results", () => {
 
 /** A copy of the fixture to change, removed after the tests. */
 function copy(): string {
-  const dir = mkdtempSync(join(tmpdir(), "fire-pydantic-"));
-  temps.push(dir);
-  cpSync(FIXTURE, dir, { recursive: true });
+  const dir = temp.copyOf(FIXTURE, "fire-pydantic-");
   return dir;
 }
 
@@ -157,8 +143,7 @@ describe("where the results are and how they name the logs", () => {
     expect(got.attempts.filter((a) => a.outcome === "pass")).toHaveLength(1);
     expect(got.attempts.filter((a) => a.outcome === "fail")).toHaveLength(1);
     // one history beside its results
-    const flat = mkdtempSync(join(tmpdir(), "fire-pydantic-flat-"));
-    temps.push(flat);
+    const flat = temp.fresh("fire-pydantic-flat-");
     const history = join(
       EXP,
       PASSED,
@@ -207,8 +192,7 @@ describe("where the results are and how they name the logs", () => {
 
 describe("parts beyond text", () => {
   it("keeps a structured tool return, and a built-in tool does not hide the stop", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fire-pydantic-parts-"));
-    temps.push(dir);
+    const dir = temp.fresh("fire-pydantic-parts-");
     const file = join(dir, "history.json");
     writeFileSync(
       file,
@@ -287,9 +271,7 @@ describe("a runner's status words", () => {
 
 describe("bad input loses nothing else", () => {
   it("names the file of a history that is not one and still reads the others", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fire-pydantic-"));
-    temps.push(dir);
-    cpSync(FIXTURE, dir, { recursive: true });
+    const dir = temp.copyOf(FIXTURE, "fire-pydantic-");
     const file = join(
       dir,
       "experiment",
@@ -308,9 +290,7 @@ describe("bad input loses nothing else", () => {
   });
 
   it("skips a results record that fails its schema and keeps the others", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fire-pydantic-"));
-    temps.push(dir);
-    cpSync(FIXTURE, dir, { recursive: true });
+    const dir = temp.copyOf(FIXTURE, "fire-pydantic-");
     const results = join(dir, "experiment", "results.json");
     const records = JSON.parse(readFileSync(results, "utf8"));
     for (const r of records) if (r.log_path.includes(`/${UNLOGGED}/`)) r.status = 7;

@@ -1,12 +1,12 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { aiderFirstRequest } from "../../../src/core/ingest/agent-printed.js";
 import { isRunFolder } from "../../../src/core/ingest/run-folder.js";
 import { faultOf } from "../../../src/core/mine/faults/index.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
+import { tempDirs } from "../../helpers/temp-dirs.js";
 import { collect } from "./collect.js";
 
 /** Real aider runs of a small bench harness (README there). */
@@ -15,10 +15,7 @@ const PASSED = "2026-05-10T05-41-25Z_bug-fix_aider_devstral_24b_baseline";
 const TIMED_OUT = "2026-05-10T09-47-55Z_hamming-code_aider_qwen3_14b_baseline";
 const KILLED = "2026-05-10T09-22-18Z_base64-codec_aider_qwen3_14b_baseline";
 
-const temps: string[] = [];
-afterAll(() => {
-  for (const t of temps) rmSync(t, { recursive: true, force: true });
-});
+const temp = tempDirs();
 
 let attempts: Attempt[];
 let errors: string[];
@@ -77,17 +74,14 @@ describe("a bench harness's run folders around aider", () => {
   it("is a folder with meta.json naming task and agent and a score.json, nothing less", () => {
     expect(isRunFolder(join(FIXTURE, PASSED))).toBe(true);
     expect(isRunFolder(join(FIXTURE, PASSED, "workspace"))).toBe(false);
-    const dir = mkdtempSync(join(tmpdir(), "fire-run-folder-"));
-    temps.push(dir);
+    const dir = temp.fresh("fire-run-folder-");
     writeFileSync(join(dir, "meta.json"), '{"name": "a package", "version": "1.0"}');
     writeFileSync(join(dir, "score.json"), '{"score": 3}');
     expect(isRunFolder(dir)).toBe(false);
   });
 
   it("names the file of a bad meta.json and still reads the other runs", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fire-run-folder-"));
-    temps.push(dir);
-    cpSync(FIXTURE, dir, { recursive: true });
+    const dir = temp.copyOf(FIXTURE, "fire-run-folder-");
     const meta = join(dir, KILLED, "meta.json");
     writeFileSync(meta, '{"eval": "base64-codec", "model": "m", "exit_code": "143"}');
     const got = await collect([dir]);
@@ -98,9 +92,7 @@ describe("a bench harness's run folders around aider", () => {
   });
 
   it("keeps a run whose grader wrote no valid score.json, with no verdict", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fire-run-folder-"));
-    temps.push(dir);
-    cpSync(FIXTURE, dir, { recursive: true });
+    const dir = temp.copyOf(FIXTURE, "fire-run-folder-");
     const score = join(dir, PASSED, "score.json");
     writeFileSync(score, '{"checks": [{"name": "x", "note": "said "quoted""}]}');
     writeFileSync(
@@ -122,9 +114,7 @@ describe("a bench harness's run folders around aider", () => {
   });
 
   it("claims a run whose grader left score.json empty, and finds aider's own file in workspace/", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "fire-run-folder-"));
-    temps.push(dir);
-    cpSync(FIXTURE, dir, { recursive: true });
+    const dir = temp.copyOf(FIXTURE, "fire-run-folder-");
     // the grader crashed (`rubric > score.json || true`): an empty file
     writeFileSync(join(dir, KILLED, "score.json"), "");
     // a killed run's history stays where aider wrote it; a cloud runner names the agent apart
