@@ -4,7 +4,7 @@
  * `retry-prompt`) with its id, `text` and `thinking` the agent's words, and a final response
  * that ends on `stop` without calls is the agent's stop. A shell tool's report ("Command: …
  * Exit Code: N …") gives the exit code. The verdict comes from the run's results beside the
- * logs (run-results.ts), when the runner keeps one.
+ * logs (run-results.ts; which log a record grades: run-record-logs.ts), when the runner keeps one.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -24,16 +24,18 @@ import {
 } from "./pydantic-ai-schema.js";
 import {
   copyOfEarlier,
+  recordFolders,
+  runRecordOf,
+  runResultFiles,
+  unloggedFolder,
+} from "./run-record-logs.js";
+import {
   isRunResultsFile,
   type RunRecord,
   type RunResults,
-  recordFolders,
   recordVerdict,
   resultsFilesOf,
-  runRecordOf,
-  runResultFiles,
   runResultsOf,
-  unloggedFolder,
 } from "./run-results.js";
 import { toolArguments } from "./shell.js";
 import { shellReportExit } from "./shell-report.js";
