@@ -25,7 +25,13 @@ import { EventLog } from "./events.js";
 import { peek, readSmall, scanFor } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
 import { filesStamp } from "./stamp.js";
-import { SUMMARY_KEY, submissionFiles, submissionVerdict } from "./swebench-submission.js";
+import {
+  INSTANCE_HEAD,
+  instanceInHead,
+  SUMMARY_KEY,
+  submissionFiles,
+  submissionVerdict,
+} from "./swebench-submission.js";
 import { attemptId, capString } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -46,7 +52,6 @@ const PredictionRecord = z.looseObject({
   cost: z.union([z.number(), z.string()]).nullish(),
 });
 
-const RECORD_HEAD = /^\{\s*"instance_id"\s*:\s*"[^"\\]{1,200}"/;
 const PATCH_KEY = /"model_patch"\s*:/;
 const RESOLVED_KEY = /"resolved"\s*:\s*(?:true|false|"(?:True|False|true|false)")/;
 
@@ -63,7 +68,7 @@ function transcriptOf(recordPath: string): string | undefined {
 export function isPredictionRecord(path: string, head: string): boolean {
   if (!/\.json$/i.test(path)) return false;
   const h = head.trimStart();
-  if (!RECORD_HEAD.test(h) || !PATCH_KEY.test(h)) return false;
+  if (!INSTANCE_HEAD.test(h) || !PATCH_KEY.test(h)) return false;
   return transcriptOf(path) !== undefined || scanFor(path, RESOLVED_KEY, 64 << 20);
 }
 
@@ -93,7 +98,7 @@ async function* readPredictionRecord(
   options: IngestOptions,
 ): AsyncGenerator<IngestItem> {
   // a summary claimed beside the records: read with them
-  if (!RECORD_HEAD.test(peek(path, 4096).trimStart())) return;
+  if (!INSTANCE_HEAD.test(peek(path, 4096).trimStart())) return;
   const transcript = transcriptOf(path);
   const loaded = await readJsonAs(
     path,
@@ -167,7 +172,7 @@ export const predictionRecordImporter: Importer = {
   read: (path, options) => readPredictionRecord(path, options),
   outsideStamp: (path) => {
     const t = transcriptOf(path);
-    const id = basename(path).replace(/\.json$/i, "");
+    const id = instanceInHead(path) ?? basename(path).replace(/\.json$/i, "");
     return filesStamp([...(t ? [t] : []), ...submissionFiles(path, id)]);
   },
 };

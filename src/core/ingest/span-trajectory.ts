@@ -21,7 +21,7 @@ import { scanFor } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
 import { toolArguments } from "./shell.js";
 import { filesStamp } from "./stamp.js";
-import { submissionFiles, submissionVerdict } from "./swebench-submission.js";
+import { instanceInHead, submissionFiles, submissionVerdict } from "./swebench-submission.js";
 import { attemptId, partsText } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -78,6 +78,8 @@ export function isSpanTrajectory(path: string, head: string): boolean {
   return SPAN_TYPE.test(h) || scanFor(path, SPAN_TYPE, 1 << 20);
 }
 
+const stemOf = (path: string) => basename(path).replace(/\.json$/i, "");
+
 /** A tracing service's UTC time (`2026-05-05 12:13:43.317824909`) as ISO 8601; else as given. */
 export function spanTime(t: string | null | undefined): string | undefined {
   if (!t) return undefined;
@@ -110,7 +112,7 @@ async function* readSpanTrajectory(
   );
   if (!loaded.ok) return yield { type: "error", error: loaded.error };
   const t = loaded.value;
-  const instance = t.instance_id || basename(path).replace(/\.json$/i, "");
+  const instance = t.instance_id || stemOf(path);
   const log = new EventLog(options.outputCap);
   let taskText = "";
   let first: string | undefined;
@@ -156,7 +158,7 @@ async function* readSpanTrajectory(
   // the run ended on a model turn that asked for nothing more: its own answer
   if (endTurn && endTurn.calls === 0) log.stop(endTurn.ts);
 
-  const verdict = await submissionVerdict(path, instance, options.outputCap);
+  const verdict = await submissionVerdict(path, instance, options.outputCap, !t.instance_id);
   for (const error of verdict.errors) yield { type: "error", error };
   const { resolved } = verdict;
   const started = first ? Date.parse(first) : Number.NaN;
@@ -190,5 +192,5 @@ export const spanTrajectoryImporter: Importer = {
   format: "span-trajectory",
   detect: (path, head, isDirectory) => !isDirectory && isSpanTrajectory(path, head),
   read: (path, options) => readSpanTrajectory(path, options),
-  outsideStamp: (path) => filesStamp(submissionFiles(path, basename(path).replace(/\.json$/i, ""))),
+  outsideStamp: (path) => filesStamp(submissionFiles(path, instanceInHead(path) ?? stemOf(path))),
 };

@@ -352,6 +352,17 @@ function pairsWithTrajectory(reportPath: string, head: string): boolean {
  */
 const LISTS_HEAD = /^\{\s*"[^"\\]{1,100}"\s*:\s*[[\d]/;
 
+/** Counts per group (`{"astropy/astropy": {"resolved": 16, "total": 22}, …}`). */
+const TALLY_HEAD =
+  /^\{\s*"[^"\\]{1,200}"\s*:\s*\{\s*"(?:resolved|total|passed|failed)"\s*:\s*\d+\s*,/;
+
+/**
+ * A run's record list: optional metadata, then `"runs"` / `"instances"` / `"results"`, a list of
+ * objects that open with an `instance_id` (`{"metadata": {…}, "runs": [{"instance_id": …`).
+ */
+const RECORDS_HEAD =
+  /^\{\s*(?:"metadata"\s*:\s*\{[^{}]{0,4000}\}\s*,\s*)?"(?:runs|instances|results)"\s*:\s*\[\s*\{\s*"instance_id"\s*:/;
+
 /**
  * A run's summary or predictions beside its trajectories: read with them, never a source of
  * its own (claimed so that discovery does not call them unknown files).
@@ -371,12 +382,15 @@ function isRunSideFile(path: string, head: string): boolean {
     /\.jsonl?$/.test(name) &&
     PREDS_HEAD.test(h.slice(0, 4096)) &&
     /"model_patch"\s*:/.test(h);
+  // counts by repository or by year, or a list of per-instance records with their verdict and
+  // links: statistics of the run, which hold no actions of any attempt
+  const stats = name.endsWith(".json") && (TALLY_HEAD.test(h) || RECORDS_HEAD.test(h));
   const dir = dirname(path);
   // a submission's summary may sit in a `results/` folder beside its `trajs/`
   const runDir = basename(dir) === "results" ? dirname(dir) : undefined;
   return (
-    (summary || preds) &&
-    (holdsTrajectories(dir) || (!!runDir && summary && holdsTrajectories(runDir)))
+    (summary || preds || stats) &&
+    (holdsTrajectories(dir) || (!!runDir && (summary || stats) && holdsTrajectories(runDir)))
   );
 }
 

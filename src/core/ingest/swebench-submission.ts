@@ -13,7 +13,7 @@ import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { InputError, parseJsonText } from "../errors.js";
 import type { AttemptInput } from "../model/attempt.js";
-import { isDir, isFile, readSmall, scanFor, subdirs } from "./fs-util.js";
+import { isDir, isFile, peek, readSmall, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs, validate } from "./json-file.js";
 import {
   cappedSection,
@@ -301,6 +301,14 @@ function namesOnlyExceptions(lists: Record<string, unknown>): boolean {
   );
 }
 
+/** A file whose JSON object opens with the instance it is of (`{"instance_id": "…"`). */
+export const INSTANCE_HEAD = /^\{\s*"instance_id"\s*:\s*"([^"\\]{1,200})"/;
+
+/** The instance id a file names first thing, if any (what its side files are found by). */
+export function instanceInHead(path: string): string | undefined {
+  return INSTANCE_HEAD.exec(peek(path, 4096).trimStart())?.[1];
+}
+
 /** What a submission says of one instance. */
 export interface SubmissionVerdict {
   /** Undefined when nothing graded the instance. */
@@ -314,11 +322,16 @@ export interface SubmissionVerdict {
   errors: InputError[];
 }
 
-/** The verdict of one instance: the nearest summary naming it, its eval log, its report.json. */
+/**
+ * The verdict of one instance: the nearest summary naming it, its eval log, its report.json.
+ * `guessed`: the instance id is the file's name, not one the run wrote; a summary that leaves it
+ * out then says nothing of it (the name may simply not be an instance id).
+ */
 export async function submissionVerdict(
   path: string,
   instance: string,
   outputCap: number,
+  guessed = false,
 ): Promise<SubmissionVerdict> {
   const errors: InputError[] = [];
   // the verdict: the nearest summary naming the instance, its eval log, its report.json
@@ -338,7 +351,7 @@ export async function submissionVerdict(
       summaryFile = f;
       break;
     }
-    if (!complete && s.lists && namesOnlyExceptions(s.lists)) complete = f;
+    if (!guessed && !complete && s.lists && namesOnlyExceptions(s.lists)) complete = f;
   }
   if (!summaryFile && complete) {
     lists = [UNLISTED];

@@ -1,7 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isSpanTrajectory, spanTime } from "../../../src/core/ingest/span-trajectory.js";
+import {
+  isSpanTrajectory,
+  spanTime,
+  spanTrajectoryImporter,
+} from "../../../src/core/ingest/span-trajectory.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { tempDirs } from "../../helpers/temp-dirs.js";
@@ -23,7 +27,7 @@ beforeAll(async () => {
 const byTask = (id: string) => attempts.find((a) => a.taskId === id);
 
 describe("span trajectories of a SWE-bench submission", () => {
-  it("reads every trajectory as one attempt and the summary as no source of its own", () => {
+  it("reads every trajectory as one attempt and the summary and tallies as no source of their own", () => {
     expect(errors).toEqual([]);
     expect(attempts.map((a) => a.taskId).sort()).toEqual([EMPTY, UNRESOLVED, RESOLVED].sort());
     expect(attempts.every((a) => a.source.format === "span-trajectory")).toBe(true);
@@ -95,6 +99,50 @@ describe("span trajectories of a SWE-bench submission", () => {
     const got = await collect([dir]);
     expect(got.attempts.find((a) => a.taskId === UNRESOLVED)?.outcome).toBe("unknown");
     expect(got.attempts.find((a) => a.taskId === RESOLVED)?.outcome).toBe("pass");
+  });
+
+  it("claims the run's record list beside its trajectories as no unknown file", async () => {
+    const dir = temp.copyOf(RUN, "fire-span-");
+    // the shape of the submission's runs.json: metadata, then a record per instance
+    const runs = {
+      metadata: { harness: "h", benchmark: "swe-bench-verified", total_instances: 3, resolved: 1 },
+      runs: [RESOLVED, UNRESOLVED, EMPTY].map((id) => ({
+        instance_id: id,
+        session_id: "s",
+        session_url: "https://example.invalid/s",
+        resolved: id === RESOLVED ? 1 : 0,
+      })),
+    };
+    writeFileSync(join(dir, "runs.json"), JSON.stringify(runs, null, 2));
+    const got = await collect([dir]);
+    expect(got.errors).toEqual([]);
+    expect(got.attempts).toHaveLength(3);
+  });
+
+  it("takes no verdict by omission for a trajectory that names no instance", async () => {
+    const dir = temp.copyOf(RUN, "fire-span-");
+    const file = join(dir, "trajs", `${UNRESOLVED}.json`);
+    const t = JSON.parse(readFileSync(file, "utf8"));
+    delete t.instance_id;
+    writeFileSync(file, JSON.stringify(t));
+    const got = await collect([dir]);
+    // the file's name stands in for the task, but the summary's silence says nothing of it
+    expect(got.attempts.find((a) => a.taskId === UNRESOLVED)?.outcome).toBe("unknown");
+    expect(got.attempts.find((a) => a.taskId === RESOLVED)?.outcome).toBe("pass");
+  });
+
+  it("stamps the side files of the instance the trajectory names, whatever the file's name", () => {
+    const dir = temp.copyOf(RUN, "fire-span-");
+    const file = join(dir, "trajs", "export-0001.json");
+    renameSync(join(dir, "trajs", `${UNRESOLVED}.json`), file);
+    const logs = join(dir, "logs", UNRESOLVED);
+    mkdirSync(logs, { recursive: true });
+    const report = join(logs, "report.json");
+    writeFileSync(report, JSON.stringify({ [UNRESOLVED]: { resolved: false } }));
+    const before = spanTrajectoryImporter.outsideStamp?.(file);
+    // the instance's report changes: the trajectory's reading must be redone
+    writeFileSync(report, JSON.stringify({ [UNRESOLVED]: { resolved: true, regraded: 1 } }));
+    expect(spanTrajectoryImporter.outsideStamp?.(file)).not.toBe(before);
   });
 
   it("names the file and entry of a bad span and still reads the rest", async () => {
