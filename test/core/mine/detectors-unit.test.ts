@@ -201,7 +201,23 @@ describe("generic detectors", () => {
     const lost = "The database at /srv/app.db is corrupted. Recover every row you can.";
     expect(
       fires(attempt(lost, [{ cmd: "sqlite3 /srv/app.db .recover", out: "" }]), "evidence.mutated"),
+    ).toBe(true); // hard-wrapped text: the role and its store on two lines of one sentence
+    const wrapped =
+      "Someone deleted rows yesterday by mistake. Please recover, from the\ndatabase file /srv/app.db, every row you can into /srv/rows.csv.";
+    expect(
+      fires(
+        attempt(wrapped, [{ cmd: "sqlite3 /srv/app.db .recover", out: "" }]),
+        "evidence.mutated",
+      ),
     ).toBe(true);
+    // but not into the next list item
+    const listed = "1. Investigate the slow page.\n2. Add an index to the database /srv/app.db.";
+    expect(
+      fires(
+        attempt(listed, [{ cmd: "sqlite3 /srv/app.db 'CREATE INDEX i ON t(c)'", out: "" }]),
+        "evidence.mutated",
+      ),
+    ).toBe(false);
   });
 
   it("a cleanup the task asks for destroys evidence only before the recovered part is written", () => {
@@ -311,6 +327,15 @@ describe("generic detectors", () => {
     expect(
       fires(attempt(tests, [{ cmd: "python3 app.py &", out: "" }]), "service.attached-launch"),
     ).toBe(false);
+    // a thing kept running is a service, whatever follows; bare "keep running until" is a loop
+    const until = "Start the exporter and keep it running until the grader has read /metrics.";
+    expect(
+      fires(attempt(until, [{ cmd: "python3 app.py &", out: "" }]), "service.attached-launch"),
+    ).toBe(true);
+    const loop = "Keep running until the tests pass, then keep the tests running in CI.";
+    expect(
+      fires(attempt(loop, [{ cmd: "python3 app.py &", out: "" }]), "service.attached-launch"),
+    ).toBe(false);
   });
 
   it("a tool the task relies on that ran in another call is no missing tool", () => {
@@ -338,6 +363,13 @@ describe("generic detectors", () => {
       exit: 1,
     };
     expect(faultOf(attempt(task, [noModule, lastUse]))?.code).toBe("tool-unavailable");
+    // an earlier call whose output names the tool missing after another program: not run there
+    const both = {
+      cmd: "ruff check .; pytest -q",
+      out: "sh: 1: ruff: not found\nsh: 1: pytest: not found",
+      exit: 127,
+    };
+    expect(faultOf(attempt(task, [both, lastUse]))?.code).toBe("tool-unavailable");
   });
 
   it("the agent giving up in words, and a timeout exception", () => {

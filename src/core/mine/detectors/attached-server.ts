@@ -56,7 +56,7 @@ export function isDetached(cmd: string): boolean {
  * failing tests`).
  */
 const SERVICE_TASK_RE =
-  /\b(server|service|daemon|keep (?:it |them |the \w+ )?running\b(?!\s+(?:the|a|an|all|every|each|your|its|until|tests?)\b)|stays? (?:up|running|reachable)|reachable|listen(?:s|ing)? on|port \d+|\bVM\b|virtual machine|background)\b/i;
+  /\b(server|service|daemon|keep (?:it|them|the (?!tests?\b)\w+) running\b|keep running\b(?!\s+(?:the|a|an|all|every|each|your|its|until|tests?)\b)|stays? (?:up|running|reachable)|reachable|listen(?:s|ing)? on|port \d+|\bVM\b|virtual machine|background)\b/i;
 
 /**
  * A job sent to the background that the same command line then kills

@@ -23,14 +23,20 @@ const ROLE =
 const STORE =
   "(?:database|sqlite\\d?|\\w+\\.db|wal|journal|log(?:s|file)?|repositor(?:y|ies)|git|commits?|history)";
 /**
- * The role said of the store, near it on one line: the role word before the store (`recover
- * the database`, `investigate the git history`) or after it (`the database is corrupted`, `a
+ * A line break inside a sentence (hard-wrapped text): not a blank line, and not the start of a
+ * list item, which says something else.
+ */
+const SOFT_BREAK = "\\n(?![ \\t]*(?:\\n|[-*•+]\\s|\\d+[.)]\\s|#))";
+/**
+ * The role said of the store, near it (a hard wrap may come between): the role word before the
+ * store (`recover the database`, `investigate the git history`) or after it (`the database is corrupted`, `a
  * commit was lost from the repository in /app/repo. Recover it.`). A role word about something
  * else (`investigate the issue`, in an agent's own instructions) with a store named far from it
  * gives the store no role. Bounded gaps: linear time.
  */
+const GAP = `(?:[^\\n]|${SOFT_BREAK}){0,80}?`;
 const EVIDENCE_ROLE_RE = new RegExp(
-  `\\b${ROLE}\\b[^\\n]{0,80}?\\b${STORE}\\b|\\b${STORE}\\b[^\\n]{0,80}?\\b${ROLE}\\b`,
+  `\\b${ROLE}\\b${GAP}\\b${STORE}\\b|\\b${STORE}\\b${GAP}\\b${ROLE}\\b`,
   "i",
 );
 

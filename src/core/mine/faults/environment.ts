@@ -16,6 +16,13 @@ const MISSING_BINARY: readonly RegExp[] = [
   /\b([\w.+-]+) CLI (?:is )?not (?:found|installed)\b/i,
 ];
 
+/** Every program an output says is missing, in the order the patterns find them. */
+function missingPrograms(out: string): string[] {
+  return MISSING_BINARY.flatMap((re) =>
+    [...out.matchAll(new RegExp(re.source, `${re.flags}g`))].map((m) => m[1] ?? ""),
+  ).filter((b) => b !== "");
+}
+
 /** A CLI or service that wants a login, a token or credentials the environment lacks. */
 const NO_CREDENTIALS =
   /\b(?:\w+ auth login|not logged in|not authenticated|unauthenticated|authentication (?:is )?required|authentication failed|login required|no (?:valid )?credentials|credentials? (?:not found|missing|unavailable|not configured|are not set)|could not find default credentials|no oauth client|oauth client (?:is )?not configured|\w+_TOKEN environment variable|api[ _]key (?:is )?(?:not set|missing|required)|authError|401 unauthorized|"code":\s*401)\b/i;
@@ -130,7 +137,7 @@ function ranElsewhere(
     if (viaModule) return !/\bNo module named\b/.test(out);
     if (/No such file or directory|error while loading shared libraries|cannot execute/i.test(out))
       return false;
-    return !MISSING_BINARY.some((re) => re.exec(out)?.[1] === tool);
+    return !missingPrograms(out).includes(tool);
   });
 }
 
@@ -149,7 +156,7 @@ function toolFault(
   for (const [tool, call] of last) {
     // what this command printed (of a pane shared by a batch, its own part)
     const out = outputOf(a, call);
-    const missing = MISSING_BINARY.map((re) => re.exec(out)?.[1]).find((b) => b !== undefined);
+    const missing = missingPrograms(out)[0];
     // another program the command itself runs is missing (prose run as a command, a typo):
     // that program was the agent's choice, not the tool the task relies on
     if (missing && missing !== tool && programsIn(runs, call).includes(missing)) continue;
