@@ -15,6 +15,7 @@ import { predictionRecordImporter } from "./prediction-record.js";
 import { pydanticAiImporter } from "./pydantic-ai.js";
 import { runFolderImporter } from "./run-folder.js";
 import { spanTrajectoryImporter } from "./span-trajectory.js";
+import { stateFlowImporter } from "./state-flow.js";
 import { sweAgentImporter } from "./swe-agent.js";
 import { tb1Importer } from "./tb1.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -36,6 +37,7 @@ export const IMPORTERS: readonly Importer[] = [
   miniSweAgentImporter,
   spanTrajectoryImporter,
   predictionRecordImporter,
+  stateFlowImporter,
   sweAgentImporter,
   pydanticAiImporter,
   atifImporter,

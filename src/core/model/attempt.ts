@@ -71,6 +71,7 @@ export const SourceFormat = z.enum([
   "swe-agent",
   "span-trajectory",
   "prediction-record",
+  "state-flow",
   "openhands",
   "autocoderover",
   "fire-jsonl",

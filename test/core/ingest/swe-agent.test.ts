@@ -232,7 +232,8 @@ describe("SWE-agent trajectories: verdict", () => {
   });
 
   it("without an eval log takes the summary's lists; an id in no list has no outcome", async () => {
-    const dir = join(tmp, "nolog");
+    // deep enough that the summary search (three folders up) stays inside this test's folder
+    const dir = join(tmp, "deep", "er", "nolog");
     mkdirSync(join(dir, "trajs"), { recursive: true });
     cpSync(traj("sympy__sympy-18621"), join(dir, "trajs", "sympy__sympy-18621.traj"));
     cpSync(traj("django__django-14155"), join(dir, "trajs", "django__django-14155.traj"));
