@@ -377,6 +377,8 @@ export function codexJsonItems(text: string): PrintedItem[] {
 const AIDER_SESSION = "# aider chat started at ";
 const AIDER_EDIT = "Applied edit to ";
 const AIDER_RUN = "Running ";
+/** A line of the user's (or the harness's) request in aider's history. */
+const AIDER_REQUEST = "#### ";
 
 /**
  * Calls and messages of aider's chat history (`--chat-history-file`, Harbor's
@@ -418,7 +420,7 @@ export function aiderHistoryItems(text: string, keepWithoutCalls = false): Print
       }
       continue;
     }
-    if (line.startsWith("#### ") || line === "####" || line.startsWith(AIDER_SESSION)) {
+    if (line.startsWith(AIDER_REQUEST) || line === "####" || line.startsWith(AIDER_SESSION)) {
       flush();
       inQuote = false;
       continue;
@@ -443,7 +445,7 @@ export function aiderFirstRequest(text: string): string {
   const lines: string[] = [];
   for (const raw of text.split("\n")) {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line.startsWith("#### ") || line === "####") lines.push(line.slice(5));
+    if (line.startsWith(AIDER_REQUEST) || line === "####") lines.push(line.slice(5));
     else if (lines.length) break;
   }
   return lines.join("\n").trim();
@@ -478,14 +480,23 @@ export function aiderBlindEdit(text: string): AiderBlindEdit | undefined {
   let nothingListed = false;
   let sawSomething = false;
   let lastQuoted = "";
-  let pending: { path: string; line: number } | undefined;
+  // files approved for an edit, by path: aider asks for each before it applies any
+  let pending = new Map<string, number>();
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]?.replace(/\r$/, "") ?? "";
     if (line.startsWith(AIDER_SESSION)) {
       nothingListed = false;
       sawSomething = false;
-      pending = undefined;
+      pending = new Map();
+      continue;
+    }
+    // a request that carries a code block: the file's content may have come with it
+    if (
+      line.startsWith(AIDER_REQUEST) &&
+      line.slice(AIDER_REQUEST.length).trimStart().startsWith("```")
+    ) {
+      sawSomething = true;
       continue;
     }
     if (!line.startsWith("> ")) continue;
@@ -495,17 +506,17 @@ export function aiderBlindEdit(text: string): AiderBlindEdit | undefined {
     // "Added app.py to the chat", "Added 12 lines of output to the chat"
     else if (t.startsWith(AIDER_ADDED) && t.includes(AIDER_TO_CHAT)) sawSomething = true;
     else if (t.startsWith(AIDER_UNSEEN_EDIT)) {
-      pending =
-        /:\s*y(?:es)?$/i.test(t) && lastQuoted ? { path: lastQuoted, line: i + 1 } : undefined;
-    } else if (t.startsWith(AIDER_EDIT) && pending) {
+      if (/:\s*y(?:es)?$/i.test(t) && lastQuoted) pending.set(lastQuoted, i + 1);
+    } else if (t.startsWith(AIDER_EDIT)) {
       const path = t.slice(AIDER_EDIT.length).trim();
-      if (path === pending.path && nothingListed && !sawSomething)
+      const line = pending.get(path);
+      if (line !== undefined && nothingListed && !sawSomething)
         return {
           path,
-          line: pending.line,
+          line,
           message: `aider was never given ${path}: its repository listed no file, nothing was added to its chat and no command ran, and it edited ${path} without having seen it ("${AIDER_UNSEEN_EDIT} … y")`,
         };
-      pending = undefined;
+      pending.delete(path);
     }
     lastQuoted = t;
   }
