@@ -377,6 +377,9 @@ export function codexJsonItems(text: string): PrintedItem[] {
 const AIDER_SESSION = "# aider chat started at ";
 const AIDER_EDIT = "Applied edit to ";
 const AIDER_RUN = "Running ";
+/** A line that looks like code (an assignment, a call, a bracket, a keyword opening a statement). */
+const CODE_LINE =
+  /[=(){}[\];]|^(?:def|class|import|from|function|const|let|var|return|if|for|while|public|private|func|fn|package|#include)\b/;
 /** A line of the user's (or the harness's) request in aider's history. */
 const AIDER_REQUEST = "#### ";
 
@@ -482,6 +485,8 @@ export function aiderBlindEdit(text: string): AiderBlindEdit | undefined {
   let lastQuoted = "";
   // files approved for an edit, by path: aider asks for each before it applies any
   let pending = new Map<string, number>();
+  // inside a fenced block of the request: how many of its lines look like code
+  let requestFence: number | undefined;
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]?.replace(/\r$/, "") ?? "";
@@ -489,14 +494,17 @@ export function aiderBlindEdit(text: string): AiderBlindEdit | undefined {
       nothingListed = false;
       sawSomething = false;
       pending = new Map();
+      requestFence = undefined;
       continue;
     }
-    // a request that carries a code block: the file's content may have come with it
-    if (
-      line.startsWith(AIDER_REQUEST) &&
-      line.slice(AIDER_REQUEST.length).trimStart().startsWith("```")
-    ) {
-      sawSomething = true;
+    // a request that carries code (a fenced block of code-like lines, not a sample of output):
+    // the file's content may have come with it
+    if (line.startsWith(AIDER_REQUEST)) {
+      const body = line.slice(AIDER_REQUEST.length).trim();
+      if (body.startsWith("```")) {
+        if (requestFence !== undefined && requestFence >= 2) sawSomething = true;
+        requestFence = requestFence === undefined ? 0 : undefined;
+      } else if (requestFence !== undefined && CODE_LINE.test(body)) requestFence++;
       continue;
     }
     if (!line.startsWith("> ")) continue;

@@ -203,19 +203,25 @@ describe("aider editing a file its harness never gave it", () => {
     expect(aiderBlindEdit(refused)).toBeUndefined();
     // a later session that was shown the file starts afresh
     const later = `${text}\n# aider chat started at 2026-05-10 04:00:00\n\n> Added app.py to the chat.  \n`;
-    expect(aiderBlindEdit(later)).toMatchObject({ path: "app.py" });    // two files approved before either edit is applied: each edit pairs with its own approval
+    expect(aiderBlindEdit(later)).toMatchObject({ path: "app.py" }); // two files approved before either edit is applied: each edit pairs with its own approval
     const two = text.replace(
       "> app.py  \n> Allow edits to file that has not been added to the chat? (Y)es/(N)o [Yes]: y  \n> Applied edit to app.py",
       "> app.py  \n> Allow edits to file that has not been added to the chat? (Y)es/(N)o [Yes]: y  \n> db.py  \n> Allow edits to file that has not been added to the chat? (Y)es/(N)o [Yes]: y  \n> Applied edit to app.py  \n> Applied edit to db.py",
     );
     expect(two).not.toBe(text);
     expect(aiderBlindEdit(two)).toMatchObject({ path: "app.py", line: 82 });
-    // the request pasted a code block (the file's content may have come with it): not blind
+    // the request pasted code (the file's content may have come with it): not blind
     const pasted = text.replace(
       "#### Modify `app.py` in place.",
-      "#### ```python\n#### def lookup(con, name): ...\n#### ```\n#### Modify `app.py` in place.",
+      "#### ```python\n#### def lookup(con, name):\n####     q = f\"SELECT * FROM users WHERE name = '{name}'\"\n####     return con.execute(q).fetchall()\n#### ```\n#### Modify `app.py` in place.",
     );
     expect(pasted).not.toBe(text);
     expect(aiderBlindEdit(pasted)).toBeUndefined();
+    // a sample of the expected output in a fence shows no file: still blind
+    const sample = text.replace(
+      "#### Modify `app.py` in place.",
+      "#### ```\n#### alice 1\n#### bob 2\n#### ```\n#### Modify `app.py` in place.",
+    );
+    expect(aiderBlindEdit(sample)).toMatchObject({ path: "app.py" });
   });
 });
