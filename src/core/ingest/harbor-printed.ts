@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { z } from "zod";
 import type { Event } from "../model/attempt.js";
 import {
@@ -14,6 +14,7 @@ import { EventLog } from "./events.js";
 import { findFiles, peek, readSmall, readTail } from "./fs-util.js";
 import { littleCoderItems } from "./little-coder-log.js";
 import { isOpencodeLog, opencodeFailure, opencodeItems } from "./opencode-printed.js";
+import { isPiEventLog, piEventItems } from "./pi-printed.js";
 
 /** Printed agent logs above this size are not read (they would not fit the trace caps anyway). */
 const MAX_LOG = 64 << 20;
@@ -38,6 +39,11 @@ export function printedAgentLog(
     ["aider.chat.history.md", aiderHistoryItems],
     ["opencode.txt", opencodeItems],
     ["little_coder.log", littleCoderItems],
+    ["pi.txt", piEventItems],
+    // a harness's own copy of pi's event stream (`pi-events.jsonl`)
+    ...findFiles(join(dir, "agent"), (rel) => /^[^/]+\.jsonl$/i.test(rel), 0)
+      .filter((f) => isPiEventLog(peek(f, 256)))
+      .map((f): [string, (text: string) => PrintedItem[]] => [basename(f), piEventItems]),
   ];
   for (const [name, read] of readers) {
     const file = join(dir, "agent", name);
@@ -56,14 +62,19 @@ export function printedAgentLog(
 
 /**
  * The agent's own logs Harbor kept beside nothing fire could read actions from: the non-empty
- * `agent/*.txt`, `*.log` and `*.md` files (an installed agent's printed output, in a format
- * fire does not know), largest first. Said in the import's report rather than guessed at.
+ * `agent/*.txt`, `*.log`, `*.md` and `*.jsonl` files, and JSON files named as a record of the
+ * run (`*events*`, `*session*`, `*trajectory*`, `*messages*`, `*history*`), in a format fire
+ * does not know. Said in the import's report rather than guessed at.
  */
 export function unreadAgentLogs(dir: string): string[] {
-  return findFiles(join(dir, "agent"), (rel) => /^[^/]+\.(?:txt|log|md)$/i.test(rel), 0).filter(
+  return findFiles(join(dir, "agent"), (rel) => AGENT_LOG.test(rel), 0).filter(
     (f) => peek(f, 256).trim() !== "",
   );
 }
+
+/** A file directly in `agent/` that may be the agent's own log. */
+const AGENT_LOG =
+  /^[^/]+\.(?:txt|log|md|jsonl)$|^[^/]*(?:events|session|trajectory|messages|history)[^/]*\.json$/i;
 
 /**
  * aider's history (`agent/aider.chat.history.md`) showing a file aider edited without ever being

@@ -128,6 +128,34 @@ describe("Harbor trials: agent logs", () => {
     expect((await collect([seen])).attempts[0]!.harnessFailure).toBeUndefined();
   });
 
+  it("names an agent's own JSON event log it could not read, not a setup file beside it", async () => {
+    const dir = trialWith("unknown-jsonl", {
+      "host-agent-setup.json": '{"installed": true}\n',
+      "thinharness-events.jsonl": '{"kind":"step","n":1,"do":"ls"}\n{"kind":"done"}\n',
+    });
+    const got = await collect([dir]);
+    expect(got.attempts[0]!.events).toEqual([]);
+    expect(got.errors).toHaveLength(1);
+    expect(got.errors[0]).toContain("thinharness-events.jsonl");
+    expect(got.errors[0]).toContain("no actions recognised in this agent log");
+    expect(got.errors[0]).not.toContain("other log");
+  });
+
+  it("reads pi's JSON events as Harbor's pi agent keeps them (agent/pi.txt)", async () => {
+    const events = readFileSync(
+      resolve(
+        REPO_ROOT,
+        "test/fixtures/harbor-pi/configure-git-webserver__dg6SgTQ/agent/pi-events.jsonl",
+      ),
+      "utf8",
+    );
+    const got = await collect([trialWith("pi", { "pi.txt": events })]);
+    expect(got.errors).toEqual([]);
+    const a = got.attempts[0]!;
+    expect(calls(a).map((c) => c.tool)).toEqual(["bash"]);
+    expect(calls(a)[0]?.command).toMatch(/^set -eu; if printenv OPENAI_API_KEY/);
+  });
+
   it("says which agent log held no recognised actions, and loads the attempt without any", async () => {
     const dir = trialWith("unknown-log", {
       "someagent.txt": "Thinking...\nI would run `rm -rf build` next.\nDone.\n",
