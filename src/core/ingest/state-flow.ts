@@ -5,7 +5,8 @@
  * - `initial_message`: the task (the issue text);
  * - `transitions[]`: each a state, `name` (`SearchCode`, `PlanToCode`, `EditCode`, `Finished`,
  *   `Rejected`, …), its settings `state` (the model among them) and `actions[]`, each the model's
- *   request `action` (its reasoning in `scratch_pad`, the rest the state's arguments) and the
+ *   request `action` (its reasoning in `scratch_pad`, or `thoughts` in the older runs; the rest
+ *   the state's arguments) and the
  *   tool's `output`, or `retry_message`: the state refused the request and asked again;
  * - `info`: `instance_id`, `status` (`finished`, `rejected`, `error`), `error` (the traceback of
  *   a run the loop aborted), `duration`, `total_cost`, `submission` (the final patch).
@@ -72,6 +73,9 @@ export function isStateFlow(path: string, head: string): boolean {
   if (!HEAD.test(h) || !/"initial_message"\s*:/.test(h)) return false;
   return TRANSITIONS.test(h) || scanFor(path, TRANSITIONS, 1 << 20);
 }
+
+/** Where a request keeps the model's reasoning: `scratch_pad`, `thoughts` in older runs. */
+const REASONING_KEYS = ["scratch_pad", "thoughts"] as const;
 
 /** The states whose request is an edit of one file (the file in the state's settings). */
 const EDIT_STATE = /^Edit/;
@@ -178,8 +182,13 @@ function buildEvents(t: StateFlow, log: EventLog): Built {
         a.action && typeof a.action === "object"
           ? { ...(a.action as Record<string, unknown>) }
           : {};
-      const thought = typeof request.scratch_pad === "string" ? request.scratch_pad.trim() : "";
-      delete request.scratch_pad;
+      // the model's reasoning is its message, not an argument of the call (the same request
+      // with other words around it is the same request)
+      const thought = REASONING_KEYS.map((k) => request[k])
+        .filter((v): v is string => typeof v === "string" && v.trim() !== "")
+        .join("\n")
+        .trim();
+      for (const k of REASONING_KEYS) delete request[k];
       if (thought) log.text("message", "agent", thought);
       const edit = EDIT_STATE.test(tr.name);
       const file = tr.state?.file_path ?? undefined;

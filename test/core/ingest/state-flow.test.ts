@@ -100,6 +100,26 @@ describe("state-flow trajectories (Moatless Tools) of a SWE-bench run", () => {
     expect(costly?.exception?.message).toContain("cost exceeded the limit");
   });
 
+  it("takes an older run's `thoughts` as the model's message, not as an argument", async () => {
+    const dir = temp.copyOf(RUN, "fire-moatless-");
+    const file = join(dir, "trajs", `${UNRESOLVED}.json`);
+    const t = JSON.parse(readFileSync(file, "utf8"));
+    for (const tr of t.transitions)
+      for (const a of tr.actions ?? [])
+        if (a.action && typeof a.action.scratch_pad === "string") {
+          a.action.thoughts = a.action.scratch_pad;
+          delete a.action.scratch_pad;
+        }
+    writeFileSync(file, JSON.stringify(t));
+    const older = byTask(UNRESOLVED, (await collect([dir])).attempts);
+    const now = byTask(UNRESOLVED);
+    expect(older?.events.map((e) => [e.kind, e.input])).toEqual(
+      now?.events.map((e) => [e.kind, e.input]),
+    );
+    const search = older?.events.find((e) => e.kind === "tool_call" && e.tool === "SearchCode");
+    expect(search?.input).not.toContain("thoughts");
+  });
+
   it("names the file of a trajectory that is not one and still reads the rest", async () => {
     const dir = temp.copyOf(RUN, "fire-moatless-");
     const file = join(dir, "trajs", `${UNRESOLVED}.json`);
