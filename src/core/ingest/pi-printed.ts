@@ -1,7 +1,8 @@
 /**
  * The pi coding agent's `--mode json` output, as a Harbor agent keeps it (`agent/pi.txt`, or a
  * harness's own `agent/<name>-events.jsonl`): one JSON event per line, opening with
- * `{"type":"session","version":N,…}`. The events this reader takes:
+ * `{"type":"session","version":N,…}` (older pi: `{"type":"agent_start"}`), stderr lines
+ * possibly among them. The events this reader takes:
  * - `message_end` of an `assistant` message: its `content` parts — `text` (the agent's message),
  *   `toolCall` (`id`, `name`, `arguments`: a call) — and, when its `stopReason` is `error` or
  *   `aborted`, its `errorMessage` (the turn the agent could not complete);
@@ -44,15 +45,27 @@ const ToolCallPart = z.looseObject({
   arguments: z.unknown().optional(),
 });
 
-/** The stream's first event: pi's session header. */
-const SESSION_HEAD = /^\{"type":"session","version":\d+,/;
+/**
+ * Events only pi's stream has, at its start: the session header (newer pi), the agent's and the
+ * first turn's start. (A model API's own stream has `message_start` too, never these.)
+ */
+const OPENING = /^\{"type":"(?:session","version":\d+,|agent_start"|turn_start")/;
 /** A line that may be one of the events read (cheap test before JSON.parse). */
 const READ_EVENT = /^\{"type":"message_end",/;
 
-/** Whether `text` is pi's JSON event stream (its first non-empty line is the session header). */
+/**
+ * Whether `text` is pi's JSON event stream: one of its first non-empty lines opens it (lines
+ * before it may be the process's stderr, which Harbor's pi agent tees into the same file).
+ */
 export function isPiEventLog(text: string): boolean {
-  const first = text.trimStart().slice(0, 200);
-  return SESSION_HEAD.test(first);
+  let seen = 0;
+  for (const line of text.split("\n", 400)) {
+    const l = line.trim();
+    if (!l) continue;
+    if (OPENING.test(l)) return true;
+    if (++seen >= 50) return false;
+  }
+  return false;
 }
 
 function parsed(line: string): unknown {
@@ -74,7 +87,7 @@ function textOf(parts: readonly { type: string }[]): string {
 }
 
 /** A shell result's exit status where pi's bash tool printed it. */
-const EXITED = /\bCommand exited with code (-?\d+)\b/;
+const EXITED = /\n\nCommand exited with code (-?\d+)\s*$/;
 
 /** Calls, results and the agent's messages of a pi event stream; [] when it is not one. */
 export function piEventItems(text: string): PrintedItem[] {

@@ -141,6 +141,15 @@ describe("Harbor trials: agent logs", () => {
     expect(got.errors[0]).not.toContain("other log");
   });
 
+  it("reports a trajectory it could not read once, not again as an unread log", async () => {
+    const dir = trialWith("bad-trajectory", {
+      "trajectory.json": '{"schema_version": "ATIF-v1.2", "session_id": "s", "steps": "oops"}',
+    });
+    const got = await collect([dir]);
+    expect(got.errors).toHaveLength(1);
+    expect(got.errors[0]).not.toContain("no actions recognised");
+  });
+
   it("reads pi's JSON events as Harbor's pi agent keeps them (agent/pi.txt)", async () => {
     const events = readFileSync(
       resolve(

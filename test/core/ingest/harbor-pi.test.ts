@@ -33,6 +33,19 @@ describe("pi's JSON event stream in a Harbor trial", () => {
     expect(said).toMatchObject({ role: "agent", input: "Controlled no-model preflight complete." });
   });
 
+  it("reads an older stream with no session header, stderr lines before it", () => {
+    const [, ...rest] = readFileSync(EVENTS, "utf8").split("\n");
+    const older = [
+      "(node:41) [DEP0040] DeprecationWarning: The `punycode` module is deprecated.",
+      ...rest,
+    ].join("\n");
+    expect(isPiEventLog(older)).toBe(true);
+    const items = piEventItems(older);
+    expect(items.map((i) => i.type)).toEqual(["call", "result", "message"]);
+    // a model API's own stream opens with message_start: not pi's
+    expect(isPiEventLog('{"type":"message_start","message":{"role":"assistant"}}')).toBe(false);
+  });
+
   it("reads a failed call, an edit's file and a turn the agent could not complete", () => {
     const head = readFileSync(EVENTS, "utf8").split("\n")[0] ?? "";
     const lines = [

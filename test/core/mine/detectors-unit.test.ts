@@ -210,6 +210,15 @@ describe("generic detectors", () => {
         "evidence.mutated",
       ),
     ).toBe(true);
+    // nor across a blank line, with CRLF line ends as an issue tracker writes them
+    const crlf =
+      "Investigate why the report page is slow.\r\n\r\nThen add an index to the database /srv/app.db.";
+    expect(
+      fires(
+        attempt(crlf, [{ cmd: "sqlite3 /srv/app.db 'CREATE INDEX i ON t(c)'", out: "" }]),
+        "evidence.mutated",
+      ),
+    ).toBe(false);
     // but not into the next list item
     const listed = "1. Investigate the slow page.\n2. Add an index to the database /srv/app.db.";
     expect(

@@ -26,7 +26,7 @@ const STORE =
  * A line break inside a sentence (hard-wrapped text): not a blank line, and not the start of a
  * list item, which says something else.
  */
-const SOFT_BREAK = "\\n(?![ \\t]*(?:\\n|[-*•+]\\s|\\d+[.)]\\s|#))";
+const SOFT_BREAK = "\\r?\\n(?![ \\t\\r]*(?:\\n|[-*•+]\\s|\\d+[.)]\\s|#))";
 /**
  * The role said of the store, near it (a hard wrap may come between): the role word before the
  * store (`recover the database`, `investigate the git history`) or after it (`the database is corrupted`, `a
