@@ -23,7 +23,7 @@ import { basename } from "node:path";
 import { z } from "zod";
 import type { AttemptInput } from "../model/attempt.js";
 import { EventLog } from "./events.js";
-import { scanFor } from "./fs-util.js";
+import { readTail, scanFor } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
 import { filesStamp } from "./stamp.js";
 import { submissionFiles, submissionVerdict } from "./swebench-submission.js";
@@ -59,6 +59,16 @@ const StateFlow = z.looseObject({
 });
 type StateFlow = z.infer<typeof StateFlow>;
 
+/**
+ * The instance id a trajectory's `info` names (it comes last, after the transitions, followed
+ * only by a few numbers and the submitted patch): read from the file's tail, for the stamp.
+ */
+function instanceNear(path: string): string | undefined {
+  const tail = readTail(path, 256 * 1024) ?? "";
+  const found = [...tail.matchAll(/"instance_id"\s*:\s*"([^"\\]{1,200})"/g)].at(-1);
+  return found?.[1];
+}
+
 const HEAD = /^\{[\s\S]{0,2000}?"(?:initial_message|transitions)"\s*:/;
 const TRANSITIONS = /"transitions"\s*:\s*\[\s*\{\s*"name"\s*:/;
 
@@ -86,6 +96,14 @@ const APPLIED = /^Applied the change to (\S+?)\.?(?:\s|$)/;
 /** A harness error that says a budget of the run (cost, transitions, tokens) was used up. */
 const LIMIT_ERROR =
   /\b(?:cost|transitions?|tokens?|iterations?|steps?|retries)\b[^\n]{0,60}?\b(?:exceed(?:ed|s)?|reached)\b|\blimit\b[^\n]{0,20}?\b(?:exceeded|reached)\b/i;
+
+/**
+ * A `Rejected` state's message when the loop, not the model, rejected the run: "Max
+ * transitions exceeded." (also "… for state SearchCode."). A model's own rejection may quote a
+ * limit of something else ("the rate limit was exceeded"), so only the loop's words count.
+ */
+const HARNESS_LIMIT =
+  /^max(?:imum)?\s+(?:transitions|iterations|retries|cost|tokens)\b[^\n]{0,80}?\b(?:exceeded|reached)\b/i;
 
 /** The text of an output: its message, a diff, lint findings, any other field as JSON. */
 function outputText(output: unknown): string {
@@ -148,6 +166,8 @@ function abortOf(
 
 interface Built {
   model?: string;
+  /** The flow's states the run went through, in first-visit order. */
+  states: string[];
   stopped: boolean;
   /** A limit an end state says the run exceeded. */
   limit?: string;
@@ -161,13 +181,15 @@ function buildEvents(t: StateFlow, log: EventLog): Built {
   let stopped = false;
   let limit: string | undefined;
   let refused: Built["refused"];
+  const states: string[] = [];
   let n = 0;
   for (const tr of t.transitions) {
+    if (!states.includes(tr.name)) states.push(tr.name);
     if (END_STATE.test(tr.name)) {
       const said = (tr.state as { message?: unknown } | null | undefined)?.message;
       const final = typeof said === "string" ? said.trim() : "";
       // "Max transitions exceeded.": the harness's limit, not the model's decision
-      if (tr.name === "Rejected" && LIMIT_ERROR.test(final)) {
+      if (tr.name === "Rejected" && HARNESS_LIMIT.test(final)) {
         limit = final;
         continue;
       }
@@ -203,7 +225,7 @@ function buildEvents(t: StateFlow, log: EventLog): Built {
       refused = retry ? { state: tr.name, message: retry } : undefined;
     }
   }
-  return { model, stopped, limit, refused };
+  return { model, states, stopped, limit, refused };
 }
 
 async function* readStateFlow(path: string, options: IngestOptions): AsyncGenerator<IngestItem> {
@@ -235,6 +257,10 @@ async function* readStateFlow(path: string, options: IngestOptions): AsyncGenera
     outcome: resolved === undefined ? "unknown" : resolved ? "pass" : "fail",
     reward: resolved === undefined ? null : resolved ? 1 : 0,
     exception,
+    // a fixed flow offers the model its states' requests and nothing else: the states this run
+    // went through are its tools (a state it never reached is not counted, so a flow with an
+    // unused test state reads as one without: its stops are then kept for review, never named)
+    offeredTools: built.states.filter((s) => !END_STATE.test(s)),
     costUsd: typeof cost === "number" && Number.isFinite(cost) ? cost : undefined,
     durationS: typeof duration === "number" && duration >= 0 ? duration : undefined,
     verifierOutput: verdict.verifierOutput,
@@ -249,5 +275,6 @@ export const stateFlowImporter: Importer = {
   format: "state-flow",
   detect: (path, head, isDirectory) => !isDirectory && isStateFlow(path, head),
   read: (path, options) => readStateFlow(path, options),
-  outsideStamp: (path) => filesStamp(submissionFiles(path, basename(path).replace(/\.json$/i, ""))),
+  outsideStamp: (path) =>
+    filesStamp(submissionFiles(path, instanceNear(path) ?? basename(path).replace(/\.json$/i, ""))),
 };

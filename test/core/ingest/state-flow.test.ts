@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isStateFlow } from "../../../src/core/ingest/state-flow.js";
-import { writtenPaths } from "../../../src/core/mine/detectors/shell.js";
+import { isStateFlow, stateFlowImporter } from "../../../src/core/ingest/state-flow.js";
+import { offeredNoRunner, writtenPaths } from "../../../src/core/mine/detectors/shell.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { tempDirs } from "../../helpers/temp-dirs.js";
@@ -62,6 +62,19 @@ describe("state-flow trajectories (Moatless Tools) of a SWE-bench run", () => {
     expect(a?.exception).toBeUndefined();
   });
 
+  it("offers the model the flow's states and nothing that runs code", () => {
+    const a = byTask(UNRESOLVED);
+    expect(a?.offeredTools).toEqual([
+      "SearchCode",
+      "IdentifyCode",
+      "DecideRelevance",
+      "PlanToCode",
+      "EditCode",
+    ]);
+    // so a stop after its edit is no "stopped without a check": it had no way to run a check
+    expect(a && offeredNoRunner(a)).toBe(true);
+  });
+
   it("a state that refused the model's requests until its retries ran out ended the run", () => {
     const a = byTask(REJECTED);
     const results = a?.events.filter((e) => e.kind === "tool_result") ?? [];
@@ -118,6 +131,35 @@ describe("state-flow trajectories (Moatless Tools) of a SWE-bench run", () => {
     );
     const search = older?.events.find((e) => e.kind === "tool_call" && e.tool === "SearchCode");
     expect(search?.input).not.toContain("thoughts");
+  });
+
+  it("a rejection the model chose is its stop, whatever limit it quotes", async () => {
+    const dir = temp.copyOf(RUN, "fire-moatless-");
+    const file = join(dir, "trajs", `${UNRESOLVED}.json`);
+    const t = JSON.parse(readFileSync(file, "utf8"));
+    t.transitions.pop();
+    t.transitions.push({
+      name: "Rejected",
+      state: { message: "The fix needs an API whose rate limit was exceeded; rejecting." },
+    });
+    t.info.status = "rejected";
+    writeFileSync(file, JSON.stringify(t));
+    const a = byTask(UNRESOLVED, (await collect([dir])).attempts);
+    expect(a?.exception).toBeUndefined();
+    expect(a?.events.at(-1)?.kind).toBe("stop");
+  });
+
+  it("stamps the side files of the instance its info names, whatever the file's name", () => {
+    const dir = temp.copyOf(RUN, "fire-moatless-");
+    const file = join(dir, "trajs", "run-0001.json");
+    renameSync(join(dir, "trajs", `${UNRESOLVED}.json`), file);
+    const logs = join(dir, "logs", UNRESOLVED);
+    mkdirSync(logs, { recursive: true });
+    const report = join(logs, "report.json");
+    writeFileSync(report, JSON.stringify({ [UNRESOLVED]: { resolved: false } }));
+    const before = stateFlowImporter.outsideStamp?.(file);
+    writeFileSync(report, JSON.stringify({ [UNRESOLVED]: { resolved: true, regraded: 1 } }));
+    expect(stateFlowImporter.outsideStamp?.(file)).not.toBe(before);
   });
 
   it("names the file of a trajectory that is not one and still reads the rest", async () => {
