@@ -9,6 +9,7 @@ import {
   DOWNLOAD_RE,
   INSTALL_RE,
   isWrite,
+  offeredNoRunner,
   resultOf,
   runsInterpreter,
   segments,
@@ -167,6 +168,18 @@ export function environmentLine(a: Attempt): string {
         .join(", ")}${net.length > 4 ? ` (+${net.length - 4} earlier)` : ""}`,
     );
   return `environment (from the events): ${parts.join("; ")}`;
+}
+
+/**
+ * The tools the agent was offered, where its trace records them, and whether any runs code:
+ * an agent that could not run its work could not have checked it by running it, which decides
+ * between "stopped without a check" and a capability gap. Empty when the trace does not say.
+ */
+export function toolsLine(a: Attempt): string {
+  const tools = a.offeredTools;
+  if (!tools || tools.length === 0) return "";
+  const shown = tools.slice(0, 20).join(", ") + (tools.length > 20 ? `, … (${tools.length})` : "");
+  return `tools offered (from the trace): ${shown}${offeredNoRunner(a) ? "; none of them runs code or tests" : ""}`;
 }
 
 /**

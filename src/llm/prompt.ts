@@ -6,6 +6,7 @@ import { redact } from "../core/redact.js";
 import {
   digestPlan,
   environmentLine,
+  toolsLine,
   runEndLine,
   siblingLines,
   verifierFindings,
@@ -232,7 +233,9 @@ export function buildLabelPrompt(
   // How the run ended (exception, tokens, duration, last event): short, always shown if it fits.
   // and whether the environment let the agent install and download (from the events)
   const env = environmentLine(attempt);
-  const endText = [runEndLine(attempt), env, workPlacesLine(attempt)].filter(Boolean).join("\n");
+  const endText = [runEndLine(attempt), env, toolsLine(attempt), workPlacesLine(attempt)]
+    .filter(Boolean)
+    .join("\n");
   const runEnd = endText && left > endText.length + 200 ? section("Run end", endText) : "";
   left -= runEnd.length;
   // The verifier: its failing tests and assertion lines whole (up to a cap), then its tail.

@@ -9,6 +9,7 @@ import { LlmConfig } from "../../src/llm/config.js";
 import {
   destroys,
   environmentLine,
+  toolsLine,
   relevanceOrder,
   siblingLines,
   verifies,
@@ -321,6 +322,20 @@ describe("the digest shows the events a reader needs to decide", () => {
     );
     expect(user).toContain(`## Run end\n`);
     expect(user).toContain(environmentLine(a));
+  });
+
+  it("names the tools the trace says the agent had, and whether any runs code", () => {
+    // the trace names no tools: nothing is said
+    expect(toolsLine(a)).toBe("");
+    expect(user).not.toContain("tools offered");
+    const flow = { ...a, offeredTools: ["SearchCode", "PlanToCode", "EditCode"] };
+    expect(toolsLine(flow)).toBe(
+      "tools offered (from the trace): SearchCode, PlanToCode, EditCode; none of them runs code or tests",
+    );
+    expect(buildLabelPrompt(flow, [], limits).messages[1]?.content).toContain(toolsLine(flow));
+    expect(toolsLine({ ...a, offeredTools: ["search", "bash"] })).toBe(
+      "tools offered (from the trace): search, bash",
+    );
   });
 
   it("shows the deliverable's last write whole up to a cap", () => {
