@@ -6,9 +6,9 @@ import { redact } from "../core/redact.js";
 import {
   digestPlan,
   environmentLine,
-  toolsLine,
   runEndLine,
   siblingLines,
+  toolsLine,
   verifierFindings,
   workPlacesLine,
 } from "./digest.js";

@@ -9,9 +9,9 @@ import { LlmConfig } from "../../src/llm/config.js";
 import {
   destroys,
   environmentLine,
-  toolsLine,
   relevanceOrder,
   siblingLines,
+  toolsLine,
   verifies,
 } from "../../src/llm/digest.js";
 import { buildLabelPrompt, renderEvent } from "../../src/llm/prompt.js";
