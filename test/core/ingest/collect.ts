@@ -1,6 +1,12 @@
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { discoverUnits, type SourceUnit } from "../../../src/core/ingest/discover.js";
 import { readUnit } from "../../../src/core/ingest/registry.js";
-import { DEFAULT_INGEST_OPTIONS, type IngestOptions } from "../../../src/core/ingest/types.js";
+import {
+  DEFAULT_INGEST_OPTIONS,
+  type Importer,
+  type IngestOptions,
+} from "../../../src/core/ingest/types.js";
 import { Attempt } from "../../../src/core/model/attempt.js";
 
 export interface Collected {
@@ -42,4 +48,26 @@ export function byTrialFolder(attempts: readonly Attempt[]): (trial: string) => 
     if (!a) throw new Error(`no attempt for ${trial}`);
     return a;
   };
+}
+
+/**
+ * Renames the trajectory of `instance` in `<dir>/trajs/` to `name`, gives the instance a
+ * `logs/<instance>/report.json`, and returns the importer's stamp of the renamed file before and
+ * after that report changes: a stamp that follows the instance the file names differs.
+ */
+export function stampsAroundReportChange(
+  importer: Importer,
+  dir: string,
+  instance: string,
+  name: string,
+): { before: string | undefined; after: string | undefined } {
+  const file = join(dir, "trajs", name);
+  renameSync(join(dir, "trajs", `${instance}.json`), file);
+  const logs = join(dir, "logs", instance);
+  mkdirSync(logs, { recursive: true });
+  const report = join(logs, "report.json");
+  writeFileSync(report, JSON.stringify({ [instance]: { resolved: false } }));
+  const before = importer.outsideStamp?.(file);
+  writeFileSync(report, JSON.stringify({ [instance]: { resolved: true, regraded: 1 } }));
+  return { before, after: importer.outsideStamp?.(file) };
 }

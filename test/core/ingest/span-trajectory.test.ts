@@ -9,7 +9,7 @@ import {
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { tempDirs } from "../../helpers/temp-dirs.js";
-import { collect } from "./collect.js";
+import { collect, stampsAroundReportChange } from "./collect.js";
 
 /** A real SWE-bench submission's exported traces (README there). */
 const RUN = resolve(REPO_ROOT, "test/fixtures/span-trajectories/vorflux-swebv");
@@ -133,16 +133,14 @@ describe("span trajectories of a SWE-bench submission", () => {
 
   it("stamps the side files of the instance the trajectory names, whatever the file's name", () => {
     const dir = temp.copyOf(RUN, "fire-span-");
-    const file = join(dir, "trajs", "export-0001.json");
-    renameSync(join(dir, "trajs", `${UNRESOLVED}.json`), file);
-    const logs = join(dir, "logs", UNRESOLVED);
-    mkdirSync(logs, { recursive: true });
-    const report = join(logs, "report.json");
-    writeFileSync(report, JSON.stringify({ [UNRESOLVED]: { resolved: false } }));
-    const before = spanTrajectoryImporter.outsideStamp?.(file);
     // the instance's report changes: the trajectory's reading must be redone
-    writeFileSync(report, JSON.stringify({ [UNRESOLVED]: { resolved: true, regraded: 1 } }));
-    expect(spanTrajectoryImporter.outsideStamp?.(file)).not.toBe(before);
+    const { before, after } = stampsAroundReportChange(
+      spanTrajectoryImporter,
+      dir,
+      UNRESOLVED,
+      "export-0001.json",
+    );
+    expect(after).not.toBe(before);
   });
 
   it("names the file and entry of a bad span and still reads the rest", async () => {

@@ -6,7 +6,7 @@ import { offeredNoRunner, writtenPaths } from "../../../src/core/mine/detectors/
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { tempDirs } from "../../helpers/temp-dirs.js";
-import { collect } from "./collect.js";
+import { collect, stampsAroundReportChange } from "./collect.js";
 
 /** A real SWE-bench Lite run of Moatless Tools (README there). */
 const RUN = resolve(REPO_ROOT, "test/fixtures/state-flow/moatless-swebl");
@@ -151,15 +151,14 @@ describe("state-flow trajectories (Moatless Tools) of a SWE-bench run", () => {
 
   it("stamps the side files of the instance its info names, whatever the file's name", () => {
     const dir = temp.copyOf(RUN, "fire-moatless-");
-    const file = join(dir, "trajs", "run-0001.json");
-    renameSync(join(dir, "trajs", `${UNRESOLVED}.json`), file);
-    const logs = join(dir, "logs", UNRESOLVED);
-    mkdirSync(logs, { recursive: true });
-    const report = join(logs, "report.json");
-    writeFileSync(report, JSON.stringify({ [UNRESOLVED]: { resolved: false } }));
-    const before = stateFlowImporter.outsideStamp?.(file);
-    writeFileSync(report, JSON.stringify({ [UNRESOLVED]: { resolved: true, regraded: 1 } }));
-    expect(stateFlowImporter.outsideStamp?.(file)).not.toBe(before);
+    // the instance's report changes: the trajectory's reading must be redone
+    const { before, after } = stampsAroundReportChange(
+      stateFlowImporter,
+      dir,
+      UNRESOLVED,
+      "run-0001.json",
+    );
+    expect(after).not.toBe(before);
   });
 
   it("names the file of a trajectory that is not one and still reads the rest", async () => {
