@@ -4,7 +4,14 @@ import { redact } from "../redact.js";
 import { WORKED_ELSEWHERE } from "./detectors/elsewhere.js";
 import { detectorById } from "./detectors/index.js";
 import { hasTestRoles } from "./detectors/partial-grade.js";
-import { isCheck, isWrite, seenByAgent, stopIndex, toolCalls } from "./detectors/shell.js";
+import {
+  isCheck,
+  isWrite,
+  offeredNoRunner,
+  seenByAgent,
+  stopIndex,
+  toolCalls,
+} from "./detectors/shell.js";
 import type { DetectorHit } from "./detectors/types.js";
 import { endedWaiting, waitingShell } from "./detectors/waiting-shell.js";
 import type { FaultMarkers } from "./faults/index.js";
@@ -272,7 +279,9 @@ export function heuristicLabel(
     interventionPoint: "none",
     exclusion: "capability_gap",
     confidence: struggled ? 0.6 : 0.4,
-    rationale: rationale || "no capability evidence and no detector fired",
+    rationale: offeredNoRunner(attempt)
+      ? `no mechanism found, and the agent was offered no tool that runs code: its stop without a check is no loss${rationale ? `; ${rationale}` : ""}`
+      : rationale || "no capability evidence and no detector fired",
   };
 }
 
@@ -331,9 +340,13 @@ function stallOf(hits: readonly DetectorHit[]): DetectorHit | undefined {
 
 /**
  * Why an attempt is not finished in the sense a capability gap needs, or undefined: it never
- * looked at its work after its last recognized write (a check whose output it saw).
+ * looked at its work after its last recognized write (a check whose output it saw), though it
+ * had a tool to run one.
  */
 function unfinishedAt(a: Attempt): { eventIndex: number; why: string } | undefined {
+  // an agent offered no tool that runs code had no check to run (the held-back reading): its
+  // finished edit is as finished as it could be
+  if (offeredNoRunner(a)) return undefined;
   const calls = toolCalls(a);
   const lastWrite = calls.filter(isWrite).at(-1);
   // a write fire does not recognize (`patch < f`, a generator script) is no evidence either way

@@ -1175,6 +1175,14 @@ describe("checks that could not fail, by-products, regressions", () => {
     expect([u.exclusion, u.status]).toEqual(["none", "needs_review"]);
     expect(u.rationale).toContain("never looked at its work after its last write");
     expect(heuristicLabel(checked, []).exclusion).toBe("capability_gap");
+    // an agent offered no tool that runs code had no check to run: its finished edit is a gap
+    const noRunner = { ...unchecked, offeredTools: ["search_code", "write_patch"] };
+    const g = heuristicLabel(noRunner, []);
+    expect(g.exclusion).toBe("capability_gap");
+    expect(g.rationale).toContain("offered no tool that runs code");
+    // a runner among its tools: the missing check is still what a rule could ask for
+    const runner = { ...unchecked, offeredTools: ["search_code", "write_patch", "run_tests"] };
+    expect(heuristicLabel(runner, []).status).toBe("needs_review");
   });
 
   it("a download checks nothing; a probe of a service and a query client do", () => {
