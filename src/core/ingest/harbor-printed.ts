@@ -42,7 +42,7 @@ export function printedAgentLog(
     ["pi.txt", piEventItems],
     // a harness's own copy of pi's event stream (`pi-events.jsonl`)
     ...findFiles(join(dir, "agent"), (rel) => /^[^/]+\.jsonl$/i.test(rel), 0)
-      .filter((f) => isPiEventLog(peek(f, 256)))
+      .filter((f) => isPiEventLog(peek(f, 16 * 1024)))
       .map((f): [string, (text: string) => PrintedItem[]] => [basename(f), piEventItems]),
   ];
   for (const [name, read] of readers) {
@@ -63,8 +63,8 @@ export function printedAgentLog(
 /**
  * The agent's own logs Harbor kept beside nothing fire could read actions from: the non-empty
  * `agent/*.txt`, `*.log`, `*.md` and `*.jsonl` files, and JSON files named as a record of the
- * run (`*events*`, `*session*`, `*messages*`, `*history*`; a trajectory is read, or reported,
- * as one), in a format fire
+ * run (`*events*`, `*session*`, `*trajectory*`, `*messages*`, `*history*`; not
+ * `trajectory.json`, which the trajectory reader reads or reports itself), in a format fire
  * does not know. Said in the import's report rather than guessed at.
  */
 export function unreadAgentLogs(dir: string): string[] {
@@ -75,7 +75,7 @@ export function unreadAgentLogs(dir: string): string[] {
 
 /** A file directly in `agent/` that may be the agent's own log. */
 const AGENT_LOG =
-  /^[^/]+\.(?:txt|log|md|jsonl)$|^[^/]*(?:events|session|messages|history)[^/]*\.json$/i;
+  /^[^/]+\.(?:txt|log|md|jsonl)$|^(?!trajectory\.json$)[^/]*(?:events|session|trajectory|messages|history)[^/]*\.json$/i;
 
 /**
  * aider's history (`agent/aider.chat.history.md`) showing a file aider edited without ever being

@@ -87,7 +87,7 @@ function textOf(parts: readonly { type: string }[]): string {
 }
 
 /** A shell result's exit status where pi's bash tool printed it. */
-const EXITED = /\n\nCommand exited with code (-?\d+)\s*$/;
+const EXITED = /(?:^|\n)Command exited with code (-?\d+)\s*$/;
 
 /** Calls, results and the agent's messages of a pi event stream; [] when it is not one. */
 export function piEventItems(text: string): PrintedItem[] {

@@ -258,8 +258,9 @@ async function* readStateFlow(path: string, options: IngestOptions): AsyncGenera
     reward: resolved === undefined ? null : resolved ? 1 : 0,
     exception,
     // a fixed flow offers the model its states' requests and nothing else: the states this run
-    // went through are its tools (a state it never reached is not counted, so a flow with an
-    // unused test state reads as one without: its stops are then kept for review, never named)
+    // went through are its tools. A state it never reached is not counted: a flow with an unused
+    // test state would read as one without, its unchecked stop a capability gap. (No Moatless
+    // flow of this format has a state that runs code; its edit states lint on their own.)
     offeredTools: built.states.filter((s) => !END_STATE.test(s)),
     costUsd: typeof cost === "number" && Number.isFinite(cost) ? cost : undefined,
     durationS: typeof duration === "number" && duration >= 0 ? duration : undefined,

@@ -11,8 +11,12 @@ import { labelStorePath, lastLabeler, lastPath } from "./label-paths.js";
 
 export { labelStorePath, lastLabeler } from "./label-paths.js";
 
-/** Bumped when detectors or the heuristic labeller change what they say. */
-export const HEURISTIC_VERSION = 3;
+/**
+ * Bumped when detectors or the heuristic labeller change what they say without changing a
+ * detector hit (a hit is part of the key already): 4, an agent offered no tool that runs code
+ * that stopped after its edit is a capability gap, not kept for review.
+ */
+export const HEURISTIC_VERSION = 4;
 
 const Entry = z.strictObject({ hash: z.string(), label: Label });
 export const LabelStore = z.strictObject({

@@ -157,8 +157,10 @@ export const STATUS_DEFINITION =
  * Version of the LLM labeller's request and answer (its prompt, digest and answer schema).
  * Part of the LLM answer cache key and of the label store key, so stored LLM labels are
  * recomputed when it changes (`fire clusters` reads the store without loading the labeller).
+ * Bump it with every change to what the prompt shows (src/llm/digest.ts, prompt.ts): @4, the
+ * offered tools and whether any runs code.
  */
-export const LLM_LABEL_VERSION = "label-answer@3";
+export const LLM_LABEL_VERSION = "label-answer@4";
 
 /**
  * Version of the checks that turn a valid LLM answer into a label (src/llm/label.ts: found

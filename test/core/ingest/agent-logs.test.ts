@@ -150,6 +150,16 @@ describe("Harbor trials: agent logs", () => {
     expect(got.errors[0]).not.toContain("no actions recognised");
   });
 
+  it("names an agent's own trajectory file it could not read (not Harbor's trajectory.json)", async () => {
+    const dir = trialWith("own-trajectory", {
+      "mini-swe-agent.trajectory.json": '{"format": "something else", "steps": 3}',
+    });
+    const got = await collect([dir]);
+    expect(got.errors).toHaveLength(1);
+    expect(got.errors[0]).toContain("mini-swe-agent.trajectory.json");
+    expect(got.errors[0]).toContain("no actions recognised");
+  });
+
   it("reads pi's JSON events as Harbor's pi agent keeps them (agent/pi.txt)", async () => {
     const events = readFileSync(
       resolve(

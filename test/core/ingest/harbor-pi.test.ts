@@ -1,9 +1,10 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isPiEventLog, piEventItems } from "../../../src/core/ingest/pi-printed.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
+import { tempDirs } from "../../helpers/temp-dirs.js";
 import { collect } from "./collect.js";
 
 /** A real Harbor trial of a pi harness, its events in agent/pi-events.jsonl (README there). */
@@ -42,6 +43,28 @@ describe("pi's JSON event stream in a Harbor trial", () => {
     expect(isPiEventLog(older)).toBe(true);
     const items = piEventItems(older);
     expect(items.map((i) => i.type)).toEqual(["call", "result", "message"]);
+    // an older pi's bare exit note (a command that printed nothing) is the exit status too
+    const bare = [
+      '{"type":"agent_start"}',
+      JSON.stringify({
+        type: "message_end",
+        message: {
+          role: "toolResult",
+          toolCallId: "c",
+          content: [{ type: "text", text: "Command exited with code 2" }],
+          isError: true,
+        },
+      }),
+    ].join("\n");
+    expect(piEventItems(bare)).toEqual([
+      {
+        type: "result",
+        output: "Command exited with code 2",
+        callId: "c",
+        exitCode: 2,
+        isError: true,
+      },
+    ]);
     // a model API's own stream opens with message_start: not pi's
     expect(isPiEventLog('{"type":"message_start","message":{"role":"assistant"}}')).toBe(false);
   });
@@ -126,5 +149,22 @@ describe("pi's JSON event stream in a Harbor trial", () => {
     // no session header: not pi's stream
     expect(isPiEventLog(lines.slice(1).join("\n"))).toBe(false);
     expect(piEventItems(lines.slice(1).join("\n"))).toEqual([]);
+  });
+});
+
+describe("pi's events in a harness's own .jsonl beside a Harbor trial", () => {
+  const temp = tempDirs();
+  it("are read after a long stderr preamble", async () => {
+    const dir = temp.copyOf(TRIAL, "fire-pi-");
+    const events = readFileSync(EVENTS, "utf8");
+    const warning = `(node:41) Warning: ${"x".repeat(400)}\n`;
+    writeFileSync(resolve(dir, "agent", "pi-events.jsonl"), warning + events);
+    const got = await collect([dir]);
+    expect(got.errors).toEqual([]);
+    expect(got.attempts[0]?.events.map((e) => e.kind)).toEqual([
+      "tool_call",
+      "tool_result",
+      "message",
+    ]);
   });
 });

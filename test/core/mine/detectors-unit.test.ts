@@ -219,6 +219,11 @@ describe("generic detectors", () => {
         "evidence.mutated",
       ),
     ).toBe(false);
+    // short CRLF lines after a role word with no store near it: the window stays linear
+    const rows = `Please recover${"\r\nx".repeat(40)} it.`;
+    expect(
+      fires(attempt(rows, [{ cmd: "sqlite3 /srv/app.db .dump", out: "" }]), "evidence.mutated"),
+    ).toBe(false);
     // but not into the next list item
     const listed = "1. Investigate the slow page.\n2. Add an index to the database /srv/app.db.";
     expect(

@@ -34,7 +34,9 @@ const SOFT_BREAK = "\\r?\\n(?![ \\t\\r]*(?:\\n|[-*•+]\\s|\\d+[.)]\\s|#))";
  * else (`investigate the issue`, in an agent's own instructions) with a store named far from it
  * gives the store no role. Bounded gaps: linear time.
  */
-const GAP = `(?:[^\\n]|${SOFT_BREAK}){0,80}?`;
+// a carriage return is text only when no line feed follows it: every character of a gap has one
+// reading, so the bounded gap stays linear (an `\\r` both as text and as a break's start was not)
+const GAP = `(?:[^\\r\\n]|\\r(?!\\n)|${SOFT_BREAK}){0,80}?`;
 const EVIDENCE_ROLE_RE = new RegExp(
   `\\b${ROLE}\\b${GAP}\\b${STORE}\\b|\\b${STORE}\\b${GAP}\\b${ROLE}\\b`,
   "i",
