@@ -5,6 +5,7 @@ import { hookConcurrencyBenchmark } from "./hook-concurrency.js";
 import { hookReportBenchmark } from "./hook-report.js";
 import { ingestBenchmark } from "./ingest.js";
 import { mineBenchmark } from "./mine.js";
+import { mineAdversarialBenchmark } from "./mine-adversarial.js";
 import { mineRealBenchmark } from "./mine-real.js";
 import { refineBenchmark } from "./refine.js";
 import { refineRealBenchmark } from "./refine-real.js";
@@ -24,6 +25,7 @@ export const benchmarks: Benchmark[] = [
   replayBenchmark,
   mineBenchmark,
   mineRealBenchmark,
+  mineAdversarialBenchmark,
   refineBenchmark,
   refineRealBenchmark,
   tuiBenchmark,
