@@ -127,13 +127,12 @@ export function piEventItems(text: string): PrintedItem[] {
     const r = result.data.message;
     const output = textOf(r.content);
     const exit = EXITED.exec(output)?.[1];
+    const tool = r.toolName ?? (r.toolCallId ? toolOf.get(r.toolCallId) : undefined);
     out.push({
       type: "result",
       output,
       ...(r.toolCallId ? { callId: r.toolCallId } : {}),
-      ...((r.toolName ?? (r.toolCallId ? toolOf.get(r.toolCallId) : undefined))
-        ? { tool: r.toolName ?? toolOf.get(r.toolCallId ?? "") }
-        : {}),
+      ...(tool ? { tool } : {}),
       ...(exit !== undefined ? { exitCode: Number(exit) } : {}),
       ...(r.isError ? { isError: true } : {}),
     });

@@ -28,6 +28,7 @@ import { filesStamp } from "./stamp.js";
 import {
   INSTANCE_HEAD,
   instanceInHead,
+  jsonStem,
   SUMMARY_KEY,
   submissionFiles,
   submissionVerdict,
@@ -57,7 +58,7 @@ const RESOLVED_KEY = /"resolved"\s*:\s*(?:true|false|"(?:True|False|true|false)"
 
 /** The transcript a record keeps beside it: `<stem>.md` holding aider's chat history. */
 function transcriptOf(recordPath: string): string | undefined {
-  const file = join(dirname(recordPath), `${basename(recordPath).replace(/\.json$/i, "")}.md`);
+  const file = join(dirname(recordPath), `${jsonStem(recordPath)}.md`);
   return existsSync(file) && isAiderHistory(peek(file, 4096)) ? file : undefined;
 }
 
@@ -124,7 +125,7 @@ async function* readPredictionRecord(
       error: new InputError(
         path,
         undefined,
-        `no transcript beside this record (${basename(path).replace(/\.json$/i, "")}.md, aider's chat history): the attempt loads with its verdict and no actions`,
+        `no transcript beside this record (${jsonStem(path)}.md, aider's chat history): the attempt loads with its verdict and no actions`,
       ),
     };
   const log = new EventLog(options.outputCap);
@@ -172,7 +173,7 @@ export const predictionRecordImporter: Importer = {
   read: (path, options) => readPredictionRecord(path, options),
   outsideStamp: (path) => {
     const t = transcriptOf(path);
-    const id = instanceInHead(path) ?? basename(path).replace(/\.json$/i, "");
+    const id = instanceInHead(path) ?? jsonStem(path);
     return filesStamp([...(t ? [t] : []), ...submissionFiles(path, id)]);
   },
 };

@@ -21,7 +21,12 @@ import { scanFor } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
 import { toolArguments } from "./shell.js";
 import { filesStamp } from "./stamp.js";
-import { instanceInHead, submissionFiles, submissionVerdict } from "./swebench-submission.js";
+import {
+  instanceInHead,
+  jsonStem,
+  submissionFiles,
+  submissionVerdict,
+} from "./swebench-submission.js";
 import { attemptId, partsText } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -78,8 +83,6 @@ export function isSpanTrajectory(path: string, head: string): boolean {
   return SPAN_TYPE.test(h) || scanFor(path, SPAN_TYPE, 1 << 20);
 }
 
-const stemOf = (path: string) => basename(path).replace(/\.json$/i, "");
-
 /** A tracing service's UTC time (`2026-05-05 12:13:43.317824909`) as ISO 8601; else as given. */
 export function spanTime(t: string | null | undefined): string | undefined {
   if (!t) return undefined;
@@ -112,7 +115,7 @@ async function* readSpanTrajectory(
   );
   if (!loaded.ok) return yield { type: "error", error: loaded.error };
   const t = loaded.value;
-  const instance = t.instance_id || stemOf(path);
+  const instance = t.instance_id || jsonStem(path);
   const log = new EventLog(options.outputCap);
   let taskText = "";
   let first: string | undefined;
@@ -192,5 +195,5 @@ export const spanTrajectoryImporter: Importer = {
   format: "span-trajectory",
   detect: (path, head, isDirectory) => !isDirectory && isSpanTrajectory(path, head),
   read: (path, options) => readSpanTrajectory(path, options),
-  outsideStamp: (path) => filesStamp(submissionFiles(path, instanceInHead(path) ?? stemOf(path))),
+  outsideStamp: (path) => filesStamp(submissionFiles(path, instanceInHead(path) ?? jsonStem(path))),
 };

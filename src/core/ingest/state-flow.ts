@@ -26,7 +26,7 @@ import { EventLog } from "./events.js";
 import { readTail, scanFor } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
 import { filesStamp } from "./stamp.js";
-import { submissionFiles, submissionVerdict } from "./swebench-submission.js";
+import { jsonStem, submissionFiles, submissionVerdict } from "./swebench-submission.js";
 import { attemptId } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -237,7 +237,7 @@ async function* readStateFlow(path: string, options: IngestOptions): AsyncGenera
   if (!loaded.ok) return yield { type: "error", error: loaded.error };
   const t = loaded.value;
   const named = t.info?.instance_id ?? undefined;
-  const instance = named || basename(path).replace(/\.json$/i, "");
+  const instance = named || jsonStem(path);
   const log = new EventLog(options.outputCap);
   const built = buildEvents(t, log);
   const exception = abortOf(t.info, built);
@@ -276,6 +276,5 @@ export const stateFlowImporter: Importer = {
   format: "state-flow",
   detect: (path, head, isDirectory) => !isDirectory && isStateFlow(path, head),
   read: (path, options) => readStateFlow(path, options),
-  outsideStamp: (path) =>
-    filesStamp(submissionFiles(path, instanceNear(path) ?? basename(path).replace(/\.json$/i, ""))),
+  outsideStamp: (path) => filesStamp(submissionFiles(path, instanceNear(path) ?? jsonStem(path))),
 };

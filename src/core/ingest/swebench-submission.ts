@@ -304,6 +304,9 @@ function namesOnlyExceptions(lists: Record<string, unknown>): boolean {
 /** A file whose JSON object opens with the instance it is of (`{"instance_id": "…"`). */
 export const INSTANCE_HEAD = /^\{\s*"instance_id"\s*:\s*"([^"\\]{1,200})"/;
 
+/** A trajectory or record file's name without `.json`: the instance id when the file names none. */
+export const jsonStem = (path: string): string => basename(path).replace(/\.json$/i, "");
+
 /** The instance id a file names first thing, if any (what its side files are found by). */
 export function instanceInHead(path: string): string | undefined {
   return INSTANCE_HEAD.exec(peek(path, 4096).trimStart())?.[1];

@@ -279,9 +279,11 @@ export function heuristicLabel(
     interventionPoint: "none",
     exclusion: "capability_gap",
     confidence: struggled ? 0.6 : 0.4,
-    rationale: offeredNoRunner(attempt)
-      ? `no mechanism found, and the agent was offered no tool that runs code: its stop without a check is no loss${rationale ? `; ${rationale}` : ""}`
-      : rationale || "no capability evidence and no detector fired",
+    // (said only where there was an edit to stop after)
+    rationale:
+      offeredNoRunner(attempt) && toolCalls(attempt).some(isWrite)
+        ? `no mechanism found, and the agent was offered no tool that runs code: its stop without a check is no loss${rationale ? `; ${rationale}` : ""}`
+        : rationale || "no capability evidence and no detector fired",
   };
 }
 

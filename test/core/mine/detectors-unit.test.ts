@@ -1185,6 +1185,12 @@ describe("checks that could not fail, by-products, regressions", () => {
     const g = heuristicLabel(noRunner, []);
     expect(g.exclusion).toBe("capability_gap");
     expect(g.rationale).toContain("offered no tool that runs code");
+    // with no edit to stop after, the rationale says nothing of a stop
+    const readOnly = {
+      ...attempt(task, [{ cmd: "cat /app/parse.py", out: "x" }]),
+      offeredTools: ["search_code"],
+    };
+    expect(heuristicLabel(readOnly, []).rationale).not.toContain("offered no tool that runs code");
     // a runner among its tools: the missing check is still what a rule could ask for
     const runner = { ...unchecked, offeredTools: ["search_code", "write_patch", "run_tests"] };
     expect(heuristicLabel(runner, []).status).toBe("needs_review");

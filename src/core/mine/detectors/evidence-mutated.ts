@@ -28,15 +28,18 @@ const STORE =
  */
 const SOFT_BREAK = "\\r?\\n(?![ \\t\\r]*(?:\\n|[-*•+]\\s|\\d+[.)]\\s|#))";
 /**
- * The role said of the store, near it (a hard wrap may come between): the role word before the
- * store (`recover the database`, `investigate the git history`) or after it (`the database is corrupted`, `a
- * commit was lost from the repository in /app/repo. Recover it.`). A role word about something
- * else (`investigate the issue`, in an agent's own instructions) with a store named far from it
- * gives the store no role. Bounded gaps: linear time.
+ * Up to 80 characters between a role word and its store. A carriage return is text only when no
+ * line feed follows it: every character of a gap has one reading, so the bounded gap stays linear
+ * (an `\r` read both as text and as a break's start made it exponential on short CRLF lines).
  */
-// a carriage return is text only when no line feed follows it: every character of a gap has one
-// reading, so the bounded gap stays linear (an `\\r` both as text and as a break's start was not)
 const GAP = `(?:[^\\r\\n]|\\r(?!\\n)|${SOFT_BREAK}){0,80}?`;
+/**
+ * The role said of the store, near it (a hard wrap may come between): the role word before the
+ * store (`recover the database`, `investigate the git history`) or after it (`the database is
+ * corrupted`, `a commit was lost from the repository in /app/repo. Recover it.`). A role word
+ * about something else (`investigate the issue`, in an agent's own instructions) with a store
+ * named far from it gives the store no role. Bounded gaps: linear time.
+ */
 const EVIDENCE_ROLE_RE = new RegExp(
   `\\b${ROLE}\\b${GAP}\\b${STORE}\\b|\\b${STORE}\\b${GAP}\\b${ROLE}\\b`,
   "i",
