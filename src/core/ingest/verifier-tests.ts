@@ -33,7 +33,9 @@ export function lineAt(text: string, at: number): number {
   return n;
 }
 
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+/** Escapes: CSI (colours, cursor), OSC (titles, links), charset selection and keypad modes. */
+const ANSI =
+  /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>]/g;
 
 /**
  * Text as a terminal shows it, line for line: escapes removed, and of a line a carriage
@@ -44,7 +46,10 @@ export function plainText(text: string): string {
     .replace(ANSI, "")
     .split("\n")
     .map((l) => {
-      const t = l.endsWith("\r") ? l.slice(0, -1) : l;
+      // a pty's `\r\r\n` ends the line: only a return before more text redraws it
+      let end = l.length;
+      while (end > 0 && l.charCodeAt(end - 1) === 13) end--;
+      const t = l.slice(0, end);
       const cr = t.lastIndexOf("\r");
       return cr === -1 ? t : t.slice(cr + 1);
     })

@@ -1,4 +1,5 @@
 import { isShellTool } from "../../ingest/shell.js";
+import { plainText } from "../../ingest/verifier-tests.js";
 import type { Attempt, Event } from "../../model/attempt.js";
 
 const WRITE_TOOLS =
@@ -148,9 +149,15 @@ export function programNotFound(a: Attempt, call: Event): boolean {
   if (r.exitCode !== undefined && r.exitCode !== 0 && r.exitCode !== 1 && r.exitCode !== 2)
     return false;
   const progs = new Set(programsOf(cmd));
-  for (const m of outputOf(a, call).matchAll(NOT_FOUND)) if (progs.has(m[1] ?? "")) return true;
+  for (const m of ends(outputOf(a, call)).matchAll(NOT_FOUND))
+    if (progs.has(m[1] ?? "")) return true;
   return false;
 }
+
+/** What a search for the shell's own complaints reads of an output: its first and last MiB. */
+const ENDS = 1 << 20;
+const ends = (text: string): string =>
+  text.length <= 2 * ENDS ? text : `${text.slice(0, ENDS)}\n${text.slice(-ENDS)}`;
 
 /** A call that declares the task done (Terminus's `mark_task_complete`, a `submit` tool). */
 const COMPLETION_TOOL = /^(?:mark_)?task_?complete$|^(?:submit|finish|complete_task)$/i;
@@ -204,14 +211,29 @@ export function callSucceeded(a: Attempt, call: Event): boolean {
   return !callFailed(a, call);
 }
 
+/** The plain text of outputs read lately: every detector reads the same few outputs again. */
+const PLAIN = new Map<string, string>();
+function plainOnce(raw: string): string {
+  let text = PLAIN.get(raw);
+  if (text === undefined) {
+    if (PLAIN.size >= 256) PLAIN.clear();
+    text = plainText(raw);
+    PLAIN.set(raw, text);
+  }
+  return text;
+}
+
 const TERMINAL_HEADER = /^(?:New Terminal Output|Current Terminal Screen):\s*$/;
 const SHELL_PROMPT = /^[\w.-]+@[\w.-]+:[^\n]*?[#$](?: |$)/;
 
 /**
- * Drops terminal chrome from tmux-style harness output (Terminus: "New Terminal Output:",
+ * Output as a terminal shows it (escapes removed, lines a carriage return redrew as redrawn),
+ * less the terminal chrome of tmux-style harness output (Terminus: "New Terminal Output:",
  * echoed `user@host:/dir# command` prompt lines), leaving what the command printed.
  */
-export function cleanOutput(text: string): string {
+export function cleanOutput(raw: string): string {
+  // colours and carriage-return redraws first: `\x1b[31m1 failed` reads as `1 failed`
+  const text = /[\x1b\r]/.test(raw) ? plainOnce(raw) : raw;
   if (
     !/Terminal (?:Output|Screen):/.test(text) &&
     !SHELL_PROMPT.test(text.split("\n", 3).join("\n").trim())
@@ -546,7 +568,9 @@ export function segments(cmd: string): string[] {
     .filter(Boolean);
 }
 
-function segmentChecks(seg: string): boolean {
+function segmentChecks(raw: string): boolean {
+  // `cat <<EOF` only prints the heredoc's own text (a commit message: `git commit -m "$(cat <<EOF`)
+  const seg = raw.replace(/\bcat\s+<<-?\s*HEREDOC\b/g, "");
   if (TEST_RE.test(seg) || PROBE_RE.test(seg)) return true;
   if (
     /(^|[^0-9&<>])>>?\s*[^\s&]/.test(seg.replace(/2>&1|>\s*\/dev\/null/g, "")) ||
