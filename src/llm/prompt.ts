@@ -60,6 +60,8 @@ export const LABEL_SYSTEM_PROMPT = [
   ...MECHANISMS.map((m) => `- ${m.id}: ${m.name} (${m.point})`),
   "artifact-wrong-path is the task's own work written to the wrong place; when the agent never",
   "found the task's inputs or code and built or changed something else, name task-input-missed.",
+  "When the agent's own test run failed and it then loosened that test's expectation or deleted",
+  "the test (its own or an existing one) rather than changing the code, name edited-test-to-pass.",
   "A check whose output the agent could not read before it stopped (sent in the same batch as",
   "the stop) is no check. For an exclusion, status is named when its evidence is cited.",
   "The Mechanism evidence and Detector evidence sections are what an offline labeller found:",

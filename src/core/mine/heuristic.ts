@@ -47,6 +47,7 @@ export const OPEN_PRIORITY: readonly string[] = [
   "task-input-missed",
   "deadline-no-deliverable",
   "repeated-tool-error",
+  "edited-test-to-pass",
   "constraint-unchecked",
   "vacuous-check",
   "regression-unchecked",

@@ -151,6 +151,12 @@ const OPEN_MECHANISMS: readonly Mechanism[] = [
     signatureOf: "the failing check's program",
   },
   {
+    id: "edited-test-to-pass",
+    name: "a failing test weakened or deleted instead of fixing the code it checks",
+    point: "tool",
+    signatureOf: "how the test was changed (`test deleted`, `test edited`)",
+  },
+  {
     id: "task-input-missed",
     name: "never found or used the task's own inputs or code (worked on something else)",
     point: "stop",

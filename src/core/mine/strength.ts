@@ -207,6 +207,14 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
     // the verifier's line under the folder it graded, which the agent never named
     "task-input-missed": (_a, h) =>
       h.subject?.startsWith("/") ? new RegExp(`(?<![\\w.-])${escapeRe(h.subject)}`) : undefined,
+    // the grader's failing test about what the agent's weakened test checked
+    "edited-test-to-pass": (_a, h) => {
+      const leaf = h.subject
+        ?.split(/::| > /)
+        .at(-1)
+        ?.trim();
+      return leaf && leaf.length >= 6 ? new RegExp(escapeRe(leaf.slice(0, 200))) : undefined;
+    },
     "regression-unchecked": (a) => {
       const names = testsOf(a)
         .filter((t) => t.role === "regression" && t.status !== "passed")
@@ -243,12 +251,16 @@ const DELIVERABLE_MISSING: ReadonlySet<string> = new Set([
 /**
  * Mechanisms whose state is a working result destroyed by one tool call (an overwrite, a
  * cleanup, a write to the evidence): only there does an earlier passing check of the agent's
- * own show what was lost. A deadline or a retry loop loses nothing that had worked.
+ * own show what was lost. A deadline, a retry loop or a weakened test loses nothing that had
+ * worked.
  */
 const DESTROYED_BY_A_CALL: ReadonlySet<string> = new Set(
   MECHANISMS.filter(
     (m) =>
-      m.point === "tool" && m.id !== "deadline-no-deliverable" && m.id !== "repeated-tool-error",
+      m.point === "tool" &&
+      m.id !== "deadline-no-deliverable" &&
+      m.id !== "repeated-tool-error" &&
+      m.id !== "edited-test-to-pass",
   ).map((m) => m.id),
 );
 

@@ -7,6 +7,7 @@ import { deadlineNoDeliverable } from "./deadline.js";
 import { destructiveAfterProbe } from "./destructive-after-probe.js";
 import { diffEmptiedByCommit } from "./diff-emptied.js";
 import { earlierSuccess } from "./earlier-success.js";
+import { editedTestToPass } from "./edited-test.js";
 import { emptySubmissionAfterEdits } from "./empty-submission.js";
 import { evidenceMutated } from "./evidence-mutated.js";
 import { fetchedOwnCopy } from "./fetched-copy.js";
@@ -70,6 +71,7 @@ export const DETECTORS: readonly Detector[] = [
   gradedSubjectUnchecked,
   statedNameAbsent,
   vacuousCheck,
+  editedTestToPass,
   regressionUnchecked,
   stopNoCheck,
   stopCheckNotRun,
