@@ -17,6 +17,7 @@ import {
   TASK_INPUT_MISSED,
 } from "./templates-artifact.js";
 import {
+  EDITED_TEST_TO_PASS,
   REGRESSION_UNCHECKED,
   STOP_AFTER_FAILED_CHECK,
   STRAY_ARTIFACT_LEFT,
@@ -36,6 +37,7 @@ export const MECHANISM_TEMPLATES: readonly MechanismTemplate[] = [
   STRAY_ARTIFACT_LEFT,
   REGRESSION_UNCHECKED,
   STOP_AFTER_FAILED_CHECK,
+  EDITED_TEST_TO_PASS,
 ];
 
 /**
