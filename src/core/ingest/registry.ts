@@ -2,6 +2,7 @@ import { InputError } from "../errors.js";
 import type { SourceFormat } from "../model/attempt.js";
 import { atifImporter } from "./atif.js";
 import { autocoderoverImporter } from "./autocoderover.js";
+import { checkpointRunImporter } from "./checkpoint-run.js";
 import { claudeImporter } from "./claude.js";
 import { codexImporter } from "./codex.js";
 import type { SourceUnit } from "./discover.js";
@@ -31,6 +32,7 @@ export const IMPORTERS: readonly Importer[] = [
   openhandsImporter,
   autocoderoverImporter,
   runFolderImporter,
+  checkpointRunImporter,
   fireJsonlImporter,
   codexImporter,
   claudeImporter,
@@ -51,6 +53,7 @@ export const DIRECTORY_FORMATS: ReadonlySet<SourceFormat> = new Set([
   "openhands",
   "autocoderover",
   "run-folder",
+  "checkpoint-run",
 ]);
 
 export function importerFor(format: SourceFormat): Importer | undefined {

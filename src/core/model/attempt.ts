@@ -68,6 +68,7 @@ export const SourceFormat = z.enum([
   "mini-swe-agent",
   "pydantic-ai",
   "run-folder",
+  "checkpoint-run",
   "swe-agent",
   "span-trajectory",
   "prediction-record",

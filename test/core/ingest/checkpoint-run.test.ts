@@ -1,0 +1,70 @@
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { failingTests } from "../../../src/core/ingest/verifier-tests.js";
+import type { Attempt } from "../../../src/core/model/attempt.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
+import { tempDirs } from "../../helpers/temp-dirs.js";
+import { collect } from "./collect.js";
+
+/** Two real SlopCodeBench checkpoints (test/fixtures/checkpoint-run, README there). */
+const FIXTURE = resolve(REPO_ROOT, "test/fixtures/checkpoint-run");
+const temp = tempDirs();
+
+let attempts: Attempt[];
+let errors: string[];
+beforeAll(async () => {
+  ({ attempts, errors } = await collect([FIXTURE]));
+});
+const checkpoint = (n: number) => {
+  const a = attempts.find((x) => x.taskId === `code_search/checkpoint_${n}`);
+  if (!a) throw new Error(`no checkpoint ${n}`);
+  return a;
+};
+
+describe("a multi-stage benchmark's checkpoint folders (SlopCodeBench layout)", () => {
+  it("reads each checkpoint as one attempt: its printed log, not the CLI's side files", () => {
+    expect(errors).toEqual([]);
+    expect(attempts).toHaveLength(2);
+    expect(attempts.every((a) => a.source.format === "checkpoint-run")).toBe(true);
+  });
+
+  it("takes the task from prompt.txt and the actions from Claude Code's stream-json", () => {
+    const a = checkpoint(1);
+    expect(a.taskText).toMatch(/^Implement a program/);
+    expect(a.agent).toBe("claude-code");
+    expect(a.model).toBe("glm-5");
+    const calls = a.events.filter((e) => e.kind === "tool_call");
+    expect(calls.length).toBeGreaterThan(10);
+    expect(calls.some((c) => c.tool === "Write" || c.tool === "Edit")).toBe(true);
+    expect(a.events.at(-1)?.kind).toBe("stop");
+    expect(a.durationS).toBeGreaterThan(0);
+  });
+
+  it("grades by the hidden tests: every test passed is a pass, one failed a failure", () => {
+    expect(checkpoint(1)).toMatchObject({ outcome: "pass", reward: 1 });
+    const a = checkpoint(2);
+    expect(a.outcome).toBe("fail");
+    expect(a.reward).toBeCloseTo(15 / 25);
+    const failing = failingTests(a);
+    expect(failing.length).toBe(10);
+    // the earlier checkpoint's tests are regression tests, the Core group this checkpoint's
+    const core = failing.find((t) => t.name.startsWith("Core: "));
+    expect(core?.role).toBe("target");
+    expect(a.verifierTests?.some((t) => t.role === "regression")).toBe(true);
+    // each failure's text from the pytest-json-report, and pytest's own output as the verifier's
+    expect(core?.message?.length).toBeGreaterThan(20);
+    expect(a.verifierOutput).toMatch(/passed|failed/);
+  });
+
+  it("a broken evaluation.json is named with what was expected; the other checkpoint loads", async () => {
+    const dir = temp.copyOf(FIXTURE, "fire-checkpoint-");
+    const bad = join(dir, "code_search/checkpoint_2/evaluation.json");
+    writeFileSync(bad, '{"checkpoint_name": "checkpoint_2", "tests": {"g": {"failed": 3}}}');
+    const got = await collect([dir]);
+    expect(got.attempts.map((a) => a.taskId)).toEqual(["code_search/checkpoint_1"]);
+    expect(got.errors.join("\n")).toMatch(
+      /checkpoint_2\/evaluation\.json.*evaluation\.json \(tests per group/s,
+    );
+  });
+});
