@@ -26,6 +26,7 @@ import { EventLog } from "./events.js";
 import { findFiles, isDir, isFile, peek, readSmall } from "./fs-util.js";
 import { decideOutcome } from "./harbor-outcome.js";
 import { ioReason, parseJsonLoaded, validate } from "./json-file.js";
+import { filesStamp } from "./stamp.js";
 import { attemptId, capString } from "./text.js";
 import { normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -125,19 +126,28 @@ function failureTexts(file: string): Map<string, { text: string; line?: number }
  * The graded tests, group by group: `<Group>: <test>`; the earlier checkpoints' tests (the
  * Regression group) must keep passing, the others are this checkpoint's targets.
  */
-function gradedTests(evaluation: z.infer<typeof Evaluation>, reportFile: string): VerifierTest[] {
+function gradedTests(
+  evaluation: z.infer<typeof Evaluation>,
+  reportFile: string,
+  before: ReadonlySet<string> | undefined,
+): VerifierTest[] {
   const texts = failureTexts(reportFile);
   const out: VerifierTest[] = [];
   for (const [key, g] of Object.entries(evaluation.tests)) {
     const group = key.split("-").at(-1) ?? key;
-    const role = /^regression$/i.test(group) ? ("regression" as const) : ("target" as const);
+    const earlier = /^regression$/i.test(group);
+    // an earlier checkpoint's test is a regression test only where it passed after the
+    // previous checkpoint: one that failed then is a failure this run inherited
+    const roleOf = (name: string): VerifierTest["role"] =>
+      !earlier ? "target" : before?.has(name) ? "regression" : undefined;
     const add = (names: readonly string[] | null | undefined, status: VerifierTest["status"]) => {
       for (const name of names ?? []) {
         const t = status === "failed" ? texts.get(name) : undefined;
+        const role = roleOf(name);
         out.push({
           name: `${group}: ${name}`,
           status,
-          role,
+          ...(role ? { role } : {}),
           ...(t ? { message: t.text, file: reportFile } : {}),
         });
       }
@@ -147,6 +157,24 @@ function gradedTests(evaluation: z.infer<typeof Evaluation>, reportFile: string)
     add(g.skipped, "skipped");
   }
   return out;
+}
+
+/** The evaluation of the checkpoint before this one (`checkpoint_<N-1>` beside it), if any. */
+function previousEvaluation(dir: string): string | undefined {
+  const m = /^(.*?)(\d+)$/.exec(basename(dir));
+  const n = m ? Number(m[2]) : Number.NaN;
+  if (!m || !(n > 1)) return undefined;
+  const file = join(dirname(dir), `${m[1]}${n - 1}`, "evaluation.json");
+  return isFile(file) ? file : undefined;
+}
+
+/** The tests every group of the previous checkpoint passed (undefined: no previous checkpoint). */
+function passedBefore(dir: string): Set<string> | undefined {
+  const file = previousEvaluation(dir);
+  if (!file) return undefined;
+  const r = readJson(file, Evaluation, "a checkpoint's evaluation.json");
+  if (!r.ok) return undefined;
+  return new Set(Object.values(r.value.tests).flatMap((g) => g.passed ?? []));
 }
 
 /** The CLI's opening `init` record: its model and version. */
@@ -215,8 +243,11 @@ async function* readCheckpointRun(dir: string, options: IngestOptions): AsyncGen
   if (session.errors.length > 0) for (const error of session.errors) yield error;
   const s = session.session;
   const calls = (l: EventLog) => l.events.filter((e) => e.kind === "tool_call").length;
-  if (s && calls(s.log) > calls(log)) log = s.log;
-  const tests = gradedTests(ev, join(dir, "evaluation", "report.json"));
+  // the transcript also keeps each turn's usage and stop reason: read whenever it has the run
+  const fromSession = s !== undefined && session.file !== undefined && calls(s.log) >= calls(log);
+  if (fromSession) log = s.log;
+  const finalTurn = fromSession ? s.finalTurn() : undefined;
+  const tests = gradedTests(ev, join(dir, "evaluation", "report.json"), passedBefore(dir));
   const total = tests.filter((t) => t.status !== "skipped").length;
   const passed = tests.filter((t) => t.status === "passed").length;
   const reward = total > 0 ? passed / total : undefined;
@@ -230,12 +261,17 @@ async function* readCheckpointRun(dir: string, options: IngestOptions): AsyncGen
           type: "AgentError",
           message: inf.error_message || "the harness reported an error in the agent's run",
         }
-      : closing?.is_error
+      : closing?.subtype === "error_max_turns"
         ? {
-            type: "AgentError",
-            message: `the agent CLI ended with an error (${closing.subtype ?? "error"})`,
+            type: "MaxTurnsReached",
+            message: `the agent CLI reached its max turns limit (${closing.num_turns ?? "?"} turns)`,
           }
-        : undefined;
+        : closing?.is_error
+          ? {
+              type: "AgentError",
+              message: `the agent CLI ended with an error (${closing.subtype ?? "error"})`,
+            }
+          : undefined;
   const outcome = ev.infrastructure_failure
     ? ("error" as const)
     : decideOutcome(reward, exception, options.passThreshold);
@@ -265,6 +301,7 @@ async function* readCheckpointRun(dir: string, options: IngestOptions): AsyncGen
       ? { file: verifier.file, firstLine: verifier.firstLine, head: verifier.head }
       : undefined,
     verifierTests: tests.length > 0 ? tests : undefined,
+    ...(finalTurn && session.file ? { agentEnd: { ...finalTurn, file: session.file } } : {}),
     events: log.events,
   };
   yield { type: "attempt", attempt };
@@ -277,7 +314,7 @@ async function* readCheckpointRun(dir: string, options: IngestOptions): AsyncGen
 async function mainSession(
   dir: string,
   options: IngestOptions,
-): Promise<{ session?: ClaudeSession; errors: IngestItem[] }> {
+): Promise<{ session?: ClaudeSession; file?: string; errors: IngestItem[] }> {
   const root = join(dir, "agent", "workspace", "projects");
   if (!isDir(root)) return { errors: [] };
   const files = findFiles(root, (r) => /^[^/]+\/(?!agent-)[^/]+\.jsonl$/.test(r));
@@ -286,7 +323,7 @@ async function mainSession(
   const holder: { session?: ClaudeSession } = {};
   const errors: IngestItem[] = [];
   for await (const item of readClaudeSession(main, options, holder)) errors.push(item);
-  return { session: holder.session, errors };
+  return { session: holder.session, file: main, errors };
 }
 
 const sizeOf = (file: string): number => {
@@ -301,4 +338,9 @@ export const checkpointRunImporter: Importer = {
   format: "checkpoint-run",
   detect: (path, _head, isDirectory) => isDirectory && isCheckpointRun(path),
   read: (path, options) => readCheckpointRun(path, options),
+  // the previous checkpoint's verdict says which earlier tests passed before this run
+  outsideStamp: (path) => {
+    const before = previousEvaluation(path);
+    return filesStamp(before ? [before] : []);
+  },
 };

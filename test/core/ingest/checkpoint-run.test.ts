@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { failingTests } from "../../../src/core/ingest/verifier-tests.js";
@@ -66,5 +66,39 @@ describe("a multi-stage benchmark's checkpoint folders (SlopCodeBench layout)", 
     expect(got.errors.join("\n")).toMatch(
       /checkpoint_2\/evaluation\.json.*evaluation\.json \(tests per group/s,
     );
+  });
+
+  it("an earlier test is a regression test only where it passed at the previous checkpoint", async () => {
+    const dir = temp.copyOf(FIXTURE, "fire-checkpoint-");
+    const before = join(dir, "code_search/checkpoint_1/evaluation.json");
+    const ev = JSON.parse(readFileSync(before, "utf8"));
+    const core = ev.tests["checkpoint_1-Core"];
+    core.failed = [core.passed.shift()];
+    writeFileSync(before, JSON.stringify(ev));
+    const got = await collect([dir]);
+    const a = got.attempts.find((x) => x.taskId === "code_search/checkpoint_2");
+    const inherited = a?.verifierTests?.find((t) => t.name === `Regression: ${core.failed[0]}`);
+    expect(inherited).toBeDefined();
+    expect(inherited?.role).toBeUndefined();
+    const kept = a?.verifierTests?.find((t) => t.name === `Regression: ${core.passed[0]}`);
+    expect(kept?.role).toBe("regression");
+  });
+
+  it("a run the CLI ended at its turn limit is a step limit, not the agent's stop", async () => {
+    const dir = temp.copyOf(FIXTURE, "fire-checkpoint-");
+    const printed = join(dir, "code_search/checkpoint_2/agent/stdout.jsonl");
+    const lines = readFileSync(printed, "utf8").trimEnd().split("\n");
+    const last = JSON.parse(lines.at(-1) ?? "{}");
+    lines[lines.length - 1] = JSON.stringify({
+      ...last,
+      subtype: "error_max_turns",
+      is_error: true,
+      num_turns: 100,
+    });
+    writeFileSync(printed, `${lines.join("\n")}\n`);
+    const got = await collect([dir]);
+    const a = got.attempts.find((x) => x.taskId === "code_search/checkpoint_2");
+    expect(a?.exception?.type).toBe("MaxTurnsReached");
+    expect(a?.exception?.message).toMatch(/max turns limit \(100 turns\)/);
   });
 });
