@@ -1733,3 +1733,15 @@ describe("fixes of a test are no weakening (session 35 review)", () => {
     ).toBe("test file deleted");
   });
 });
+
+describe("a quoted word is a value the task shows, not what it asks (session 35)", () => {
+  it('a schema\'s "kind": "replace" beside "exact" asks for no replacement', () => {
+    const schema =
+      'Each rule has "mode": "exact" | "regex", and a fix: {"kind": "replace", // only supported kind';
+    expect(REPLACE_TASK_RE.test(schema)).toBe(false);
+    expect(
+      REPLACE_TASK_RE.test("Replace every tab with four spaces, and change nothing else."),
+    ).toBe(true);
+    expect(REPLACE_TASK_RE.test("Only the version string is replaced.")).toBe(true);
+  });
+});

@@ -5,10 +5,11 @@ import type { Detector } from "./types.js";
  * A closed replacement map: replace, and nothing else (only, exactly, unchanged). The
  * replacement and its exactness in one sentence ("Only use the standard library" is none),
  * and a replacement the task asks for, not one it forbids ("must not replace the whole
- * configuration" is none).
+ * configuration" is none). A quoted word is a value the task shows (a schema's `"kind":
+ * "replace"` beside `"exact"`), not what it asks.
  */
 export const REPLACE_TASK_RE =
-  /(?<!\b(?:not|never|n't|without) )\b(replace|substitut|rename every|change every)\b(?:[^.\n]|\.(?=\S)){0,200}\b(exact(ly)?|only|nothing else|byte|unchanged|verbatim)\b|\b(exact(ly)?|only)\b(?:[^.\n]|\.(?=\S)){0,120}(?<!\b(?:not|never|n't|without) )\breplace[sd]?\b/i;
+  /(?<!\b(?:not|never|n't|without) |["'`])\b(replace|substitut|rename every|change every)\b(?!["'`])(?:[^.\n]|\.(?=\S)){0,200}(?<!["'`])\b(exact(ly)?|only|nothing else|byte|unchanged|verbatim)\b(?!["'`])|(?<!["'`])\b(exact(ly)?|only)\b(?!["'`])(?:[^.\n]|\.(?=\S)){0,120}(?<!\b(?:not|never|n't|without) |["'`])\breplace[sd]?\b(?!["'`])/i;
 const DIFF_RE = /\b(diff|cmp|git\s+diff|comm|sha256sum|md5sum)\b/;
 
 /** Closed replacement task: files written, but no mechanical diff after the last write. */
