@@ -15,7 +15,7 @@
  * The run passes when every graded test passed (reward = the share passed, held to the pass
  * threshold as any reward); a grader that failed itself leaves an `error` outcome.
  */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { InputError } from "../errors.js";
@@ -42,7 +42,8 @@ const Group = z.looseObject({
 const Evaluation = z.looseObject({
   problem_name: z.string().nullish(),
   checkpoint_name: z.string().nullish(),
-  tests: z.record(z.string(), Group),
+  // each group on its own: one odd group does not cost the checkpoint its other tests
+  tests: z.record(z.string(), z.unknown()),
   infrastructure_failure: z.boolean().nullish(),
   pytest_exit_code: z.number().nullish(),
 });
@@ -81,11 +82,17 @@ const MAX_LOG = 64 << 20;
 /** A failure's text kept per test. */
 const MESSAGE_CAP = 2_000;
 
-/** Whether a folder is such a checkpoint: an `evaluation.json` of checkpoint tests and the agent's printed log. */
+/**
+ * Whether a folder is such a checkpoint: the agent's folder and the harness's own record of the
+ * run (`checkpoint.yaml` or `inference_result.json`), or an `evaluation.json` of checkpoint tests
+ * beside the agent's printed log (a run the grader skipped has no evaluation).
+ */
 export function isCheckpointRun(dir: string): boolean {
+  if (!isDir(join(dir, "agent"))) return false;
+  if (isFile(join(dir, "checkpoint.yaml")) || isFile(join(dir, "inference_result.json")))
+    return true;
   const evaluation = join(dir, "evaluation.json");
-  if (!isFile(evaluation) || !isFile(join(dir, "agent", "stdout.jsonl"))) return false;
-  return EVALUATION_HEAD.test(peek(evaluation, 16384).trimStart());
+  return isFile(evaluation) && EVALUATION_HEAD.test(peek(evaluation, 16384).trimStart());
 }
 
 function readJson<S extends z.ZodType>(
@@ -104,51 +111,90 @@ function readJson<S extends z.ZodType>(
   return validate(file, parsed.value, schema, what);
 }
 
-/** The failure text pytest-json-report keeps for each test, by the test's own name. */
-function failureTexts(file: string): Map<string, { text: string; line?: number }> {
-  const out = new Map<string, { text: string; line?: number }>();
+/**
+ * The failure text pytest-json-report keeps for each test, by its id after the file
+ * (`TestCore::test_x`) and by its last part (`test_x`).
+ */
+function failureTexts(file: string, errors: InputError[]): Map<string, string> {
+  const out = new Map<string, string>();
   if (!isFile(file)) return out;
   const r = readJson(file, PytestJsonReport, "a pytest-json-report (tests with nodeid, outcome)");
-  if (!r.ok) return out;
+  if (!r.ok) {
+    errors.push(r.error);
+    return out;
+  }
   for (const t of r.value.tests) {
     const repr = t.call?.longrepr ?? t.setup?.longrepr;
     if (typeof repr !== "string" || repr === "") continue;
-    const name = t.nodeid.split("::").at(-1) ?? t.nodeid;
-    out.set(name, {
-      text: capString(repr, MESSAGE_CAP),
-      ...(t.lineno ? { line: t.lineno + 1 } : {}),
-    });
+    const parts = t.nodeid.split("::");
+    const text = capString(repr, MESSAGE_CAP);
+    out.set(parts.slice(1).join("::") || t.nodeid, text);
+    const last = parts.at(-1);
+    if (last && !out.has(last)) out.set(last, text);
+  }
+  return out;
+}
+
+/** A group key `checkpoint_2-Core`: the checkpoint whose test it is, and the group. */
+function groupOf(key: string): { checkpoint: string; group: string } {
+  const at = key.lastIndexOf("-");
+  return at > 0
+    ? { checkpoint: key.slice(0, at), group: key.slice(at + 1) }
+    : { checkpoint: "", group: key };
+}
+
+/** The groups of an evaluation that pass their schema; the others as errors. */
+function groupsOf(
+  tests: Record<string, unknown>,
+  file: string,
+  errors: InputError[],
+): [string, z.infer<typeof Group>][] {
+  const out: [string, z.infer<typeof Group>][] = [];
+  for (const [key, value] of Object.entries(tests)) {
+    const g = Group.safeParse(value);
+    if (g.success) out.push([key, g.data]);
+    else
+      errors.push(
+        new InputError(
+          file,
+          undefined,
+          `test group "${key}": expected {passed, failed, skipped} lists of test names`,
+        ),
+      );
   }
   return out;
 }
 
 /**
- * The graded tests, group by group: `<Group>: <test>`; the earlier checkpoints' tests (the
- * Regression group) must keep passing, the others are this checkpoint's targets.
+ * The graded tests, group by group: `<group key>: <test>`. An earlier checkpoint's test (its
+ * group names another checkpoint) is a regression test only where it passed after the previous
+ * checkpoint: one that failed then is a failure this run inherited. This checkpoint's own tests
+ * are its targets.
  */
 function gradedTests(
-  evaluation: z.infer<typeof Evaluation>,
+  groups: readonly [string, z.infer<typeof Group>][],
+  current: string | undefined,
+  texts: ReadonlyMap<string, string>,
   reportFile: string,
   before: ReadonlySet<string> | undefined,
 ): VerifierTest[] {
-  const texts = failureTexts(reportFile);
   const out: VerifierTest[] = [];
-  for (const [key, g] of Object.entries(evaluation.tests)) {
-    const group = key.split("-").at(-1) ?? key;
-    const earlier = /^regression$/i.test(group);
-    // an earlier checkpoint's test is a regression test only where it passed after the
-    // previous checkpoint: one that failed then is a failure this run inherited
+  for (const [key, g] of groups) {
+    const { checkpoint, group } = groupOf(key);
+    const earlier = current
+      ? checkpoint !== "" && checkpoint !== current
+      : /^regression$/i.test(group);
     const roleOf = (name: string): VerifierTest["role"] =>
-      !earlier ? "target" : before?.has(name) ? "regression" : undefined;
+      !earlier ? "target" : before?.has(`${checkpoint}/${name}`) ? "regression" : undefined;
     const add = (names: readonly string[] | null | undefined, status: VerifierTest["status"]) => {
       for (const name of names ?? []) {
-        const t = status === "failed" ? texts.get(name) : undefined;
+        const text = status === "failed" ? texts.get(name) : undefined;
         const role = roleOf(name);
         out.push({
-          name: `${group}: ${name}`,
+          name: `${key}: ${name}`,
           status,
           ...(role ? { role } : {}),
-          ...(t ? { message: t.text, file: reportFile } : {}),
+          ...(text ? { message: text, file: reportFile } : {}),
         });
       }
     };
@@ -168,13 +214,18 @@ function previousEvaluation(dir: string): string | undefined {
   return isFile(file) ? file : undefined;
 }
 
-/** The tests every group of the previous checkpoint passed (undefined: no previous checkpoint). */
+/** The tests the previous checkpoint passed, as `<checkpoint>/<test>` (undefined: none before). */
 function passedBefore(dir: string): Set<string> | undefined {
   const file = previousEvaluation(dir);
   if (!file) return undefined;
   const r = readJson(file, Evaluation, "a checkpoint's evaluation.json");
   if (!r.ok) return undefined;
-  return new Set(Object.values(r.value.tests).flatMap((g) => g.passed ?? []));
+  const out = new Set<string>();
+  for (const [key, g] of groupsOf(r.value.tests, file, [])) {
+    const { checkpoint } = groupOf(key);
+    for (const name of g.passed ?? []) out.add(`${checkpoint}/${name}`);
+  }
+  return out;
 }
 
 /** The CLI's opening `init` record: its model and version. */
@@ -184,15 +235,25 @@ const InitRecord = z.looseObject({
   claude_code_version: z.string().nullish(),
 });
 
-function openingRecord(text: string): z.infer<typeof InitRecord> | undefined {
-  const first = text.slice(0, text.indexOf("\n") >>> 0).trim();
-  if (!first.startsWith('{"type":"system"')) return undefined;
+/** A JSON line of the printed log, parsed (undefined: not a JSON object). */
+function jsonLine(line: string | undefined): unknown {
+  const l = line?.trim() ?? "";
+  if (!l.startsWith("{")) return undefined;
   try {
-    const r = InitRecord.safeParse(JSON.parse(first));
-    return r.success ? r.data : undefined;
+    return JSON.parse(l);
   } catch {
     return undefined;
   }
+}
+
+function openingRecord(text: string): z.infer<typeof InitRecord> | undefined {
+  const r = InitRecord.safeParse(jsonLine(text.slice(0, text.indexOf("\n") >>> 0)));
+  return r.success ? r.data : undefined;
+}
+
+/** The sessions the printed log names (its init and result records carry `session_id`). */
+function sessionIds(text: string): Set<string> {
+  return new Set([...text.matchAll(/"session_id"\s*:\s*"([\w-]{1,80})"/g)].map((m) => m[1] ?? ""));
 }
 
 /** The CLI's closing `result` record: how it ended, and what the run cost. */
@@ -201,57 +262,105 @@ const ResultRecord = z.looseObject({
   subtype: z.string().nullish(),
   is_error: z.boolean().nullish(),
   num_turns: z.number().nullish(),
+  result: z.string().nullish(),
 });
 
 function closingRecord(text: string): z.infer<typeof ResultRecord> | undefined {
-  const last = text.trimEnd().split("\n").at(-1)?.trim() ?? "";
-  if (!last.startsWith('{"type":"result"')) return undefined;
-  try {
-    const r = ResultRecord.safeParse(JSON.parse(last));
-    return r.success ? r.data : undefined;
-  } catch {
-    return undefined;
-  }
+  const r = ResultRecord.safeParse(jsonLine(text.trimEnd().split("\n").at(-1)));
+  return r.success ? r.data : undefined;
+}
+
+/**
+ * How the CLI said its run ended, when not by the agent's own stop: its turn limit (a step
+ * limit), or an error (`error_during_execution`, `is_error`), with what it printed.
+ */
+function cliEnd(closing: z.infer<typeof ResultRecord> | undefined): AttemptInput["exception"] {
+  if (!closing) return undefined;
+  const said = closing.result ? `: ${capString(closing.result, 300)}` : "";
+  if (closing.subtype === "error_max_turns")
+    return {
+      type: "MaxTurnsReached",
+      message: `the agent CLI reached its max turns limit (${closing.num_turns ?? "?"} turns)`,
+    };
+  if (closing.subtype?.startsWith("error") || closing.is_error)
+    return {
+      type: "AgentError",
+      message: `the agent CLI ended with an error (${closing.subtype ?? "is_error"})${said}`,
+    };
+  return undefined;
 }
 
 async function* readCheckpointRun(dir: string, options: IngestOptions): AsyncGenerator<IngestItem> {
+  const errors: InputError[] = [];
   const evaluationFile = join(dir, "evaluation.json");
-  const evaluation = readJson(
-    evaluationFile,
-    Evaluation,
-    "a checkpoint's evaluation.json (tests per group with passed / failed names)",
-  );
-  if (!evaluation.ok) return yield { type: "error", error: evaluation.error };
-  const ev = evaluation.value;
+  // a checkpoint the grader skipped, or whose verdict is unreadable, still loads (no outcome)
+  const evaluation = isFile(evaluationFile)
+    ? readJson(
+        evaluationFile,
+        Evaluation,
+        "a checkpoint's evaluation.json (tests per group with passed / failed names)",
+      )
+    : undefined;
+  if (evaluation && !evaluation.ok) errors.push(evaluation.error);
+  const ev = evaluation?.ok ? evaluation.value : undefined;
   const inferenceFile = join(dir, "inference_result.json");
   const inference = isFile(inferenceFile)
     ? readJson(inferenceFile, Inference, "a checkpoint's inference_result.json (timing, had_error)")
     : undefined;
-  if (inference && !inference.ok) yield { type: "error", error: inference.error };
+  if (inference && !inference.ok) errors.push(inference.error);
   const inf = inference?.ok ? inference.value : {};
   let log = new EventLog(options.outputCap);
   const printedFile = join(dir, "agent", "stdout.jsonl");
-  const printed = readSmall(printedFile, MAX_LOG) ?? "";
-  appendPrinted(log, streamJsonItems(printed));
-  const closing = closingRecord(printed);
-  const opening = openingRecord(printed);
-  // the CLI answered and closed its run: the run ends with its stop
-  if (closing) log.stop();
+  const printed = readSmall(printedFile, MAX_LOG);
+  if (printed === undefined && isFile(printedFile))
+    errors.push(
+      new InputError(printedFile, undefined, `larger than ${MAX_LOG >> 20} MiB: not read`),
+    );
+  const text = printed ?? "";
+  const items = streamJsonItems(text);
+  appendPrinted(log, items);
+  const closing = closingRecord(text);
+  const opening = openingRecord(text);
+  const ended = cliEnd(closing);
+  // the CLI answered and closed its run on its own: the run ends with its stop
+  if (closing && !ended) log.stop();
   // A run the harness resumed (`--continue` after an API error) printed only its last part; the
-  // CLI's own session transcript holds the whole conversation: read when it knows more calls.
-  const session = await mainSession(dir, options);
-  if (session.errors.length > 0) for (const error of session.errors) yield error;
+  // CLI's own transcript of the session the log names holds the whole conversation, and each
+  // turn's usage and stop reason: read when it has at least the printed calls.
+  const session = await namedSession(dir, sessionIds(text), options);
+  for (const item of session.errors) yield item;
   const s = session.session;
   const calls = (l: EventLog) => l.events.filter((e) => e.kind === "tool_call").length;
-  // the transcript also keeps each turn's usage and stop reason: read whenever it has the run
   const fromSession = s !== undefined && session.file !== undefined && calls(s.log) >= calls(log);
-  if (fromSession) log = s.log;
+  if (fromSession) {
+    log = s.log;
+    // the transcript records no end of the run: the printed log's closing record says it
+    if (closing && !ended && log.events.at(-1)?.kind !== "stop") log.stop();
+  }
+  if (text.trim() !== "" && items.length === 0 && !opening && !fromSession)
+    errors.push(
+      new InputError(
+        printedFile,
+        undefined,
+        "no Claude Code stream-json lines (another agent's log?): the checkpoint loads with no actions",
+      ),
+    );
   const finalTurn = fromSession ? s.finalTurn() : undefined;
-  const tests = gradedTests(ev, join(dir, "evaluation", "report.json"), passedBefore(dir));
-  const total = tests.filter((t) => t.status !== "skipped").length;
+  const texts = failureTexts(join(dir, "evaluation", "report.json"), errors);
+  const groups = ev ? groupsOf(ev.tests, evaluationFile, errors) : [];
+  const tests = gradedTests(
+    groups,
+    ev?.checkpoint_name ?? undefined,
+    texts,
+    join(dir, "evaluation", "report.json"),
+    passedBefore(dir),
+  );
+  for (const error of errors) yield { type: "error", error };
+  // the harness counts a skipped test among the total: it did not pass
   const passed = tests.filter((t) => t.status === "passed").length;
-  const reward = total > 0 ? passed / total : undefined;
-  const exception = ev.infrastructure_failure
+  const reward =
+    ev?.infrastructure_failure || tests.length === 0 ? undefined : passed / tests.length;
+  const exception = ev?.infrastructure_failure
     ? {
         type: "VerifierInfrastructureFailure",
         message: "the grader reported an infrastructure failure",
@@ -261,32 +370,22 @@ async function* readCheckpointRun(dir: string, options: IngestOptions): AsyncGen
           type: "AgentError",
           message: inf.error_message || "the harness reported an error in the agent's run",
         }
-      : closing?.subtype === "error_max_turns"
-        ? {
-            type: "MaxTurnsReached",
-            message: `the agent CLI reached its max turns limit (${closing.num_turns ?? "?"} turns)`,
-          }
-        : closing?.is_error
-          ? {
-              type: "AgentError",
-              message: `the agent CLI ended with an error (${closing.subtype ?? "error"})`,
-            }
-          : undefined;
-  const outcome = ev.infrastructure_failure
+      : ended;
+  const outcome = ev?.infrastructure_failure
     ? ("error" as const)
     : decideOutcome(reward, exception, options.passThreshold);
   const verifier = readVerifierTail(join(dir, "evaluation", "stdout.txt"), options.outputCap);
   const taskText = readSmall(join(dir, "prompt.txt"), 1 << 20)?.trim() ?? "";
-  const problem = ev.problem_name ?? basename(dirname(dir));
-  const checkpoint = ev.checkpoint_name ?? basename(dir);
+  const problem = ev?.problem_name ?? basename(dirname(dir));
+  const checkpoint = ev?.checkpoint_name ?? basename(dir);
   const usage = inf.usage;
   const attempt: AttemptInput = {
     id: attemptId("checkpoint-run", dir, `${problem}-${checkpoint}`),
     source: { format: "checkpoint-run", path: dir },
     taskId: `${problem}/${checkpoint}`,
     taskText,
-    agent: opening ? "claude-code" : undefined,
-    model: opening?.model ?? undefined,
+    agent: opening || fromSession ? "claude-code" : undefined,
+    model: opening?.model ?? s?.model ?? undefined,
     outcome,
     reward: reward ?? null,
     exception,
@@ -308,31 +407,28 @@ async function* readCheckpointRun(dir: string, options: IngestOptions): AsyncGen
 }
 
 /**
- * The CLI's main session transcript under `agent/workspace/projects/<slug>/<session>.jsonl` (the
- * largest one that is no sub-agent's `agent-*.jsonl`), read as a Claude Code transcript.
+ * The CLI's own transcript of the session its printed log names,
+ * `agent/workspace/projects/<slug>/<session_id>.jsonl` (the last one named, when the harness
+ * resumed it under a new id), read as a Claude Code transcript; none when no file matches.
  */
-async function mainSession(
+async function namedSession(
   dir: string,
+  ids: ReadonlySet<string>,
   options: IngestOptions,
 ): Promise<{ session?: ClaudeSession; file?: string; errors: IngestItem[] }> {
   const root = join(dir, "agent", "workspace", "projects");
-  if (!isDir(root)) return { errors: [] };
-  const files = findFiles(root, (r) => /^[^/]+\/(?!agent-)[^/]+\.jsonl$/.test(r));
-  const main = files.sort((a, b) => sizeOf(b) - sizeOf(a))[0];
-  if (!main) return { errors: [] };
+  if (ids.size === 0 || !isDir(root)) return { errors: [] };
+  const files = findFiles(root, (r) => /^[^/]+\/[^/]+\.jsonl$/.test(r));
+  const named = [...ids]
+    .reverse()
+    .map((id) => files.find((f) => basename(f) === `${id}.jsonl`))
+    .find((f) => f !== undefined);
+  if (!named) return { errors: [] };
   const holder: { session?: ClaudeSession } = {};
   const errors: IngestItem[] = [];
-  for await (const item of readClaudeSession(main, options, holder)) errors.push(item);
-  return { session: holder.session, file: main, errors };
+  for await (const item of readClaudeSession(named, options, holder)) errors.push(item);
+  return { session: holder.session, file: named, errors };
 }
-
-const sizeOf = (file: string): number => {
-  try {
-    return statSync(file).size;
-  } catch {
-    return 0;
-  }
-};
 
 export const checkpointRunImporter: Importer = {
   format: "checkpoint-run",

@@ -49,7 +49,7 @@ describe("a multi-stage benchmark's checkpoint folders (SlopCodeBench layout)", 
     const failing = failingTests(a);
     expect(failing.length).toBe(10);
     // the earlier checkpoint's tests are regression tests, the Core group this checkpoint's
-    const core = failing.find((t) => t.name.startsWith("Core: "));
+    const core = failing.find((t) => t.name.startsWith("checkpoint_2-Core: "));
     expect(core?.role).toBe("target");
     expect(a.verifierTests?.some((t) => t.role === "regression")).toBe(true);
     // each failure's text from the pytest-json-report, and pytest's own output as the verifier's
@@ -57,15 +57,23 @@ describe("a multi-stage benchmark's checkpoint folders (SlopCodeBench layout)", 
     expect(a.verifierOutput).toMatch(/passed|failed/);
   });
 
-  it("a broken evaluation.json is named with what was expected; the other checkpoint loads", async () => {
+  it("a bad test group is named with what was expected; the checkpoint and its other groups load", async () => {
     const dir = temp.copyOf(FIXTURE, "fire-checkpoint-");
     const bad = join(dir, "code_search/checkpoint_2/evaluation.json");
-    writeFileSync(bad, '{"checkpoint_name": "checkpoint_2", "tests": {"g": {"failed": 3}}}');
+    const ev = JSON.parse(readFileSync(bad, "utf8"));
+    ev.tests["checkpoint_2-Core"] = { failed: 3 };
+    writeFileSync(bad, JSON.stringify(ev));
     const got = await collect([dir]);
-    expect(got.attempts.map((a) => a.taskId)).toEqual(["code_search/checkpoint_1"]);
+    expect(got.attempts.map((a) => a.taskId).sort()).toEqual([
+      "code_search/checkpoint_1",
+      "code_search/checkpoint_2",
+    ]);
     expect(got.errors.join("\n")).toMatch(
-      /checkpoint_2\/evaluation\.json.*evaluation\.json \(tests per group/s,
+      /checkpoint_2\/evaluation\.json.*"checkpoint_2-Core".*passed, failed, skipped/s,
     );
+    const a = got.attempts.find((x) => x.taskId === "code_search/checkpoint_2");
+    expect(a?.verifierTests?.some((t) => t.name.startsWith("checkpoint_2-Core"))).toBe(false);
+    expect(a?.verifierTests?.length).toBeGreaterThan(0);
   });
 
   it("an earlier test is a regression test only where it passed at the previous checkpoint", async () => {
@@ -77,10 +85,14 @@ describe("a multi-stage benchmark's checkpoint folders (SlopCodeBench layout)", 
     writeFileSync(before, JSON.stringify(ev));
     const got = await collect([dir]);
     const a = got.attempts.find((x) => x.taskId === "code_search/checkpoint_2");
-    const inherited = a?.verifierTests?.find((t) => t.name === `Regression: ${core.failed[0]}`);
+    const inherited = a?.verifierTests?.find(
+      (t) => t.name === `checkpoint_1-Regression: ${core.failed[0]}`,
+    );
     expect(inherited).toBeDefined();
     expect(inherited?.role).toBeUndefined();
-    const kept = a?.verifierTests?.find((t) => t.name === `Regression: ${core.passed[0]}`);
+    const kept = a?.verifierTests?.find(
+      (t) => t.name === `checkpoint_1-Regression: ${core.passed[0]}`,
+    );
     expect(kept?.role).toBe("regression");
   });
 
@@ -100,5 +112,7 @@ describe("a multi-stage benchmark's checkpoint folders (SlopCodeBench layout)", 
     const a = got.attempts.find((x) => x.taskId === "code_search/checkpoint_2");
     expect(a?.exception?.type).toBe("MaxTurnsReached");
     expect(a?.exception?.message).toMatch(/max turns limit \(100 turns\)/);
+    // the CLI ended the run, not the agent: no stop of the agent's own
+    expect(a?.events.at(-1)?.kind).not.toBe("stop");
   });
 });

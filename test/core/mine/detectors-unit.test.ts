@@ -1743,5 +1743,12 @@ describe("a quoted word is a value the task shows, not what it asks (session 35)
       REPLACE_TASK_RE.test("Replace every tab with four spaces, and change nothing else."),
     ).toBe(true);
     expect(REPLACE_TASK_RE.test("Only the version string is replaced.")).toBe(true);
+    // a quoted sentence still asks; quoted operands are operands; curly quotes are quotes
+    expect(REPLACE_TASK_RE.test('The issue says: "Replace every tab, change nothing else."')).toBe(
+      true,
+    );
+    expect(REPLACE_TASK_RE.test("Replace 'foo' with 'bar' exactly.")).toBe(true);
+    expect(REPLACE_TASK_RE.test("Substitute X for Y exactly.")).toBe(true);
+    expect(REPLACE_TASK_RE.test("“kind”: “replace”, “mode”: “exact”")).toBe(false);
   });
 });

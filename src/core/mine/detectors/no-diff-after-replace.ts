@@ -1,15 +1,21 @@
 import { commandOf, isWrite, toolCalls } from "./shell.js";
 import type { Detector } from "./types.js";
 
+/** Not a word quoted alone (`"replace"`, `‘exact’`): the start of a keyword that is a shown value. */
+const QUOTE = "[\"'`‘’“”]";
+const ONE_WORD_VALUE = `(?!(?<=${QUOTE})[\\w-]+${QUOTE})`;
+
 /**
  * A closed replacement map: replace, and nothing else (only, exactly, unchanged). The
  * replacement and its exactness in one sentence ("Only use the standard library" is none),
  * and a replacement the task asks for, not one it forbids ("must not replace the whole
- * configuration" is none). A quoted word is a value the task shows (a schema's `"kind":
- * "replace"` beside `"exact"`), not what it asks.
+ * configuration" is none). A word quoted alone is a value the task shows (a schema's `"kind":
+ * "replace"` beside `"exact"`), not what it asks; a quoted sentence still asks.
  */
-export const REPLACE_TASK_RE =
-  /(?<!\b(?:not|never|n't|without) |["'`])\b(replace|substitut|rename every|change every)\b(?!["'`])(?:[^.\n]|\.(?=\S)){0,200}(?<!["'`])\b(exact(ly)?|only|nothing else|byte|unchanged|verbatim)\b(?!["'`])|(?<!["'`])\b(exact(ly)?|only)\b(?!["'`])(?:[^.\n]|\.(?=\S)){0,120}(?<!\b(?:not|never|n't|without) |["'`])\breplace[sd]?\b(?!["'`])/i;
+export const REPLACE_TASK_RE = new RegExp(
+  String.raw`(?<!\b(?:not|never|n't|without) )\b${ONE_WORD_VALUE}(replace|substitut\w*|rename every|change every)\b(?:[^.\n]|\.(?=\S)){0,200}\b${ONE_WORD_VALUE}(exact(ly)?|only|nothing else|byte|unchanged|verbatim)\b|\b${ONE_WORD_VALUE}(exact(ly)?|only)\b(?:[^.\n]|\.(?=\S)){0,120}(?<!\b(?:not|never|n't|without) )\b${ONE_WORD_VALUE}replace[sd]?\b`,
+  "i",
+);
 const DIFF_RE = /\b(diff|cmp|git\s+diff|comm|sha256sum|md5sum)\b/;
 
 /** Closed replacement task: files written, but no mechanical diff after the last write. */
