@@ -15,7 +15,6 @@
  * The run passes when every graded test passed (reward = the share passed, held to the pass
  * threshold as any reward); a grader that failed itself leaves an `error` outcome.
  */
-import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { InputError } from "../errors.js";
@@ -25,7 +24,7 @@ import { type ClaudeSession, readClaudeSession } from "./claude.js";
 import { EventLog } from "./events.js";
 import { findFiles, isDir, isFile, peek, readSmall } from "./fs-util.js";
 import { decideOutcome } from "./harbor-outcome.js";
-import { ioReason, parseJsonLoaded, validate } from "./json-file.js";
+import { readJsonAsSync } from "./json-file.js";
 import { filesStamp } from "./stamp.js";
 import { attemptId, capString } from "./text.js";
 import { normTokens } from "./tokens.js";
@@ -95,22 +94,6 @@ export function isCheckpointRun(dir: string): boolean {
   return isFile(evaluation) && EVALUATION_HEAD.test(peek(evaluation, 16384).trimStart());
 }
 
-function readJson<S extends z.ZodType>(
-  file: string,
-  schema: S,
-  what: string,
-): { ok: true; value: z.infer<S> } | { ok: false; error: InputError } {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    return { ok: false, error: new InputError(file, undefined, ioReason(err)) };
-  }
-  const parsed = parseJsonLoaded(file, text);
-  if (!parsed.ok) return parsed;
-  return validate(file, parsed.value, schema, what);
-}
-
 /**
  * The failure text pytest-json-report keeps for each test, by its id after the file
  * (`TestCore::test_x`) and by its last part (`test_x`).
@@ -118,7 +101,11 @@ function readJson<S extends z.ZodType>(
 function failureTexts(file: string, errors: InputError[]): Map<string, string> {
   const out = new Map<string, string>();
   if (!isFile(file)) return out;
-  const r = readJson(file, PytestJsonReport, "a pytest-json-report (tests with nodeid, outcome)");
+  const r = readJsonAsSync(
+    file,
+    PytestJsonReport,
+    "a pytest-json-report (tests with nodeid, outcome)",
+  );
   if (!r.ok) {
     errors.push(r.error);
     return out;
@@ -218,7 +205,7 @@ function previousEvaluation(dir: string): string | undefined {
 function passedBefore(dir: string): Set<string> | undefined {
   const file = previousEvaluation(dir);
   if (!file) return undefined;
-  const r = readJson(file, Evaluation, "a checkpoint's evaluation.json");
+  const r = readJsonAsSync(file, Evaluation, "a checkpoint's evaluation.json");
   if (!r.ok) return undefined;
   const out = new Set<string>();
   for (const [key, g] of groupsOf(r.value.tests, file, [])) {
@@ -295,7 +282,7 @@ async function* readCheckpointRun(dir: string, options: IngestOptions): AsyncGen
   const evaluationFile = join(dir, "evaluation.json");
   // a checkpoint the grader skipped, or whose verdict is unreadable, still loads (no outcome)
   const evaluation = isFile(evaluationFile)
-    ? readJson(
+    ? readJsonAsSync(
         evaluationFile,
         Evaluation,
         "a checkpoint's evaluation.json (tests per group with passed / failed names)",
@@ -305,7 +292,11 @@ async function* readCheckpointRun(dir: string, options: IngestOptions): AsyncGen
   const ev = evaluation?.ok ? evaluation.value : undefined;
   const inferenceFile = join(dir, "inference_result.json");
   const inference = isFile(inferenceFile)
-    ? readJson(inferenceFile, Inference, "a checkpoint's inference_result.json (timing, had_error)")
+    ? readJsonAsSync(
+        inferenceFile,
+        Inference,
+        "a checkpoint's inference_result.json (timing, had_error)",
+      )
     : undefined;
   if (inference && !inference.ok) errors.push(inference.error);
   const inf = inference?.ok ? inference.value : {};

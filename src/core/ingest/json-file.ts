@@ -29,6 +29,11 @@ export function ioReason(err: unknown): string {
  * workers or in small workspaces, where a blocked event loop costs nothing.
  */
 export async function readJsonFile(file: string): Promise<Loaded<unknown>> {
+  return readJsonFileSync(file);
+}
+
+/** `readJsonFile` for readers that are synchronous themselves. */
+export function readJsonFileSync(file: string): Loaded<unknown> {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -56,6 +61,17 @@ export async function readJsonAs<S extends z.ZodType>(
   what: string,
 ): Promise<Loaded<z.infer<S>>> {
   const loaded = await readJsonFile(file);
+  if (!loaded.ok) return loaded;
+  return validate(file, loaded.value, schema, what);
+}
+
+/** `readJsonAs` for readers that are synchronous themselves. */
+export function readJsonAsSync<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  what: string,
+): Loaded<z.infer<S>> {
+  const loaded = readJsonFileSync(file);
   if (!loaded.ok) return loaded;
   return validate(file, loaded.value, schema, what);
 }

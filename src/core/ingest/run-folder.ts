@@ -12,10 +12,8 @@
  * (`timeout`'s) is a timeout, any other non-zero exit the agent process's, as Harbor reports one;
  * the outcome is decided as for a Harbor trial (a passing grade passes even after the limit).
  */
-import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { z } from "zod";
-import { InputError } from "../errors.js";
 import type { AttemptInput } from "../model/attempt.js";
 import {
   aiderFirstRequest,
@@ -26,7 +24,7 @@ import {
 import { EventLog } from "./events.js";
 import { isFile, peek, readSmall } from "./fs-util.js";
 import { decideOutcome } from "./harbor-outcome.js";
-import { ioReason, parseJsonLoaded, validate } from "./json-file.js";
+import { readJsonAsSync } from "./json-file.js";
 import { attemptId, capString, taskIdFromText } from "./text.js";
 import { normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -93,22 +91,6 @@ export function isRunFolder(dir: string): boolean {
   return META_HEAD.test(m) && AGENT_HEAD.test(m);
 }
 
-function readJson<S extends z.ZodType>(
-  file: string,
-  schema: S,
-  what: string,
-): { ok: true; value: z.infer<S> } | { ok: false; error: InputError } {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    return { ok: false, error: new InputError(file, undefined, ioReason(err)) };
-  }
-  const parsed = parseJsonLoaded(file, text);
-  if (!parsed.ok) return parsed;
-  return validate(file, parsed.value, schema, what);
-}
-
 const toNumber = (v: number | string | null | undefined): number | undefined => {
   if (v === null || v === undefined || v === "") return undefined;
   const n = typeof v === "number" ? v : Number(v);
@@ -135,11 +117,11 @@ function checkPassed(c: z.infer<typeof Check>): boolean | undefined {
 async function* readRunFolder(dir: string, options: IngestOptions): AsyncGenerator<IngestItem> {
   const metaFile = join(dir, "meta.json");
   const scoreFile = join(dir, "score.json");
-  const meta = readJson(metaFile, Meta, "a run's meta.json (eval or task, model, exit_code)");
+  const meta = readJsonAsSync(metaFile, Meta, "a run's meta.json (eval or task, model, exit_code)");
   if (!meta.ok) return yield { type: "error", error: meta.error };
   // a grader that wrote no valid score.json leaves the run without a verdict, not unread
   const scored = isFile(scoreFile)
-    ? readJson(scoreFile, Score, "a run's score.json (checks, score_pct)")
+    ? readJsonAsSync(scoreFile, Score, "a run's score.json (checks, score_pct)")
     : undefined;
   if (scored && !scored.ok) yield { type: "error", error: scored.error };
   const score = { value: scored?.ok ? scored.value : {} };
