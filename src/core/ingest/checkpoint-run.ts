@@ -20,6 +20,14 @@ import { z } from "zod";
 import { InputError } from "../errors.js";
 import type { AttemptInput } from "../model/attempt.js";
 import { appendPrinted, streamJsonItems } from "./agent-printed.js";
+import {
+  Evaluation,
+  failureTexts,
+  gradedTests,
+  groupsOf,
+  passedBefore,
+  previousEvaluation,
+} from "./checkpoint-verdict.js";
 import { type ClaudeSession, readClaudeSession } from "./claude.js";
 import { EventLog } from "./events.js";
 import { findFiles, isDir, isFile, peek, readSmall } from "./fs-util.js";
@@ -30,22 +38,6 @@ import { attemptId, capString } from "./text.js";
 import { normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 import { readVerifierTail } from "./verifier-tail.js";
-import type { VerifierTest } from "./verifier-tests.js";
-
-const Group = z.looseObject({
-  passed: z.array(z.string()).nullish(),
-  failed: z.array(z.string()).nullish(),
-  skipped: z.array(z.string()).nullish(),
-});
-
-const Evaluation = z.looseObject({
-  problem_name: z.string().nullish(),
-  checkpoint_name: z.string().nullish(),
-  // each group on its own: one odd group does not cost the checkpoint its other tests
-  tests: z.record(z.string(), z.unknown()),
-  infrastructure_failure: z.boolean().nullish(),
-  pytest_exit_code: z.number().nullish(),
-});
 
 const Inference = z.looseObject({
   started: z.string().nullish(),
@@ -62,25 +54,9 @@ const Inference = z.looseObject({
     .nullish(),
 });
 
-/** pytest-json-report: each test's node id, outcome and the failure's text. */
-const PytestJsonReport = z.looseObject({
-  tests: z.array(
-    z.looseObject({
-      nodeid: z.string(),
-      outcome: z.string().nullish(),
-      lineno: z.number().nullish(),
-      call: z.looseObject({ longrepr: z.unknown().optional() }).nullish(),
-      setup: z.looseObject({ longrepr: z.unknown().optional() }).nullish(),
-    }),
-  ),
-});
-
 const EVALUATION_HEAD = /^\{[\s\S]*"checkpoint_name"\s*:[\s\S]*"tests"\s*:/;
 /** Printed logs above this size are not read (they would not fit the trace caps anyway). */
 const MAX_LOG = 64 << 20;
-/** A failure's text kept per test. */
-const MESSAGE_CAP = 2_000;
-
 /**
  * Whether a folder is such a checkpoint: the agent's folder and the harness's own record of the
  * run (`checkpoint.yaml` or `inference_result.json`), or an `evaluation.json` of checkpoint tests
@@ -92,127 +68,6 @@ export function isCheckpointRun(dir: string): boolean {
     return true;
   const evaluation = join(dir, "evaluation.json");
   return isFile(evaluation) && EVALUATION_HEAD.test(peek(evaluation, 16384).trimStart());
-}
-
-/**
- * The failure text pytest-json-report keeps for each test, by its id after the file
- * (`TestCore::test_x`) and by its last part (`test_x`).
- */
-function failureTexts(file: string, errors: InputError[]): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!isFile(file)) return out;
-  const r = readJsonAsSync(
-    file,
-    PytestJsonReport,
-    "a pytest-json-report (tests with nodeid, outcome)",
-  );
-  if (!r.ok) {
-    errors.push(r.error);
-    return out;
-  }
-  for (const t of r.value.tests) {
-    const repr = t.call?.longrepr ?? t.setup?.longrepr;
-    if (typeof repr !== "string" || repr === "") continue;
-    const parts = t.nodeid.split("::");
-    const text = capString(repr, MESSAGE_CAP);
-    out.set(parts.slice(1).join("::") || t.nodeid, text);
-    const last = parts.at(-1);
-    if (last && !out.has(last)) out.set(last, text);
-  }
-  return out;
-}
-
-/** A group key `checkpoint_2-Core`: the checkpoint whose test it is, and the group. */
-function groupOf(key: string): { checkpoint: string; group: string } {
-  const at = key.lastIndexOf("-");
-  return at > 0
-    ? { checkpoint: key.slice(0, at), group: key.slice(at + 1) }
-    : { checkpoint: "", group: key };
-}
-
-/** The groups of an evaluation that pass their schema; the others as errors. */
-function groupsOf(
-  tests: Record<string, unknown>,
-  file: string,
-  errors: InputError[],
-): [string, z.infer<typeof Group>][] {
-  const out: [string, z.infer<typeof Group>][] = [];
-  for (const [key, value] of Object.entries(tests)) {
-    const g = Group.safeParse(value);
-    if (g.success) out.push([key, g.data]);
-    else
-      errors.push(
-        new InputError(
-          file,
-          undefined,
-          `test group "${key}": expected {passed, failed, skipped} lists of test names`,
-        ),
-      );
-  }
-  return out;
-}
-
-/**
- * The graded tests, group by group: `<group key>: <test>`. An earlier checkpoint's test (its
- * group names another checkpoint) is a regression test only where it passed after the previous
- * checkpoint: one that failed then is a failure this run inherited. This checkpoint's own tests
- * are its targets.
- */
-function gradedTests(
-  groups: readonly [string, z.infer<typeof Group>][],
-  current: string | undefined,
-  texts: ReadonlyMap<string, string>,
-  reportFile: string,
-  before: ReadonlySet<string> | undefined,
-): VerifierTest[] {
-  const out: VerifierTest[] = [];
-  for (const [key, g] of groups) {
-    const { checkpoint, group } = groupOf(key);
-    const earlier = current
-      ? checkpoint !== "" && checkpoint !== current
-      : /^regression$/i.test(group);
-    const roleOf = (name: string): VerifierTest["role"] =>
-      !earlier ? "target" : before?.has(`${checkpoint}/${name}`) ? "regression" : undefined;
-    const add = (names: readonly string[] | null | undefined, status: VerifierTest["status"]) => {
-      for (const name of names ?? []) {
-        const text = status === "failed" ? texts.get(name) : undefined;
-        const role = roleOf(name);
-        out.push({
-          name: `${key}: ${name}`,
-          status,
-          ...(role ? { role } : {}),
-          ...(text ? { message: text, file: reportFile } : {}),
-        });
-      }
-    };
-    add(g.failed, "failed");
-    add(g.passed, "passed");
-    add(g.skipped, "skipped");
-  }
-  return out;
-}
-
-/** The evaluation of the checkpoint before this one (`checkpoint_<N-1>` beside it), if any. */
-function previousEvaluation(dir: string): string | undefined {
-  const m = /^(.*?)(\d+)$/.exec(basename(dir));
-  const n = m ? Number(m[2]) : Number.NaN;
-  if (!m || !(n > 1)) return undefined;
-  const file = join(dirname(dir), `${m[1]}${n - 1}`, "evaluation.json");
-  return isFile(file) ? file : undefined;
-}
-
-/** The tests the previous checkpoint passed, as `<checkpoint>/<test>` (undefined: none before). */
-function passedBefore(dir: string): Set<string> | undefined {
-  const file = previousEvaluation(dir);
-  if (!file) return undefined;
-  const r = readJsonAsSync(file, Evaluation, "a checkpoint's evaluation.json");
-  if (!r.ok) return undefined;
-  const out = new Set<string>();
-  for (const [key, g] of groupsOf(r.value.tests, file, [])) {
-    const { checkpoint } = groupOf(key);
-    for (const name of g.passed ?? []) out.add(`${checkpoint}/${name}`);
-  }
-  return out;
 }
 
 /** The CLI's opening `init` record: its model and version. */
@@ -277,29 +132,37 @@ function cliEnd(closing: z.infer<typeof ResultRecord> | undefined): AttemptInput
   return undefined;
 }
 
+/** A JSON file of the checkpoint, when it is there and valid (a bad one is added to `errors`). */
+function readIfThere<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  what: string,
+  errors: InputError[],
+): z.infer<S> | undefined {
+  if (!isFile(file)) return undefined;
+  const r = readJsonAsSync(file, schema, what);
+  if (r.ok) return r.value;
+  errors.push(r.error);
+  return undefined;
+}
+
 async function* readCheckpointRun(dir: string, options: IngestOptions): AsyncGenerator<IngestItem> {
   const errors: InputError[] = [];
   const evaluationFile = join(dir, "evaluation.json");
   // a checkpoint the grader skipped, or whose verdict is unreadable, still loads (no outcome)
-  const evaluation = isFile(evaluationFile)
-    ? readJsonAsSync(
-        evaluationFile,
-        Evaluation,
-        "a checkpoint's evaluation.json (tests per group with passed / failed names)",
-      )
-    : undefined;
-  if (evaluation && !evaluation.ok) errors.push(evaluation.error);
-  const ev = evaluation?.ok ? evaluation.value : undefined;
-  const inferenceFile = join(dir, "inference_result.json");
-  const inference = isFile(inferenceFile)
-    ? readJsonAsSync(
-        inferenceFile,
-        Inference,
-        "a checkpoint's inference_result.json (timing, had_error)",
-      )
-    : undefined;
-  if (inference && !inference.ok) errors.push(inference.error);
-  const inf = inference?.ok ? inference.value : {};
+  const ev = readIfThere(
+    evaluationFile,
+    Evaluation,
+    "a checkpoint's evaluation.json (tests per group with passed / failed names)",
+    errors,
+  );
+  const inf =
+    readIfThere(
+      join(dir, "inference_result.json"),
+      Inference,
+      "a checkpoint's inference_result.json (timing, had_error)",
+      errors,
+    ) ?? {};
   let log = new EventLog(options.outputCap);
   const printedFile = join(dir, "agent", "stdout.jsonl");
   const printed = readSmall(printedFile, MAX_LOG);

@@ -4,13 +4,9 @@
  * edit of the code, for a test edit after a passing run, and when the exit status is unknown.
  */
 import { describe, expect, it } from "vitest";
-import { draftFromTemplate } from "../../../src/core/draft/template-drafter.js";
-import { loadTemplates } from "../../../src/core/draft/templates.js";
-import { type Cluster, clusterId } from "../../../src/core/mine/cluster.js";
 import { Attempt, type Event } from "../../../src/core/model/attempt.js";
-import { compilePolicy } from "../../../src/core/policy/compile.js";
-import { replayAttempt } from "../../../src/core/policy/replay.js";
-import { Candidate } from "../../../src/core/policy/schema.js";
+import type { Candidate } from "../../../src/core/policy/schema.js";
+import { fired, templatePolicy } from "./template-policy.js";
 
 const TASK = "Make the CSV parser accept empty fields; keep the tests passing.";
 
@@ -60,28 +56,7 @@ const passing = { cmd: "cd /app && npx vitest run", exit: 0 };
 const testEdit = { edit: "/app/test/parse.test.ts" };
 const codeEdit = { edit: "/app/src/parse.ts" };
 
-function policy(members: Attempt[]): Candidate {
-  const ids = members.map((a) => a.id).sort();
-  const cluster: Cluster = {
-    id: clusterId(ids),
-    name: "edited-test-to-pass",
-    named: false,
-    mechanism: "a failing test weakened or deleted instead of fixing the code it checks",
-    mechanismId: "edited-test-to-pass",
-    interventionPoint: "tool",
-    attemptIds: ids,
-    taskIds: members.map((a) => a.taskId).sort(),
-    detectors: [],
-    evidence: [],
-  };
-  const r = draftFromTemplate(cluster, members, loadTemplates(), new Date("2026-12-06T00:00:00Z"));
-  if (!r.ok) throw new Error(r.problems.join("; "));
-  expect(r.template).toBe("tmpl-edited-test-to-pass@1");
-  return Candidate.parse({ ...r.candidate, eligibility: { allOf: [], anyOf: [], noneOf: [] } });
-}
-
-const fired = (c: Candidate, a: Attempt) =>
-  replayAttempt([compilePolicy(c)], a).firings.map((f) => `${f.ruleId}@${f.eventIndex}`);
+const policy = (members: Attempt[]): Candidate => templatePolicy("edited-test-to-pass", members);
 
 describe("a failing test weakened instead of the code: the template", () => {
   const lost = attempt("lost", [codeEdit, failing, testEdit, passing]);

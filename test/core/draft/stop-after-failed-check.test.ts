@@ -5,13 +5,9 @@
  * does not report it).
  */
 import { describe, expect, it } from "vitest";
-import { draftFromTemplate } from "../../../src/core/draft/template-drafter.js";
-import { loadTemplates } from "../../../src/core/draft/templates.js";
-import { type Cluster, clusterId } from "../../../src/core/mine/cluster.js";
 import { Attempt, type Event } from "../../../src/core/model/attempt.js";
-import { compilePolicy } from "../../../src/core/policy/compile.js";
-import { replayAttempt } from "../../../src/core/policy/replay.js";
-import { Candidate } from "../../../src/core/policy/schema.js";
+import type { Candidate } from "../../../src/core/policy/schema.js";
+import { fired, templatePolicy } from "./template-policy.js";
 
 const TASK = "Make the CSV parser accept empty fields; the tests in /app/tests must pass.";
 
@@ -49,29 +45,8 @@ const edit = { cmd: "sed -i 's/a/b/' /app/parse.py", exit: 0 };
 const failing = { cmd: "cd /app && python -m pytest tests -q", exit: 1 };
 const passing = { cmd: "cd /app && python -m pytest tests -q", exit: 0 };
 
-function policy(members: Attempt[]): Candidate {
-  const ids = members.map((a) => a.id).sort();
-  const cluster: Cluster = {
-    id: clusterId(ids),
-    name: "stop-after-failed-check",
-    named: false,
-    mechanism: "stopped while its own last check was failing",
-    mechanismId: "stop-after-failed-check",
-    interventionPoint: "stop",
-    attemptIds: ids,
-    taskIds: members.map((a) => a.taskId).sort(),
-    detectors: [],
-    evidence: [],
-  };
-  const r = draftFromTemplate(cluster, members, loadTemplates(), new Date("2026-12-02T00:00:00Z"));
-  if (!r.ok) throw new Error(r.problems.join("; "));
-  expect(r.template).toBe("tmpl-stop-after-failed-check@1");
-  // routed everywhere: only the trigger decides
-  return Candidate.parse({ ...r.candidate, eligibility: { allOf: [], anyOf: [], noneOf: [] } });
-}
-
-const fired = (c: Candidate, a: Attempt) =>
-  replayAttempt([compilePolicy(c)], a).firings.map((f) => `${f.ruleId}@${f.eventIndex}`);
+const policy = (members: Attempt[]): Candidate =>
+  templatePolicy("stop-after-failed-check", members);
 
 describe("stop after a failed check: the template", () => {
   const lost = attempt("lost", [edit, failing]);

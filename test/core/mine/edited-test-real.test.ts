@@ -38,7 +38,9 @@ describe("a real Claude Code run that took its failing test out and committed", 
     );
     expect(run).toBeDefined();
     expect(failing.length).toBeGreaterThan(0);
-    const before = a.events[a.events.indexOf(failing[0] as never) - 1];
+    const before = a.events.find(
+      (e) => e.kind === "tool_call" && e.callId !== undefined && e.callId === failing[0]?.callId,
+    );
     expect(before && callFailed(a, before)).toBe(true);
     // the agent's own passing runs are no longer read from a failing one
     const ran = runDetectors(a, { siblings: [] })
