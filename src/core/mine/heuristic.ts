@@ -3,6 +3,7 @@ import type { Attempt } from "../model/attempt.js";
 import { redact } from "../redact.js";
 import { WORKED_ELSEWHERE } from "./detectors/elsewhere.js";
 import { detectorById } from "./detectors/index.js";
+import { announcedAtStop, openPlanAtStop } from "./detectors/open-plan.js";
 import { hasTestRoles } from "./detectors/partial-grade.js";
 import {
   isCheck,
@@ -368,11 +369,15 @@ function stallOf(hits: readonly DetectorHit[]): DetectorHit | undefined {
 }
 
 /**
- * Why an attempt is not finished in the sense a capability gap needs, or undefined: it never
- * looked at its work after its last recognized write (a check whose output it saw), though it
- * had a tool to run one.
+ * Why an attempt is not finished in the sense a capability gap needs, or undefined: its last
+ * message announced a change it never made, its own plan still had steps not begun, or it
+ * never looked at its work after its last recognized write (a check whose output it saw),
+ * though it had a tool to run one.
  */
 function unfinishedAt(a: Attempt): { eventIndex: number; why: string } | undefined {
+  // the agent's own words or plan say it was not done: a stop rule could read either
+  const said = announcedAtStop(a) ?? openPlanAtStop(a);
+  if (said) return said;
   // an agent offered no tool that runs code had no check to run (the held-back reading): its
   // finished edit is as finished as it could be
   if (offeredNoRunner(a)) return undefined;
