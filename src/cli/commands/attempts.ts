@@ -7,6 +7,7 @@ import {
   keepOutput,
   keptOutput,
 } from "../../core/app/cached-reads.js";
+import { fmtReward } from "../../core/app/present.js";
 import { printable } from "../../core/printable.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { jsonText, printKept } from "../util/out.js";
@@ -72,7 +73,7 @@ async function attemptsOutput(ws: Workspace, opts: AttemptsOptions): Promise<Com
       clip(r.id, 48),
       clip(r.taskId, 40),
       r.outcome,
-      r.reward === null ? "-" : String(r.reward),
+      r.reward === null ? "-" : fmtReward(r.reward),
       r.nEvents,
       clip(r.agent ?? "-", 16),
       clip(r.model ?? "-", 24),

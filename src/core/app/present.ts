@@ -9,6 +9,7 @@ export { resultBody, toolInputText, toolSummary } from "../compare/summary.js";
 export { renderSuggestions, suggestedChanges } from "../mine/suggest-commands.js";
 export { policyKey } from "../policy/key.js";
 export { figuresLine, renderRefineResult } from "../refine/render.js";
+export { fmtReward } from "../report/format.js";
 export { renderReplayScreen } from "../screening/replay/render.js";
 export { runSummary } from "../screening/results/run-summary.js";
 export { harborProgressText } from "../screening/run/harbor-progress.js";

@@ -23,6 +23,16 @@ export function fmtP(p: number | null | undefined): string {
   return p >= 0.1 ? p.toFixed(3).replace(/0+$/, "").replace(/\.$/, "") : p.toPrecision(3);
 }
 
+/**
+ * A reward as people read one: at most three decimals (`0.032`, `0.455`, `1`), a tiny
+ * non-zero one in two significant digits (never shown as a `0` that reads as a failure).
+ */
+export function fmtReward(x: number | null | undefined): string {
+  if (!isNum(x)) return "–";
+  if (x !== 0 && Math.abs(x) < 0.001) return x.toPrecision(2);
+  return String(Number(x.toFixed(3)));
+}
+
 export function fmtMoney(x: number | null | undefined): string {
   return isNum(x) ? `$${x.toFixed(2)}` : "–";
 }

@@ -1,7 +1,7 @@
 import { Box } from "ink";
 import { type ReactNode, useMemo } from "react";
 import { passingSibling } from "../../core/app/attempt.js";
-import { toolInputText } from "../../core/app/present.js";
+import { fmtReward, toolInputText } from "../../core/app/present.js";
 import type { Attempt, Event } from "../../core/model/attempt.js";
 import { CompareView } from "../components/CompareView.js";
 import { Pager } from "../components/Pager.js";
@@ -174,8 +174,10 @@ function Timeline({ attempt, width, height }: TimelineProps): ReactNode {
         </Text>
         {` · ${attempt.taskId} · `}
         <Text color={outcomeToken(theme, attempt.outcome)}>{attempt.outcome}</Text>
-        {attempt.reward !== undefined && attempt.reward !== null ? ` (${attempt.reward})` : ""} ·{" "}
-        {attempt.agent ?? "?"} {attempt.model ?? ""}
+        {attempt.reward !== undefined && attempt.reward !== null
+          ? ` (${fmtReward(attempt.reward)})`
+          : ""}{" "}
+        · {attempt.agent ?? "?"} {attempt.model ?? ""}
         {mark === attempt.id ? <Text color={theme.warn}> · marked</Text> : null}
       </Text>
       <Text color={theme.muted} wrap="truncate-end">
