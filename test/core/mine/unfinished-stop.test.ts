@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { announcedAtStop, openPlanAtStop } from "../../../src/core/mine/detectors/open-plan.js";
+import { readsAsFinished, truncatedFinalResponse } from "../../../src/core/mine/faults/harness.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import type { Attempt, Event } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
@@ -139,5 +140,41 @@ describe("a run that stopped with its own plan not begun (real Claude Code on GL
       ),
     };
     expect(openPlanAtStop(odd)).toBeUndefined();
+  });
+});
+
+describe("a final turn the endpoint reported no usage for", () => {
+  // the same real run, as an endpoint that meters no final turn would record it
+  const unmetered = (a: Attempt): Attempt => ({
+    ...a,
+    agentEnd: { ...a.agentEnd, promptTokens: 0, outputTokens: 0, meteredTurns: 12, toolCalls: 0 },
+  });
+
+  it("is cut off when it ends announcing the change it never made", () => {
+    const a = unmetered(task("eve_route_planner/checkpoint_1"));
+    expect(a.events.find((e) => e.index === a.agentEnd?.eventIndex)?.input).toMatch(
+      /Let me rewrite this properly:$/,
+    );
+    expect(truncatedFinalResponse(a)?.code).toBe("truncated-model-response");
+  });
+
+  it("lost nothing when it reads as a finished report", () => {
+    // the closing report of another checkpoint of the same run (etl_pipeline/checkpoint_4),
+    // whose final turn the endpoint also reported with 0 prompt and 0 output tokens
+    const report =
+      "All tests pass. The implementation is complete. Let me provide a summary of the changes:\n\n" +
+      "### Error Codes Implemented:\n- `UNKNOWN_DEF` - When definition name is not found\n" +
+      "- `RECURSION_FORBIDDEN` - When recursive call is detected\n\n### All Specification Examples Pass:\n" +
+      "- Example 1: Basic call with parameters - ✓\n- Example 2: Missing definition - ✓\n" +
+      "- Example 3: Direct recursion - ✓";
+    expect(readsAsFinished(report)).toBe(true);
+    const a = unmetered(lastWords(task("eve_route_planner/checkpoint_1"), report));
+    expect(truncatedFinalResponse(a)).toBeUndefined();
+    // a report cut mid-list, or one that goes on to announce more, is still cut off
+    expect(readsAsFinished(report.slice(0, -22))).toBe(false);
+    expect(readsAsFinished(`${report}\n\nNow let me update the README:`)).toBe(false);
+    expect(truncatedFinalResponse(unmetered(lastWords(a, report.slice(0, -22))))?.code).toBe(
+      "truncated-model-response",
+    );
   });
 });

@@ -104,11 +104,15 @@ export function announcedAtStop(a: Attempt): { eventIndex: number; why: string }
     }
   }
   if (!last) return undefined;
-  const tail = (last.input ?? "").trimEnd().slice(-240);
-  const m = ANNOUNCED_CHANGE.exec(tail);
-  if (!m) return undefined;
+  const said = announcedChange(last.input ?? "");
+  if (!said) return undefined;
   return {
     eventIndex: last.index,
-    why: `the run ended on the agent's announcement of a change it never made ("${m[0].trim().slice(0, 120)}")`,
+    why: `the run ended on the agent's announcement of a change it never made ("${said.slice(0, 120)}")`,
   };
+}
+
+/** The announcement of a change a text ends on ("Let me write the solver:"), if it ends on one. */
+export function announcedChange(text: string): string | undefined {
+  return ANNOUNCED_CHANGE.exec(text.trimEnd().slice(-240))?.[0].trim();
 }

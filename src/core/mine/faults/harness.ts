@@ -1,5 +1,6 @@
 import type { Attempt } from "../../model/attempt.js";
 import { WORKED_ELSEWHERE } from "../detectors/elsewhere.js";
+import { announcedChange } from "../detectors/open-plan.js";
 import { allWrites, isTimeout, verifierMissing } from "../detectors/paths.js";
 import type { InScopeKind, InterventionPoint } from "../label.js";
 import { type Evidence, excerpt, type Fault } from "./types.js";
@@ -83,6 +84,9 @@ export function truncatedFinalResponse(a: Attempt): Fault | undefined {
   const noUsage =
     end.promptTokens === 0 && ((end.outputTokens ?? 0) > 0 || (end.meteredTurns ?? 0) > 0);
   if (!atLimit && !noUsage) return undefined;
+  // a closing report that reads as finished lost nothing the run needed, whatever the
+  // meter said (some endpoints report no usage for a whole final turn)
+  if (!atLimit && readsAsFinished(finalText(a))) return undefined;
   const why = atLimit
     ? `stopped at the length limit (${end.stopReason})`
     : "the provider reported no usage for it (0 prompt tokens)";
@@ -92,6 +96,23 @@ export function truncatedFinalResponse(a: Attempt): Fault | undefined {
     detail: `the final model response was cut off: no tool call, ${why}`,
     evidence: [turnEvidence(a, `final turn: ${usageText(a)}`)],
   };
+}
+
+/** A claim that the work is done: "The implementation is complete.", "All tests pass". */
+const DONE_CLAIM =
+  /\b(?:(?:is|are|now|been|was|were) (?:complete|completed|done|finished|fully implemented)|all (?:\w+ ){0,2}(?:tests?|checks?|examples?) (?:pass|passed|passing)|task (?:is )?(?:complete|done|finished)|successfully (?:implemented|completed))\b/i;
+/** The end of a finished text: a sentence, a list item ticked off, closed code or emphasis. */
+const FINISHED_END = /[.!)`*\u2713\u2714\u2705]\s*$/u;
+
+/**
+ * Whether a final turn's text reads as a finished closing report: it claims the work done,
+ * ends where a finished text ends, and does not end by announcing a next change (a turn
+ * cut off before its tool call ends "Let me write the solver:"). A cut that left such a text
+ * took nothing the run would have done.
+ */
+export function readsAsFinished(text: string): boolean {
+  const t = text.trim();
+  return DONE_CLAIM.test(t) && FINISHED_END.test(t) && announcedChange(t) === undefined;
 }
 
 /** The final model request failed (stop reason `error`, rate limit, overload) and the run ended. */
