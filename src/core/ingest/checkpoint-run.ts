@@ -20,20 +20,19 @@ import { z } from "zod";
 import { InputError } from "../errors.js";
 import type { AttemptInput } from "../model/attempt.js";
 import { appendPrinted, streamJsonItems } from "./agent-printed.js";
+import { checkpointOutsideStamp } from "./checkpoint-paths.js";
 import {
   Evaluation,
   failureTexts,
   gradedTests,
   groupsOf,
   passedBefore,
-  previousEvaluation,
 } from "./checkpoint-verdict.js";
 import { type ClaudeSession, readClaudeSession } from "./claude.js";
 import { EventLog } from "./events.js";
 import { findFiles, isDir, isFile, peek, readSmall } from "./fs-util.js";
 import { decideOutcome } from "./harbor-outcome.js";
 import { readJsonAsSync } from "./json-file.js";
-import { filesStamp } from "./stamp.js";
 import { attemptId, capString } from "./text.js";
 import { normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -289,8 +288,5 @@ export const checkpointRunImporter: Importer = {
   detect: (path, _head, isDirectory) => isDirectory && isCheckpointRun(path),
   read: (path, options) => readCheckpointRun(path, options),
   // the previous checkpoint's verdict says which earlier tests passed before this run
-  outsideStamp: (path) => {
-    const before = previousEvaluation(path);
-    return filesStamp(before ? [before] : []);
-  },
+  outsideStamp: checkpointOutsideStamp,
 };

@@ -1,6 +1,6 @@
-import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { InputError } from "../errors.js";
+import { previousEvaluation } from "./checkpoint-paths.js";
 import { isFile } from "./fs-util.js";
 import { readJsonAsSync } from "./json-file.js";
 import { capString } from "./text.js";
@@ -139,15 +139,6 @@ export function gradedTests(
     add(g.skipped, "skipped");
   }
   return out;
-}
-
-/** The evaluation of the checkpoint before this one (`checkpoint_<N-1>` beside it), if any. */
-export function previousEvaluation(dir: string): string | undefined {
-  const m = /^(.*?)(\d+)$/.exec(basename(dir));
-  const n = m ? Number(m[2]) : Number.NaN;
-  if (!m || !(n > 1)) return undefined;
-  const file = join(dirname(dir), `${m[1]}${n - 1}`, "evaluation.json");
-  return isFile(file) ? file : undefined;
 }
 
 /** The tests the previous checkpoint passed, as `<checkpoint>/<test>` (undefined: none before). */

@@ -13,6 +13,7 @@ import { InputError } from "../errors.js";
 import type { SourceFormat } from "../model/attempt.js";
 import { fileKind } from "../regular-file.js";
 import { ioReason } from "./json-file.js";
+import { outsideStampOf } from "./outside-stamp.js";
 import { dirStamp, fileStamp } from "./stamp.js";
 
 export interface SourceUnit {
@@ -151,7 +152,7 @@ async function unitOf(
   isDirectory: boolean,
   own: string,
 ): Promise<SourceUnit> {
-  const outside = (await detection()).outsideStamp(format, path);
+  const outside = await outsideStampOf(format, path);
   return outside === undefined
     ? { path, format, isDirectory, stamp: own }
     : { path, format, isDirectory, stamp: withOutside(own, outside), outside: true };
@@ -164,14 +165,24 @@ const err = (path: string, message: string): DiscoverItem => ({
   error: new InputError(path, undefined, message),
 });
 
+/**
+ * A regular file's unit, or its error. `passedOver` is told each file whose content decided
+ * it is no unit (an unknown format, an empty or binary file, text that is no trace), not one
+ * that could not be read: a read that fails now may succeed later with the file unchanged.
+ */
 async function* visitFile(
   path: string,
   st: Stats,
   explicit: boolean,
+  passedOver?: (path: string) => void,
 ): AsyncGenerator<DiscoverItem> {
   if (!st.isFile()) return yield err(path, `unreadable: ${kindOf(st)}, not a regular file`);
   if (!explicit && isQuietName(basename(path))) return;
-  if (st.size === 0) return yield err(path, "empty file");
+  const noUnit = (message?: string): DiscoverItem[] => {
+    passedOver?.(path);
+    return message === undefined ? [] : [err(path, message)];
+  };
+  if (st.size === 0) return yield* noUnit("empty file");
   let head: Buffer;
   try {
     head = readHead(path);
@@ -181,13 +192,15 @@ async function* visitFile(
   const { detectBinaryFormat, detectFormat } = await detection();
   const binary = detectBinaryFormat(path, head);
   if (binary) return yield { type: "unit", unit: await unitOf(path, binary, false, fileStamp(st)) };
-  if (looksBinary(head)) return yield err(path, "binary file (not a trace)");
+  if (looksBinary(head)) return yield* noUnit("binary file (not a trace)");
   const text = withoutNulLines(head.toString("utf8"));
-  if (!text.trim()) return yield err(path, "empty file (whitespace only)");
+  if (!text.trim()) return yield* noUnit("empty file (whitespace only)");
   const format = await detectFormat(path, text, false);
   if (format) return yield { type: "unit", unit: await unitOf(path, format, false, fileStamp(st)) };
   const t = text.trimStart();
-  if (explicit || t.startsWith("{") || t.startsWith("[")) yield err(path, unknownReason(path, t));
+  yield* noUnit(
+    explicit || t.startsWith("{") || t.startsWith("[") ? unknownReason(path, t) : undefined,
+  );
 }
 
 const EXPECTED =
@@ -232,6 +245,7 @@ async function* visit(
   ancestors: Set<string>,
   signal?: AbortSignal,
   root?: string,
+  passedOver?: (path: string) => void,
 ): AsyncGenerator<DiscoverItem> {
   if (signal?.aborted) return;
   let st: Stats;
@@ -245,7 +259,7 @@ async function* visit(
   } catch (e) {
     return yield err(path, ioReason(e));
   }
-  if (!st.isDirectory()) return yield* visitFile(path, st, explicit);
+  if (!st.isDirectory()) return yield* visitFile(path, st, explicit, passedOver);
   if (!explicit && basename(path).startsWith(".")) return;
   let real: string;
   try {
@@ -266,7 +280,7 @@ async function* visit(
   }
   const next = new Set(ancestors).add(real);
   const within = root ?? real;
-  for (const name of names) yield* visit(join(path, name), false, next, signal, within);
+  for (const name of names) yield* visit(join(path, name), false, next, signal, within, passedOver);
 }
 
 /**
@@ -276,9 +290,16 @@ async function* visit(
  */
 export async function* discoverUnits(
   paths: string[],
-  opts: { signal?: AbortSignal } = {},
+  opts: {
+    signal?: AbortSignal;
+    /**
+     * Told each regular file the walk read and found no unit in (an error, or passed over by
+     * its content): what a later `knownUnits` may count as accounted for while unchanged.
+     */
+    passedOver?: (path: string) => void;
+  } = {},
 ): AsyncIterable<DiscoverItem> {
-  for (const p of paths) yield* visit(p, true, new Set(), opts.signal);
+  for (const p of paths) yield* visit(p, true, new Set(), opts.signal, undefined, opts.passedOver);
 }
 
 /**
@@ -288,8 +309,10 @@ export async function* discoverUnits(
  * when (ms). A known path is a unit again (its stamp taken now); a folder that is not one is
  * walked as discovery walks it; a hidden name is passed over as discovery passes it; a quiet
  * name (which discovery does not read as a trace, though a folder's detection may) must be
- * unchanged since. Anything else (a file or folder discovery has not seen as a unit, a link,
- * an unreadable entry) may be a new unit: undefined, and only `discoverUnits` can tell.
+ * unchanged since, and so must a file discovery read and found no unit in (`passedOver`: an
+ * unknown format, a run's own summary file). Anything else (a file or folder discovery has
+ * not seen, a link, an unreadable entry) may be a new unit: undefined, and only
+ * `discoverUnits` can tell.
  * `outside` names the known units whose importer reads files outside them, with their
  * format: their stamps fold those files in as discovery's do.
  */
@@ -298,6 +321,7 @@ export async function knownUnits(
   known: ReadonlySet<string>,
   since: number,
   outside?: ReadonlyMap<string, SourceFormat>,
+  passedOver?: ReadonlySet<string>,
 ): Promise<{ path: string; stamp: string }[] | undefined> {
   const units: { path: string; stamp: string }[] = [];
   const walk = async (path: string, explicit: boolean): Promise<boolean> => {
@@ -307,7 +331,7 @@ export async function knownUnits(
     if (known.has(path)) {
       const own = st.isDirectory() ? await dirStamp(path) : fileStamp(st);
       const format = outside?.get(path);
-      const more = format ? (await detection()).outsideStamp(format, path) : undefined;
+      const more = format ? await outsideStampOf(format, path) : undefined;
       units.push({ path, stamp: more === undefined ? own : withOutside(own, more) });
       return true;
     }
@@ -322,6 +346,8 @@ export async function knownUnits(
       for (const n of names) if (!(await walk(join(path, n), false))) return false;
       return true;
     }
+    // a file the discovery read and found no unit in, unchanged since, is none now either
+    if (passedOver?.has(path)) return st.isFile() && st.mtimeMs < since;
     return !explicit && st.isFile() && isQuietName(name) && st.mtimeMs < since;
   };
   for (const p of paths) if (!(await walk(p, true))) return undefined;

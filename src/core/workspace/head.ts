@@ -67,6 +67,8 @@ interface HeadFile {
   units: string[];
   /** The units whose importer reads files outside them, with their format. */
   outside?: [string, SourceFormat][];
+  /** Files the load's discovery read and found no unit in. */
+  passedOver?: string[];
 }
 
 /**
@@ -80,6 +82,7 @@ export async function writeHead(
     key: string;
     units: readonly { path: string; outside?: SourceFormat }[];
     outside?: ReadonlyMap<string, SourceFormat>;
+    passedOver?: Iterable<string> | undefined;
   },
 ): Promise<void> {
   const outside = head.outside ?? outsideOf(head.units);
@@ -90,6 +93,8 @@ export async function writeHead(
     units: head.units.map((u) => u.path),
     ...(outside.size > 0 ? { outside: [...outside] } : {}),
   };
+  const passedOver = [...(head.passedOver ?? [])];
+  if (passedOver.length > 0) file.passedOver = passedOver;
   try {
     await writeStamped(headFile(dir), JSON.stringify(file));
   } catch {
@@ -165,6 +170,7 @@ export async function currentHead(dir: string): Promise<WorkspaceHead | undefine
     unitPaths: new Set(head.units),
     outside: new Map(head.outside ?? []),
     writtenMs,
+    passedOver: new Set(head.passedOver ?? []),
   });
   return unitsDigest(key, units) === stored ? { dir: root, config, digest: stored } : undefined;
 }
@@ -180,12 +186,19 @@ export async function unitsNow(
     unitPaths: ReadonlySet<string>;
     outside: ReadonlyMap<string, SourceFormat>;
     writtenMs: number;
+    passedOver?: ReadonlySet<string>;
   },
   signal?: AbortSignal,
 ): Promise<{ path: string; stamp: string }[]> {
   const { knownUnits } = await import("../ingest/discover.js");
   const resolved = await resolveSources(root, sources);
-  const known = await knownUnits(resolved.paths, index.unitPaths, index.writtenMs, index.outside);
+  const known = await knownUnits(
+    resolved.paths,
+    index.unitPaths,
+    index.writtenMs,
+    index.outside,
+    index.passedOver,
+  );
   signal?.throwIfAborted();
   return known ?? currentUnits(root, sources, signal);
 }

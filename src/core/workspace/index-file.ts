@@ -41,6 +41,8 @@ interface IndexFile {
   errors: { file: string; line: number | null; message: string }[];
   byFormat: Record<string, number>;
   stats: LoadStats;
+  /** Files the load's discovery read and found no unit in (`Workspace.passedOver`). */
+  passedOver?: string[];
 }
 
 /** Facts of an index-backed workspace (`Workspace.index`). */
@@ -60,6 +62,8 @@ export interface IndexInfo {
   outside: ReadonlyMap<string, SourceFormat>;
   /** When it was written (ms): what is older has not changed since the load it describes. */
   writtenMs: number;
+  /** Files the load's discovery read and found no unit in. */
+  passedOver: ReadonlySet<string>;
 }
 
 export { INDEX_VERSION, indexFile, indexKey, storedDigest, unitsDigest } from "./head.js";
@@ -128,7 +132,8 @@ export async function writeIndex(
   const indexKeyText = JSON.stringify({ key, options });
   if (storedDigest(ws.dir) === digest) {
     // an index of an older fire has no head: written once, so read commands can use it
-    if (!readHead(ws.dir, digest)) await writeHead(ws.dir, { digest, key: indexKeyText, units });
+    if (!readHead(ws.dir, digest))
+      await writeHead(ws.dir, { digest, key: indexKeyText, units, passedOver: ws.passedOver });
     return;
   }
   const cacheDir = workspacePaths(ws.dir).parseCache;
@@ -175,6 +180,7 @@ export async function writeIndex(
     errors: ws.errors.map((e) => e.toJSON()),
     byFormat: ws.byFormat,
     stats: ws.stats,
+    ...(ws.passedOver?.length ? { passedOver: [...ws.passedOver] } : {}),
   };
   try {
     await mkdir(workspacePaths(ws.dir).cache, { recursive: true });
@@ -191,7 +197,7 @@ export async function writeIndex(
     await writeStamped(workspacePaths(ws.dir).indexLookup, JSON.stringify(lookup));
     // what tells a cluster reference from an attempt id without reading the ids
     await writeIdFilter(ws.dir, table.ids, digest);
-    await writeHead(ws.dir, { digest, key: indexKeyText, units });
+    await writeHead(ws.dir, { digest, key: indexKeyText, units, passedOver: ws.passedOver });
     await writeFileAtomic(digestFile(ws.dir), `${digest}\n`);
   } catch {
     /* no index: the next open reads the sources */
@@ -257,6 +263,7 @@ export function readIndex(
     errors: file.errors.map((e) => new InputError(e.file, e.line ?? undefined, e.message)),
     byFormat: file.byFormat,
     stats: file.stats,
+    ...(file.passedOver?.length ? { passedOver: file.passedOver } : {}),
     index: {
       digest: file.digest,
       file: indexFile(dir),
@@ -266,6 +273,7 @@ export function readIndex(
       unitPaths: new Set(file.units.map((u) => u.path)),
       outside: outsideOf(file.units),
       writtenMs,
+      passedOver: new Set(file.passedOver ?? []),
     },
   };
 }
@@ -276,6 +284,7 @@ const IndexExtras = z.object({
     z.object({ file: z.string(), line: z.number().int().nullable(), message: z.string() }),
   ),
   byFormat: z.record(z.string(), z.number().int().nonnegative()),
+  passedOver: z.array(z.string()).optional(),
   stats: z.object({
     units: z.number().int().nonnegative(),
     parsed: z.number().int().nonnegative(),

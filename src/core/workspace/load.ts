@@ -78,6 +78,11 @@ export interface Workspace {
   /** Set when the workspace was opened from its index (events are read on first use). */
   index?: IndexInfo;
   /**
+   * The files its discovery read and found no unit in (unknown formats, a run's own summary
+   * files): unchanged, they need no discovery again (`knownUnits`).
+   */
+  passedOver?: readonly string[];
+  /**
    * Set by a full load of the configured sources: the digest of the units it read, the one
    * its index carries (`unitsDigest`), so caches keyed by the attempts (`attemptsDigest`)
    * serve a full load and an index-backed open alike.
@@ -179,8 +184,12 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   // the total is known (and reported) once discovery has finished.
   const pending: Promise<void>[] = [];
   const seen = new Set<string>();
+  const passedOver: string[] = [];
   try {
-    for await (const item of discoverUnits(resolved.paths, signal ? { signal } : {})) {
+    for await (const item of discoverUnits(resolved.paths, {
+      ...(signal ? { signal } : {}),
+      passedOver: (p) => passedOver.push(p),
+    })) {
       if (item.type === "error") {
         errors.push(item.error);
       } else if (!seen.has(item.unit.path)) {
@@ -227,7 +236,15 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     }
   }
   attempts.sort(compareAttempts);
-  const ws: Workspace = { dir: root, config, attempts, errors, byFormat, stats };
+  const ws: Workspace = {
+    dir: root,
+    config,
+    attempts,
+    errors,
+    byFormat,
+    stats,
+    ...(passedOver.length > 0 ? { passedOver } : {}),
+  };
   // The index serves the workbench's next open; only a load of the configured sources
   // describes the workspace.
   if (!opts.sources) {

@@ -68,6 +68,7 @@ export async function openCurrentWorkspace(
             key: JSON.stringify({ key, options }),
             units,
             outside: ws.index.outside,
+            passedOver: ws.index.passedOver,
           });
         return ws;
       }

@@ -169,4 +169,39 @@ describe("knownUnits", () => {
     writeFileSync(join(dir, "README.md"), "changed");
     expect(await knownUnits([dir], new Set(found.map((u) => u.path)), since)).toBeUndefined();
   });
+  /** The folder with two files beside its traces that are none: a run summary and a note. */
+  async function withSideFiles(name: string) {
+    const { dir, found } = await folder(name);
+    writeFileSync(join(dir, "run_summary.json"), '{"num_checkpoints": 39, "costs": {}}');
+    writeFileSync(join(dir, "sub", "notes.data"), "plain notes, not a trace\n");
+    const old = new Date(Date.now() - 3_600_000);
+    for (const p of ["run_summary.json", "sub/notes.data"]) utimesSync(join(dir, p), old, old);
+    const passed: string[] = [];
+    const errors: string[] = [];
+    for await (const it of discoverUnits([dir], { passedOver: (p) => passed.push(p) }))
+      if (it.type === "error") errors.push(it.error.format());
+    return { dir, found, passed: new Set(passed), errors };
+  }
+
+  it("counts a file discovery read and found no unit in as accounted for while unchanged", async () => {
+    const { dir, found, passed, errors } = await withSideFiles("side");
+    // the summary is reported (an unknown format); the note passed over quietly
+    expect([...passed].sort()).toEqual(
+      [join(dir, "run_summary.json"), join(dir, "sub", "notes.data")].sort(),
+    );
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("run_summary.json");
+    const paths = new Set(found.map((u) => u.path));
+    expect(await knownUnits([dir], paths, Date.now())).toBeUndefined();
+    const known = await knownUnits([dir], paths, Date.now(), undefined, passed);
+    expect(known && stamps(known)).toEqual(stamps(found));
+  });
+
+  it("cannot tell once such a file changed since (it may be a trace now)", async () => {
+    const { dir, found, passed } = await withSideFiles("side-changed");
+    const since = Date.now() - 60_000;
+    writeFileSync(join(dir, "sub", "notes.data"), JSON.stringify({ now: "maybe a trace" }));
+    const paths = new Set(found.map((u) => u.path));
+    expect(await knownUnits([dir], paths, since, undefined, passed)).toBeUndefined();
+  });
 });
