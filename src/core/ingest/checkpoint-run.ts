@@ -30,7 +30,7 @@ import {
 } from "./checkpoint-verdict.js";
 import { type ClaudeSession, readClaudeSession } from "./claude.js";
 import { EventLog } from "./events.js";
-import { findFiles, isDir, isFile, peek, readSmall } from "./fs-util.js";
+import { findFiles, isDir, isFile, peek, readSmall, subdirs } from "./fs-util.js";
 import { decideOutcome } from "./harbor-outcome.js";
 import { readJsonAsSync } from "./json-file.js";
 import { attemptId, capString } from "./text.js";
@@ -67,6 +67,22 @@ export function isCheckpointRun(dir: string): boolean {
     return true;
   const evaluation = join(dir, "evaluation.json");
   return isFile(evaluation) && EVALUATION_HEAD.test(peek(evaluation, 16384).trimStart());
+}
+
+/** The files a checkpoint harness writes for a whole run, beside its problem folders. */
+const RUN_FILES = /^(?:checkpoint_results\.jsonl|problem_catalog\.json|result\.json)$/;
+
+/**
+ * Whether a file is such a run's own summary (checkpoint results, the problem catalogue, the
+ * run's totals): one of those names, in a folder whose problem folders hold checkpoint folders.
+ */
+export function isRunSummary(path: string): boolean {
+  if (!RUN_FILES.test(basename(path))) return false;
+  const run = dirname(path);
+  for (const problem of subdirs(run))
+    for (const checkpoint of subdirs(join(run, problem)))
+      if (isCheckpointRun(join(run, problem, checkpoint))) return true;
+  return false;
 }
 
 /** The CLI's opening `init` record: its model and version. */
@@ -289,4 +305,5 @@ export const checkpointRunImporter: Importer = {
   read: (path, options) => readCheckpointRun(path, options),
   // the previous checkpoint's verdict says which earlier tests passed before this run
   outsideStamp: checkpointOutsideStamp,
+  sideFile: (path) => isRunSummary(path),
 };

@@ -189,7 +189,7 @@ async function* visitFile(
   } catch (e) {
     return yield err(path, ioReason(e));
   }
-  const { detectBinaryFormat, detectFormat } = await detection();
+  const { detectBinaryFormat, detectFormat, sideFileOf } = await detection();
   const binary = detectBinaryFormat(path, head);
   if (binary) return yield { type: "unit", unit: await unitOf(path, binary, false, fileStamp(st)) };
   if (looksBinary(head)) return yield* noUnit("binary file (not a trace)");
@@ -198,6 +198,8 @@ async function* visitFile(
   const format = await detectFormat(path, text, false);
   if (format) return yield { type: "unit", unit: await unitOf(path, format, false, fileStamp(st)) };
   const t = text.trimStart();
+  // a run's own summary beside trial folders a format reads is part of that layout: no error
+  if (!explicit && sideFileOf(path, text)) return yield* noUnit();
   yield* noUnit(
     explicit || t.startsWith("{") || t.startsWith("[") ? unknownReason(path, t) : undefined,
   );

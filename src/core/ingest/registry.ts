@@ -68,6 +68,11 @@ export function outsideStamp(format: SourceFormat, path: string): string | undef
   return importerFor(format)?.outsideStamp?.(path);
 }
 
+/** The format whose layout a file that is no unit belongs to (a run's summary), if any. */
+export function sideFileOf(path: string, head: string): SourceFormat | undefined {
+  return IMPORTERS.find((i) => i.sideFile?.(path, head))?.format;
+}
+
 /** First importer whose binary format (a zip) this file head is, if any. */
 export function detectBinaryFormat(path: string, head: Buffer): SourceFormat | undefined {
   return IMPORTERS.find((i) => i.detectBinary?.(path, head))?.format;

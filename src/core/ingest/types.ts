@@ -48,6 +48,11 @@ export interface Importer {
    * into the unit's stamp so a file that appears or changes there re-reads the unit.
    */
   outsideStamp?(path: string): string;
+  /**
+   * Whether a file that is no unit belongs to this format's layout all the same (a run's own
+   * summary beside its trial folders): discovery passes it over without an error.
+   */
+  sideFile?(path: string, head: string): boolean;
 }
 
 export const DEFAULT_INGEST_OPTIONS: IngestOptions = { passThreshold: 1.0, outputCap: 8_000 };

@@ -52,4 +52,30 @@ describe("a source folder that keeps a run's own summary beside its trials", () 
     );
     expect(known?.map((u) => u.path).sort()).toEqual([...index.unitPaths].sort());
   });
+  it("takes the harness's own run summaries for part of its layout, not errors", async () => {
+    const run = join(ws, "run");
+    cpSync(CHECKPOINTS, run, { recursive: true });
+    // the names and shapes a SlopCodeBench run writes beside its problem folders
+    writeFileSync(join(run, "result.json"), JSON.stringify({ num_checkpoints: 2 }));
+    writeFileSync(join(run, "problem_catalog.json"), JSON.stringify({ version: "v1.0" }));
+    writeFileSync(
+      join(run, "checkpoint_results.jsonl"),
+      '{"problem": "l2m", "checkpoint": "checkpoint_1", "delta.loc": Infinity}\n',
+    );
+    // the same name in a folder with no checkpoint folders below it is still reported
+    cpSync(join(run, "result.json"), join(ws, "result.json"));
+    writeFileSync(
+      join(ws, "fire.config.json"),
+      JSON.stringify({ sources: ["run", "result.json"] }),
+    );
+    const loaded = await loadWorkspace(ws);
+    expect(loaded.attempts).toHaveLength(2);
+    expect(loaded.errors.map((e) => e.file)).toEqual([join(ws, "result.json")]);
+    expect([...(loaded.passedOver ?? [])].sort()).toEqual(
+      ["checkpoint_results.jsonl", "problem_catalog.json", "result.json"]
+        .map((f) => join(run, f))
+        .concat(join(ws, "result.json"))
+        .sort(),
+    );
+  });
 });
