@@ -42,6 +42,9 @@ describe("fire attempts: rewards as people read them", () => {
     expect(fmtReward(1 / 31)).toBe("0.032");
     expect(fmtReward(0.0004)).toBe("0.00040");
     expect(fmtReward(-0.25)).toBe("-0.25");
+    // nor a failing one to a 1 (1245 of 1246 tests passed)
+    expect(fmtReward(1245 / 1246)).toBe("0.999");
+    expect(fmtReward(1 - 1e-9)).toBe("0.999");
     expect(fmtReward(Number.NaN)).toBe("–");
     expect(fmtReward(null)).toBe("–");
   });

@@ -24,13 +24,16 @@ export function fmtP(p: number | null | undefined): string {
 }
 
 /**
- * A reward as people read one: at most three decimals (`0.032`, `0.455`, `1`), a tiny
- * non-zero one in two significant digits (never shown as a `0` that reads as a failure).
+ * A reward as people read one: at most three decimals (`0.032`, `0.455`, `1`); a tiny
+ * non-zero one in two significant digits (never a `0` that reads as nothing passed), and one
+ * just short of 1 as `0.999` (never a `1` that reads as a pass).
  */
 export function fmtReward(x: number | null | undefined): string {
   if (!isNum(x)) return "–";
   if (x !== 0 && Math.abs(x) < 0.001) return x.toPrecision(2);
-  return String(Number(x.toFixed(3)));
+  const r = Number(x.toFixed(3));
+  if (r === 1 && x < 1) return "0.999";
+  return String(r);
 }
 
 export function fmtMoney(x: number | null | undefined): string {

@@ -332,6 +332,20 @@ describe("a closed replacement task", () => {
     expect(noDiffAfterReplace.detect(written(closed), { siblings: [] })).toHaveLength(1);
     const only = "Only replace the copyright line; leave the rest of each file as it is.";
     expect(noDiffAfterReplace.detect(written(only), { siblings: [] })).toHaveLength(1);
+    const allowed =
+      "In doing so, the only edits you may make are to replace words in input.tex with their synonyms.";
+    expect(noDiffAfterReplace.detect(written(allowed), { siblings: [] })).toHaveLength(1);
+  });
+
+  it("is not one where 'only' scopes or conditions a replacement (real task texts)", () => {
+    // SlopCodeBench prompts (dev source slopcode-pangu), and a SWE task's "read-only"
+    for (const text of [
+      "When `-o` is omitted, write output in the current working directory using the input basename with only the final extension replaced by `.md`.",
+      "Macro matching must be exact by command name; shared prefixes must not cause partial matches.\n\nApply macro substitutions only in body text.",
+      "### `conditional_replace`\n\nReplace a value only when it matches a condition.",
+      "For singular message fields, read-only wrappers are lazily created and must be retargeted after merge if merge replaces the underlying submessage.",
+    ])
+      expect(noDiffAfterReplace.detect(written(text), { siblings: [] })).toEqual([]);
   });
 });
 
@@ -351,6 +365,16 @@ describe("a formatter after an exact edit", () => {
     const preserve =
       "Raise the request limit to 20. Leave every other line of src/app.ts unchanged, byte for byte.";
     expect(rewriteAfterEdit.detect(edited(preserve), { siblings: [] })).toHaveLength(1);
+  });
+
+  it("is no loss where the task keeps something only under a condition (a program's rule)", () => {
+    // a converter's rule in a SlopCodeBench prompt (dev source slopcode-pangu), and a
+    // Markdown linter's in a Deep-SWE task (claude-s45-deepswe)
+    for (const rule of [
+      "Convert the document.\nIf metadata is malformed, keep source lines unchanged for that environment.",
+      "Convert each link. If the label, destination, or title area contains a newline, leave it unchanged.",
+    ])
+      expect(rewriteAfterEdit.detect(edited(rule), { siblings: [] })).toEqual([]);
   });
 });
 

@@ -1,7 +1,11 @@
 import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
-import { announcedAtStop, openPlanAtStop } from "../../../src/core/mine/detectors/open-plan.js";
+import {
+  announcedAtStop,
+  announcedChange,
+  openPlanAtStop,
+} from "../../../src/core/mine/detectors/open-plan.js";
 import { readsAsFinished, truncatedFinalResponse } from "../../../src/core/mine/faults/harness.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import type { Attempt, Event } from "../../../src/core/model/attempt.js";
@@ -176,5 +180,69 @@ describe("a final turn the endpoint reported no usage for", () => {
     expect(truncatedFinalResponse(unmetered(lastWords(a, report.slice(0, -22))))?.code).toBe(
       "truncated-model-response",
     );
+  });
+});
+
+describe("the words and plans of other agents", () => {
+  it("reads an announcement through file names and typographic apostrophes", () => {
+    expect(
+      announcedChange("Now I'll create the `http_probe.go` file with IPv6-safe probing:"),
+    ).toBe("I'll create the `http_probe.go` file with IPv6-safe probing:");
+    expect(announcedChange("I\u2019ll write the parser in `src/parse.ts` next.")).toBeDefined();
+    expect(announcedChange("Now I'll create the metacircular evaluator `eval.scm`:")).toBeDefined();
+  });
+
+  it("does not read bookkeeping, a hand-in or a check as a change", () => {
+    for (const text of [
+      "Let me build the project to verify:",
+      "Let me update the todo list:",
+      "Let me create a summary of the changes:",
+      "Let me find the actual stargates (which connect systems):",
+      "All done. I updated the parser and the tests pass.",
+    ])
+      expect(announcedChange(text)).toBeUndefined();
+  });
+
+  it("reads a finished report only where it claims the work done and ends finished", () => {
+    expect(readsAsFinished("All tests pass. The implementation is complete.")).toBe(true);
+    expect(readsAsFinished("The fix is done:\n- Example 1 \u2714\uFE0F")).toBe(true);
+    expect(readsAsFinished("The implementation is complete. Changes:\n- `UNKNOWN_DEF`")).toBe(
+      false,
+    );
+    expect(readsAsFinished("The implementation is complete:\n\n```")).toBe(false);
+    expect(readsAsFinished("Not all tests pass.")).toBe(false);
+    expect(readsAsFinished("The exploration is done. Next I need to write the parser.")).toBe(
+      false,
+    );
+  });
+
+  it("reads the plans of Codex CLI, Gemini CLI and OpenHands as it reads TodoWrite's", () => {
+    const a = task("eve_industry/checkpoint_4");
+    const plan = planCalls(a).at(-1) as Event;
+    const as = (tool: string, input: unknown): Attempt => ({
+      ...a,
+      events: a.events.map((e) =>
+        e.index === plan.index ? { ...e, tool, input: JSON.stringify(input) } : e,
+      ),
+    });
+    const codex = as("update_plan", {
+      plan: [
+        { step: "Read the tables", status: "completed" },
+        { step: "Write the plan command", status: "pending" },
+      ],
+    });
+    expect(openPlanAtStop(codex)?.why).toContain('(next: "Write the plan command")');
+    const gemini = as("write_todos", {
+      todos: [{ description: "Write the plan command", status: "pending" }],
+    });
+    expect(openPlanAtStop(gemini)?.why).toContain("1 of 1 step(s)");
+    // OpenHands leaves a new task's status out: not begun
+    const openhands = as("task_tracker", {
+      command: "plan",
+      task_list: [{ title: "Write the plan command" }, { title: "Read", status: "done" }],
+    });
+    expect(openPlanAtStop(openhands)?.why).toContain("1 of 2 step(s)");
+    const done = as("update_plan", { plan: [{ step: "Write it", status: "completed" }] });
+    expect(openPlanAtStop(done)).toBeUndefined();
   });
 });

@@ -6,14 +6,19 @@ const QUOTE = "[\"'`‘’“”]";
 const ONE_WORD_VALUE = `(?!(?<=${QUOTE})[\\w-]+${QUOTE})`;
 
 /**
- * A closed replacement map: replace, and nothing else (only, exactly, unchanged). The
- * replacement and its exactness in one sentence ("Only use the standard library" is none),
- * and a replacement the task asks for, not one it forbids ("must not replace the whole
- * configuration" is none). A word quoted alone is a value the task shows (a schema's `"kind":
- * "replace"` beside `"exact"`), not what it asks; a quoted sentence still asks.
+ * A closed replacement map: replace, and nothing else (exactly, unchanged, verbatim, the only
+ * edits allowed). The replacement and its exactness in one sentence ("Only use the standard
+ * library" is none), and a replacement the task asks for, not one it forbids ("must not
+ * replace the whole configuration" is none). "Only" closes the map where it limits the edits
+ * ("the only edits you may make are to replace words", "Only replace the copyright line", a
+ * sentence that opens "Only the version string is replaced"); inside a sentence, after the
+ * replacement or in a phrase, it scopes or conditions one ("substitutions only in body
+ * text", "replace a value only when it matches", "the input basename with only the final
+ * extension replaced by `.md`", "read-only"), which leaves everything else to the task. A word quoted alone is a value the task shows (a schema's
+ * `"kind": "replace"` beside `"exact"`), not what it asks; a quoted sentence still asks.
  */
 export const REPLACE_TASK_RE = new RegExp(
-  String.raw`(?<!\b(?:not|never|n't|without) )\b${ONE_WORD_VALUE}(replace|substitut\w*|rename every|change every)\b(?:[^.\n]|\.(?=\S)){0,200}\b${ONE_WORD_VALUE}(exact(ly)?|only|nothing else|byte|unchanged|verbatim)\b|\b${ONE_WORD_VALUE}(exact(ly)?|only)\b(?:[^.\n]|\.(?=\S)){0,120}(?<!\b(?:not|never|n't|without) )\b${ONE_WORD_VALUE}replace[sd]?\b`,
+  String.raw`(?<!\b(?:not|never|n't|without) )\b${ONE_WORD_VALUE}(replace|substitut\w*|rename every|change every)\b(?:[^.\n]|\.(?=\S)){0,200}\b${ONE_WORD_VALUE}(exact(ly)?|nothing else|byte|unchanged|verbatim)\b|(?:\b${ONE_WORD_VALUE}exact(ly)?|(?<![\w-])only (?:edits?|changes?|modifications?)\b|(?:^|[.!?:;]\s+|\n\s*)only\b)(?:[^.\n]|\.(?=\S)){0,120}(?<!\b(?:not|never|n't|without) )\b${ONE_WORD_VALUE}replace[sd]?\b|(?<![\w-])only (?:to )?(?:replace|substitute)\b`,
   "i",
 );
 const DIFF_RE = /\b(diff|cmp|git\s+diff|comm|sha256sum|md5sum)\b/;

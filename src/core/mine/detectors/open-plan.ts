@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Attempt, Event } from "../../model/attempt.js";
-import { toolCalls } from "./shell.js";
+import { parseInput, toolCalls } from "./shell.js";
 
 /**
  * The agent's own plan, as the common agents keep it in a tool call that restates the whole
@@ -12,7 +12,8 @@ import { toolCalls } from "./shell.js";
 const PLAN_TOOL = /^(?:TodoWrite|todo_write|update_plan|write_todos|task_tracker)$/i;
 
 const Item = z.looseObject({
-  status: z.string(),
+  // OpenHands' task_tracker leaves a new task's status out: "todo"
+  status: z.string().default("todo"),
   content: z.string().optional(),
   step: z.string().optional(),
   description: z.string().optional(),
@@ -36,13 +37,8 @@ const NOT_STARTED = /^(?:pending|todo|not_started|not-started|open)$/i;
 const CURRENT_WITHIN = 10;
 
 function itemsOf(call: Event): Item[] | undefined {
-  if (!call.input) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(call.input);
-  } catch {
-    return undefined;
-  }
+  const json = parseInput(call);
+  if (!json) return undefined;
   const p = PlanInput.safeParse(json);
   if (!p.success) return undefined;
   const d = p.data as { todos?: Item[]; plan?: Item[]; task_list?: Item[] };
@@ -80,29 +76,44 @@ export function openPlanAtStop(a: Attempt): { eventIndex: number; why: string } 
 
 /**
  * The agent's last words announce a change it then never made: "Let me rewrite this
- * properly:", "Now I'll create the parser:". A final message that ends on such an
+ * properly:", "Now I'll create the `http_probe.go` file:". A final message that ends on such an
  * announcement, after the last tool call, is a stop right after announcing a write (what a
- * stop rule that reads the last message could answer with "you said you would …"). Words
- * of handing in ("Submitting the final result:") announce the stop itself and are none.
+ * stop rule that reads the last message could answer with "you said you would …"). Words of
+ * handing in ("Submitting the final result:", "Let me create a summary of the changes:"), of
+ * bookkeeping ("Let me update the todo list") or of a check ("Let me build it to verify") are
+ * none. The tail runs to the end of the text, through the dots of file names and versions.
  */
 const ANNOUNCED_CHANGE =
-  /\b(?:let me|let's|now I(?:'ll| will)|I(?:'ll| will| am going to|'m going to)|next,? I(?:'ll| will))\s+(?:now\s+|then\s+|also\s+|first\s+|quickly\s+|carefully\s+)?(?:re)?(?:write|create|implement|fix|add|update|edit|modify|apply|build|patch|correct|refactor|replace|restructure)\b[^.!?\n]{0,160}[:.]?\s*$/i;
+  /\b(?:let me|let['\u2019]s|I(?:['\u2019]ll| will| am going to|['\u2019]m going to))\s+(?:now\s+|then\s+|also\s+|first\s+|quickly\s+|carefully\s+)?(?:re)?(?:write|create|implement|fix|add|update|edit|modify|apply|patch|correct|refactor|replace|restructure)\b(?!\s+(?:the |a |an |my |our )?(?:final )?(?:todos?|to-do|todo list|plan|summary|recap)\b)(?:[^.!?\n]|[.!?](?=[\w/`])){0,160}[:.]?\s*$/i;
 
-export function announcedAtStop(a: Attempt): { eventIndex: number; why: string } | undefined {
-  let last: Event | undefined;
+/** The agent's last words before the stop: the stop's own record of them, else the last message. */
+function lastWords(a: Attempt): Event | undefined {
   for (let i = a.events.length - 1; i >= 0; i--) {
     const e = a.events[i] as Event;
-    if (e.kind === "tool_call" || e.kind === "tool_result") break;
+    if (e.kind === "stop") {
+      // what the stop rule reads at the stop (the harness's final message, if any)
+      if (e.final === undefined) continue;
+      for (let j = i - 1; j >= 0; j--) {
+        const m = a.events[j] as Event;
+        if (m.kind === "message" && m.input === e.final) return m;
+        if (m.kind === "tool_call" || m.kind === "tool_result") break;
+      }
+      return undefined;
+    }
+    if (e.kind === "tool_call" || e.kind === "tool_result") return undefined;
     if (
       e.kind === "message" &&
       e.role !== "user" &&
       e.role !== "system" &&
       /\S/.test(e.input ?? "")
-    ) {
-      last = e;
-      break;
-    }
+    )
+      return e;
   }
+  return undefined;
+}
+
+export function announcedAtStop(a: Attempt): { eventIndex: number; why: string } | undefined {
+  const last = lastWords(a);
   if (!last) return undefined;
   const said = announcedChange(last.input ?? "");
   if (!said) return undefined;

@@ -41,6 +41,13 @@ const PRESERVE_TASK_RE =
 const BEHAVIOUR =
   /\b(?:behaviou?rs?|semantics|functionality|API|interfaces?|flows?|logic|support(?:ed)?|compatib\w*|results?|outputs?|paths?)\b/i;
 
+/**
+ * A sentence that keeps something under a condition ("If metadata is malformed, keep source
+ * lines unchanged"): a rule of the program the task asks for, not of the agent's edits, which
+ * a task states without one ("Keep everything else unchanged").
+ */
+const CONDITIONAL = /^\s*(?:[-*]\s+)?(?:if|when|whenever|unless|where|once)\b/i;
+
 /** Whether the task keeps content as it is, in a sentence that is not about behaviour. */
 function preservesContent(taskText: string): boolean {
   for (const m of taskText.matchAll(PRESERVE_TASK_RE)) {
@@ -48,7 +55,8 @@ function preservesContent(taskText: string): boolean {
     const after = m.index + m[0].length;
     const stop = taskText.slice(after).search(/[.\n]/);
     const end = stop < 0 ? taskText.length : after + stop;
-    if (!BEHAVIOUR.test(taskText.slice(start + 1, end))) return true;
+    const sentence = taskText.slice(start + 1, end);
+    if (!BEHAVIOUR.test(sentence) && !CONDITIONAL.test(sentence)) return true;
   }
   return false;
 }

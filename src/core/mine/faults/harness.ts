@@ -98,11 +98,19 @@ export function truncatedFinalResponse(a: Attempt): Fault | undefined {
   };
 }
 
-/** A claim that the work is done: "The implementation is complete.", "All tests pass". */
+/**
+ * A claim that the work is done: "The implementation is complete.", "All tests pass" (not
+ * "Not all tests pass"), "The task is done". What is done must be the work: "The exploration
+ * is done. Next I need to write the parser." claims nothing of it.
+ */
 const DONE_CLAIM =
-  /\b(?:(?:is|are|now|been|was|were) (?:complete|completed|done|finished|fully implemented)|all (?:\w+ ){0,2}(?:tests?|checks?|examples?) (?:pass|passed|passing)|task (?:is )?(?:complete|done|finished)|successfully (?:implemented|completed))\b/i;
-/** The end of a finished text: a sentence, a list item ticked off, closed code or emphasis. */
-const FINISHED_END = /[.!)`*\u2713\u2714\u2705]\s*$/u;
+  /\b(?:(?:implementation|task|work|changes?|fix(?:es)?|features?|everything|solution|refactor(?:ing)?)\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:complete|completed|done|finished|fully implemented)|(?<!\bnot\s)all (?:\w+ ){0,2}(?:tests?|checks?|examples?) (?:now )?(?:pass|passed|passing)|successfully (?:implemented|completed))\b/i;
+/**
+ * The end of a finished text: a sentence or a ticked list item (a check mark, with its emoji
+ * variation selector), then at most the closers of quotes, code or emphasis. A text cut after
+ * an opening backtick or a code fence ends on no terminator.
+ */
+const FINISHED_END = /[.!\u2713\u2714\u2705]\uFE0F?[)`*"']*\s*$/u;
 
 /**
  * Whether a final turn's text reads as a finished closing report: it claims the work done,
