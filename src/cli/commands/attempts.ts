@@ -7,8 +7,8 @@ import {
   keepOutput,
   keptOutput,
 } from "../../core/app/cached-reads.js";
+import { fmtReward } from "../../core/app/format.js";
 import { printable } from "../../core/printable.js";
-import { fmtReward } from "../../core/report/format.js";
 import type { Workspace } from "../../core/workspace/load.js";
 import { jsonText, printKept } from "../util/out.js";
 import { clip, renderTable } from "../util/table.js";
