@@ -7,16 +7,21 @@
  * verdict lives apart, in a SWE-bench `report.json` for the instance, looked up next to
  * the trajectory and in the sibling folders of its parents (`logs/<instance>/report.json`).
  */
-import { statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import type { AttemptInput } from "../model/attempt.js";
 import { EventLog } from "./events.js";
 import { isFile, peek, readSmall, readTail, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
+import {
+  instanceOf,
+  miniOutsideStamp,
+  REPORT_HEAD,
+  reportCandidates,
+  reportOf,
+} from "./mini-swe-paths.js";
 import { observation } from "./observation-template.js";
 import { toolArguments } from "./shell.js";
-import { filesStamp } from "./stamp.js";
 import {
   failingLines,
   Report,
@@ -84,63 +89,12 @@ type MiniTrajectory = z.infer<typeof MiniTrajectory>;
 const HEAD = /^\{\s*"info"\s*:\s*\{/;
 const EXIT_STATUS = /"exit_status"\s*:/;
 const MINI_KEY = /"trajectory_format"\s*:\s*"mini-swe-agent|"mini_version"\s*:/;
-/** A SWE-bench report.json head: an entry, or an instance id keying one. */
-const REPORT_HEAD = /^\{\s*(?:"[^"\\]{1,200}"\s*:\s*\{\s*)?"patch_is_None"\s*:/;
 
 /** Whether a file is a mini-SWE-agent trajectory (its keys sit after a long diff: scan on). */
 export function isMiniTrajectory(path: string, head: string): boolean {
   const h = head.trimStart();
   if (!HEAD.test(h) || !EXIT_STATUS.test(h)) return false;
   return MINI_KEY.test(h) || scanFor(path, MINI_KEY);
-}
-
-/** Instance id of a trajectory: its `instance_id`, else the file name before `.traj.json`. */
-function instanceOf(path: string, t?: MiniTrajectory): string {
-  return t?.instance_id ?? basename(path).replace(/(\.traj)?\.json$/i, "");
-}
-
-/**
- * The `report.json` files under `root`, up to three folders deep, by the folder holding each
- * (`eval_results/<model>/<instance>/report.json` → `<instance>`). Kept a few seconds per root
- * and its modification time: every trajectory of a run asks about the same folders.
- */
-const reportIndexes = new Map<
-  string,
-  { at: number; mtime: number; byFolder: Map<string, string[]> }
->();
-function reportsBelow(root: string): Map<string, string[]> {
-  const mtime = statSync(root, { throwIfNoEntry: false })?.mtimeMs ?? -1;
-  const kept = reportIndexes.get(root);
-  if (kept && kept.mtime === mtime && Date.now() - kept.at < 10_000) return kept.byFolder;
-  const byFolder = new Map<string, string[]>();
-  const walk = (d: string, depth: number): void => {
-    for (const sub of subdirs(d)) {
-      const p = join(d, sub);
-      if (isFile(join(p, "report.json")))
-        byFolder.set(sub, [...(byFolder.get(sub) ?? []), join(p, "report.json")]);
-      if (depth < 3) walk(p, depth + 1);
-    }
-  };
-  walk(root, 1);
-  if (reportIndexes.size > 64) reportIndexes.clear();
-  reportIndexes.set(root, { at: Date.now(), mtime, byFolder });
-  return byFolder;
-}
-
-/**
- * Where the report of `instance` may be, for a trajectory in `dir`: beside it, in a folder of
- * its own folder (`eval_results/report.json`, keyed by the instance), in a folder named after
- * the instance up to three folders below the trajectory folder's parent (a SWE-bench harness
- * keeps `<run or model>/<instance>/report.json`), or one below the grandparent's folders.
- */
-function reportCandidates(dir: string, instance: string): string[] {
-  const out = [join(dir, "report.json"), join(dir, instance, "report.json")];
-  for (const sub of subdirs(dir))
-    out.push(join(dir, sub, "report.json"), join(dir, sub, instance, "report.json"));
-  out.push(...(reportsBelow(dirname(dir)).get(instance) ?? []));
-  const grand = dirname(dirname(dir));
-  for (const sub of subdirs(grand)) out.push(join(grand, sub, instance, "report.json"));
-  return out;
 }
 
 /** Trajectory files that a report at `reportPath` belongs to (the reverse lookup). */
@@ -162,22 +116,6 @@ function pairedTrajectories(reportPath: string): string[] {
   return [...new Set(out)].filter(
     (f) => isFile(f) && isMiniTrajectory(f, peek(f, 64 * 1024)) && reportOf(f) === reportPath,
   );
-}
-
-/**
- * The report file of a trajectory, if one is found: a report of this instance (its folder is
- * named after it, or it keys the instance id).
- */
-function reportOf(trajPath: string, t?: MiniTrajectory): string | undefined {
-  const instance = instanceOf(trajPath, t);
-  const dir = dirname(trajPath);
-  return reportCandidates(dir, instance).find((f) => {
-    if (!isFile(f)) return false;
-    const head = peek(f, 4096).trimStart();
-    if (!REPORT_HEAD.test(head)) return false;
-    const at = dirname(f);
-    return at === dir || basename(at) === instance || head.includes(`"${instance}"`);
-  });
 }
 
 /**
@@ -413,20 +351,6 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
   yield { type: "attempt", attempt };
 }
 
-/**
- * The files a trajectory's reading takes from outside it: its report and the test output
- * beside it, else a harness log where the report would be. Looked up by the instance its file
- * name gives (a trajectory that names another instance inside is looked up by that when read).
- */
-function outsideFiles(trajPath: string): string[] {
-  if (basename(trajPath) === "report.json") return [];
-  const report = reportOf(trajPath);
-  if (report) return [report, join(dirname(report), "test_output.txt")];
-  return reportCandidates(dirname(trajPath), instanceOf(trajPath))
-    .map((r) => join(dirname(r), "run_instance.log"))
-    .filter(isFile);
-}
-
 export const miniSweAgentImporter: Importer = {
   format: "mini-swe-agent",
   detect: (path, head, isDirectory) => {
@@ -440,5 +364,5 @@ export const miniSweAgentImporter: Importer = {
     );
   },
   read: (path, options) => readMini(path, options),
-  outsideStamp: (path) => filesStamp(outsideFiles(path)),
+  outsideStamp: miniOutsideStamp,
 };

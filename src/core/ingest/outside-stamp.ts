@@ -1,5 +1,6 @@
 import type { SourceFormat } from "../model/attempt.js";
 import { checkpointOutsideStamp } from "./checkpoint-paths.js";
+import { miniOutsideStamp } from "./mini-swe-paths.js";
 import type { Importer } from "./types.js";
 
 /**
@@ -10,11 +11,11 @@ import type { Importer } from "./types.js";
  */
 const LIGHT: Partial<Record<SourceFormat, (path: string) => string>> = {
   "checkpoint-run": checkpointOutsideStamp,
+  "mini-swe-agent": miniOutsideStamp,
 };
 
 /** The importer of each format whose reader looks outside its unit, loaded on first use. */
 const OWN: Partial<Record<SourceFormat, () => Promise<Importer>>> = {
-  "mini-swe-agent": async () => (await import("./mini-swe-agent.js")).miniSweAgentImporter,
   "swe-agent": async () => (await import("./swe-agent.js")).sweAgentImporter,
   autocoderover: async () => (await import("./autocoderover.js")).autocoderoverImporter,
   openhands: async () => (await import("./openhands.js")).openhandsImporter,

@@ -12,11 +12,18 @@ describe("outside stamps without the registry", () => {
 
   it("gives the stamp the registry gives, for a real unit of each kind it answers lightly", () => {
     // a real checkpoint (the previous one's verdict is outside it) and a unit of each other format
-    const checkpoint = resolve(REPO_ROOT, "test/fixtures/checkpoint-run/code_search/checkpoint_2");
+    const real: Partial<Record<string, string>> = {
+      "checkpoint-run": "test/fixtures/checkpoint-run/code_search/checkpoint_2",
+      // a trajectory whose SWE-bench report sits in the run's eval_results folder
+      "mini-swe-agent":
+        "test/fixtures/mini-swe-agent-toolcall/run/gpt-5-mini/astropy__astropy-13033/astropy__astropy-13033.traj.json",
+    };
     return Promise.all(
       OUTSIDE_FORMATS.map(async (format) => {
-        const path = format === "checkpoint-run" ? checkpoint : resolve(REPO_ROOT, "test/fixtures");
-        expect(await outsideStampOf(format, path)).toBe(outsideStamp(format, path));
+        const path = resolve(REPO_ROOT, real[format] ?? "test/fixtures");
+        const stamp = await outsideStampOf(format, path);
+        expect(stamp).toBe(outsideStamp(format, path));
+        if (real[format]) expect(stamp).not.toBe("none");
       }),
     );
   });
