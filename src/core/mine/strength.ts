@@ -306,9 +306,14 @@ export function candidates(
     // the verifier itself reports the deliverable missing (a verifier always names the
     // deliverable it tests, so naming a touched file corroborates nothing else)
     if (DELIVERABLE_MISSING.has(id)) {
+      // a file never written is corroborated by a verifier line about that file, not another
+      const own = new Set(
+        hs.flatMap((h) => (h.subject ? h.subject.split("\n").map((p) => baseName(p)) : [])),
+      );
       const names = missing.paths
         .map((p) => baseName(p.replace(/\\/g, "/")))
-        .filter((n) => id === "artifact-wrong-path" || taskNamed.has(n));
+        .filter((n) => id === "artifact-wrong-path" || taskNamed.has(n))
+        .filter((n) => id !== "artifact-never-written" || own.size === 0 || own.has(n));
       const v =
         verifierLine(a, names) ??
         (missing.createdZero ? verifierLine(a, CREATED_ZERO) : undefined) ??

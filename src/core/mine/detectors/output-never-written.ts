@@ -4,6 +4,7 @@ import {
   baseName,
   callText,
   extOf,
+  lookedForAt,
   namedFiles,
   notFoundCalls,
   samePath,
@@ -104,6 +105,8 @@ export const outputNeverWritten: Detector = {
         eventIndices: [stopIndex(attempt)],
         reason: `never written: ${missing.join(", ")}`,
         signature: `missing:${kinds}`,
+        // the files themselves: only a verifier line about one of them corroborates the hit
+        subject: missing.join("\n"),
       },
     ];
   },
@@ -123,12 +126,17 @@ export const artifactWrongPath: Detector = {
     const { paths, createdZero } = verifierMissing(attempt);
     const writes = allWrites(attempt);
     for (const p of paths) {
-      const w = writes.find((x) => baseName(x.path) === baseName(p) && !samePath(p, x.path));
-      if (w && !writes.some((x) => samePath(p, x.path)))
+      // a relative name is where the agent's own run looked for it, when one did
+      const looked = lookedForAt(attempt, p);
+      const want = looked?.path ?? p;
+      const w = writes.find((x) => baseName(x.path) === baseName(p) && !samePath(want, x.path));
+      if (w && !writes.some((x) => samePath(want, x.path)))
         return [
           {
-            eventIndices: [w.call.index],
-            reason: `verifier wanted ${p}, the agent wrote ${w.path}`,
+            eventIndices: looked ? [w.call.index, looked.call.index] : [w.call.index],
+            reason: looked
+              ? `verifier wanted ${p}, which the agent's own run looked for at ${looked.path}; the agent wrote ${w.path}`
+              : `verifier wanted ${p}, the agent wrote ${w.path}`,
             signature: "written elsewhere",
           },
         ];

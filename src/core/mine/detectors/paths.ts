@@ -209,8 +209,9 @@ const VERIFIER_MISSING = [
   /(?:missing|no such file(?: or directory)?|not found|does not exist)[: \t]+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
   // `No such file or directory: '/app/out'` (a quoted path, with or without an extension)
   /no such file or directory:?\s+['"`]([\w./-]{1,200}\/[\w.-]{1,100})['"`]/gi,
-  // `cannot open file 'x.R'`, `can't open file '/app/run.py'`, `failed to read x.json`
-  /(?:cannot|can't|could not|couldn't|unable to|failed to) (?:open|read|find|load|stat)(?: file)?:?\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
+  // `cannot open file 'x.R'`, `can't open file '/app/run.py'`, `failed to read x.json`, and a
+  // runner that could not start the program (uv's `Failed to spawn: \`x.py\``)
+  /(?:cannot|can't|could not|couldn't|unable to|failed to) (?:open|read|find|load|stat|spawn)(?: file)?:?\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
   // `No ars.R file found`, `no output.json exists`
   /\bno\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?\s+(?:file\s+)?(?:was\s+)?(?:found|exists?|present)\b/gi,
   // pytest's explanation of a failed `assert Path(x).exists()` / `os.path.exists(x)`
@@ -240,6 +241,24 @@ function lineOf(text: string, at: number): { line: number; text: string } {
   const start = text.lastIndexOf("\n", at - 1) + 1;
   const end = text.indexOf("\n", at);
   return { line: n, text: text.slice(start, end === -1 ? undefined : end) };
+}
+
+/**
+ * Where the agent's own runs looked for a file the verifier names by a relative path: an
+ * absolute path ending in it that a tool result of the agent's reported missing (Python's
+ * `can't open file '/workspace/x.py'`, a shell's `No such file or directory`). The verifier's
+ * relative name means that place, where the agent ran from.
+ */
+export function lookedForAt(a: Attempt, rel: string): { path: string; call: Event } | undefined {
+  if (rel.startsWith("/") || rel.includes("..")) return undefined;
+  const tail = `/${rel.replace(/^\.\//, "")}`;
+  for (const c of toolCalls(a)) {
+    const out = outputOf(a, c);
+    if (!out.includes(tail)) continue;
+    const hit = missingIn(out).find((m) => m.path.startsWith("/") && m.path.endsWith(tail));
+    if (hit) return { path: hit.path, call: c };
+  }
+  return undefined;
 }
 
 /** Missing paths a text names, each with the offset of the words that say so. */

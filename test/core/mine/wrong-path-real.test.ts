@@ -1,0 +1,86 @@
+import { resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runDetectors } from "../../../src/core/mine/detectors/index.js";
+import { lookedForAt, verifierMissing } from "../../../src/core/mine/detectors/paths.js";
+import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
+import { candidates } from "../../../src/core/mine/strength.js";
+import type { Attempt } from "../../../src/core/model/attempt.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
+import { collect } from "../ingest/collect.js";
+
+/** A real SlopCodeBench checkpoint (test/fixtures/checkpoint-run-wrong-path, README there). */
+const FIXTURE = resolve(REPO_ROOT, "test/fixtures/checkpoint-run-wrong-path");
+let a: Attempt;
+beforeAll(async () => {
+  const got = await collect([FIXTURE]);
+  expect(got.errors).toEqual([]);
+  expect(got.attempts).toHaveLength(1);
+  a = got.attempts[0] as Attempt;
+});
+
+describe("a program the grader could not start because it was written one folder too deep", () => {
+  it("reads uv's `Failed to spawn` as the verifier naming the missing program", () => {
+    expect(verifierMissing(a).paths).toEqual(["circopt.py"]);
+  });
+
+  it("resolves the relative name where the agent's own run looked for it", () => {
+    const looked = lookedForAt(a, "circopt.py");
+    expect(looked?.path).toBe("/workspace/circopt.py");
+    expect(looked?.call.command ?? looked?.call.input).toMatch(/circopt\.py/);
+    // an absolute name, or one that climbs, is not resolved
+    expect(lookedForAt(a, "/workspace/circopt.py")).toBeUndefined();
+    expect(lookedForAt(a, "../circopt.py")).toBeUndefined();
+  });
+
+  it("names artifact-wrong-path with both lines of evidence", () => {
+    const hits = runDetectors(a, { siblings: [] });
+    const hit = hits.find((h) => h.detectorId === "output.wrong-path");
+    expect(hit?.reason).toBe(
+      "verifier wanted circopt.py, which the agent's own run looked for at /workspace/circopt.py; the agent wrote /workspace/circopt/circopt.py",
+    );
+    const l = heuristicLabel(a, hits);
+    expect(l.status).toBe("named");
+    expect(l.mechanismId).toBe("artifact-wrong-path");
+    expect(l.evidence.some((e) => e.from === "verifier" && /Failed to spawn/.test(e.excerpt))).toBe(
+      true,
+    );
+  });
+
+  it("takes no relative name for a place the agent never looked", () => {
+    // the same run without the agent's own failed start: the relative name stays unresolved
+    const quiet: Attempt = {
+      ...a,
+      events: a.events.map((e) =>
+        e.kind === "tool_result" && (e.output ?? "").includes("can't open file")
+          ? { ...e, output: "ok" }
+          : e,
+      ),
+    };
+    expect(lookedForAt(quiet, "circopt.py")).toBeUndefined();
+    const hits = runDetectors(quiet, { siblings: [] });
+    expect(hits.find((h) => h.detectorId === "output.wrong-path")).toBeUndefined();
+  });
+  it("does not let the verifier's line about one file corroborate another never written", () => {
+    // the run without its own failed start, on a task that also asks for a summary file: the
+    // verifier's missing circopt.py says nothing of summary.json
+    const other: Attempt = {
+      ...a,
+      taskText: `${a.taskText}\n\nWrite a summary of the circuit to summary.json.`,
+      events: a.events.map((e) =>
+        e.kind === "tool_result" && (e.output ?? "").includes("can't open file")
+          ? { ...e, output: "ok" }
+          : e,
+      ),
+    };
+    const hits = runDetectors(other, { siblings: [] });
+    const never = hits.find((h) => h.detectorId === "output.never-written");
+    expect(never?.subject).toBe("summary.json");
+    const c = candidates(other, hits, []).find((x) => x.id === "artifact-never-written");
+    expect(c?.strength).toBe(1);
+    // (without the hit's own files, that same line would have counted)
+    const bare = hits.map((h) => (h === never ? { ...h, subject: undefined } : h));
+    expect(
+      candidates(other, bare, []).find((x) => x.id === "artifact-never-written")?.strength,
+    ).toBe(2);
+  });
+});
