@@ -8,7 +8,7 @@ import {
   realpathSync,
   statSync,
 } from "node:fs";
-import { basename, extname, isAbsolute, join, relative } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative } from "node:path";
 import { InputError } from "../errors.js";
 import type { SourceFormat } from "../model/attempt.js";
 import { fileKind } from "../regular-file.js";
@@ -160,6 +160,17 @@ async function unitOf(
 
 const withOutside = (own: string, outside: string) => `${own}+${outside}`;
 
+/**
+ * What says a file discovery passed over is still no unit: its own stamp (size, mtime) as
+ * discovery read it, and its folder's modification time (an entry added, removed or renamed
+ * beside it, which may make it part of a unit: a transcript beside a record, an agent folder
+ * beside a verdict). Undefined when the folder cannot be read.
+ */
+export function passedOverStamp(path: string, st: Stats): string | undefined {
+  const dir = lstatSync(dirname(path), { throwIfNoEntry: false });
+  return dir ? `${fileStamp(st)}|${dir.mtimeMs}` : undefined;
+}
+
 const err = (path: string, message: string): DiscoverItem => ({
   type: "error",
   error: new InputError(path, undefined, message),
@@ -174,12 +185,13 @@ async function* visitFile(
   path: string,
   st: Stats,
   explicit: boolean,
-  passedOver?: (path: string) => void,
+  passedOver?: (path: string, stamp: string) => void,
 ): AsyncGenerator<DiscoverItem> {
   if (!st.isFile()) return yield err(path, `unreadable: ${kindOf(st)}, not a regular file`);
   if (!explicit && isQuietName(basename(path))) return;
   const noUnit = (message?: string): DiscoverItem[] => {
-    passedOver?.(path);
+    const stamp = passedOverStamp(path, st);
+    if (stamp !== undefined) passedOver?.(path, stamp);
     return message === undefined ? [] : [err(path, message)];
   };
   if (st.size === 0) return yield* noUnit("empty file");
@@ -247,7 +259,7 @@ async function* visit(
   ancestors: Set<string>,
   signal?: AbortSignal,
   root?: string,
-  passedOver?: (path: string) => void,
+  passedOver?: (path: string, stamp: string) => void,
 ): AsyncGenerator<DiscoverItem> {
   if (signal?.aborted) return;
   let st: Stats;
@@ -296,9 +308,10 @@ export async function* discoverUnits(
     signal?: AbortSignal;
     /**
      * Told each regular file the walk read and found no unit in (an error, or passed over by
-     * its content): what a later `knownUnits` may count as accounted for while unchanged.
+     * its content), with its `passedOverStamp`: what a later `knownUnits` may count as
+     * accounted for while that stamp is unchanged.
      */
-    passedOver?: (path: string) => void;
+    passedOver?: (path: string, stamp: string) => void;
   } = {},
 ): AsyncIterable<DiscoverItem> {
   for (const p of paths) yield* visit(p, true, new Set(), opts.signal, undefined, opts.passedOver);
@@ -323,7 +336,7 @@ export async function knownUnits(
   known: ReadonlySet<string>,
   since: number,
   outside?: ReadonlyMap<string, SourceFormat>,
-  passedOver?: ReadonlySet<string>,
+  passedOver?: ReadonlyMap<string, string>,
 ): Promise<{ path: string; stamp: string }[] | undefined> {
   const units: { path: string; stamp: string }[] = [];
   const walk = async (path: string, explicit: boolean): Promise<boolean> => {
@@ -348,8 +361,10 @@ export async function knownUnits(
       for (const n of names) if (!(await walk(join(path, n), false))) return false;
       return true;
     }
-    // a file the discovery read and found no unit in, unchanged since, is none now either
-    if (passedOver?.has(path)) return st.isFile() && st.mtimeMs < since;
+    // a file the discovery read and found no unit in, with the same stamp (its own and its
+    // folder's: a sibling that makes it part of a unit changes the folder), is none now either
+    const seen = passedOver?.get(path);
+    if (seen !== undefined) return st.isFile() && passedOverStamp(path, st) === seen;
     return !explicit && st.isFile() && isQuietName(name) && st.mtimeMs < since;
   };
   for (const p of paths) if (!(await walk(p, true))) return undefined;

@@ -313,7 +313,7 @@ export function candidates(
       const names = missing.paths
         .map((p) => baseName(p.replace(/\\/g, "/")))
         .filter((n) => id === "artifact-wrong-path" || taskNamed.has(n))
-        .filter((n) => id !== "artifact-never-written" || own.size === 0 || own.has(n));
+        .filter((n) => id === "artifact-wrong-path" || own.size === 0 || own.has(n));
       const v =
         verifierLine(a, names) ??
         (missing.createdZero ? verifierLine(a, CREATED_ZERO) : undefined) ??

@@ -20,7 +20,7 @@ import { readStamped, writeStamped } from "./stamped-cache.js";
  */
 
 /** Bump when the index layout changes: an older index is then rebuilt by a full load. */
-export const INDEX_VERSION = 6;
+export const INDEX_VERSION = 7;
 
 export function indexFile(dir: string): string {
   return workspacePaths(dir).index;
@@ -68,7 +68,7 @@ interface HeadFile {
   /** The units whose importer reads files outside them, with their format. */
   outside?: [string, SourceFormat][];
   /** Files the load's discovery read and found no unit in. */
-  passedOver?: string[];
+  passedOver?: [string, string][];
 }
 
 /**
@@ -82,7 +82,7 @@ export async function writeHead(
     key: string;
     units: readonly { path: string; outside?: SourceFormat }[];
     outside?: ReadonlyMap<string, SourceFormat>;
-    passedOver?: Iterable<string> | undefined;
+    passedOver?: Iterable<readonly [string, string]> | undefined;
   },
 ): Promise<void> {
   const outside = head.outside ?? outsideOf(head.units);
@@ -93,7 +93,7 @@ export async function writeHead(
     units: head.units.map((u) => u.path),
     ...(outside.size > 0 ? { outside: [...outside] } : {}),
   };
-  const passedOver = [...(head.passedOver ?? [])];
+  const passedOver = [...(head.passedOver ?? [])].map(([p, s]): [string, string] => [p, s]);
   if (passedOver.length > 0) file.passedOver = passedOver;
   try {
     await writeStamped(headFile(dir), JSON.stringify(file));
@@ -170,7 +170,7 @@ export async function currentHead(dir: string): Promise<WorkspaceHead | undefine
     unitPaths: new Set(head.units),
     outside: new Map(head.outside ?? []),
     writtenMs,
-    passedOver: new Set(head.passedOver ?? []),
+    passedOver: new Map(head.passedOver ?? []),
   });
   return unitsDigest(key, units) === stored ? { dir: root, config, digest: stored } : undefined;
 }
@@ -186,7 +186,7 @@ export async function unitsNow(
     unitPaths: ReadonlySet<string>;
     outside: ReadonlyMap<string, SourceFormat>;
     writtenMs: number;
-    passedOver?: ReadonlySet<string>;
+    passedOver?: ReadonlyMap<string, string>;
   },
   signal?: AbortSignal,
 ): Promise<{ path: string; stamp: string }[]> {

@@ -42,7 +42,7 @@ interface IndexFile {
   byFormat: Record<string, number>;
   stats: LoadStats;
   /** Files the load's discovery read and found no unit in (`Workspace.passedOver`). */
-  passedOver?: string[];
+  passedOver?: [string, string][];
 }
 
 /** Facts of an index-backed workspace (`Workspace.index`). */
@@ -63,7 +63,8 @@ export interface IndexInfo {
   /** When it was written (ms): what is older has not changed since the load it describes. */
   writtenMs: number;
   /** Files the load's discovery read and found no unit in. */
-  passedOver: ReadonlySet<string>;
+  /** … with the stamp discovery read each with (`passedOverStamp`). */
+  passedOver: ReadonlyMap<string, string>;
 }
 
 export { INDEX_VERSION, indexFile, indexKey, storedDigest, unitsDigest } from "./head.js";
@@ -180,7 +181,7 @@ export async function writeIndex(
     errors: ws.errors.map((e) => e.toJSON()),
     byFormat: ws.byFormat,
     stats: ws.stats,
-    ...(ws.passedOver?.length ? { passedOver: [...ws.passedOver] } : {}),
+    ...(ws.passedOver?.length ? { passedOver: ws.passedOver.map(([p, s]) => [p, s]) } : {}),
   };
   try {
     await mkdir(workspacePaths(ws.dir).cache, { recursive: true });
@@ -273,7 +274,7 @@ export function readIndex(
       unitPaths: new Set(file.units.map((u) => u.path)),
       outside: outsideOf(file.units),
       writtenMs,
-      passedOver: new Set(file.passedOver ?? []),
+      passedOver: new Map(file.passedOver ?? []),
     },
   };
 }
@@ -284,7 +285,7 @@ const IndexExtras = z.object({
     z.object({ file: z.string(), line: z.number().int().nullable(), message: z.string() }),
   ),
   byFormat: z.record(z.string(), z.number().int().nonnegative()),
-  passedOver: z.array(z.string()).optional(),
+  passedOver: z.array(z.tuple([z.string(), z.string()])).optional(),
   stats: z.object({
     units: z.number().int().nonnegative(),
     parsed: z.number().int().nonnegative(),

@@ -81,7 +81,7 @@ export interface Workspace {
    * The files its discovery read and found no unit in (unknown formats, a run's own summary
    * files): unchanged, they need no discovery again (`knownUnits`).
    */
-  passedOver?: readonly string[];
+  passedOver?: readonly (readonly [path: string, stamp: string])[];
   /**
    * Set by a full load of the configured sources: the digest of the units it read, the one
    * its index carries (`unitsDigest`), so caches keyed by the attempts (`attemptsDigest`)
@@ -184,11 +184,11 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   // the total is known (and reported) once discovery has finished.
   const pending: Promise<void>[] = [];
   const seen = new Set<string>();
-  const passedOver: string[] = [];
+  const passedOver: [string, string][] = [];
   try {
     for await (const item of discoverUnits(resolved.paths, {
       ...(signal ? { signal } : {}),
-      passedOver: (p) => passedOver.push(p),
+      passedOver: (p, stamp) => passedOver.push([p, stamp]),
     })) {
       if (item.type === "error") {
         errors.push(item.error);

@@ -176,17 +176,17 @@ describe("knownUnits", () => {
     writeFileSync(join(dir, "sub", "notes.data"), "plain notes, not a trace\n");
     const old = new Date(Date.now() - 3_600_000);
     for (const p of ["run_summary.json", "sub/notes.data"]) utimesSync(join(dir, p), old, old);
-    const passed: string[] = [];
+    const passed = new Map<string, string>();
     const errors: string[] = [];
-    for await (const it of discoverUnits([dir], { passedOver: (p) => passed.push(p) }))
+    for await (const it of discoverUnits([dir], { passedOver: (p, s) => passed.set(p, s) }))
       if (it.type === "error") errors.push(it.error.format());
-    return { dir, found, passed: new Set(passed), errors };
+    return { dir, found, passed, errors };
   }
 
   it("counts a file discovery read and found no unit in as accounted for while unchanged", async () => {
     const { dir, found, passed, errors } = await withSideFiles("side");
     // the summary is reported (an unknown format); the note passed over quietly
-    expect([...passed].sort()).toEqual(
+    expect([...passed.keys()].sort()).toEqual(
       [join(dir, "run_summary.json"), join(dir, "sub", "notes.data")].sort(),
     );
     expect(errors).toHaveLength(1);
@@ -199,9 +199,23 @@ describe("knownUnits", () => {
 
   it("cannot tell once such a file changed since (it may be a trace now)", async () => {
     const { dir, found, passed } = await withSideFiles("side-changed");
-    const since = Date.now() - 60_000;
-    writeFileSync(join(dir, "sub", "notes.data"), JSON.stringify({ now: "maybe a trace" }));
+    // rewritten with its old modification time kept (a copy that preserves times)
+    const note = join(dir, "sub", "notes.data");
+    writeFileSync(note, JSON.stringify({ now: "maybe a trace" }));
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(note, old, old);
     const paths = new Set(found.map((u) => u.path));
-    expect(await knownUnits([dir], paths, since, undefined, passed)).toBeUndefined();
+    expect(await knownUnits([dir], paths, Date.now(), undefined, passed)).toBeUndefined();
+  });
+
+  it("cannot tell once an entry beside such a file came or went (it may be part of a unit now)", async () => {
+    const { dir, found, passed } = await withSideFiles("side-sibling");
+    // a quiet file with an old time: only the folder's own change shows it
+    const md = join(dir, "sub", "notes.md");
+    writeFileSync(md, "a transcript beside the record");
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(md, old, old);
+    const paths = new Set(found.map((u) => u.path));
+    expect(await knownUnits([dir], paths, Date.now(), undefined, passed)).toBeUndefined();
   });
 });

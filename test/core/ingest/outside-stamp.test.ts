@@ -1,5 +1,8 @@
-import { resolve } from "node:path";
+import { cpSync, mkdtempSync, rmSync, utimesSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { outsideFiles } from "../../../src/core/ingest/mini-swe-paths.js";
 import { OUTSIDE_FORMATS, outsideStampOf } from "../../../src/core/ingest/outside-stamp.js";
 import { IMPORTERS, outsideStamp } from "../../../src/core/ingest/registry.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
@@ -10,22 +13,29 @@ describe("outside stamps without the registry", () => {
     expect([...OUTSIDE_FORMATS].sort()).toEqual([...reading].sort());
   });
 
-  it("gives the stamp the registry gives, for a real unit of each kind it answers lightly", () => {
-    // a real checkpoint (the previous one's verdict is outside it) and a unit of each other format
-    const real: Partial<Record<string, string>> = {
-      "checkpoint-run": "test/fixtures/checkpoint-run/code_search/checkpoint_2",
-      // a trajectory whose SWE-bench report sits in the run's eval_results folder
-      "mini-swe-agent":
-        "test/fixtures/mini-swe-agent-toolcall/run/gpt-5-mini/astropy__astropy-13033/astropy__astropy-13033.traj.json",
-    };
-    return Promise.all(
-      OUTSIDE_FORMATS.map(async (format) => {
-        const path = resolve(REPO_ROOT, real[format] ?? "test/fixtures");
-        const stamp = await outsideStampOf(format, path);
-        expect(stamp).toBe(outsideStamp(format, path));
-        if (real[format]) expect(stamp).not.toBe("none");
-      }),
-    );
+  it("stamps the files a trajectory's reader reads outside it, and a change there changes it", async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "fire-outside-"));
+    try {
+      cpSync(resolve(REPO_ROOT, "test/fixtures/mini-swe-agent-toolcall/run"), join(tmp, "run"), {
+        recursive: true,
+      });
+      const traj = join(
+        tmp,
+        "run/gpt-5-mini/astropy__astropy-13033/astropy__astropy-13033.traj.json",
+      );
+      const report = join(
+        tmp,
+        "run/gpt-5-mini/eval_results/openai__gpt-5-mini/astropy__astropy-13033/report.json",
+      );
+      expect(outsideFiles(traj)).toEqual([report, join(dirname(report), "test_output.txt")]);
+      const before = await outsideStampOf("mini-swe-agent", traj);
+      expect(before).toBe(outsideStamp("mini-swe-agent", traj));
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(report, later, later);
+      expect(await outsideStampOf("mini-swe-agent", traj)).not.toBe(before);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it("stamps the previous checkpoint's verdict, which a change there changes", async () => {

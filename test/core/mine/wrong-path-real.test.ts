@@ -83,4 +83,32 @@ describe("a program the grader could not start because it was written one folder
       candidates(other, bare, []).find((x) => x.id === "artifact-never-written")?.strength,
     ).toBe(2);
   });
+  it("takes only the agent's own run of the name, not a path some output merely mentions", () => {
+    // an unrelated output (a listing of notes) quoting another circopt.py that is missing
+    const notes = a.events.find(
+      (e) => e.kind === "tool_call" && !(e.command ?? e.input ?? "").includes("circopt.py"),
+    );
+    const noted: Attempt = {
+      ...a,
+      events: a.events.map((e) =>
+        e.kind === "tool_result" && notes?.callId !== undefined && e.callId === notes.callId
+          ? { ...e, output: "No such file or directory: '/opt/old/backup/circopt.py'" }
+          : e,
+      ),
+    };
+    expect(lookedForAt(noted, "circopt.py")?.path).toBe("/workspace/circopt.py");
+    // and uv's spawn failure for a file that is there (not executable) names nothing missing
+    const denied: Attempt = {
+      ...a,
+      verifierTests: [
+        {
+          name: "t",
+          status: "failed",
+          message: "error: Failed to spawn: `run.sh`\n  Caused by: Permission denied (os error 13)",
+        },
+      ],
+      verifierOutput: "",
+    };
+    expect(verifierMissing(denied).paths).toEqual([]);
+  });
 });

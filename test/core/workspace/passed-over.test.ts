@@ -31,14 +31,14 @@ describe("a source folder that keeps a run's own summary beside its trials", () 
     const loaded = await loadWorkspace(ws);
     expect(loaded.attempts).toHaveLength(2);
     expect(loaded.errors.map((e) => e.file)).toEqual([summary]);
-    expect(loaded.passedOver).toEqual([summary]);
+    expect(loaded.passedOver?.map(([p]) => p)).toEqual([summary]);
 
     const digest = storedDigest(ws) as string;
-    expect(readHead(ws, digest)?.passedOver).toEqual([summary]);
+    expect(readHead(ws, digest)?.passedOver?.map(([p]) => p)).toEqual([summary]);
     let stale: string | undefined;
     const warm = await openCurrentWorkspace(ws, { onStale: (why) => (stale = why) });
     expect(stale).toBeUndefined();
-    expect(warm.index?.passedOver).toEqual(new Set([summary]));
+    expect([...(warm.index?.passedOver.keys() ?? [])]).toEqual([summary]);
     expect(warm.errors.map((e) => e.file)).toEqual([summary]);
     // the units as the index has them, told from the index's lists alone
     const index = warm.index;
@@ -71,7 +71,7 @@ describe("a source folder that keeps a run's own summary beside its trials", () 
     const loaded = await loadWorkspace(ws);
     expect(loaded.attempts).toHaveLength(2);
     expect(loaded.errors.map((e) => e.file)).toEqual([join(ws, "result.json")]);
-    expect([...(loaded.passedOver ?? [])].sort()).toEqual(
+    expect((loaded.passedOver ?? []).map(([p]) => p).sort()).toEqual(
       ["checkpoint_results.jsonl", "problem_catalog.json", "result.json"]
         .map((f) => join(run, f))
         .concat(join(ws, "result.json"))

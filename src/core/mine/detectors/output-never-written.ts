@@ -133,7 +133,8 @@ export const artifactWrongPath: Detector = {
       if (w && !writes.some((x) => samePath(want, x.path)))
         return [
           {
-            eventIndices: looked ? [w.call.index, looked.call.index] : [w.call.index],
+            // the write last: it is the state the label points at
+            eventIndices: looked ? [looked.call.index, w.call.index] : [w.call.index],
             reason: looked
               ? `verifier wanted ${p}, which the agent's own run looked for at ${looked.path}; the agent wrote ${w.path}`
               : `verifier wanted ${p}, the agent wrote ${w.path}`,

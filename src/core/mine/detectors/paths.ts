@@ -209,9 +209,11 @@ const VERIFIER_MISSING = [
   /(?:missing|no such file(?: or directory)?|not found|does not exist)[: \t]+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
   // `No such file or directory: '/app/out'` (a quoted path, with or without an extension)
   /no such file or directory:?\s+['"`]([\w./-]{1,200}\/[\w.-]{1,100})['"`]/gi,
-  // `cannot open file 'x.R'`, `can't open file '/app/run.py'`, `failed to read x.json`, and a
-  // runner that could not start the program (uv's `Failed to spawn: \`x.py\``)
-  /(?:cannot|can't|could not|couldn't|unable to|failed to) (?:open|read|find|load|stat|spawn)(?: file)?:?\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
+  // `cannot open file 'x.R'`, `can't open file '/app/run.py'`, `failed to read x.json`
+  /(?:cannot|can't|could not|couldn't|unable to|failed to) (?:open|read|find|load|stat)(?: file)?:?\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
+  // a runner that could not start the program because it is not there (uv's `Failed to spawn:
+  // \`x.py\`` then `Caused by: No such file or directory`; a permission or format error is none)
+  /failed to spawn:?\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?[ \t]{0,4}(?:\r?\n|\\n)[ \t]{0,8}caused by:[ \t]{0,4}no such file or directory/gi,
   // `No ars.R file found`, `no output.json exists`
   /\bno\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?\s+(?:file\s+)?(?:was\s+)?(?:found|exists?|present)\b/gi,
   // pytest's explanation of a failed `assert Path(x).exists()` / `os.path.exists(x)`
@@ -251,14 +253,23 @@ function lineOf(text: string, at: number): { line: number; text: string } {
  */
 export function lookedForAt(a: Attempt, rel: string): { path: string; call: Event } | undefined {
   if (rel.startsWith("/") || rel.includes("..")) return undefined;
-  const tail = `/${rel.replace(/^\.\//, "")}`;
+  const name = rel.replace(/^\.\//, "");
+  const tail = `/${name}`;
+  // the call ran the name as given, relative (`python x.py`), not some absolute path ending in it
+  const asGiven = new RegExp(`(?<![\\w./-])(?:\\./)?${escapeRe(name)}(?![\\w.-])`);
+  let found: { path: string; call: Event } | undefined;
   for (const c of toolCalls(a)) {
+    const text = callText(c);
+    if (!asGiven.test(text)) continue;
     const out = outputOf(a, c);
     if (!out.includes(tail)) continue;
-    const hit = missingIn(out).find((m) => m.path.startsWith("/") && m.path.endsWith(tail));
-    if (hit) return { path: hit.path, call: c };
+    const hit = missingIn(out).find(
+      (m) => m.path.startsWith("/") && m.path.endsWith(tail) && !text.includes(m.path),
+    );
+    // the latest such run says where the agent last ran it from
+    if (hit) found = { path: hit.path, call: c };
   }
-  return undefined;
+  return found;
 }
 
 /** Missing paths a text names, each with the offset of the words that say so. */
