@@ -9,8 +9,11 @@ import { filesStamp } from "./stamp.js";
  * without loading the importer.
  */
 
-/** A SWE-bench report.json head: an entry, or an instance id keying one. */
-export const REPORT_HEAD = /^\{\s*(?:"[^"\\]{1,200}"\s*:\s*\{\s*)?"patch_is_None"\s*:/;
+/**
+ * A SWE-bench report.json head: an entry, or an instance id keying one (its first group).
+ * Shared with the SWE-agent reader.
+ */
+export const REPORT_HEAD = /^\{\s*(?:"([^"\\]{1,200})"\s*:\s*\{\s*)?"patch_is_None"\s*:/;
 
 /** Instance id of a trajectory: its `instance_id`, else the file name before `.traj.json`. */
 export function instanceOf(path: string, t?: { instance_id?: string | null }): string {

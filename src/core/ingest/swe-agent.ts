@@ -18,6 +18,7 @@ import { EventLog } from "./events.js";
 import { isFile, peek, scanFor, subdirs } from "./fs-util.js";
 import { readJsonAs } from "./json-file.js";
 import { isMiniTrajectory } from "./mini-swe-agent.js";
+import { REPORT_HEAD } from "./mini-swe-paths.js";
 import { filesStamp } from "./stamp.js";
 import { aciFailed, classifyAction, exitOf, parseState, TIMED_OUT } from "./swe-agent-actions.js";
 import {
@@ -283,7 +284,6 @@ function holdsTrajectories(dir: string, depth = 0): boolean {
 const PREDS_HEAD = /^[[{]\s*"(?:model_name_or_path|instance_id|model_patch)"|"model_patch"\s*:/;
 
 /** A SWE-bench report.json head: an entry, or an instance id keying one. */
-const REPORT_HEAD = /^\{\s*(?:"([^"\\]{1,200})"\s*:\s*\{\s*)?"patch_is_None"\s*:/;
 
 /** `.traj` files below a folder (four deep) by instance, kept a few seconds per folder. */
 const trajIndex = new Map<
