@@ -4,52 +4,13 @@
  * edit of the code, for a test edit after a passing run, and when the exit status is unknown.
  */
 import { describe, expect, it } from "vitest";
-import { Attempt, type Event } from "../../../src/core/model/attempt.js";
+import type { Attempt } from "../../../src/core/model/attempt.js";
 import type { Candidate } from "../../../src/core/policy/schema.js";
-import { fired, templatePolicy } from "./template-policy.js";
+import { fired, type TraceStep, templatePolicy, traceOf } from "./template-policy.js";
 
 const TASK = "Make the CSV parser accept empty fields; keep the tests passing.";
 
-type Step = { cmd: string; exit?: number } | { edit: string };
-function attempt(id: string, steps: Step[]): Attempt {
-  const events: Event[] = [{ index: 0, kind: "prompt", role: "user", input: TASK }];
-  for (const [i, s] of steps.entries()) {
-    events.push(
-      "edit" in s
-        ? {
-            index: events.length,
-            kind: "tool_call",
-            tool: "Edit",
-            input: JSON.stringify({ file_path: s.edit, old_string: "a", new_string: "b" }),
-            writes: [s.edit],
-            callId: `c${i}`,
-          }
-        : {
-            index: events.length,
-            kind: "tool_call",
-            tool: "Bash",
-            command: s.cmd,
-            callId: `c${i}`,
-          },
-    );
-    events.push({
-      index: events.length,
-      kind: "tool_result",
-      callId: `c${i}`,
-      output: "",
-      ...("edit" in s ? { exitCode: 0 } : s.exit === undefined ? {} : { exitCode: s.exit }),
-    });
-  }
-  events.push({ index: events.length, kind: "stop" });
-  return Attempt.parse({
-    id,
-    source: { format: "fire-jsonl", path: `${id}.jsonl` },
-    taskId: id,
-    taskText: TASK,
-    outcome: "fail",
-    events,
-  });
-}
+const attempt = (id: string, steps: TraceStep[]): Attempt => traceOf(TASK, id, steps);
 
 const failing = { cmd: "cd /app && npx vitest run", exit: 1 };
 const passing = { cmd: "cd /app && npx vitest run", exit: 0 };

@@ -5,41 +5,13 @@
  * does not report it).
  */
 import { describe, expect, it } from "vitest";
-import { Attempt, type Event } from "../../../src/core/model/attempt.js";
+import type { Attempt } from "../../../src/core/model/attempt.js";
 import type { Candidate } from "../../../src/core/policy/schema.js";
-import { fired, templatePolicy } from "./template-policy.js";
+import { fired, type TraceStep, templatePolicy, traceOf } from "./template-policy.js";
 
 const TASK = "Make the CSV parser accept empty fields; the tests in /app/tests must pass.";
 
-type Step = { cmd: string; exit?: number };
-function attempt(id: string, steps: Step[]): Attempt {
-  const events: Event[] = [{ index: 0, kind: "prompt", role: "user", input: TASK }];
-  for (const [i, s] of steps.entries()) {
-    events.push({
-      index: events.length,
-      kind: "tool_call",
-      tool: "Bash",
-      command: s.cmd,
-      callId: `c${i}`,
-    });
-    events.push({
-      index: events.length,
-      kind: "tool_result",
-      callId: `c${i}`,
-      output: "",
-      ...(s.exit === undefined ? {} : { exitCode: s.exit }),
-    });
-  }
-  events.push({ index: events.length, kind: "stop" });
-  return Attempt.parse({
-    id,
-    source: { format: "fire-jsonl", path: `${id}.jsonl` },
-    taskId: id,
-    taskText: TASK,
-    outcome: "fail",
-    events,
-  });
-}
+const attempt = (id: string, steps: TraceStep[]): Attempt => traceOf(TASK, id, steps);
 
 const edit = { cmd: "sed -i 's/a/b/' /app/parse.py", exit: 0 };
 const failing = { cmd: "cd /app && python -m pytest tests -q", exit: 1 };

@@ -5,16 +5,13 @@ import { callFailed } from "../../../src/core/mine/detectors/shell.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
-import { collect } from "../ingest/collect.js";
+import { collectOne } from "../ingest/collect.js";
 
 /** A real Harbor trial of Claude Code (test/fixtures/harbor-claude-code-deepswe, README). */
 const FIXTURE = resolve(REPO_ROOT, "test/fixtures/harbor-claude-code-deepswe");
 let a: Attempt;
 beforeAll(async () => {
-  const got = await collect([FIXTURE]);
-  expect(got.errors).toEqual([]);
-  expect(got.attempts).toHaveLength(1);
-  a = got.attempts[0] as Attempt;
+  a = await collectOne(FIXTURE);
 });
 
 const call = (index: number) => {

@@ -6,16 +6,13 @@ import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { candidates } from "../../../src/core/mine/strength.js";
 import type { Attempt } from "../../../src/core/model/attempt.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
-import { collect } from "../ingest/collect.js";
+import { collectOne } from "../ingest/collect.js";
 
 /** A real SlopCodeBench checkpoint (test/fixtures/checkpoint-run-wrong-path, README there). */
 const FIXTURE = resolve(REPO_ROOT, "test/fixtures/checkpoint-run-wrong-path");
 let a: Attempt;
 beforeAll(async () => {
-  const got = await collect([FIXTURE]);
-  expect(got.errors).toEqual([]);
-  expect(got.attempts).toHaveLength(1);
-  a = got.attempts[0] as Attempt;
+  a = await collectOne(FIXTURE);
 });
 
 describe("a program the grader could not start because it was written one folder too deep", () => {
