@@ -14,8 +14,10 @@ import {
   fetchesFile,
   INTERPRETERS,
   isCheck,
+  leadingCd,
   outputOf,
   PROBE_RE,
+  resolvePath,
   segments,
   stages,
   stopIndex,
@@ -110,17 +112,6 @@ export function programKey(stage: string): string | undefined {
     else if (!next.startsWith("-") && !next.startsWith("<")) key = `${prog} ${next}`;
   } else if (next !== undefined && /^[a-z][\w-]*$/.test(next)) key = `${prog} ${next}`;
   return normalizeEvidence(key, 120);
-}
-
-/** The directory a command's leading `cd` moves to, if any. */
-function leadingCd(cmd: string): string | undefined {
-  const m = /^\s*cd\s+(['"]?)([^\s'";&|]+)\1\s*(?:&&|;)/.exec(cmd);
-  return m?.[2];
-}
-
-function resolvePath(p: string, cwd: string | undefined): string {
-  if (p.startsWith("/") || p.startsWith("~") || !cwd) return p;
-  return `${cwd.replace(/\/+$/, "")}/${p.replace(/^\.\//, "")}`;
 }
 
 /** Sources of copy commands in a command (`cp -a SRC DST`, `rsync SRC DST`, sqlite `.backup`). */

@@ -54,8 +54,82 @@ describe("a program the grader could not start because it was written one folder
       ),
     };
     expect(lookedForAt(quiet, "circopt.py")).toBeUndefined();
+    // the program the grader could not start is still where the agent left it, a folder down
     const hits = runDetectors(quiet, { siblings: [] });
-    expect(hits.find((h) => h.detectorId === "output.wrong-path")).toBeUndefined();
+    expect(hits.find((h) => h.detectorId === "output.wrong-path")?.reason).toBe(
+      "the verifier could not start circopt.py where it ran it; the agent's circopt.py is at /workspace/circopt/circopt.py",
+    );
+    expect(verifierMissing(quiet).facts[0]?.ran).toBe(true);
+    expect(verifierMissing(quiet).facts[0]?.excerpt).toMatch(/Failed to spawn/);
+  });
+
+  describe("a program left a folder down, when nothing said where the grader looked", () => {
+    const quietOf = (x: Attempt): Attempt => ({
+      ...x,
+      events: x.events.map((e) =>
+        e.kind === "tool_result" && (e.output ?? "").includes("can't open file")
+          ? { ...e, output: "ok" }
+          : e,
+      ),
+    });
+    const wrongPath = (x: Attempt) =>
+      runDetectors(x, { siblings: [] }).find((h) => h.detectorId === "output.wrong-path");
+
+    it("says nothing once the agent removed or moved its copy afterwards", () => {
+      const q = quietOf(a);
+      const last = q.events.at(-1)?.index ?? 0;
+      const moved: Attempt = {
+        ...q,
+        events: [
+          ...q.events.slice(0, -1),
+          {
+            index: last,
+            kind: "tool_call",
+            tool: "Bash",
+            callId: "mv-1",
+            input: JSON.stringify({ command: "mv /workspace/circopt/circopt.py /workspace/" }),
+            command: "mv /workspace/circopt/circopt.py /workspace/",
+          },
+          { ...(q.events.at(-1) as Attempt["events"][number]), index: last + 1 },
+        ],
+      };
+      expect(wrongPath(moved)).toBeUndefined();
+    });
+
+    it("says nothing when a copy was written where its folder is unknown", () => {
+      const q = quietOf(a);
+      const last = q.events.at(-1)?.index ?? 0;
+      const unknown: Attempt = {
+        ...q,
+        events: [
+          ...q.events.slice(0, -1),
+          {
+            index: last,
+            kind: "tool_call",
+            tool: "Bash",
+            callId: "cp-1",
+            input: JSON.stringify({ command: "cp /tmp/draft.py circopt.py" }),
+            command: "cp /tmp/draft.py circopt.py",
+          },
+          { ...(q.events.at(-1) as Attempt["events"][number]), index: last + 1 },
+        ],
+      };
+      expect(wrongPath(unknown)).toBeUndefined();
+    });
+
+    it("says nothing when the verifier only misses a file of that name, not a program it ran", () => {
+      const q = quietOf(a);
+      const missingOnly: Attempt = {
+        ...q,
+        verifierTests: [
+          { name: "t", status: "failed", message: "AssertionError: circopt.py does not exist" },
+        ],
+        verifierOutput: "",
+      };
+      expect(verifierMissing(missingOnly).paths).toEqual(["circopt.py"]);
+      expect(verifierMissing(missingOnly).facts[0]?.ran).toBeUndefined();
+      expect(wrongPath(missingOnly)).toBeUndefined();
+    });
   });
   it("does not let the verifier's line about one file corroborate another never written", () => {
     // the run without its own failed start, on a task that also asks for a summary file: the

@@ -1,3 +1,4 @@
+import type { Attempt } from "../../model/attempt.js";
 import { listedElsewhere } from "./listings.js";
 import {
   allWrites,
@@ -5,14 +6,15 @@ import {
   callText,
   extOf,
   lookedForAt,
+  type MissingFact,
   namedFiles,
   notFoundCalls,
   samePath,
   seenExisting,
   verifierMissing,
 } from "./paths.js";
-import { callSucceeded, stopIndex } from "./shell.js";
-import type { Detector } from "./types.js";
+import { callSucceeded, commandOf, leadingCd, resolvePath, stopIndex, toolCalls } from "./shell.js";
+import type { Detector, DetectorHit } from "./types.js";
 
 const VERB = "(?:write|save|create|produce|output|generate|store|put|emit|place|record|export)";
 const FILE =
@@ -123,7 +125,7 @@ export const artifactWrongPath: Detector = {
   mechanism: "artifact-wrong-path",
   detect(attempt) {
     if (attempt.outcome === "pass") return [];
-    const { paths, createdZero } = verifierMissing(attempt);
+    const { paths, createdZero, facts } = verifierMissing(attempt);
     const writes = allWrites(attempt);
     for (const p of paths) {
       // a relative name is where the agent's own run looked for it, when one did
@@ -142,6 +144,8 @@ export const artifactWrongPath: Detector = {
           },
         ];
     }
+    const placed = programPlacedElsewhere(attempt, facts);
+    if (placed) return [placed];
     // produced without a write the trace shows (extracted, built, moved) and listed elsewhere
     for (const p of paths) {
       const seen = listedElsewhere(attempt, p);
@@ -171,3 +175,38 @@ export const artifactWrongPath: Detector = {
     ];
   },
 };
+
+const REMOVES = /(?:^|[;&|(]\s*)(?:sudo\s+)?(?:rm|mv|unlink|git\s+(?:rm|mv))\s/m;
+
+/**
+ * The checker could not start a program it names by a relative path, and the agent's copy of
+ * it is in a folder its writes name (an absolute path, or a path under a leading `cd`), left
+ * there: the checker ran from another folder, so the program was delivered to the wrong place.
+ * A write whose folder is unknown (relative, no `cd`) says nothing, nor a later removal or move.
+ */
+function programPlacedElsewhere(
+  a: Attempt,
+  facts: MissingFact[],
+): Omit<DetectorHit, "detectorId" | "family"> | undefined {
+  for (const f of facts) {
+    if (!f.ran || f.path.startsWith("/") || f.path.startsWith("~") || f.path.includes("..")) {
+      continue;
+    }
+    const name = f.path.replace(/^\.\//, "");
+    const b = baseName(name);
+    const mine = allWrites(a)
+      .filter((w) => baseName(w.path) === b)
+      .map((w) => ({ ...w, at: resolvePath(w.path, leadingCd(commandOf(w.call) ?? "")) }));
+    const last = mine.at(-1);
+    if (!last || mine.some((w) => !w.at.startsWith("/"))) continue;
+    if (!mine.every((w) => w.at.endsWith(`/${name}`))) continue;
+    const later = toolCalls(a).filter((c) => c.index > last.call.index);
+    if (later.some((c) => REMOVES.test(callText(c)) && callText(c).includes(b))) continue;
+    return {
+      eventIndices: [last.call.index],
+      reason: `the verifier could not start ${name} where it ran it; the agent's ${name} is at ${last.at}`,
+      signature: "written elsewhere",
+    };
+  }
+  return undefined;
+}

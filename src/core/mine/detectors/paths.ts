@@ -203,23 +203,47 @@ export function touched(a: Attempt, named: string): boolean {
   return toolCalls(a).some((c) => callText(c).includes(b));
 }
 
-/** Path tokens start at a token start and are bounded: long word runs must not backtrack quadratically. */
-const VERIFIER_MISSING = [
-  /(?:FILE\s+)?(?<![\w./-])([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?[ \t]*:?[ \t]*(?:file[ \t]+)?(?:does not exist|doesn't exist|is missing|was not found|not found|missing|was not (?:created|written|produced|generated))/gi,
-  /(?:missing|no such file(?: or directory)?|not found|does not exist)[: \t]+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
+/**
+ * Path tokens start at a token start and are bounded: long word runs must not backtrack
+ * quadratically. `ran`: the words say a program could not be started because it is not there
+ * (the file is the program the checker ran, not an input or an output of one).
+ */
+const VERIFIER_MISSING: { re: RegExp; ran?: true }[] = [
+  {
+    re: /(?:FILE\s+)?(?<![\w./-])([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?[ \t]*:?[ \t]*(?:file[ \t]+)?(?:does not exist|doesn't exist|is missing|was not found|not found|missing|was not (?:created|written|produced|generated))/gi,
+  },
+  {
+    re: /(?:missing|no such file(?: or directory)?|not found|does not exist)[: \t]+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
+  },
   // `No such file or directory: '/app/out'` (a quoted path, with or without an extension)
-  /no such file or directory:?\s+['"`]([\w./-]{1,200}\/[\w.-]{1,100})['"`]/gi,
+  { re: /no such file or directory:?\s+['"`]([\w./-]{1,200}\/[\w.-]{1,100})['"`]/gi },
+  // an interpreter that could not open the program it was given (`python3: can't open file 'x.py'`)
+  {
+    re: /\b(?:python[\d.]*|ruby|perl|node|bash|sh|Rscript):[ \t]{1,4}can't open file[ \t]{1,4}['"`]([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]/gi,
+    ran: true,
+  },
   // `cannot open file 'x.R'`, `can't open file '/app/run.py'`, `failed to read x.json`
-  /(?:cannot|can't|could not|couldn't|unable to|failed to) (?:open|read|find|load|stat)(?: file)?:?\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
+  {
+    re: /(?:cannot|can't|could not|couldn't|unable to|failed to) (?:open|read|find|load|stat)(?: file)?:?\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})/gi,
+  },
   // a runner that could not start the program because it is not there (uv's `Failed to spawn:
   // \`x.py\`` then `Caused by: No such file or directory`; a permission or format error is none)
-  /failed to spawn:?\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?[ \t]{0,4}(?:\r?\n|\\n)[ \t]{0,8}caused by:[ \t]{0,4}no such file or directory/gi,
+  {
+    re: /failed to spawn:?\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?[ \t]{0,4}(?:\r?\n|\\n)[ \t]{0,8}caused by:[ \t]{0,4}no such file or directory/gi,
+    ran: true,
+  },
   // `No ars.R file found`, `no output.json exists`
-  /\bno\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?\s+(?:file\s+)?(?:was\s+)?(?:found|exists?|present)\b/gi,
+  {
+    re: /\bno\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?\s+(?:file\s+)?(?:was\s+)?(?:found|exists?|present)\b/gi,
+  },
   // pytest's explanation of a failed `assert Path(x).exists()` / `os.path.exists(x)`
-  /False = (?:exists|is_file|is_dir)\(\)\s{0,20}(?:E\s{0,20})?(?:\+\s{0,20})?where \w+ = (?:Posix|Windows)?Path\('([^'\n]{1,200})'\)\.(?:exists|is_file|is_dir)\b/g,
-  /False = (?:exists|is_file|is_dir)\(\)\s{0,20}(?:E\s{0,20})?(?:\+\s{0,20})?where \w+ = \((?:Posix|Windows)?Path\('([^'\n]{1,200})'\) \/ '([^'\n]{1,100})'\)\.(?:exists|is_file|is_dir)\b/g,
-  /False = <function (?:exists|isfile|isdir) at 0x[0-9a-f]{1,16}>\('([^'\n]{1,200})'\)/g,
+  {
+    re: /False = (?:exists|is_file|is_dir)\(\)\s{0,20}(?:E\s{0,20})?(?:\+\s{0,20})?where \w+ = (?:Posix|Windows)?Path\('([^'\n]{1,200})'\)\.(?:exists|is_file|is_dir)\b/g,
+  },
+  {
+    re: /False = (?:exists|is_file|is_dir)\(\)\s{0,20}(?:E\s{0,20})?(?:\+\s{0,20})?where \w+ = \((?:Posix|Windows)?Path\('([^'\n]{1,200})'\) \/ '([^'\n]{1,100})'\)\.(?:exists|is_file|is_dir)\b/g,
+  },
+  { re: /False = <function (?:exists|isfile|isdir) at 0x[0-9a-f]{1,16}>\('([^'\n]{1,200})'\)/g },
 ];
 /** A verifier check that a file was created/exists, scored 0. */
 export const CREATED_ZERO =
@@ -233,6 +257,8 @@ export interface MissingFact {
   file?: string;
   line?: number;
   excerpt: string;
+  /** The words say the checker could not start it: the program it ran is not there. */
+  ran?: true;
 }
 
 const MAX_FACTS = 40;
@@ -272,14 +298,20 @@ export function lookedForAt(a: Attempt, rel: string): { path: string; call: Even
   return found;
 }
 
-/** Missing paths a text names, each with the offset of the words that say so. */
-function missingIn(text: string): { path: string; at: number }[] {
-  const out: { path: string; at: number }[] = [];
-  for (const re of VERIFIER_MISSING)
+/**
+ * Missing paths a text names, each with the offset of the words that say so, and whether
+ * any words say a program of that name could not be started.
+ */
+function missingIn(text: string): { path: string; at: number; ran: boolean }[] {
+  const out: { path: string; at: number; ran: boolean }[] = [];
+  for (const { re, ran } of VERIFIER_MISSING)
     for (const m of text.matchAll(re)) {
       const p = m[1] ? clean(m[2] ? `${m[1].replace(/\/+$/, "")}/${m[2]}` : m[1]) : "";
-      if (p && !/^\d/.test(p) && !out.some((o) => o.path === p))
-        out.push({ path: p, at: m.index ?? 0 });
+      if (!p || /^\d/.test(p)) continue;
+      const seen = out.find((o) => o.path === p);
+      if (!seen) out.push({ path: p, at: m.index ?? 0, ran: !!ran });
+      // the words that say the program could not start are the ones to quote
+      else if (ran && !seen.ran) Object.assign(seen, { at: m.index ?? 0, ran: true });
     }
   return out;
 }
@@ -346,13 +378,17 @@ export function verifierMissing(a: Attempt): {
 } {
   const facts: MissingFact[] = [];
   const add = (f: MissingFact) => {
-    if (facts.length < MAX_FACTS && !facts.some((x) => x.path === f.path)) facts.push(f);
+    const i = facts.findIndex((x) => x.path === f.path);
+    // a later line that says the program could not start says more than one that it is missing
+    if (i >= 0 && f.ran && !facts[i]?.ran) facts[i] = f;
+    else if (i < 0 && facts.length < MAX_FACTS) facts.push(f);
   };
   for (const t of failingTests(a)) {
     const msg = t.message ?? "";
-    for (const { path, at } of missingIn(msg))
+    for (const { path, at, ran } of missingIn(msg))
       add({
         path,
+        ...(ran ? { ran: true as const } : {}),
         test: t.name,
         ...(t.file ? { file: t.file } : {}),
         ...(t.line !== undefined ? { line: t.line } : {}),
@@ -361,13 +397,14 @@ export function verifierMissing(a: Attempt): {
   }
   const text = a.verifierOutput ?? "";
   const src = a.verifierSource;
-  for (const { path, at } of missingIn(text)) {
+  for (const { path, at, ran } of missingIn(text)) {
     const l = lineOf(text, at);
     // an output read whole from its start counts from line 1; a tail with no known start has none
     const line =
       src && verifierFileLine(src.head ? src : { ...src, firstLine: src.firstLine ?? 1 }, l.line);
     add({
       path,
+      ...(ran ? { ran: true as const } : {}),
       ...(src ? { file: src.file } : {}),
       ...(line !== undefined ? { line } : {}),
       excerpt: l.text.trim().slice(0, 300),

@@ -715,3 +715,15 @@ export function offeredNoRunner(a: Attempt): boolean {
     !tools.some((t) => isShellTool(t) || RUNS_CODE.test(t))
   );
 }
+
+/** The directory a command's leading `cd` moves to, if any. */
+export function leadingCd(cmd: string): string | undefined {
+  const m = /^\s*cd\s+(['"]?)([^\s'";&|]+)\1\s*(?:&&|;)/.exec(cmd);
+  return m?.[2];
+}
+
+/** A path a command wrote, resolved against the folder its leading `cd` moved to, if any. */
+export function resolvePath(p: string, cwd: string | undefined): string {
+  if (p.startsWith("/") || p.startsWith("~") || !cwd) return p;
+  return `${cwd.replace(/\/+$/, "")}/${p.replace(/^\.\//, "")}`;
+}
