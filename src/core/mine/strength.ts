@@ -10,6 +10,7 @@ import {
   CREATED_ZERO,
   endedByHarness,
   escapeRe,
+  type MissingFact,
   namedFiles,
   outOfBudget,
   verifierMissing,
@@ -109,6 +110,17 @@ function verifierLine(a: Attempt, names: readonly string[] | RegExp): LabelEvide
     }
   }
   return undefined;
+}
+
+/** A verifier fact (detectors/paths.ts `verifierMissing`) as the evidence it is. */
+function factEvidence(f: MissingFact): LabelEvidence {
+  return {
+    claim: "mechanism",
+    from: "verifier",
+    ...(f.file ? { file: f.file } : {}),
+    ...(f.line !== undefined ? { line: f.line } : {}),
+    excerpt: redact(f.excerpt).slice(0, 400),
+  };
 }
 
 /**
@@ -314,7 +326,10 @@ export function candidates(
         .map((p) => baseName(p.replace(/\\/g, "/")))
         .filter((n) => id === "artifact-wrong-path" || taskNamed.has(n))
         .filter((n) => id === "artifact-wrong-path" || own.size === 0 || own.has(n));
+      // a program the checker could not start: the line that says so
+      const started = id === "artifact-wrong-path" ? missing.facts.find((f) => f.ran) : undefined;
       const v =
+        (started ? factEvidence(started) : undefined) ??
         verifierLine(a, names) ??
         (missing.createdZero ? verifierLine(a, CREATED_ZERO) : undefined) ??
         (id === "artifact-never-written" ? verifierLine(a, EMPTY_SUBMISSION) : undefined);

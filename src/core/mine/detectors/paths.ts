@@ -208,7 +208,7 @@ export function touched(a: Attempt, named: string): boolean {
  * quadratically. `ran`: the words say a program could not be started because it is not there
  * (the file is the program the checker ran, not an input or an output of one).
  */
-const VERIFIER_MISSING: { re: RegExp; ran?: true }[] = [
+const VERIFIER_MISSING: { re: RegExp; ran?: (path: string) => boolean }[] = [
   {
     re: /(?:FILE\s+)?(?<![\w./-])([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?[ \t]*:?[ \t]*(?:file[ \t]+)?(?:does not exist|doesn't exist|is missing|was not found|not found|missing|was not (?:created|written|produced|generated))/gi,
   },
@@ -217,10 +217,11 @@ const VERIFIER_MISSING: { re: RegExp; ran?: true }[] = [
   },
   // `No such file or directory: '/app/out'` (a quoted path, with or without an extension)
   { re: /no such file or directory:?\s+['"`]([\w./-]{1,200}\/[\w.-]{1,100})['"`]/gi },
-  // an interpreter that could not open the program it was given (`python3: can't open file 'x.py'`)
+  // Python (up to 3.8; later ones print the absolute path) that could not open the program it
+  // was given: `python3: can't open file 'x.py': [Errno 2] No such file or directory`
   {
-    re: /\b(?:python[\d.]*|ruby|perl|node|bash|sh|Rscript):[ \t]{1,4}can't open file[ \t]{1,4}['"`]([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]/gi,
-    ran: true,
+    re: /\bpython[\d.]*:[ \t]{1,4}can't open file[ \t]{1,4}'([\w./-]{1,200}\.[A-Za-z]\w{0,7})':[ \t]{0,4}\[Errno 2\]/gi,
+    ran: () => true,
   },
   // `cannot open file 'x.R'`, `can't open file '/app/run.py'`, `failed to read x.json`
   {
@@ -228,9 +229,11 @@ const VERIFIER_MISSING: { re: RegExp; ran?: true }[] = [
   },
   // a runner that could not start the program because it is not there (uv's `Failed to spawn:
   // \`x.py\`` then `Caused by: No such file or directory`; a permission or format error is none)
+  // (uv resolves a `.py` name, or one with a folder, as a file; any other name it looks up or
+  // executes, where a missing shebang interpreter says the same)
   {
     re: /failed to spawn:?\s+['"`]?([\w./-]{1,200}\.[A-Za-z]\w{0,7})['"`]?[ \t]{0,4}(?:\r?\n|\\n)[ \t]{0,8}caused by:[ \t]{0,4}no such file or directory/gi,
-    ran: true,
+    ran: (p) => /\.pyw?$/i.test(p) || p.includes("/"),
   },
   // `No ars.R file found`, `no output.json exists`
   {
@@ -304,12 +307,13 @@ export function lookedForAt(a: Attempt, rel: string): { path: string; call: Even
  */
 function missingIn(text: string): { path: string; at: number; ran: boolean }[] {
   const out: { path: string; at: number; ran: boolean }[] = [];
-  for (const { re, ran } of VERIFIER_MISSING)
+  for (const { re, ran: started } of VERIFIER_MISSING)
     for (const m of text.matchAll(re)) {
       const p = m[1] ? clean(m[2] ? `${m[1].replace(/\/+$/, "")}/${m[2]}` : m[1]) : "";
       if (!p || /^\d/.test(p)) continue;
+      const ran = started?.(p) ?? false;
       const seen = out.find((o) => o.path === p);
-      if (!seen) out.push({ path: p, at: m.index ?? 0, ran: !!ran });
+      if (!seen) out.push({ path: p, at: m.index ?? 0, ran });
       // the words that say the program could not start are the ones to quote
       else if (ran && !seen.ran) Object.assign(seen, { at: m.index ?? 0, ran: true });
     }
@@ -380,8 +384,9 @@ export function verifierMissing(a: Attempt): {
   const add = (f: MissingFact) => {
     const i = facts.findIndex((x) => x.path === f.path);
     // a later line that says the program could not start says more than one that it is missing
+    // (and is kept past the cap: it says where the checker ran)
     if (i >= 0 && f.ran && !facts[i]?.ran) facts[i] = f;
-    else if (i < 0 && facts.length < MAX_FACTS) facts.push(f);
+    else if (i < 0 && facts.length < (f.ran ? 2 * MAX_FACTS : MAX_FACTS)) facts.push(f);
   };
   for (const t of failingTests(a)) {
     const msg = t.message ?? "";

@@ -498,8 +498,13 @@ export const PROBE_RE =
   /\b(curl|wget|httpie|http\s+(?:GET|POST|PUT|HEAD|DELETE|:)|nc\s+-z|ncat|ss\s+-[a-z]*l|netstat|lsof\s+-i|telnet|openssl s_client|grpcurl)\b|requests\.get\(|urlopen\(/;
 export const BUILD_RE =
   /\b(make|gcc|g\+\+|clang|cc|cargo build|go build|go vet|npm run build|tsc|cmake|javac|mvn (?:package|compile)|pdflatex|xelatex|lualatex|latexmk|rustc|ninja)\b/;
+/**
+ * A segment that checks something: a word with lint/check/validat/verif in it (the same as a
+ * `\b[\w-]*…[\w-]*\b` word, without its quadratic backtracking on long hyphenated runs), a
+ * viewer or an interpreter.
+ */
 const CHECK_RE =
-  /\b[\w-]*(?:lint|check|validat|verif)[\w-]*\b|\b(cat|head|tail|less|grep|rg|diff|cmp|ls|stat|wc|test|file|jq|sha256sum|md5sum|sha1sum|xxd|hexdump|od|sqlite3|psql|mysql|redis-cli|python3?|node|ruby|java|bash|sh|Rscript|go\s+run|cargo\s+run)\b|\|\s*R(?=\s|$)/;
+  /(?:lint|check|validat|verif)|\b(cat|head|tail|less|grep|rg|diff|cmp|ls|stat|wc|test|file|jq|sha256sum|md5sum|sha1sum|xxd|hexdump|od|sqlite3|psql|mysql|redis-cli|python3?|node|ruby|java|bash|sh|Rscript|go\s+run|cargo\s+run)\b|\|\s*R(?=\s|$)/;
 
 const HEREDOC_OPEN = /<<-?[ \t]*(?:'(\w+)'|"(\w+)"|(\w+))/g;
 const LINE_WORD = /\w{1,80}/y;
