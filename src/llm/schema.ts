@@ -34,12 +34,23 @@ export function openAiJsonSchema(schema: z.ZodType): Json {
 
 const memo = new WeakMap<z.ZodType, Json>();
 
+/**
+ * The text inside a ```json … ``` fence that wraps the whole answer, else the text itself.
+ * By index, not a pattern: a lazy pattern between two runs of white space is cubic on an
+ * answer that degenerates into white space with no closing fence.
+ */
+function unfenced(text: string): string {
+  if (text.length < 6 || !text.startsWith("```") || !text.endsWith("```")) return text;
+  const inner = text.slice(3, -3);
+  return (inner.startsWith("json") ? inner.slice(4) : inner).trim();
+}
+
 /** Parse model text as JSON (tolerating a ```json fence) and validate it. */
 export function parseAnswer<T>(
   schema: z.ZodType<T>,
   text: string,
 ): { ok: true; value: T } | { ok: false; errors: string[] } {
-  const body = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, "$1");
+  const body = unfenced(text.trim());
   let raw: unknown;
   try {
     raw = JSON.parse(body);

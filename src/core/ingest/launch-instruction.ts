@@ -14,10 +14,11 @@ const INSTRUCTION_FILE = /(?:instruction|prompt|task)[^/]*$/i;
  * Where a launch command gives the agent its instruction as a single-quoted word: after a flag
  * that takes it (`-p`, `--prompt`, `--text`, `-t`, …) or `--` before a last positional
  * argument; or as the first word after a `run` sub-command and its options (`opencode run
- * --format=json '…'`).
+ * --format=json '…'`). An option's dashes cannot also be read as part of its name (each
+ * option one way only: linear on a long command line).
  */
 const PROMPT_FLAG =
-  /(?:(?:^|\s)(?:--prompt|-p|--print|--instruction|--task|--message|-m|--text|-t|--)|(?:^|\s)run(?:[ \t]+--?[\w-]+(?:=[^\s']+)?)*)\s+'((?:[^']|'\\''){0,65536})'/g;
+  /(?:(?:^|\s)(?:--prompt|-p|--print|--instruction|--task|--message|-m|--text|-t|--)|(?:^|\s)run(?:[ \t]+-{1,2}(?!-)\w[\w-]*(?:=[^\s']+)?)*)\s+'((?:[^']|'\\''){0,65536})'/g;
 /** The instruction echoed into the agent's input (`echo '…' | qwen -y`). */
 const ECHOED = /(?:^|\s)echo\s+'((?:[^']|'\\''){0,65536})'[ \t]*\|/g;
 

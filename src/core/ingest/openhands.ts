@@ -36,6 +36,7 @@ import {
   type ReportEntry,
   reportTestsWithOutput,
 } from "./swebench-report.js";
+import { taggedText } from "./tagged.js";
 import { attemptId, capString, partsText } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -240,9 +241,9 @@ function summaryVerdict(file: string, instance: string): boolean | undefined {
   if (!text) return undefined;
   let section = "";
   for (const line of text.split("\n")) {
-    const h = /^##\s+(.+?)\s*$/.exec(line);
+    const h = /^##\s(.*)$/.exec(line);
     if (h) {
-      section = (h[1] ?? "").toLowerCase();
+      section = (h[1] ?? "").trim().toLowerCase();
       continue;
     }
     const item = /^\s*[-*]\s+\[?([^\]\s(]+)/.exec(line);
@@ -257,8 +258,7 @@ function summaryVerdict(file: string, instance: string): boolean | undefined {
 
 /** The problem inside an OpenHands SWE-bench prompt, else the whole prompt. */
 export function taskOf(prompt: string): string {
-  const m = /<(pr_description|issue_description)>\s*([\s\S]*?)\s*<\/\1>/.exec(prompt);
-  return (m?.[2] ?? prompt).trim();
+  return (taggedText(prompt, ["pr_description", "issue_description"]) ?? prompt).trim();
 }
 
 const EXIT_LINE =

@@ -157,9 +157,9 @@ function abortOf(
   const last = lines.at(-1)?.trim() ?? "";
   if (LIMIT_ERROR.test(last))
     return { type: "LimitsExceeded", message: `the harness ended the run: ${last}` };
-  const m = /^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt))\s*:?\s*(.*)$/.exec(last);
+  const m = /^([A-Za-z_][\w.]*(?:Error|Exception|Interrupt))\s*:?([\s\S]*)$/.exec(last);
   return m
-    ? { type: m[1]!.split(".").at(-1)!, message: m[2] || last }
+    ? { type: m[1]!.split(".").at(-1)!, message: m[2]?.trim() || last }
     : { type: "HarnessError", message: last || "the run ended with an error" };
 }
 

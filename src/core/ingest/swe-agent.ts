@@ -27,6 +27,7 @@ import {
   submissionFiles,
   submissionVerdict,
 } from "./swebench-submission.js";
+import { taggedText } from "./tagged.js";
 import { attemptId, capString, partsText } from "./text.js";
 import { normTokens } from "./tokens.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -93,7 +94,7 @@ export function instanceOf(path: string): string {
 /** The issue inside SWE-agent's instance template (`ISSUE:` … `INSTRUCTIONS:`, `<pr_description>`). */
 export function issueOf(message: string): string {
   const text = message.trim();
-  const pr = /<pr_description>\s*([\s\S]*?)\s*<\/pr_description>/.exec(text)?.[1];
+  const pr = taggedText(text, ["pr_description"]);
   if (pr) return pr;
   const at = text.indexOf("ISSUE:\n");
   if (at !== -1) {
