@@ -15,6 +15,14 @@ function graded(steps: readonly TraceStep[], verifier = SPAWN, task = "Write sol
 }
 const wrongPath = (a: Attempt) =>
   runDetectors(a, { siblings: [] }).find((h) => h.detectorId === "output.wrong-path");
+/** The wrong-path hit of a copy written to /app/sub/solve.py, then `cmd`. */
+const afterWrite = (cmd: string) =>
+  wrongPath(
+    graded([
+      { cmd: WRITE("/app/sub/solve.py"), exit: 0 },
+      { cmd, exit: 0 },
+    ]),
+  );
 
 describe("a program the grader could not start, left in another folder", () => {
   it("names the wrong path, quoting the grader's own line", () => {
@@ -62,16 +70,7 @@ describe("a program the grader could not start, left in another folder", () => {
       "rm -f /app/sub/*.py",
       "ls | xargs rm solve.py",
     ];
-    for (const cmd of later)
-      expect(
-        wrongPath(
-          graded([
-            { cmd: WRITE("/app/sub/solve.py"), exit: 0 },
-            { cmd, exit: 0 },
-          ]),
-        ),
-        cmd,
-      ).toBeUndefined();
+    for (const cmd of later) expect(afterWrite(cmd), cmd).toBeUndefined();
     // a copy moved on is where it was moved to
     expect(
       wrongPath(
@@ -92,24 +91,8 @@ describe("a program the grader could not start, left in another folder", () => {
       ),
     ).toBeDefined();
     // removing something else leaves the copy where it was
-    for (const cmd of ["rm -f /app/other/*.py", "rm -f /app/sub/=*"])
-      expect(
-        wrongPath(
-          graded([
-            { cmd: WRITE("/app/sub/solve.py"), exit: 0 },
-            { cmd, exit: 0 },
-          ]),
-        ),
-        cmd,
-      ).toBeDefined();
-    expect(
-      wrongPath(
-        graded([
-          { cmd: WRITE("/app/sub/solve.py"), exit: 0 },
-          { cmd: "rm -rf /app/sub/build", exit: 0 },
-        ]),
-      ),
-    ).toBeDefined();
+    for (const cmd of ["rm -f /app/other/*.py", "rm -f /app/sub/=*", "rm -rf /app/sub/build"])
+      expect(afterWrite(cmd), cmd).toBeDefined();
   });
 
   it("reads only words that say the program itself could not start", () => {

@@ -72,48 +72,29 @@ describe("a program the grader could not start because it was written one folder
           : e,
       ),
     });
+    /** The run with one more shell command just before its stop. */
+    const beforeStop = (q: Attempt, command: string): Attempt => {
+      const stop = q.events.at(-1) as Attempt["events"][number];
+      const call = {
+        index: stop.index,
+        kind: "tool_call" as const,
+        tool: "Bash",
+        callId: "extra-1",
+        input: JSON.stringify({ command }),
+        command,
+      };
+      return { ...q, events: [...q.events.slice(0, -1), call, { ...stop, index: stop.index + 1 }] };
+    };
     const wrongPath = (x: Attempt) =>
       runDetectors(x, { siblings: [] }).find((h) => h.detectorId === "output.wrong-path");
 
     it("says nothing once the agent removed or moved its copy afterwards", () => {
-      const q = quietOf(a);
-      const last = q.events.at(-1)?.index ?? 0;
-      const moved: Attempt = {
-        ...q,
-        events: [
-          ...q.events.slice(0, -1),
-          {
-            index: last,
-            kind: "tool_call",
-            tool: "Bash",
-            callId: "mv-1",
-            input: JSON.stringify({ command: "mv /workspace/circopt/circopt.py /workspace/" }),
-            command: "mv /workspace/circopt/circopt.py /workspace/",
-          },
-          { ...(q.events.at(-1) as Attempt["events"][number]), index: last + 1 },
-        ],
-      };
+      const moved = beforeStop(quietOf(a), "mv /workspace/circopt/circopt.py /workspace/");
       expect(wrongPath(moved)).toBeUndefined();
     });
 
     it("says nothing when a copy was written where its folder is unknown", () => {
-      const q = quietOf(a);
-      const last = q.events.at(-1)?.index ?? 0;
-      const unknown: Attempt = {
-        ...q,
-        events: [
-          ...q.events.slice(0, -1),
-          {
-            index: last,
-            kind: "tool_call",
-            tool: "Bash",
-            callId: "cp-1",
-            input: JSON.stringify({ command: "cp /tmp/draft.py ./circopt.py" }),
-            command: "cp /tmp/draft.py ./circopt.py",
-          },
-          { ...(q.events.at(-1) as Attempt["events"][number]), index: last + 1 },
-        ],
-      };
+      const unknown = beforeStop(quietOf(a), "cp /tmp/draft.py ./circopt.py");
       expect(wrongPath(unknown)).toBeUndefined();
     });
 
