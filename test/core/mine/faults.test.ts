@@ -182,6 +182,15 @@ describe("fault markers: general signals and their near misses", () => {
     expect(
       faultOf(base({ taskText: task, events: call(cmd, "qemu: could not open disk image") })),
     ).toBeUndefined();
+    // nor one whose name only sits inside another word of the task ("location" has `cat`)
+    expect(
+      faultOf(
+        base({
+          taskText: "Report the location of the config file.",
+          events: call("cat /etc/app.conf", "cat: cannot execute binary file"),
+        }),
+      ),
+    ).toBeUndefined();
     // a binary the task does not name failing to run is not the host's fault for this task
     expect(
       faultOf(base({ taskText: "Count the lines.", events: call("./a.out", "exec format error") })),

@@ -1,5 +1,5 @@
 import type { Attempt, Event } from "../../model/attempt.js";
-import { escapeRe } from "../detectors/paths.js";
+import { baseName, escapeRe } from "../detectors/paths.js";
 import { commandOf, outputOf, programsOf } from "../detectors/shell.js";
 import { excerpt, type Fault } from "./types.js";
 
@@ -192,11 +192,12 @@ function toolFault(
  */
 function hostFault(a: Attempt, runs: readonly CallPrograms[]): Fault | undefined {
   const last = new Map<string, Event>();
-  const task = a.taskText.toLowerCase();
   for (const { call, programs } of runs) {
     for (const p of programs) {
-      const stem = p.split("-")[0] ?? p;
-      if (stem.length >= 3 && task.includes(stem.toLowerCase())) last.set(p, call);
+      // the program's stem as a word of the task (`qemu` of qemu-system-x86_64), not inside
+      // another word (`cat` in "location")
+      const stem = baseName(p).split("-")[0] ?? p;
+      if (stem.length >= 3 && namesWord(a.taskText, stem)) last.set(p, call);
     }
   }
   for (const [p, call] of last) {
@@ -214,6 +215,18 @@ function hostFault(a: Attempt, runs: readonly CallPrograms[]): Fault | undefined
   }
   return undefined;
 }
+
+/** Whether `text` has `word` as a word of its own (case aside); each word's pattern built once. */
+function namesWord(text: string, word: string): boolean {
+  let re = WORD.get(word);
+  if (!re) {
+    re = new RegExp(`(?<![\\w.-])${escapeRe(word)}(?![\\w])`, "i");
+    if (WORD.size > 4096) WORD.clear();
+    WORD.set(word, re);
+  }
+  return re.test(text);
+}
+const WORD = new Map<string, RegExp>();
 
 /** Environment / setup / provider faults seen in the events (no exception recorded). */
 export function environmentFault(a: Attempt, markers: readonly string[]): Fault | undefined {
