@@ -91,6 +91,26 @@ export function instanceOf(path: string): string {
 
 // ------------------------------------------------------------------------------ events
 
+/**
+ * Where the template's `INSTRUCTIONS:` line starts in `body` (the white space before it, which
+ * holds a line break; a line break after its colon), else -1. By index: a `\n\s*` pattern is
+ * quadratic on a long run of blank lines with no such line after it.
+ */
+function instructionsLine(body: string): number {
+  const ws = (c: string | undefined) => c !== undefined && /\s/.test(c);
+  for (let at = body.indexOf("INSTRUCTION"); at !== -1; at = body.indexOf("INSTRUCTION", at + 1)) {
+    let start = at;
+    while (ws(body[start - 1])) start--;
+    let colon = at + "INSTRUCTION".length;
+    if (body[colon] === "S") colon++;
+    if (body[colon] !== ":" || !body.slice(start, at).includes("\n")) continue;
+    let end = colon + 1;
+    while (ws(body[end]) && body[end] !== "\n") end++;
+    if (body[end] === "\n") return start;
+  }
+  return -1;
+}
+
 /** The issue inside SWE-agent's instance template (`ISSUE:` … `INSTRUCTIONS:`, `<pr_description>`). */
 export function issueOf(message: string): string {
   const text = message.trim();
@@ -99,7 +119,7 @@ export function issueOf(message: string): string {
   const at = text.indexOf("ISSUE:\n");
   if (at !== -1) {
     const body = text.slice(at + "ISSUE:\n".length);
-    const end = body.search(/\n\s*INSTRUCTIONS?:\s*\n/);
+    const end = instructionsLine(body);
     const issue = (end === -1 ? body : body.slice(0, end)).trim();
     if (issue) return issue;
   }

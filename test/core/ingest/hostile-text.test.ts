@@ -42,6 +42,12 @@ describe("readings of text that opens and never closes", () => {
     expect(issueOf(open)).toBe(open.trim());
     expect(taskOf(open)).toBe(open.trim());
     expect(issueOf("<pr_description>\n  fix the parser\n</pr_description>")).toBe("fix the parser");
+    // SWE-agent's older template: the issue between `ISSUE:` and an `INSTRUCTIONS:` line
+    expect(issueOf("ISSUE:\nfix the parser\n\n  INSTRUCTIONS: \nnow edit")).toBe("fix the parser");
+    expect(issueOf("ISSUE:\nsee INSTRUCTIONS: inline\nINSTRUCTION:\nnow")).toBe(
+      "see INSTRUCTIONS: inline",
+    );
+    expect(issueOf(`ISSUE:\n${"\n".repeat(20_000)}fix it`)).toBe("fix it");
   });
 
   it("reads a model answer whose fence never closes as no JSON, and a fenced one as JSON", () => {
