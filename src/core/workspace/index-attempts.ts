@@ -8,6 +8,8 @@ import {
   LAZY,
   type LazyPart,
   SAME_PATH,
+  SHAPE,
+  shapeOf,
   withPaths,
 } from "./index-table.js";
 import { RowView } from "./row-view.js";
@@ -135,6 +137,30 @@ interface RowRef {
   unit: number;
   /** Attempt ids the load renamed → their ids inside their units. */
   inner: ReadonlyMap<string, string>;
+}
+
+const NO_RENAMES: ReadonlyMap<string, string> = new Map();
+
+/**
+ * The attempt as an index-backed one: its fields in the model's order, its lazy parts
+ * (events, verifier output, …) read from unit `unit` of `store` on first use. What a load
+ * keeps of a unit once its parse-cache entry is written, so a cold read holds the attempts
+ * of the units in flight, not every event of the workspace. `a` must be the attempt that
+ * entry holds (same id).
+ */
+export function lightAttempt(a: Attempt, store: EventStore, unit: number): Attempt {
+  const shape = shapeOf(a);
+  const out: Record<string, unknown> = {};
+  for (const name of FIELDS) {
+    const bit = (LAZY as readonly string[]).indexOf(name);
+    if (bit >= 0) {
+      if (bit === 0 || shape.parts & (1 << bit)) Object.defineProperty(out, name, ACCESSORS[bit]!);
+    } else if (a[name] !== undefined) out[name] = a[name];
+  }
+  const ref: RowRef = { store, unit, inner: NO_RENAMES };
+  Object.defineProperty(out, ROW, { value: ref });
+  Object.defineProperty(out, SHAPE, { value: shape });
+  return out as unknown as Attempt;
 }
 
 const ROW = Symbol("index row");

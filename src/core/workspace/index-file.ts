@@ -113,12 +113,19 @@ function unitSpans(
   return spans;
 }
 
+/** What an index just written says beyond the attempts: its digest and every attempt's fault. */
+export interface WrittenIndex {
+  digest: string;
+  /** By attempt id, every attempt (null: no fault), as a read of the index gives them. */
+  faults: ReadonlyMap<string, Fault | null>;
+}
+
 /**
  * Writes the workspace index after a full load (atomically; the digest side file last,
  * so a reader never pairs a new digest with an old index). Skipped when the stored
  * digest already matches. Failure to write only means the next open reads fully.
  * `faultsOf` comes from the caller (a full load, which has the fault rules loaded): a read
- * from the index loads none of them.
+ * from the index loads none of them. Returns what it wrote (undefined: nothing written).
  */
 export async function writeIndex(
   ws: Workspace,
@@ -128,14 +135,14 @@ export async function writeIndex(
   origins: ReadonlyMap<string, AttemptOrigin>,
   faultsOf: FaultRule,
   written?: WrittenEntries,
-): Promise<void> {
+): Promise<WrittenIndex | undefined> {
   const digest = unitsDigest(key, units);
   const indexKeyText = JSON.stringify({ key, options });
   if (storedDigest(ws.dir) === digest) {
     // an index of an older fire has no head: written once, so read commands can use it
     if (!readHead(ws.dir, digest))
       await writeHead(ws.dir, { digest, key: indexKeyText, units, passedOver: ws.passedOver });
-    return;
+    return undefined;
   }
   const cacheDir = workspacePaths(ws.dir).parseCache;
   const spans = unitSpans(cacheDir, units, written);
@@ -159,7 +166,7 @@ export async function writeIndex(
   for (const a of ws.attempts) {
     const origin = origins.get(a.id);
     const unitPath = origin && units[origin.unit]?.path;
-    if (!origin || unitPath === undefined) return; // unknown origin: no index, not a wrong one
+    if (!origin || unitPath === undefined) return undefined; // unknown origin: no index, not a wrong one
     const tk = `${a.taskId}\u0000${a.taskText}`;
     let task = taskNo.get(tk);
     if (task === undefined) {
@@ -201,8 +208,11 @@ export async function writeIndex(
     await writeHead(ws.dir, { digest, key: indexKeyText, units, passedOver: ws.passedOver });
     await writeFileAtomic(digestFile(ws.dir), `${digest}\n`);
   } catch {
-    /* no index: the next open reads the sources */
+    return undefined; // no index: the next open reads the sources
   }
+  const all = new Map<string, Fault | null>();
+  for (const r of rows) all.set(r.attempt.id, r.fault ?? null);
+  return { digest, faults: all };
 }
 
 /**

@@ -41,6 +41,27 @@ export const LAZY = [
 ] as const;
 export type LazyPart = (typeof LAZY)[number];
 
+/** What the index table keeps of an attempt's lazy parts: the event count, the parts it has. */
+export interface AttemptShape {
+  events: number;
+  /** Bit i set: the attempt has LAZY[i] (i > 0). */
+  parts: number;
+}
+
+/** A light attempt's shape (core/workspace/index-attempts.ts `lightAttempt`), kept with it. */
+export const SHAPE = Symbol("attempt shape");
+
+/** The shape of an attempt, read without its events when it is a light one. */
+export function shapeOf(a: Attempt): AttemptShape {
+  const known = (a as Attempt & { [SHAPE]?: AttemptShape })[SHAPE];
+  if (known) return known;
+  let parts = 0;
+  LAZY.forEach((name, bit) => {
+    if (bit > 0 && a[name] !== undefined) parts |= 1 << bit;
+  });
+  return { events: a.events.length, parts };
+}
+
 /** The model's fields in its order: attempts from the index keep the order of parsed ones. */
 export const FIELDS = Object.keys(AttemptSchema.shape) as (keyof Attempt)[];
 
@@ -99,12 +120,9 @@ export function encodeTable(rows: readonly TableRow[]): AttemptTable {
     if (r.innerId !== a.id) t.inner.push([i, r.innerId]);
     t.task.push(r.task);
     t.unit.push(r.unit);
-    t.events.push(a.events.length);
-    let parts = 0;
-    LAZY.forEach((name, bit) => {
-      if (bit > 0 && a[name] !== undefined) parts |= 1 << bit;
-    });
-    t.parts.push(parts);
+    const shape = shapeOf(a);
+    t.events.push(shape.events);
+    t.parts.push(shape.parts);
     for (const f of STORED) {
       const v =
         f === "source" && a.source.path === r.unitPath

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
@@ -6,18 +7,24 @@ import pLimit from "p-limit";
 import type { InputError } from "../errors.js";
 import { discoverUnits, type SourceUnit } from "../ingest/discover.js";
 import type { IngestOptions } from "../ingest/types.js";
-import { faultsOfAll } from "../mine/faults/index.js";
+import { type FaultFacts, faultFacts, faultsOfAll } from "../mine/faults/index.js";
 import type { Attempt } from "../model/attempt.js";
 import { type FireConfig, loadConfig } from "./config.js";
-import type { EntrySpan, UnitRef } from "./event-store.js";
+import { type EntrySpan, EventStore, type UnitRef } from "./event-store.js";
+import { outsideOf } from "./head.js";
+import { lightAttempt } from "./index-attempts.js";
 import {
   type AttemptOrigin,
+  type FaultRule,
   type IndexInfo,
+  indexFile,
   indexKey,
   unitsDigest,
   type WrittenEntries,
+  type WrittenIndex,
   writeIndex,
 } from "./index-file.js";
+import { shapeOf } from "./index-table.js";
 import { parseOptionsKey } from "./options-key.js";
 import {
   type CacheKey,
@@ -53,6 +60,14 @@ export interface LoadOptions {
    */
   workers?: number;
   workersAfter?: number;
+  /**
+   * Keep each unit's attempts light once its parse-cache entry is written (their events and
+   * verifier output read back from it on first use) and return the workspace from the index
+   * the load writes: a cold read then holds the units in flight, not every event of the
+   * workspace. For readers (the read commands, the workbench); work that reads every event
+   * (mining, replay) loads them whole.
+   */
+  light?: boolean;
 }
 
 export interface LoadStats {
@@ -122,9 +137,39 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   const results: UnitResult[] = [];
   const unitKeys: UnitRef[] = [];
   const limit = pLimit(UNIT_CONCURRENCY);
+  // One unit parses in this thread at a time: the importers read synchronously, so units
+  // parsed side by side (each yielding between lines) only keep more of them alive at once
+  // (a cold read of 100,000 attempts in 500-attempt files: ~15 % more peak memory, no
+  // faster; docs/performance.md)
+  const inThread = pLimit(1);
   let done = 0;
   let total: number | undefined;
   let cacheDirReady: Promise<unknown> | undefined;
+
+  // a light load: where each unit's attempts are read back from, and their fault facts
+  const light = opts.light === true && !opts.sources;
+  const storeUnits: UnitRef[] = [];
+  const store = new EventStore(cacheDir, optionsKey, storeUnits);
+  const facts = new Map<Attempt, FaultFacts>();
+  const markers = {
+    verifier: config.mining.verifierFaultMarkers,
+    environment: config.mining.environmentFaultMarkers,
+  };
+  const texts = new Map<string, string>();
+  /** The unit's attempts as light ones (its entry is in the cache), their fault facts kept. */
+  const lighten = (r: UnitResult, i: number, ref: UnitRef): UnitResult => {
+    storeUnits[i] = ref;
+    const attempts = r.attempts.map((a) => {
+      const l = lightAttempt(a, store, i);
+      facts.set(l, faultFacts(a, markers));
+      // one string per task text (100,000 attempts of 300 tasks hold 300, not 100,000)
+      const text = texts.get(a.taskText);
+      if (text !== undefined) (l as { taskText: string }).taskText = text;
+      else texts.set(a.taskText, a.taskText);
+      return l;
+    });
+    return { ...r, attempts };
+  };
 
   const workers = parseWorkers(opts);
   const workersAfter = opts.workersAfter ?? 32;
@@ -135,7 +180,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   };
 
   /** Appends a unit's record to the parse cache, noting where its entry lands. */
-  const store = async (key: CacheKey, record: Uint8Array, sha256?: string): Promise<void> => {
+  const put = async (key: CacheKey, record: Uint8Array, sha256?: string): Promise<void> => {
     await ensureCacheDir();
     try {
       spans.set(key.path, cache.putRecord(key, record, sha256));
@@ -155,13 +200,15 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
         .catch(() => undefined);
       const result = reply && decodeEntry(recordText(reply.record), key, false);
       if (result) {
-        if (reply.sha256) await store(key, reply.record, reply.sha256);
+        if (reply.sha256) await put(key, reply.record, reply.sha256);
         return result;
       }
     }
-    const result = await parseUnit(unit, options);
-    if (isCacheable(result)) await store(key, encodeRecord(key, result));
-    return result;
+    return inThread(async () => {
+      const result = await parseUnit(unit, options);
+      if (isCacheable(result)) await put(key, encodeRecord(key, result));
+      return result;
+    });
   };
 
   const readOne = async (unit: SourceUnit, i: number): Promise<void> => {
@@ -173,9 +220,18 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
       ...(unit.outside ? { outside: unit.format } : {}),
     };
     let result = cache.get(key);
+    // a unit from the cache is read back from its shard; one parsed now, from where it went
+    let inCache = result !== undefined;
     if (result) stats.cached++;
-    else result = await parse(unit, key, stats.parsed++);
-    results[i] = result;
+    else {
+      result = await parse(unit, key, stats.parsed++);
+      inCache = spans.has(key.path);
+    }
+    const span = spans.get(key.path);
+    results[i] =
+      light && inCache
+        ? lighten(result, i, { path: unit.path, stamp: unit.stamp, ...(span ? { span } : {}) })
+        : result;
     done++;
     onProgress?.({ done, ...(total === undefined ? {} : { total }), path: unit.path });
   };
@@ -250,9 +306,41 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   if (!opts.sources) {
     const key = indexKey(optionsKey, config);
     ws.digest = unitsDigest(key, unitKeys);
-    await writeIndex(ws, key, optionsKey, unitKeys, origins, faultsOfAll, written);
+    const faultsOf: FaultRule = (all, m) => faultsOfAll(all, m, (a) => facts.get(a));
+    const index = await writeIndex(ws, key, optionsKey, unitKeys, origins, faultsOf, written);
+    // the light attempts are what a read of that index gives (their events read from the
+    // cache on first use), so the workspace is index-backed as an open from it is
+    if (light && index) ws.index = indexInfo(root, ws, index, unitKeys, passedOver);
   }
   return ws;
+}
+
+/** The facts of the index a light load wrote, for the attempts it keeps. */
+function indexInfo(
+  root: string,
+  ws: Workspace,
+  index: WrittenIndex,
+  units: readonly UnitRef[],
+  passedOver: readonly (readonly [string, string])[],
+): IndexInfo {
+  const file = indexFile(root);
+  let writtenMs = Date.now();
+  try {
+    writtenMs = statSync(file).mtimeMs;
+  } catch {
+    /* written a moment ago: now is as good */
+  }
+  return {
+    digest: index.digest,
+    file,
+    faults: index.faults,
+    byId: new Map(ws.attempts.map((a) => [a.id, a])),
+    eventCounts: new Map(ws.attempts.map((a) => [a.id, shapeOf(a).events])),
+    unitPaths: new Set(units.map((u) => u.path)),
+    outside: outsideOf(units),
+    writtenMs,
+    passedOver: new Map(passedOver),
+  };
 }
 
 /**

@@ -27,7 +27,7 @@ export async function openWorkspace(dir: string, opts: OpenOptions = {}): Promis
   const { onIndex: _i, ...load } = opts;
   // the importers and the parse pool load only for a full read (a warm open needs none)
   const { loadWorkspace } = await import("./load.js");
-  return loadWorkspace(root, load);
+  return loadWorkspace(root, { ...load, light: true });
 }
 
 /** Why a read went to the sources rather than the index. */
@@ -76,7 +76,7 @@ export async function openCurrentWorkspace(
     onStale?.(storedDigest(root) === undefined ? "no index" : "sources changed");
   } else onStale?.("no index");
   const { loadWorkspace } = await import("./load.js");
-  return loadWorkspace(root, load);
+  return loadWorkspace(root, { ...load, light: true });
 }
 
 /**

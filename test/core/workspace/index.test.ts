@@ -77,6 +77,55 @@ describe("workspace index", () => {
     expect(ids(b.triage)).toEqual(["demand-a", "demand-b"]);
   });
 
+  it("a cold open holds no events: it gives what a full load gives, read from the cache", async () => {
+    const lines = ["a", "b"].map((id) =>
+      JSON.stringify({
+        id: `demand-${id}`,
+        source: { format: "fire-jsonl", path: "traces/demand.jsonl" },
+        taskId: "supervisor",
+        taskText: "Write run.sh that starts a worker in the background under flock.",
+        outcome: "fail",
+        reward: 0,
+        verifierOutput: demanding("worker.bin"),
+        events: [
+          { index: 0, kind: "tool_call", tool: "bash", command: "echo ok > run.sh", callId: "c" },
+          { index: 1, kind: "tool_result", callId: "c", output: "", exitCode: 0 },
+        ],
+      }),
+    );
+    await writeFile(join(ws, "traces", "demand.jsonl"), `${lines.join("\n")}\n`);
+    const full = await loadWorkspace(ws);
+    await rm(workspacePaths(ws).cache, { recursive: true, force: true });
+    const cold = await openReading(ws);
+    expect(cold.read).toBeGreaterThan(0);
+    const lazy = cold.ws.attempts.filter(
+      (a) => Object.getOwnPropertyDescriptor(a, "events")?.get !== undefined,
+    );
+    expect(lazy.length).toBe(full.attempts.length); // every unit went to the cache
+    expect(cold.ws.index?.file).toBe(indexFile(ws));
+    expect(cold.ws.index?.eventCounts.get("demand-a")).toBe(2);
+    // the task-wide fault was read without keeping the verifier's output
+    expect(cold.ws.index?.faults.get("demand-b")?.code).toBe("hidden-spec-mismatch");
+    expect(JSON.stringify(cold.ws.attempts)).toBe(JSON.stringify(full.attempts));
+    expect((await triageView(cold.ws)).triage).toEqual((await triageView(full)).triage);
+    // what the next open reads from the index is what this one gave
+    const warm = await openReading(ws);
+    expect(warm.read).toBe(0);
+    expect(canonical(warm.ws.attempts)).toBe(canonical(cold.ws.attempts));
+    expect([...(warm.ws.index?.faults ?? [])]).toEqual([...(cold.ws.index?.faults ?? [])]);
+  });
+
+  it("a cold open whose index cannot be written still reads the events from the cache", async () => {
+    const full = await loadWorkspace(ws);
+    await rm(workspacePaths(ws).cache, { recursive: true, force: true });
+    await mkdir(indexFile(ws), { recursive: true }); // a folder where the index goes
+    const cold = await openReading(ws);
+    expect(cold.read).toBeGreaterThan(0);
+    expect(cold.ws.index).toBeUndefined();
+    expect(JSON.stringify(cold.ws.attempts)).toBe(JSON.stringify(full.attempts));
+    expect((await triageView(cold.ws)).triage).toEqual((await triageView(full)).triage);
+  });
+
   it("a full load writes it; an open from it gives the same attempts and triage", async () => {
     const full = await loadWorkspace(ws);
     expect(full.index).toBeUndefined();
@@ -106,9 +155,12 @@ describe("workspace index", () => {
       sources: ["traces/"],
       mining: { verifierFaultMarkers: ["sandbox exploded"] },
     });
-    const other = await openWorkspace(ws);
-    expect(other.index).toBeUndefined(); // read fully (and a new index written)
-    expect((await openWorkspace(ws)).index).toBeDefined();
+    const other = await openReading(ws);
+    expect(other.read).toBeGreaterThan(0); // the sources were read (and a new index written)
+    expect(other.ws.index).toBeDefined(); // … and it serves the workspace it gave
+    const again = await openReading(ws);
+    expect(again.read).toBe(0);
+    expect(again.ws.index).toBeDefined();
   });
 
   it("is read fully and written again when it is corrupt, of another layout or tampered", async () => {
@@ -125,12 +177,14 @@ describe("workspace index", () => {
     for (const [what, text] of damaged) {
       expect(text, what).not.toBe(good);
       await writeFile(indexFile(ws), text);
-      const opened = await openWorkspace(ws);
-      expect(opened.index, what).toBeUndefined(); // not trusted: the sources were read
+      const { ws: opened, read } = await openReading(ws);
+      expect(read, what).toBeGreaterThan(0); // not trusted: the sources were read
       expect(JSON.stringify(opened.attempts), what).toBe(JSON.stringify(full.attempts));
       // and it is rebuilt (its read statistics aside: the units now came from the parse cache)
       expect(withoutStats(await readFile(indexFile(ws), "utf8")), what).toEqual(withoutStats(good));
-      expect((await openWorkspace(ws)).index, what).toBeDefined();
+      const again = await openReading(ws);
+      expect(again.read, what).toBe(0);
+      expect(again.ws.index, what).toBeDefined();
     }
   });
 
@@ -174,3 +228,14 @@ describe("workspace index", () => {
     );
   });
 });
+
+/** Opens a workspace, counting the source units it read (none: it was opened from its index). */
+async function openReading(dir: string) {
+  let read = 0;
+  const ws = await openWorkspace(dir, {
+    onProgress: () => {
+      read++;
+    },
+  });
+  return { ws, read };
+}

@@ -18,6 +18,12 @@ interface Demand {
   out: string;
 }
 
+/**
+ * The file names `demandsOf` finds, in its order: what `hiddenDemand` needs of an attempt
+ * before it knows a task-wide name (a load keeps these, not the verifier's output).
+ */
+export const demandedNames = (a: Attempt): string[] => demandsOf(a).map((d) => d.name);
+
 /** File names quoted in the failing assertions of one attempt's verifier output. */
 function demandsOf(a: Attempt): Demand[] {
   const out = plainText(a.verifierOutput ?? "");
@@ -74,20 +80,23 @@ export function unnamedDemands(a: Attempt): string[] {
 export function hiddenDemand(
   all: readonly Attempt[],
   failed: readonly Attempt[],
+  demandNames: (a: Attempt) => readonly string[] = demandedNames,
 ): Map<string, Fault> {
   const out = new Map<string, Fault>();
   if (all.length < 2 || failed.length < 2) return out;
-  const per = failed.map((a) => ({ a, demands: demandsOf(a) }));
+  const per = failed.map((a) => ({ a, names: demandNames(a) }));
   const first = per[0];
   if (!first) return out;
-  const shared = first.demands
-    .map((d) => d.name)
-    .filter((n) => per.every((p) => p.demands.some((d) => d.name === n)))
-    .filter((n) => !all.some((a) => names(a.taskText, n) || seenIn(a, n)));
+  // names first (a streaming load has them without the events): the events are read only
+  // for a name every failed attempt demands and the task's text does not name
+  const shared = first.names
+    .filter((n) => per.every((p) => p.names.includes(n)))
+    .filter((n) => !all.some((a) => names(a.taskText, n)))
+    .filter((n) => !all.some((a) => seenIn(a, n)));
   const name = shared[0];
   if (!name) return out;
-  for (const { a, demands } of per) {
-    const d = demands.find((x) => x.name === name);
+  for (const { a } of per) {
+    const d = demandsOf(a).find((x) => x.name === name);
     if (!d) continue;
     out.set(a.id, {
       reason: "verifier_fault",

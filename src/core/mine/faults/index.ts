@@ -17,7 +17,7 @@ import {
   providerErrorLastTurn,
   truncatedFinalResponse,
 } from "./harness.js";
-import { hiddenDemand } from "./hidden-demand.js";
+import { demandedNames, hiddenDemand } from "./hidden-demand.js";
 import { excerpt, type Fault, type FaultMarkers } from "./types.js";
 import { verifierFault } from "./verifier.js";
 
@@ -226,23 +226,48 @@ export function faultOf(
 }
 
 /**
+ * What `faultsOfAll` needs of one attempt, read while its events are at hand: its own fault
+ * (`faultOf`, for an attempt that did not pass) and, for a scored failure without one, the
+ * file names its failing assertions quote (`hiddenDemand`'s first reading). A streaming load
+ * keeps these instead of the events.
+ */
+export interface FaultFacts {
+  fault?: Fault;
+  demands?: readonly string[];
+}
+
+export function faultFacts(a: Attempt, markers: readonly string[] | FaultMarkers = []): FaultFacts {
+  if (a.outcome === "pass") return {};
+  const fault = faultOf(a, markers);
+  if (fault) return { fault };
+  return a.outcome === "unknown" ? {} : { demands: demandedNames(a) };
+}
+
+/**
  * Every failed attempt's outside fault, by id: `faultOf` per attempt, then the faults only a
  * whole task shows (`hiddenDemand`, over the attempts of each task and arm none of which
  * passed, at least two scored). What the workspace index stores for triage, so a read from the
  * index never needs a verifier's output to decide scope (triage runs the same task rule when
- * it has no index). Attempts' own outcomes, not hand outcomes.
+ * it has no index). Attempts' own outcomes, not hand outcomes. `facts`: each attempt's
+ * `faultFacts` when the caller read them already (undefined: read here).
  */
 export function faultsOfAll(
   attempts: readonly Attempt[],
   markers: readonly string[] | FaultMarkers = [],
+  facts: (a: Attempt) => FaultFacts | undefined = () => undefined,
 ): Map<string, Fault> {
   const out = new Map<string, Fault>();
+  const known = new Map<Attempt, FaultFacts>();
+  const factsOf = (a: Attempt): FaultFacts => {
+    let f = known.get(a) ?? facts(a);
+    if (!f) f = faultFacts(a, markers);
+    known.set(a, f);
+    return f;
+  };
   const groups = new Map<string, Attempt[]>();
   for (const a of attempts) {
-    if (a.outcome !== "pass") {
-      const f = faultOf(a, markers);
-      if (f) out.set(a.id, f);
-    }
+    const f = factsOf(a).fault;
+    if (f) out.set(a.id, f);
     const key = `${a.taskId}\u0000${a.arm}`;
     const g = groups.get(key);
     if (g) g.push(a);
@@ -252,7 +277,8 @@ export function faultsOfAll(
     if (g.some((a) => a.outcome === "pass")) continue;
     if (g.filter((a) => a.outcome !== "unknown").length < 2) continue;
     const failed = g.filter((a) => !out.has(a.id) && a.outcome !== "unknown");
-    for (const [id, f] of hiddenDemand(g, failed)) out.set(id, f);
+    const names = (a: Attempt) => factsOf(a).demands ?? demandedNames(a);
+    for (const [id, f] of hiddenDemand(g, failed, names)) out.set(id, f);
   }
   return out;
 }
