@@ -116,6 +116,8 @@ function unitSpans(
 /** What an index just written says beyond the attempts: its digest and every attempt's fault. */
 export interface WrittenIndex {
   digest: string;
+  /** The units as the index records them: where each one's parse-cache entry is. */
+  units: readonly UnitRef[];
   /** By attempt id, every attempt (null: no fault), as a read of the index gives them. */
   faults: ReadonlyMap<string, Fault | null>;
 }
@@ -212,7 +214,7 @@ export async function writeIndex(
   }
   const all = new Map<string, Fault | null>();
   for (const r of rows) all.set(r.attempt.id, r.fault ?? null);
-  return { digest, faults: all };
+  return { digest, units: refs, faults: all };
 }
 
 /**

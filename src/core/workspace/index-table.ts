@@ -91,17 +91,24 @@ export interface TableRow {
 /** Builds the table (values deduplicated by their JSON). */
 export function encodeTable(rows: readonly TableRow[]): AttemptTable {
   const values: unknown[] = [];
+  // by JSON text; strings and numbers by themselves (the same dedup without a JSON text each)
   const seen = new Map<string, number>();
-  const valueNo = (v: unknown): number => {
-    if (v === undefined) return -1;
-    const k = JSON.stringify(v);
-    let n = seen.get(k);
+  const strings = new Map<string, number>();
+  const numbers = new Map<number, number>();
+  const add = <K>(map: Map<K, number>, k: K, v: unknown): number => {
+    let n = map.get(k);
     if (n === undefined) {
       n = values.length;
       values.push(v);
-      seen.set(k, n);
+      map.set(k, n);
     }
     return n;
+  };
+  const valueNo = (v: unknown): number => {
+    if (v === undefined) return -1;
+    if (typeof v === "string") return add(strings, v, v);
+    if (typeof v === "number" && Number.isFinite(v)) return add(numbers, v, v);
+    return add(seen, JSON.stringify(v), v);
   };
   const t: AttemptTable = {
     ids: [],

@@ -158,6 +158,8 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   const texts = new Map<string, string>();
   /** The unit's attempts as light ones (its entry is in the cache), their fault facts kept. */
   const lighten = (r: UnitResult, i: number, ref: UnitRef): UnitResult => {
+    // the cache entry is read back by attempt id: a unit that repeats an id stays whole
+    if (new Set(r.attempts.map((a) => a.id)).size !== r.attempts.length) return r;
     storeUnits[i] = ref;
     const attempts = r.attempts.map((a) => {
       const l = lightAttempt(a, store, i);
@@ -205,7 +207,11 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
       }
     }
     return inThread(async () => {
+      // a unit queued behind an abort is not read; an importer stopped by one returns what it
+      // had read, which must not be cached as the unit
+      signal?.throwIfAborted();
       const result = await parseUnit(unit, options);
+      signal?.throwIfAborted();
       if (isCacheable(result)) await put(key, encodeRecord(key, result));
       return result;
     });
@@ -308,6 +314,8 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     ws.digest = unitsDigest(key, unitKeys);
     const faultsOf: FaultRule = (all, m) => faultsOfAll(all, m, (a) => facts.get(a));
     const index = await writeIndex(ws, key, optionsKey, unitKeys, origins, faultsOf, written);
+    // where each entry is now (a unit from the cache, a shard compacted since): one read each
+    if (index) for (const [i, u] of index.units.entries()) if (storeUnits[i]) storeUnits[i] = u;
     // the light attempts are what a read of that index gives (their events read from the
     // cache on first use), so the workspace is index-backed as an open from it is
     if (light && index) ws.index = indexInfo(root, ws, index, unitKeys, passedOver);

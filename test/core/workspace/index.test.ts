@@ -126,6 +126,75 @@ describe("workspace index", () => {
     expect((await triageView(cold.ws)).triage).toEqual((await triageView(full)).triage);
   });
 
+  it("a cold open keeps whole a unit that repeats an id (its entry is read back by id)", async () => {
+    const twin = (command: string, reward: number) =>
+      JSON.stringify({
+        id: "twin",
+        source: { format: "fire-jsonl", path: "traces/twins.jsonl" },
+        taskId: "t",
+        taskText: "do it",
+        outcome: "fail",
+        reward,
+        events: [{ index: 0, kind: "tool_call", tool: "bash", command, callId: "c" }],
+      });
+    for (const rewards of [
+      [0, 0],
+      [0, 0.5],
+    ]) {
+      await rm(join(ws, ".fire"), { recursive: true, force: true });
+      const lines = [twin("echo 1", rewards[0]!), twin("echo 2", rewards[1]!)];
+      await writeFile(join(ws, "traces", "twins.jsonl"), `${lines.join("\n")}\n`);
+      const full = await loadWorkspace(ws, { sources: ["traces/"] }); // writes no index
+      await rm(join(ws, ".fire"), { recursive: true, force: true });
+      const cold = await openReading(ws);
+      expect(cold.read).toBeGreaterThan(0);
+      const twins = (attempts: typeof full.attempts) =>
+        attempts
+          .filter((a) => a.id.startsWith("twin"))
+          .map((a) => [a.id.replace(/~.*/, "~"), a.events[0]?.command]);
+      expect(twins(cold.ws.attempts)).toEqual(twins(full.attempts));
+      expect(twins(cold.ws.attempts)).toEqual([
+        ["twin", "echo 1"],
+        ["twin~", "echo 2"],
+      ]);
+    }
+  });
+
+  it("a load cancelled while units wait to be read caches none of them as read", async () => {
+    for (let i = 0; i < 12; i++)
+      await writeFile(
+        join(ws, "traces", `f${i}.jsonl`),
+        `${[0, 1, 2]
+          .map((k) =>
+            JSON.stringify({
+              id: `a${i}-${k}`,
+              source: { format: "fire-jsonl", path: `traces/f${i}.jsonl` },
+              taskId: "t",
+              taskText: "do it",
+              outcome: "fail",
+              reward: 0,
+              events: [{ index: 0, kind: "message", role: "agent", input: "x".repeat(50_000) }],
+            }),
+          )
+          .join("\n")}\n`,
+      );
+    const whole = (await loadWorkspace(ws, { sources: ["traces/"] })).attempts.length;
+    for (const at of [1, 3]) {
+      await rm(join(ws, ".fire"), { recursive: true, force: true });
+      const stop = new AbortController();
+      await expect(
+        openWorkspace(ws, {
+          signal: stop.signal,
+          onProgress: (p) => {
+            if (p.done === at) stop.abort();
+          },
+        }),
+      ).rejects.toThrow();
+      const again = await openReading(ws);
+      expect(again.ws.attempts.length, `cancelled after ${at}`).toBe(whole);
+    }
+  });
+
   it("a full load writes it; an open from it gives the same attempts and triage", async () => {
     const full = await loadWorkspace(ws);
     expect(full.index).toBeUndefined();
