@@ -1,31 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { faultFacts, faultsOfAll } from "../../../src/core/mine/faults/index.js";
 import { Attempt } from "../../../src/core/model/attempt.js";
+import { demandLines } from "../../helpers/demanding.js";
 
-/** pytest's report of a failed test whose statement quotes `name` (a grader's demand). */
-const demanding = (name: string) =>
-  [
-    "=================================== FAILURES ===================================",
-    "    def test_supervisor():",
-    `>       assert "${name}" in rs, "worker must run in background"`,
-    "E       AssertionError: worker must run in background",
-    "========================= 1 failed, 2 passed in 3.10s ==========================",
-  ].join("\n");
-
-const failed = (id: string, demand: string): Attempt =>
-  Attempt.parse({
-    id,
-    source: { format: "fire-jsonl", path: "traces/demand.jsonl" },
-    taskId: "supervisor",
-    taskText: "Write run.sh that starts a worker in the background under flock.",
-    outcome: "fail",
-    reward: 0,
-    verifierOutput: demanding(demand),
-    events: [
-      { index: 0, kind: "tool_call", tool: "bash", command: "echo ok > run.sh", callId: "c" },
-      { index: 1, kind: "tool_result", callId: "c", output: "", exitCode: 0 },
-    ],
-  });
+const failedOn = (names: readonly string[]): Attempt[] =>
+  demandLines(names).map((line) => Attempt.parse(JSON.parse(line)));
 
 /** Copies whose events and verifier output count each read (as a light attempt's would). */
 function counted(attempts: readonly Attempt[]) {
@@ -51,7 +30,7 @@ describe("fault facts: what the index's faults need of an attempt, read once", (
       [["worker.bin", "worker.bin"], true],
       [["worker.bin", "supervisor.bin"], false],
     ] as const) {
-      const attempts = names.map((n, i) => failed(`demand-${i}`, n));
+      const attempts = failedOn(names);
       const whole = faultsOfAll(attempts);
       const facts = new Map(attempts.map((a) => [a.id, faultFacts(a)]));
       const { copies, reads } = counted(attempts);

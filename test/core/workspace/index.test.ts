@@ -10,6 +10,7 @@ import { loadWorkspace } from "../../../src/core/workspace/load.js";
 import { isIndexCurrent, openWorkspace } from "../../../src/core/workspace/open.js";
 import { workspacePaths } from "../../../src/core/workspace/paths.js";
 import { readStamped } from "../../../src/core/workspace/stamped-cache.js";
+import { demandLines } from "../../helpers/demanding.js";
 import { fixture } from "../../helpers/paths.js";
 
 let ws: string;
@@ -38,33 +39,9 @@ const canonical = (x: unknown): string =>
 
 const withoutStats = (text: string) => ({ ...JSON.parse(text), stats: undefined });
 
-/** pytest's report of a failed test whose statement quotes `name` (a grader's demand). */
-const demanding = (name: string) =>
-  [
-    "=================================== FAILURES ===================================",
-    "    def test_supervisor():",
-    `>       assert "${name}" in rs, "worker must run in background"`,
-    "E       AssertionError: worker must run in background",
-    "========================= 1 failed, 2 passed in 3.10s ==========================",
-  ].join("\n");
-
 describe("workspace index", () => {
   it("keeps the faults a whole task shows, so triage from it reads no verifier output", async () => {
-    const lines = ["a", "b"].map((id) =>
-      JSON.stringify({
-        id: `demand-${id}`,
-        source: { format: "fire-jsonl", path: "traces/demand.jsonl" },
-        taskId: "supervisor",
-        taskText: "Write run.sh that starts a worker in the background under flock.",
-        outcome: "fail",
-        reward: 0,
-        verifierOutput: demanding("worker.bin"),
-        events: [
-          { index: 0, kind: "tool_call", tool: "bash", command: "echo ok > run.sh", callId: "c" },
-          { index: 1, kind: "tool_result", callId: "c", output: "", exitCode: 0 },
-        ],
-      }),
-    );
+    const lines = demandLines(["worker.bin", "worker.bin"]);
     await writeFile(join(ws, "traces", "demand.jsonl"), `${lines.join("\n")}\n`);
     const full = await loadWorkspace(ws);
     const a = await triageView(full);
@@ -78,21 +55,7 @@ describe("workspace index", () => {
   });
 
   it("a cold open holds no events: it gives what a full load gives, read from the cache", async () => {
-    const lines = ["a", "b"].map((id) =>
-      JSON.stringify({
-        id: `demand-${id}`,
-        source: { format: "fire-jsonl", path: "traces/demand.jsonl" },
-        taskId: "supervisor",
-        taskText: "Write run.sh that starts a worker in the background under flock.",
-        outcome: "fail",
-        reward: 0,
-        verifierOutput: demanding("worker.bin"),
-        events: [
-          { index: 0, kind: "tool_call", tool: "bash", command: "echo ok > run.sh", callId: "c" },
-          { index: 1, kind: "tool_result", callId: "c", output: "", exitCode: 0 },
-        ],
-      }),
-    );
+    const lines = demandLines(["worker.bin", "worker.bin"]);
     await writeFile(join(ws, "traces", "demand.jsonl"), `${lines.join("\n")}\n`);
     const full = await loadWorkspace(ws);
     await rm(workspacePaths(ws).cache, { recursive: true, force: true });
