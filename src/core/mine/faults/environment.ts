@@ -46,13 +46,29 @@ export function taskReliesOn(taskText: string, tool: string): boolean {
   }
   let relies = byTool.get(tool);
   if (relies === undefined) {
+    // both patterns need the tool's own text: a task that lacks it (as ASCII, where lower
+    // case matches as a case-blind pattern does) is read without them
+    const absent = ASCII.test(tool) && !lowerOf(taskText).includes(tool.toLowerCase());
     const { named, toInstall } = reliancePatterns(tool);
-    relies = named.test(taskText) && !toInstall.test(taskText);
+    relies = !absent && named.test(taskText) && !toInstall.test(taskText);
     byTool.set(tool, relies);
   }
   return relies;
 }
 const RELIED = new Map<string, Map<string, boolean>>();
+const ASCII = /^[\x20-\x7e]*$/;
+
+/** A task text in lower case, for the last few texts asked about. */
+function lowerOf(text: string): string {
+  let lower = LOWER.get(text);
+  if (lower === undefined) {
+    if (LOWER.size > 64) LOWER.clear();
+    lower = text.toLowerCase();
+    LOWER.set(text, lower);
+  }
+  return lower;
+}
+const LOWER = new Map<string, string>();
 
 /** The two patterns of a tool, built once per tool (every failed attempt asks for them). */
 const RELIANCE = new Map<string, { named: RegExp; toInstall: RegExp }>();
