@@ -41,9 +41,18 @@ function entries(dir: string): Dirent[] {
   }
 }
 
-/** Sorted subdirectory names (none when unreadable). */
+/**
+ * Sorted subdirectory names (none when unreadable). A folder's listing is kept while its
+ * modification time is the same (an entry added, removed or renamed changes it), unless it
+ * holds a link, whose target may change without it: the lookups that pair files across a
+ * run's folders ask for the same few folders once per file.
+ */
 export function subdirs(dir: string): string[] {
-  return entries(dir)
+  const mtime = statOf(dir)?.mtimeMs;
+  const kept = SUBDIRS.get(dir);
+  if (kept && mtime !== undefined && kept.mtime === mtime) return [...kept.names];
+  const list = entries(dir);
+  const names = list
     .filter(
       (e) =>
         !e.name.startsWith(".") &&
@@ -51,7 +60,13 @@ export function subdirs(dir: string): string[] {
     )
     .map((e) => e.name)
     .sort();
+  if (mtime !== undefined && !list.some((e) => e.isSymbolicLink())) {
+    if (SUBDIRS.size >= 64) SUBDIRS.delete(SUBDIRS.keys().next().value!);
+    SUBDIRS.set(dir, { mtime, names });
+  }
+  return [...names];
 }
+const SUBDIRS = new Map<string, { mtime: number; names: readonly string[] }>();
 
 /** Files below `dir` (depth-limited) whose relative path matches `test`, largest first. */
 export function findFiles(dir: string, test: (rel: string) => boolean, maxDepth = 6): string[] {

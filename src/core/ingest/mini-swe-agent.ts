@@ -97,25 +97,43 @@ export function isMiniTrajectory(path: string, head: string): boolean {
   return MINI_KEY.test(h) || scanFor(path, MINI_KEY);
 }
 
-/** Trajectory files that a report at `reportPath` belongs to (the reverse lookup). */
-function pairedTrajectories(reportPath: string): string[] {
+/**
+ * Whether a trajectory file belongs to the report at `reportPath` (the reverse lookup): one
+ * named after its instance beside it, one folder up, or one or two folders below the four
+ * folders above it whose report is this one. The folders above are tried fewest subfolders
+ * first, and the first pair ends the search: a run's `trajs/` beside `logs/` is tried before
+ * the instance folders of `logs/`, which made every report of a run try every other
+ * instance's folder (discovery quadratic in the run's size: 31 s at 1600 instances).
+ */
+function hasPairedTrajectory(reportPath: string): boolean {
   const dir = dirname(reportPath);
   // the instance: the folder's name, else the key of a report kept in a folder of its own
   const keyed = /^\{\s*"([^"\\]{1,200})"\s*:\s*\{/.exec(peek(reportPath, 4096).trimStart())?.[1];
-  const out: string[] = [];
-  for (const instance of new Set([basename(dir), ...(keyed ? [keyed] : [])])) {
+  const instances = [...new Set([basename(dir), ...(keyed ? [keyed] : [])])];
+  const tried = new Set<string>();
+  const pairs = (f: string): boolean => {
+    if (tried.has(f)) return false;
+    tried.add(f);
+    return isFile(f) && isMiniTrajectory(f, peek(f, 64 * 1024)) && reportOf(f) === reportPath;
+  };
+  for (const instance of instances) {
     const name = `${instance}.traj.json`;
-    out.push(join(dir, name), join(dirname(dir), name));
-    let anc = dir;
-    for (let up = 0; up < 4; up++) {
-      anc = dirname(anc);
-      for (const sub of subdirs(anc))
-        out.push(join(anc, sub, name), join(anc, sub, instance, name));
-    }
+    if (pairs(join(dir, name)) || pairs(join(dirname(dir), name))) return true;
   }
-  return [...new Set(out)].filter(
-    (f) => isFile(f) && isMiniTrajectory(f, peek(f, 64 * 1024)) && reportOf(f) === reportPath,
-  );
+  const above: { at: string; subs: string[] }[] = [];
+  let at = dir;
+  for (let up = 0; up < 4; up++) {
+    at = dirname(at);
+    above.push({ at, subs: subdirs(at) });
+  }
+  above.sort((a, b) => a.subs.length - b.subs.length);
+  for (const { at, subs } of above)
+    for (const instance of instances) {
+      const name = `${instance}.traj.json`;
+      for (const sub of subs)
+        if (pairs(join(at, sub, name)) || pairs(join(at, sub, instance, name))) return true;
+    }
+  return false;
 }
 
 /**
@@ -360,7 +378,7 @@ export const miniSweAgentImporter: Importer = {
     return (
       basename(path) === "report.json" &&
       REPORT_HEAD.test(head.trimStart()) &&
-      pairedTrajectories(path).length > 0
+      hasPairedTrajectory(path)
     );
   },
   read: (path, options) => readMini(path, options),

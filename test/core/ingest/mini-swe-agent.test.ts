@@ -196,3 +196,27 @@ describe("mini-SWE-agent trajectory importer", () => {
     expect(tasks.find((x) => x.taskId === "proj__proj-3")?.n).toBe(0);
   });
 });
+
+describe("a SWE-bench report paired with its trajectory", () => {
+  it("is claimed only while a trajectory pairs with it, one added later included", async () => {
+    const run = mkdtempSync(join(tmpdir(), "fire-mini-swe-pair-"));
+    try {
+      // a run's evaluation logs for many instances, the trajectories of none yet
+      for (let i = 0; i < 30; i++)
+        write(join(run, "logs", `proj__proj-${i}`, "report.json"), report(i % 2 === 0));
+      const units = async () => (await collect([run])).units.map((u) => u.path).sort();
+      expect(await units()).toEqual([]);
+      // a trajectory beside the logs (`trajs/<instance>/`): its report is now claimed too
+      write(
+        join(run, "trajs", "proj__proj-7", "proj__proj-7.traj.json"),
+        traj("proj__proj-7", [say("Submit.", SUBMIT), { role: "user", content: "" }]),
+      );
+      expect(await units()).toEqual([
+        join(run, "logs", "proj__proj-7", "report.json"),
+        join(run, "trajs", "proj__proj-7", "proj__proj-7.traj.json"),
+      ]);
+    } finally {
+      rmSync(run, { recursive: true, force: true });
+    }
+  });
+});
