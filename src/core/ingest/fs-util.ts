@@ -42,16 +42,26 @@ function entries(dir: string): Dirent[] {
 }
 
 /**
- * Sorted subdirectory names (none when unreadable). A folder's listing is kept while its
- * modification time is the same (an entry added, removed or renamed changes it), unless it
- * holds a link, whose target may change without it: the lookups that pair files across a
- * run's folders ask for the same few folders once per file.
+ * Sorted subdirectory names (none when unreadable). A folder's listing is kept a few seconds
+ * while its modification time is the same (an entry added, removed or renamed changes it): the
+ * lookups that pair files across a run's folders ask for the same few folders once per file.
+ * Not kept: a listing that failed, one of a folder holding a link (its target may change
+ * without the folder), or one of a folder changed within the last two seconds (a file system
+ * with coarse times may not move the time for a change in the same second).
  */
 export function subdirs(dir: string): string[] {
   const mtime = statOf(dir)?.mtimeMs;
+  const now = Date.now();
   const kept = SUBDIRS.get(dir);
-  if (kept && mtime !== undefined && kept.mtime === mtime) return [...kept.names];
-  const list = entries(dir);
+  if (kept && mtime !== undefined && kept.mtime === mtime && now - kept.at < KEEP_MS)
+    return [...kept.names];
+  let list: Dirent[];
+  try {
+    list = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    SUBDIRS.delete(dir);
+    return [];
+  }
   const names = list
     .filter(
       (e) =>
@@ -60,13 +70,14 @@ export function subdirs(dir: string): string[] {
     )
     .map((e) => e.name)
     .sort();
-  if (mtime !== undefined && !list.some((e) => e.isSymbolicLink())) {
+  if (mtime !== undefined && now - mtime > 2000 && !list.some((e) => e.isSymbolicLink())) {
     if (SUBDIRS.size >= 64) SUBDIRS.delete(SUBDIRS.keys().next().value!);
-    SUBDIRS.set(dir, { mtime, names });
+    SUBDIRS.set(dir, { at: now, mtime, names });
   }
   return [...names];
 }
-const SUBDIRS = new Map<string, { mtime: number; names: readonly string[] }>();
+const KEEP_MS = 10_000;
+const SUBDIRS = new Map<string, { at: number; mtime: number; names: readonly string[] }>();
 
 /** Files below `dir` (depth-limited) whose relative path matches `test`, largest first. */
 export function findFiles(dir: string, test: (rel: string) => boolean, maxDepth = 6): string[] {
