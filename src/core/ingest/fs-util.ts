@@ -34,10 +34,15 @@ export function isDir(path: string): boolean {
 }
 
 function entries(dir: string): Dirent[] {
+  return listing(dir) ?? [];
+}
+
+/** A folder's entries, or undefined when it cannot be read. */
+function listing(dir: string): Dirent[] | undefined {
   try {
     return readdirSync(dir, { withFileTypes: true });
   } catch {
-    return [];
+    return undefined;
   }
 }
 
@@ -55,10 +60,8 @@ export function subdirs(dir: string): string[] {
   const kept = SUBDIRS.get(dir);
   if (kept && mtime !== undefined && kept.mtime === mtime && now - kept.at < KEEP_MS)
     return [...kept.names];
-  let list: Dirent[];
-  try {
-    list = readdirSync(dir, { withFileTypes: true });
-  } catch {
+  const list = listing(dir);
+  if (!list) {
     SUBDIRS.delete(dir);
     return [];
   }

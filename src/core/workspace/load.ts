@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
@@ -7,24 +6,20 @@ import pLimit from "p-limit";
 import type { InputError } from "../errors.js";
 import { discoverUnits, type SourceUnit } from "../ingest/discover.js";
 import type { IngestOptions } from "../ingest/types.js";
-import { type FaultFacts, faultFacts, faultsOfAll } from "../mine/faults/index.js";
+import { faultsOfAll } from "../mine/faults/index.js";
 import type { Attempt } from "../model/attempt.js";
 import { type FireConfig, loadConfig } from "./config.js";
-import { type EntrySpan, EventStore, type UnitRef } from "./event-store.js";
-import { outsideOf } from "./head.js";
-import { lightAttempt } from "./index-attempts.js";
+import type { EntrySpan, UnitRef } from "./event-store.js";
 import {
   type AttemptOrigin,
   type FaultRule,
   type IndexInfo,
-  indexFile,
   indexKey,
   unitsDigest,
   type WrittenEntries,
-  type WrittenIndex,
   writeIndex,
 } from "./index-file.js";
-import { shapeOf } from "./index-table.js";
+import { LightUnits } from "./light-units.js";
 import { parseOptionsKey } from "./options-key.js";
 import {
   type CacheKey,
@@ -62,8 +57,8 @@ export interface LoadOptions {
   workersAfter?: number;
   /**
    * Keep each unit's attempts light once its parse-cache entry is written (their events and
-   * verifier output read back from it on first use) and return the workspace from the index
-   * the load writes: a cold read then holds the units in flight, not every event of the
+   * verifier output read back from it on first use) and return the workspace backed by the
+   * index the load writes (`LightUnits`): a cold read then holds the units in flight, not every event of the
    * workspace. For readers (the read commands, the workbench); work that reads every event
    * (mining, replay) loads them whole.
    */
@@ -146,32 +141,14 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   let total: number | undefined;
   let cacheDirReady: Promise<unknown> | undefined;
 
-  // a light load: where each unit's attempts are read back from, and their fault facts
-  const light = opts.light === true && !opts.sources;
-  const storeUnits: UnitRef[] = [];
-  const store = new EventStore(cacheDir, optionsKey, storeUnits);
-  const facts = new Map<Attempt, FaultFacts>();
-  const markers = {
-    verifier: config.mining.verifierFaultMarkers,
-    environment: config.mining.environmentFaultMarkers,
-  };
-  const texts = new Map<string, string>();
-  /** The unit's attempts as light ones (its entry is in the cache), their fault facts kept. */
-  const lighten = (r: UnitResult, i: number, ref: UnitRef): UnitResult => {
-    // the cache entry is read back by attempt id: a unit that repeats an id stays whole
-    if (new Set(r.attempts.map((a) => a.id)).size !== r.attempts.length) return r;
-    storeUnits[i] = ref;
-    const attempts = r.attempts.map((a) => {
-      const l = lightAttempt(a, store, i);
-      facts.set(l, faultFacts(a, markers));
-      // one string per task text (100,000 attempts of 300 tasks hold 300, not 100,000)
-      const text = texts.get(a.taskText);
-      if (text !== undefined) (l as { taskText: string }).taskText = text;
-      else texts.set(a.taskText, a.taskText);
-      return l;
-    });
-    return { ...r, attempts };
-  };
+  // a light load: each unit's attempts kept light once cached, their fault facts read
+  const light =
+    opts.light === true && !opts.sources
+      ? new LightUnits(cacheDir, optionsKey, {
+          verifier: config.mining.verifierFaultMarkers,
+          environment: config.mining.environmentFaultMarkers,
+        })
+      : undefined;
 
   const workers = parseWorkers(opts);
   const workersAfter = opts.workersAfter ?? 32;
@@ -236,7 +213,11 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     const span = spans.get(key.path);
     results[i] =
       light && inCache
-        ? lighten(result, i, { path: unit.path, stamp: unit.stamp, ...(span ? { span } : {}) })
+        ? light.lighten(result, i, {
+            path: unit.path,
+            stamp: unit.stamp,
+            ...(span ? { span } : {}),
+          })
         : result;
     done++;
     onProgress?.({ done, ...(total === undefined ? {} : { total }), path: unit.path });
@@ -312,43 +293,13 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
   if (!opts.sources) {
     const key = indexKey(optionsKey, config);
     ws.digest = unitsDigest(key, unitKeys);
-    const faultsOf: FaultRule = (all, m) => faultsOfAll(all, m, (a) => facts.get(a));
+    const faultsOf: FaultRule = (all, m) => faultsOfAll(all, m, (a) => light?.factsOf(a));
     const index = await writeIndex(ws, key, optionsKey, unitKeys, origins, faultsOf, written);
-    // where each entry is now (a unit from the cache, a shard compacted since): one read each
-    if (index) for (const [i, u] of index.units.entries()) if (storeUnits[i]) storeUnits[i] = u;
     // the light attempts are what a read of that index gives (their events read from the
     // cache on first use), so the workspace is index-backed as an open from it is
-    if (light && index) ws.index = indexInfo(root, ws, index, unitKeys, passedOver);
+    if (light && index) ws.index = light.indexed(ws, index, passedOver);
   }
   return ws;
-}
-
-/** The facts of the index a light load wrote, for the attempts it keeps. */
-function indexInfo(
-  root: string,
-  ws: Workspace,
-  index: WrittenIndex,
-  units: readonly UnitRef[],
-  passedOver: readonly (readonly [string, string])[],
-): IndexInfo {
-  const file = indexFile(root);
-  let writtenMs = Date.now();
-  try {
-    writtenMs = statSync(file).mtimeMs;
-  } catch {
-    /* written a moment ago: now is as good */
-  }
-  return {
-    digest: index.digest,
-    file,
-    faults: index.faults,
-    byId: new Map(ws.attempts.map((a) => [a.id, a])),
-    eventCounts: new Map(ws.attempts.map((a) => [a.id, shapeOf(a).events])),
-    unitPaths: new Set(units.map((u) => u.path)),
-    outside: outsideOf(units),
-    writtenMs,
-    passedOver: new Map(passedOver),
-  };
 }
 
 /**

@@ -49,8 +49,11 @@ export function taskReliesOn(taskText: string, tool: string): boolean {
     // both patterns need the tool's own text: a task that lacks it (as ASCII, where lower
     // case matches as a case-blind pattern does) is read without them
     const absent = ASCII.test(tool) && !lowerOf(taskText).includes(tool.toLowerCase());
-    const { named, toInstall } = reliancePatterns(tool);
-    relies = !absent && named.test(taskText) && !toInstall.test(taskText);
+    if (absent) relies = false;
+    else {
+      const { named, toInstall } = reliancePatterns(tool);
+      relies = named.test(taskText) && !toInstall.test(taskText);
+    }
     byTool.set(tool, relies);
   }
   return relies;
