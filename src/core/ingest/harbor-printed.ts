@@ -15,6 +15,7 @@ import { findFiles, peek, readSmall, readTail } from "./fs-util.js";
 import { littleCoderItems } from "./little-coder-log.js";
 import { isOpencodeLog, opencodeFailure, opencodeItems } from "./opencode-printed.js";
 import { isPiEventLog, piEventItems } from "./pi-printed.js";
+import { isResponsesLog, responsesLogItems } from "./responses-log.js";
 
 /** Printed agent logs above this size are not read (they would not fit the trace caps anyway). */
 const MAX_LOG = 64 << 20;
@@ -41,10 +42,15 @@ export function printedAgentLog(
     ["opencode.txt", opencodeItems],
     ["little_coder.log", littleCoderItems],
     ["pi.txt", piEventItems],
-    // a harness's own copy of pi's event stream (`pi-events.jsonl`)
-    ...findFiles(join(dir, "agent"), (rel) => /^[^/]+\.jsonl$/i.test(rel), 0)
-      .filter((f) => isPiEventLog(peek(f, 16 * 1024)))
-      .map((f): [string, (text: string) => PrintedItem[]] => [basename(f), piEventItems]),
+    // a harness's own copy of pi's event stream (`pi-events.jsonl`), or its log of the
+    // Responses API requests it sent (one exchange per line)
+    ...findFiles(join(dir, "agent"), (rel) => /^[^/]+\.jsonl$/i.test(rel), 0).flatMap(
+      (f): [string, (text: string) => PrintedItem[]][] => {
+        const head = peek(f, 16 * 1024);
+        if (isPiEventLog(head)) return [[basename(f), piEventItems]];
+        return isResponsesLog(head) ? [[basename(f), responsesLogItems]] : [];
+      },
+    ),
   ];
   for (const [name, read] of readers) {
     const file = join(dir, "agent", name);

@@ -374,7 +374,7 @@ export async function* readHarborTrial(
               error: new InputError(
                 log,
                 undefined,
-                `no actions recognised in this agent log${more.length ? ` (nor in ${more.length} other log(s) beside it)` : ""}: fire reads a trajectory, per-call API logs, Claude Code stream-json (claude-code.txt), Codex exec output (codex.txt), aider's chat history (aider.chat.history.md), OpenCode's JSON events (opencode.txt), little-coder's log (little_coder.log), pi's JSON events (pi.txt or a .jsonl of them), a Gemini CLI session and Terminus episodes; the attempt loads with its verifier outcome and no actions`,
+                `no actions recognised in this agent log${more.length ? ` (nor in ${more.length} other log(s) beside it)` : ""}: fire reads a trajectory, per-call API logs, Claude Code stream-json (claude-code.txt), Codex exec output (codex.txt), aider's chat history (aider.chat.history.md), OpenCode's JSON events (opencode.txt), little-coder's log (little_coder.log), pi's JSON events (pi.txt or a .jsonl of them), a .jsonl log of Responses API requests and responses, a Gemini CLI session and Terminus episodes; the attempt loads with its verifier outcome and no actions`,
               ),
             };
         }
