@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifierMissing } from "../../../src/core/mine/detectors/paths.js";
+import { withoutTracebackCode } from "../../../src/core/mine/detectors/traceback-code.js";
 import {
   faultOf,
   secondReadingOf,
@@ -51,6 +52,25 @@ describe("verifierMissing: the deliverable the verifier names, with its line", (
       expect(f.file).toBe(file("pytest-rA.txt"));
       expect(lineAt(f.file, f.line)).toContain(f.path.split("/").pop());
     }
+  });
+
+  it("reads no claim from the test's own code that pytest prints above the failure", () => {
+    // test_primers failed on a value; the message of an assertion above it that passed
+    // ("primers.fasta file is missing a primer …") is code, not what happened
+    const out = verifier("pytest-code.txt");
+    const { paths, facts } = verifierMissing(base(out));
+    expect(paths).toEqual(["/work/verifier-demo/app/report.json"]);
+    expect(lineAt(facts[0]?.file, facts[0]?.line)).toMatch(/^E +AssertionError: File /);
+    // the same lines outside a pytest report are read as they stand
+    const bare = read("pytest-code.txt")
+      .split("\n")
+      .filter((l) => !/^={3,}/.test(l))
+      .join("\n");
+    expect(verifierMissing(base({ verifierOutput: bare })).paths).toContain("primers.fasta");
+    // offsets and line numbers are kept: the fact still points at its line of the file
+    expect(withoutTracebackCode(read("pytest-code.txt")).split("\n")).toHaveLength(
+      read("pytest-code.txt").split("\n").length,
+    );
   });
 
   it("reads 'cannot open file', 'No X file found' and quoted paths without an extension", () => {

@@ -10,6 +10,7 @@ import {
   toolCalls,
   writtenPaths,
 } from "./shell.js";
+import { withoutTracebackCode } from "./traceback-code.js";
 
 /**
  * Paths and file names in free text, in any language: task texts in Chinese, Japanese
@@ -402,7 +403,8 @@ export function verifierMissing(a: Attempt): {
   }
   const text = a.verifierOutput ?? "";
   const src = a.verifierSource;
-  for (const { path, at, ran } of missingIn(text)) {
+  // the test's own code in a traceback says what it would report, not what happened
+  for (const { path, at, ran } of missingIn(withoutTracebackCode(text))) {
     const l = lineOf(text, at);
     // an output read whole from its start counts from line 1; a tail with no known start has none
     const line =
