@@ -73,6 +73,79 @@ describe("verifierMissing: the deliverable the verifier names, with its line", (
     );
   });
 
+  it("keeps what happened: a message with no traceback, a native traceback's error line", () => {
+    // pytest.fail(pytrace=False): the section holds the message only, indented lines included
+    const listed = verifierMissing(base(verifier("pytest-fail-notrace.txt"))).paths;
+    expect(listed).toContain("/work/verifier-demo/app/result.json");
+    expect(listed).toContain("/work/verifier-demo/app/summary.csv");
+    // --tb=native: the code under each File line is blanked, the error line kept
+    const native = read("pytest-native.txt");
+    const lines = withoutTracebackCode(native).split("\n");
+    const code = native.split("\n").findIndex((l) => l.includes('assert names == 4, "primers'));
+    expect(code).toBeGreaterThan(0);
+    expect(lines[code]?.trim()).toBe("");
+    expect(lines[code + 1]).toMatch(/^AssertionError: primers\.fasta/);
+    expect(lines.filter((l) => l.includes("is missing")).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("blanks the code of a tail whose report head was cut off", () => {
+    const whole = read("pytest-code.txt");
+    // a tail starting inside the failing test's code, no session banner left
+    const tail = whole.slice(whole.indexOf("        names = "));
+    expect(verifierMissing(base({ verifierOutput: tail })).paths).toEqual([
+      "/work/verifier-demo/app/report.json",
+    ]);
+  });
+
+  it("blanks each exception of a chain, and keeps a script's own lines before pytest", () => {
+    const text = read("pytest-chain-q.txt");
+    const masked = withoutTracebackCode(text).split("\n");
+    const raw = text.split("\n");
+    const chained = raw.findIndex((l) => l.startsWith("During handling of the above exception"));
+    expect(chained).toBeGreaterThan(0);
+    // the second exception's code (the test again, its failing line) is blanked, its E lines kept
+    const code = raw.findIndex((l, i) => i > chained && l.includes('"notes.txt is missing"'));
+    expect(raw[code]).toMatch(/^> +assert/);
+    expect(masked[code]?.trim()).toBe("");
+    expect(masked[code + 1]).toBe("E           AssertionError: notes.txt is missing");
+    const { paths } = verifierMissing(base(verifier("pytest-chain-q.txt")));
+    // the script's preamble and the pytrace=False message are what happened
+    expect(paths).toContain("/app/output.json");
+    expect(paths).toContain("/app/input.csv");
+    expect(paths).toContain("/app/nope.txt");
+  });
+
+  it("blanks short-style frames' code and keeps an exception group's members", () => {
+    for (const f of ["pytest-frames.txt", "pytest-frames-short.txt"]) {
+      const { paths } = verifierMissing(base(verifier(f)));
+      expect(paths, f).not.toContain("summary.csv");
+      expect(paths, f).toContain("/app/output/quarterly.pdf");
+    }
+  });
+
+  it("leaves other tools' output alone, a diff's '>' lines and a tally banner included", () => {
+    const text =
+      "3c3\n< total 4\n---\n> total 5\nfiles:\n    /app/summary.csv is missing\n_____ RESULT _____\n==== 1 failed in 0.3s ====\n";
+    expect(withoutTracebackCode(text)).toBe(text);
+    expect(verifierMissing(base({ verifierOutput: text })).paths).toEqual(["/app/summary.csv"]);
+  });
+
+  it("reads hostile report lines in linear time", () => {
+    const started = performance.now();
+    for (const hostile of [
+      `${"=".repeat(8000)}x`,
+      `${"_".repeat(8000)}x`,
+      ` ${"___ ".repeat(2000)}x`,
+      `${"-".repeat(8000)} Captured x`,
+      `  File "${"a".repeat(8000)}`,
+      `${"_ ".repeat(4000)}x`,
+    ]) {
+      const text = `${read("pytest-code.txt")}\n${hostile}\n${hostile}`;
+      expect(withoutTracebackCode(text).length).toBe(text.length);
+    }
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it("reads 'cannot open file', 'No X file found' and quoted paths without an extension", () => {
     const a = base({
       verifierTests: [
