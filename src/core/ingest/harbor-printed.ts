@@ -48,7 +48,11 @@ export function printedAgentLog(
       (f): [string, (text: string) => PrintedItem[]][] => {
         const head = peek(f, 16 * 1024);
         if (isPiEventLog(head)) return [[basename(f), piEventItems]];
-        return isResponsesLog(head) ? [[basename(f), responsesLogItems]] : [];
+        if (isResponsesLog(head)) return [[basename(f), responsesLogItems]];
+        // a request line (instructions, tools, history) can run past the head before its
+        // response object: a head that ends inside a line is read on to 1 MiB
+        const cut = Buffer.byteLength(head) >= 8 * 1024 && !head.endsWith("\n");
+        return cut && isResponsesLog(peek(f, 1 << 20)) ? [[basename(f), responsesLogItems]] : [];
       },
     ),
   ];

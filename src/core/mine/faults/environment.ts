@@ -5,7 +5,7 @@ import { excerpt, type Fault } from "./types.js";
 
 /** An upstream model / API error, as agents and harnesses print it in the agent's own turn. */
 const MODEL_API_ERROR =
-  /\b(?:(?:all |every )?API (?:attempts?|requests?|calls?) failed|service temporarily unavailable|api[ _]?(?:connection[ _]?|timeout[ _]?)?error|rate[ _-]?limit(?:ed|_error)?|overloaded(?:_error)?|internal server error|service unavailable|bad gateway|gateway time-?out|upstream (?:error|connect\w*|request timeout)|invalid[ _]api[ _]key|insufficient[ _]quota|credit balance is too low|model (?:is )?not found|context[ _]length[ _]exceeded|LLM (?:idle )?time-?out|no response from (?:the )?model|(?:selected )?model is (?:currently )?(?:at|over) capacity|(?:hit|reached|exceeded) (?:your |the )?usage limit|(?:40[13]|429|5(?:00|02|03|04|29))\s+(?:error|unauthorized|forbidden|too many requests|service unavailable|overloaded))\b/i;
+  /\b(?:(?:all |every )?API (?:attempts?|requests?|calls?) failed|service temporarily unavailable|api[ _]?(?:connection[ _]?|timeout[ _]?)?error|rate[ _-]?limit(?:ed|_error)?|overloaded(?:_error)?|internal server error|the server had an error (?:while )?processing your request|service unavailable|bad gateway|gateway time-?out|upstream (?:error|connect\w*|request timeout)|invalid[ _]api[ _]key|insufficient[ _]quota|credit balance is too low|model (?:is )?not found|context[ _]length[ _]exceeded|LLM (?:idle )?time-?out|no response from (?:the )?model|(?:selected )?model is (?:currently )?(?:at|over) capacity|(?:hit|reached|exceeded) (?:your |the )?usage limit|(?:40[13]|429|5(?:00|02|03|04|29))\s+(?:error|unauthorized|forbidden|too many requests|service unavailable|overloaded))\b/i;
 
 /** A binary the shell could not find (sh, bash, zsh, fish, cmd, tools' own "X CLI not found"). */
 const MISSING_BINARY: readonly RegExp[] = [
@@ -107,7 +107,7 @@ function agentText(e: Event): string | undefined {
  * Unavailable when rate limited" is none.
  */
 const NOTICE_OPENING =
-  /^\s*(?:\W{0,3}\s*)?(?:API Error|Error\b|I encountered an error|Request failed|Upstream|\{\s*"(?:type|error)"|\[?error\]?:)/i;
+  /^\s*(?:[^\w\s]\s*){0,3}(?:API Error|Error\b|I encountered an error|Request failed|Upstream|\{\s*"(?:type|error)"|\[?error\]?:)/i;
 function noticeMatch(text: string): RegExpExecArray | null {
   const m = MODEL_API_ERROR.exec(text);
   if (!m) return null;
