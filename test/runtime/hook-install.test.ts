@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fireIn } from "../helpers/cli.js";
 import { clientEvents, clientOutputs, PORTFOLIO, tempWorkspace } from "./hook-helpers.js";
 
@@ -110,8 +110,13 @@ describe.each([
       cwd: project,
     });
     expect(JSON.parse(out.toString())).toEqual(clientOutputs(client)[4]);
-    // state and log live in the fire workspace (-w, here the project), not elsewhere
-    expect(read(join(project, ".fire/hook-log.jsonl")).trim().split("\n")).toHaveLength(2);
+    // state and log live in the fire workspace (-w, here the project), not elsewhere; a
+    // resident evaluator writes an event's log line once its state is in place, after the
+    // answer, so the second line may land just after the command returned
+    const logged = join(project, ".fire/hook-log.jsonl");
+    await vi.waitFor(() => expect(read(logged).trim().split("\n")).toHaveLength(2), {
+      timeout: 10_000,
+    });
   });
 
   it("refuses to touch a settings file that is not JSON", async () => {
