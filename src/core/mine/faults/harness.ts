@@ -162,7 +162,12 @@ export function killedItself(a: Attempt): boolean {
 export function neverStarted(a: Attempt, resultFile: string): Fault | undefined {
   if (a.outcome === "pass") return undefined;
   const end = a.agentEnd;
-  if (a.exception && !isTimeout(a)) {
+  // the model answered (the trial's recorded usage has output): the agent ran, and its steps
+  // were only not kept (a published run without its agent logs); an agent process that then
+  // exited non-zero ended on its own failure, not the harness's
+  const modelRan = (a.tokens?.output ?? 0) > 0;
+  const ownExit = modelRan && /NonZeroAgentExitCode/i.test(a.exception?.type ?? "");
+  if (a.exception && !isTimeout(a) && !ownExit) {
     const ran = a.durationS !== undefined && a.durationS >= 1;
     return {
       reason: "provider_fault",
@@ -183,7 +188,7 @@ export function neverStarted(a: Attempt, resultFile: string): Fault | undefined 
   // a run its time limit ended did start (unless the harness timed it at under a second); a
   // grade above zero shows nothing (a check can pass on the untouched starting files)
   const ranToLimit = isTimeout(a) && !(a.durationS !== undefined && a.durationS < 1);
-  if (end?.exitCode !== undefined && end.exitCode !== 0 && !ranToLimit)
+  if (end?.exitCode !== undefined && end.exitCode !== 0 && !ranToLimit && !modelRan)
     return {
       reason: "provider_fault",
       code: "trial-never-started",
