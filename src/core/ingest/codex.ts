@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { AttemptInput } from "../model/attempt.js";
 import { isLegacyCodexHead, LEGACY_WHAT, unwrapLegacy } from "./codex-legacy.js";
 import { EventLog, exitCodeFromOutput } from "./events.js";
+import { metadataResult } from "./json-result.js";
 import { streamRows } from "./jsonl.js";
 import { joinArgv, toolArguments } from "./shell.js";
 import { attemptId, isHarnessText, partsText, sessionTaskId } from "./text.js";
@@ -39,15 +40,8 @@ function outputOf(raw: unknown): { text: string; exit?: number } {
     typeof raw === "string"
       ? raw
       : partsText(raw) || (raw === undefined ? "" : JSON.stringify(raw));
-  if (s.startsWith('{"output"')) {
-    try {
-      const o = JSON.parse(s) as { output?: unknown; metadata?: { exit_code?: unknown } };
-      const exit = typeof o.metadata?.exit_code === "number" ? o.metadata.exit_code : undefined;
-      return { text: typeof o.output === "string" ? o.output : s, exit };
-    } catch {
-      /* plain text after all */
-    }
-  }
+  const m = s.startsWith('{"output"') ? metadataResult(s) : undefined;
+  if (m) return { text: m.output, exit: m.exitCode };
   return { text: s, exit: exitCodeFromOutput(s) };
 }
 

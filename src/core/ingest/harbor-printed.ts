@@ -24,8 +24,10 @@ const MAX_LOG = 64 << 20;
  * What a CLI agent printed, as Harbor keeps it: `agent/claude-code.txt` (the stdout of
  * `claude --output-format stream-json`), `agent/codex.txt` (`codex exec --json` lines, or
  * its human output), `agent/aider.chat.history.md` (aider's chat history: Harbor converts
- * aider's run to no trajectory), `agent/opencode.txt` (`opencode run --format json` events) or
- * `agent/little_coder.log` (little-coder's adapter log). Read when the trial has no
+ * aider's run to no trajectory), `agent/opencode.txt` (`opencode run --format json` events),
+ * `agent/little_coder.log` (little-coder's adapter log), pi's JSON events (`agent/pi.txt`, or
+ * any `agent/*.jsonl` of them) or any `agent/*.jsonl` of Responses API exchanges a harness
+ * logged (responses-log.ts). Read when the trial has no
  * trajectory, session or API logs, or a trajectory of code-mode programs whose results the
  * log knows better (harbor.ts); undefined when no such file holds an action. An OpenCode log
  * with no action (its first model request failed) gives no events: it was read, and its failure

@@ -45,6 +45,29 @@ export function structuredResult(
   return undefined;
 }
 
+/**
+ * A tool output written as `{"output": text, "metadata": {"exit_code": n}}` (the Codex CLI's
+ * shell tool, and harnesses that copy it; `content` for `output` too): its text and, when the
+ * metadata has one, exit code. Undefined for anything else.
+ */
+export function metadataResult(output: string): { output: string; exitCode?: number } | undefined {
+  if (!output.startsWith("{") || !output.endsWith("}")) return undefined;
+  let o: unknown;
+  try {
+    o = JSON.parse(output);
+  } catch {
+    return undefined;
+  }
+  if (!o || typeof o !== "object" || Array.isArray(o)) return undefined;
+  const r = o as Record<string, unknown>;
+  const text = typeof r.output === "string" ? r.output : r.content;
+  if (typeof text !== "string") return undefined;
+  const meta =
+    r.metadata && typeof r.metadata === "object" ? (r.metadata as Record<string, unknown>) : {};
+  const exitCode = num(meta.exit_code) ?? num(meta.exitCode);
+  return exitCode === undefined ? { output: text } : { output: text, exitCode };
+}
+
 /** A JSON string literal's text from `from` (just after its opening quote) to its end or the cut. */
 function stringFrom(text: string, from: number): string {
   let out = "";

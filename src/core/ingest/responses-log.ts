@@ -2,18 +2,17 @@
  * A log of OpenAI Responses API exchanges, one JSON line per model request, as a harness of its
  * own keeps it (e.g. `agent/<name>-events.jsonl`): each line holds the API's response object
  * (`{"object":"response","output":[…]}`, at the top of the line or under one of its keys) and
- * usually the request it answered (`{"model":…,"input":…}`). Detection is by that shape, never by
- * the harness's name. The response's `output` items are the agent's turn: `function_call` and
- * `custom_tool_call` are its calls, `message` its text. The results come back in a later
- * request's `input` as `function_call_output` / `custom_tool_call_output` items. A request sent
- * with `previous_response_id` holds only the new items; one sent without repeats the history, so
- * an item already read (the same call id, the same message) is not read again. A response whose
- * `status` is `failed` or `incomplete` (or that carries an `error`) ends the turn with the reason
- * as the agent's error message, as the other printed logs record a turn the agent could not
- * complete.
+ * usually the request it answered (`{"model":…,"input":…}`, beside it or on a line of its own).
+ * Detection is by that shape, never by the harness's name. A response's `output` items are the
+ * agent's turn (calls, the API's own tools included, and messages); the results come back in a
+ * later request's `input` as `*_call_output` items. A request chained to the previous response
+ * holds only new items; one that repeats the history repeats its results in order, and those are
+ * read once. A last response that failed or came back incomplete (or a last request refused
+ * with no response) ends the record with the reason as the agent's error message, as the other
+ * printed logs record a turn the agent could not complete.
  */
 import type { PrintedItem } from "./agent-printed.js";
-import { structuredResult } from "./json-result.js";
+import { metadataResult, structuredResult } from "./json-result.js";
 import { joinArgv, toolArguments } from "./shell.js";
 import { partsText } from "./text.js";
 
@@ -78,42 +77,25 @@ function outputOf(raw: unknown): { output: string; exitCode?: number } {
   const s = typeof raw === "string" ? raw : partsText(raw) || JSON.stringify(raw ?? "");
   const structured = structuredResult(s);
   if (structured?.exitCode !== undefined) return structured;
-  if (s.startsWith("{")) {
-    const o = parsedObject(s);
-    const meta = obj(o?.metadata);
-    const code = meta?.exit_code ?? meta?.exitCode ?? o?.exit_code ?? o?.exitCode;
-    const text = str(o?.output) ?? str(o?.content);
-    if (o && text !== undefined)
-      return {
-        output: text,
-        ...(typeof code === "number" && Number.isInteger(code) ? { exitCode: code } : {}),
-      };
-  }
-  return structured ?? { output: s };
+  return metadataResult(s) ?? structured ?? { output: s };
 }
 
-/** Why a response ended its turn unfinished, or undefined when it completed. */
-function failure(response: P): string | undefined {
-  const error = obj(response.error);
-  if (error) {
-    const code = str(error.code)?.trim();
-    const message = str(error.message)?.trim();
-    const said = [code, message].filter((x) => x).join(": ");
-    if (said) return said;
-  }
-  const status = str(response.status);
-  if (status !== "failed" && status !== "incomplete") return undefined;
-  const reason = str(obj(response.incomplete_details)?.reason);
-  return `response ${status}${reason ? `: ${reason}` : ""}`;
-}
-
-/** A request that got no response: the line's own `error` (`{message, code}` or text). */
-function requestFailure(row: P): string | undefined {
-  const e = row.error;
+/** An API error's words: `code: message`, or the text it is. */
+function errorOf(e: unknown): string | undefined {
   if (typeof e === "string") return e.trim() || undefined;
   const o = obj(e);
   const said = [str(o?.code)?.trim(), str(o?.message)?.trim()].filter((x) => x).join(": ");
   return said || undefined;
+}
+
+/** Why a response ended its turn unfinished, or undefined when it completed. */
+function failure(response: P): string | undefined {
+  const error = errorOf(response.error);
+  if (error) return error;
+  const status = str(response.status);
+  if (status !== "failed" && status !== "incomplete") return undefined;
+  const reason = str(obj(response.incomplete_details)?.reason);
+  return `response ${status}${reason ? `: ${reason}` : ""}`;
 }
 
 /** A message item's text: its `output_text` parts, and a refusal's words. */
@@ -169,11 +151,8 @@ function resultOf(it: P, type: string, tool: string | undefined): PrintedItem | 
   // a shell tool's output may be a list of per-command results ({stdout, stderr, outcome})
   const raw = it.output;
   let read = outputOf(raw);
-  if (
-    Array.isArray(raw) &&
-    raw.every((r) => obj(r) && ("stdout" in obj(r)! || "stderr" in obj(r)!))
-  ) {
-    const parts = raw.map((r) => obj(r) ?? {});
+  const parts = Array.isArray(raw) ? raw.map((r) => obj(r) ?? {}) : [];
+  if (parts.length > 0 && parts.every((r) => "stdout" in r || "stderr" in r)) {
     const text = parts.flatMap((r) => [str(r.stdout), str(r.stderr)]).filter((x) => x);
     const codes = parts.map((r) => obj(r.outcome)?.exit_code).filter((c) => typeof c === "number");
     read = {
@@ -186,9 +165,9 @@ function resultOf(it: P, type: string, tool: string | undefined): PrintedItem | 
 
 /**
  * Calls, results and the agent's messages of a Responses API exchange log; [] when it is not
- * one. A response's output is new on every line; a request's input repeats earlier results
- * when the harness sends the history each time, so a result is read once per call id and
- * output. A failed or cut-off response ends the record only when no response came after it.
+ * one. A response's output is new on every line; of a request that repeats the history, the
+ * n-th result of a call id is read once. A failed or cut-off response ends the record only
+ * when no response came after it.
  */
 export function responsesLogItems(text: string): PrintedItem[] {
   if (!isResponsesLog(text)) return [];
@@ -232,11 +211,10 @@ export function responsesLogItems(text: string): PrintedItem[] {
         out.push(r);
       }
     if (!response) {
-      const why = request ? requestFailure(row) : undefined;
+      const why = request ? errorOf(row.error) : undefined;
       if (why) lastFailure = why;
       continue;
     }
-    lastFailure = undefined;
     for (const raw of response.output as unknown[]) {
       const it = obj(raw);
       const type = str(it?.type);

@@ -19,6 +19,13 @@ const lines = (): Record<string, unknown>[] =>
     .split("\n")
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Record<string, unknown>);
+/** The real log as text, its last response replaced by one that ended as `end` says. */
+const endingWith = (end: Record<string, unknown>): string => {
+  const rows = lines();
+  const last = rows.at(-1)!;
+  const changed = { ...last, response: { ...(last.response as object), ...end, output: [] } };
+  return [...rows.slice(0, -1), changed].map((r) => JSON.stringify(r)).join("\n");
+};
 
 const temp = tempDirs();
 let a: Attempt;
@@ -92,33 +99,19 @@ describe("a harness's log of its Responses API requests, in a Harbor trial", () 
   });
 
   it("ends with the reason when a response failed or came back incomplete", () => {
-    const rows = lines();
-    const last = rows.at(-1)!;
-    const cut = {
-      ...last,
-      response: {
-        ...(last.response as object),
-        status: "incomplete",
-        incomplete_details: { reason: "max_output_tokens" },
-        output: [],
-      },
-    };
-    const failed = {
-      ...last,
-      response: {
-        ...(last.response as object),
-        status: "failed",
-        error: { code: "server_error", message: "The server had an error." },
-        output: [],
-      },
-    };
-    const text = (end: object) =>
-      [...rows.slice(0, -1), end].map((r) => JSON.stringify(r)).join("\n");
-    expect(responsesLogItems(text(cut)).at(-1)).toEqual({
+    const cut = endingWith({
+      status: "incomplete",
+      incomplete_details: { reason: "max_output_tokens" },
+    });
+    expect(responsesLogItems(cut).at(-1)).toEqual({
       type: "message",
       text: "Error: response incomplete: max_output_tokens",
     });
-    expect(responsesLogItems(text(failed)).at(-1)).toEqual({
+    const failed = endingWith({
+      status: "failed",
+      error: { code: "server_error", message: "The server had an error." },
+    });
+    expect(responsesLogItems(failed).at(-1)).toEqual({
       type: "message",
       text: "Error: server_error: The server had an error.",
     });
@@ -240,25 +233,12 @@ describe("a harness's log of its Responses API requests, in a Harbor trial", () 
   });
 
   it("reads a last response the API failed as the provider's fault", async () => {
-    const rows = lines();
-    const last = rows.at(-1)!;
-    const failed = {
-      ...last,
-      response: {
-        ...(last.response as object),
-        status: "failed",
-        error: {
-          code: "server_error",
-          message: "The server had an error processing your request.",
-        },
-        output: [],
-      },
-    };
+    const failed = endingWith({
+      status: "failed",
+      error: { code: "server_error", message: "The server had an error processing your request." },
+    });
     const dir = temp.copyOf(TRIAL, "fire-responses-");
-    writeFileSync(
-      resolve(dir, "agent", "thinharness-events.jsonl"),
-      `${[...rows.slice(0, -1), failed].map((r) => JSON.stringify(r)).join("\n")}\n`,
-    );
+    writeFileSync(resolve(dir, "agent", "thinharness-events.jsonl"), `${failed}\n`);
     const b = await collectOne(dir);
     expect(b.events.at(-1)?.input).toBe(
       "Error: server_error: The server had an error processing your request.",

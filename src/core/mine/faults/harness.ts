@@ -11,6 +11,8 @@ const LENGTH_STOP = /^(?:length|max_tokens|max_output_tokens|model_length|token_
 const ERROR_STOP = /^(?:error|api_error|rate_limit\w*|overloaded\w*|server_error|refusal_error)$/i;
 /** Exit statuses of a process ended by SIGKILL or SIGTERM (shell 128+n; negative: Node/Python style). */
 export const KILLED_EXIT: ReadonlySet<number> = new Set([137, 143, -9, -15]);
+/** The harness's record that the agent process exited non-zero (Harbor's exception type). */
+export const AGENT_EXIT = /NonZeroAgentExitCode/i;
 
 /** The final turn's own text (its message, else its reasoning), when the event is known. */
 function finalText(a: Attempt): string {
@@ -156,8 +158,9 @@ export function killedItself(a: Attempt): boolean {
  * No agent step was recorded and the harness says why: the trial never started (an
  * exception other than a time limit and no agent time recorded, or the agent process
  * exited non-zero without running to its time limit), or the harness stopped a run whose steps were not read (an
- * exception after the agent had run for a while). Callers check first that the agent did
- * nothing visible.
+ * exception after the agent had run for a while). Not when the recorded usage shows the model
+ * answered and all the harness says is that the agent exited non-zero: that agent ran, and only
+ * its steps were not kept. Callers check first that the agent did nothing visible.
  */
 export function neverStarted(a: Attempt, resultFile: string): Fault | undefined {
   if (a.outcome === "pass") return undefined;
@@ -166,7 +169,7 @@ export function neverStarted(a: Attempt, resultFile: string): Fault | undefined 
   // were only not kept (a published run without its agent logs); an agent process that then
   // exited non-zero ended on its own failure, not the harness's
   const modelRan = (a.tokens?.output ?? 0) > 0;
-  const ownExit = modelRan && /NonZeroAgentExitCode/i.test(a.exception?.type ?? "");
+  const ownExit = modelRan && AGENT_EXIT.test(a.exception?.type ?? "");
   if (a.exception && !isTimeout(a) && !ownExit) {
     const ran = a.durationS !== undefined && a.durationS >= 1;
     return {

@@ -8,6 +8,7 @@ import { strayArtifact } from "../detectors/stray-artifact.js";
 import { emptyToolCalls } from "./empty-call.js";
 import { environmentFault } from "./environment.js";
 import {
+  AGENT_EXIT,
   agentKilled,
   harnessLostTrial,
   harnessWithheldInput,
@@ -92,7 +93,7 @@ function exceptionFault(a: Attempt): Fault | undefined {
   // an agent process the harness reports as ended by a signal (137 SIGKILL, 143 SIGTERM) with
   // no time limit reached and no kill of its own: something outside the agent stopped it
   const exit = /\bexit(?: code| status)?:? ?(-?\d+)\b/i.exec(a.exception?.message ?? "")?.[1];
-  if (/NonZeroAgentExitCode/i.test(type) && KILLED_EXIT.has(Number(exit)) && !isTimeout(a))
+  if (AGENT_EXIT.test(type) && KILLED_EXIT.has(Number(exit)) && !isTimeout(a))
     return {
       reason: "provider_fault",
       code: "agent-killed",
