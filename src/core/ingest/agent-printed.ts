@@ -17,7 +17,7 @@ import { exitCodeFromOutput } from "../model/exit-status.js";
 import type { EventLog } from "./events.js";
 import { joinArgv } from "./shell.js";
 
-export type PrintedItem =
+export type PrintedItem = (
   | {
       type: "call";
       tool: string;
@@ -34,7 +34,13 @@ export type PrintedItem =
       callId?: string;
       tool?: string;
     }
-  | { type: "message"; text: string; role?: "system" };
+  | { type: "message"; text: string; role?: "system" }
+  /** The model's reasoning, where the log prints it apart from its text. */
+  | { type: "reasoning"; text: string }
+) & {
+  /** When the log says the item happened (ISO 8601). */
+  ts?: string;
+};
 
 /** Appends printed items to an event log as calls, results and agent messages; returns the calls. */
 export function appendPrinted(log: EventLog, items: Iterable<PrintedItem>): number {
@@ -48,16 +54,19 @@ export function appendPrinted(log: EventLog, items: Iterable<PrintedItem>): numb
         command: item.command,
         callId: item.callId,
         writes: item.writes,
+        ts: item.ts,
       });
     } else if (item.type === "result")
       log.result({
         output: item.output,
         tool: item.tool,
         callId: item.callId,
+        ts: item.ts,
         ...(item.exitCode !== undefined ? { exitCode: item.exitCode } : {}),
         ...(item.isError ? { isError: true } : {}),
       });
-    else log.text("message", item.role ?? "agent", item.text);
+    else if (item.type === "reasoning") log.text("reasoning", "agent", item.text, item.ts);
+    else log.text("message", item.role ?? "agent", item.text, item.ts);
   }
   return calls;
 }

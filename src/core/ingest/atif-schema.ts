@@ -52,6 +52,8 @@ export const AtifStep = z.object({
   tool_calls: z.array(AtifToolCall).nullish(),
   observation: z.object({ results: z.array(AtifResult).nullish() }).nullish(),
   metrics: AtifMetrics.nullish(),
+  /** Model requests the step made (ATIF 1.5+): a step with one is a model turn, even empty. */
+  llm_call_count: z.number().int().nonnegative().nullish(),
   /** Copied from a prior context (a continuation's replayed history): not new activity. */
   is_copied_context: z.boolean().nullish(),
   extra: z.record(z.string(), z.unknown()).nullish(),

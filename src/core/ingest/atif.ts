@@ -47,7 +47,9 @@ const STOP_KEYS = ["stop_reason", "finish_reason", "stopReason", "finishReason"]
 /** A step the model produced (not a tool result the writer echoed as an agent step). */
 function isModelTurn(step: AtifStep): boolean {
   if (step.source !== "agent" || step.extra?.openclaw_role === "toolResult") return false;
-  return step.metrics != null || (step.tool_calls?.length ?? 0) > 0;
+  return (
+    step.metrics != null || (step.tool_calls?.length ?? 0) > 0 || (step.llm_call_count ?? 0) > 0
+  );
 }
 
 /** The final model turn of the played steps, and how many earlier turns reported usage. */

@@ -1,12 +1,14 @@
 /**
  * OpenCode's `opencode run --format json` output, as Harbor's `opencode` agent keeps it
  * (`agent/opencode.txt`, stdout and stderr teed): one JSON event per line, each with `type`,
- * `timestamp`, `sessionID` and a `part` — `step_start`, `text` (`part.text`), `tool_use` (a
- * finished call: `part.tool`, `part.callID`, `part.state` with `status` `completed` or
- * `error`, `input`, `output` or `error`, and `metadata.exit` for a shell call,
- * `metadata.files[].filePath` for a patch or an edit), `step_finish` (`part.reason`,
- * `part.tokens`) — and `error` (`error.name`, `error.data.message`) when a model request
- * failed. Checked against OpenCode 1.18.33 run on a scripted model (test/fixtures/harbor-opencode).
+ * `timestamp` (milliseconds since the epoch), `sessionID` and a `part` — `step_start`,
+ * `text` (`part.text`), `reasoning` (the model's reasoning, `part.text`, where the model
+ * gives one), `tool_use` (a finished call: `part.tool`, `part.callID`, `part.state` with
+ * `status` `completed` or `error`, `input`, `output` or `error`, and `metadata.exit` for a
+ * shell call, `metadata.files[].filePath` for a patch or an edit), `step_finish`
+ * (`part.reason`, `part.tokens`) — and `error` (`error.name`, `error.data.message`) when a
+ * model request failed. Checked against OpenCode 1.18.33 run on a scripted model
+ * (test/fixtures/harbor-opencode) and OpenCode 1.18.3 runs of real models under Harbor.
  * Lines of any other shape (a stderr line, an event type this reader does not know) are
  * skipped.
  */
@@ -33,7 +35,20 @@ const ToolUse = z.object({
   }),
 });
 
-const Text = z.object({ type: z.literal("text"), part: z.object({ text: z.string() }) });
+const Text = z.object({
+  type: z.enum(["text", "reasoning"]),
+  part: z.object({ text: z.string() }),
+});
+
+/** The event's time: OpenCode stamps each line with milliseconds since the epoch. */
+const Stamp = z.object({ timestamp: z.number().int().nonnegative() });
+
+function stampOf(row: unknown): string | undefined {
+  const s = Stamp.safeParse(row);
+  if (!s.success) return undefined;
+  const d = new Date(s.data.timestamp);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
 
 const Failure = z.object({
   type: z.literal("error"),
@@ -72,9 +87,13 @@ export function opencodeItems(text: string): PrintedItem[] {
     const l = line.trim();
     if (!EVENT.test(l)) continue;
     const row = parsed(l);
+    const ts = stampOf(row);
+    const at = ts ? { ts } : {};
     const said = Text.safeParse(row);
     if (said.success) {
-      if (said.data.part.text.trim()) out.push({ type: "message", text: said.data.part.text });
+      const { text } = said.data.part;
+      if (text.trim())
+        out.push({ type: said.data.type === "reasoning" ? "reasoning" : "message", text, ...at });
       continue;
     }
     const used = ToolUse.safeParse(row);
@@ -92,6 +111,7 @@ export function opencodeItems(text: string): PrintedItem[] {
       args: input ?? {},
       ...(callID ? { callId: callID } : {}),
       ...(files?.length ? { writes: files } : {}),
+      ...at,
     });
     if (state.status !== "completed" && state.status !== "error") continue; // cut off mid-call
     const exit = state.metadata?.exit ?? undefined;
@@ -104,6 +124,7 @@ export function opencodeItems(text: string): PrintedItem[] {
       ...(state.status === "error" || tried || (exit !== undefined && exit !== 0)
         ? { isError: true }
         : {}),
+      ...at,
     });
   }
   return out;

@@ -85,18 +85,124 @@ export function truncatedFinalResponse(a: Attempt): Fault | undefined {
   // A count the writer left out says nothing (a format may meter its last step by cost only).
   const noUsage =
     end.promptTokens === 0 && ((end.outputTokens ?? 0) > 0 || (end.meteredTurns ?? 0) > 0);
-  if (!atLimit && !noUsage) return undefined;
+  // A final response with nothing in it (no text, no reasoning, no tool call) and no usage,
+  // where other turns had usage, is a response the provider never delivered. (An empty reply
+  // the model did write comes metered.)
+  const empty =
+    end.eventIndex === undefined &&
+    !end.promptTokens &&
+    !end.outputTokens &&
+    (end.meteredTurns ?? 0) > 0;
+  if (!atLimit && !noUsage && !empty) return undefined;
   // a closing report that reads as finished lost nothing the run needed, whatever the
   // meter said (some endpoints report no usage for a whole final turn)
   if (!atLimit && readsAsFinished(finalText(a))) return undefined;
   const why = atLimit
     ? `stopped at the length limit (${end.stopReason})`
-    : "the provider reported no usage for it (0 prompt tokens)";
+    : empty && !noUsage
+      ? "it was empty: no text, no tool call and no usage, where earlier turns reported usage"
+      : "the provider reported no usage for it (0 prompt tokens)";
   return {
     reason: "provider_fault",
     code: "truncated-model-response",
     detail: `the final model response was cut off: no tool call, ${why}`,
     evidence: [turnEvidence(a, `final turn: ${usageText(a)}`)],
+  };
+}
+
+/** A NUL character: no model writes one; a response that carries them arrived corrupted. */
+const NUL = "\u0000";
+
+/**
+ * The agent's texts (messages, reasoning) after its last tool call or result: the model's
+ * final response as the trace keeps it, with the event each came from.
+ */
+function finalTurnTexts(a: Attempt): { index: number; text: string }[] {
+  const out: { index: number; text: string }[] = [];
+  for (let i = a.events.length - 1; i >= 0; i--) {
+    const e = a.events[i];
+    if (!e) continue;
+    if (e.kind === "stop" || e.kind === "hook") continue;
+    if ((e.kind === "message" || e.kind === "reasoning") && e.role === "agent") {
+      out.push({ index: e.index, text: e.input ?? "" });
+      continue;
+    }
+    break;
+  }
+  return out.reverse();
+}
+
+/**
+ * The final model response arrived corrupted: its text carries NUL characters, which no
+ * model writes (a broken decoder or transport on the provider's side), and the run ended on
+ * it — the harness took the garbled text for the end of the turn. Evidence: the event.
+ */
+export function corruptedFinalResponse(a: Attempt): Fault | undefined {
+  if (a.outcome === "pass") return undefined;
+  const hit = finalTurnTexts(a).find((t) => t.text.includes(NUL));
+  if (!hit) return undefined;
+  const count = hit.text.split(NUL).length - 1;
+  const readable = hit.text.replaceAll(NUL, "").trim();
+  return {
+    reason: "provider_fault",
+    code: "corrupted-model-response",
+    detail: `the final model response arrived corrupted (${count} NUL character(s) in its text) and the run ended on it`,
+    evidence: [
+      {
+        ...(a.agentEnd?.file ? { file: a.agentEnd.file } : {}),
+        eventIndex: hit.index,
+        excerpt: excerpt(
+          `final turn: ${count} NUL character(s)${readable ? `; readable text: "${readable.slice(0, 100)}"` : ""}`,
+        ),
+      },
+    ],
+  };
+}
+
+/**
+ * Milliseconds since the epoch of an ISO 8601 time; one without an offset is read as UTC, so
+ * the reading does not depend on the machine's time zone.
+ */
+function isoMs(s: string | undefined): number | undefined {
+  if (!s) return undefined;
+  const zoned = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(s) || !/T\d/.test(s) ? s : `${s}Z`;
+  const ms = Date.parse(zoned);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * The time limit ran out while the agent waited on the model: the trace's last event is a
+ * finished tool result or the model's own reasoning (no command was running), and the silence
+ * from it to the end of the agent's time is longer than all of the run before it. A response
+ * that takes longer than the whole rest of the run is the provider's stall, not a turn the
+ * agent spent; whatever the agent left undone, no runtime rule had an event to act on in it.
+ * The agent's end is the run's start plus its agent time, so the silence is never overstated
+ * (a trial's start precedes its agent's). Evidence: the last event and the run's record.
+ */
+export function waitedOnTheModel(a: Attempt): Fault | undefined {
+  if (a.outcome === "pass" || !isTimeout(a)) return undefined;
+  const last = a.events.at(-1);
+  if (!last || (last.kind !== "tool_result" && last.kind !== "reasoning")) return undefined;
+  const start = isoMs(a.startedAt);
+  const at = isoMs(last.ts);
+  if (start === undefined || at === undefined || a.durationS === undefined) return undefined;
+  const end = start + a.durationS * 1000;
+  const silence = (end - at) / 1000;
+  const before = (at - start) / 1000;
+  if (before < 0 || silence <= before) return undefined;
+  return {
+    reason: "provider_fault",
+    code: "model-never-answered",
+    detail: `the time limit ran out while the agent waited on the model: nothing for the last ${Math.round(silence)} s of ${Math.round(a.durationS)} s, no command running`,
+    evidence: [
+      {
+        ...(a.agentEnd?.file ? { file: a.agentEnd.file } : { file: a.source.path }),
+        eventIndex: last.index,
+        excerpt: excerpt(
+          `last event (${last.kind}${last.tool ? ` ${last.tool}` : ""}) at ${last.ts}; the agent's ${Math.round(a.durationS)} s ran out ${Math.round(silence)} s later${a.exception ? ` (${a.exception.type})` : ""}`,
+        ),
+      },
+    ],
   };
 }
 
@@ -255,6 +361,8 @@ export interface SecondReading {
 /** Faults that ended the agent's run on a model response it never got (or got cut off). */
 const ENDED_ON_THE_MODEL = new Set([
   "truncated-model-response",
+  "corrupted-model-response",
+  "model-never-answered",
   "provider-error-last-turn",
   "model-api-error",
 ]);
@@ -300,6 +408,17 @@ export function secondReadingOf(a: Attempt, fault: Fault | undefined): SecondRea
     .slice(0, 3)
     .map((f) => f.path)
     .join(", ");
+  // the time ran out on the model: no stop came, but the deliverable was still missing
+  if (fault.code === "model-never-answered")
+    return {
+      kind: "policy_addressable",
+      mechanismId: "deadline-no-deliverable",
+      interventionPoint: "prompt",
+      why: excerpt(
+        `the time ran out on a model response with ${named || "the deliverable"} never written; a prompt rule to write a first version early would have left one to grade`,
+        400,
+      ),
+    };
   return {
     kind: "policy_addressable",
     mechanismId: "artifact-never-written",

@@ -10,6 +10,7 @@ import { environmentFault } from "./environment.js";
 import {
   AGENT_EXIT,
   agentKilled,
+  corruptedFinalResponse,
   harnessLostTrial,
   harnessWithheldInput,
   KILLED_EXIT,
@@ -17,6 +18,7 @@ import {
   neverStarted,
   providerErrorLastTurn,
   truncatedFinalResponse,
+  waitedOnTheModel,
 } from "./harness.js";
 import { demandedNames, hiddenDemand } from "./hidden-demand.js";
 import { excerpt, type Fault, type FaultMarkers } from "./types.js";
@@ -182,6 +184,10 @@ export function faultOf(
   if (exc) return exc;
   const lost = harnessLostTrial(a, acted(a)) ?? harnessWithheldInput(a);
   if (lost) return lost;
+  // the run ended on the model (a corrupted response, one that never came): with or
+  // without actions before it
+  const ended = corruptedFinalResponse(a) ?? waitedOnTheModel(a);
+  if (ended && !decidedBeforeTheEnd(a)) return ended;
   if (!acted(a)) {
     const never = neverStarted(a, resultFile(a));
     if (never) return never;

@@ -1,0 +1,106 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { secondReadingOf } from "../../../src/core/mine/faults/index.js";
+import { faultOf } from "../../../src/core/mine/triage.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
+import { tempDirs } from "../../helpers/temp-dirs.js";
+import { collectOne } from "../ingest/collect.js";
+
+/** Real OpenCode trials under Harbor, copied unmodified (README there). */
+const DIR = resolve(REPO_ROOT, "test/fixtures/harbor-opencode-real");
+const trial = (name: string) => resolve(DIR, name);
+const temp = tempDirs();
+
+/** Rewrites a JSON file of a copied trial. */
+function editJson(file: string, edit: (j: Record<string, unknown>) => void): void {
+  const j = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  edit(j);
+  writeFileSync(file, JSON.stringify(j));
+}
+
+describe("a final model response that arrived corrupted (NUL characters)", () => {
+  it("is the provider's fault, with the event and the count as evidence", async () => {
+    const a = await collectOne(trial("cute-layout-composition__qWjRKVh"));
+    const f = faultOf(a);
+    expect(f).toMatchObject({ reason: "provider_fault", code: "corrupted-model-response" });
+    expect(f?.detail).toContain("5646 NUL character(s)");
+    const ev = f?.evidence[0];
+    expect(ev?.eventIndex).toBeDefined();
+    expect(a.events.find((e) => e.index === ev?.eventIndex)?.input).toContain("\u0000");
+  });
+
+  it("is no fault when the same text arrives without the NULs", async () => {
+    const dir = temp.copyOf(trial("cute-layout-composition__qWjRKVh"), "fire-oc-nul-");
+    const file = resolve(dir, "agent/trajectory.json");
+    writeFileSync(file, readFileSync(file, "utf8").replaceAll("\\u0000", ""));
+    const b = await collectOne(dir);
+    expect(b.events.some((e) => e.input?.includes("\u0000"))).toBe(false);
+    expect(faultOf(b)?.code).not.toBe("corrupted-model-response");
+  });
+});
+
+describe("a run whose time ran out waiting on the model", () => {
+  it("reads the trace's last event and the silence after it as a provider stall", async () => {
+    const a = await collectOne(trial("engram-triton-kernel__YGrTR98"));
+    expect(a.outcome).toBe("timeout");
+    const f = faultOf(a);
+    expect(f).toMatchObject({ reason: "provider_fault", code: "model-never-answered" });
+    // the last event is the todo tool's result; 90 minutes passed after it
+    expect(f?.detail).toMatch(/nothing for the last \d+ s of 5400 s/);
+    expect(a.events.at(-1)?.kind).toBe("tool_result");
+  });
+
+  it("is no stall when the last event came late in the run", async () => {
+    const dir = temp.copyOf(trial("engram-triton-kernel__YGrTR98"), "fire-oc-stall-");
+    // the same trial, its agent time cut to just past its last event: nothing was waited out
+    editJson(resolve(dir, "result.json"), (r) => {
+      const ex = r.agent_execution as { started_at: string; finished_at: string };
+      const last = new Date("2026-07-21T19:13:31Z").toISOString();
+      r.agent_execution = { ...ex, finished_at: last };
+    });
+    const b = await collectOne(dir);
+    expect(b.durationS).toBeLessThan(120);
+    expect(faultOf(b)?.code).not.toBe("model-never-answered");
+  });
+
+  it("reads OpenCode's own event stream when no trajectory was kept: reasoning and times", async () => {
+    const a = await collectOne(trial("engram-triton-kernel__eRvwvXG"));
+    // one reasoning part, stamped from the stream's millisecond timestamps
+    const reasoning = a.events.filter((e) => e.kind === "reasoning");
+    expect(reasoning).toHaveLength(1);
+    expect(reasoning[0]?.ts).toBe(new Date(1784409049220).toISOString());
+    expect(faultOf(a)).toMatchObject({ reason: "provider_fault", code: "model-never-answered" });
+  });
+
+  it("keeps a second reading: the deliverable never written by the deadline", async () => {
+    const a = await collectOne(trial("engram-triton-kernel__YGrTR98"));
+    const second = secondReadingOf(a, faultOf(a));
+    // the verifier names no missing file here (the stub was graded): no reading is invented
+    expect(second === undefined || second.mechanismId === "deadline-no-deliverable").toBe(true);
+  });
+});
+
+describe("a final model step with nothing in it", () => {
+  it("is a response the provider never delivered, when the run's other turns were metered", async () => {
+    const a = await collectOne(trial("dwconv3d-occupancy__xAze5au"));
+    expect(a.agentEnd?.eventIndex).toBeUndefined();
+    expect(a.agentEnd?.toolCalls).toBe(0);
+    expect(a.agentEnd?.meteredTurns).toBeGreaterThan(10);
+    const f = faultOf(a);
+    expect(f).toMatchObject({ reason: "provider_fault", code: "truncated-model-response" });
+    expect(f?.detail).toContain("it was empty");
+  });
+
+  it("is the model's own ending when the empty step reports usage", async () => {
+    const dir = temp.copyOf(trial("dwconv3d-occupancy__xAze5au"), "fire-oc-empty-");
+    editJson(resolve(dir, "agent/trajectory.json"), (t) => {
+      const steps = t.steps as Record<string, unknown>[];
+      const last = steps.at(-1) as Record<string, unknown>;
+      last.metrics = { prompt_tokens: 87000, completion_tokens: 3 };
+    });
+    const b = await collectOne(dir);
+    expect(b.agentEnd?.outputTokens).toBe(3);
+    expect(faultOf(b)?.code).not.toBe("truncated-model-response");
+  });
+});
