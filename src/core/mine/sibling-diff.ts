@@ -15,6 +15,7 @@ import {
   stepLimitReached,
   verifierMissing,
 } from "./detectors/paths.js";
+import { isWrite } from "./detectors/shell.js";
 import type { LabelEvidence } from "./label.js";
 import { isMechanismId } from "./mechanisms.js";
 import {
@@ -277,6 +278,22 @@ function checkDiffs(p: Pair): SiblingDifference[] {
   // check is no stop without one (a build alone checks no result)
   const fChecked = [...fKinds].some((k) => k !== "build" && k !== "view");
   const fLastWrite = p.f.lastWrite ?? p.f.stop;
+  // an attempt that wrote nothing had no result to check: it stopped with the deliverable
+  // never written (the sibling's check is what its own written result passed) — unless a
+  // file the sibling created was already in place for it: then something the trace does not
+  // show wrote it, and "never written" is no fact; nor is it after code that writes files
+  // without naming them (`python3 -c "open(…, 'w')…"`)
+  const wroteNothing = p.f.lastWrite === undefined && !p.failed.events.some((e) => isWrite(e));
+  const createdInPlace = p.s.calls.some((c) =>
+    c.writes.some(
+      (path) =>
+        !isScratch(path) &&
+        foundInPlace(p.failed, path) &&
+        !seenExisting(p.sibling, path, c.eventIndex),
+    ),
+  );
+  const unchecked =
+    wroteNothing && !createdInPlace ? "artifact-never-written" : "stop-without-check";
   for (const kind of STRONG) {
     const sc = sAfter.find((c) => kindsAfter(c, p.s).includes(kind) && c.ok !== false);
     if (!sc) continue;
@@ -285,13 +302,15 @@ function checkDiffs(p: Pair): SiblingDifference[] {
     if (fc && fc.ok === false) {
       out.push({
         kind: "check-failed",
-        sentence: `the sibling ${CHECK_WORDS[kind]} after its last write (event ${sc.eventIndex}: ${q(sc.text)}) and it passed; this one's ${kind} after its last write failed (event ${fc.eventIndex}) and it stopped`,
+        sentence: wroteNothing
+          ? `the sibling ${CHECK_WORDS[kind]} after its last write (event ${sc.eventIndex}: ${q(sc.text)}) and it passed; this one never wrote anything, its ${kind} failed (event ${fc.eventIndex}) and it stopped`
+          : `the sibling ${CHECK_WORDS[kind]} after its last write (event ${sc.eventIndex}: ${q(sc.text)}) and it passed; this one's ${kind} after its last write failed (event ${fc.eventIndex}) and it stopped`,
         subject,
         failedEvents: [fc.eventIndex],
         siblingEvents: [sc.eventIndex],
         score: 5,
         decisive: false,
-        mechanismId: "stop-without-check",
+        mechanismId: unchecked,
       });
       break;
     }
@@ -303,7 +322,9 @@ function checkDiffs(p: Pair): SiblingDifference[] {
     const said = weaker
       ? `this one only ${weakerKinds.every((k) => k === "view") ? "looked at it" : `ran ${q(weaker.text, 40)}`} (event ${weaker.eventIndex}) after its last write (event ${fLastWrite})`
       : p.f.lastWrite === undefined
-        ? `this one never wrote anything and stopped at event ${p.f.stop} without it`
+        ? wroteNothing
+          ? `this one never wrote anything and stopped at event ${p.f.stop} without it`
+          : `this one wrote no file the trace names and stopped at event ${p.f.stop} without it`
         : `this one stopped after its last write (event ${fLastWrite}) without it`;
     out.push({
       kind: "check-missing",
@@ -313,7 +334,7 @@ function checkDiffs(p: Pair): SiblingDifference[] {
       siblingEvents: [sc.eventIndex],
       score: (kind === "build" ? 3 : 4) + (sc === p.s.calls.at(-1) ? 1 : 0),
       decisive: false,
-      mechanismId: "stop-without-check",
+      mechanismId: unchecked,
     });
   }
   return out;

@@ -6,6 +6,7 @@ import {
   extOf,
   lookedForAt,
   namedFiles,
+  notFoundAbout,
   notFoundCalls,
   samePath,
   seenExisting,
@@ -19,19 +20,43 @@ const VERB = "(?:write|save|create|produce|output|generate|store|put|emit|place|
 const FILE =
   "`?['\"]?((?:[\\w.~-]*/)*[\\w-]+\\.(?:txt|md|json|csv|py|sh|html|pdf|png|jpg|yaml|yml|xml|log|out|tex|js|ts|c|rs|go|sql|ics|db))\\b(?!\\.\\w)";
 const NAMED_OUTPUT = new RegExp(`\\b${VERB}\\w*\\b[^.\\n]{0,80}?${FILE}`, "gi");
+const VERB_AT = new RegExp(`\\b${VERB}`, "gi");
 const TO_FILE = new RegExp(`\\b(?:to|into|in|as|at)\\s+${FILE}`, "gi");
 const WRITE_MARKERS =
   /(>|\btee\b|\bcp\b|\bmv\b|\s-o\s|--output|open\(|write|savefig|to_csv|to_json|dump|touch|install)/;
 /** Code that writes a database file it names (SQL that changes it, a committed connection). */
 const DB_WRITE_MARKERS = /\.commit\(\)|\b(?:INSERT\s+INTO|CREATE\s+TABLE|UPDATE\s+\w+\s+SET)\b/i;
 
+/** A ban: "do not", "never", "must not", "without" … (the clause asks for no such write). */
+const BAN =
+  /\b(?:do not|don['\u2019]t|does not need to|must not|mustn['\u2019]t|should not|shouldn['\u2019]t|may not|cannot|can['\u2019]t|never|not allowed to|avoid|without)\b/i;
+
+/** Where a clause of its own starts: after a stop mark or semicolon, a paragraph, a list item. */
+const SENTENCE_ENDS = ["; ", ". ", ".\n", "! ", "!\n", "? ", "?\n", ":\n", "\n\n", "\n- ", "\n* "];
+
+/**
+ * Whether the sentence before `at` bans what follows: "Do not hardcode cases, read /tests,
+ * or write /logs/verifier/reward.txt" names a file the agent must not write. The sentence
+ * starts after the last sentence end in the 200 characters before (a line wrapped inside a
+ * paragraph is no end).
+ */
+function banned(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 200), at);
+  const start = Math.max(-1, ...SENTENCE_ENDS.map((s) => before.lastIndexOf(s)));
+  return BAN.test(before.slice(start + 1));
+}
+
 /** Output files an English task text asks for (after a writing verb): one hint among several. */
 export function requiredOutputs(taskText: string): string[] {
   const found = new Set<string>();
-  for (const m of taskText.matchAll(NAMED_OUTPUT)) if (m[1] && !sourceOfWrite(m)) found.add(m[1]);
+  for (const m of taskText.matchAll(NAMED_OUTPUT))
+    if (m[1] && !sourceOfWrite(m) && !banned(taskText, m.index ?? 0)) found.add(m[1]);
   for (const m of taskText.matchAll(TO_FILE)) {
     const before = taskText.slice(Math.max(0, (m.index ?? 0) - 80), m.index ?? 0);
-    if (m[1] && new RegExp(`\\b${VERB}`, "i").test(before)) found.add(m[1]);
+    // the writing verb nearest before the destination: its sentence must not ban the write
+    const verb = [...before.matchAll(VERB_AT)].at(-1);
+    if (m[1] && verb && !banned(taskText, (m.index ?? 0) - before.length + (verb.index ?? 0)))
+      found.add(m[1]);
   }
   return [...found];
 }
@@ -69,15 +94,47 @@ function written(a: Parameters<Detector["detect"]>[0], named: string): boolean {
 }
 
 /**
+ * A file the task's own commands run: the script or test file given to an interpreter or a
+ * test runner (`python3 -m pytest /tests/test_outputs.py`, `bash ./build.sh`): the words
+ * after the program on its line, options skipped. One pass over the text, no nested
+ * repetition: linear.
+ */
+const TASK_RUNS =
+  /\b(?:python[\d.]{0,4}|pytest|bash|sh|node|ruby|perl)((?:[ \t]{1,4}[^\s]{1,200}){1,4})/g;
+const FILE_ARG = /^[`'"]?((?:[\w.~/-]*\/)?[\w-]+\.[A-Za-z]\w{0,7})[`'"]?$/;
+
+function filesTaskRuns(taskText: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of taskText.matchAll(TASK_RUNS))
+    for (const w of (m[1] ?? "").trim().split(/\s+/)) {
+      if (w.startsWith("-") || w === "pytest") continue;
+      const f = FILE_ARG.exec(w)?.[1];
+      if (f) out.add(baseName(f));
+      break;
+    }
+  return out;
+}
+
+/**
  * The deliverables an attempt was asked for, from evidence rather than English verbs:
  * files the verifier reports missing, task-named files the agent itself found absent,
  * and task-named files after a writing verb. Task-named files the agent saw exist are
  * inputs, not deliverables.
  */
 export function requiredArtifacts(a: Parameters<Detector["detect"]>[0]): string[] {
+  // a file the task itself runs (its test file, a provided script) is an input the agent may
+  // find absent, not a deliverable
+  const runs = filesTaskRuns(a.taskText);
   const named = namedFiles(a.taskText);
   const absent = new Set(
-    notFoundCalls(a).flatMap((c) => named.filter((n) => callText(c).includes(baseName(n)))),
+    notFoundCalls(a).flatMap((c) =>
+      named.filter(
+        (n) =>
+          callText(c).includes(baseName(n)) &&
+          notFoundAbout(a, c, baseName(n)) &&
+          !runs.has(baseName(n)),
+      ),
+    ),
   );
   const verbs = new Set(requiredOutputs(a.taskText).map(baseName));
   const out = new Set(verifierMissing(a).paths);

@@ -117,6 +117,22 @@ export function notFoundCalls(a: Attempt): Event[] {
   });
 }
 
+/** A file name in a line of output: a word with an extension (`out.txt`, `build.sh`). */
+const FILE_WORD = /[\w-]\.[A-Za-z][\w]{0,7}\b/;
+
+/**
+ * Whether a call's not-found message is about `name` (a base name): a line of its output
+ * that says not found names it, or names no file at all ("not found" of a `test -f` echo). A
+ * build that ran and reported another file missing says nothing of the script it ran.
+ */
+export function notFoundAbout(a: Attempt, call: Event, name: string): boolean {
+  for (const line of outputOf(a, call).split("\n")) {
+    if (!NOT_FOUND.test(line) || /command not found/i.test(line)) continue;
+    if (line.includes(name) || !FILE_WORD.test(line)) return true;
+  }
+  return false;
+}
+
 /** Programs and tools whose output lists directory entries. */
 const LISTING_PROGRAM = /^(?:sudo\s+)?(?:ls|ll|dir|find|fd|tree|stat|du|locate|file)\b/;
 const LISTING_TOOL = /^(?:ls|list|list_dir|list_directory|list_files|glob|find|find_files)$/i;
