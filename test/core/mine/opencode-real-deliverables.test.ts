@@ -1,4 +1,3 @@
-import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
@@ -9,20 +8,11 @@ import {
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { compareWith } from "../../../src/core/mine/sibling-diff.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
-import { tempDirs } from "../../helpers/temp-dirs.js";
 import { collectOne } from "../ingest/collect.js";
 
 /** Real OpenCode trials under Harbor, copied unmodified (README there). */
 const DIR = resolve(REPO_ROOT, "test/fixtures/harbor-opencode-real");
 const trial = (name: string) => resolve(DIR, name);
-const _temp = tempDirs();
-
-/** Rewrites a JSON file of a copied trial. */
-function _editJson(file: string, edit: (j: Record<string, unknown>) => void): void {
-  const j = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-  edit(j);
-  writeFileSync(file, JSON.stringify(j));
-}
 
 describe("what a task names is not always a deliverable", () => {
   it("a file the task forbids writing is no required output", () => {
