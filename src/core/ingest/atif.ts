@@ -62,7 +62,14 @@ function finalTurnOf(turns: { step: AtifStep; eventIndex?: number }[]): FinalTur
     | string
     | undefined;
   const m = last.step.metrics;
+  // a model request that came back with nothing: no text, no reasoning, no tool call
+  const said = last.step.message;
+  const blank =
+    (said == null || (typeof said === "string" ? !said.trim() : said.length === 0)) &&
+    !last.step.reasoning_content?.trim() &&
+    (last.step.tool_calls?.length ?? 0) === 0;
   return {
+    ...(blank ? { empty: true as const } : {}),
     ...(last.eventIndex !== undefined ? { eventIndex: last.eventIndex } : {}),
     ...(stop ? { stopReason: stop } : {}),
     ...(typeof m?.prompt_tokens === "number" ? { promptTokens: m.prompt_tokens } : {}),

@@ -470,7 +470,8 @@ export async function* readHarborTrial(
     ...(harnessFailure ? { harnessFailure } : {}),
     costUsd: usage.costUsd ?? parts?.costUsd ?? episodes?.costUsd,
     tokens: usage.tokens ?? parts?.tokens ?? episodes?.tokens,
-    startedAt: r.started_at ?? parts?.startedAt,
+    // when the agent itself started: with durationS (its own time) it gives the agent's end
+    startedAt: r.agent_execution?.started_at ?? r.started_at ?? parts?.startedAt,
     durationS: agentDurationS(r),
     verifierOutput: verifier?.text,
     verifierSource: verifier

@@ -1,5 +1,5 @@
 import { passingSibling } from "../compare/align.js";
-import type { Attempt } from "../model/attempt.js";
+import type { Attempt, Event } from "../model/attempt.js";
 import { BACKGROUND_RE } from "./detectors/attached-server.js";
 import { isScratch } from "./detectors/destructive-after-probe.js";
 import { type DetectorHit, runDetectors } from "./detectors/index.js";
@@ -15,7 +15,7 @@ import {
   stepLimitReached,
   verifierMissing,
 } from "./detectors/paths.js";
-import { isWrite } from "./detectors/shell.js";
+import { commandOf, isWrite, programsOf } from "./detectors/shell.js";
 import type { LabelEvidence } from "./label.js";
 import { isMechanismId } from "./mechanisms.js";
 import {
@@ -267,6 +267,27 @@ const CHECK_WORDS: Record<CheckKind, string> = {
 };
 const STRONG: CheckKind[] = ["test", "compare", "log", "probe", "validate", "build"];
 
+/** Programs that only show what is there: a command made of them changes no file. */
+const LOOKING =
+  /^(?:cat|ls|ll|head|tail|grep|egrep|fgrep|rg|find|fd|wc|pwd|cd|echo|printf|which|type|file|stat|tree|du|df|env|printenv|uname|nproc|whoami|id|date|sort|uniq|cut|tr|diff|cmp|nl|od|xxd|hexdump|less|more|true|test|\[)$/;
+
+/**
+ * Whether an event changed no file: no tool call, or a call that only looks — a tool that is
+ * no write with no path written, or a shell command whose every program only shows what is
+ * there (no redirection into a file, no `find -delete` or `-exec`). A run of a script, a build
+ * or a patch may write what the trace never names.
+ */
+function onlyLooks(e: Event): boolean {
+  if (e.kind !== "tool_call") return true;
+  if (isWrite(e)) return false;
+  const cmd = commandOf(e);
+  // a sub-agent's writes are in its own trace, not this one
+  if (cmd === undefined)
+    return !/^(?:task|agent|sub_?agent|dispatch_agent|spawn\w*)$/i.test(e.tool ?? "");
+  if (/\s-(?:delete|exec|execdir|ok|fprint)\b/.test(cmd)) return false;
+  return programsOf(cmd).every((prog) => LOOKING.test(prog));
+}
+
 function checkDiffs(p: Pair): SiblingDifference[] {
   const out: SiblingDifference[] = [];
   const sAfter = afterLastWrite(p.s);
@@ -281,9 +302,9 @@ function checkDiffs(p: Pair): SiblingDifference[] {
   // an attempt that wrote nothing had no result to check: it stopped with the deliverable
   // never written (the sibling's check is what its own written result passed) — unless a
   // file the sibling created was already in place for it: then something the trace does not
-  // show wrote it, and "never written" is no fact; nor is it after code that writes files
-  // without naming them (`python3 -c "open(…, 'w')…"`)
-  const wroteNothing = p.f.lastWrite === undefined && !p.failed.events.some((e) => isWrite(e));
+  // show wrote it, and "never written" is no fact; nor is it after any call that may have
+  // changed a file without naming it (a script run, a build, a patch): only looks count
+  const wroteNothing = p.f.lastWrite === undefined && p.failed.events.every(onlyLooks);
   const createdInPlace = p.s.calls.some((c) =>
     c.writes.some(
       (path) =>

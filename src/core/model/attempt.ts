@@ -162,7 +162,9 @@ export const Attempt = z.strictObject({
   tokens: Tokens.optional(),
   /** Steps a trace marks as copied from an earlier context (ATIF `is_copied_context`): not events. */
   copiedSteps: z.number().int().positive().optional(),
+  /** When the agent's run started (a Harbor trial: its agent execution, not the setup). */
   startedAt: z.string().optional(),
+  /** How long the agent ran (a Harbor trial: its agent execution; else the whole run). */
   durationS: z.number().nonnegative().optional(),
   /**
    * Verifier output tail (test stdout), capped; when the tail left out a head line that says
@@ -243,6 +245,8 @@ export const Attempt = z.strictObject({
       meteredTurns: z.number().int().nonnegative().optional(),
       /** Tool calls the final turn made. */
       toolCalls: z.number().int().nonnegative().optional(),
+      /** The final turn held nothing: no text, no reasoning, no tool call (a trace that says so). */
+      empty: z.literal(true).optional(),
       /** Where the final turn was read from (for evidence). */
       file: z.string().optional(),
       /** The agent process's exit status, and the file it was read from. */

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
@@ -8,11 +9,13 @@ import {
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { compareWith } from "../../../src/core/mine/sibling-diff.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
+import { tempDirs } from "../../helpers/temp-dirs.js";
 import { collectOne } from "../ingest/collect.js";
 
 /** Real OpenCode trials under Harbor, copied unmodified (README there). */
 const DIR = resolve(REPO_ROOT, "test/fixtures/harbor-opencode-real");
 const trial = (name: string) => resolve(DIR, name);
+const temp = tempDirs();
 
 describe("what a task names is not always a deliverable", () => {
   it("a file the task forbids writing is no required output", () => {
@@ -25,19 +28,53 @@ describe("what a task names is not always a deliverable", () => {
     expect(requiredOutputs("If the file does not exist, create /app/config.yaml.")).toEqual([
       "/app/config.yaml",
     ]);
+    // a ban governs the verb only right before it or at the head of the list it ends
+    for (const kept of [
+      "Do not forget to write the results to /app/out.txt",
+      "Don't hesitate to create helper files, but save the final answer to /app/out.txt",
+      "Without this file the build fails, so write /app/out.txt",
+      "Avoid hardcoding values and write the output to /app/out.txt",
+      "The file must not be empty: write /app/out.txt",
+      "Do not overwrite input.csv, write /app/out.txt instead",
+      "Important: never hardcode answers\nWrite your answer to /app/out.txt",
+    ])
+      expect(requiredOutputs(kept)).toEqual(["/app/out.txt"]);
+    expect(requiredOutputs("You must never directly write /etc/x.txt.")).toEqual([]);
+    expect(requiredOutputs("Do not modify tests e.g. a.py or write /logs/r.txt")).toEqual([]);
+  });
+
+  it("a task whose text bans writing the grader's reward file asks for no such file", async () => {
+    const a = await collectOne(trial("cute-layout-composition__DwWB8T7"));
+    expect(a.taskText).toContain("or write `/logs/verifier/reward.txt`");
+    expect(requiredArtifacts(a)).toEqual([]);
   });
 
   it("the test file the task runs, found absent by the agent, is an input, not a deliverable", async () => {
-    const a = await collectOne(trial("cute-layout-composition__DwWB8T7"));
+    const a = await collectOne(trial("cute-layout-composition__8kJpL3H"));
     expect(a.taskText).toContain("python3 -m pytest /tests/test_outputs.py");
-    expect(a.taskText).toContain("/logs/verifier/reward.txt");
-    // the agent's pytest run said the file was not there
+    // the agent ran it and it was not there
     const run = a.events.find(
       (e) =>
-        e.kind === "tool_result" && /not found: \/tests\/test_outputs\.py/.test(e.output ?? ""),
+        e.kind === "tool_result" &&
+        /can't open file '\/tests\/test_outputs\.py'/.test(e.output ?? ""),
     );
     expect(run).toBeDefined();
-    expect(requiredArtifacts(a)).toEqual([]);
+    expect(requiredArtifacts(a)).not.toContain("/tests/test_outputs.py");
+  });
+
+  it("a script the task runs that is no test stays a deliverable when the agent found it absent", async () => {
+    const dir = temp.copyOf(trial("cute-layout-composition__8kJpL3H"), "fire-oc-runs-");
+    // the same trial with the task's test command turned into a run of a script it names
+    const file = resolve(dir, "agent/trajectory.json");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8")
+        .replaceAll("-m pytest /tests/test_outputs.py", "/app/solve.py")
+        .replaceAll("/tests/test_outputs.py", "/app/solve.py"),
+    );
+    const a = await collectOne(dir);
+    expect(a.taskText).toContain("python3 /app/solve.py");
+    expect(requiredArtifacts(a)).toContain("/app/solve.py");
   });
 
   it("a build that reports another file missing says nothing of the script it ran", async () => {

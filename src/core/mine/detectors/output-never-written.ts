@@ -27,23 +27,37 @@ const WRITE_MARKERS =
 /** Code that writes a database file it names (SQL that changes it, a committed connection). */
 const DB_WRITE_MARKERS = /\.commit\(\)|\b(?:INSERT\s+INTO|CREATE\s+TABLE|UPDATE\s+\w+\s+SET)\b/i;
 
-/** A ban: "do not", "never", "must not", "without" … (the clause asks for no such write). */
+/** A ban on what follows ("do not", "never", "must not", …), not a reminder ("do not forget"). */
 const BAN =
-  /\b(?:do not|don['\u2019]t|does not need to|must not|mustn['\u2019]t|should not|shouldn['\u2019]t|may not|cannot|can['\u2019]t|never|not allowed to|avoid|without)\b/i;
-
-/** Where a clause of its own starts: after a stop mark or semicolon, a paragraph, a list item. */
-const SENTENCE_ENDS = ["; ", ". ", ".\n", "! ", "!\n", "? ", "?\n", ":\n", "\n\n", "\n- ", "\n* "];
+  /\b(?:do not|don['\u2019]t|must not|mustn['\u2019]t|should not|shouldn['\u2019]t|may not|cannot|can['\u2019]t|never|avoid|without)\b(?![ \t]+(?:forget|hesitate|need|have|just|only)\b)/gi;
+/**
+ * Where a clause of its own starts: after a stop mark or semicolon (a closing quote or bracket
+ * may follow it; "e.g." and "i.e." are no stop), a colon, a dash, a paragraph, a list item, a
+ * line that starts with a capital (a wrapped line goes on in lower case), or a linking word.
+ */
+const CLAUSE_START =
+  /(?<!\b(?:e\.g|i\.e|etc|vs))[.!?;:]["'`)\]]*(?=\s)|[\u2014\u2013]|\s-\s|\n\s*\n|\n(?=\s*(?:[-*]\s|\d+\.\s|[A-Z]))|\b(?:but|so|then|instead|until|unless|otherwise)\b/g;
 
 /**
- * Whether the sentence before `at` bans what follows: "Do not hardcode cases, read /tests,
- * or write /logs/verifier/reward.txt" names a file the agent must not write. The sentence
- * starts after the last sentence end in the 200 characters before (a line wrapped inside a
- * paragraph is no end).
+ * Whether what comes at `at` (a writing verb) is banned: in the clause before it, a ban
+ * governs the verb — right before it (at most one word between, no comma: "never directly
+ * write") or at the head of a list the verb ends ("do not hardcode cases, read /tests, or
+ * write /logs/verifier/reward.txt"). "Do not overwrite input.csv, write output.csv" and
+ * "avoid hardcoding values and write the output" ban nothing of the write. Looked for in the
+ * 200 characters before; linear.
  */
 function banned(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 200), at);
-  const start = Math.max(-1, ...SENTENCE_ENDS.map((s) => before.lastIndexOf(s)));
-  return BAN.test(before.slice(start + 1));
+  let start = 0;
+  for (const m of before.matchAll(CLAUSE_START)) start = (m.index ?? 0) + m[0].length;
+  const clause = before.slice(start);
+  const bans = [...clause.matchAll(BAN)];
+  const ban = bans.at(-1);
+  if (!ban) return false;
+  const between = clause.slice((ban.index ?? 0) + ban[0].length);
+  if (/^[ \t\n]+(?:[\w'-]+[ \t\n]+)?$/.test(between)) return true;
+  // the verb ends a list the ban heads: "…, or write", "… nor write"
+  return /(?:,|\bor|\bnor)[ \t\n]+$/.test(between) && /\bor\b|\bnor\b/.test(between);
 }
 
 /** Output files an English task text asks for (after a writing verb): one hint among several. */
@@ -94,24 +108,30 @@ function written(a: Parameters<Detector["detect"]>[0], named: string): boolean {
 }
 
 /**
- * A file the task's own commands run: the script or test file given to an interpreter or a
- * test runner (`python3 -m pytest /tests/test_outputs.py`, `bash ./build.sh`): the words
- * after the program on its line, options skipped. One pass over the text, no nested
- * repetition: linear.
+ * A test file the task's own commands run: the target of a test runner or an interpreter
+ * (`python3 -m pytest /tests/test_outputs.py`, `bash /tests/run.sh`) that is a test by its
+ * place or name (a `tests` folder, `test_*`, `*_test.*`) or is run by pytest. The grader's
+ * tests are mounted only when it runs, so the agent may well find them absent; a script the
+ * task runs that is not a test (`python3 /app/solve.py`) may be the deliverable and stays one.
+ * The words after the program on its line, options skipped; one pass, no nested repetition.
  */
 const TASK_RUNS =
-  /\b(?:python[\d.]{0,4}|pytest|bash|sh|node|ruby|perl)((?:[ \t]{1,4}[^\s]{1,200}){1,4})/g;
+  /\b(python[\d.]{0,4}|pytest|bash|sh|node|ruby|perl)((?:[ \t]{1,4}[^\s]{1,200}){1,4})/g;
 const FILE_ARG = /^[`'"]?((?:[\w.~/-]*\/)?[\w-]+\.[A-Za-z]\w{0,7})[`'"]?$/;
+const TEST_FILE = /(?:^|\/)tests?\/|(?:^|\/)test_[^/]*$|_test\.\w+$/;
 
-function filesTaskRuns(taskText: string): Set<string> {
+function testsTaskRuns(taskText: string): Set<string> {
   const out = new Set<string>();
-  for (const m of taskText.matchAll(TASK_RUNS))
-    for (const w of (m[1] ?? "").trim().split(/\s+/)) {
+  for (const m of taskText.matchAll(TASK_RUNS)) {
+    const words = (m[2] ?? "").trim().split(/\s+/);
+    const pytest = m[1] === "pytest" || words.slice(0, 2).join(" ") === "-m pytest";
+    for (const w of words) {
       if (w.startsWith("-") || w === "pytest") continue;
       const f = FILE_ARG.exec(w)?.[1];
-      if (f) out.add(baseName(f));
+      if (f && (pytest || TEST_FILE.test(f))) out.add(baseName(f));
       break;
     }
+  }
   return out;
 }
 
@@ -122,9 +142,8 @@ function filesTaskRuns(taskText: string): Set<string> {
  * inputs, not deliverables.
  */
 export function requiredArtifacts(a: Parameters<Detector["detect"]>[0]): string[] {
-  // a file the task itself runs (its test file, a provided script) is an input the agent may
-  // find absent, not a deliverable
-  const runs = filesTaskRuns(a.taskText);
+  // a test file the task itself runs is the grader's, absent until it runs: no deliverable
+  const runs = testsTaskRuns(a.taskText);
   const named = namedFiles(a.taskText);
   const absent = new Set(
     notFoundCalls(a).flatMap((c) =>

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { Attempt } from "../../model/attempt.js";
 import { WORKED_ELSEWHERE } from "../detectors/elsewhere.js";
 import { announcedChange } from "../detectors/open-plan.js";
@@ -85,13 +86,13 @@ export function truncatedFinalResponse(a: Attempt): Fault | undefined {
   // A count the writer left out says nothing (a format may meter its last step by cost only).
   const noUsage =
     end.promptTokens === 0 && ((end.outputTokens ?? 0) > 0 || (end.meteredTurns ?? 0) > 0);
-  // A final response with nothing in it (no text, no reasoning, no tool call) and no usage,
-  // where other turns had usage, is a response the provider never delivered. (An empty reply
-  // the model did write comes metered.)
+  // A final response the trace shows held nothing (no text, no reasoning, no tool call) and
+  // came with no usage, where other turns had usage, is a response the provider never
+  // delivered. (An empty reply the model did write comes metered.)
   const empty =
-    end.eventIndex === undefined &&
-    !end.promptTokens &&
-    !end.outputTokens &&
+    end.empty === true &&
+    end.promptTokens === undefined &&
+    end.outputTokens === undefined &&
     (end.meteredTurns ?? 0) > 0;
   if (!atLimit && !noUsage && !empty) return undefined;
   // a closing report that reads as finished lost nothing the run needed, whatever the
@@ -159,47 +160,69 @@ export function corruptedFinalResponse(a: Attempt): Fault | undefined {
   };
 }
 
-/**
- * Milliseconds since the epoch of an ISO 8601 time; one without an offset is read as UTC, so
- * the reading does not depend on the machine's time zone.
- */
-function isoMs(s: string | undefined): number | undefined {
-  if (!s) return undefined;
-  const zoned = /(?:Z|[+-]\d{2}:?\d{2})$/i.test(s) || !/T\d/.test(s) ? s : `${s}Z`;
-  const ms = Date.parse(zoned);
-  return Number.isNaN(ms) ? undefined : ms;
-}
+/** An ISO 8601 time's offset (`Z`, `+02:00`, `-0500`) at its end. */
+const OFFSET = /(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 /**
- * The time limit ran out while the agent waited on the model: the trace's last event is a
- * finished tool result or the model's own reasoning (no command was running), and the silence
- * from it to the end of the agent's time is longer than all of the run before it. A response
- * that takes longer than the whole rest of the run is the provider's stall, not a turn the
- * agent spent; whatever the agent left undone, no runtime rule had an event to act on in it.
- * The agent's end is the run's start plus its agent time, so the silence is never overstated
- * (a trial's start precedes its agent's). Evidence: the last event and the run's record.
+ * Milliseconds since the epoch of an ISO 8601 time (a space between date and time read as
+ * `T`), and whether it carries its offset. One without is read as UTC here, so the reading
+ * does not depend on the machine's time zone; a caller compares it only with another without.
+ */
+function isoTime(s: string | undefined): { ms: number; zoned: boolean } | undefined {
+  if (!s) return undefined;
+  const t = s.trim().replace(/^(\d{4}-\d{2}-\d{2}) (?=\d)/, "$1T");
+  const zoned = OFFSET.test(t);
+  const ms = Date.parse(zoned || !/T\d/.test(t) ? t : `${t}Z`);
+  return Number.isNaN(ms) ? undefined : { ms, zoned };
+}
+
+/** The model's pace below which the provider, not the agent, held the run: output tokens a second. */
+const STARVED_RATE = 1;
+
+/**
+ * The time limit ran out while the agent waited on a model that barely answered: the trace's
+ * last event is a finished tool result or the model's own reasoning (no call left waiting for
+ * its result), the silence from it to the end of the agent's time is longer than all of the
+ * agent's time before it, and over the whole run the model produced under one output token a
+ * second (a healthy model writes tens). Either alone is no stall: a model may think long on its
+ * last turn, and a run may spend its time in commands. The agent's time is its start and its
+ * duration (a Harbor trial's agent execution); both times must carry an offset, or neither.
+ * A format that records a call only when it finished cannot show a command still running at
+ * the end; the model's pace is what vouches for those. Evidence: the last event and the run.
  */
 export function waitedOnTheModel(a: Attempt): Fault | undefined {
   if (a.outcome === "pass" || !isTimeout(a)) return undefined;
   const last = a.events.at(-1);
   if (!last || (last.kind !== "tool_result" && last.kind !== "reasoning")) return undefined;
-  const start = isoMs(a.startedAt);
-  const at = isoMs(last.ts);
-  if (start === undefined || at === undefined || a.durationS === undefined) return undefined;
-  const end = start + a.durationS * 1000;
-  const silence = (end - at) / 1000;
-  const before = (at - start) / 1000;
+  const output = a.tokens?.output;
+  if (output === undefined || a.durationS === undefined || a.durationS <= 0) return undefined;
+  const rate = output / a.durationS;
+  if (rate >= STARVED_RATE) return undefined;
+  const start = isoTime(a.startedAt);
+  const at = isoTime(last.ts);
+  if (!start || !at || start.zoned !== at.zoned) return undefined;
+  const end = start.ms + a.durationS * 1000;
+  const silence = (end - at.ms) / 1000;
+  const before = (at.ms - start.ms) / 1000;
   if (before < 0 || silence <= before) return undefined;
+  const resultFile =
+    a.source.format === "harbor-trial" ? join(a.source.path, "result.json") : a.source.path;
   return {
     reason: "provider_fault",
     code: "model-never-answered",
-    detail: `the time limit ran out while the agent waited on the model: nothing for the last ${Math.round(silence)} s of ${Math.round(a.durationS)} s, no command running`,
+    detail: `the time limit ran out while the agent waited on the model: nothing for the last ${Math.round(silence)} s of ${Math.round(a.durationS)} s, and ${output} output tokens in all (${rate.toFixed(2)} a second)`,
     evidence: [
       {
-        ...(a.agentEnd?.file ? { file: a.agentEnd.file } : { file: a.source.path }),
+        file: resultFile,
+        excerpt: excerpt(
+          `the agent's ${Math.round(a.durationS)} s ran out ${Math.round(silence)} s after its last recorded event${a.exception ? ` (${a.exception.type})` : ""}; ${output} output tokens`,
+        ),
+      },
+      {
+        ...(a.agentEnd?.file ? { file: a.agentEnd.file } : {}),
         eventIndex: last.index,
         excerpt: excerpt(
-          `last event (${last.kind}${last.tool ? ` ${last.tool}` : ""}) at ${last.ts}; the agent's ${Math.round(a.durationS)} s ran out ${Math.round(silence)} s later${a.exception ? ` (${a.exception.type})` : ""}`,
+          `last event: ${last.kind}${last.tool ? ` ${last.tool}` : ""} at ${last.ts}`,
         ),
       },
     ],
@@ -424,7 +447,7 @@ export function secondReadingOf(a: Attempt, fault: Fault | undefined): SecondRea
     mechanismId: "artifact-never-written",
     interventionPoint: "stop",
     why: excerpt(
-      `the run stopped on a cut-off response with ${named || "the deliverable"} never written; a stop rule that checks the deliverable exists would have sent the agent back`,
+      `the run ended on a failed model response with ${named || "the deliverable"} never written; a stop rule that checks the deliverable exists would have sent the agent back`,
       400,
     ),
   };
