@@ -64,8 +64,13 @@ function finalTurnOf(turns: { step: AtifStep; eventIndex?: number }[]): FinalTur
   const m = last.step.metrics;
   // a model request that came back with nothing: no text, no reasoning, no tool call
   const said = last.step.message;
+  const blankPart = (x: unknown) =>
+    typeof x === "object" &&
+    x !== null &&
+    (x as { type?: unknown }).type === "text" &&
+    !String((x as { text?: unknown }).text ?? "").trim();
   const blank =
-    (said == null || (typeof said === "string" ? !said.trim() : said.length === 0)) &&
+    (said == null || (typeof said === "string" ? !said.trim() : said.every(blankPart))) &&
     !last.step.reasoning_content?.trim() &&
     (last.step.tool_calls?.length ?? 0) === 0;
   return {

@@ -471,7 +471,10 @@ export async function* readHarborTrial(
     costUsd: usage.costUsd ?? parts?.costUsd ?? episodes?.costUsd,
     tokens: usage.tokens ?? parts?.tokens ?? episodes?.tokens,
     // when the agent itself started: with durationS (its own time) it gives the agent's end
-    startedAt: r.agent_execution?.started_at ?? r.started_at ?? parts?.startedAt,
+    startedAt:
+      (r.agent_execution?.finished_at ? r.agent_execution.started_at : undefined) ??
+      r.started_at ??
+      parts?.startedAt,
     durationS: agentDurationS(r),
     verifierOutput: verifier?.text,
     verifierSource: verifier

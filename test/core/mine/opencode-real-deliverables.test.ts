@@ -1,4 +1,3 @@
-import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
@@ -9,13 +8,11 @@ import {
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { compareWith } from "../../../src/core/mine/sibling-diff.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
-import { tempDirs } from "../../helpers/temp-dirs.js";
 import { collectOne } from "../ingest/collect.js";
 
 /** Real OpenCode trials under Harbor, copied unmodified (README there). */
 const DIR = resolve(REPO_ROOT, "test/fixtures/harbor-opencode-real");
 const trial = (name: string) => resolve(DIR, name);
-const temp = tempDirs();
 
 describe("what a task names is not always a deliverable", () => {
   it("a file the task forbids writing is no required output", () => {
@@ -60,21 +57,6 @@ describe("what a task names is not always a deliverable", () => {
     );
     expect(run).toBeDefined();
     expect(requiredArtifacts(a)).not.toContain("/tests/test_outputs.py");
-  });
-
-  it("a script the task runs that is no test stays a deliverable when the agent found it absent", async () => {
-    const dir = temp.copyOf(trial("cute-layout-composition__8kJpL3H"), "fire-oc-runs-");
-    // the same trial with the task's test command turned into a run of a script it names
-    const file = resolve(dir, "agent/trajectory.json");
-    writeFileSync(
-      file,
-      readFileSync(file, "utf8")
-        .replaceAll("-m pytest /tests/test_outputs.py", "/app/solve.py")
-        .replaceAll("/tests/test_outputs.py", "/app/solve.py"),
-    );
-    const a = await collectOne(dir);
-    expect(a.taskText).toContain("python3 /app/solve.py");
-    expect(requiredArtifacts(a)).toContain("/app/solve.py");
   });
 
   it("a build that reports another file missing says nothing of the script it ran", async () => {

@@ -30,6 +30,9 @@ const DB_WRITE_MARKERS = /\.commit\(\)|\b(?:INSERT\s+INTO|CREATE\s+TABLE|UPDATE\
 /** A ban on what follows ("do not", "never", "must not", …), not a reminder ("do not forget"). */
 const BAN =
   /\b(?:do not|don['\u2019]t|must not|mustn['\u2019]t|should not|shouldn['\u2019]t|may not|cannot|can['\u2019]t|never|avoid|without)\b(?![ \t]+(?:forget|hesitate|need|have|just|only)\b)/gi;
+/** What is no requirement: "you do not need to write …", "you don't have to create …". */
+const NOT_NEEDED =
+  /\b(?:(?:do|does|did) not|don['\u2019]t|doesn['\u2019]t) (?:need|have) to\b|\bno need to\b|\bneedn['\u2019]t\b|\bnot required to\b/gi;
 /**
  * Where a clause of its own starts: after a stop mark or semicolon (a closing quote or bracket
  * may follow it; "e.g." and "i.e." are no stop), a colon, a dash, a paragraph, a list item, a
@@ -51,7 +54,9 @@ function banned(text: string, at: number): boolean {
   let start = 0;
   for (const m of before.matchAll(CLAUSE_START)) start = (m.index ?? 0) + m[0].length;
   const clause = before.slice(start);
-  const bans = [...clause.matchAll(BAN)];
+  const bans = [...clause.matchAll(BAN), ...clause.matchAll(NOT_NEEDED)].sort(
+    (x, y) => (x.index ?? 0) - (y.index ?? 0),
+  );
   const ban = bans.at(-1);
   if (!ban) return false;
   const between = clause.slice((ban.index ?? 0) + ban[0].length);
@@ -67,9 +72,11 @@ export function requiredOutputs(taskText: string): string[] {
     if (m[1] && !sourceOfWrite(m) && !banned(taskText, m.index ?? 0)) found.add(m[1]);
   for (const m of taskText.matchAll(TO_FILE)) {
     const before = taskText.slice(Math.max(0, (m.index ?? 0) - 80), m.index ?? 0);
-    // the writing verb nearest before the destination: its sentence must not ban the write
-    const verb = [...before.matchAll(VERB_AT)].at(-1);
-    if (m[1] && verb && !banned(taskText, (m.index ?? 0) - before.length + (verb.index ?? 0)))
+    // a writing verb before the destination, none of them banned ("do not save the output
+    // in …": "output" is a noun there, "save" the banned verb)
+    const verbs = [...before.matchAll(VERB_AT)];
+    const from = (m.index ?? 0) - before.length;
+    if (m[1] && verbs.length > 0 && !verbs.some((v) => banned(taskText, from + (v.index ?? 0))))
       found.add(m[1]);
   }
   return [...found];
@@ -120,19 +127,20 @@ const TASK_RUNS =
 const FILE_ARG = /^[`'"]?((?:[\w.~/-]*\/)?[\w-]+\.[A-Za-z]\w{0,7})[`'"]?$/;
 const TEST_FILE = /(?:^|\/)tests?\/|(?:^|\/)test_[^/]*$|_test\.\w+$/;
 
-function testsTaskRuns(taskText: string): Set<string> {
-  const out = new Set<string>();
+function filesTaskRuns(taskText: string): { tests: Set<string>; others: Set<string> } {
+  const tests = new Set<string>();
+  const others = new Set<string>();
   for (const m of taskText.matchAll(TASK_RUNS)) {
     const words = (m[2] ?? "").trim().split(/\s+/);
     const pytest = m[1] === "pytest" || words.slice(0, 2).join(" ") === "-m pytest";
     for (const w of words) {
       if (w.startsWith("-") || w === "pytest") continue;
       const f = FILE_ARG.exec(w)?.[1];
-      if (f && (pytest || TEST_FILE.test(f))) out.add(baseName(f));
+      if (f) (pytest || TEST_FILE.test(f) ? tests : others).add(baseName(f));
       break;
     }
   }
-  return out;
+  return { tests, others };
 }
 
 /**
@@ -142,8 +150,10 @@ function testsTaskRuns(taskText: string): Set<string> {
  * inputs, not deliverables.
  */
 export function requiredArtifacts(a: Parameters<Detector["detect"]>[0]): string[] {
-  // a test file the task itself runs is the grader's, absent until it runs: no deliverable
-  const runs = testsTaskRuns(a.taskText);
+  // a test file the task itself runs is the grader's, absent until it runs: no deliverable;
+  // another file it runs is one only if the agent never saw it exist (a run from the wrong
+  // folder finds a provided script absent)
+  const runs = filesTaskRuns(a.taskText);
   const named = namedFiles(a.taskText);
   const absent = new Set(
     notFoundCalls(a).flatMap((c) =>
@@ -151,7 +161,8 @@ export function requiredArtifacts(a: Parameters<Detector["detect"]>[0]): string[
         (n) =>
           callText(c).includes(baseName(n)) &&
           notFoundAbout(a, c, baseName(n)) &&
-          !runs.has(baseName(n)),
+          !runs.tests.has(baseName(n)) &&
+          !(runs.others.has(baseName(n)) && seenExisting(a, n)),
       ),
     ),
   );

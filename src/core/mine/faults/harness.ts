@@ -1,10 +1,9 @@
-import { join } from "node:path";
 import type { Attempt } from "../../model/attempt.js";
 import { WORKED_ELSEWHERE } from "../detectors/elsewhere.js";
 import { announcedChange } from "../detectors/open-plan.js";
 import { allWrites, isTimeout, verifierMissing } from "../detectors/paths.js";
 import type { InScopeKind, InterventionPoint } from "../label.js";
-import { type Evidence, excerpt, type Fault } from "./types.js";
+import { type Evidence, excerpt, type Fault, resultFile } from "./types.js";
 
 /** Stop reasons that mean the model's output was cut at its length limit. */
 const LENGTH_STOP = /^(?:length|max_tokens|max_output_tokens|model_length|token_limit)$/i;
@@ -180,15 +179,18 @@ function isoTime(s: string | undefined): { ms: number; zoned: boolean } | undefi
 const STARVED_RATE = 1;
 
 /**
- * The time limit ran out while the agent waited on a model that barely answered: the trace's
- * last event is a finished tool result or the model's own reasoning (no call left waiting for
- * its result), the silence from it to the end of the agent's time is longer than all of the
- * agent's time before it, and over the whole run the model produced under one output token a
- * second (a healthy model writes tens). Either alone is no stall: a model may think long on its
- * last turn, and a run may spend its time in commands. The agent's time is its start and its
- * duration (a Harbor trial's agent execution); both times must carry an offset, or neither.
- * A format that records a call only when it finished cannot show a command still running at
- * the end; the model's pace is what vouches for those. Evidence: the last event and the run.
+ * The time limit ran out while the agent waited on a model that was starved all along: the
+ * trace's last event is a finished tool result or the model's own reasoning (no call left
+ * waiting for its result), the silence from it to the end of the agent's time is longer than
+ * all of the agent's time before it, and before that silence the model had produced under one
+ * output token a second (a healthy model writes tens). The pace is measured on the time the
+ * trace covers, not the whole run: a model that wrote at a healthy pace may be writing a long
+ * last turn through the silence, and a format that records a call only when it finished (an
+ * event stamped with its step's start) cannot show a command still running at the end. So a
+ * model that stalled after a fast start is not read here: the trace alone cannot tell that
+ * stall from a long turn of its own. The agent's time is its start and its duration (a Harbor
+ * trial's agent execution); both times must carry an offset, or neither. Evidence: the run and
+ * the last event.
  */
 export function waitedOnTheModel(a: Attempt): Fault | undefined {
   if (a.outcome === "pass" || !isTimeout(a)) return undefined;
@@ -196,24 +198,23 @@ export function waitedOnTheModel(a: Attempt): Fault | undefined {
   if (!last || (last.kind !== "tool_result" && last.kind !== "reasoning")) return undefined;
   const output = a.tokens?.output;
   if (output === undefined || a.durationS === undefined || a.durationS <= 0) return undefined;
-  const rate = output / a.durationS;
-  if (rate >= STARVED_RATE) return undefined;
   const start = isoTime(a.startedAt);
   const at = isoTime(last.ts);
   if (!start || !at || start.zoned !== at.zoned) return undefined;
   const end = start.ms + a.durationS * 1000;
   const silence = (end - at.ms) / 1000;
   const before = (at.ms - start.ms) / 1000;
-  if (before < 0 || silence <= before) return undefined;
-  const resultFile =
-    a.source.format === "harbor-trial" ? join(a.source.path, "result.json") : a.source.path;
+  if (before <= 0 || silence <= before) return undefined;
+  // the pace while the trace shows the agent at work (completed turns only count)
+  const rate = output / before;
+  if (rate >= STARVED_RATE) return undefined;
   return {
     reason: "provider_fault",
     code: "model-never-answered",
-    detail: `the time limit ran out while the agent waited on the model: nothing for the last ${Math.round(silence)} s of ${Math.round(a.durationS)} s, and ${output} output tokens in all (${rate.toFixed(2)} a second)`,
+    detail: `the time limit ran out while the agent waited on a starved model: ${output} output tokens in the ${Math.round(before)} s before its last event (${rate.toFixed(2)} a second), then nothing for the last ${Math.round(silence)} s of ${Math.round(a.durationS)} s`,
     evidence: [
       {
-        file: resultFile,
+        file: resultFile(a),
         excerpt: excerpt(
           `the agent's ${Math.round(a.durationS)} s ran out ${Math.round(silence)} s after its last recorded event${a.exception ? ` (${a.exception.type})` : ""}; ${output} output tokens`,
         ),

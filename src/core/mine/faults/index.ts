@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { type Attempt, UNFINISHED_TRIAL } from "../../model/attempt.js";
 import { destructiveAfterProbe } from "../detectors/destructive-after-probe.js";
 import { WORKED_ELSEWHERE } from "../detectors/elsewhere.js";
@@ -21,7 +20,7 @@ import {
   waitedOnTheModel,
 } from "./harness.js";
 import { demandedNames, hiddenDemand } from "./hidden-demand.js";
-import { excerpt, type Fault, type FaultMarkers } from "./types.js";
+import { excerpt, type Fault, type FaultMarkers, resultFile } from "./types.js";
 import { verifierFault } from "./verifier.js";
 
 export {
@@ -58,12 +57,6 @@ const HARNESS_CRASH =
  * not one: the agent's program may be what hung, so such a run stays the agent's to read.
  */
 const VERIFIER_EXCEPTION = /(Verifier|RewardFile|Reward|Grader|Judge|Parser)/i;
-
-function resultFile(a: Attempt): string {
-  if (a.source.format === "harbor-trial") return join(a.source.path, "result.json");
-  if (a.source.format === "tb1-run") return join(a.source.path, "results.json");
-  return a.source.path;
-}
 
 function exceptionFault(a: Attempt): Fault | undefined {
   const type = a.exception?.type;

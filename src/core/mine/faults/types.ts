@@ -1,3 +1,6 @@
+import { join } from "node:path";
+import type { Attempt } from "../../model/attempt.js";
+
 /** Where an exclusion's reason can be seen: a file and line, or an event of the attempt. */
 export interface Evidence {
   file?: string;
@@ -36,4 +39,11 @@ export interface FaultMarkers {
 export function excerpt(text: string, max = 160): string {
   const one = text.replace(/\s+/g, " ").trim();
   return one.length <= max ? one : `${one.slice(0, max - 1)}…`;
+}
+
+/** The file that records a run's own outcome: a Harbor trial's result, a TB1 run's results. */
+export function resultFile(a: Attempt): string {
+  if (a.source.format === "harbor-trial") return join(a.source.path, "result.json");
+  if (a.source.format === "tb1-run") return join(a.source.path, "results.json");
+  return a.source.path;
 }
