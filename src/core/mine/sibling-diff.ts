@@ -1,5 +1,5 @@
 import { passingSibling } from "../compare/align.js";
-import type { Attempt, Event } from "../model/attempt.js";
+import type { Attempt } from "../model/attempt.js";
 import { BACKGROUND_RE } from "./detectors/attached-server.js";
 import { isScratch } from "./detectors/destructive-after-probe.js";
 import { type DetectorHit, runDetectors } from "./detectors/index.js";
@@ -15,7 +15,7 @@ import {
   stepLimitReached,
   verifierMissing,
 } from "./detectors/paths.js";
-import { commandOf, isWrite, programsOf } from "./detectors/shell.js";
+import { onlyLooks } from "./detectors/shell.js";
 import type { LabelEvidence } from "./label.js";
 import { isMechanismId } from "./mechanisms.js";
 import {
@@ -266,32 +266,6 @@ const CHECK_WORDS: Record<CheckKind, string> = {
   view: "looked at the result",
 };
 const STRONG: CheckKind[] = ["test", "compare", "log", "probe", "validate", "build"];
-
-/** Programs that only show what is there: a command made of them changes no file. */
-const LOOKING =
-  /^(?:cat|ls|ll|head|tail|grep|egrep|fgrep|rg|find|fd|wc|pwd|cd|echo|printf|which|type|file|stat|du|df|env|printenv|uname|nproc|whoami|id|date|cut|tr|diff|cmp|nl|od|hexdump|less|more|true|test|\[)$/;
-/** Tools that only read, search or plan (every other tool may change a file it does not name). */
-const LOOKING_TOOL =
-  /^(?:read|read_?file|view|view_?file|open_?file|cat|glob|grep|search|search_?files|find|find_?files|list|ls|list_?dir(?:ectory)?|list_?files|todo\w*|web_?fetch|web_?search|fetch|think|skill|activate_?skill|goto|scroll_\w+)$/i;
-/** A redirection into a file, once `2>&1` and `>/dev/null` are set aside. */
-const INTO_FILE = />/;
-
-/**
- * Whether an event changed no file: no tool call, or a call that only looks — a tool that
- * only reads, searches or plans, or a shell command whose every program only shows what is
- * there, with no redirection into a file and no `find` action that writes or runs. A run of a
- * script, a build, a patch, an edit tool or a sub-agent may write what the trace never names.
- */
-function onlyLooks(e: Event): boolean {
-  if (e.kind !== "tool_call") return true;
-  if (isWrite(e)) return false;
-  const cmd = commandOf(e);
-  if (cmd === undefined) return LOOKING_TOOL.test(e.tool ?? "");
-  const plain = cmd.replace(/\d*>&\d+/g, " ").replace(/\d*>>?\s*\/dev\/null/g, " ");
-  if (INTO_FILE.test(plain)) return false;
-  if (/\s-(?:delete|exec|execdir|ok|okdir|fprint\w*|fls)\b/.test(cmd)) return false;
-  return programsOf(plain).every((prog) => LOOKING.test(prog));
-}
 
 function checkDiffs(p: Pair): SiblingDifference[] {
   const out: SiblingDifference[] = [];

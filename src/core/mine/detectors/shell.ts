@@ -484,6 +484,31 @@ export function writtenPaths(ev: Event): string[] {
   return [...out];
 }
 
+/** Tools that list, search, plan or fetch and write nothing (beside READ_TOOLS). */
+const LOOK_TOOLS =
+  /^(?:view_?file|open_?file|search|search_?files|find|find_?files|list|list_?dir(?:ectory)?|list_?files|todo\w*|web_?fetch|web_?search|fetch|think|skill|activate_?skill|scroll_\w+)$/i;
+/** Programs that only show what is there: a command made of them writes no file. */
+const LOOK_PROGRAMS =
+  /^(?:cat|ls|ll|head|tail|grep|egrep|fgrep|rg|find|fd|wc|pwd|cd|echo|printf|which|type|file|stat|du|df|env|printenv|uname|nproc|whoami|id|date|cut|tr|diff|cmp|nl|od|hexdump|less|more|true|test|\[)$/;
+
+/**
+ * Whether an event surely changed no file: no tool call, or a call that only looks — a tool
+ * that only reads, searches or plans, or a shell command whose every program only shows what
+ * is there, with no redirection into a file (`2>&1` and `>/dev/null` aside) and no `find`
+ * action that writes or runs. A run of a script, a build, a patch, an edit tool or a sub-agent
+ * may write what the trace never names. Stricter than `!isWrite`, which needs a visible write.
+ */
+export function onlyLooks(e: Event): boolean {
+  if (e.kind !== "tool_call") return true;
+  if (isWrite(e)) return false;
+  const cmd = commandOf(e);
+  if (cmd === undefined) return READ_TOOLS.test(e.tool ?? "") || LOOK_TOOLS.test(e.tool ?? "");
+  const plain = cmd.replace(/\d*>&\d+/g, " ").replace(/\d*>>?\s*\/dev\/null/g, " ");
+  if (plain.includes(">")) return false;
+  if (/\s-(?:delete|exec|execdir|ok|okdir|fprint\w*|fls)\b/.test(cmd)) return false;
+  return programsOf(plain).every((prog) => LOOK_PROGRAMS.test(prog));
+}
+
 /** A call that changes files (edit tools, or shell writes). */
 export function isWrite(ev: Event): boolean {
   if (ev.kind !== "tool_call") return false;

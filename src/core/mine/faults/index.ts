@@ -9,7 +9,6 @@ import { environmentFault } from "./environment.js";
 import {
   AGENT_EXIT,
   agentKilled,
-  corruptedFinalResponse,
   harnessLostTrial,
   harnessWithheldInput,
   KILLED_EXIT,
@@ -17,9 +16,9 @@ import {
   neverStarted,
   providerErrorLastTurn,
   truncatedFinalResponse,
-  waitedOnTheModel,
 } from "./harness.js";
 import { demandedNames, hiddenDemand } from "./hidden-demand.js";
+import { corruptedFinalResponse, waitedOnTheModel } from "./model-end.js";
 import { excerpt, type Fault, type FaultMarkers, resultFile } from "./types.js";
 import { verifierFault } from "./verifier.js";
 
