@@ -28,7 +28,7 @@ import { labelInBatch } from "./batch.js";
 import { createSession, type LlmSession, type RetryEvent } from "./client.js";
 import type { LlmConfig, LlmConfigInput } from "./config.js";
 import { verifierFindings } from "./digest.js";
-import { buildLabelPrompt, renderEvent } from "./prompt.js";
+import { buildLabelPrompt, renderEvent, runRecordText } from "./prompt.js";
 import { MECHANISM_IDS } from "./prompt-evidence.js";
 import type { RunReport } from "./report.js";
 import { type StructuredResult, type StructuredSpec, structuredCall } from "./structured.js";
@@ -59,10 +59,10 @@ export interface LabelOptions {
   population?: readonly Attempt[];
 }
 
-/** One piece of evidence the model cites: an event shown, a verifier line quoted, a sibling. */
+/** One piece of evidence the model cites: an event shown, a verifier or record line quoted, a sibling. */
 const CitedEvidence = z.strictObject({
   claim: z.enum(["capability", "state", "mechanism", "fault", "addressable"]),
-  from: z.enum(["event", "verifier", "sibling"]),
+  from: z.enum(["event", "verifier", "sibling", "result"]),
   /** The event's [index] (from event), else null. */
   eventIndex: z.number().int().nullable(),
   /** The passing sibling's attempt id (from sibling), else null. */
@@ -130,6 +130,7 @@ export function labelSpec(attempt: Attempt): StructuredSpec<LabelAnswerT> {
   const indices = new Set(attempt.events.map((e) => e.index));
   const last = attempt.events.length ? Math.max(...indices) : -1;
   const verifier = verifierText(attempt);
+  const record = squash(runRecordText(attempt));
   return {
     schema: LlmLabelAnswer,
     name: "fire_label",
@@ -154,6 +155,8 @@ export function labelSpec(attempt: Attempt): StructuredSpec<LabelAnswerT> {
         const quote = squash(e.excerpt.replace(/…/g, " ")).slice(0, 120);
         if (e.from === "verifier" && quote && !verifier.includes(quote))
           problems.push(`verifier evidence must quote the verifier's output exactly: "${quote}"`);
+        if (e.from === "result" && quote && !record.includes(quote))
+          problems.push(`result evidence must quote the run's record exactly: "${quote}"`);
       }
       if (a.exclusion === "none" && a.kind === null)
         problems.push("an in-scope failure (exclusion none) needs its kind");
@@ -244,8 +247,9 @@ function quotePieces(excerpt: string): string[] {
 
 /**
  * Whether a cited piece of evidence is really there: an event quote found in that event as
- * the prompt renders it (in full), a verifier line in the verifier's text, a sibling that is
- * the passing attempt the prompt compared with. The answer checks only that an index exists;
+ * the prompt renders it (in full), a verifier line in the verifier's text, a record line in
+ * the run's record as the prompt shows it, a sibling that is the passing attempt the prompt
+ * compared with. The answer checks only that an index exists;
  * a quote the event does not hold shows nothing.
  */
 function isFound(
@@ -257,6 +261,10 @@ function isFound(
   const pieces = quotePieces(e.excerpt);
   if (pieces.length === 0) return false;
   if (e.from === "verifier") return pieces.some((p) => ctx.verifier.includes(p.slice(0, 120)));
+  if (e.from === "result") {
+    const record = squash(runRecordText(attempt));
+    return pieces.some((p) => record.includes(p.slice(0, 120)));
+  }
   const ev = attempt.events.find((x) => x.index === e.eventIndex);
   if (!ev) return false;
   const text = squash(renderEvent(ev, Number.POSITIVE_INFINITY).replace(/ ⏎ /g, " "));

@@ -48,7 +48,8 @@ export const LABEL_SYSTEM_PROMPT = [
   "Cite events only by the [index] shown; quote verifier lines exactly as shown. Fields:",
   "exclusion none|provider_fault|verifier_fault|capability_gap|no_intervention_point; kind",
   "procedural_loss|policy_addressable when exclusion is none, else null; status named|needs_review;",
-  "evidence [{claim capability|state|mechanism|fault|addressable, from event|verifier|sibling,",
+  "evidence [{claim capability|state|mechanism|fault|addressable, from event|verifier|sibling|result",
+  "(result: the run's record, the first line and the Run end as shown, quoted exactly),",
   "eventIndex or null, attemptId (sibling) or null, excerpt}]; capabilityEvidence [{eventIndex, why}];",
   "preFailureState {eventIndex, description} (last good or last observable state) or null;",
   "mechanism (short noun phrase, free text); mechanismId (one of the known ids below when one",
@@ -181,6 +182,23 @@ export function noActionsNote(a: Attempt): string {
   );
 }
 
+/** The prompt's first line: the attempt, its task and what its record says of the outcome. */
+function attemptHeader(a: Attempt): string {
+  return `Attempt ${a.id} · task ${a.taskId} · outcome ${a.outcome}${
+    a.reward != null ? ` · reward ${a.reward}` : ""
+  }${a.exception ? ` · exception ${a.exception.type}` : ""} · ${a.events.length} events\n`;
+}
+
+/**
+ * The run's record as the prompt shows it (its first line, the run end, the note of a trace
+ * with no actions): what the model may cite `from result` — the outcome, the exception and
+ * time limit, the duration, the final turn's stop reason and usage. Quotes are checked against
+ * it as verifier quotes are against the verifier's text.
+ */
+export function runRecordText(a: Attempt): string {
+  return [attemptHeader(a), runEndLine(a), noActionsNote(a)].join("\n");
+}
+
 function section(title: string, body: string): string {
   return `## ${title}\n${body}\n`;
 }
@@ -217,9 +235,7 @@ export function buildLabelPrompt(
   const fullTokens = estimateTokens(fullTraceText(attempt));
   const budgetTokens = promptBudget(fullTokens, limits);
   const n = attempt.events.length;
-  const header = `Attempt ${attempt.id} · task ${attempt.taskId} · outcome ${attempt.outcome}${
-    attempt.reward != null ? ` · reward ${attempt.reward}` : ""
-  }${attempt.exception ? ` · exception ${attempt.exception.type}` : ""} · ${n} events\n`;
+  const header = attemptHeader(attempt);
   // Work in characters: the estimate is ceil(chars / 4), so chars ≤ 4 × budget is exact.
   const maxChars = charsForTokens(budgetTokens);
   let left = maxChars - header.length - 60;

@@ -138,6 +138,47 @@ describe("an LLM answer is named only with evidence found where it says", () => 
     expect(labels[0]?.unlabelledReason).toContain("must quote the verifier's output exactly");
   });
 
+  it("a line of the run's record, as the prompt showed it, is quotable; one it never showed is refused", async () => {
+    const a = Attempt.parse({
+      ...makeAttempt("record-1"),
+      outcome: "timeout",
+      durationS: 900,
+      exception: {
+        type: "AgentTimeoutError",
+        message: "Agent execution timed out after 900 seconds",
+      },
+    });
+    const record = {
+      claim: "mechanism" as const,
+      from: "result" as const,
+      eventIndex: null,
+      attemptId: null,
+      excerpt: "exception AgentTimeoutError: Agent execution timed out after 900 seconds",
+    };
+    // the record alone: a run whose events are not cited still shows its mechanism
+    const label = await labelWith(a, { evidence: [record] });
+    const prompt = fake.chat.at(-1)?.messages[1]?.content ?? "";
+    expect(prompt).toContain(
+      "exception AgentTimeoutError: Agent execution timed out after 900 seconds",
+    );
+    expect(label.status).toBe("named");
+    expect(label.evidence?.[0]).toMatchObject({ from: "result", claim: "mechanism" });
+    // a record line the prompt never showed is refused (the answer is invalid after repair)
+    await rm(cacheDir, { recursive: true, force: true });
+    fake.respond = () => ({
+      kind: "json",
+      answer: goodAnswer({ evidence: [{ ...record, excerpt: "exception RateLimitError: 429" }] }),
+    });
+    const { labels } = await labelAttempts([a], {
+      evidence: new Map([[a.id, hitsFor(a)]]),
+      config: { model: "fake-model", maxRetries: 0 },
+      cacheDir,
+      apiKey: "sk-checks-test-0123456789abcdefghij",
+      baseURL: fake.baseURL,
+    });
+    expect(labels[0]?.unlabelledReason).toContain("must quote the run's record exactly");
+  });
+
   it("a sibling claim counts only for the passing sibling the prompt compared with", async () => {
     const failed = makeAttempt("sib-fail");
     const passed = Attempt.parse({

@@ -76,6 +76,19 @@ export function agentDurationS(r: HarborTrialResult): number | undefined {
   return seconds(r);
 }
 
+/**
+ * When the agent itself started, read the way `agentDurationS` times it: its own
+ * `agent_execution`, else the first step's when every step was timed, else the trial's start
+ * (setup included). With the duration it places the agent's end and its first answer.
+ */
+export function agentStartedAt(r: HarborTrialResult): string | undefined {
+  if (seconds(r.agent_execution) !== undefined) return r.agent_execution?.started_at ?? undefined;
+  const steps = r.step_results ?? [];
+  if (steps.length && steps.every((s) => seconds(s.agent_execution) !== undefined))
+    return steps[0]?.agent_execution?.started_at ?? undefined;
+  return r.started_at ?? undefined;
+}
+
 /** The verifier's numeric sub-scores (`verifier_result.rewards`), else the last step's. */
 export function harborScores(r: HarborTrialResult): Record<string, number> | undefined {
   const all = [

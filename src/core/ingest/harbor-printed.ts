@@ -13,7 +13,12 @@ import {
 import { EventLog } from "./events.js";
 import { findFiles, peek, readSmall, readTail } from "./fs-util.js";
 import { littleCoderItems } from "./little-coder-log.js";
-import { isOpencodeLog, opencodeFailure, opencodeItems } from "./opencode-printed.js";
+import {
+  isOpencodeLog,
+  opencodeFailure,
+  opencodeItems,
+  opencodeLastStop,
+} from "./opencode-printed.js";
 import { isPiEventLog, piEventItems } from "./pi-printed.js";
 import { isResponsesLog, responsesLogItems } from "./responses-log.js";
 
@@ -169,6 +174,22 @@ function opencodeTurnFailure(dir: string): LoggedFailure | undefined {
   return lastLoggedFailure(join(dir, "agent", "opencode.txt"), '"type":"error"', (l) =>
     opencodeFailure(l),
   );
+}
+
+/**
+ * Why the agent's last model step ended, as its own event stream printed it, for a trajectory
+ * the harness converted without it (OpenCode's `step_finish` reason, ATIF has no field for
+ * it): kept only when the step billed the same output tokens as the trajectory's final turn,
+ * so it is that turn's.
+ */
+export function printedFinalStop(
+  dir: string,
+  outputTokens: number | undefined,
+): string | undefined {
+  if (outputTokens === undefined) return undefined;
+  const tail = readTail(join(dir, "agent", "opencode.txt"), 64 * 1024);
+  const stop = tail ? opencodeLastStop(tail.split("\n")) : undefined;
+  return stop && stop.output === outputTokens ? stop.reason : undefined;
 }
 
 /** OpenClaw's session log: a model request that failed (`openclaw:prompt-error`, `data.error`). */

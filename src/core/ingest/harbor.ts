@@ -12,6 +12,7 @@ import { type GeminiLog, readGeminiSession } from "./gemini-session.js";
 import { goTestRun } from "./go-test-output.js";
 import {
   agentDurationS,
+  agentStartedAt,
   decideOutcome,
   harborException,
   harborReward,
@@ -22,6 +23,7 @@ import {
 import {
   aiderWithheldInput,
   printedAgentLog,
+  printedFinalStop,
   printedTurnFailure,
   unreadAgentLogs,
 } from "./harbor-printed.js";
@@ -436,7 +438,11 @@ export async function* readHarborTrial(
   const exit = agentExit(dir);
   const rawTurn =
     raw.claude && events === raw.claude.log.events ? raw.claude.finalTurn() : undefined;
-  const turn = rawTurn ?? parts?.finalTurn ?? (fromEpisodes ? episodes?.finalTurn : undefined);
+  const lastTurn = rawTurn ?? parts?.finalTurn ?? (fromEpisodes ? episodes?.finalTurn : undefined);
+  // a converted trajectory keeps no stop reason: the agent's own stream may say it
+  const printedStop =
+    lastTurn && !lastTurn.stopReason ? printedFinalStop(dir, lastTurn.outputTokens) : undefined;
+  const turn = printedStop ? { ...lastTurn, stopReason: printedStop } : lastTurn;
   const agentEnd =
     turn || exit
       ? {
@@ -495,10 +501,7 @@ export async function* readHarborTrial(
     costUsd: usage.costUsd ?? parts?.costUsd ?? episodes?.costUsd,
     tokens: usage.tokens ?? parts?.tokens ?? episodes?.tokens,
     // when the agent itself started: with durationS (its own time) it gives the agent's end
-    startedAt:
-      (r.agent_execution?.finished_at ? r.agent_execution.started_at : undefined) ??
-      r.started_at ??
-      parts?.startedAt,
+    startedAt: agentStartedAt(r) ?? parts?.startedAt,
     durationS: agentDurationS(r),
     verifierOutput: verifier?.text,
     verifierSource: verifier

@@ -148,3 +148,30 @@ export function opencodeFailure(line: string): string | null | undefined {
     ? null
     : undefined;
 }
+
+const StepFinish = z.object({
+  type: z.literal("step_finish"),
+  part: z.object({
+    reason: z.string().min(1),
+    tokens: z.object({ output: z.number().int().nonnegative() }).partial().optional(),
+  }),
+});
+
+/**
+ * Why OpenCode's last model step ended (`step_finish`: `part.reason`, e.g. `stop`,
+ * `tool-calls`, `length`) and the output tokens it billed, from the lines given (the log's
+ * tail); undefined when none of them is a step's end.
+ */
+export function opencodeLastStop(
+  lines: readonly string[],
+): { reason: string; output?: number } | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = (lines[i] ?? "").trim();
+    if (!l.startsWith('{"type":"step_finish"') || !EVENT.test(l)) continue;
+    const f = StepFinish.safeParse(parsed(l));
+    if (!f.success) continue;
+    const output = f.data.part.tokens?.output;
+    return { reason: f.data.part.reason, ...(output !== undefined ? { output } : {}) };
+  }
+  return undefined;
+}

@@ -137,9 +137,9 @@ export function isNamed(l: Label): boolean {
 export const SCOPE_DEFINITIONS: readonly string[] = [
   "In scope (exclusion none) is every failure a runtime rule could have addressed, of one of two kinds:",
   "- procedural_loss: capability is evidenced (a passing sibling attempt of the same task, or a working intermediate result in this attempt: a check that passed, output that matched, a deliverable that was right before it was changed) and an observable state preceded the loss (stopped without checking, destroyed or overwrote a working result, mutated its evidence, let a service die with the session).",
-  "- policy_addressable: no capability evidence, but an observable state where a bounded instruction or denial could have changed the outcome: no deliverable written before the deadline or the stop; the same failing call repeated without a change of approach; a stop right after announcing a write that never happened; the deliverable written to another path than the one the task or verifier names; an available check never run before stopping. Capability evidence is NOT required for this kind.",
+  "- policy_addressable: no capability evidence, but an observable state where a bounded instruction or denial could have changed the outcome: no deliverable written before the deadline or the stop; the same failing call repeated without a change of approach; a stop right after announcing a write that never happened; the deliverable written to another path than the one the task or verifier names; an available check never run before stopping; a model response that used up the output-token limit the harness itself requested (stop reason length at that limit) and so ended the run with nothing delivered. Capability evidence is NOT required for this kind.",
   "Out of scope (the exclusion):",
-  "- provider_fault: the model provider or harness failed the agent (API error, truncated or empty final response, rate limit in the last turn, agent process killed, trial never started, a tool or credential the task needs absent from the environment).",
+  "- provider_fault: the model provider or harness failed the agent (API error, a final response cut or left empty before any limit the request set — cut mid-stream, or empty with no usage reported —, rate limit in the last turn, agent process killed, trial never started, a tool or credential the task needs absent from the environment).",
   "- verifier_fault: the grader is wrong or broken (test script died before any test ran, judge output unparseable, a correct deliverable scored 0).",
   "- capability_gap: only what no runtime rule could address: the agent worked to a finished deliverable, checked it, with no stall, loop, missing deliverable or skipped check, and it is wrong because the task is beyond it. Missing capability evidence alone is not a capability gap.",
   "- no_intervention_point: no observable state existed where a rule could have acted.",
@@ -158,9 +158,10 @@ export const STATUS_DEFINITION =
  * Part of the LLM answer cache key and of the label store key, so stored LLM labels are
  * recomputed when it changes (`fire clusters` reads the store without loading the labeller).
  * Bump it with every change to what the prompt shows (src/llm/digest.ts, prompt.ts): @4, the
- * offered tools and whether any runs code.
+ * offered tools and whether any runs code; @5, evidence cited from the run's record and the
+ * scope line on a response cut at the output limit the request set.
  */
-export const LLM_LABEL_VERSION = "label-answer@4";
+export const LLM_LABEL_VERSION = "label-answer@5";
 
 /**
  * Version of the checks that turn a valid LLM answer into a label (src/llm/label.ts: found

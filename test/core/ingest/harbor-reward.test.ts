@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { agentDurationS, pickReward } from "../../../src/core/ingest/harbor-outcome.js";
+import {
+  agentDurationS,
+  agentStartedAt,
+  pickReward,
+} from "../../../src/core/ingest/harbor-outcome.js";
 import type { HarborTrialResult } from "../../../src/core/ingest/harbor-schema.js";
 
 describe("a Harbor trial's reward and agent time", () => {
@@ -36,5 +40,38 @@ describe("a Harbor trial's reward and agent time", () => {
     ];
     expect(agentDurationS({ ...base, step_results: steps } as HarborTrialResult)).toBe(90);
     expect(agentDurationS(base as HarborTrialResult)).toBe(600);
+  });
+
+  it("starts the agent's clock where its time is measured: its own, the first step's, the trial's", () => {
+    const t = (a: string, b: string | null) => ({ started_at: a, finished_at: b });
+    const base = {
+      task_name: "t",
+      trial_name: "t__1",
+      ...t("2026-01-01T00:00:00Z", "2026-01-01T00:10:00Z"),
+    };
+    const own = t("2026-01-01T00:01:00Z", "2026-01-01T00:03:00Z");
+    expect(agentStartedAt({ ...base, agent_execution: own } as HarborTrialResult)).toBe(
+      "2026-01-01T00:01:00Z",
+    );
+    // a multi-step trial keeps its agent's timing per step (agent_execution null): setup is
+    // not the agent's time
+    const steps = [
+      { step_name: "a", agent_execution: t("2026-01-01T00:02:00Z", "2026-01-01T00:03:00Z") },
+      { step_name: "b", agent_execution: t("2026-01-01T00:05:00Z", "2026-01-01T00:05:30Z") },
+    ];
+    expect(
+      agentStartedAt({ ...base, agent_execution: null, step_results: steps } as HarborTrialResult),
+    ).toBe("2026-01-01T00:02:00Z");
+    // a step without its end, or an agent that never finished: the trial's own start
+    const open = [steps[0], { step_name: "b", agent_execution: t("2026-01-01T00:05:00Z", null) }];
+    expect(agentStartedAt({ ...base, step_results: open } as HarborTrialResult)).toBe(
+      "2026-01-01T00:00:00Z",
+    );
+    expect(
+      agentStartedAt({
+        ...base,
+        agent_execution: t("2026-01-01T00:01:00Z", null),
+      } as HarborTrialResult),
+    ).toBe("2026-01-01T00:00:00Z");
   });
 });

@@ -220,7 +220,7 @@ describe("importers fill Attempt.verifierTests and agentEnd", () => {
 describe("Claude Code transcripts record the final turn", () => {
   const SESSION = fixture("real-clients/claude-rm-deny/session.jsonl");
 
-  it("a real session: end_turn with usage, no fault; the same cut at max_tokens is one", async () => {
+  it("a real session: end_turn with usage, no fault; nor the same at max_tokens, the model's own", async () => {
     const real = (await collect([SESSION])).attempts[0]!;
     expect(real.agentEnd).toMatchObject({
       stopReason: "end_turn",
@@ -244,7 +244,11 @@ describe("Claude Code transcripts record the final turn", () => {
     writeFileSync(join(dir, "session.jsonl"), `${rows.join("\n")}\n`);
     const cut = (await collect([join(dir, "session.jsonl")])).attempts[0]!;
     expect(cut.agentEnd?.stopReason).toBe("max_tokens");
-    expect(truncatedFinalResponse({ ...cut, outcome: "fail" })?.code).toBe(
+    // it used up the output the request allowed, metered: the model's generation, no cut
+    expect(truncatedFinalResponse({ ...cut, outcome: "fail" })).toBeUndefined();
+    // with no usage reported beside it, the provider's cut
+    const unmetered = { ...cut, agentEnd: { ...cut.agentEnd, promptTokens: 0 } };
+    expect(truncatedFinalResponse({ ...unmetered, outcome: "fail" })?.code).toBe(
       "truncated-model-response",
     );
   });

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { truncatedFinalResponse } from "../../../src/core/mine/faults/harness.js";
 import { faultOf } from "../../../src/core/mine/triage.js";
 import { editJson } from "../../helpers/edit-json.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
@@ -231,5 +232,23 @@ describe("a final model step with nothing in it", () => {
     const b = await collectOne(dir);
     expect(b.agentEnd?.outputTokens).toBe(3);
     expect(faultOf(b)?.code).not.toBe("truncated-model-response");
+  });
+});
+
+describe("a final response that used up the output limit the request set", () => {
+  it("is the model's own generation, no provider fault; with no usage it is the provider's cut", async () => {
+    const a = await collectOne(trial("dwconv3d-occupancy__hCrGGYE"));
+    // OpenCode's 32,000-token cap: the last step finished for `length`, metered, no tool call
+    expect(a.agentEnd).toMatchObject({ stopReason: "length", toolCalls: 0 });
+    expect(a.agentEnd?.outputTokens).toBeGreaterThan(0);
+    expect(truncatedFinalResponse(a)).toBeUndefined();
+    expect(faultOf(a)).toBeUndefined();
+    // the same ending with no usage reported: a response the provider never metered
+    const cut = { ...a, agentEnd: { ...a.agentEnd, promptTokens: 0 } };
+    expect(truncatedFinalResponse(cut)).toMatchObject({
+      reason: "provider_fault",
+      code: "truncated-model-response",
+    });
+    expect(truncatedFinalResponse(cut)?.detail).toContain("stopped at the length limit (length)");
   });
 });

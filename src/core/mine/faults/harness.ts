@@ -70,10 +70,13 @@ export function agentKilled(a: Attempt): Fault | undefined {
 }
 
 /**
- * The final model response was cut off: the run's last turn made no tool call and either
- * stopped at the length limit, or arrived without the usage every other turn reported
- * (0 or no prompt tokens), as a response the provider or transport cut short does. The
- * harness took it for the end of the turn and the run stopped there.
+ * The final model response was cut off: the run's last turn made no tool call and arrived
+ * without the usage every other turn reported (0 or no prompt tokens), or held nothing, as a
+ * response the provider or transport cut short does. The harness took it for the end of the
+ * turn and the run stopped there. A response that stopped at the length limit is not one: it
+ * used up the output the request allowed, the model's own generation (SCOPE_DEFINITIONS: the
+ * run ended with nothing delivered, a state a stop rule can act on), unless its usage shows
+ * the provider's cut as well.
  */
 export function truncatedFinalResponse(a: Attempt): Fault | undefined {
   const end = a.agentEnd;
@@ -93,12 +96,12 @@ export function truncatedFinalResponse(a: Attempt): Fault | undefined {
     end.promptTokens === undefined &&
     end.outputTokens === undefined &&
     (end.meteredTurns ?? 0) > 0;
-  if (!atLimit && !noUsage && !empty) return undefined;
+  if (!noUsage && !empty) return undefined;
   // a closing report that reads as finished lost nothing the run needed, whatever the
   // meter said (some endpoints report no usage for a whole final turn)
   if (!atLimit && readsAsFinished(finalText(a))) return undefined;
   const why = atLimit
-    ? `stopped at the length limit (${end.stopReason})`
+    ? `stopped at the length limit (${end.stopReason}) with no usage reported`
     : empty && !noUsage
       ? "it was empty: no text, no tool call and no usage, where earlier turns reported usage"
       : "the provider reported no usage for it (0 prompt tokens)";
