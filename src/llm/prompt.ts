@@ -196,7 +196,18 @@ function attemptHeader(a: Attempt): string {
  * it as verifier quotes are against the verifier's text.
  */
 export function runRecordText(a: Attempt): string {
-  return [attemptHeader(a), runEndLine(a), noActionsNote(a)].join("\n");
+  return [attemptHeader(a), runEndText(a), noActionsNote(a)].join("\n");
+}
+
+/**
+ * The Run end section's text: how the run ended (exception, tokens, duration, last event),
+ * whether the environment let the agent install and download, the tools it was offered and
+ * where it worked.
+ */
+function runEndText(a: Attempt): string {
+  return [runEndLine(a), environmentLine(a), toolsLine(a), workPlacesLine(a)]
+    .filter(Boolean)
+    .join("\n");
 }
 
 function section(title: string, body: string): string {
@@ -253,11 +264,7 @@ export function buildLabelPrompt(
   left -= factReserve;
   const task = section("Task", take(redact(attempt.taskText), 0.3));
   // How the run ended (exception, tokens, duration, last event): short, always shown if it fits.
-  // and whether the environment let the agent install and download (from the events)
-  const env = environmentLine(attempt);
-  const endText = [runEndLine(attempt), env, toolsLine(attempt), workPlacesLine(attempt)]
-    .filter(Boolean)
-    .join("\n");
+  const endText = runEndText(attempt);
   const runEnd = endText && left > endText.length + 200 ? section("Run end", endText) : "";
   left -= runEnd.length;
   // The verifier: its failing tests and assertion lines whole (up to a cap), then its tail.
