@@ -126,11 +126,14 @@ function verifierText(attempt: Attempt): string {
  * The label spec for one attempt: the answer schema plus "every cited event exists", "every
  * quoted verifier line is in the verifier's output" and "in scope ⇔ a kind".
  */
-export function labelSpec(attempt: Attempt): StructuredSpec<LabelAnswerT> {
+export function labelSpec(
+  attempt: Attempt,
+  recordText: string = runRecordText(attempt),
+): StructuredSpec<LabelAnswerT> {
   const indices = new Set(attempt.events.map((e) => e.index));
   const last = attempt.events.length ? Math.max(...indices) : -1;
   const verifier = verifierText(attempt);
-  const record = squash(runRecordText(attempt));
+  const record = squash(recordText);
   return {
     schema: LlmLabelAnswer,
     name: "fire_label",
@@ -255,16 +258,13 @@ function quotePieces(excerpt: string): string[] {
 function isFound(
   attempt: Attempt,
   e: LabelAnswerT["evidence"][number],
-  ctx: { verifier: string; siblingId: string | undefined },
+  ctx: { verifier: string; record: string; siblingId: string | undefined },
 ): boolean {
   if (e.from === "sibling") return e.attemptId !== null && e.attemptId === ctx.siblingId;
   const pieces = quotePieces(e.excerpt);
   if (pieces.length === 0) return false;
   if (e.from === "verifier") return pieces.some((p) => ctx.verifier.includes(p.slice(0, 120)));
-  if (e.from === "result") {
-    const record = squash(runRecordText(attempt));
-    return pieces.some((p) => record.includes(p.slice(0, 120)));
-  }
+  if (e.from === "result") return pieces.some((p) => ctx.record.includes(p.slice(0, 120)));
   const ev = attempt.events.find((x) => x.index === e.eventIndex);
   if (!ev) return false;
   const text = squash(renderEvent(ev, Number.POSITIVE_INFINITY).replace(/ ⏎ /g, " "));
@@ -306,7 +306,11 @@ function answerLabel(
   const { mechanismId: _named, kind, status, evidence: _cited, secondReading, ...rest } = value;
   const evidence = labelEvidence(value);
   const inScope = value.exclusion === "none";
-  const ctx = { verifier: verifierText(attempt), siblingId };
+  const ctx = {
+    verifier: verifierText(attempt),
+    record: squash(opts.recordText ?? runRecordText(attempt)),
+    siblingId,
+  };
   const found = value.evidence.filter((e) => isFound(attempt, e, ctx));
   const shown = found.some((e) => e.claim === "mechanism" || e.claim === "state");
   const read = inScope ? stopReading(attempt, value.mechanismId) : { id: value.mechanismId };
@@ -349,7 +353,7 @@ function answerLabel(
     ...new Set(evidence.flatMap((e) => (e.eventIndex === undefined ? [] : [e.eventIndex]))),
   ];
   // what a reviewer reads first: the mechanism the model suspected and how many kinds of
-  // found evidence (event, verifier, sibling) back it
+  // found evidence (event, verifier, record, sibling) back it
   const suspectedId = withheld ? known.mechanismId : undefined;
   const kinds = new Set(
     found.filter((e) => e.claim === "mechanism" || e.claim === "state").map((e) => e.from),
@@ -393,6 +397,8 @@ export interface ReadOptions {
   siblingId?: string | undefined;
   /** Name a mechanism no detector reads in the trace (config `llm.nameUncorroborated`). */
   nameUncorroborated: boolean;
+  /** The run's record as the prompt showed it (default: as a prompt with room shows it). */
+  recordText?: string | undefined;
 }
 
 export function toLabel(
@@ -471,17 +477,23 @@ export async function labelAttempts(
 
   let results: StructuredResult<LabelAnswerT>[];
   if (opts.batch) {
-    results = await labelInBatch(session, attempts, prompts, labelSpec, (n) => {
+    const shown = new Map(attempts.map((a, i) => [a, prompts[i]?.recordText]));
+    const specOf = (a: Attempt): StructuredSpec<LabelAnswerT> => labelSpec(a, shown.get(a));
+    results = await labelInBatch(session, attempts, prompts, specOf, (n) => {
       done = n;
       progress();
     });
   } else {
     results = await Promise.all(
       attempts.map(async (a, i) => {
-        const r = await structuredCall(labelSpec(a), prompts[i]?.messages ?? [], {
-          id: a.id,
-          session,
-        });
+        const r = await structuredCall(
+          labelSpec(a, prompts[i]?.recordText),
+          prompts[i]?.messages ?? [],
+          {
+            id: a.id,
+            session,
+          },
+        );
         done += 1;
         progress();
         return r;
@@ -495,6 +507,7 @@ export async function labelAttempts(
       model: session.config.model,
       siblingId: siblings.get(a.id),
       nameUncorroborated: session.config.nameUncorroborated,
+      recordText: prompts[i]?.recordText,
     });
   });
   report.labelled = labels.filter((l) => !l.unlabelledReason).length;

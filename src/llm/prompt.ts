@@ -37,6 +37,11 @@ export interface BuiltPrompt {
   budgetTokens: number;
   /** Event indices shown to the model, ascending. */
   shownEvents: number[];
+  /**
+   * The run's record as this prompt showed it (its first line, the Run end section when it
+   * fitted, the note of a trace with no actions): what a quote `from result` must come from.
+   */
+  recordText: string;
 }
 
 export const LABEL_SYSTEM_PROMPT = [
@@ -190,13 +195,16 @@ function attemptHeader(a: Attempt): string {
 }
 
 /**
- * The run's record as the prompt shows it (its first line, the run end, the note of a trace
- * with no actions): what the model may cite `from result` — the outcome, the exception and
- * time limit, the duration, the final turn's stop reason and usage. Quotes are checked against
- * it as verifier quotes are against the verifier's text.
+ * The run's record as a prompt shows it (its first line, the Run end section unless the budget
+ * left it out, the note of a trace with no actions): what the model may cite `from result` —
+ * the outcome, the exception and time limit, the duration, the final turn's stop reason and
+ * usage, the tools offered. Quotes are checked against it as verifier quotes are against the
+ * verifier's text.
  */
-export function runRecordText(a: Attempt): string {
-  return [attemptHeader(a), runEndText(a), noActionsNote(a)].join("\n");
+export function runRecordText(a: Attempt, runEndShown = true): string {
+  return [attemptHeader(a), runEndShown ? runEndText(a) : "", noActionsNote(a)]
+    .filter(Boolean)
+    .join("\n");
 }
 
 /**
@@ -376,5 +384,6 @@ export function buildLabelPrompt(
     fullTokens,
     budgetTokens,
     shownEvents: [...chosen.keys()].sort((a, b) => a - b).map((p) => attempt.events[p]?.index ?? p),
+    recordText: runRecordText(attempt, runEnd !== ""),
   };
 }

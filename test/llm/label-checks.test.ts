@@ -179,6 +179,38 @@ describe("an LLM answer is named only with evidence found where it says", () => 
     expect(labels[0]?.unlabelledReason).toContain("must quote the run's record exactly");
   });
 
+  it("a record line the budget left out of the prompt is not quotable", async () => {
+    const a = Attempt.parse({
+      ...makeAttempt("record-2"),
+      outcome: "timeout",
+      durationS: 900,
+      exception: {
+        type: "AgentTimeoutError",
+        message: "Agent execution timed out after 900 seconds",
+      },
+    });
+    const quote = {
+      claim: "mechanism" as const,
+      from: "result" as const,
+      eventIndex: null,
+      attemptId: null,
+      excerpt: "Agent execution timed out after 900 seconds",
+    };
+    await rm(cacheDir, { recursive: true, force: true });
+    fake.respond = () => ({ kind: "json", answer: goodAnswer({ evidence: [quote] }) });
+    const { labels } = await labelAttempts([a], {
+      evidence: new Map([[a.id, hitsFor(a)]]),
+      config: { model: "fake-model", maxRetries: 0, maxPromptTokens: 150, minPromptTokens: 100 },
+      cacheDir,
+      apiKey: "sk-checks-test-0123456789abcdefghij",
+      baseURL: fake.baseURL,
+    });
+    const prompt = fake.chat.at(-1)?.messages[1]?.content ?? "";
+    expect(prompt).not.toContain("## Run end");
+    expect(prompt).not.toContain("timed out after 900 seconds");
+    expect(labels[0]?.unlabelledReason).toContain("must quote the run's record exactly");
+  });
+
   it("a sibling claim counts only for the passing sibling the prompt compared with", async () => {
     const failed = makeAttempt("sib-fail");
     const passed = Attempt.parse({

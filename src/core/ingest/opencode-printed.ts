@@ -160,7 +160,7 @@ const StepFinish = z.object({
 /**
  * Why OpenCode's last model step ended (`step_finish`: `part.reason`, e.g. `stop`,
  * `tool-calls`, `length`) and the output tokens it billed, from the lines given (the log's
- * tail); undefined when none of them is a step's end.
+ * tail); undefined when none of them is a step's end or the last one gives no reason.
  */
 export function opencodeLastStop(
   lines: readonly string[],
@@ -168,8 +168,10 @@ export function opencodeLastStop(
   for (let i = lines.length - 1; i >= 0; i--) {
     const l = (lines[i] ?? "").trim();
     if (!l.startsWith('{"type":"step_finish"') || !EVENT.test(l)) continue;
+    // the last step's end decides: one without a reason says nothing of the final turn, and
+    // an earlier step's reason is not the final turn's
     const f = StepFinish.safeParse(parsed(l));
-    if (!f.success) continue;
+    if (!f.success) return undefined;
     const output = f.data.part.tokens?.output;
     return { reason: f.data.part.reason, ...(output !== undefined ? { output } : {}) };
   }

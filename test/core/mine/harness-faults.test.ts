@@ -291,9 +291,14 @@ describe("harness and provider faults from the trajectory", () => {
     expect(faultOf(copied)?.code).toBe("truncated-model-response");
   });
 
-  it("a length stop is one too; a metered final turn, or one with a call after it, is not", () => {
+  it("a metered length stop is the model's own, not a cut; nor is a metered turn or one with a call after it", () => {
+    // it used up the output the request allowed: the model's generation (SCOPE_DEFINITIONS)
     const atLimit = { ...cut, promptTokens: 5000, stopReason: "max_tokens" };
-    expect(faultOf(base({ agentEnd: atLimit }))?.code).toBe("truncated-model-response");
+    expect(faultOf(base({ agentEnd: atLimit }))).toBeUndefined();
+    // the same stop with no usage reported is the provider's cut
+    expect(faultOf(base({ agentEnd: { ...atLimit, promptTokens: 0 } }))?.code).toBe(
+      "truncated-model-response",
+    );
     expect(faultOf(base({ agentEnd: { ...cut, promptTokens: 5000 } }))).toBeUndefined();
     expect(faultOf(base({ agentEnd: { ...cut, eventIndex: 0 } }))).toBeUndefined();
     expect(faultOf(base({ agentEnd: { ...cut, toolCalls: 1 } }))).toBeUndefined();

@@ -1,6 +1,7 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { opencodeLastStop } from "../../../src/core/ingest/opencode-printed.js";
 import { truncatedFinalResponse } from "../../../src/core/mine/faults/harness.js";
 import { faultOf } from "../../../src/core/mine/triage.js";
 import { editJson } from "../../helpers/edit-json.js";
@@ -250,5 +251,59 @@ describe("a final response that used up the output limit the request set", () =>
       code: "truncated-model-response",
     });
     expect(truncatedFinalResponse(cut)?.detail).toContain("stopped at the length limit (length)");
+  });
+});
+
+describe("the final turn's stop reason from OpenCode's own stream", () => {
+  const stepFinish = /^\{"type":"step_finish".*$/gm;
+  /** A copy of the output-cap trial whose last `step_finish` line goes through `edit`. */
+  function withLastStep(edit: (row: { part: Record<string, unknown> }) => void): string {
+    const dir = temp.copyOf(trial("dwconv3d-occupancy__hCrGGYE"), "fire-oc-stop-");
+    const file = resolve(dir, "agent/opencode.txt");
+    const text = readFileSync(file, "utf8");
+    const last = [...text.matchAll(stepFinish)].at(-1)?.[0] ?? "";
+    expect(last).toContain('"reason":"length"');
+    const row = JSON.parse(last) as { part: Record<string, unknown> };
+    edit(row);
+    writeFileSync(file, text.replace(last, JSON.stringify(row)));
+    return dir;
+  }
+
+  it("takes the last step's reason only when that step billed the final turn's output", async () => {
+    const a = await collectOne(trial("dwconv3d-occupancy__hCrGGYE"));
+    expect(a.agentEnd?.stopReason).toBe("length");
+    // another step's count: not the final turn's
+    const other = await collectOne(
+      withLastStep((r) => {
+        r.part.tokens = { ...(r.part.tokens as object), output: 31999 };
+      }),
+    );
+    expect(other.agentEnd?.stopReason).toBeUndefined();
+    // a last step with no reason says nothing; an earlier step's reason is not taken instead
+    const none = await collectOne(
+      withLastStep((r) => {
+        delete r.part.reason;
+      }),
+    );
+    expect(none.agentEnd?.stopReason).toBeUndefined();
+  });
+
+  it("never takes an earlier step's reason for the last step's", () => {
+    const step = (part: object) =>
+      JSON.stringify({ type: "step_finish", timestamp: 1784496609679, sessionID: "ses_x", part });
+    const earlier = step({ reason: "length", tokens: { output: 32000 } });
+    expect(opencodeLastStop([earlier])).toEqual({ reason: "length", output: 32000 });
+    expect(opencodeLastStop([earlier, step({ tokens: { output: 32000 } })])).toBeUndefined();
+    expect(
+      opencodeLastStop([earlier, step({ reason: "stop", tokens: { output: null } })]),
+    ).toBeUndefined();
+  });
+
+  it("reads none without the stream", async () => {
+    const dir = temp.copyOf(trial("dwconv3d-occupancy__hCrGGYE"), "fire-oc-nostream-");
+    rmSync(resolve(dir, "agent/opencode.txt"));
+    const a = await collectOne(dir);
+    expect(a.agentEnd?.outputTokens).toBe(32000);
+    expect(a.agentEnd?.stopReason).toBeUndefined();
   });
 });
