@@ -53,6 +53,39 @@ async function labelWith(
   return label;
 }
 
+/** Why fire refused an answer (invalid after its one repair), with the prompt it sent. */
+async function refusal(
+  a: Attempt,
+  answer: Partial<LlmLabelAnswer>,
+  limits: { maxPromptTokens?: number; minPromptTokens?: number } = {},
+): Promise<{ reason: string | undefined; prompt: string }> {
+  await rm(cacheDir, { recursive: true, force: true });
+  fake.respond = () => ({ kind: "json", answer: goodAnswer(answer) });
+  const { labels } = await labelAttempts([a], {
+    evidence: new Map([[a.id, hitsFor(a)]]),
+    config: { model: "fake-model", maxRetries: 0, ...limits },
+    cacheDir,
+    apiKey: "sk-checks-test-0123456789abcdefghij",
+    baseURL: fake.baseURL,
+  });
+  return {
+    reason: labels[0]?.unlabelledReason,
+    prompt: fake.chat.at(-1)?.messages[1]?.content ?? "",
+  };
+}
+
+/** A run its time limit ended, with the limit in its exception's message. */
+const timedOut = (id: string): Attempt =>
+  Attempt.parse({
+    ...makeAttempt(id),
+    outcome: "timeout",
+    durationS: 900,
+    exception: {
+      type: "AgentTimeoutError",
+      message: "Agent execution timed out after 900 seconds",
+    },
+  });
+
 /** makeAttempt's destructive call (index 7): the mechanism's event. */
 const CLEANUP = 7;
 const cleanup = (excerpt: string): LlmLabelAnswer["evidence"][number] => ({
@@ -123,31 +156,14 @@ describe("an LLM answer is named only with evidence found where it says", () => 
     expect(fake.chat.at(-1)?.messages[1]?.content).toContain("tests: 1 failed, 1 passed");
     expect(label.status).toBe("named");
     // a tally the prompt never showed is still refused (the answer is invalid after repair)
-    await rm(cacheDir, { recursive: true, force: true });
-    fake.respond = () => ({
-      kind: "json",
-      answer: goodAnswer({ evidence: [{ ...tally, excerpt: "tests: 7 failed, 0 passed" }] }),
+    const { reason } = await refusal(a, {
+      evidence: [{ ...tally, excerpt: "tests: 7 failed, 0 passed" }],
     });
-    const { labels } = await labelAttempts([a], {
-      evidence: new Map([[a.id, hitsFor(a)]]),
-      config: { model: "fake-model", maxRetries: 0 },
-      cacheDir,
-      apiKey: "sk-checks-test-0123456789abcdefghij",
-      baseURL: fake.baseURL,
-    });
-    expect(labels[0]?.unlabelledReason).toContain("must quote the verifier's output exactly");
+    expect(reason).toContain("must quote the verifier's output exactly");
   });
 
   it("a line of the run's record, as the prompt showed it, is quotable; one it never showed is refused", async () => {
-    const a = Attempt.parse({
-      ...makeAttempt("record-1"),
-      outcome: "timeout",
-      durationS: 900,
-      exception: {
-        type: "AgentTimeoutError",
-        message: "Agent execution timed out after 900 seconds",
-      },
-    });
+    const a = timedOut("record-1");
     const record = {
       claim: "mechanism" as const,
       from: "result" as const,
@@ -157,38 +173,19 @@ describe("an LLM answer is named only with evidence found where it says", () => 
     };
     // the record alone: a run whose events are not cited still shows its mechanism
     const label = await labelWith(a, { evidence: [record] });
-    const prompt = fake.chat.at(-1)?.messages[1]?.content ?? "";
-    expect(prompt).toContain(
+    expect(fake.chat.at(-1)?.messages[1]?.content).toContain(
       "exception AgentTimeoutError: Agent execution timed out after 900 seconds",
     );
     expect(label.status).toBe("named");
     expect(label.evidence?.[0]).toMatchObject({ from: "result", claim: "mechanism" });
     // a record line the prompt never showed is refused (the answer is invalid after repair)
-    await rm(cacheDir, { recursive: true, force: true });
-    fake.respond = () => ({
-      kind: "json",
-      answer: goodAnswer({ evidence: [{ ...record, excerpt: "exception RateLimitError: 429" }] }),
+    const { reason } = await refusal(a, {
+      evidence: [{ ...record, excerpt: "exception RateLimitError: 429" }],
     });
-    const { labels } = await labelAttempts([a], {
-      evidence: new Map([[a.id, hitsFor(a)]]),
-      config: { model: "fake-model", maxRetries: 0 },
-      cacheDir,
-      apiKey: "sk-checks-test-0123456789abcdefghij",
-      baseURL: fake.baseURL,
-    });
-    expect(labels[0]?.unlabelledReason).toContain("must quote the run's record exactly");
+    expect(reason).toContain("must quote the run's record exactly");
   });
 
   it("a record line the budget left out of the prompt is not quotable", async () => {
-    const a = Attempt.parse({
-      ...makeAttempt("record-2"),
-      outcome: "timeout",
-      durationS: 900,
-      exception: {
-        type: "AgentTimeoutError",
-        message: "Agent execution timed out after 900 seconds",
-      },
-    });
     const quote = {
       claim: "mechanism" as const,
       from: "result" as const,
@@ -196,19 +193,14 @@ describe("an LLM answer is named only with evidence found where it says", () => 
       attemptId: null,
       excerpt: "Agent execution timed out after 900 seconds",
     };
-    await rm(cacheDir, { recursive: true, force: true });
-    fake.respond = () => ({ kind: "json", answer: goodAnswer({ evidence: [quote] }) });
-    const { labels } = await labelAttempts([a], {
-      evidence: new Map([[a.id, hitsFor(a)]]),
-      config: { model: "fake-model", maxRetries: 0, maxPromptTokens: 150, minPromptTokens: 100 },
-      cacheDir,
-      apiKey: "sk-checks-test-0123456789abcdefghij",
-      baseURL: fake.baseURL,
-    });
-    const prompt = fake.chat.at(-1)?.messages[1]?.content ?? "";
+    const { reason, prompt } = await refusal(
+      timedOut("record-2"),
+      { evidence: [quote] },
+      { maxPromptTokens: 150, minPromptTokens: 100 },
+    );
     expect(prompt).not.toContain("## Run end");
     expect(prompt).not.toContain("timed out after 900 seconds");
-    expect(labels[0]?.unlabelledReason).toContain("must quote the run's record exactly");
+    expect(reason).toContain("must quote the run's record exactly");
   });
 
   it("a sibling claim counts only for the passing sibling the prompt compared with", async () => {
