@@ -215,12 +215,26 @@ async function rewardFile(dir: string): Promise<number | undefined> {
   }
 }
 
-/** The task's instruction.md when reachable (in the trial, or the task path from its config). */
-async function instruction(dir: string, taskPath: string | undefined): Promise<string> {
+/**
+ * The task's instruction.md when reachable: in the trial, at the task path its config names
+ * (beside the job), or in a configured folder of task folders under the task's own name (the
+ * config's task path's last part, else the trial's task name; a name only, never a path).
+ */
+async function instruction(
+  dir: string,
+  taskPath: string | undefined,
+  taskName: string,
+  taskDirs: readonly string[] = [],
+): Promise<string> {
   const tries = [join(dir, "instruction.md"), join(dir, "task", "instruction.md")];
   if (taskPath)
     for (const base of [dirname(dir), dirname(dirname(dir))])
       tries.push(resolve(base, taskPath, "instruction.md"));
+  const names = [...new Set([taskPath ? basename(taskPath) : "", taskName])].filter(
+    (n) => n && n !== "." && n !== ".." && !/[\\/]/.test(n),
+  );
+  for (const folder of taskDirs)
+    for (const name of names) tries.push(join(folder, name, "instruction.md"));
   for (const t of tries) {
     const s = readSmall(t);
     if (s?.trim()) return s.trim();
@@ -476,7 +490,7 @@ export async function* readHarborTrial(
     (raw.codex ? taskFromPrompt(raw.codex.taskText || raw.codex.firstPrompt) : "") ||
     gemini?.taskText ||
     terminus?.taskText ||
-    (await instruction(dir, r.config?.task?.path ?? undefined)) ||
+    (await instruction(dir, r.config?.task?.path ?? undefined, r.task_name, options.taskDirs)) ||
     launchInstruction(dir);
   const harnessFailure = trialLogFailure(dir) ?? aiderWithheldInput(dir);
   const identity = r.id ?? r.trial_name;

@@ -15,6 +15,11 @@ export interface IngestOptions {
    * a list is an order of preference, the first key the dict has.
    */
   rewardKey?: RewardKey;
+  /**
+   * Folders of task folders (absolute): a trial that keeps no task text takes its task's
+   * `instruction.md` from `<folder>/<task>/`, the task named by its config or its result.
+   */
+  taskDirs?: readonly string[];
   signal?: AbortSignal;
 }
 

@@ -113,6 +113,12 @@ export const FireConfig = z.strictObject({
   rewardKey: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
   /** Max characters kept of any event output. */
   outputCap: z.number().int().positive().default(8_000),
+  /**
+   * Folders of task folders, relative to the workspace (absolute allowed), e.g. a clone of the
+   * benchmark's task repository: a trial that keeps no task text (an agent with no trajectory
+   * under a task fetched from git) reads `<folder>/<task>/instruction.md`.
+   */
+  taskDirs: z.array(z.string().min(1)).optional(),
   llm: LlmConfig.prefault({}),
   mining: MiningConfig.prefault({}),
   verdicts: VerdictsConfig.prefault({}),

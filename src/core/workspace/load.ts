@@ -119,6 +119,7 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     passThreshold: config.passThreshold,
     outputCap: config.outputCap,
     ...(config.rewardKey ? { rewardKey: config.rewardKey } : {}),
+    ...(config.taskDirs?.length ? { taskDirs: config.taskDirs.map((d) => resolve(root, d)) } : {}),
     ...(signal ? { signal } : {}),
   };
   const optionsKey = await parseOptionsKey(config);
@@ -173,9 +174,16 @@ export async function loadWorkspace(dir: string, opts: LoadOptions = {}): Promis
     if (pool === undefined && workers > 0 && nth >= workersAfter)
       pool = ParsePool.open(workers) ?? null;
     if (pool) {
-      const { passThreshold, outputCap, rewardKey } = options;
+      const { passThreshold, outputCap, rewardKey, taskDirs } = options;
       const reply = await pool
-        .run({ unit, key, passThreshold, outputCap, ...(rewardKey ? { rewardKey } : {}) })
+        .run({
+          unit,
+          key,
+          passThreshold,
+          outputCap,
+          ...(rewardKey ? { rewardKey } : {}),
+          ...(taskDirs ? { taskDirs } : {}),
+        })
         .catch(() => undefined);
       const result = reply && decodeEntry(recordText(reply.record), key, false);
       if (result) {

@@ -7,6 +7,7 @@ export async function parseOptionsKey(config: FireConfig): Promise<string> {
     p: config.passThreshold,
     c: config.outputCap,
     ...(config.rewardKey ? { r: config.rewardKey } : {}),
+    ...(config.taskDirs?.length ? { t: config.taskDirs } : {}),
     code: await parserCodeStamp(),
   });
 }

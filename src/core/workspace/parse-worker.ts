@@ -12,6 +12,7 @@ export interface ParseRequest {
   passThreshold: number;
   outputCap: number;
   rewardKey?: RewardKey;
+  taskDirs?: readonly string[];
 }
 
 /**
@@ -30,6 +31,7 @@ async function handle(req: ParseRequest): Promise<ParseReply> {
       passThreshold: req.passThreshold,
       outputCap: req.outputCap,
       ...(req.rewardKey ? { rewardKey: req.rewardKey } : {}),
+      ...(req.taskDirs ? { taskDirs: req.taskDirs } : {}),
     };
     const result = await parseUnit(req.unit, opts);
     const record = encodeRecord(req.key, result);

@@ -38,8 +38,11 @@ export async function collect(
 }
 
 /** The one attempt under `path`, read with no error (a test of a single real trial). */
-export async function collectOne(path: string): Promise<Attempt> {
-  const got = await collect([path]);
+export async function collectOne(
+  path: string,
+  options: Partial<IngestOptions> = {},
+): Promise<Attempt> {
+  const got = await collect([path], options);
   if (got.errors.length > 0) throw new Error(`errors reading ${path}: ${got.errors.join("; ")}`);
   if (got.attempts.length !== 1) throw new Error(`${got.attempts.length} attempts under ${path}`);
   return got.attempts[0] as Attempt;

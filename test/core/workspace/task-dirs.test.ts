@@ -1,0 +1,64 @@
+/**
+ * A Harbor trial of an agent that writes no trajectory, on a task Harbor fetched from git
+ * (the real little-coder trial of `test/fixtures/harbor-little-coder/`, its `config.json`
+ * naming `build-pmars` in terminal-bench-2): the trial keeps no task text. A configured folder
+ * of task folders gives it its task's `instruction.md`.
+ */
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { saveConfig } from "../../../src/core/workspace/config.js";
+import { loadWorkspace } from "../../../src/core/workspace/load.js";
+import { editJson } from "../../helpers/edit-json.js";
+import { REPO_ROOT } from "../../helpers/paths.js";
+import { tempDirs } from "../../helpers/temp-dirs.js";
+import { collectOne } from "../ingest/collect.js";
+
+const TRIAL = resolve(REPO_ROOT, "test/fixtures/harbor-little-coder/build-pmars__YkxDbDj");
+/** The real task folder of the same task at the same commit (its README). */
+const TASKS = resolve(REPO_ROOT, "test/fixtures/tb2-tasks");
+const TEXT = readFileSync(join(TASKS, "build-pmars", "instruction.md"), "utf8").trim();
+const temp = tempDirs();
+
+/** A folder of task folders holding the task's instruction under `name`. */
+function tasksWith(name: string): string {
+  const dir = temp.fresh("fire-tasks-");
+  mkdirSync(join(dir, name), { recursive: true });
+  writeFileSync(join(dir, name, "instruction.md"), TEXT);
+  return dir;
+}
+
+describe("taskDirs: a task's instruction for a trial that keeps none", () => {
+  it("reads none without it, the task folder's instruction with it", async () => {
+    expect((await collectOne(TRIAL)).taskText).toBe("");
+    const a = await collectOne(TRIAL, { taskDirs: [TASKS] });
+    expect(a.taskText).toBe(TEXT);
+    expect(a.taskText).toContain("Install the binary to `/usr/local/bin/pmars`");
+    // another task's folder is not this one's
+    expect((await collectOne(TRIAL, { taskDirs: [tasksWith("build-other")] })).taskText).toBe("");
+  });
+
+  it("takes the task by name, never by a path the trial's config names", async () => {
+    const trial = temp.copyOf(TRIAL, "fire-task-path-");
+    editJson(join(trial, "config.json"), (c) => {
+      (c.task as { path: string }).path = "../../secret/build-pmars";
+    });
+    const tasks = tasksWith("build-pmars");
+    // the last part of the path names the task; nothing above the folder is read
+    writeFileSync(join(tasks, "instruction.md"), "not a task\n");
+    expect((await collectOne(trial, { taskDirs: [tasks] })).taskText).toBe(TEXT);
+  });
+
+  it("is read from fire.config.json, relative to the workspace", async () => {
+    const ws = temp.fresh("fire-ws-tasks-");
+    const trial = join(ws, "traces", "build-pmars__YkxDbDj");
+    cpSync(TRIAL, trial, { recursive: true });
+    cpSync(TASKS, join(ws, "tb2-tasks"), { recursive: true });
+    await saveConfig(ws, { sources: ["traces/"] });
+    expect((await loadWorkspace(ws)).attempts[0]?.taskText).toBe("");
+    await saveConfig(ws, { sources: ["traces/"], taskDirs: ["tb2-tasks"] });
+    const w = await loadWorkspace(ws);
+    expect(w.errors).toEqual([]);
+    expect(w.attempts[0]?.taskText).toBe(TEXT);
+  });
+});
