@@ -127,11 +127,14 @@ export function readTail(path: string, chars: number): string | undefined {
     : text;
 }
 
-/** Small text file contents, or undefined. */
+/**
+ * Small text file contents, or undefined (also for a path no file can have: a name read from
+ * a trace may carry a NUL, which the file system calls refuse by throwing).
+ */
 export function readSmall(path: string, max = 1 << 20): string | undefined {
-  const st = statSync(path, { throwIfNoEntry: false });
-  if (!st?.isFile() || st.size > max) return undefined;
   try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (!st?.isFile() || st.size > max) return undefined;
     return readFileSync(path, "utf8");
   } catch {
     return undefined;

@@ -1,4 +1,4 @@
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import { type AttemptInput, type Event, UNFINISHED_TRIAL } from "../model/attempt.js";
 import { type EpisodeParts, hasApiEpisodes, readApiEpisodes } from "./api-episodes.js";
@@ -215,31 +215,51 @@ async function rewardFile(dir: string): Promise<number | undefined> {
   }
 }
 
-/**
- * The task's instruction.md when reachable: in the trial, at the task path its config names
- * (beside the job), or in a configured folder of task folders under the task's own name (the
- * config's task path's last part, else the trial's task name; a name only, never a path).
- */
-async function instruction(
-  dir: string,
-  taskPath: string | undefined,
-  taskName: string,
-  taskDirs: readonly string[] = [],
-): Promise<string> {
-  const tries = [join(dir, "instruction.md"), join(dir, "task", "instruction.md")];
-  if (taskPath)
-    for (const base of [dirname(dir), dirname(dirname(dir))])
-      tries.push(resolve(base, taskPath, "instruction.md"));
-  const names = [...new Set([taskPath ? basename(taskPath) : "", taskName])].filter(
-    (n) => n && n !== "." && n !== ".." && !/[\\/]/.test(n),
-  );
-  for (const folder of taskDirs)
-    for (const name of names) tries.push(join(folder, name, "instruction.md"));
-  for (const t of tries) {
-    const s = readSmall(t);
+/** The first of `files` that holds text, trimmed; "" when none does. */
+function firstText(files: readonly string[]): string {
+  for (const f of files) {
+    const s = readSmall(f);
     if (s?.trim()) return s.trim();
   }
   return "";
+}
+
+/** Whether `path` is `root` or below it. */
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * The task's instruction.md when the trial keeps it: in the trial, or at the task path its
+ * config names resolved beside the job — never outside the folder of jobs: a trace does not
+ * choose what fire reads elsewhere on disk (a task set elsewhere is `taskDirs`).
+ */
+function instruction(dir: string, taskPath: string | undefined): string {
+  const tries = [join(dir, "instruction.md"), join(dir, "task", "instruction.md")];
+  const jobs = dirname(dirname(dir));
+  if (taskPath)
+    for (const base of [dirname(dir), jobs]) {
+      const file = resolve(base, taskPath, "instruction.md");
+      if (inside(jobs, file)) tries.push(file);
+    }
+  return firstText(tries);
+}
+
+/**
+ * The task's instruction.md from a configured folder of task folders (`taskDirs`), under the
+ * task's own name: the last part of the task path the trial's config names, else its task
+ * name — a name only, never a path.
+ */
+function taskFolderInstruction(
+  taskPath: string | undefined,
+  taskName: string,
+  taskDirs: readonly string[],
+): string {
+  const names = [...new Set([taskPath ? basename(taskPath) : "", taskName])].filter(
+    (n) => n && n !== "." && n !== ".." && !/[\\/\0]/.test(n),
+  );
+  return firstText(taskDirs.flatMap((d) => names.map((n) => join(d, n, "instruction.md"))));
 }
 
 /** A JSON string value of `"instance_template"`, escapes and all (linear: no nested repeats). */
@@ -490,8 +510,9 @@ export async function* readHarborTrial(
     (raw.codex ? taskFromPrompt(raw.codex.taskText || raw.codex.firstPrompt) : "") ||
     gemini?.taskText ||
     terminus?.taskText ||
-    (await instruction(dir, r.config?.task?.path ?? undefined, r.task_name, options.taskDirs)) ||
-    launchInstruction(dir);
+    instruction(dir, r.config?.task?.path ?? undefined) ||
+    launchInstruction(dir) ||
+    taskFolderInstruction(r.config?.task?.path ?? undefined, r.task_name, options.taskDirs ?? []);
   const harnessFailure = trialLogFailure(dir) ?? aiderWithheldInput(dir);
   const identity = r.id ?? r.trial_name;
   const attempt: AttemptInput = {

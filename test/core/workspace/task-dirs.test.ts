@@ -5,7 +5,7 @@
  * of task folders gives it its task's `instruction.md`.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { saveConfig } from "../../../src/core/workspace/config.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
@@ -38,15 +38,54 @@ describe("taskDirs: a task's instruction for a trial that keeps none", () => {
     expect((await collectOne(TRIAL, { taskDirs: [tasksWith("build-other")] })).taskText).toBe("");
   });
 
-  it("takes the task by name, never by a path the trial's config names", async () => {
+  it("takes the task by name, never by a path the trial's record names", async () => {
     const trial = temp.copyOf(TRIAL, "fire-task-path-");
-    editJson(join(trial, "config.json"), (c) => {
-      (c.task as { path: string }).path = "../../secret/build-pmars";
-    });
     const tasks = tasksWith("build-pmars");
-    // the last part of the path names the task; nothing above the folder is read
-    writeFileSync(join(tasks, "instruction.md"), "not a task\n");
+    // text at the folder's root and above it: a name that climbs must reach neither
+    writeFileSync(join(tasks, "instruction.md"), "AT THE ROOT");
+    writeFileSync(join(dirname(tasks), "instruction.md"), "ABOVE THE FOLDER");
+    const named = (taskName: string, path: string) =>
+      editJson(join(trial, "result.json"), (r) => {
+        r.task_name = taskName;
+        (r.config as { task: { path: string } }).task.path = path;
+      });
+    named("..", "..");
+    expect((await collectOne(trial, { taskDirs: [tasks] })).taskText).toBe("");
+    // a path's last part names the task; where the path points is not read
+    named("other", "../../elsewhere/build-pmars");
     expect((await collectOne(trial, { taskDirs: [tasks] })).taskText).toBe(TEXT);
+    // a name no file can have loses nothing: the trial still loads, with no task text
+    named("build\u0000pmars", "x\u0000y");
+    const a = await collectOne(trial, { taskDirs: [tasks] });
+    expect(a.taskText).toBe("");
+    expect(a.outcome).toBe("fail");
+  });
+
+  it("comes after the task text the trial keeps (its launch command here)", async () => {
+    const trial = resolve(REPO_ROOT, "test/fixtures/harbor-opencode/count-lines__Oc1Wrong");
+    const own = (await collectOne(trial)).taskText;
+    expect(own).toMatch(/^Write the number of lines of \/app\/data\/input\.txt/);
+    const tasks = temp.fresh("fire-tasks-other-");
+    mkdirSync(join(tasks, "count-lines"));
+    writeFileSync(join(tasks, "count-lines", "instruction.md"), "ANOTHER COMMIT'S TEXT");
+    expect((await collectOne(trial, { taskDirs: [tasks] })).taskText).toBe(own);
+  });
+
+  it("reads no task path the record points outside its folder of jobs", async () => {
+    const jobs = temp.fresh("fire-jobs-");
+    const trial = join(jobs, "job-1", "build-pmars__YkxDbDj");
+    cpSync(TRIAL, trial, { recursive: true });
+    const elsewhere = tasksWith("build-pmars");
+    editJson(join(trial, "result.json"), (r) => {
+      (r.config as { task: { path: string } }).task.path = join(elsewhere, "build-pmars");
+    });
+    expect((await collectOne(trial)).taskText).toBe("");
+    // the same task set inside the folder of jobs is read by the path, as before
+    cpSync(join(elsewhere, "build-pmars"), join(jobs, "tasks", "build-pmars"), { recursive: true });
+    editJson(join(trial, "result.json"), (r) => {
+      (r.config as { task: { path: string } }).task.path = "tasks/build-pmars";
+    });
+    expect((await collectOne(trial)).taskText).toBe(TEXT);
   });
 
   it("is read from fire.config.json, relative to the workspace", async () => {
