@@ -1,8 +1,7 @@
-import { join } from "node:path";
 import { plainText, pytestRun, testsOf } from "../../ingest/verifier-tests.js";
 import { type Attempt, verifierFileLine } from "../../model/attempt.js";
 import { baseName, escapeRe, namedFiles, verifierMissing } from "../detectors/paths.js";
-import { type Evidence, excerpt, type Fault } from "./types.js";
+import { type Evidence, excerpt, type Fault, resultFile } from "./types.js";
 
 /**
  * Text that means the verifier or its judge broke (not that it checked and failed).
@@ -76,9 +75,7 @@ export function verifierLine(a: Attempt, out: string, offset: number): Evidence 
 function scoreEvidence(f: VerifierFacts, key: string): Evidence {
   const at = f.out.indexOf(`"${key}"`);
   if (at >= 0) return lineEvidence(f, at);
-  const file =
-    f.a.source.format === "harbor-trial" ? join(f.a.source.path, "result.json") : f.a.source.path;
-  return { file, excerpt: `verifier_result.rewards["${key}"] = ${f.scores[key]}` };
+  return { file: resultFile(f.a), excerpt: `verifier_result.rewards["${key}"] = ${f.scores[key]}` };
 }
 
 /** Deliverable checks that failed on their own (so a broken judge did not decide the outcome). */
@@ -212,8 +209,7 @@ function stepContradiction(f: VerifierFacts): Fault | undefined {
     if (step) regraded.push({ key, value, step: step.name });
   }
   if (regraded.length === 0) return undefined;
-  const file =
-    f.a.source.format === "harbor-trial" ? join(f.a.source.path, "result.json") : f.a.source.path;
+  const file = resultFile(f.a);
   const shown = regraded
     .slice(0, 3)
     .map((r) => `${r.key}=${+r.value.toFixed(2)} (step ${r.step} passed)`)
