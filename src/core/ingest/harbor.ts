@@ -224,22 +224,25 @@ function firstText(files: readonly string[]): string {
   return "";
 }
 
-/** Whether `path` is `root` or below it. */
+/** Whether `path` is `root` or below it (a name that merely starts with `..` is below). */
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return !isAbsolute(rel) && rel.split(/[\\/]/)[0] !== "..";
 }
 
 /**
  * The task's instruction.md when the trial keeps it: in the trial, or at the task path its
- * config names resolved beside the job — never outside the folder of jobs: a trace does not
+ * config names resolved beside the job — only for a trial in a Harbor job folder (its
+ * `config.json` beside the trials) and never outside the folder of jobs: a trace does not
  * choose what fire reads elsewhere on disk (a task set elsewhere is `taskDirs`).
  */
 function instruction(dir: string, taskPath: string | undefined): string {
   const tries = [join(dir, "instruction.md"), join(dir, "task", "instruction.md")];
-  const jobs = dirname(dirname(dir));
-  if (taskPath)
-    for (const base of [dirname(dir), jobs]) {
+  const job = dirname(dir);
+  const jobs = dirname(job);
+  const inJob = isFile(join(job, "config.json")) && dirname(jobs) !== jobs;
+  if (taskPath && inJob)
+    for (const base of [job, jobs]) {
       const file = resolve(base, taskPath, "instruction.md");
       if (inside(jobs, file)) tries.push(file);
     }

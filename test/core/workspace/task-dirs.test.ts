@@ -5,7 +5,7 @@
  * of task folders gives it its task's `instruction.md`.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { saveConfig } from "../../../src/core/workspace/config.js";
 import { loadWorkspace } from "../../../src/core/workspace/load.js";
@@ -40,17 +40,22 @@ describe("taskDirs: a task's instruction for a trial that keeps none", () => {
 
   it("takes the task by name, never by a path the trial's record names", async () => {
     const trial = temp.copyOf(TRIAL, "fire-task-path-");
-    const tasks = tasksWith("build-pmars");
+    const root = temp.fresh("fire-task-root-");
+    const tasks = join(root, "tasks");
+    mkdirSync(join(tasks, "build-pmars"), { recursive: true });
+    writeFileSync(join(tasks, "build-pmars", "instruction.md"), TEXT);
     // text at the folder's root and above it: a name that climbs must reach neither
     writeFileSync(join(tasks, "instruction.md"), "AT THE ROOT");
-    writeFileSync(join(dirname(tasks), "instruction.md"), "ABOVE THE FOLDER");
+    writeFileSync(join(root, "instruction.md"), "ABOVE THE FOLDER");
     const named = (taskName: string, path: string) =>
       editJson(join(trial, "result.json"), (r) => {
         r.task_name = taskName;
         (r.config as { task: { path: string } }).task.path = path;
       });
-    named("..", "..");
-    expect((await collectOne(trial, { taskDirs: [tasks] })).taskText).toBe("");
+    for (const name of ["..", "."]) {
+      named(name, name);
+      expect((await collectOne(trial, { taskDirs: [tasks] })).taskText).toBe("");
+    }
     // a path's last part names the task; where the path points is not read
     named("other", "../../elsewhere/build-pmars");
     expect((await collectOne(trial, { taskDirs: [tasks] })).taskText).toBe(TEXT);
@@ -71,21 +76,29 @@ describe("taskDirs: a task's instruction for a trial that keeps none", () => {
     expect((await collectOne(trial, { taskDirs: [tasks] })).taskText).toBe(own);
   });
 
-  it("reads no task path the record points outside its folder of jobs", async () => {
+  it("reads a task path only inside a job's folder of jobs", async () => {
     const jobs = temp.fresh("fire-jobs-");
-    const trial = join(jobs, "job-1", "build-pmars__YkxDbDj");
+    const job = join(jobs, "job-1");
+    const trial = join(job, "build-pmars__YkxDbDj");
     cpSync(TRIAL, trial, { recursive: true });
-    const elsewhere = tasksWith("build-pmars");
-    editJson(join(trial, "result.json"), (r) => {
-      (r.config as { task: { path: string } }).task.path = join(elsewhere, "build-pmars");
-    });
+    const pointTo = (path: string) =>
+      editJson(join(trial, "result.json"), (r) => {
+        (r.config as { task: { path: string } }).task.path = path;
+      });
+    // the task set inside the folder of jobs, one folder named like a climb ("..tasks")
+    mkdirSync(join(jobs, "..tasks", "build-pmars"), { recursive: true });
+    writeFileSync(join(jobs, "..tasks", "build-pmars", "instruction.md"), TEXT);
+    pointTo("..tasks/build-pmars");
+    // not a job folder (no job config beside the trial): no task path is followed
     expect((await collectOne(trial)).taskText).toBe("");
-    // the same task set inside the folder of jobs is read by the path, as before
-    cpSync(join(elsewhere, "build-pmars"), join(jobs, "tasks", "build-pmars"), { recursive: true });
-    editJson(join(trial, "result.json"), (r) => {
-      (r.config as { task: { path: string } }).task.path = "tasks/build-pmars";
-    });
+    cpSync(join(TASKS, "job-config.json"), join(job, "config.json"));
     expect((await collectOne(trial)).taskText).toBe(TEXT);
+    // a path out of the folder of jobs, absolute or climbing, is not read
+    const elsewhere = tasksWith("build-pmars");
+    pointTo(join(elsewhere, "build-pmars"));
+    expect((await collectOne(trial)).taskText).toBe("");
+    pointTo(join("..", "..", relative(dirname(jobs), elsewhere), "build-pmars"));
+    expect((await collectOne(trial)).taskText).toBe("");
   });
 
   it("is read from fire.config.json, relative to the workspace", async () => {
