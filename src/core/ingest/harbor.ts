@@ -1,4 +1,4 @@
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { InputError } from "../errors.js";
 import { type AttemptInput, type Event, UNFINISHED_TRIAL } from "../model/attempt.js";
 import { type EpisodeParts, hasApiEpisodes, readApiEpisodes } from "./api-episodes.js";
@@ -33,6 +33,7 @@ import { readJsonAs } from "./json-file.js";
 import { launchInstruction } from "./launch-instruction.js";
 import { taskOf } from "./mini-swe-agent.js";
 import { cancelledIn, readTraceback } from "./python-traceback.js";
+import { taskFolderInstruction, trialInstruction } from "./task-instruction.js";
 import { harborEpisodes } from "./terminus-episodes.js";
 import { attemptId } from "./text.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
@@ -213,56 +214,6 @@ async function rewardFile(dir: string): Promise<number | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/** The first of `files` that holds text, trimmed; "" when none does. */
-function firstText(files: readonly string[]): string {
-  for (const f of files) {
-    const s = readSmall(f);
-    if (s?.trim()) return s.trim();
-  }
-  return "";
-}
-
-/** Whether `path` is `root` or below it (a name that merely starts with `..` is below). */
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return !isAbsolute(rel) && rel.split(/[\\/]/)[0] !== "..";
-}
-
-/**
- * The task's instruction.md when the trial keeps it: in the trial, or at the task path its
- * config names resolved beside the job — only for a trial in a Harbor job folder (its
- * `config.json` beside the trials) and never outside the folder of jobs: a trace does not
- * choose what fire reads elsewhere on disk (a task set elsewhere is `taskDirs`).
- */
-function instruction(dir: string, taskPath: string | undefined): string {
-  const tries = [join(dir, "instruction.md"), join(dir, "task", "instruction.md")];
-  const job = dirname(dir);
-  const jobs = dirname(job);
-  const inJob = isFile(join(job, "config.json")) && dirname(jobs) !== jobs;
-  if (taskPath && inJob)
-    for (const base of [job, jobs]) {
-      const file = resolve(base, taskPath, "instruction.md");
-      if (inside(jobs, file)) tries.push(file);
-    }
-  return firstText(tries);
-}
-
-/**
- * The task's instruction.md from a configured folder of task folders (`taskDirs`), under the
- * task's own name: the last part of the task path the trial's config names, else its task
- * name — a name only, never a path.
- */
-function taskFolderInstruction(
-  taskPath: string | undefined,
-  taskName: string,
-  taskDirs: readonly string[],
-): string {
-  const names = [...new Set([taskPath ? basename(taskPath) : "", taskName])].filter(
-    (n) => n && n !== "." && n !== ".." && !/[\\/\0]/.test(n),
-  );
-  return firstText(taskDirs.flatMap((d) => names.map((n) => join(d, n, "instruction.md"))));
 }
 
 /** A JSON string value of `"instance_template"`, escapes and all (linear: no nested repeats). */
@@ -513,7 +464,7 @@ export async function* readHarborTrial(
     (raw.codex ? taskFromPrompt(raw.codex.taskText || raw.codex.firstPrompt) : "") ||
     gemini?.taskText ||
     terminus?.taskText ||
-    instruction(dir, r.config?.task?.path ?? undefined) ||
+    trialInstruction(dir, r.config?.task?.path ?? undefined) ||
     launchInstruction(dir) ||
     taskFolderInstruction(r.config?.task?.path ?? undefined, r.task_name, options.taskDirs ?? []);
   const harnessFailure = trialLogFailure(dir) ?? aiderWithheldInput(dir);
