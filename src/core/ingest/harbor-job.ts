@@ -1,7 +1,7 @@
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { isDir, isFile, peek, subdirs } from "./fs-util.js";
-import { looksLikeTrial, readHarborTrial } from "./harbor.js";
-import { HarborJobResult } from "./harbor-schema.js";
+import { looksLikeTrial, readHarborTrial, type TaskNamesByFolder } from "./harbor.js";
+import { HarborJobResult, HarborTrialResult } from "./harbor-schema.js";
 import { readJsonAs } from "./json-file.js";
 import type { Importer, IngestItem, IngestOptions } from "./types.js";
 
@@ -28,15 +28,42 @@ async function trialDirs(dir: string): Promise<string[]> {
   return out;
 }
 
+/**
+ * The task names the finished trials record by their task folder's name, where the two
+ * differ (a `task.toml` naming the task `org/name`); a folder name two names claim is left
+ * out. Read only when some trial did not finish: only such a trial lacks the name.
+ */
+async function taskNamesByFolder(trials: readonly string[]): Promise<TaskNamesByFolder> {
+  const names = new Map<string, string | null>();
+  if (trials.every((t) => isFile(join(t, "result.json")))) return new Map();
+  for (const t of trials) {
+    const file = join(t, "result.json");
+    if (!isFile(file)) continue;
+    const res = await readJsonAs(file, HarborTrialResult, "a Harbor trial result");
+    const path = res.ok ? res.value.config?.task?.path : undefined;
+    if (!res.ok || !path) continue;
+    const folder = basename(path);
+    const name = res.value.task_name;
+    if (folder === name) continue;
+    const had = names.get(folder);
+    names.set(folder, had === undefined || had === name ? name : null);
+  }
+  return new Map(
+    [...names].flatMap(([folder, name]) => (name === null ? [] : [[folder, name] as const])),
+  );
+}
+
 export async function* readHarborJob(
   dir: string,
   options: IngestOptions,
 ): AsyncGenerator<IngestItem> {
   const job = await readJsonAs(join(dir, "result.json"), HarborJobResult, "a Harbor job result");
   if (!job.ok) yield { type: "error", error: job.error };
-  for (const trial of await trialDirs(dir)) {
+  const trials = await trialDirs(dir);
+  const taskNames = await taskNamesByFolder(trials);
+  for (const trial of trials) {
     if (options.signal?.aborted) return;
-    yield* readHarborTrial(trial, options);
+    yield* readHarborTrial(trial, options, taskNames);
   }
 }
 

@@ -56,12 +56,21 @@ export async function looksLikeTrial(dir: string): Promise<boolean> {
 }
 
 /**
+ * The task names a job's finished trials record, by the basename of the task folder they ran
+ * (`config.task.path`), where the two differ: a task whose `task.toml` names it `org/name`.
+ * Its unfinished trials only have the folder, so they take the finished trials' name.
+ */
+export type TaskNamesByFolder = ReadonlyMap<string, string>;
+
+/**
  * The result of a trial without `result.json`, from its `config.json`: identity and task,
  * no verdict (outcome unknown), plus a note saying so. Undefined when config.json is
- * missing or unreadable too (the caller reports the missing result.json).
+ * missing or unreadable too (the caller reports the missing result.json). A task run from a
+ * folder is named as the job's finished trials of that folder name it (`taskNames`).
  */
 async function unfinishedTrial(
   dir: string,
+  taskNames: TaskNamesByFolder | undefined,
 ): Promise<{ r: HarborTrialResult; note: InputError } | { error: InputError } | undefined> {
   const file = join(dir, "config.json");
   if (!isFile(file)) return undefined;
@@ -70,7 +79,8 @@ async function unfinishedTrial(
   const cfg = c.value;
   const fromPath = cfg.task?.path ? basename(cfg.task.path) : undefined;
   const fromName = cfg.trial_name.includes("__") ? cfg.trial_name.split("__")[0] : undefined;
-  const taskName = cfg.task?.name ?? fromPath ?? fromName ?? cfg.trial_name;
+  const named = fromPath !== undefined ? taskNames?.get(fromPath) : undefined;
+  const taskName = cfg.task?.name ?? named ?? fromPath ?? fromName ?? cfg.trial_name;
   const r: HarborTrialResult = {
     task_name: taskName,
     trial_name: cfg.trial_name,
@@ -279,14 +289,18 @@ async function* rawSession(
   }
 }
 
-/** Read one Harbor trial folder into one attempt (plus any errors of its parts). */
+/**
+ * Read one Harbor trial folder into one attempt (plus any errors of its parts). `taskNames`:
+ * the task names its job's finished trials record (for a trial that did not finish).
+ */
 export async function* readHarborTrial(
   dir: string,
   options: IngestOptions,
+  taskNames?: TaskNamesByFolder,
 ): AsyncGenerator<IngestItem> {
   let r: HarborTrialResult;
   const resultFile = join(dir, "result.json");
-  const unfinished = isFile(resultFile) ? undefined : await unfinishedTrial(dir);
+  const unfinished = isFile(resultFile) ? undefined : await unfinishedTrial(dir, taskNames);
   if (unfinished && "error" in unfinished) {
     yield { type: "error", error: unfinished.error };
     return;
