@@ -339,6 +339,24 @@ describe("harness and provider faults from the trajectory", () => {
     expect(faultOf(base({ agentEnd: { exitCode: 143 } }))?.code).toBe("agent-killed");
   });
 
+  it("a run that ended inside the agent's own kill of every process, its group or its parent", () => {
+    const endedIn = (command: string) =>
+      base({
+        agentEnd: { exitCode: 137 },
+        events: [
+          ...acted.slice(0, 3),
+          { index: 3, kind: "tool_call", tool: "Bash", command, callId: "k" },
+        ],
+      });
+    for (const cmd of ["kill -9 -1", "kill 0", "kill -9 $PPID", "kill -- -4242", "kill -s KILL $$"])
+      expect(faultOf(endedIn(cmd)), cmd).toBeUndefined();
+    // the case the rule was first written for: a kill by pattern
+    expect(faultOf(endedIn('pkill -f "server.py"'))).toBeUndefined();
+    // a kill of one pid, a signal that ends nothing, or a SIGHUP by its number stays the harness's
+    for (const cmd of ["kill -9 4242", "kill -0 $$", "kill -1 4242", "tmux kill-server"])
+      expect(faultOf(endedIn(cmd))?.code, cmd).toBe("agent-killed");
+  });
+
   it("a trial that never started: no agent step and an exception or a failed agent process", () => {
     const none: AttemptInput["events"] = [{ index: 0, kind: "prompt", role: "user", input: "go" }];
     const exc = faultOf(base({ events: none, exception: { type: "RuntimeError", message: "x" } }));
