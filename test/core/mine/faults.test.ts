@@ -257,6 +257,30 @@ describe("fault markers: general signals and their near misses", () => {
     expect(withExc("test_timeout")).toBeUndefined();
   });
 
+  it("an exception type is read on its whole words; the model's own output or context is the agent's", () => {
+    const withExc = (type: string, message?: string) =>
+      faultOf(base({ exception: { type, ...(message ? { message } : {}) } }));
+    // the model's output failed to parse, was malformed or held no action: no grader, no provider
+    expect(withExc("OutputParserException", "Could not parse LLM output")).toBeUndefined();
+    expect(withExc("LLMMalformedActionError", "malformed action")).toBeUndefined();
+    expect(withExc("LLMNoActionError")).toBeUndefined();
+    expect(withExc("fatal_llm_parse_error")).toBeUndefined();
+    // a context overflow is the same whatever the type is called
+    expect(withExc("ContextWindowExceededError")).toBeUndefined();
+    expect(withExc("LLMContextWindowExceedError")).toBeUndefined();
+    expect(
+      withExc("BadRequestError", "This model's maximum context length is 128000 tokens"),
+    ).toBeUndefined();
+    // the types the patterns were written for still read as before
+    expect(withExc("BadRequestError", "invalid model name")?.reason).toBe("provider_fault");
+    expect(withExc("LLMProviderError")?.reason).toBe("provider_fault");
+    expect(withExc("APITimeoutError")?.reason).toBe("provider_fault");
+    expect(withExc("agent_installation_failed")?.reason).toBe("provider_fault");
+    expect(withExc("E2BError")?.reason).toBe("provider_fault");
+    expect(withExc("TestParserError")?.reason).toBe("verifier_fault");
+    expect(withExc("VerifierTimeoutError")?.reason).toBe("verifier_fault");
+  });
+
   it("a grader that choked on the deliverable checked and failed; a broken grader is a fault", () => {
     const tb = (file: string, code: string, exc: string) =>
       `Traceback (most recent call last):\n  File "${file}", line 4, in <module>\n    ${code}\nFileNotFoundError: x\n`.replace(

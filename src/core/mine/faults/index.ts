@@ -35,16 +35,47 @@ export type { Evidence, Fault, FaultMarkers, FaultReason } from "./types.js";
 export { verifierDiedBeforeTests } from "./verifier.js";
 
 /**
+ * An exception type as its words: CamelCase parts, snake_case or dotted parts, each apart
+ * (`LLMMalformedActionError` → `LLM Malformed Action Error`, `openai.APITimeoutError` →
+ * `openai API Timeout Error`, `agent_installation_failed` → `agent installation failed`), so a
+ * pattern names whole parts of a type, not a substring of one.
+ */
+function typeWords(type: string): string {
+  return type
+    .replace(/([a-z])(?=[A-Z])/g, "$1 ")
+    .replace(/([A-Z\d])(?=[A-Z][a-z])/g, "$1 ")
+    .replace(/[_.\-:]+/g, " ");
+}
+
+/**
  * Harbor (and similar) exception types that mean the infrastructure, not the agent, failed:
  * the container or the remote sandbox the trial runs in (Harbor's environment providers:
- * Docker, Daytona, Modal, E2B, Runloop), the network, the model provider, the setup.
+ * Docker, Daytona, Modal, E2B, Runloop), the network, the model provider, the setup. Read on
+ * the type's words (`typeWords`).
  * An agent process that merely exited non-zero (`NonZeroAgentExitCodeError`) is not one by
  * its type: a kill (exit 137/143) is read from the exit status, a provider error from the
  * last turn, and the rest is the agent's own failure. A model that misbehaved
- * (`ModelBehaviorError`) is the agent's too: only a model that could not be reached is not.
+ * (`ModelBehaviorError`, `MODEL_OUTPUT`) is the agent's too: only a model that could not be
+ * reached is not.
  */
 const INFRA_EXCEPTION =
-  /(Environment|Docker|Container|Sandbox|Daytona|Modal|E2B|Runloop|Setup|Provision|Network|Connection|Provider|RateLimit|APIError|ApiError|ServiceUnavailable|InternalServer|Authentication|BadRequest|Upstream|LLM|ModelNot\w*|ModelUnavailable|Quota|Overloaded|agent_installation|install|(?:Read|Connect|Request|API|Http)Timeout)/i;
+  /\b(?:Environment|Docker|Container|Sandbox|Daytona|Modal|E2B|Runloop|Setup|Provision\w*|Network|Connection|Provider|Rate Limit|API Error|Service Unavailable|Internal Server|Authentication|Bad Request|Upstream|Model Not \w+|(?:Model|LLM) Unavailable|LLM No Response|Quota|Overloaded|Install\w*|(?:Read|Connect|Request|API|Http) Timeout)\b/i;
+/**
+ * Exception types that say the model's own output failed: it was malformed, held no action,
+ * or could not be parsed (`LLMMalformedActionError`, `LLMNoActionError`,
+ * `OutputParserException`, `fatal_llm_parse_error`). The model misbehaved: the agent's.
+ */
+const MODEL_OUTPUT =
+  /\b(?:Malformed|No Action|(?:Output|LLM|Model|Response|Completion|Action) Pars(?:er|e|ing))\b/i;
+/**
+ * A context overflow: the conversation outgrew the model's context. The agent's own run
+ * filled it (a type that names it, `ContextWindowExceededError`, is no fault), so it is read
+ * the same whatever the type is called: by its words, or by a message that says so
+ * (a `BadRequestError` "This model's maximum context length is 128000 tokens").
+ */
+const CONTEXT_TYPE = /\bContext (?:Window|Length|Limit)\b/i;
+const CONTEXT_MESSAGE =
+  /maximum context length|\bcontext[ _](?:length|window)[ _](?:exceeded|is exceeded)|\bexceeds? (?:the )?(?:model'?s? )?(?:maximum )?context (?:length|window)|\bprompt is too long|\binput is too long for (?:the )?requested model|\binput token count[^.\n]{0,40}\bexceeds/i;
 /**
  * A generic runtime error or cancellation the harness recorded as the trial's exception:
  * the harness's own code crashed or aborted the run (an agent's outcomes have named types:
@@ -53,10 +84,11 @@ const INFRA_EXCEPTION =
 const HARNESS_CRASH =
   /^(?:Runtime|Attribute|Key|Type|Value|Index|Name|OS|IO|ProcessLookup|Lookup|BrokenPipe|Connection\w*|Cancelled|JSONDecode|Unicode\w*|NotImplemented|Assertion)Error$|^(?:CancelledError|KeyboardInterrupt|Exception)$/;
 /**
- * Exception types of a grader that broke. A test run that timed out (TB1 `test_timeout`) is
- * not one: the agent's program may be what hung, so such a run stays the agent's to read.
+ * Exception types of a grader that broke, read on the type's words. A test run that timed
+ * out (TB1 `test_timeout`) is not one: the agent's program may be what hung, so such a run
+ * stays the agent's to read.
  */
-const VERIFIER_EXCEPTION = /(Verifier|RewardFile|Reward|Grader|Judge|Parser)/i;
+const VERIFIER_EXCEPTION = /\b(?:Verifier|Reward\w*|Grader|Judge|Parser)\b/i;
 
 function exceptionFault(a: Attempt): Fault | undefined {
   const type = a.exception?.type;
@@ -83,7 +115,10 @@ function exceptionFault(a: Attempt): Fault | undefined {
       excerpt: excerpt(`${type}${a.exception?.message ? `: ${a.exception.message}` : ""}`),
     },
   ];
-  if (VERIFIER_EXCEPTION.test(type) && !/Agent/i.test(type))
+  const words = typeWords(type);
+  // the model's own output failed, or its context overflowed: the agent's, not a fault
+  const ownModel = MODEL_OUTPUT.test(words) || CONTEXT_TYPE.test(words);
+  if (VERIFIER_EXCEPTION.test(words) && !/Agent/i.test(type) && !ownModel)
     return { reason: "verifier_fault", detail: `exception ${type}`, evidence };
   // an agent process the harness reports as ended by a signal (137 SIGKILL, 143 SIGTERM) with
   // no time limit reached and no kill of its own: something outside the agent stopped it
@@ -95,7 +130,8 @@ function exceptionFault(a: Attempt): Fault | undefined {
       detail: `the agent process was stopped by a signal (exit ${exit}) with no time limit reached`,
       evidence,
     };
-  if (INFRA_EXCEPTION.test(type) && !/^Agent(?:Execution)?Timeout/i.test(type))
+  if (ownModel || CONTEXT_MESSAGE.test(a.exception?.message ?? "")) return undefined;
+  if (INFRA_EXCEPTION.test(words) && !/^Agent(?:Execution)?Timeout/i.test(type))
     return {
       reason: "provider_fault",
       detail: `exception ${type}${a.exception?.message ? `: ${a.exception.message.slice(0, 120)}` : ""}`,
