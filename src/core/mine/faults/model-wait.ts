@@ -57,6 +57,41 @@ function firstAnswer(
 }
 
 /**
+ * Seconds the trace shows tool calls running between the agent's start and `until`: each call's
+ * time to its result (its result by call id, else the result right after it), overlapping calls
+ * counted once. That time was the agent's own commands, not a wait on the model. A call or
+ * result without a time, or in another zone, adds nothing (a format that stamps a call with its
+ * step's start shows none).
+ */
+function toolTime(a: Attempt, start: Instant, until: Instant): number {
+  const spans: [number, number][] = [];
+  const results = new Map<string, Attempt["events"][number]>();
+  for (const e of a.events) if (e.kind === "tool_result" && e.callId) results.set(e.callId, e);
+  a.events.forEach((e, i) => {
+    if (e.kind !== "tool_call") return;
+    const next = a.events[i + 1];
+    const result =
+      (e.callId ? results.get(e.callId) : undefined) ??
+      (next?.kind === "tool_result" && !next.callId ? next : undefined);
+    const from = isoTime(e.ts);
+    const to = isoTime(result?.ts);
+    if (!from || !to || from.zoned !== start.zoned || to.zoned !== start.zoned) return;
+    const lo = Math.max(from.ms, start.ms);
+    const hi = Math.min(to.ms, until.ms);
+    if (hi > lo) spans.push([lo, hi]);
+  });
+  spans.sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let reach = Number.NEGATIVE_INFINITY;
+  for (const [lo, hi] of spans) {
+    const from = Math.max(lo, reach);
+    if (hi > from) total += hi - from;
+    reach = Math.max(reach, hi);
+  }
+  return total / 1000;
+}
+
+/**
  * The agent's time around the trace's last event: its start, the event's time, the seconds
  * before it and the silence after it to the end of `time`. None when either time is missing,
  * the two disagree on carrying an offset, or the event is not after the start.
@@ -80,7 +115,8 @@ function aroundLastEvent(
  * waiting for its result), the silence from it to the end of the agent's time is longer than
  * all of the agent's time before it, and before that silence the model had produced under one
  * output token a second (a healthy model writes tens). The pace is measured on the time the
- * trace covers, not the whole run: a model that wrote at a healthy pace may be writing a long
+ * trace covers less the time its tool calls ran (`toolTime`: a long build of the agent's own
+ * is no wait on the model), not the whole run: a model that wrote at a healthy pace may be writing a long
  * last turn through the silence, and a format that records a call only when it finished (an
  * event stamped with its step's start) cannot show a command still running at the end. So a
  * model that stalled after a fast start is not read here: the trace alone cannot tell that
@@ -99,8 +135,12 @@ export function waitedOnTheModel(a: Attempt): Fault | undefined {
   const around = aroundLastEvent(a, last, time);
   if (!around) return undefined;
   const { start, at, before, silence } = around;
-  // the pace while the trace shows the agent at work (completed turns only count)
-  const rate = output / before;
+  // the pace while the trace shows the agent waiting on the model (completed turns only
+  // count): its time before the last event less the time its tool calls ran
+  const ran = toolTime(a, start, at);
+  const waited = before - ran;
+  if (waited <= 0) return undefined;
+  const rate = output / waited;
   if (rate >= STARVED_RATE) return undefined;
   // the model's first answer: nothing ran before it, so all of its wait was the model's
   const answer = firstAnswer(a, start, at);
@@ -109,9 +149,10 @@ export function waitedOnTheModel(a: Attempt): Fault | undefined {
   if (!silent && !first) return undefined;
   // the silence says it when it can; a slow first answer only when it is all there is
   const slow = silent ? undefined : first;
+  const pace = `${output} output tokens in the ${Math.round(before)} s before its last event${ran >= 1 ? `, ${Math.round(waited)} s of it outside its tool calls` : ""} (${rate.toFixed(2)} a second)`;
   const how = slow
-    ? `its first answer took ${Math.round(slow.wait)} s, and it wrote ${output} output tokens in the ${Math.round(before)} s before its last event (${rate.toFixed(2)} a second); the last ${Math.round(silence)} s of ${Math.round(time)} s passed without another`
-    : `${output} output tokens in the ${Math.round(before)} s before its last event (${rate.toFixed(2)} a second), then nothing for the last ${Math.round(silence)} s of ${Math.round(time)} s`;
+    ? `its first answer took ${Math.round(slow.wait)} s, and it wrote ${pace}; the last ${Math.round(silence)} s of ${Math.round(time)} s passed without another`
+    : `${pace}, then nothing for the last ${Math.round(silence)} s of ${Math.round(time)} s`;
   return {
     reason: "provider_fault",
     code: "model-never-answered",
