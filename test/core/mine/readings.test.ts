@@ -242,6 +242,27 @@ describe("a grader that demands what no instruction names", () => {
   it("is no fault when the attempts fail on different names", () => {
     expect(excluded([tried("a"), tried("b", { verifierOutput: pytest("other.bin") })])).toEqual([]);
   });
+
+  it("reads only file-like literals: a dotted module path or dtype is no demanded file", () => {
+    const failing = (statement: string) =>
+      [
+        "    def test_it():",
+        `>       ${statement}`,
+        "E       AssertionError",
+        "/tests/test_outputs.py:9: AssertionError",
+      ].join("\n");
+    const both = (statement: string) =>
+      excluded([
+        tried("a", { verifierOutput: failing(statement) }),
+        tried("b", { verifierOutput: failing(statement) }),
+      ]).map((e) => e.attemptId);
+    expect(both('assert str(w.dtype) == "torch.float16"')).toEqual([]);
+    expect(both('assert rec.name == "app.worker"')).toEqual([]);
+    // a name in a path position is a file whatever its extension; a common file's extension is one anywhere
+    expect(both('assert (OUT / "weights.fp16").exists()')).toEqual(["a", "b"]);
+    expect(both('assert os.path.isfile("model.ckpt2")')).toEqual(["a", "b"]);
+    expect(both('assert "producer.py" in names')).toEqual(["a", "b"]);
+  });
 });
 
 describe("what a shell call writes", () => {

@@ -7,8 +7,48 @@ import { verifierLine, wordIn } from "./verifier.js";
 const FAILING_ASSERT = /^>\s+assert\b(.{0,600})$/;
 /** A quoted literal in that statement (bounded, no nesting: linear). */
 const QUOTED = /"([^"\\\n]{1,120})"|'([^'\\\n]{1,120})'/g;
-/** A literal that names a file: a stem and an extension that starts with a letter. */
+/** A literal shaped like a file name: a stem and an extension that starts with a letter. */
 const FILE_NAME = /^[A-Za-z0-9_][\w.-]{0,100}\.[A-Za-z][A-Za-z0-9]{0,7}$/;
+/**
+ * Extensions of common files (source, data, config, archives, media, models, builds). A
+ * dotted identifier (a module path `app.worker`, a dtype `torch.float16`, an attribute
+ * `pipeline.steps`) ends in none of them; single letters other than C's are left out.
+ */
+const FILE_EXTENSION = new Set(
+  (
+    "py pyc pyi ipynb js mjs cjs ts tsx jsx json jsonl ndjson yaml yml toml ini cfg conf cnf " +
+    "xml html htm css scss md rst txt csv tsv log sql db sqlite sqlite3 sh bash zsh ps1 bat " +
+    "c h cc cpp cxx hpp hh rs go java kt scala rb php pl lua swift cs dart zig jl asm wasm " +
+    "bin out exe elf so dylib dll class jar war whl tar gz tgz bz2 xz zst zip 7z rar iso img " +
+    "qcow2 png jpg jpeg gif bmp svg ico webp tif tiff pdf doc docx xls xlsx pptx odt mp3 mp4 " +
+    "wav flac ogg avi mov mkv webm npy npz pkl pickle pt pth onnx h5 hdf5 safetensors gguf " +
+    "parquet arrow feather avro proto pb lock pem crt cer csr pub der p12 dat bak tmp patch " +
+    "diff mk cmake gradle tf tfvars hcl j2 jinja tpl tmpl tex bib fasta fa fastq vcf bam sam " +
+    "bed gtf gff pdb cif sdf fifo sock gpg asc ttf otf woff woff2 cast"
+  ).split(" "),
+);
+/**
+ * A literal in a path position of its statement: the argument of a call that takes a path
+ * (`Path("x.y")`, `open(…)`, `os.path.exists(…)`, `os.path.join(base, …)`), the right side of a
+ * path join (`OUT / "x.y"`), or a name looked for in a folder's listing (`"x.y" in os.listdir(…)`).
+ */
+const PATH_BEFORE =
+  /(?:\b(?:Path|PurePath|open|exists|isfile|is_file|isdir|is_dir|getsize|stat|glob|rglob|join|joinpath|unlink|remove|listdir)\(\s*(?:[\w.]{1,40},\s*){0,3}|[\w)\]]\s*\/\s*)$/;
+const PATH_AFTER = /^\s+(?:not\s+)?in\s+(?:os\.)?(?:listdir|scandir)\(/;
+
+/**
+ * Whether a quoted literal of a failing statement names a file: shaped like a file name, and
+ * with a common file's extension or in a path position of the statement.
+ */
+function fileLike(statement: string, name: string, at: number, end: number): boolean {
+  if (!FILE_NAME.test(name)) return false;
+  const ext = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
+  if (FILE_EXTENSION.has(ext)) return true;
+  return (
+    PATH_BEFORE.test(statement.slice(Math.max(0, at - 80), at)) ||
+    PATH_AFTER.test(statement.slice(end, end + 40))
+  );
+}
 
 interface Demand {
   /** The file name the grader asserts on. */
@@ -24,7 +64,10 @@ interface Demand {
  */
 export const demandedNames = (a: Attempt): string[] => demandsOf(a).map((d) => d.name);
 
-/** File names quoted in the failing assertions of one attempt's verifier output. */
+/**
+ * File names quoted in the failing assertions of one attempt's verifier output (`fileLike`:
+ * not any dotted literal).
+ */
 function demandsOf(a: Attempt): Demand[] {
   const out = plainText(a.verifierOutput ?? "");
   const found: Demand[] = [];
@@ -34,7 +77,8 @@ function demandsOf(a: Attempt): Demand[] {
     if (m?.[1])
       for (const q of m[1].matchAll(QUOTED)) {
         const name = q[1] ?? q[2] ?? "";
-        if (FILE_NAME.test(name) && !found.some((d) => d.name === name))
+        const at = q.index ?? 0;
+        if (fileLike(m[1], name, at, at + q[0].length) && !found.some((d) => d.name === name))
           found.push({ name, offset, out });
       }
     offset += line.length + 1;
