@@ -940,6 +940,64 @@ describe("checks that could not fail, by-products, regressions", () => {
     }
   });
 
+  it("regression unchecked: any `<program> test` and a runner script's labels are runs", () => {
+    const edit = { cmd: "sed -i 's/a/b/' src/foo.x", out: "" };
+    const generic = {
+      verifierTests: [
+        { name: "tests/FooTests::test_target", status: "passed" as const, role: "target" as const },
+        {
+          name: "tests/BarTests::test_other",
+          status: "failed" as const,
+          role: "regression" as const,
+        },
+      ],
+    };
+    const run = (cmd: string, tests = generic) =>
+      fires(
+        attempt("Fix the bug.", [edit, { cmd, out: "ok" }], tests),
+        "check.regression-unchecked",
+      );
+    for (const cmd of [
+      "dotnet test",
+      "bazel test //...",
+      "swift test",
+      "bun test",
+      "deno test",
+      "mix test",
+      "bundle exec rake test",
+      "cd /app && timeout 600 swift test --parallel",
+      "python tests/runtests.py",
+    ])
+      expect(run(cmd), cmd).toBe(false);
+    // a program that takes a folder or name called "test" runs nothing
+    for (const cmd of ["cd test", "mkdir test", "ls test", "psql test"])
+      expect(run(cmd), cmd).toBe(true);
+    // unittest-style ids: a runner script given the test's module (or a dotted prefix) ran it
+    const django = {
+      verifierTests: [
+        {
+          name: "test_key_transform (model_fields.test_jsonfield.TestQuerying)",
+          status: "passed" as const,
+          role: "target" as const,
+        },
+        {
+          name: "test_deep_lookup (model_fields.test_jsonfield.TestQuerying)",
+          status: "failed" as const,
+          role: "regression" as const,
+        },
+      ],
+    };
+    for (const cmd of [
+      "cd /testbed && python tests/runtests.py model_fields.test_jsonfield",
+      "python tests/runtests.py --parallel 1 model_fields",
+      "./tests/runtests.py model_fields.test_jsonfield.TestQuerying.test_deep_lookup",
+    ])
+      expect(run(cmd, django), cmd).toBe(false);
+    // labels that leave the broken test out did not run it
+    expect(run("python tests/runtests.py model_fields.test_decimalfield", django)).toBe(true);
+    expect(run("python tests/runtests.py model_fields", generic)).toBe(true);
+  });
+
   it("a script's own [0] or break is no answer cut to its first result", () => {
     const task = "Find all valid moves, one per line, and write them to /app/moves.txt.";
     const script =

@@ -12,6 +12,65 @@ const TEST_FILE = /\.(?:py|[cm]?[jt]sx?|go|rb|rs|java|kt|php|ex|exs)\b/;
 /** The file of a test id (`tests/x/test_a.py::T::t[1]` → `test_a.py`). */
 const fileOf = (name: string): string => (name.split("::")[0] ?? name).split("/").pop() ?? name;
 
+/**
+ * The dotted id of a unittest-style test: `t (pkg.mod.Class)` (Django, unittest) or
+ * `pkg.mod.Class.t` → `pkg.mod.Class.t`; none for a file-based id (`tests/a.py::t`).
+ */
+function dottedOf(name: string): string | undefined {
+  const m = /^(\w+)\s+\(([\w.]+)\)$/.exec(name.trim());
+  if (m) return `${m[2]}.${m[1]}`;
+  return /^\w+(?:\.\w+)+$/.test(name) ? name : undefined;
+}
+
+/**
+ * What a command names when it runs a test: its file and the file's stem; for a dotted id,
+ * its module's last part (the file's stem) and its class.
+ */
+function namesOf(name: string): string[] {
+  const dotted = dottedOf(name);
+  if (!dotted) {
+    const file = fileOf(name);
+    return [file, file.replace(/\.[^.]+$/, "")];
+  }
+  const parts = dotted.split(".");
+  const cls = parts.findIndex((p, i) => i > 0 && /^[A-Z]/.test(p));
+  const stem = parts[(cls > 0 ? cls : parts.length - 1) - 1] as string;
+  return cls > 0 ? [stem, parts[cls] as string] : [stem];
+}
+
+/** A test-runner script that takes dotted labels (`tests/runtests.py model_fields.test_x`). */
+const RUNNER_SCRIPT = /(?:^|\s)(?:\S*\/)?run[_-]?tests?\.(?:py|sh)(?=\s|$)/;
+
+/**
+ * The labels given to a runner script: its later words that are no option, no option's
+ * value and no number. None: the script runs the whole suite.
+ */
+function labelsOf(seg: string): string[] {
+  const m = RUNNER_SCRIPT.exec(seg);
+  if (!m) return [];
+  const words = seg
+    .slice((m.index ?? 0) + m[0].length)
+    .split(/\s+/)
+    .filter(Boolean);
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string;
+    if (/^[|;&<>]/.test(w)) break;
+    if (w.startsWith("-")) {
+      if (!w.includes("=")) i++;
+      continue;
+    }
+    if (!/^\d+$/.test(w)) out.push(w.replace(/^['"]|['"]$/g, ""));
+  }
+  return out;
+}
+
+/** A runner script's label covers a test: its dotted id or a dotted prefix of it. */
+const covers = (label: string, name: string): boolean => {
+  const dotted = dottedOf(name);
+  return !!dotted && (dotted === label || dotted.startsWith(`${label}.`));
+};
+
 /** The verifier's graded groups: target tests the change must fix, regressions it must keep. */
 function groups(a: Attempt) {
   const tests = testsOf(a);
@@ -56,11 +115,19 @@ export const regressionUnchecked: Detector = {
     if (regressed.length === 0 || target.length === 0) return [];
     if (!target.every((t) => t.status === "passed")) return [];
     const files = [...new Set(regressed.map((t) => fileOf(t.name)))];
+    const names = [...new Set(regressed.flatMap((t) => namesOf(t.name)))];
     // any runner (pytest, jest, go test, cargo test, …) of those files, or of a whole suite
     const ran = toolCalls(attempt).some((c) =>
       segments(commandOf(c) ?? "").some((s) => {
         if (!RUNS_TESTS.test(s) && !TEST_RE.test(s)) return false;
-        if (files.some((f) => s.includes(f) || s.includes(f.replace(/\.[^.]+$/, "")))) return true;
+        if (names.some((f) => s.includes(f))) return true;
+        // a runner script (`tests/runtests.py`) runs the labels it is given, or everything
+        if (RUNNER_SCRIPT.test(s)) {
+          const labels = labelsOf(s);
+          return (
+            labels.length === 0 || labels.some((l) => regressed.some((t) => covers(l, t.name)))
+          );
+        }
         // a runner given no test file runs a directory or the whole suite
         const runner = /^(?:\S*\/)?(?:pytest|py\.test|tox|nox)\b/.test(s) || TEST_RE.test(s);
         return runner && !TEST_FILE.test(s);

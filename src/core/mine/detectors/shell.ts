@@ -524,8 +524,25 @@ export function isWrite(ev: Event): boolean {
   return WRITE_CODE_RE.test(commandOf(ev) ?? "");
 }
 
-export const TEST_RE =
-  /\b(pytest|py\.test|unittest|npm (?:run )?test|yarn test|pnpm test|go test|cargo test|make (?:test|check)|ctest|jest|vitest|mocha|mvn test|gradle test|tox|bats|phpunit|rspec)\b|\btests?\.(?:sh|py)\b|^\s*(?:\S*\/)?gradlew?(?:\s+(?!-x\s|--exclude-task\s)\S+)*?\s+(?:\S*:)?(?:test|check)(?=\s|$)/;
+/**
+ * Programs that take a file, folder, pattern, user or database as their first word, so a
+ * `<program> test` of theirs names something called "test" rather than running tests.
+ */
+const NOT_A_RUNNER =
+  "cd|pushd|ls|ll|dir|tree|mkdir|rmdir|rm|touch|cat|bat|less|more|head|tail|cp|mv|ln|chmod|chown|chgrp|stat|file|du|find|fd|locate|echo|printf|grep|egrep|fgrep|rg|ag|ack|sed|awk|wc|sort|uniq|diff|cmp|tar|zip|unzip|gzip|vi|vim|nvim|nano|emacs|code|open|source|export|unset|alias|which|type|command|man|help|info|whereis|test|git|svn|hg|kill|pkill|sleep|su|sudo|useradd|adduser|userdel|id|groups|ping|host|dig|createdb|dropdb|psql|mysql|sqlite3|mongo|mongosh|redis-cli|conda|activate|workon|docker|podman|kubectl|tmux|screen|basename|dirname|realpath|readlink|xxd|hexdump|od|strings|md5sum|sha256sum|python[\\d.]*|node|ruby|perl|bash|sh|zsh|exec|time|timeout|nohup|env|xargs|watch|tee|cc|gcc|g\\+\\+|clang|java|javac";
+/**
+ * Any other program given the subcommand `test` as its first word, at command position
+ * (`dotnet test`, `bazel test //...`, `swift test`, `mix test`, `bundle exec rake test`,
+ * `deno task test`, after `timeout N` or `VAR=x`), unless the program is one that takes a
+ * file or a name there (`cd test`, `mkdir test`, `psql test`).
+ */
+const SUBCOMMAND_TEST = new RegExp(
+  String.raw`^\s*(?:[A-Za-z_]\w{0,40}=\S*\s+){0,4}(?:timeout\s+(?:-\S+\s+){0,3}\d\S*\s+)?(?:[\w.-]{1,40}\s+(?:exec|run)\s+)?(?:\S*\/)?(?!(?:${NOT_A_RUNNER})\s)[\w.+-]{1,40}\s+(?:(?:run|task)\s+)?test(?=\s|$)`,
+);
+const KNOWN_TEST_RE =
+  /\b(pytest|py\.test|unittest|npm (?:run )?test|yarn test|pnpm test|go test|cargo test|make (?:test|check)|ctest|jest|vitest|mocha|mvn test|gradle test|tox|bats|phpunit|rspec)\b|\btests?\.(?:sh|py)\b|\brun[_-]?tests?\.(?:sh|py)\b|^\s*(?:\S*\/)?gradlew?(?:\s+(?!-x\s|--exclude-task\s)\S+)*?\s+(?:\S*:)?(?:test|check)(?=\s|$)/;
+/** A test run: a known runner, a `tests.sh`/`runtests.py` script, or `<program> test`. */
+export const TEST_RE = new RegExp(`${KNOWN_TEST_RE.source}|${SUBCOMMAND_TEST.source}`);
 export const PROBE_RE =
   /\b(curl|wget|httpie|http\s+(?:GET|POST|PUT|HEAD|DELETE|:)|nc\s+-z|ncat|ss\s+-[a-z]*l|netstat|lsof\s+-i|telnet|openssl s_client|grpcurl)\b|requests\.get\(|urlopen\(/;
 export const BUILD_RE =
