@@ -2009,3 +2009,49 @@ describe("a quoted word is a value the task shows, not what it asks (session 35)
     expect(REPLACE_TASK_RE.test("“kind”: “replace”, “mode”: “exact”")).toBe(false);
   });
 });
+
+describe("a project of the agent's own, started where a listing found nothing", () => {
+  const task = "Fix the existing build script of this repository so `npm run build` succeeds.";
+  const manifest = 'cat > /app/package.json <<\'EOF\'\n{"name":"app"}\nEOF';
+  const own = (steps: Step[]) => fires(attempt(task, steps), "input.own-project-built");
+
+  it("fires on a manifest created from nothing in the folder the empty listing searched", () => {
+    expect(
+      own([
+        { cmd: "find /app -name '*.ts'", out: "" },
+        { cmd: manifest, out: "" },
+      ]),
+    ).toBe(true);
+    expect(
+      own([
+        { cmd: "ls /app", out: "" },
+        { cmd: "cd /app && npm init -y", out: "Wrote to /app/package.json" },
+      ]),
+    ).toBe(true);
+  });
+
+  it("an empty build folder, a manifest seen before, or an edit of it is no new project", () => {
+    // the listing looked in another folder than the manifest's
+    expect(
+      own([
+        { cmd: "ls /app/dist", out: "" },
+        { cmd: manifest, out: "" },
+      ]),
+    ).toBe(false);
+    // the manifest was read before it was written
+    expect(
+      own([
+        { cmd: "cat /app/package.json", out: '{"name":"app","scripts":{"build":"tsc"}}' },
+        { cmd: "ls /app", out: "" },
+        { cmd: manifest, out: "" },
+      ]),
+    ).toBe(false);
+    // an edit in place changes the manifest that was there
+    expect(
+      own([
+        { cmd: "ls /app", out: "" },
+        { cmd: "sed -i 's/tsc/tsc -p ./' /app/package.json", out: "" },
+      ]),
+    ).toBe(false);
+  });
+});
