@@ -2055,3 +2055,34 @@ describe("a project of the agent's own, started where a listing found nothing", 
     ).toBe(false);
   });
 });
+
+describe("a clone the agent worked in, or only read beside its own tree", () => {
+  const task =
+    "Fix the regression in the existing implementation of Session.send in this repository.";
+  const steps = (edit: string): Step[] => [
+    {
+      cmd: "ls /app/docs",
+      out: "ls: cannot access '/app/docs': No such file or directory",
+      exit: 2,
+    },
+    {
+      cmd: "git clone --depth 1 https://github.com/psf/requests /tmp/upstream",
+      out: "Cloning into '/tmp/upstream'...",
+    },
+    { cmd: "diff /tmp/upstream/src/requests/sessions.py src/requests/sessions.py", out: "< a" },
+    { cmd: "grep -n 'def send' /tmp/upstream/src/requests/sessions.py", out: "600: def send" },
+    { cmd: edit, out: "" },
+    { cmd: "python -m pytest tests/test_sessions.py -q", out: "12 passed" },
+  ];
+  const copy = (edit: string) => fires(attempt(task, steps(edit)), "input.fetched-own-copy");
+
+  it("a clone kept for reference, with the edits in another tree, is no work in a copy", () => {
+    expect(copy("sed -i 's/b/a/' /app/src/requests/sessions.py")).toBe(false);
+    expect(copy("cd /app && sed -i 's/b/a/' src/requests/sessions.py")).toBe(false);
+  });
+
+  it("edits only in the clone are work in a copy", () => {
+    expect(copy("sed -i 's/b/a/' /tmp/upstream/src/requests/sessions.py")).toBe(true);
+    expect(copy("cd /tmp/upstream && sed -i 's/b/a/' src/requests/sessions.py")).toBe(true);
+  });
+});

@@ -105,6 +105,31 @@ describe("a copy of the project fetched instead of the task's own (real OpenClaw
     expect(hitOf(Attempt.parse({ ...a, events: local }))).toBeUndefined();
   });
 
+  it("is silent when the agent also changed files outside the copy (its own tree)", () => {
+    const a = trial(RANCHER);
+    expect(hitOf(a)).toBeDefined();
+    const n = a.events.length - 1;
+    const withWrite = (path: string) =>
+      Attempt.parse({
+        ...a,
+        events: [
+          ...a.events.slice(0, n),
+          {
+            index: 0,
+            kind: "tool_call" as const,
+            tool: "write",
+            callId: "w",
+            input: "{}",
+            writes: [path],
+          },
+          ...a.events.slice(n),
+        ].map((e, index) => ({ ...e, index })),
+      });
+    expect(hitOf(withWrite("/app/internal/bundlereader/source.go"))).toBeUndefined();
+    // a scratch file is no other tree
+    expect(hitOf(withWrite("/tmp/notes.txt"))).toBeDefined();
+  });
+
   it("an agent that asked for code the task says is present: two facts, named", () => {
     const a = trial(TOOLHIVE);
     const h = inputMissed.detect(a, { siblings: [] })[0];

@@ -112,13 +112,38 @@ function inCopy(c: Event, dest: string): boolean {
   return asPath || writtenPaths(c).some((p) => p.startsWith(dest));
 }
 
+/** Scratch folders: a file written there belongs to no project. */
+const SCRATCH = /^\/(?:tmp|var\/tmp|dev)(?:\/|$)/;
+
+/** Whether a path lies in the copy (a relative copy: that folder, wherever it stands). */
+function underCopy(p: string, dest: string): boolean {
+  const d = dest.replace(/\/+$/, "");
+  if (p === d || p.startsWith(`${d}/`)) return true;
+  return !d.startsWith("/") && p.includes(`/${d}/`);
+}
+
+/** The files a call wrote, relative ones resolved against a `cd` in the same command. */
+function writesOf(c: Event): string[] {
+  let cwd: string | undefined;
+  for (const seg of segments(commandOf(c) ?? "")) {
+    const cd = /^cd\s+(\S+)\s*$/.exec(seg);
+    if (cd) cwd = cd[1]?.replace(/^['"]|['"]$/g, "").replace(/\/+$/, "");
+  }
+  return writtenPaths(c).map((p) =>
+    p.startsWith("/") || !cwd ? p : `${cwd}/${p.replace(/^\.\//, "")}`,
+  );
+}
+
 /**
  * The agent looked for the code the task is about, found nothing, fetched a fresh copy of a
  * repository from another host and worked in that copy: the task's own checkout, which the
  * verifier grades, was never found. Only for a task about code already present (it speaks of
  * "this repository", existing behaviour) that never asks to clone or download anything; a
- * copy the agent never used again, or a clone that failed, is not read so. Nothing names a
- * task, host or benchmark: the searches, the clone and the later calls are the agent's own.
+ * copy the agent never used again, or a clone that failed, is not read so, nor a copy the
+ * agent only read: it must have changed files in the copy and none outside it (but scratch
+ * folders such as `/tmp`), so a clone kept for reference beside edits of the task's own tree
+ * is no such reading. Nothing names a task, host or benchmark: the searches, the clone and the
+ * later calls are the agent's own.
  */
 export const fetchedOwnCopy: Detector = {
   id: "input.fetched-own-copy",
@@ -138,6 +163,10 @@ export const fetchedOwnCopy: Detector = {
         if (before.length === 0) continue;
         const later = calls.filter((c) => c.index > call.index && inCopy(c, f.dest));
         if (later.length < 2) continue;
+        // the work went into the copy, and nothing into any other tree (the graded one)
+        const written = calls.flatMap(writesOf);
+        if (!written.some((p) => underCopy(p, f.dest))) continue;
+        if (written.some((p) => !underCopy(p, f.dest) && !SCRATCH.test(p))) continue;
         return [
           {
             eventIndices: [
