@@ -2086,3 +2086,42 @@ describe("a clone the agent worked in, or only read beside its own tree", () => 
     expect(copy("cd /tmp/upstream && sed -i 's/b/a/' src/requests/sessions.py")).toBe(true);
   });
 });
+
+describe("installed packages are read by their install roots", () => {
+  const task =
+    "Fix the existing implementation of Gitlab::Utils.to_boolean in this repository (/app).";
+  const edited = (file: string) =>
+    fires(
+      attempt(task, [
+        { cmd: "find /app/lib -name 'utils.rb'", out: "" },
+        { cmd: `sed -i 's/a/b/' ${file}`, out: "" },
+        { cmd: "bundle exec rspec", out: "12 examples, 0 failures" },
+      ]),
+      "input.installed-package-edited",
+    );
+
+  it("a monorepo's own gems/, lib/python, .venv or .gradle folder is no installed package", () => {
+    for (const file of [
+      "/app/gems/gitlab-utils/lib/gitlab/utils.rb",
+      "/app/lib/python3/gitlab/utils.rb",
+      "/app/.venv/bin/utils.rb",
+      "/app/.gradle/utils.rb",
+      "/app/.m2/utils.rb",
+    ])
+      expect(edited(file), file).toBe(false);
+  });
+
+  it("an install root is one, inside the task's tree too", () => {
+    for (const file of [
+      "/usr/local/bundle/gems/gitlab-utils-0.1.0/lib/gitlab/utils.rb",
+      "/var/lib/gems/3.0.0/gems/gitlab-utils-0.1.0/lib/gitlab/utils.rb",
+      "/app/node_modules/gitlab-utils/lib/utils.rb",
+      "/app/.venv/lib/python3.11/site-packages/gitlab/utils.rb",
+      "/root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/x-1.0/utils.rb",
+      "/root/go/pkg/mod/github.com/x/y@v1.2.0/utils.rb",
+      "/root/.m2/repository/org/x/utils.rb",
+      "/root/.gradle/caches/modules-2/utils.rb",
+    ])
+      expect(edited(file), file).toBe(true);
+  });
+});

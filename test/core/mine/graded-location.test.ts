@@ -84,6 +84,12 @@ describe("the graded folder never visited (real OpenClaw trials)", () => {
     ])
       expect(hitOf(lib(`FAILED test_x\n${line}\n`))).toBeUndefined();
     expect(hitOf(lib("Error Trace: /app/release/pkg/notes/notes_test.go:13\n"))).toBeDefined();
+    // a project's own folders named like install places are the graded work
+    for (const line of [
+      "rspec /app/gems/gitlab-utils/spec/utils_spec.rb:12",
+      "/app/lib/python/tools/check.py:3: AssertionError",
+    ])
+      expect(hitOf(lib(`FAILED test_x\n${line}\n`)), line).toBeDefined();
   });
 
   it("an escaped slash (a test runner's path pattern) starts no path", () => {

@@ -50,11 +50,16 @@ const NOT_WORK = new Set([
 ]);
 
 /**
- * A path inside installed packages (a virtualenv's `site-packages`, `node_modules`, a Go
- * module cache): a traceback line there says where a library lies, not the graded work.
+ * A path inside installed packages, by its install root: `site-packages` / `dist-packages`
+ * (a virtualenv's too), `node_modules`, `/usr/lib` and `/usr/local/lib`, Cargo's registry and
+ * git checkouts, a rustup toolchain, a Go module cache (`pkg/mod/cache`, `pkg/mod/…@v1.2`),
+ * Maven's `.m2/repository`, Gradle's caches and wrapper, and installed gems
+ * (`ruby/3.2.0/gems`, `bundle/gems`). A traceback line there says where a library lies, not
+ * the graded work. A project's own folders of like names (`gems/<name>`, `lib/python`,
+ * `.venv/bin`, `.gradle`) are none; `node_modules` inside the task's tree stays a library.
  */
 export const LIBRARY =
-  /\/(?:site-packages|dist-packages|node_modules|\.?venv|virtualenvs?|pkg\/mod|\.cargo|\.rustup|\.m2|\.gradle|lib\/python[\d.]*|gems)(?:\/|$)/;
+  /(?:^|\/)(?:site-packages|dist-packages|node_modules)(?:\/|$)|^\/usr\/(?:local\/)?lib\/|\/\.cargo\/(?:registry|git)\/|\/\.rustup\/toolchains\/|\/pkg\/mod\/(?:cache\/|[^\s@]{1,200}@)|\/\.m2\/repository\/|\/\.gradle\/(?:caches|wrapper\/dists)\/|\/(?:ruby\/\d[\d.]*|gems\/\d[\d.]*|bundle)\/gems\//;
 
 /**
  * A pattern a test runner echoes as a regular expression literal, `/name/` and its flags
