@@ -1384,6 +1384,43 @@ describe("checks that could not fail, by-products, regressions", () => {
     expect(fires(reported("代码在哪里？请告诉我仓库的位置"), "input.discovery-miss")).toBe(true);
   });
 
+  it("a closing question after a miss the agent got past asks for no input", () => {
+    const task = "Fix the existing implementation of parse_date in this repository.";
+    const miss = {
+      cmd: "cat CONTRIBUTING.md",
+      out: "cat: CONTRIBUTING.md: No such file or directory",
+      exit: 1,
+    };
+    const found = {
+      cmd: "grep -rn 'def parse_date' .",
+      out: "./src/dates.py:10:def parse_date(s):",
+    };
+    const edit = { cmd: "sed -i 's/old/new/' src/dates.py", out: "" };
+    const passed = { cmd: "python -m pytest -q", out: "5 passed in 0.12s" };
+    const offer = "Fixed parse_date; all 5 tests pass. Should I also add a changelog entry?";
+    expect(
+      fires(attempt(task, [miss, found, edit, passed, { say: offer }]), "input.discovery-miss"),
+    ).toBe(false);
+    // a question alone says nothing was missing, even with nothing written
+    expect(
+      fires(
+        attempt(task, [miss, { say: "Should I add a changelog entry?" }]),
+        "input.discovery-miss",
+      ),
+    ).toBe(false);
+    // a write the agent then saw pass: it had its inputs, whatever it asks at the end
+    const asks = "I could not find CONTRIBUTING.md. Where is it?";
+    expect(
+      fires(attempt(task, [miss, found, edit, passed, { say: asks }]), "input.discovery-miss"),
+    ).toBe(false);
+    // the case the rule is for: the miss, nothing checked, and the user asked for the input
+    expect(fires(attempt(task, [miss, { say: asks }]), "input.discovery-miss")).toBe(true);
+    const failed = { cmd: "python -m pytest -q", out: "1 failed, 4 passed", exit: 1 };
+    expect(fires(attempt(task, [miss, edit, failed, { say: asks }]), "input.discovery-miss")).toBe(
+      true,
+    );
+  });
+
   it("a task that keeps behaviour, or forbids a replacement, sets no exact-content contract", () => {
     const run = (task: string) =>
       attempt(task, [
