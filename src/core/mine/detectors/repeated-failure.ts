@@ -35,13 +35,20 @@ function withoutAssignments(cmd: string): string {
 }
 
 /**
+ * A number given as an option's value (`-n 50`, `--lines=500`, `-50`): the same look at more
+ * or less of it. Other numbers (a URL's `/items/6`, an id, a version) name another thing.
+ */
+const OPTION_NUMBER = /(^|\s)(-{1,2}[A-Za-z][\w-]*(?:=|\s+)|-)\d+(?=\s|$)/g;
+
+/**
  * A call as the approach it takes, for telling a retry from a new attempt: the command with
  * leading variable assignments dropped (the same build retried under another `JAVA_HOME` is
- * the same call), or the tool's input.
+ * the same call), or the tool's input, verbatim but for spacing and an option's number.
  */
 export function approachOf(call: Event): string {
   const cmd = commandOf(call);
-  return normalizeEvidence(cmd !== undefined ? withoutAssignments(cmd) : callText(call), 400);
+  const text = cmd !== undefined ? withoutAssignments(cmd) : callText(call);
+  return text.replace(OPTION_NUMBER, "$1$2#").replace(/\s+/g, " ").trim().slice(0, 400);
 }
 
 /**
