@@ -1325,6 +1325,38 @@ describe("checks that could not fail, by-products, regressions", () => {
     expect(launched("sudo -u postgres postgres -D /var/lib/pg/data")).toBe(true);
   });
 
+  it("a job sent to the background is a launch only when it serves; a detached one is probed", () => {
+    const svc = "Start the web server on port 8000 and keep it running.";
+    const hit = (task: string, steps: Step[]) =>
+      fires(attempt(task, steps), "service.attached-launch");
+    // a test run sent to the background with its log is no server launch
+    const testJob = {
+      cmd: "cd /app && python3 -m pytest tests/ > /tmp/log.txt 2>&1 &",
+      out: "[1] 99",
+    };
+    expect(hit(svc, [testJob, { cmd: "sleep 20; cat /tmp/log.txt", out: "5 passed" }])).toBe(false);
+    // "server-side" names no server the task asks for
+    const side = "Fix the SQL parser in /app/parser.py so the server-side queries parse correctly.";
+    expect(hit(side, [{ cmd: "python3 app.py &", out: "" }])).toBe(false);
+    // nohup with its output in a file, then probed from a later call: it outlives the shell
+    const probe = { cmd: "curl -s localhost:8000/", out: "<html>hello</html>" };
+    const nohup = { cmd: "nohup python3 /app/server.py > /tmp/server.log 2>&1 &", out: "[1] 1234" };
+    expect(hit(svc, [nohup, probe])).toBe(false);
+    // servers that daemonize themselves leave the session
+    const db = "Set up the database service so that it stays running and is reachable.";
+    const up = { cmd: "nc -z localhost 27017 && echo up", out: "up" };
+    for (const cmd of ["nginx", "/usr/sbin/sshd", "mongod --fork --logpath /var/log/mongod.log"])
+      expect(hit(db, [{ cmd, out: "" }, up]), cmd).toBe(false);
+    // near misses: a server kept in the foreground and sent to the background, or an
+    // unredirected nohup, still die with the shell
+    expect(hit(db, [{ cmd: "nginx -g 'daemon off;' &", out: "" }, up])).toBe(true);
+    expect(hit(db, [{ cmd: "/usr/sbin/sshd -D &", out: "" }, up])).toBe(true);
+    expect(hit(svc, [{ cmd: "cd /app && nohup python3 app.py &", out: "" }, probe])).toBe(true);
+    expect(hit(svc, [{ cmd: "python3 -m http.server 8000 &", out: "" }, probe])).toBe(true);
+    // a program of the agent's own that a later call probes on this machine serves
+    expect(hit(svc, [{ cmd: "./run.sh > /tmp/run.log 2>&1 &", out: "" }, probe])).toBe(true);
+  });
+
   it("no mechanism and no look at the work after its last write is no capability gap", () => {
     const task = "Fix the parser in /app/parse.py.";
     const unchecked = attempt(task, [

@@ -1,4 +1,12 @@
-import { commandOf, PROBE_RE, toolCalls } from "./shell.js";
+import {
+  BUILD_RE,
+  commandOf,
+  INSTALL_RE,
+  PROBE_RE,
+  stripHeredocs,
+  TEST_RE,
+  toolCalls,
+} from "./shell.js";
 import type { Detector } from "./types.js";
 
 /**
@@ -51,12 +59,75 @@ export function isDetached(cmd: string): boolean {
 }
 
 /**
+ * A server that puts itself in the background, out of the shell's session: nginx, sshd and
+ * httpd by default (not with `daemon off`, `-D` / `-d`, `-X` or `FOREGROUND`), `pg_ctl start`
+ * (its child starts a new session), any daemon asked to `--fork` or `--daemonize yes`.
+ */
+const SELF_DAEMONIZING = new RegExp(
+  String.raw`${AT_COMMAND}nginx\b(?![^;&|\n]*\bdaemon\s+off\b)|${AT_COMMAND}sshd\b(?![^;&|\n]*\s-[a-zA-Z]*[dD]\b)|${AT_COMMAND}(?:httpd|apache2|apache2?ctl)\b(?![^;&|\n]*(?:\s-X\b|FOREGROUND))|\bpg_ctl\b[^;&|\n]*\sstart\b|\s--fork\b|\s--daemonize(?:\s+|=)(?:yes|true)\b`,
+);
+/** `nohup` with its output sent to a file: the job outlives the shell's hangup. */
+const NOHUP_REDIRECTED = /\bnohup\b[^;&|\n]*(?:(?:^|\s|1)>>?\s*[^\s&]|&>)/;
+
+/**
+ * Whether a launch leaves the agent's session: started in a new session or under a supervisor
+ * (`isDetached`), by `nohup` with its output redirected, or by a server that daemonizes itself.
+ */
+export function leavesSession(cmd: string): boolean {
+  return isDetached(cmd) || NOHUP_REDIRECTED.test(cmd) || SELF_DAEMONIZING.test(cmd);
+}
+
+/**
+ * The jobs a command sends to the background: the text before each lone `&` (not `&&`,
+ * `2>&1`, `&>` or `|&`), from the last `&&`, `||`, `;` or line break before it.
+ */
+export function backgroundJobs(cmd: string): string[] {
+  const s = stripHeredocs(cmd);
+  const jobs: string[] = [];
+  let from = 0;
+  for (const m of s.matchAll(/(?<![&|>])&(?![&>])/g)) {
+    const at = m.index ?? 0;
+    const pieces = s.slice(from, at).split(/&&|\|\||;|\n/);
+    jobs.push((pieces.at(-1) ?? "").trim());
+    from = at + 1;
+  }
+  return jobs;
+}
+
+/** A job that ends by itself: a test run, a build, an install, a wait or a look at a log. */
+const FINITE_JOB = /^(?:sleep|tail|wait|cat|echo|watch|timeout\s+\S+\s+(?:pytest|make))\b/;
+/** A job that names where it listens (`--port 8080`, `-p 3000`, `:8080`, `--bind`). */
+const NAMES_PORT = /(?:^|\s)--?(?:port|listen|bind|host)\b|\s-p\s*\d{2,5}\b|:\d{2,5}\b/;
+/** An interpreter running a script named as a service's entry point (`app.py`, `api.js`). */
+const SERVICE_SCRIPT =
+  /\b(?:python[\d.]*|node|deno|bun|ruby|php|perl)\s+(?:-\S+\s+)*\S*\b(?:app|api|server|service|serve|daemon|web|exporter|proxy)\w*\.(?:py|js|mjs|cjs|ts|rb|php|pl)\b/;
+/** A URL or host on the agent's own machine. */
+const LOCAL_TARGET =
+  /\b(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[::1\])(?::\d+)?\b|(?:^|\s)(?:https?:\/\/)?:\d{2,5}\b/;
+
+/**
+ * Whether a background job (or a `nohup` / `setsid` one) reads as a service: not a test run,
+ * a build, an install or a wait, and one that names a port, runs a script named as a
+ * service's entry point, or that a later call probes on this machine. Any other job sent to
+ * the background (a long test run with its log) is no launch.
+ */
+function servesJob(job: string, probedLocally: boolean): boolean {
+  const head = job.replace(
+    /^(?:(?:sudo|nohup|setsid|exec|env|nice)(?:\s+-\S+)*\s+|[A-Za-z_]\w*=\S*\s+)+/,
+    "",
+  );
+  if (TEST_RE.test(head) || BUILD_RE.test(head) || INSTALL_RE.test(head) || FINITE_JOB.test(head))
+    return false;
+  return NAMES_PORT.test(head) || SERVICE_SCRIPT.test(head) || probedLocally;
+}
+
+/**
  * A task asking for something that keeps running. `keep … running` only of a thing (`keep it
  * running`, `keep the server running`), not of going on with an action (`keep running the
  * failing tests`).
  */
 const SERVICE_TASK_RE =
-  /\b(server|service|daemon|keep (?:it|them|the (?!tests?\b)\w+) running\b|keep running\b(?!\s+(?:the|a|an|all|every|each|your|its|until|tests?)\b)|stays? (?:up|running|reachable)|reachable|listen(?:s|ing)? on|port \d+|\bVM\b|virtual machine|background)\b/i;
+  /\b(server(?!-\w)|service(?!-\w)|daemon(?!-\w)|keep (?:it|them|the (?!tests?\b)\w+) running\b|keep running\b(?!\s+(?:the|a|an|all|every|each|your|its|until|tests?)\b)|stays? (?:up|running|reachable)|reachable|listen(?:s|ing)? on|port \d+|\bVM\b|virtual machine|background)\b/i;
 
 /**
  * A job sent to the background that the same command line then kills
@@ -78,13 +149,24 @@ export const attachedServer: Detector = {
     const launches = calls.filter((c) => {
       const cmd = commandOf(c) ?? "";
       if (launchesServer(cmd)) return true;
-      return (BACKGROUND_RE.test(cmd) || /\b(nohup|setsid)\b/.test(cmd)) && !REAPED_RE.test(cmd);
+      if (REAPED_RE.test(cmd)) return false;
+      const probedLocally = calls.some((l) => {
+        const later = commandOf(l) ?? "";
+        return l.index > c.index && PROBE_RE.test(later) && LOCAL_TARGET.test(later);
+      });
+      const jobs = [
+        ...backgroundJobs(cmd),
+        ...stripHeredocs(cmd)
+          .split(/&&|\|\||;|\n/)
+          .filter((seg) => /^\s*(?:sudo\s+)?(?:nohup|setsid)\b/.test(seg)),
+      ];
+      return jobs.some((job) => servesJob(job, probedLocally));
     });
     if (launches.length === 0) return [];
     const last = launches.at(-1);
     if (!last) return [];
     const cmd = commandOf(last) ?? "";
-    const detached = isDetached(cmd);
+    const detached = leavesSession(cmd);
     const probedLater = calls.some(
       (c) => c.index > last.index && PROBE_RE.test(commandOf(c) ?? ""),
     );
