@@ -807,6 +807,63 @@ describe("what counts as seen, and as a placeholder", () => {
   });
 });
 
+describe("a deadline with the work written", () => {
+  const hit = (a: Attempt) => ids(a).find((i) => i.startsWith("deadline.no-deliverable"));
+  const write = (index: number, path: string, content: string): Event => ({
+    index,
+    kind: "tool_call",
+    tool: "write",
+    writes: [path],
+    input: JSON.stringify({ path, content }),
+  });
+
+  it("a patch or a build wrote: the run is no 'nothing written'", () => {
+    const looks = Array.from({ length: 18 }, (_, i) => ({ cmd: `ls /app/dir${i}`, out: "a.c" }));
+    const patched = attempt(
+      "Fix the crash in /app/main.c.",
+      [
+        { cmd: "cd /app && patch -p1 < /tmp/fix.diff", out: "patching file src/main.c" },
+        { cmd: "cd /app && make", out: "gcc -o main main.c" },
+        ...looks,
+      ],
+      { outcome: "timeout" },
+    );
+    expect(hit(patched)).toBeUndefined();
+    // near miss: twenty calls that only looked
+    const looked = attempt(
+      "Fix the crash in /app/main.c.",
+      [
+        { cmd: "cat /app/main.c", out: "int main(){}" },
+        { cmd: "cat /tmp/fix.diff", out: "" },
+        ...looks,
+      ],
+      { outcome: "timeout" },
+    );
+    expect(hit(looked)).toBe(`deadline.no-deliverable@${looked.events.at(-1)?.index}`);
+  });
+
+  it("a scratch file that shrank is no placeholder over the deliverable", () => {
+    const task = "Implement the solver in /app/solve.py.";
+    const run = (path: string) =>
+      Attempt.parse({
+        id: "unit-3",
+        source: { format: "fire-jsonl", path: "unit.jsonl" },
+        taskId: "unit",
+        taskText: task,
+        outcome: "timeout",
+        events: [
+          { index: 0, kind: "prompt", role: "user", input: task },
+          write(1, "/app/solve.py", "def solve():\n    return 42\n"),
+          write(2, path, "print('debug')\n".repeat(60)),
+          write(3, path, "print(1)\n"),
+        ],
+      });
+    expect(hit(run("/tmp/probe.py"))).toBeUndefined();
+    // near miss: the same shrink of a file outside scratch space
+    expect(hit(run("/app/probe.py"))).toBe("deadline.no-deliverable@2,3");
+  });
+});
+
 describe("a deliverable the agent removed before its deadline", () => {
   const task = "Write the report to /app/report.json.";
   const grader = {

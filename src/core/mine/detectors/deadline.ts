@@ -1,13 +1,24 @@
+import type { Event } from "../../model/attempt.js";
+import { isScratch } from "./destructive-after-probe.js";
 import {
   baseName,
   isTimeout,
+  namedPaths,
   outOfBudget,
   samePath,
   seenExisting,
   verifierMissing,
   writtenContent,
 } from "./paths.js";
-import { callSucceeded, commandOf, stopIndex, toolCalls, writtenPaths } from "./shell.js";
+import {
+  callSucceeded,
+  commandOf,
+  isWrite,
+  segments,
+  stopIndex,
+  toolCalls,
+  writtenPaths,
+} from "./shell.js";
 import type { Detector } from "./types.js";
 
 /** Rewrites of one file that count as churn instead of progress. */
@@ -19,6 +30,27 @@ const CHURN_MIN = 3;
 const FULLER_MIN = 512;
 /** Tool calls that count as a long exploration. */
 const LONG_RUN = 20;
+
+/**
+ * Programs that change files without naming them in a redirection: a patch applied, a merge,
+ * an archive unpacked, a build or a compile (its output is written).
+ */
+const CHANGES_FILES =
+  /^(?:patch|git\s+(?:-C\s+\S+\s+)?(?:apply|am|cherry-pick|merge|pull|revert|stash\s+(?:pop|apply)|checkout|restore)|unzip|tar\s+-?[a-zA-Z]*x|make|cmake|ninja|gcc|g\+\+|clang(?:\+\+)?|cc|javac|rustc|cargo\s+build|go\s+build|tsc|npm\s+run\s+build|mvn\s+(?:package|compile|install)|gradlew?|pdflatex|xelatex|lualatex|latexmk)\b/;
+
+/**
+ * Whether a call may have written something: a visible write (an edit tool, a redirection,
+ * `sed -i`, `cp`, code that opens a file for writing) or a program that changes files
+ * (`patch`, `git apply`, a build).
+ */
+function wroteSomething(call: Event): boolean {
+  if (isWrite(call)) return true;
+  const cmd = commandOf(call);
+  if (!cmd) return false;
+  return segments(cmd).some((seg) =>
+    CHANGES_FILES.test(seg.replace(/^(?:(?:sudo|time|nice|exec)\s+|[A-Za-z_]\w*=\S*\s+)+/, "")),
+  );
+}
 
 /**
  * Whether a shell command removes `path`: an `rm` (or `unlink`) whose operand is the path,
@@ -57,7 +89,7 @@ export const deadlineNoDeliverable: Detector = {
     const calls = toolCalls(attempt);
     const writes = calls.filter((c) => writtenPaths(c).length > 0);
     const at = stopIndex(attempt);
-    if (writes.length === 0 && calls.length >= LONG_RUN) {
+    if (calls.length >= LONG_RUN && !calls.some(wroteSomething)) {
       return [
         {
           eventIndices: [at],
@@ -97,7 +129,14 @@ export const deadlineNoDeliverable: Detector = {
     const byPath = new Map<string, typeof writes>();
     for (const w of writes)
       for (const p of writtenPaths(w)) byPath.set(p, [...(byPath.get(p) ?? []), w]);
+    // a scratch file (`/tmp/probe.py`) is no deliverable unless the task or the verifier names it
+    const missing = verifierMissing(attempt).paths;
+    const named = (p: string) =>
+      namedPaths(attempt.taskText).some((n) => samePath(n, p)) ||
+      missing.some((n) => samePath(n, p)) ||
+      (attempt.verifierOutput ?? "").includes(p);
     for (const [path, ws] of [...byPath.entries()].sort((x, y) => y[1].length - x[1].length)) {
+      if (isScratch(path) && !named(path)) continue;
       const contents = ws.map(writtenContent).filter((c): c is string => c !== undefined);
       if (contents.length < ws.length) continue;
       const sizes = contents.map((c) => c.length);
