@@ -1624,6 +1624,15 @@ describe("a check that could not run, and tools the task relies on", () => {
     expect(fires(a, "capability.earlier-success")).toBe(false);
     const built = attempt("Build the library.", [{ cmd: "make -C lib", out: "cc -c a.c" }]);
     expect(fires(built, "capability.earlier-success")).toBe(true);
+    // a build sent to the background: the exit 0 is the shell's, not the build's
+    const background = attempt("Build the Rust project in /app in release mode.", [
+      { cmd: "cd /app && cargo build --release > /tmp/build.log 2>&1 &", out: "[1] 77" },
+    ]);
+    expect(fires(background, "capability.earlier-success")).toBe(false);
+    const waited = attempt("Build the Rust project in /app in release mode.", [
+      { cmd: "cd /app && cargo build --release > /tmp/build.log 2>&1", out: "" },
+    ]);
+    expect(fires(waited, "capability.earlier-success")).toBe(true);
   });
 
   it("a download is no deployment probe, and a package manager checks nothing of the agent's", () => {

@@ -48,12 +48,16 @@ const WRAPPER =
 
 /**
  * The segment's head — its program and first words, after wrappers — and whether its own
- * exit status is hidden: behind `||` (a fallback) or piped into another program (the
- * pipe's status is the last program's). Lookups (`which`, `type`, `command -v`, a package
- * search, `echo`) have no head: naming a compiler is not running it.
+ * exit status is hidden: behind `||` (a fallback), piped into another program (the
+ * pipe's status is the last program's) or sent to the background (`&`: the shell's).
+ * Lookups (`which`, `type`, `command -v`, a package search, `echo`) have no head: naming a
+ * compiler is not running it.
  */
 function headOf(seg: string): { head: string; hidden: boolean } | undefined {
-  const hidden = /\|\|/.test(seg) || /(?<![|>&])\|(?!\|)/.test(seg.replace(/\|&/g, "|"));
+  const hidden =
+    /\|\|/.test(seg) ||
+    /(?<![|>&])\|(?!\|)/.test(seg.replace(/\|&/g, "|")) ||
+    /(?<![&|>])&(?![&>])/.test(seg);
   const head = seg.replace(WRAPPER, "").split(/\s+/).slice(0, 4).join(" ");
   if (
     /^(?:which|type|whereis|command\s+-v|apt-cache|apt\s+(?:list|search|show)|dpkg\s+-[lLsS]|echo|printf)\b/.test(
@@ -98,7 +102,8 @@ function ownCheck(a: Attempt, call: Event): string | undefined {
  * — its test run, its build, or a probe of the service it runs on this machine, with the
  * check's own status visible. A download, an install, a help or version page, a listing, a
  * lookup (`which gcc || echo …`, a package search) is not evidence, nor a build whose status
- * a pipe or a fallback hides (`make … | head`, whose status is `head`'s).
+ * a pipe, a fallback or the background hides (`make … | head`, whose status is `head`'s;
+ * `make … &`, whose status is the shell's).
  */
 export const earlierSuccess: Detector = {
   id: "capability.earlier-success",
