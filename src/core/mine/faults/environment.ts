@@ -1,18 +1,33 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { baseName, escapeRe } from "../detectors/paths.js";
-import { commandOf, outputOf, programsOf } from "../detectors/shell.js";
+import {
+  commandOf,
+  INTERPRETERS,
+  outputOf,
+  programsOf,
+  segments,
+  TEST_RE,
+} from "../detectors/shell.js";
 import { excerpt, type Fault } from "./types.js";
 
 /** An upstream model / API error, as agents and harnesses print it in the agent's own turn. */
 const MODEL_API_ERROR =
   /\b(?:(?:all |every )?API (?:attempts?|requests?|calls?) failed|service temporarily unavailable|api[ _]?(?:connection[ _]?|timeout[ _]?)?error|rate[ _-]?limit(?:ed|_error)?|overloaded(?:_error)?|internal server error|the server had an error (?:while )?processing your request|service unavailable|bad gateway|gateway time-?out|upstream (?:error|connect\w*|request timeout)|invalid[ _]api[ _]key|insufficient[ _]quota|credit balance is too low|model (?:is )?not found|context[ _]length[ _]exceeded|LLM (?:idle )?time-?out|no response from (?:the )?model|(?:selected )?model is (?:currently )?(?:at|over) capacity|(?:hit|reached|exceeded) (?:your |the )?usage limit|(?:40[13]|429|5(?:00|02|03|04|29))\s+(?:error|unauthorized|forbidden|too many requests|service unavailable|overloaded))\b/i;
 
-/** A binary the shell could not find (sh, bash, zsh, fish, cmd, tools' own "X CLI not found"). */
+/**
+ * A binary the shell could not find, in a shell's own wording: `sh: 1: X: not found`,
+ * `bash: line 1: X: command not found`, `./run.sh: 3: X: not found`, a line opening
+ * `X: command not found`, zsh's and fish's, cmd's and PowerShell's, a tool's own "X CLI not
+ * found". A program's own "key X: not found" or "Unknown command: X" (the program ran) is none.
+ */
 const MISSING_BINARY: readonly RegExp[] = [
-  /(?:^|[\s:])([\w.+-]+): (?:command )?not found\b/m,
-  /\bcommand not found: ([\w.+-]+)/,
-  /\bUnknown command:? '?([\w.+-]+)'?/,
+  /^[ \t]*(?:[^\s:]*\/)?-?(?:ba|da|z|k|mk|a)?sh: (?:(?:line )?\d+: )?([\w.+-]+): (?:command )?not found\b/m,
+  /^[ \t]*[^\s:]+: (?:line )?\d+: ([\w.+-]+): (?:command )?not found\b/m,
+  /^[ \t]*([\w.+-]+): command not found\b/m,
+  /\bzsh:(?:\d+: ?| )command not found: ([\w.+-]+)/,
+  /\bfish: Unknown command:? '?([\w.+-]+)'?/,
   /'([\w.+-]+)' is not recognized as an internal or external command/,
+  /\bThe term '([\w.+-]+)' is not recognized as (?:the )?name of a cmdlet/,
   /\b([\w.+-]+) CLI (?:is )?not (?:found|installed)\b/i,
 ];
 
@@ -26,6 +41,59 @@ function missingPrograms(out: string): string[] {
 /** A CLI or service that wants a login, a token or credentials the environment lacks. */
 const NO_CREDENTIALS =
   /\b(?:\w+ auth login|not logged in|not authenticated|unauthenticated|authentication (?:is )?required|authentication failed|login required|no (?:valid )?credentials|credentials? (?:not found|missing|unavailable|not configured|are not set)|could not find default credentials|no oauth client|oauth client (?:is )?not configured|\w+_TOKEN environment variable|api[ _]key (?:is )?(?:not set|missing|required)|authError|401 unauthorized|"code":\s*401)\b/i;
+
+/** Wording of credentials that were given and refused (a wrong password), not missing ones. */
+const REJECTED_CREDENTIALS =
+  /\b(?:password authentication failed|(?:invalid|incorrect|wrong) (?:password|username or password)|access denied for user)\b/i;
+
+/** A command that hands credentials over itself (a header, a password or token option or variable). */
+const SUPPLIES_CREDENTIALS =
+  /\bAuthorization:|\bBearer\s|(?:^|\s)--?(?:password|passwd|token|api[-_]?key)\b|(?:^|\s)-u\s*[^\s:]+:\S|\b[A-Z_]{0,30}(?:PASSWORD|PASSWD|TOKEN|API_KEY|SECRET)[A-Z_]{0,30}=|:\/\/[^\s/@:]+:[^\s/@]+@/;
+
+/** A command that reaches a service on this machine: the agent's own. */
+const LOCAL_SERVICE = /\b(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0)\b|\[::1\]/i;
+
+/**
+ * Whether a shell segment runs the agent's own code, whose output is the program's and not the
+ * environment's: a script or code through an interpreter (`python test_auth.py`, `bash run.sh`,
+ * not `bash -c 'gh …'`), a program by a relative path (`./app`), a test runner, a package's
+ * `run`/`start`/`test` script.
+ */
+function runsOwnCode(seg: string): boolean {
+  const words = seg.trim().split(/\s+/);
+  let i = 0;
+  while (
+    i < words.length &&
+    /^(?:\w+=\S*|sudo|env|time|exec|nohup|timeout|\d+[smh]?)$/.test(words[i] ?? "")
+  )
+    i++;
+  const prog = words[i];
+  if (!prog) return false;
+  if (/^\.\.?\//.test(prog)) return true;
+  const base = baseName(prog);
+  const rest = words.slice(i + 1);
+  if (/^(?:ba|da|z|k)?sh$/.test(base)) {
+    const opts = rest.filter((w) => w.startsWith("-"));
+    return !opts.some((o) => /^-[a-z]*c/.test(o)) && rest.some((w) => !w.startsWith("-"));
+  }
+  if ((INTERPRETERS.test(base) || /^(?:java|deno|bun)$/.test(base)) && rest.length > 0) return true;
+  if (TEST_RE.test(seg)) return true;
+  return (
+    /^(?:go|cargo|dotnet|deno|bun|npm|yarn|pnpm)$/.test(base) &&
+    /^(?:run|start|test|exec)$/.test(rest[0] ?? "")
+  );
+}
+
+/**
+ * Whether a call's complaint about credentials is the environment's: the call reaches a
+ * service not on this machine, runs none of the agent's own code, and gave no credentials of
+ * its own that were refused.
+ */
+function credentialsMissing(cmd: string, out: string): boolean {
+  if (!NO_CREDENTIALS.test(out) || REJECTED_CREDENTIALS.test(out)) return false;
+  if (LOCAL_SERVICE.test(cmd) || SUPPLIES_CREDENTIALS.test(cmd)) return false;
+  return !segments(cmd).some(runsOwnCode);
+}
 
 /**
  * The host cannot run a program at all: an emulator or translation layer that lacks a
@@ -182,7 +250,7 @@ function toolFault(
     // the tool ran in another call (as `python -m pytest`, by its path, before a PATH change):
     // the host had it, and this call's way of reaching it was the agent's
     if (missing === tool && ranElsewhere(a, runs, tool, call)) continue;
-    const noCreds = NO_CREDENTIALS.test(out);
+    const noCreds = credentialsMissing(commandOf(call) ?? "", out);
     const marker = markers.find((m) => out.toLowerCase().includes(m.toLowerCase()));
     if (!missing && !noCreds && !marker) continue;
     const what = missing

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { faultOf } from "../../../src/core/mine/triage.js";
+import { Attempt, type Event } from "../../../src/core/model/attempt.js";
+
+type Step = { cmd: string; out: string; exit?: number } | { say: string };
+
+/** A small Claude-Code-shaped attempt: prompt, Bash calls with results, agent messages, stop. */
+function attempt(taskText: string, steps: Step[]): Attempt {
+  const events: Event[] = [{ index: 0, kind: "prompt", role: "user", input: taskText }];
+  steps.forEach((s, i) => {
+    if ("say" in s) {
+      events.push({ index: events.length, kind: "message", role: "agent", input: s.say });
+      return;
+    }
+    const callId = `t${i}`;
+    events.push({ index: events.length, kind: "tool_call", tool: "Bash", command: s.cmd, callId });
+    events.push({
+      index: events.length,
+      kind: "tool_result",
+      callId,
+      output: s.out,
+      exitCode: s.exit ?? 0,
+    });
+  });
+  events.push({ index: events.length, kind: "stop" });
+  return Attempt.parse({
+    id: "unit-1",
+    source: { format: "fire-jsonl", path: "unit.jsonl" },
+    taskId: "unit",
+    taskText,
+    outcome: "fail",
+    events,
+  });
+}
+
+const code = (a: Attempt) => faultOf(a)?.code;
+
+describe("a tool the task relies on: missing or without credentials", () => {
+  it("a missing program is read only in a shell's own wording", () => {
+    const task = "Implement a key-value HTTP server on port 8080. Verify it with `curl`.";
+    // the agent's own server answering "key abc: not found" is no missing `abc`
+    const own = { cmd: "curl -s localhost:8080/get/abc", out: "key abc: not found" };
+    expect(code(attempt(task, [own, { say: "The server is running." }]))).toBeUndefined();
+    // a program's complaint about its own subcommand: the program ran
+    const cli = "The `todo` CLI in /app is broken: fix its `list` subcommand.";
+    const sub = { cmd: "todo lst", out: "Unknown command: lst", exit: 1 };
+    expect(code(attempt(cli, [sub, { say: "Fixed." }]))).toBeUndefined();
+    // near misses: each shell's own words for a program it could not find
+    for (const out of [
+      "bash: curl: command not found",
+      "-bash: curl: command not found",
+      "/bin/sh: 1: curl: not found",
+      "sh: line 1: curl: command not found",
+      "./check.sh: line 3: curl: command not found",
+      "curl: command not found",
+      "zsh: command not found: curl",
+      "fish: Unknown command: curl",
+      "'curl' is not recognized as an internal or external command,",
+    ])
+      expect(code(attempt(task, [{ cmd: "curl -s example.com", out, exit: 127 }])), out).toBe(
+        "tool-unavailable",
+      );
+  });
+
+  it("credentials are missing only for a service not the agent's own, asked without any", () => {
+    // the agent's own endpoint refusing it
+    const auth = "Add token authentication to the Flask API in /app. Test it with `curl`.";
+    const local = {
+      cmd: "curl -s localhost:5000/api/items",
+      out: '{"code": 401, "message": "401 Unauthorized"}',
+    };
+    expect(code(attempt(auth, [local, { say: "Added the decorator." }]))).toBeUndefined();
+    // a password the agent gave, refused
+    const db =
+      "Create the schema in the postgres database using `psql` (user app, password s3cret).";
+    const wrong = {
+      cmd: "psql -U app -h db.internal -c 'select 1'",
+      out: 'psql: error: FATAL:  password authentication failed for user "app"',
+      exit: 2,
+    };
+    expect(code(attempt(db, [wrong, { say: "Could not connect." }]))).toBeUndefined();
+    // the agent's own test printing what it expects
+    const login = "Implement password login in auth.py. Check it with `python test_auth.py`.";
+    const test = {
+      cmd: "python test_auth.py",
+      out: "test_wrong_password: authentication failed (expected)\ntest_login: FAIL",
+      exit: 1,
+    };
+    expect(code(attempt(login, [test, { say: "One test still fails." }]))).toBeUndefined();
+    // near miss: the CLI the task provides is not logged in (the case the rule was written for)
+    const gh = "You have access to the repository through the `gh` CLI tool.";
+    const list = {
+      cmd: "gh issue list --repo o/r --state open",
+      out: "To get started with GitHub CLI, please run:  gh auth login\nAlternatively, populate the GH_TOKEN environment variable.",
+      exit: 4,
+    };
+    expect(faultOf(attempt(gh, [list, { say: "I cannot reach GitHub." }]))?.detail).toContain(
+      "`gh`, which the task relies on, has no credentials",
+    );
+    // and a remote API the task names, asked with no credentials of the agent's own
+    const remote = {
+      cmd: "curl -s https://api.example.com/v1/items",
+      out: '{"code": 401, "message": "401 Unauthorized"}',
+    };
+    expect(code(attempt(auth, [remote, { say: "Blocked." }]))).toBe("tool-unavailable");
+  });
+});
