@@ -105,3 +105,39 @@ describe("a tool the task relies on: missing or without credentials", () => {
     expect(code(attempt(auth, [remote, { say: "Blocked." }]))).toBe("tool-unavailable");
   });
 });
+
+describe("a program the agent writes or builds is the agent's, not the host's", () => {
+  it("a tool the task asks to build, not on the PATH, is no missing tool", () => {
+    const task =
+      "Write a Python command-line tool called `wordcount` that prints the number of words in a file, installed so it runs from any directory.";
+    const run = {
+      cmd: "wordcount README.md",
+      out: "bash: wordcount: command not found",
+      exit: 127,
+    };
+    expect(code(attempt(task, [run, { say: "Done." }]))).toBeUndefined();
+    // nor one the agent wrote itself, whatever the task's words
+    const named = "Make `wordcount` print the number of words in a file.";
+    const write = { cmd: "cat > wordcount.py <<'X'\nimport sys\nX", out: "" };
+    expect(code(attempt(named, [write, run, { say: "Done." }]))).toBeUndefined();
+    // near misses: a tool the task provides, named after a build verb with a "with" between,
+    // and the same tool missing when the agent wrote no such program
+    const gh = "Create a pull request with the tool `gh`.";
+    const pr = { cmd: "gh pr create --fill", out: "bash: gh: command not found", exit: 127 };
+    expect(code(attempt(gh, [pr, { say: "gh is missing." }]))).toBe("tool-unavailable");
+    expect(code(attempt(named, [run, { say: "Done." }]))).toBe("tool-unavailable");
+  });
+
+  it("a binary the agent built that the host cannot run is the agent's build", () => {
+    const task = "Compile main.c into an executable named main and run it.";
+    const built = { cmd: "gcc -c main.c -o main", out: "" };
+    const run = {
+      cmd: "./main",
+      out: "bash: ./main: cannot execute binary file: Exec format error",
+      exit: 126,
+    };
+    expect(code(attempt(task, [built, run, { say: "Compiled." }]))).toBeUndefined();
+    // near miss: the same program, not the agent's: the host's fault
+    expect(code(attempt(task, [run, { say: "Compiled." }]))).toBe("host-cannot-run");
+  });
+});

@@ -1,5 +1,5 @@
 import type { Attempt, Event } from "../../model/attempt.js";
-import { baseName, escapeRe } from "../detectors/paths.js";
+import { allWrites, baseName, escapeRe } from "../detectors/paths.js";
 import {
   commandOf,
   INTERPRETERS,
@@ -153,8 +153,11 @@ function reliancePatterns(tool: string): { named: RegExp; toInstall: RegExp } {
         `(?<!\`)\`${t}(?:\\s[^\`]*)?\`|\\b${t}\\s+(?:CLI|command|tool|binary|utility)\\b|\\b(?:use|using|via|with|run)\\s+${t}\\b`,
         "i",
       ),
+      // "install `X`", "write X", and the program a build verb makes: "Write a Python
+      // command-line tool called `wc`", "create a CLI `todo`" (no "with", "that uses", … between:
+      // "create a PR with the tool `gh`" makes no `gh`)
       toInstall: new RegExp(
-        `\\b(?:install|build|compile|implement|write|create)\\w*\\s+(?:the\\s+)?\`?${t}\\b`,
+        `\\b(?:install|build|compile|implement|write|create)\\w*\\s+(?:the\\s+)?\`?${t}\\b|\\b(?:build|implement|write|create|develop)\\w*\\s+(?:(?!(?:with|using|uses?|via|through|by|from|in|on|for|to|that|which|and|then|calls?|runs?|invokes?)\\s)[\\w-]+\\s+){0,6}(?:called|named|CLI|command|tool|script|program|utility|binary|executable)\\s+\`?${t}\\b`,
         "i",
       ),
     };
@@ -240,10 +243,14 @@ function toolFault(
   const last = new Map<string, Event>();
   for (const { call, programs } of runs)
     for (const tool of programs) if (taskReliesOn(a.taskText, tool)) last.set(tool, call);
+  const own = last.size > 0 ? ownPrograms(a) : new Set<string>();
   for (const [tool, call] of last) {
     // what this command printed (of a pane shared by a batch, its own part)
     const out = outputOf(a, call);
     const missing = missingPrograms(out)[0];
+    // a program the agent wrote or built (`wordcount.py` for `wordcount`) that the shell did
+    // not find: putting it on the PATH was the agent's work, not the host's
+    if (missing === tool && own.has(tool)) continue;
     // another program the command itself runs is missing (prose run as a command, a typo):
     // that program was the agent's choice, not the tool the task relies on
     if (missing && missing !== tool && programsIn(runs, call).includes(missing)) continue;
@@ -287,7 +294,10 @@ function hostFault(a: Attempt, runs: readonly CallPrograms[]): Fault | undefined
       if (stem.length >= 3 && namesWord(a.taskText, stem)) last.set(p, call);
     }
   }
+  const own = last.size > 0 ? ownPrograms(a) : new Set<string>();
   for (const [p, call] of last) {
+    // a program the agent wrote or built (`gcc -c main.c -o main`, then `./main`)
+    if (own.has(baseName(p))) continue;
     const out = outputOf(a, call);
     const m = HOST_CANNOT_RUN.exec(out);
     if (!m) continue;
@@ -302,6 +312,32 @@ function hostFault(a: Attempt, runs: readonly CallPrograms[]): Fault | undefined
   }
   return undefined;
 }
+
+/**
+ * The names of programs the agent itself wrote or produced: the base name of every path it
+ * wrote, and of every `-o` / `--output` target, with a source or script extension dropped
+ * (`wordcount.py` gives `wordcount` too).
+ */
+function ownPrograms(a: Attempt): Set<string> {
+  const names = new Set<string>();
+  const add = (path: string) => {
+    const base = baseName(path.replace(/^['"]|['"]$/g, ""));
+    if (!base) return;
+    names.add(base);
+    const stem = SOURCE_EXT.exec(base);
+    if (stem?.[1]) names.add(stem[1]);
+  };
+  for (const { path } of allWrites(a)) add(path);
+  for (const e of a.events) {
+    const cmd = e.kind === "tool_call" ? commandOf(e) : undefined;
+    if (cmd) for (const m of cmd.matchAll(OUTPUT_OPTION)) if (m[1]) add(m[1]);
+  }
+  return names;
+}
+const SOURCE_EXT =
+  /^(.+)\.(?:py|js|mjs|cjs|ts|sh|bash|rb|pl|php|go|rs|c|cc|cpp|java|lua|R|exe|out|bin)$/;
+/** A compiler's or linker's output option (`-o main`, `-omain`, `--output=main`). */
+const OUTPUT_OPTION = /(?:^|\s)(?:-o\s*|--output[=\s]\s*)([\w./+-]+)(?![^\s;&|<>)])/g;
 
 /** Whether `text` has `word` as a word of its own (case aside); each word's pattern built once. */
 function namesWord(text: string, word: string): boolean {
