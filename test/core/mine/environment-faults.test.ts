@@ -141,3 +141,47 @@ describe("a program the agent writes or builds is the agent's, not the host's", 
     expect(code(attempt(task, [run, { say: "Compiled." }]))).toBe("host-cannot-run");
   });
 });
+
+describe("a model/API error notice in the agent's last turn", () => {
+  const edit = { cmd: "vim app.js", out: "" };
+
+  it("the agent's words about its own work are no provider notice", () => {
+    // an error the task is about
+    const limiter = "Implement a rate limiter middleware for the Express app.";
+    const said = { say: "Rate limited clients now get 429 Too Many Requests." };
+    expect(code(attempt(limiter, [edit, said]))).toBeUndefined();
+    // "Error handling …" opens a summary, not an error notice
+    const robust = "Make the HTTP client robust.";
+    const summary = {
+      say: "Error handling added: the client now retries with backoff when the server answers 503 Service Unavailable or a bad gateway, and gives up after 5 attempts. I have not run the tests.",
+    };
+    expect(code(attempt(robust, [edit, summary]))).toBeUndefined();
+    // an error its own calls met
+    const nginx = "Configure nginx as a reverse proxy for the app on port 3000.";
+    const curl = { cmd: "curl -s localhost", out: "<h1>502 Bad Gateway</h1>" };
+    const report = {
+      say: "Error: nginx still returns 502 Bad Gateway; the upstream app does not seem to start. I could not fix it.",
+    };
+    expect(code(attempt(nginx, [curl, report]))).toBeUndefined();
+    // near misses: the same words as a notice, in a run that never met them
+    expect(code(attempt(nginx, [edit, report]))).toBe("model-api-error");
+    expect(code(attempt(robust, [edit, { say: "API Error: 529 overloaded_error" }]))).toBe(
+      "model-api-error",
+    );
+  });
+
+  it("other providers' notices count, as notices only", () => {
+    for (const say of [
+      "Error: 429 RESOURCE_EXHAUSTED. Resource has been exhausted (e.g. check quota).",
+      "Error: 503 UNAVAILABLE. The service is currently unavailable.",
+      "Error: ThrottlingException: Too many tokens, please wait before trying again.",
+      "Error: You exceeded your current quota, please check your plan and billing details.",
+      "Error: Request timed out.",
+      "Error: Connection error.",
+    ])
+      expect(code(attempt("Fix the bug.", [edit, { say }])), say).toBe("model-api-error");
+    // the plain words in the agent's own sentence are none
+    const prose = "Added a retry: the request timed out once in my test, and now it does not.";
+    expect(code(attempt("Fix the bug.", [edit, { say: prose }]))).toBeUndefined();
+  });
+});
