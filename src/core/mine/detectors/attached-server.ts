@@ -66,15 +66,14 @@ export function isDetached(cmd: string): boolean {
 const SELF_DAEMONIZING = new RegExp(
   String.raw`${AT_COMMAND}nginx\b(?![^;&|\n]*\bdaemon\s+off\b)|${AT_COMMAND}sshd\b(?![^;&|\n]*\s-[a-zA-Z]*[dD]\b)|${AT_COMMAND}(?:httpd|apache2|apache2?ctl)\b(?![^;&|\n]*(?:\s-X\b|FOREGROUND))|\bpg_ctl\b[^;&|\n]*\sstart\b|\s--fork\b|\s--daemonize(?:\s+|=)(?:yes|true)\b`,
 );
-/** `nohup` with its output sent to a file: the job outlives the shell's hangup. */
-const NOHUP_REDIRECTED = /\bnohup\b[^;&|\n]*(?:(?:^|\s|1)>>?\s*[^\s&]|&>)/;
-
 /**
  * Whether a launch leaves the agent's session: started in a new session or under a supervisor
- * (`isDetached`), by `nohup` with its output redirected, or by a server that daemonizes itself.
+ * (`isDetached`), or by a server that daemonizes itself. `nohup` does not: it only ignores
+ * the hangup signal, and its job stays in the agent's process group and session, which a
+ * harness that ends the agent's processes ends with it.
  */
 export function leavesSession(cmd: string): boolean {
-  return isDetached(cmd) || NOHUP_REDIRECTED.test(cmd) || SELF_DAEMONIZING.test(cmd);
+  return isDetached(cmd) || SELF_DAEMONIZING.test(cmd);
 }
 
 /**
