@@ -1415,6 +1415,16 @@ describe("checks that could not fail, by-products, regressions", () => {
     expect(hit(svc, [{ cmd: "python3 -m http.server 8000 &", out: "" }, probe])).toBe(true);
     // a program of the agent's own that a later call probes on this machine serves
     expect(hit(svc, [{ cmd: "./run.sh > /tmp/run.log 2>&1 &", out: "" }, probe])).toBe(true);
+    // a launch written into a hook script (a heredoc) or named in a quoted pattern runs nothing:
+    // the last launch is the attached one before it
+    const hook = {
+      cmd: "cat > /git/hooks/post-receive <<'EOF'\nnohup python3 -m http.server 8000 > /dev/null 2>&1 &\nEOF",
+      out: "",
+    };
+    const attached = { cmd: "python3 -m http.server 8000 &", out: "" };
+    expect(ids(attempt(svc, [attached, probe, hook]))).toContain("service.attached-launch@1");
+    const look = { cmd: "ps aux | grep -E 'sshd|nginx'", out: "" };
+    expect(hit(db, [look, up])).toBe(false);
   });
 
   it("no mechanism and no look at the work after its last write is no capability gap", () => {

@@ -93,6 +93,18 @@ export function backgroundJobs(cmd: string): string[] {
   return jobs;
 }
 
+/**
+ * The command as the shell runs it: heredoc bodies (a file's text, a hook script) left out,
+ * and quoted text blanked (`grep -E 'sshd|nginx'` names programs, it runs `grep`) unless it is
+ * code handed to a shell or an interpreter (`sh -c '…'`, `su - u -c '…'`, `node -e '…'`).
+ */
+function asRun(cmd: string): string {
+  return stripHeredocs(cmd).replace(
+    /((?:^|\s)(?:-c|-e|--eval)\s+)?('[^']*'|"(?:[^"\\]|\\.)*")/g,
+    (all, code: string | undefined) => (code ? all : "''"),
+  );
+}
+
 /** A job that ends by itself: a test run, a build, an install, a wait or a look at a log. */
 const FINITE_JOB = /^(?:sleep|tail|wait|cat|echo|watch|timeout\s+\S+\s+(?:pytest|make))\b/;
 /** A job that names where it listens (`--port 8080`, `-p 3000`, `:8080`, `--bind`). */
@@ -146,7 +158,7 @@ export const attachedServer: Detector = {
     if (!SERVICE_TASK_RE.test(attempt.taskText)) return [];
     const calls = toolCalls(attempt);
     const launches = calls.filter((c) => {
-      const cmd = commandOf(c) ?? "";
+      const cmd = asRun(commandOf(c) ?? "");
       if (launchesServer(cmd)) return true;
       if (REAPED_RE.test(cmd)) return false;
       const probedLocally = calls.some((l) => {
@@ -155,7 +167,7 @@ export const attachedServer: Detector = {
       });
       const jobs = [
         ...backgroundJobs(cmd),
-        ...stripHeredocs(cmd)
+        ...cmd
           .split(/&&|\|\||;|\n/)
           .filter((seg) => /^\s*(?:sudo\s+)?(?:nohup|setsid)\b/.test(seg)),
       ];
@@ -165,7 +177,7 @@ export const attachedServer: Detector = {
     const last = launches.at(-1);
     if (!last) return [];
     const cmd = commandOf(last) ?? "";
-    const detached = leavesSession(cmd);
+    const detached = leavesSession(stripHeredocs(cmd));
     const probedLater = calls.some(
       (c) => c.index > last.index && PROBE_RE.test(commandOf(c) ?? ""),
     );
