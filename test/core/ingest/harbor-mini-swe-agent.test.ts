@@ -136,24 +136,27 @@ describe("a stop after in-place edits with a backup suffix and a check the harne
   });
 });
 
-describe("a submit right after an edit-run cycle of the agent's own failing test", () => {
-  it("names the stop on the failing check; the edits between its runs are no loop", () => {
+describe("a submit right after a loop of the agent's own failing test", () => {
+  it("names the stop on the failing check, the loop's repeats as its evidence", () => {
     const a = one(SUBMITTED_FAILING);
     expect(a.exception).toBeUndefined();
     const hits = runDetectors(a);
-    // each failing run of the test follows a different edit of the code: a change of
-    // approach each time, not the same failing call repeated
-    expect(hits.find((h) => h.mechanism === "repeated-tool-error")).toBeUndefined();
+    // both readings are there: the loop of one failing test, and the stop on it
+    const loop = hits.find((h) => h.mechanism === "repeated-tool-error");
+    const stop = hits.find((h) => h.mechanism === "stop-after-failed-check");
+    expect(loop?.eventIndices.length).toBeGreaterThanOrEqual(5);
+    expect(loop?.eventIndices).toContain(stop?.eventIndices[0]);
     const l = heuristicLabel(a, hits);
     expect(l).toMatchObject({ status: "named", mechanismId: "stop-after-failed-check" });
     expect(l.interventionPoint).toBe("stop");
+    expect(l.evidence?.some((e) => e.excerpt?.includes("the loop runs to the end"))).toBe(true);
     expect(a.verifierOutput).toContain("test_docker_image");
   });
 
-  it("a run the harness ended inside the cycle is no loop that ate the time", () => {
+  it("names the loop when the harness ended the run inside it (the loop ate the time)", () => {
     const a = one(SUBMITTED_FAILING);
     const timedOut: Attempt = { ...a, exception: { type: "AgentTimeoutError" } };
     const l = heuristicLabel(timedOut, runDetectors(timedOut));
-    expect(l.mechanismId).not.toBe("repeated-tool-error");
+    expect(l).toMatchObject({ status: "named", mechanismId: "repeated-tool-error" });
   });
 });

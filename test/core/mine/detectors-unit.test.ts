@@ -137,36 +137,6 @@ describe("generic detectors", () => {
     expect(build?.reason).toContain("./mvnw test");
   });
 
-  it("loop: an edit between two failing runs is a change of approach, not a repeat", () => {
-    const task = "Fix calc.add in /app/calc.py so that tests pass.";
-    const run = {
-      cmd: "cd /app && python -m pytest tests/test_calc.py -q",
-      out: "FAILED tests/test_calc.py::test_add - AssertionError: assert 3 == 4\n1 failed",
-      exit: 1,
-    };
-    const loop = (a: Attempt) =>
-      runDetectors(a, { siblings: [] }).find((h) => h.detectorId === "loop.repeated-failure");
-    // five different edits, each followed by the same failing run: the edit-run cycle
-    const cycle = attempt(
-      task,
-      [1, 2, 3, 4, 5].flatMap((i) => [
-        { cmd: `sed -i 's/v${i}/v${i + 1}/' /app/calc.py`, out: "" },
-        run,
-      ]),
-    );
-    expect(loop(cycle)).toBeUndefined();
-    expect(heuristicLabel(cycle, runDetectors(cycle, { siblings: [] })).mechanismId).not.toBe(
-      "repeated-tool-error",
-    );
-    // the same failing run with no write between: the loop
-    expect(loop(attempt(task, [run, run, run, run, run]))?.mechanism).toBe("repeated-tool-error");
-    // the harness ended the run inside it: the loop ate the time
-    const timedOut = attempt(task, [run, run, run, run, run], { outcome: "timeout" });
-    expect(heuristicLabel(timedOut, runDetectors(timedOut, { siblings: [] })).mechanismId).toBe(
-      "repeated-tool-error",
-    );
-  });
-
   it("loop: the same look returning the same result is a loop only without a write between", () => {
     const look = { cmd: "cd /app/repo && git log --all -p | grep secret || true", out: "" };
     const ranOut = { outcome: "timeout" as const };

@@ -6,7 +6,6 @@ import {
   callSucceeded,
   commandOf,
   guardedByFalseCondition,
-  isWrite,
   resultOf,
   toolCalls,
   writtenPaths,
@@ -80,9 +79,7 @@ export function loopGotPast(a: Attempt, calls: readonly Event[]): boolean {
  * The same tool failing with the same error again and again, whatever the tool (shell,
  * read/write/edit, browser, MCP or any function name): keyed by tool name and the
  * normalized error text, so a loop of identical non-shell failures is seen as that
- * tool's repeated error. A write that went through between two failures is a change of
- * approach: only failures with no such write between them form a loop. Loops come out
- * largest first.
+ * tool's repeated error. Loops come out largest first.
  */
 export const repeatedFailure: Detector = {
   id: "loop.repeated-failure",
@@ -100,19 +97,11 @@ export const repeatedFailure: Detector = {
         neverRan: boolean;
       }
     >();
-    // writes so far: a failure repeated after a write (that did not itself fail) is a new
-    // attempt, the edit-run cycle of a fix that does not yet work, so only failures between
-    // the same writes repeat
-    let written = 0;
     for (const call of toolCalls(attempt)) {
-      if (!toolFailed(attempt, call)) {
-        if (isWrite(call)) written++;
-        continue;
-      }
-      if (guardedByFalseCondition(attempt, call)) continue;
+      if (!toolFailed(attempt, call) || guardedByFalseCondition(attempt, call)) continue;
       const tool = call.tool ?? "tool";
       const error = normalizeEvidence(errorText(resultOf(attempt, call)) || "failed", 160);
-      const key = `${written}\u0000${tool}\u0000${error}`;
+      const key = `${tool}\u0000${error}`;
       const entry = seen.get(key) ?? {
         idx: [],
         calls: [],
