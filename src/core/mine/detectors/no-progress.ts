@@ -1,7 +1,7 @@
 import type { Event } from "../../model/attempt.js";
 import { normalizeEvidence } from "../mechanisms.js";
 import { outOfBudget, toolFailed } from "./paths.js";
-import { approachOf, LOOP_MECHANISM_MIN } from "./repeated-failure.js";
+import { LOOP_MECHANISM_MIN, lookOf } from "./repeated-failure.js";
 import {
   commandOf,
   onlyLooks,
@@ -83,13 +83,6 @@ function waits(call: Event, bgOutputs: readonly string[]): boolean {
 }
 
 /**
- * A result that says the look found nothing: empty, a harness's one-line note in brackets in
- * place of output ("(no output)", "(exited with code 1)"), or "no matches".
- */
-const FOUND_NOTHING =
-  /^(?:\([^()\n]{0,80}\))?$|^(?:no (?:matches|match|results?|files?)(?: found)?|nothing found)\b/i;
-
-/**
  * The same look returning the same answer again and again: a search that finds nothing run
  * unchanged, the same listing read over and over. Nothing failed, so the failure loop does
  * not see it, yet the agent learnt nothing new from any repeat. Keyed by tool and the whole
@@ -97,9 +90,8 @@ const FOUND_NOTHING =
  * `head -n 50` and `head -n 500` are the same look; `/items/1` and `/items/6` are not), with
  * no write in between. Writes are progress whatever they print, and a poll (a pause, a read of
  * a background job's output, status or log) waits through the same answer on purpose, so
- * neither counts. The loop is the mechanism only on a run whose budget ran out, and only when
- * each look found nothing (a search of the wrong place): there it ate the time the
- * deliverable needed. The same answer to a call that succeeded is no tool error: for review.
+ * neither counts. The loop is the mechanism only on a run whose budget ran out: there it ate
+ * the time the deliverable needed.
  */
 export const noProgress: Detector = {
   id: "loop.no-progress",
@@ -143,8 +135,8 @@ export const noProgress: Detector = {
       seen.push({
         idx: looks.map((c) => c.index),
         tool: g.tool,
-        inputs: new Set(looks.map(approachOf)),
-        first: approachOf(looks[0] as Event),
+        inputs: new Set(looks.map(lookOf)),
+        first: lookOf(looks[0] as Event),
         result: g.result,
       });
     }
@@ -158,10 +150,7 @@ export const noProgress: Detector = {
           eventIndices: e.idx,
           reason: `${e.idx.length}× ${e.tool} returned the same result (${said}) (on: ${e.first.slice(0, 80)})`,
           signature: `${e.tool}: same result`,
-          // no call failed: only a look that found nothing each time (a search of the wrong
-          // place until the budget ran out) is a repeated error; the same answer otherwise
-          // (a status, a listing) is left for review
-          ...(ranOut && FOUND_NOTHING.test(e.result) ? { mechanism: "repeated-tool-error" } : {}),
+          ...(ranOut ? { mechanism: "repeated-tool-error" } : {}),
         };
       });
   },

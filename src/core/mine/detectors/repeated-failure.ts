@@ -42,9 +42,21 @@ const OPTION_NUMBER = /(^|\s)(-{1,2}[A-Za-z][\w-]*(?:=|\s+)|-)\d+(?=\s|$)/g;
 /**
  * A call as the approach it takes, for telling a retry from a new attempt: the command with
  * leading variable assignments dropped (the same build retried under another `JAVA_HOME` is
- * the same call), or the tool's input, verbatim but for spacing and an option's number.
+ * the same call), or the tool's input, normalized as evidence is (numbers, paths and hashes
+ * aside: the same failing build on another line range is the same approach).
  */
 export function approachOf(call: Event): string {
+  const cmd = commandOf(call);
+  return normalizeEvidence(cmd !== undefined ? withoutAssignments(cmd) : callText(call), 400);
+}
+
+/**
+ * A look as the very call it is, for telling the same look from another: verbatim but for
+ * spacing and a number given as an option's value (`head -n 50` and `head -n 500` are one
+ * look; `/items/1` and `/items/6`, ids and versions are not). A look that succeeded is the
+ * same look only with the same target; a failing call's approach is read by `approachOf`.
+ */
+export function lookOf(call: Event): string {
   const cmd = commandOf(call);
   const text = cmd !== undefined ? withoutAssignments(cmd) : callText(call);
   return text.replace(OPTION_NUMBER, "$1$2#").replace(/\s+/g, " ").trim().slice(0, 400);
