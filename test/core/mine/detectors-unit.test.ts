@@ -2231,6 +2231,28 @@ describe("a project of the agent's own, started where a listing found nothing", 
       ]),
     ).toBe(false);
   });
+
+  it("another file of the manifest's name elsewhere, or a relative write, still counts", () => {
+    // `find / -name package.json` found the toolchain's, not the one then written
+    expect(
+      own([
+        { cmd: "find /app -name '*.ts'", out: "" },
+        {
+          cmd: "find / -name package.json 2>/dev/null | head -3",
+          out: "/usr/lib/node_modules/npm/package.json",
+        },
+        { cmd: manifest, out: "" },
+      ]),
+    ).toBe(true);
+    // a relative manifest beside the agent's other writes under the listed folder
+    expect(
+      own([
+        { cmd: "find /app -name '*.ts'", out: "" },
+        { cmd: 'cat > package.json <<\'EOF\'\n{"name":"app"}\nEOF', out: "" },
+        { cmd: "mkdir -p /app/src && echo 'export {}' > /app/src/index.ts", out: "" },
+      ]),
+    ).toBe(true);
+  });
 });
 
 describe("a clone the agent worked in, or only read beside its own tree", () => {
@@ -2261,6 +2283,12 @@ describe("a clone the agent worked in, or only read beside its own tree", () => 
   it("edits only in the clone are work in a copy", () => {
     expect(copy("sed -i 's/b/a/' /tmp/upstream/src/requests/sessions.py")).toBe(true);
     expect(copy("cd /tmp/upstream && sed -i 's/b/a/' src/requests/sessions.py")).toBe(true);
+    // a new helper script beside the copy changes no file of another tree
+    const withHelper: Step[] = [
+      ...steps("sed -i 's/b/a/' /tmp/upstream/src/requests/sessions.py"),
+      { cmd: "cat > /work/check_send.py <<'EOF'\nimport sys\nEOF", out: "" },
+    ];
+    expect(fires(attempt(task, withHelper), "input.fetched-own-copy")).toBe(true);
   });
 });
 

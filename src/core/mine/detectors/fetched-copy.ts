@@ -1,6 +1,6 @@
-import type { Event } from "../../model/attempt.js";
+import type { Attempt, Event } from "../../model/attempt.js";
 import { EXISTING_CODE, EXISTING_CODE_ROLE } from "./existing-code.js";
-import { emptySearches, notFoundCalls } from "./paths.js";
+import { emptySearches, isPartialEdit, notFoundCalls, seenExisting } from "./paths.js";
 import { callFailed, commandOf, segments, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
@@ -122,6 +122,19 @@ function underCopy(p: string, dest: string): boolean {
   return !d.startsWith("/") && p.includes(`/${d}/`);
 }
 
+/** A shell edit in place: `sed -i`, `perl -i`, `patch`, `git apply`. */
+const EDIT_IN_PLACE = /\b(?:sed|perl)\s+(?:-\S+\s+)*-[a-zA-Z]*i|\bpatch\b|\bgit\s+(?:apply|am)\b/;
+
+/**
+ * Whether the call changed a file that was there before: an edit of part of it, a shell edit
+ * in place, or a write of a file an earlier call had read or listed. A file created new (a
+ * helper script beside the copy) changes nothing that was there.
+ */
+function changesExisting(a: Attempt, c: Event, path: string): boolean {
+  if (isPartialEdit(c) || EDIT_IN_PLACE.test(commandOf(c) ?? "")) return true;
+  return seenExisting(a, path, c.index);
+}
+
 /** The files a call wrote, relative ones resolved against a `cd` in the same command. */
 function writesOf(c: Event): string[] {
   let cwd: string | undefined;
@@ -163,10 +176,17 @@ export const fetchedOwnCopy: Detector = {
         if (before.length === 0) continue;
         const later = calls.filter((c) => c.index > call.index && inCopy(c, f.dest));
         if (later.length < 2) continue;
-        // the work went into the copy, and nothing into any other tree (the graded one)
-        const written = calls.flatMap(writesOf);
-        if (!written.some((p) => underCopy(p, f.dest))) continue;
-        if (written.some((p) => !underCopy(p, f.dest) && !SCRATCH.test(p))) continue;
+        // the work went into the copy, and no file of another tree (the graded one) was
+        // changed: a new helper script beside the copy is no work on another tree
+        const written = calls.flatMap((c) => writesOf(c).map((p) => ({ c, p })));
+        if (!written.some(({ p }) => underCopy(p, f.dest))) continue;
+        if (
+          written.some(
+            ({ c, p }) =>
+              !underCopy(p, f.dest) && !SCRATCH.test(p) && changesExisting(attempt, c, p),
+          )
+        )
+          continue;
         return [
           {
             eventIndices: [

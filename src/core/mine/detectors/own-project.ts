@@ -1,7 +1,7 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { EXISTING_CODE, EXISTING_CODE_ROLE } from "./existing-code.js";
-import { emptySearches, escapeRe, isWholeFileWrite, seenExisting } from "./paths.js";
-import { callFailed, commandOf, segments, toolCalls, writtenPaths } from "./shell.js";
+import { emptySearches, escapeRe, isListing, isWholeFileWrite, samePath } from "./paths.js";
+import { callFailed, commandOf, outputOf, segments, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /** A project's manifest: the file that makes a folder a package, module or build. */
@@ -76,13 +76,62 @@ function listedFolders(c: Event): string[] {
   return out;
 }
 
-/** Whether a listing of `folder` takes in `dir` (the same folder or one below it). */
-function takesIn(folder: string, dir: string): boolean {
+/**
+ * Whether a listing of `folder` takes in `dir` (the same folder or one below it). A relative
+ * `dir` lies in the agent's working folder, which a trace does not record: an absolute listing
+ * takes it in when the agent's own writes by absolute path went under that listed folder
+ * (`workFolders`), the folder it was working in.
+ */
+function takesIn(folder: string, dir: string, workFolders: readonly string[]): boolean {
   const d = norm(dir);
-  if (folder === "/") return d.startsWith("/");
+  const under = (f: string, x: string) => f === "/" || x === f || x.startsWith(`${f}/`);
+  if (folder === "/") return d.startsWith("/") || workFolders.length > 0;
+  if (folder.startsWith("/") && !d.startsWith("/"))
+    return workFolders.some((w) => under(folder, w));
   if (folder.startsWith("/") !== d.startsWith("/")) return false;
   if (folder === ".") return true;
-  return d === folder || d.startsWith(`${folder}/`);
+  return under(folder, d);
+}
+
+/** The folders of the files the agent wrote by absolute path. */
+function absoluteWriteFolders(a: Attempt): string[] {
+  return [
+    ...new Set(
+      toolCalls(a)
+        .flatMap(writtenPaths)
+        .filter((p) => p.startsWith("/"))
+        .map(dirOf),
+    ),
+  ];
+}
+
+/**
+ * Whether an earlier call showed this very file there: read it (its path in the call, an
+ * answer that is no "not found"), printed its path, or listed its folder with its name in the
+ * listing. Another file of the same name elsewhere (`find / -name go.mod` finding the Go
+ * toolchain's) is not it.
+ */
+function shownBefore(a: Attempt, path: string, before: number): boolean {
+  const base = path.split("/").at(-1) ?? path;
+  const dir = dirOf(path);
+  for (const c of toolCalls(a)) {
+    if (c.index >= before) break;
+    const out = outputOf(a, c);
+    if (!out || /no such file|not found|cannot access|does not exist/i.test(out.slice(0, 300)))
+      continue;
+    if (writtenPaths(c).length) continue;
+    const text = commandOf(c) ?? c.input ?? "";
+    if (path.startsWith("/") && (text.includes(path) || out.includes(path))) return true;
+    if (!path.startsWith("/") && new RegExp(`(^|[\\s/'"])${escapeRe(path)}(['"\\s]|$)`).test(text))
+      return true;
+    if (
+      isListing(c) &&
+      listedFolders(c).some((f) => f === norm(dir) || samePath(f, dir)) &&
+      new RegExp(`(^|[\\s/])${escapeRe(base)}(\\s|$)`, "m").test(out)
+    )
+      return true;
+  }
+  return false;
 }
 
 const dirOf = (p: string): string => {
@@ -98,7 +147,7 @@ const dirOf = (p: string): string => {
 function createdManifest(a: Attempt, c: Event): { what: string; dir: string } | undefined {
   const cmd = commandOf(c);
   for (const p of writtenPaths(c)) {
-    if (!MANIFEST.test(p) || seenExisting(a, p, c.index)) continue;
+    if (!MANIFEST.test(p) || shownBefore(a, p, c.index)) continue;
     const whole =
       cmd === undefined
         ? isWholeFileWrite(c)
@@ -145,13 +194,14 @@ export const ownProjectBuilt: Detector = {
     let first: Event | undefined;
     let started: Event | undefined;
     let what = "a project";
+    const workFolders = absoluteWriteFolders(attempt);
     for (const c of toolCalls(attempt)) {
       if (c.index <= (empty[0] as Event).index) continue;
       const made = createdManifest(attempt, c);
       if (!made || callFailed(attempt, c)) continue;
       // the empty listing looked where the project was then started (or above it)
       first = empty.find(
-        (e) => e.index < c.index && listedFolders(e).some((f) => takesIn(f, made.dir)),
+        (e) => e.index < c.index && listedFolders(e).some((f) => takesIn(f, made.dir, workFolders)),
       );
       if (!first) continue;
       started = c;
