@@ -115,6 +115,25 @@ describe("redact covers the common credential shapes", () => {
     expect(JSON.stringify(clean)).not.toContain("abcdefgh12345678");
   });
 
+  it("keeps a tool's JSON input JSON: a value never takes the backslash of an escaped quote", () => {
+    // a write tool's input as a trace stores it: code whose strings end right after a value
+    const inputs = [
+      { path: "/app/t.py", content: 'print("PASS: all_checks_ok")\nprint("token=abc123def")' },
+      { command: 'mysql -u root -pS3cretDb! -e "select 1"' },
+      { command: 'curl -u admin:Adm1nPw! "https://api.example.com"' },
+      { command: 'deploy --password "Hunter2xyz"' },
+      { command: 'openssl enc -passin pass:Op3nSsl-pw -in "a"' },
+    ];
+    for (const input of inputs) {
+      const text = redact(JSON.stringify(input));
+      expect(() => JSON.parse(text), text).not.toThrow();
+    }
+    const cmd = JSON.parse(redact(JSON.stringify(inputs[1]))) as { command: string };
+    expect(cmd.command).not.toContain("S3cretDb!");
+    // a backslash inside a value that escapes no quote stays part of the value
+    expect(redact("PGPASSWORD=ab\\cd1234 psql")).not.toContain("cd1234");
+  });
+
   it("stays fast on hostile input (no backtracking blow-up)", () => {
     const hostile = `${"password=".repeat(2000)}${"a".repeat(20000)} ${"-u x:".repeat(3000)}`;
     const t0 = performance.now();
