@@ -216,7 +216,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     kind: "basic-auth",
     keywords: ["-u"],
     pattern:
-      /((?:^|\s)(?:-u|--user|--proxy-user)[= ]?\s*)(['"]?)((?:[^\s:'"\\]|\\(?!['"])){1,128}):((?:[^\s'"\\]|\\(?!['"])){1,256})\2/g,
+      /((?:^|\s)(?:-u|--user|--proxy-user)[= ]?\s*)((?:\\?['"])?)((?:[^\s:'"\\]|\\[^\s:'"]){1,128}):((?:[^\s'"\\]|\\[^\s'"]){1,256})\2/g,
     replace: (marker, m, prefix, quote, user, pw) =>
       isPlainValue(pw) ? m : `${prefix}${quote}${user}:${marker}${quote}`,
   },
@@ -225,7 +225,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     kind: "cli-password",
     keywords: ["mysql", "mariadb"],
     pattern:
-      /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport)\b[^\n|;&]{0,200}?\s-p)(['"]?)((?:[^\s'"\\]|\\(?!['"])){1,256})\2/g,
+      /(\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|mysqlimport)\b[^\n|;&]{0,200}?\s-p)((?:\\?['"])?)((?:[^\s'"\\]|\\[^\s'"]){1,256})\2/g,
     replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
   },
   {
@@ -233,14 +233,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
     kind: "cli-password",
     keywords: ["sshpass", "login"],
     pattern:
-      /(\b(?:sshpass|(?:docker|podman|helm|nerdctl)\s+(?:registry\s+)?login\b[^\n|;&]{0,200}?)\s-p\s+)(['"]?)((?:[^\s'"\\]|\\(?!['"])){1,256})\2/g,
+      /(\b(?:sshpass|(?:docker|podman|helm|nerdctl)\s+(?:registry\s+)?login\b[^\n|;&]{0,200}?)\s-p\s+)((?:\\?['"])?)((?:[^\s'"\\]|\\[^\s'"]){1,256})\2/g,
     replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
   },
   {
     // openssl … -passin pass:SECRET / -passout pass:SECRET / -pass pass:SECRET
     kind: "cli-password",
     keywords: ["pass:"],
-    pattern: /(-pass(?:in|out)?\s+pass:)(['"]?)((?:[^\s'"\\]|\\(?!['"])){1,256})\2/g,
+    pattern: /(-pass(?:in|out)?\s+pass:)((?:\\?['"])?)((?:[^\s'"\\]|\\[^\s'"]){1,256})\2/g,
     replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
   },
   {
@@ -267,7 +267,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     keywords: SECRET_NAME_KEYWORDS,
     near: SECRET_NAME_NEAR,
     pattern: new RegExp(
-      String.raw`(\b${SECRET_NAME}\b[ \t]*(?:=|:(?!//))[ \t]*(?:\r?\n[ \t]+)?)(["'])([^"'\r\n]{1,1024})\2`,
+      String.raw`(\b${SECRET_NAME}\b[ \t]*(?:=|:(?!//))[ \t]*(?:\r?\n[ \t]+)?)(\\?["'])((?:[^"'\\\r\n]|\\[^"'\r\n]){1,1024})\2`,
       "gi",
     ),
     replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
@@ -280,7 +280,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     near: SECRET_NAME_NEAR,
     prose: true,
     pattern: new RegExp(
-      String.raw`(\b${SECRET_NAME}\b['"]?[ \t]*(?:=|:(?!//))[ \t]*(?:\r?\n[ \t]+)?)(['"]?)((?:[^\s'"\`,;&|}\])\\]|\\(?!['"])){4,})\2`,
+      String.raw`(\b${SECRET_NAME}\b['"]?[ \t]*(?:=|:(?!//))[ \t]*(?:\r?\n[ \t]+)?)((?:\\?['"])?)((?:[^\s'"\`,;&|}\])\\]|\\[^\s'"\`,;&|}\])]){4,})\2`,
       "gi",
     ),
     replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
@@ -289,7 +289,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     kind: "assigned-secret",
     keywords: ["--pass", "--token", "--api", "--secret", "--client", "--auth"],
     pattern:
-      /(--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token)[= ])(['"]?)((?:[^\s'"\\]|\\(?!['"])){4,})\2/gi,
+      /(--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token)[= ])((?:\\?['"])?)((?:[^\s'"\\]|\\[^\s'"]){4,})\2/gi,
     replace: (marker, m, prefix, quote, value) => keepPrefix(marker, m, prefix, quote, value),
   },
 ];

@@ -130,6 +130,23 @@ describe("redact covers the common credential shapes", () => {
     }
     const cmd = JSON.parse(redact(JSON.stringify(inputs[1]))) as { command: string };
     expect(cmd.command).not.toContain("S3cretDb!");
+    // a value ending in a backslash (a Windows path) takes the whole escape pair
+    const trailing = redact(JSON.stringify({ command: "export TOKEN=S3cretTok\\" }));
+    expect(() => JSON.parse(trailing), trailing).not.toThrow();
+    expect(trailing).not.toContain("S3cretTok");
+    // quoted secrets inside JSON text (escaped quotes) are redacted whole, the JSON kept
+    for (const command of [
+      'mysql -u root -p"S3cretQq" shop',
+      'DB_PASSWORD="Hunter2xyz" ./run.sh',
+      'deploy --password "Hunter2xyz"',
+      'curl -u "ci:Tok-42-xyz" https://x.example',
+      'password = "correct horse battery"',
+    ]) {
+      const text = redact(JSON.stringify({ command }));
+      expect(() => JSON.parse(text), text).not.toThrow();
+      for (const secret of ["S3cretQq", "Hunter2xyz", "Tok-42-xyz", "correct horse"])
+        expect(text, command).not.toContain(secret);
+    }
     // a backslash inside a value that escapes no quote stays part of the value
     expect(redact("PGPASSWORD=ab\\cd1234 psql")).not.toContain("cd1234");
   });
