@@ -273,6 +273,9 @@ describe("fault markers: general signals and their near misses", () => {
     ).toBeUndefined();
     // the types the patterns were written for still read as before
     expect(withExc("BadRequestError", "invalid model name")?.reason).toBe("provider_fault");
+    // a grader whose own output did not parse is the grader's, whatever else its name says
+    expect(withExc("VerifierOutputParseError")?.reason).toBe("verifier_fault");
+    expect(withExc("RewardFileParseError")?.reason).toBe("verifier_fault");
     expect(withExc("LLMProviderError")?.reason).toBe("provider_fault");
     expect(withExc("APITimeoutError")?.reason).toBe("provider_fault");
     expect(withExc("agent_installation_failed")?.reason).toBe("provider_fault");

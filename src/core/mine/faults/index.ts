@@ -89,6 +89,8 @@ const HARNESS_CRASH =
  * stays the agent's to read.
  */
 const VERIFIER_EXCEPTION = /\b(?:Verifier|Reward\w*|Grader|Judge|Parser)\b/i;
+/** A type that names the grader itself (`VerifierOutputParseError`): never the model's output. */
+const GRADER_NAMED = /\b(?:Verifier|Reward\w*|Grader|Judge)\b/i;
 
 function exceptionFault(a: Attempt): Fault | undefined {
   const type = a.exception?.type;
@@ -117,7 +119,8 @@ function exceptionFault(a: Attempt): Fault | undefined {
   ];
   const words = typeWords(type);
   // the model's own output failed, or its context overflowed: the agent's, not a fault
-  const ownModel = MODEL_OUTPUT.test(words) || CONTEXT_TYPE.test(words);
+  const ownModel =
+    !GRADER_NAMED.test(words) && (MODEL_OUTPUT.test(words) || CONTEXT_TYPE.test(words));
   if (VERIFIER_EXCEPTION.test(words) && !/Agent/i.test(type) && !ownModel)
     return { reason: "verifier_fault", detail: `exception ${type}`, evidence };
   // an agent process the harness reports as ended by a signal (137 SIGKILL, 143 SIGTERM) with
