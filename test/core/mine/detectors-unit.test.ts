@@ -1053,6 +1053,26 @@ describe("checks that could not fail, by-products, regressions", () => {
     // labels that leave the broken test out did not run it
     expect(run("python tests/runtests.py model_fields.test_decimalfield", django)).toBe(true);
     expect(run("python tests/runtests.py model_fields", generic)).toBe(true);
+    // a module whose last part is a common folder name (`queries.tests`): another test of the
+    // suite run by file or label does not run it, though its command says "tests"
+    const queries = {
+      verifierTests: [
+        {
+          name: "test_target (queries.test_q.QTests)",
+          status: "passed" as const,
+          role: "target" as const,
+        },
+        {
+          name: "test_ticket_1 (queries.tests.Queries1Tests)",
+          status: "failed" as const,
+          role: "regression" as const,
+        },
+      ],
+    };
+    expect(run("python tests/runtests.py queries.test_q", queries)).toBe(true);
+    expect(run("python -m pytest tests/queries/test_q.py", queries)).toBe(true);
+    expect(run("python -m pytest tests/queries/tests.py", queries)).toBe(false);
+    expect(run("python tests/runtests.py queries", queries)).toBe(false);
   });
 
   it("a script's own [0] or break is no answer cut to its first result", () => {

@@ -24,7 +24,9 @@ function dottedOf(name: string): string | undefined {
 
 /**
  * What a command names when it runs a test: its file and the file's stem; for a dotted id,
- * its module's last part (the file's stem) and its class.
+ * its module as a dotted name and as a path (`queries.tests`, `queries/tests`) and its class —
+ * never the module's last part alone, which is often a folder every test command names
+ * (`tests`).
  */
 function namesOf(name: string): string[] {
   const dotted = dottedOf(name);
@@ -34,8 +36,9 @@ function namesOf(name: string): string[] {
   }
   const parts = dotted.split(".");
   const cls = parts.findIndex((p, i) => i > 0 && /^[A-Z]/.test(p));
-  const stem = parts[(cls > 0 ? cls : parts.length - 1) - 1] as string;
-  return cls > 0 ? [stem, parts[cls] as string] : [stem];
+  const module = parts.slice(0, cls > 0 ? cls : parts.length - 1);
+  const out = module.length > 1 ? [module.join("."), module.join("/")] : [];
+  return cls > 0 ? [...out, parts[cls] as string] : out;
 }
 
 /** A test-runner script that takes dotted labels (`tests/runtests.py model_fields.test_x`). */
