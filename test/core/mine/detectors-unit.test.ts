@@ -2332,6 +2332,9 @@ describe("installed packages are read by their install roots", () => {
       "/app/.venv/bin/utils.rb",
       "/app/.gradle/utils.rb",
       "/app/.m2/utils.rb",
+      // system folders that hold a task's own files, not a language's installed packages
+      "/usr/lib/cgi-bin/utils.rb",
+      "/usr/local/lib/myapp/utils.rb",
     ])
       expect(edited(file), file).toBe(false);
   });
@@ -2346,6 +2349,8 @@ describe("installed packages are read by their install roots", () => {
       "/root/go/pkg/mod/github.com/x/y@v1.2.0/utils.rb",
       "/root/.m2/repository/org/x/utils.rb",
       "/root/.gradle/caches/modules-2/utils.rb",
+      "/usr/lib/ruby/3.0.0/gitlab/utils.rb",
+      "/usr/local/lib/python3.11/gitlab/utils.rb",
     ])
       expect(edited(file), file).toBe(true);
   });

@@ -64,7 +64,7 @@ export function isDetached(cmd: string): boolean {
  * (its child starts a new session), any daemon asked to `--fork` or `--daemonize yes`.
  */
 const SELF_DAEMONIZING = new RegExp(
-  String.raw`${AT_COMMAND}nginx\b(?![^;&|\n]*\bdaemon\s+off\b)|${AT_COMMAND}sshd\b(?![^;&|\n]*\s-[a-zA-Z]*[dD]\b)|${AT_COMMAND}(?:httpd|apache2|apache2?ctl)\b(?![^;&|\n]*(?:\s-X\b|FOREGROUND))|\bpg_ctl\b[^;&|\n]*\sstart\b|\s--fork\b|\s--daemonize(?:\s+|=)(?:yes|true)\b`,
+  String.raw`${AT_COMMAND}nginx\b(?![^;&|\n]{0,300}\bdaemon\s+off\b)|${AT_COMMAND}sshd\b(?![^;&|\n]{0,300}\s-[a-zA-Z]*[dD]\b)|${AT_COMMAND}(?:httpd|apache2|apache2?ctl)\b(?![^;&|\n]{0,300}(?:\s-X\b|FOREGROUND))|\bpg_ctl\b[^;&|\n]{0,300}\sstart\b|\s--fork\b|\s--daemonize(?:\s+|=)(?:yes|true)\b`,
 );
 /**
  * Whether a launch leaves the agent's session: started in a new session or under a supervisor

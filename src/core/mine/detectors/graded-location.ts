@@ -51,15 +51,17 @@ const NOT_WORK = new Set([
 
 /**
  * A path inside installed packages, by its install root: `site-packages` / `dist-packages`
- * (a virtualenv's too), `node_modules`, `/usr/lib` and `/usr/local/lib`, Cargo's registry and
+ * (a virtualenv's too), `node_modules`, a language's library folder under `/usr/lib` or
+ * `/usr/local/lib` (`python3.11`, `node_modules`, `ruby`, `perl5`, `jvm`, `go`), Cargo's registry and
  * git checkouts, a rustup toolchain, a Go module cache (`pkg/mod/cache`, `pkg/mod/…@v1.2`),
  * Maven's `.m2/repository`, Gradle's caches and wrapper, and installed gems
  * (`ruby/3.2.0/gems`, `bundle/gems`). A traceback line there says where a library lies, not
  * the graded work. A project's own folders of like names (`gems/<name>`, `lib/python`,
- * `.venv/bin`, `.gradle`) are none; `node_modules` inside the task's tree stays a library.
+ * `.venv/bin`, `.gradle`) are none, nor is any other file under `/usr/lib` (a CGI script, a
+ * service unit); `node_modules` inside the task's tree stays a library.
  */
 export const LIBRARY =
-  /(?:^|\/)(?:site-packages|dist-packages|node_modules)(?:\/|$)|^\/usr\/(?:local\/)?lib\/|\/\.cargo\/(?:registry|git)\/|\/\.rustup\/toolchains\/|\/pkg\/mod\/(?:cache\/|[^\s@]{1,200}@)|\/\.m2\/repository\/|\/\.gradle\/(?:caches|wrapper\/dists)\/|\/(?:ruby\/\d[\d.]*|gems\/\d[\d.]*|bundle)\/gems\//;
+  /(?:^|\/)(?:site-packages|dist-packages|node_modules)(?:\/|$)|^\/usr\/(?:local\/)?lib\/(?:python[\d.]*|pypy[\d.]*|node|node_modules|ruby|perl5?|jvm|go|rustlib)\/|\/\.cargo\/(?:registry|git)\/|\/\.rustup\/toolchains\/|\/pkg\/mod\/(?:cache\/|[^\s@]{1,200}@)|\/\.m2\/repository\/|\/\.gradle\/(?:caches|wrapper\/dists)\/|\/(?:ruby\/\d[\d.]*|gems\/\d[\d.]*|bundle)\/gems\//;
 
 /**
  * A pattern a test runner echoes as a regular expression literal, `/name/` and its flags
