@@ -4,6 +4,7 @@ import {
   escapeRe,
   isWholeFileWrite,
   namedFiles,
+  namedPaths,
   samePath,
   seenExisting,
 } from "./paths.js";
@@ -31,11 +32,18 @@ const isNamedFile = (named: string, written: string): boolean =>
  * says where a deliverable goes, so only the indicative counts.
  */
 const EXISTS_WORDS =
-  /\b(?:already\s+exists?|(?:pre-?)?existing|(?:is|are|has\s+been|have\s+been|was|were)\s+(?:already\s+)?(?:provided|given|placed|prepared|supplied|located)|provided|left\s+you)\b/i;
+  /\b(?:already\s+exists?|(?:pre-?)?existing|(?:is|are|has\s+been|have\s+been|was|were)\s+(?:already\s+)?(?:provided|given|placed|prepared|supplied|located)|provided|left\s+you)\b/gi;
+
+/** A verb that makes a file (`write the result to`, `save it as`): what follows is an output. */
+const MAKES =
+  /\b(?:writ(?:e|es|ing|ten)|wrote|sav(?:e|es|ed|ing)|creat(?:e|es|ed|ing)|outputs?|output(?:ted|ting)|produc(?:e|es|ed|ing))\b/i;
 
 /**
  * Whether the task text itself says `named` exists: an existence phrase in the same sentence,
- * before the name (`The file that already exists at /x/a.txt`, `the provided config a.conf`).
+ * before the name, that governs the name itself (`The file that already exists at /x/a.txt`,
+ * `the provided config a.conf`). A phrase about another file (`Using the provided dataset in
+ * /app/in.csv, … write the result to /app/out.csv`) does not: no other path and no verb that
+ * makes a file may stand between the phrase and the name.
  */
 export function taskSaysExists(taskText: string, named: string): boolean {
   for (let at = taskText.indexOf(named); at >= 0; at = taskText.indexOf(named, at + 1)) {
@@ -44,7 +52,12 @@ export function taskSaysExists(taskText: string, named: string): boolean {
       taskText.lastIndexOf("\n\n", at) + 1,
       at - 160,
     );
-    if (EXISTS_WORDS.test(taskText.slice(start, at))) return true;
+    const before = taskText.slice(start, at);
+    // the existence phrase nearest the name: an earlier one has this one's gap and more
+    const word = [...before.matchAll(EXISTS_WORDS)].at(-1);
+    if (!word) continue;
+    const gap = before.slice((word.index ?? 0) + word[0].length);
+    if (namedPaths(gap).length === 0 && !MAKES.test(gap)) return true;
   }
   return false;
 }
