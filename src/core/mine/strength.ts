@@ -24,7 +24,7 @@ import {
   toolCalls,
   writtenPaths,
 } from "./detectors/shell.js";
-import { mentionOf } from "./detectors/stray-artifact.js";
+import { strayReportLine } from "./detectors/stray-artifact.js";
 import type { DetectorHit } from "./detectors/types.js";
 import type { InterventionPoint, LabelEvidence } from "./label.js";
 import { MECHANISMS, mechanismById } from "./mechanisms.js";
@@ -180,9 +180,13 @@ const STOP_CHECKS: ReadonlySet<string> = new Set([
  */
 const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => RegExp | undefined>> =
   {
-    "stray-artifact-left": (_a, h) => {
+    // the line that reports the file as one that should not be there (not a traceback
+    // frame through it), as the detector read it
+    "stray-artifact-left": (a, h) => {
       const b = h.subject ? baseName(h.subject) : undefined;
-      return b ? mentionOf(b) : undefined;
+      const said = [a.verifierOutput ?? "", ...failingTests(a).map((t) => t.message ?? "")];
+      const line = b ? strayReportLine(b, said.join("\n")) : undefined;
+      return line?.trim() ? new RegExp(escapeRe(line.trim().slice(0, 200))) : undefined;
     },
     "vacuous-check": (_a, h) => {
       const b = h.subject ? baseName(h.subject) : undefined;

@@ -15,6 +15,7 @@ import {
   runsWrittenProgram,
   writtenPaths,
 } from "../../../src/core/mine/detectors/shell.js";
+import { importedBy } from "../../../src/core/mine/detectors/stray-artifact.js";
 import { countedFields } from "../../../src/core/mine/detectors/token-accounting.js";
 import { taskReliesOn } from "../../../src/core/mine/faults/environment.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
@@ -966,6 +967,53 @@ describe("checks that could not fail, by-products, regressions", () => {
       verifierOutput: "FAILED test_polyglot - wrong output",
     });
     expect(ids(notNamed).some((i) => i.startsWith("output.stray-artifact"))).toBe(false);
+  });
+
+  it("stray artifact: a module the deliverable runs or imports is no by-product", () => {
+    const task =
+      "Write a parser in /app/solution.py that reads /app/input.txt and prints the totals.";
+    const traceback = [
+      "tests/test_outputs.py::test_totals FAILED",
+      '  File "/app/helpers.py", line 3, in parse_line',
+      "E   ValueError: invalid literal for int() with base 10: 'x'",
+      "FAILED tests/test_outputs.py::test_totals - ValueError: invalid literal",
+    ].join("\n");
+    const helper = {
+      cmd: "cat > /app/helpers.py <<'EOF'\ndef parse_line(l):\n    k, v = l.split()\n    return k, int(v)\nEOF",
+      out: "",
+    };
+    const solution = (body: string) => ({
+      cmd: `cat > /app/solution.py <<'EOF'\n${body}\nprint(sum(parse_line(l)[1] for l in open('/app/input.txt')))\nEOF`,
+      out: "",
+    });
+    const stray = (a: Attempt) => ids(a).some((i) => i.startsWith("output.stray-artifact"));
+    // imported by the deliverable, and in the verifier only as a traceback frame
+    const imported = attempt(task, [helper, solution("from helpers import parse_line")], {
+      verifierOutput: traceback,
+    });
+    expect(stray(imported)).toBe(false);
+    expect(label(imported).mechanismId).not.toBe("stray-artifact-left");
+    // a frame alone is no report of a file left over, imported or not
+    const framed = attempt(task, [helper, solution("exec(open('/app/helpers.py').read())")], {
+      verifierOutput: traceback,
+    });
+    expect(stray(framed)).toBe(false);
+    // near miss: a scratch file the verifier lists under a report of unexpected files
+    const listed = attempt(task, [helper, solution("exec(open('/app/helpers.py').read())")], {
+      verifierOutput:
+        "E   AssertionError: unexpected files in /app:\nE     - helpers.py\nFAILED tests/test_outputs.py::test_only_solution",
+    });
+    expect(stray(listed)).toBe(true);
+    expect(label(listed).mechanismId).toBe("stray-artifact-left");
+    // the same report of a module the deliverable imports: part of the deliverable
+    expect(stray({ ...listed, events: imported.events.map((e) => ({ ...e })) } as Attempt)).toBe(
+      false,
+    );
+    expect(importedBy("/app/helpers.py", "from helpers import parse_line")).toBe(true);
+    expect(importedBy("/app/helpers.py", "import app.helpers as h")).toBe(true);
+    expect(importedBy("/app/helpers.js", "const h = require('./helpers');")).toBe(true);
+    expect(importedBy("/app/util.h", '#include "util.h"')).toBe(true);
+    expect(importedBy("/app/helpers.py", "print('no helpers here')")).toBe(false);
   });
 
   it("regression unchecked: target tests pass, broken existing tests never run", () => {

@@ -50,13 +50,24 @@ describe("checks the agent never read (sent with its final 'done')", () => {
     const gcc = a.events.find((e) => e.kind === "tool_call" && /gcc .*-o/.test(e.command ?? ""));
     expect(gcc).toBeDefined();
     const at = a.events.indexOf(gcc as Event);
+    const verifierTests = a.verifierTests;
     const built = [
       ...a.events.slice(0, at + 1),
       { index: 0, kind: "tool_result", callId: gcc?.callId, output: "", exitCode: 0 } as Event,
       ...a.events.slice(at + 1),
     ].map((e, index) => ({ ...e, index }));
-    expect(hit({ ...a, events: built }, "output.stray-artifact")?.subject).toBe(
-      "/app/polyglot/cmain",
+    // the grader's own gcc command names the binary, but does not report it left over
+    expect(hit({ ...a, events: built }, "output.stray-artifact")).toBeUndefined();
+    const reported = (verifierTests ?? []).map((t) =>
+      /cmain/.test(t.message ?? "")
+        ? {
+            ...t,
+            message: "AssertionError: Expected only main.py.c, found: ['main.py.c', 'cmain']",
+          }
+        : t,
     );
+    expect(
+      hit({ ...a, events: built, verifierTests: reported }, "output.stray-artifact")?.subject,
+    ).toBe("/app/polyglot/cmain");
   });
 });
