@@ -192,14 +192,20 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
       const b = h.subject ? baseName(h.subject) : undefined;
       return b ? new RegExp(`${escapeRe(b)}::\\S`) : undefined;
     },
-    // the grader failed a test the agent's own last run had already shown failing
+    // the grader failed a test the agent's own last run had already shown failing: the
+    // name on a failing line of that run (`FAILED x::test_a`, `✕ test_a`), not a passing one
     "stop-after-failed-check": (a, h) => {
       const idx = h.eventIndices[0];
       const call = a.events.find((e) => e.index === idx);
       const out = call ? (resultOf(a, call)?.output ?? "") : "";
+      const failLines = out.split("\n").filter((l) => FAIL_LINE.test(l));
       const names = failingTests(a)
         .map((t) => t.name.split("::").at(-1) ?? t.name)
-        .filter((n) => n.length >= 6 && out.includes(n));
+        .filter((n) => {
+          if (n.length < 6) return false;
+          const own = new RegExp(`(?<![\\w])${escapeRe(n)}(?![\\w])`);
+          return failLines.some((l) => own.test(l));
+        });
       return names.length ? new RegExp(names.slice(0, 20).map(escapeRe).join("|")) : undefined;
     },
     // the grader could not even load a file written since the last check that ran: a syntax,
@@ -241,6 +247,9 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
       return names.length ? new RegExp(names.slice(0, 20).join("|")) : undefined;
     },
   };
+
+/** A line of a test run that reports a failure: `FAILED`, `FAIL`, `ERROR`, `✕`, `✗`, `×`. */
+const FAIL_LINE = /\b(?:FAILED|FAIL|ERROR)\b|[✕✗×]/;
 
 /**
  * The writes that ran after the agent's last check that ran and whose output it saw (all of

@@ -1206,6 +1206,15 @@ describe("checks that could not fail, by-products, regressions", () => {
     // the grader failed another test: one kind of evidence only, kept for review
     const other = attempt(task, steps, { verifierOutput: pytest("test_quoted_commas") });
     expect(label(other).mechanismId).toBeUndefined();
+    // the grader's failing test passed in the agent's last run (another test failed there)
+    const verbose = {
+      ...run,
+      cmd: "cd /app && python -m pytest tests -v",
+      out: "tests/test_parse.py::test_empty_fields PASSED\ntests/test_parse.py::test_network_fetch FAILED\n1 failed, 1 passed",
+    };
+    const passedThere = attempt(task, [steps[0] as Step, verbose, steps[2] as Step], grader);
+    expect(ids(passedThere)).toContain("stop.last-check-failed@3");
+    expect(label(passedThere).mechanismId).toBeUndefined();
     // a passing run after the failing one: no hit
     const fixed = attempt(
       task,
