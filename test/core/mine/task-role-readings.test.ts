@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { runDetectors } from "../../../src/core/mine/detectors/index.js";
+import { REPLACE_TASK_RE } from "../../../src/core/mine/detectors/no-diff-after-replace.js";
+import { Attempt, type Event } from "../../../src/core/model/attempt.js";
+
+type Step = { cmd: string; out: string; exit?: number } | { say: string };
+
+/** A small Claude-Code-shaped attempt: prompt, Bash calls with results, agent messages, stop. */
+function attempt(taskText: string, steps: Step[]): Attempt {
+  const events: Event[] = [{ index: 0, kind: "prompt", role: "user", input: taskText }];
+  steps.forEach((s, i) => {
+    if ("say" in s) {
+      events.push({ index: events.length, kind: "message", role: "agent", input: s.say });
+      return;
+    }
+    events.push({
+      index: events.length,
+      kind: "tool_call",
+      tool: "Bash",
+      command: s.cmd,
+      callId: `t${i}`,
+    });
+    events.push({
+      index: events.length,
+      kind: "tool_result",
+      callId: `t${i}`,
+      output: s.out,
+      exitCode: s.exit ?? 0,
+    });
+  });
+  events.push({ index: events.length, kind: "stop" });
+  return Attempt.parse({
+    id: "unit-1",
+    source: { format: "fire-jsonl", path: "unit.jsonl" },
+    taskId: "unit",
+    taskText,
+    outcome: "fail",
+    events,
+  });
+}
+
+/** Whether the detector `id` fires on `a`. */
+const fires = (a: Attempt, id: string) =>
+  runDetectors(a, { siblings: [] }).some((h) => h.detectorId === id);
+
+describe("a closed replacement map: exactness that governs the content", () => {
+  const refactor: Step[] = [
+    { cmd: "sed -i 's/os.system(cmd)/subprocess.run(cmd, shell=True)/' src/client.py", out: "" },
+    { cmd: "python -m pytest -q tests", out: "5 passed" },
+    { say: "Done." },
+  ];
+
+  it("is not an ordinary refactor whose sentence says byte-level, unchanged or exactly elsewhere", () => {
+    for (const task of [
+      "Replace the regex tokenizer in /app/tok.py with a byte-level tokenizer.",
+      "Replace the hard-coded timeout in src/client.py with a config option, so that the default stays unchanged.",
+      "Please replace the call to `os.system` with `subprocess.run` so the command line is passed exactly as given.",
+      "Replace the loop with a vectorized version giving exactly the same results.",
+    ]) {
+      expect(REPLACE_TASK_RE.test(task), task).toBe(false);
+      expect(fires(attempt(task, refactor), "exact.no-diff-after-replace"), task).toBe(false);
+    }
+  });
+
+  it("is one whose exactness governs the rest of the file or the replacement value", () => {
+    for (const task of [
+      "In every file, replace each deprecated key with its new name exactly as listed below, change nothing else (comments, quoting, key order and blank lines must stay byte-for-byte the same):",
+      "Replace the header in a.txt and leave everything else byte-for-byte unchanged.",
+      "Replace the copyright year in every file; all other lines must stay unchanged.",
+      "Replace every tab with exactly four spaces.",
+      "Replace `a.b` with `c.d` exactly.",
+    ]) {
+      expect(REPLACE_TASK_RE.test(task), task).toBe(true);
+      expect(fires(attempt(task, refactor), "exact.no-diff-after-replace"), task).toBe(true);
+    }
+  });
+});
