@@ -1,6 +1,6 @@
 import type { Event } from "../../model/attempt.js";
 import { REPLACE_TASK_RE } from "./no-diff-after-replace.js";
-import { isPartialEdit, isWholeFileWrite, seenExisting } from "./paths.js";
+import { isPartialEdit, isWholeFileWrite, namedPaths, samePath, seenExisting } from "./paths.js";
 import { commandOf, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
@@ -46,17 +46,49 @@ const BEHAVIOUR =
  */
 const CONDITIONAL = /^\s*(?:[-*]\s+)?(?:if|when|whenever|unless|where|once)\b/i;
 
-/** Whether the task keeps content as it is, in a sentence that is not about behaviour. */
-function preservesContent(taskText: string): boolean {
+/** Tests as a sentence names them: "the test files", "the tests", "the test suite". */
+const TESTS_NAMED = /\b(?:tests?|specs?)\b/i;
+/** A test file by its path: in a tests/ or spec/ folder, or named as one. */
+const TEST_PATH =
+  /(?:^|\/)(?:tests?|specs?|__tests__)\/|(?:^|\/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$/i;
+
+/**
+ * The sentence around a span: from after the last sentence end (`.`, `!`, `?` before a space;
+ * the dot of `src/app.ts` ends nothing) or line break, to the next.
+ */
+function sentenceAround(text: string, from: number, to: number): string {
+  let start = from;
+  while (start > 0 && text[start - 1] !== "\n" && !/[.!?]\s/.test(text.slice(start - 1, start + 1)))
+    start--;
+  const stop = text.slice(to).search(/[.!?](?=\s|$)|\n/);
+  return text.slice(start, stop < 0 ? text.length : to + stop);
+}
+
+/** Whether a path lies in a path or folder a sentence names. */
+function within(named: string, path: string): boolean {
+  if (samePath(named, path)) return true;
+  if (!named.endsWith("/")) return false;
+  const dir = named.replace(/^\.?\//, "");
+  return path.startsWith(dir) || path.includes(`/${dir}`);
+}
+
+/**
+ * Which files the task keeps as they are, by the sentences that keep content (not behaviour):
+ * a sentence that names files or folders ("Leave the test files untouched", "every other line
+ * of src/app.ts") keeps only those; one that names none ("keep everything else unchanged")
+ * keeps every file. Undefined when no sentence keeps content.
+ */
+function protectedFiles(taskText: string): ((path: string) => boolean) | undefined {
+  const scopes: ((path: string) => boolean)[] = [];
   for (const m of taskText.matchAll(PRESERVE_TASK_RE)) {
-    const start = Math.max(taskText.lastIndexOf(".", m.index), taskText.lastIndexOf("\n", m.index));
-    const after = m.index + m[0].length;
-    const stop = taskText.slice(after).search(/[.\n]/);
-    const end = stop < 0 ? taskText.length : after + stop;
-    const sentence = taskText.slice(start + 1, end);
-    if (!BEHAVIOUR.test(sentence) && !CONDITIONAL.test(sentence)) return true;
+    const sentence = sentenceAround(taskText, m.index, m.index + m[0].length);
+    if (BEHAVIOUR.test(sentence) || CONDITIONAL.test(sentence)) continue;
+    const names = namedPaths(sentence);
+    const tests = TESTS_NAMED.test(sentence);
+    if (names.length === 0 && !tests) return () => true;
+    scopes.push((p) => names.some((n) => within(n, p)) || (tests && TEST_PATH.test(p)));
   }
-  return false;
+  return scopes.length > 0 ? (p) => scopes.some((s) => s(p)) : undefined;
 }
 
 /**
@@ -69,8 +101,14 @@ export const rewriteAfterEdit: Detector = {
   family: "exact-replacement",
   taskRole: "the task demands content outside the edit stay unchanged",
   detect(attempt) {
-    if (!preservesContent(attempt.taskText) && !REPLACE_TASK_RE.test(attempt.taskText)) return [];
+    // a closed replacement map keeps every file; a sentence that keeps content, the files it names
+    const keeps = REPLACE_TASK_RE.test(attempt.taskText)
+      ? () => true
+      : protectedFiles(attempt.taskText);
+    if (!keeps) return [];
     const edited = new Map<string, number>();
+    // the full path each edited name was edited under
+    const editedAt = new Map<string, string>();
     // files the run itself created whole (a new test file, by a call writing that one file, never
     // seen before): no content of the task's to keep. By full path: another folder's file of
     // the same name is not the agent's.
@@ -89,7 +127,10 @@ export const rewriteAfterEdit: Detector = {
       if (isExactEdit(call)) {
         full.forEach((p, i) => {
           const b = paths[i] as string;
-          if (!edited.has(b) && !own.has(p)) edited.set(b, call.index);
+          if (!edited.has(b) && !own.has(p)) {
+            edited.set(b, call.index);
+            editedAt.set(b, p);
+          }
         });
         continue;
       }
@@ -97,7 +138,9 @@ export const rewriteAfterEdit: Detector = {
       const formatterTargets = FORMATTER_RE.test(cmd)
         ? [...edited.keys()].filter((p) => cmd.includes(p) || /\s\.(\s|$)/.test(cmd))
         : [];
-      const targets = [...new Set([...paths.filter((p) => edited.has(p)), ...formatterTargets])];
+      const targets = [
+        ...new Set([...paths.filter((p) => edited.has(p)), ...formatterTargets]),
+      ].filter((b) => keeps(editedAt.get(b) ?? b));
       const first = targets[0];
       if (first !== undefined) {
         const editIdx = edited.get(first) ?? call.index;
