@@ -102,3 +102,62 @@ describe("a rewrite after an exact edit: the files a keeping sentence names", ()
     expect(fires(edited(all, "/app/src/range.py"), "exact.rewrite-after-edit")).toBe(true);
   });
 });
+
+describe("evidence mutated before a copy: the store the mutation acts on", () => {
+  const lost =
+    "A commit was lost from the repository in /app/repo. Recover it and write its message to /app/msg.txt.";
+  const recovered = (copy: string, reset = "cd /tmp/r && git reset --hard abc1234"): Attempt =>
+    attempt(lost, [
+      { cmd: copy, out: "" },
+      { cmd: "cd /tmp/r && git fsck --lost-found", out: "dangling commit abc1234" },
+      { cmd: reset, out: "HEAD is now at abc1234 secret" },
+      { cmd: "git log -1 --format=%s > /app/msg.txt && cat /app/msg.txt", out: "secret" },
+      { say: "Done." },
+    ]);
+
+  it("is no loss when the mutation acts on a whole-folder copy or a clone", () => {
+    for (const copy of [
+      "cp -r /app/repo /tmp/r",
+      "git clone /app/repo /tmp/r",
+      "rsync -a /app/repo/ /tmp/r",
+    ])
+      expect(fires(recovered(copy), "evidence.mutated-before-copy"), copy).toBe(false);
+  });
+
+  it("is a loss when the mutation acts on the original, with no copy of it", () => {
+    for (const reset of [
+      "cd /app/repo && git reset --hard abc1234",
+      "git -C /app/repo reset --hard abc1234",
+    ]) {
+      expect(fires(recovered("ls /app/repo", reset), "evidence.mutated-before-copy"), reset).toBe(
+        true,
+      );
+      // a copy of another folder keeps nothing of the repository
+      expect(
+        fires(recovered("cp -r /app/src /tmp/r", reset), "evidence.mutated-before-copy"),
+        reset,
+      ).toBe(true);
+    }
+  });
+
+  it("reads a SQLite URI opened read-only (mode=ro, immutable=1) as no read-write open", () => {
+    const task =
+      "The SQLite database /app/data.db is corrupted. Recover as many rows as you can into /app/rows.csv.";
+    const opened = (uri: string): Attempt =>
+      attempt(task, [
+        {
+          cmd: `python3 -c "import sqlite3; c=sqlite3.connect('${uri}', uri=True); print(c.execute('select count(*) from t').fetchall())"`,
+          out: "[(10,)]",
+        },
+        {
+          cmd: "python3 /app/dump.py > /app/rows.csv && wc -l /app/rows.csv",
+          out: "10 /app/rows.csv",
+        },
+      ]);
+    expect(fires(opened("file:/app/data.db?mode=ro"), "evidence.mutated-before-copy")).toBe(false);
+    expect(fires(opened("file:/app/data.db?immutable=1"), "evidence.mutated-before-copy")).toBe(
+      false,
+    );
+    expect(fires(opened("file:/app/data.db?mode=rw"), "evidence.mutated-before-copy")).toBe(true);
+  });
+});
