@@ -161,3 +161,37 @@ describe("evidence mutated before a copy: the store the mutation acts on", () =>
     expect(fires(opened("file:/app/data.db?mode=rw"), "evidence.mutated-before-copy")).toBe(true);
   });
 });
+
+describe("a single answer on an all-answers task: the lines the answer file holds", () => {
+  const task =
+    "Find all the legal moves that deliver checkmate and write them to /app/moves.txt, one per line.";
+  const wrote = (write: string, after: Step[] = []): Attempt =>
+    attempt(task, [
+      { cmd: "python3 /app/solve.py", out: "Qh7#\nRf8#" },
+      { cmd: write, out: "" },
+      ...after,
+      { say: "Wrote the mates." },
+    ]);
+
+  it("counts the line breaks of echo -e and $'…', and a later wc -l or cat of the file", () => {
+    expect(fires(wrote('echo -e "Qh7#\\nRf8#" > /app/moves.txt'), "answers.single-emitted")).toBe(
+      false,
+    );
+    expect(fires(wrote("echo $'Qh7#\\nRf8#' > /app/moves.txt"), "answers.single-emitted")).toBe(
+      false,
+    );
+    const counted = [{ cmd: "wc -l /app/moves.txt", out: "2 /app/moves.txt" }];
+    expect(
+      fires(wrote('echo -e "Qh7#\\nRf8#" > /app/moves.txt', counted), "answers.single-emitted"),
+    ).toBe(false);
+    const shown = [{ cmd: "cat /app/moves.txt", out: "Qh7#\nRf8#\n" }];
+    expect(fires(wrote("echo Qh7# > /app/moves.txt", shown), "answers.single-emitted")).toBe(false);
+  });
+
+  it("still reads one echoed answer, or a later read showing one line, as a single answer", () => {
+    expect(fires(wrote('echo "Qh7#" > /app/moves.txt'), "answers.single-emitted")).toBe(true);
+    expect(fires(wrote('echo -e "Qh7#" > /app/moves.txt'), "answers.single-emitted")).toBe(true);
+    const one = [{ cmd: "cat /app/moves.txt", out: "Qh7#\n" }];
+    expect(fires(wrote("echo Qh7# > /app/moves.txt", one), "answers.single-emitted")).toBe(true);
+  });
+});

@@ -1,3 +1,4 @@
+import type { Attempt, Event } from "../../model/attempt.js";
 import { taskSaysExists } from "./overwrote-existing.js";
 import { namedFiles, samePath } from "./paths.js";
 import { commandOf, outputOf, stripHeredocs, toolCalls, writtenPaths } from "./shell.js";
@@ -18,8 +19,41 @@ function shownLines(cmd: string, out: string): number | undefined {
     return Number.isNaN(n) ? undefined : n;
   }
   if (/\b(cat|tee)\b/.test(cmd)) return out.split("\n").filter((l) => l.trim()).length;
+  const echoed = ECHOED.exec(cmd);
+  if (echoed) {
+    // `echo -e "a\nb"`, `echo $'a\nb'`, a quoted line break: one answer a line
+    const escapes = /e/.test(echoed[1] ?? "") || echoed[2] === "$'";
+    const body = echoed[3] ?? "";
+    return (escapes ? body.split(/\\n|\n/) : body.split("\n")).filter((l) => l.trim()).length;
+  }
   if (/\becho\s+[^|>]*>/.test(cmd)) return 1;
   return undefined;
+}
+
+/** An echo of one quoted argument into a file: its flags, its quote and its text. */
+const ECHOED = /\becho\s+((?:-[neE]+\s+)*)("|'|\$')((?:(?!\2)[^\\]|\\[\s\S]){0,2000}?)['"]\s*>/;
+
+/** Reads the attempt made of a file after the write: `wc -l f` gives its count, `cat f` its lines. */
+function linesReadAfter(
+  calls: readonly Event[],
+  attempt: Attempt,
+  after: Event,
+  file: string,
+): number | undefined {
+  let seen: number | undefined;
+  for (const c of calls) {
+    if (c.index <= after.index) continue;
+    if (writtenPaths(c).some((w) => samePath(file, w))) return undefined;
+    const cmd = stripHeredocs(commandOf(c) ?? "").trim();
+    const read = cmd.match(/^(wc\s+-l|cat)\s+(?:<\s*)?(\S+)$/);
+    if (!read?.[2] || !samePath(file, read[2].replace(/^['"]|['"]$/g, ""))) continue;
+    const out = outputOf(attempt, c);
+    if (read[1]?.startsWith("wc")) {
+      const n = Number.parseInt(out.trim().split(/\s+/)[0] ?? "", 10);
+      if (!Number.isNaN(n)) seen = n;
+    } else seen = out.split("\n").filter((l) => l.trim()).length;
+  }
+  return seen;
 }
 
 /**
@@ -45,7 +79,15 @@ export const singleAnswer: Detector = {
       .at(-1);
     if (!last) return [];
     const cmd = commandOf(last) ?? "";
-    const lines = shownLines(cmd, outputOf(attempt, last));
+    const shown = shownLines(cmd, outputOf(attempt, last));
+    // what a later read of the answer file showed comes before what the write seemed to write;
+    // a count of one beside a write of several lines is a last line without its line break
+    const file = writtenPaths(last).find((w) => answers.some((n) => samePath(n, w)));
+    const read = file ? linesReadAfter(toolCalls(attempt), attempt, last, file) : undefined;
+    // (a read only takes a single answer back: a read showing one line adds nothing to the write)
+    let lines = shown;
+    if (read !== undefined && read !== 1) lines = read;
+    else if (read === 1 && shown !== undefined && shown > 1) lines = undefined;
     if (FIRST_ONLY.test(stripHeredocs(cmd)))
       return [
         { eventIndices: [last.index], reason: "answer file written from the first result only" },
