@@ -195,3 +195,46 @@ describe("a single answer on an all-answers task: the lines the answer file hold
     expect(fires(wrote("echo Qh7# > /app/moves.txt", one), "answers.single-emitted")).toBe(true);
   });
 });
+
+describe("a LaTeX build under a no-overfull contract: the searches after it", () => {
+  const task = "Fix main.tex so that it compiles with pdflatex with no overfull hbox warnings.";
+  const built = (check: Step): Attempt =>
+    attempt(task, [
+      { cmd: "sed -i 's/verylongword/very long word/' main.tex", out: "" },
+      check,
+      { say: "No overfull boxes." },
+    ]);
+
+  it("counts the build's output piped into a search, any reader of the log, and tectonic's end", () => {
+    for (const check of [
+      { cmd: "pdflatex -interaction=nonstopmode main.tex | grep -i overfull", out: "", exit: 1 },
+      {
+        cmd: "pdflatex -interaction=nonstopmode main.tex > /dev/null; sed -n '/Overfull/p' main.log",
+        out: "",
+      },
+      {
+        cmd: "pdflatex main.tex > /dev/null && python3 -c \"import re; print(re.findall('Overfull', open('main.log').read()))\"",
+        out: "[]",
+      },
+      {
+        cmd: "tectonic main.tex",
+        out: "note: Running TeX ...\nnote: Writing `main.pdf` (40.1 KiB)",
+      },
+      { cmd: "latexmk -pdf main.tex", out: "Latexmk: All targets (main.pdf) are up-to-date" },
+    ])
+      expect(fires(built(check), "latex.final-log-unchecked"), check.cmd).toBe(false);
+  });
+
+  it("still fires on a hidden build never searched, or one whose output shows box warnings", () => {
+    for (const check of [
+      { cmd: "pdflatex -interaction=nonstopmode main.tex > /dev/null", out: "" },
+      { cmd: "pdflatex main.tex | tail -2", out: "Output written on main.pdf (1 page)." },
+      {
+        cmd: "tectonic main.tex",
+        out: "warning: main.tex:3: Overfull \\hbox (12.0pt too wide)\nnote: Writing `main.pdf` (40.1 KiB)",
+      },
+      { cmd: "pdflatex main.tex > /dev/null; sed -i 's/a/b/' main.tex", out: "" },
+    ])
+      expect(fires(built(check), "latex.final-log-unchecked"), check.cmd).toBe(true);
+  });
+});

@@ -1,14 +1,34 @@
 import type { Attempt, Event } from "../../model/attempt.js";
-import { commandOf, outputOf, resultOf, segments, toolCalls } from "./shell.js";
+import {
+  commandOf,
+  outputOf,
+  resultOf,
+  segments,
+  stages,
+  stripHeredocs,
+  toolCalls,
+} from "./shell.js";
 import type { Detector } from "./types.js";
 
 const LATEX_BUILD = /\b(pdflatex|xelatex|lualatex|latexmk|tectonic)\b/;
 const LATEX_TASK = /\b(overfull|underfull|hbox|latex warnings?|no warnings)\b/i;
-const LOG_CHECK = /\b(grep|rg|cat|tail|less|head|awk)\b[^|;&]*(\.log\b|overfull|hbox)/i;
+/**
+ * A search of the log, or for box warnings, with any reader: grep, rg, sed, awk, a pager, or a
+ * program (`python3 -c "…open('main.log')…"`, whose code may hold `;`).
+ */
+const LOG_CHECK =
+  /\b(?:[ef]?grep|rg|ag|cat|tail|less|more|head|awk|sed(?![^|;&\n]*\s-[a-zA-Z]*i)|perl)\b[^|;&]*(?:\.log\b|overfull|underfull|hbox)|\b(?:python[\d.]*|node|ruby)\b[\s\S]{0,1000}?(?:\.log\b|overfull|underfull|hbox)/i;
+/** A search of the build's own output for box warnings, piped into it (`pdflatex … | grep -i overfull`). */
+const OUTPUT_SEARCH =
+  /\b(?:[ef]?grep|rg|ag|awk|sed|perl)\b[^|;&]*(?:overfull|underfull|hbox|warning)/i;
 /** A box warning as TeX prints it, on the terminal as in the log. */
 const BOX_WARNING = /\b(?:Overfull|Underfull) \\[hv]box\b/;
-/** The line TeX ends a finished run with. */
-const RUN_DONE = /\bOutput written on\b/;
+/**
+ * The line a finished run ends with: TeX's, tectonic's (`note: Writing `main.pdf``) or
+ * latexmk's (`Latexmk: All targets (main.pdf) are up-to-date`).
+ */
+const RUN_DONE =
+  /\bOutput written on\b|\bWriting [`'"][^`'"\n]{1,300}\.(?:pdf|dvi|xdv)[`'"]|\bLatexmk: All targets\b[^\n]{0,300}\bup-to-date\b/;
 /** A build whose terminal output the agent did not see whole: piped, redirected, silenced. */
 const OUTPUT_HIDDEN = /\||>|-interaction[= ]*batchmode|\s-(?:silent|quiet)\b/;
 /** A screen capture (tmux-style harness): earlier lines may have scrolled away. */
@@ -50,6 +70,19 @@ export const latexLogUnchecked: Detector = {
       segments(after)
         .slice(1)
         .some((seg) => LOG_CHECK.test(seg) && /\.log\b/.test(seg))
+    )
+      return [];
+    // the rest of the command read whole: a program's code holds `;` that split no shell segment
+    const buildSeg = segments(after)[0] ?? after;
+    const plain = stripHeredocs(after);
+    const rest = plain.slice(plain.indexOf(buildSeg) + buildSeg.length);
+    if (/^\s*(?:&&|;|\|\||\n)/.test(rest) && LOG_CHECK.test(rest) && /\.log\b/.test(rest))
+      return [];
+    // the build's output piped into a search for box warnings is searched as the log is
+    if (
+      stages(buildSeg)
+        .slice(1)
+        .some((st) => OUTPUT_SEARCH.test(st))
     )
       return [];
     if (calls.some((c) => c.index > lastBuild.index && LOG_CHECK.test(commandOf(c) ?? "")))
