@@ -238,3 +238,43 @@ describe("a LaTeX build under a no-overfull contract: the searches after it", ()
       expect(fires(built(check), "latex.final-log-unchecked"), check.cmd).toBe(true);
   });
 });
+
+describe("a re-implemented binary: a program that runs both and compares their outputs", () => {
+  const task = "Re-implement the provided compiled tool /app/bin/wc-orig as /app/mywc.py.";
+  const write = {
+    cmd: "cat > /app/mywc.py <<'EOF'\nimport sys\nprint(len(sys.stdin.read().split()))\nEOF",
+    out: "",
+  };
+  const program =
+    "import subprocess as s\na=s.run(['/app/bin/wc-orig'],input=b'a b',capture_output=True).stdout\nb=s.run(['python3','/app/mywc.py'],input=b'a b',capture_output=True).stdout\nprint(a==b)";
+
+  it("counts python -c, a heredoc program, or a comparing script written and then run", () => {
+    for (const steps of [
+      [{ cmd: `python3 -c "${program.replaceAll("\n", "; ")}"`, out: "True" }],
+      [{ cmd: `python3 - <<'EOF'\n${program}\nEOF`, out: "True" }],
+      [
+        { cmd: `cat > /tmp/same.py <<'EOF'\n${program}\nEOF`, out: "" },
+        { cmd: "python3 /tmp/same.py", out: "True" },
+      ],
+    ])
+      expect(
+        fires(attempt(task, [write, ...steps, { say: "Identical." }]), "binary.never-compared"),
+      ).toBe(false);
+  });
+
+  it("still fires when the comparing script is only written, or the program runs one side", () => {
+    const written = [{ cmd: `cat > /tmp/same.py <<'EOF'\n${program}\nEOF`, out: "" }];
+    expect(
+      fires(attempt(task, [write, ...written, { say: "Done." }]), "binary.never-compared"),
+    ).toBe(true);
+    const one = [
+      {
+        cmd: "python3 -c \"import subprocess as s; print(s.run(['python3','/app/mywc.py'],input=b'a b').returncode == 0)\"",
+        out: "True",
+      },
+    ];
+    expect(fires(attempt(task, [write, ...one, { say: "Done." }]), "binary.never-compared")).toBe(
+      true,
+    );
+  });
+});

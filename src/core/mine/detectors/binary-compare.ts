@@ -1,4 +1,6 @@
-import { commandOf, toolCalls } from "./shell.js";
+import type { Event } from "../../model/attempt.js";
+import { escapeRe, writtenContent } from "./paths.js";
+import { codeOf, commandOf, stripHeredocs, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
 /**
@@ -23,6 +25,39 @@ const BINARY_TASK = new RegExp(
 );
 const COMPARE = /\b(cmp|diff|sha256sum|md5sum|sha1sum|xxd|hexdump|od)\b|==\s*\$\(|filecmp/;
 
+/** A program running a process: `subprocess.run(`, `s.run(`, `check_output(`, `execSync(`… */
+const RUNS_PROCESS =
+  /(?:\.run|check_output|Popen|popen|getoutput|execSync|execFileSync|spawnSync)\s*\(/g;
+/** A program comparing two values: `a == b`, `!=`, an assertion. */
+const COMPARES = /[^=!<>]==[^=]|!=|\bassert\w*\b|\.equals?\(/;
+
+/**
+ * A program (a code cell, `python -c`, a heredoc or a script file) that runs two processes,
+ * the original and the new program, and compares what they gave.
+ */
+function comparingProgram(text: string): boolean {
+  return (text.match(RUNS_PROCESS)?.length ?? 0) >= 2 && COMPARES.test(text);
+}
+
+/** Whether a command runs a script of that name with an interpreter (`python3 /tmp/cmp.py`). */
+function runsScript(cmd: string, name: string): boolean {
+  return new RegExp(
+    String.raw`\b(?:python[\d.]*|node|ruby|perl|bash|sh)\s+(?:-\S+\s+)*(?:\S*/)?${escapeRe(name)}(?![\w.])`,
+  ).test(stripHeredocs(cmd));
+}
+
+/**
+ * Whether a call compares outputs: a byte tool, a comparing program it runs (a code cell,
+ * `python -c`, `python3 - <<EOF`), or a comparing script written earlier (or in the same command)
+ * that it runs. A program only written is no comparison.
+ */
+function compares(call: Event, scripts: ReadonlySet<string>): boolean {
+  const cmd = commandOf(call) ?? "";
+  if (COMPARE.test(cmd) || comparingProgram(codeOf(call) ?? "")) return true;
+  if (writtenPaths(call).length === 0 && comparingProgram(cmd)) return true;
+  return [...scripts].some((name) => runsScript(cmd, name));
+}
+
 /** Re-implementing an existing binary: outputs never compared byte for byte with the original's. */
 export const binaryNeverCompared: Detector = {
   id: "binary.never-compared",
@@ -33,7 +68,19 @@ export const binaryNeverCompared: Detector = {
   detect(attempt) {
     if (!BINARY_TASK.test(attempt.taskText)) return [];
     const calls = toolCalls(attempt);
-    if (calls.length === 0 || calls.some((c) => COMPARE.test(commandOf(c) ?? ""))) return [];
+    // script files written with a comparing program: running one is a comparison
+    const scripts = new Set<string>();
+    let compared = false;
+    for (const c of calls) {
+      const content = writtenContent(c) ?? commandOf(c);
+      if (content && comparingProgram(content))
+        for (const p of writtenPaths(c)) scripts.add(p.split("/").pop() ?? p);
+      if (compares(c, scripts)) {
+        compared = true;
+        break;
+      }
+    }
+    if (calls.length === 0 || compared) return [];
     const last = calls.at(-1);
     return last
       ? [
