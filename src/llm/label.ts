@@ -2,9 +2,13 @@ import { z } from "zod";
 import { isFamilyId } from "../core/families.js";
 import {
   allWrites,
+  baseName,
+  callText,
   emptySubmission,
   endedByHarness,
+  escapeRe,
   isTimeout,
+  namedFiles,
   samePath,
   verifierMissing,
 } from "../core/mine/detectors/paths.js";
@@ -203,23 +207,51 @@ function knownMechanism(
  * stop at all (not named); a stop with a deliverable the verifier reports missing and the
  * agent never wrote, or reports the submitted patch empty, had nothing to check (the artifact
  * was never written).
+ *
+ * A rewrite is a name the model did not give, so it stands only where the record reads it
+ * without contradiction, and then it is its own second reading (`note`); where the record
+ * contradicts it the stop is kept for review: a timed-out run that wrote its deliverable
+ * (unless the deadline detector itself reads unfinished work there), a missing file the agent
+ * wrote under another folder (a path, not a stop), or one the agent's own written code names
+ * (an input its code reads, or an output its code was never run to make).
  */
 function stopReading(
   attempt: Attempt,
   id: string | null,
+  hits: DetectorHit[],
 ): { id: string | null; withheld?: string; note?: string } {
   if (id !== "stop-without-check") return { id };
-  if (isTimeout(attempt))
-    return {
-      id: "deadline-no-deliverable",
-      note: `${id} read as deadline-no-deliverable: the run hit its time limit`,
-    };
+  if (isTimeout(attempt)) {
+    const deadline = "deadline-no-deliverable";
+    const own = hits.filter((h) => (h.mechanism ?? h.family) === deadline);
+    if (!candidates(attempt, own, []).some((c) => c.id === deadline) && deliverableWritten(attempt))
+      return {
+        id,
+        withheld:
+          "the run hit its time limit after writing its deliverable: neither a stop the agent chose nor a deliverable missing at the deadline",
+      };
+    return { id: deadline, note: `${id} read as ${deadline}: the run hit its time limit` };
+  }
   if (endedByHarness(attempt))
     return { id, withheld: "the harness ended the run, so the agent did not choose this stop" };
-  const writes = allWrites(attempt).map((w) => w.path);
+  const writes = allWrites(attempt);
   const unwritten = verifierMissing(attempt).paths.filter(
-    (m) => !writes.some((w) => samePath(m, w)),
+    (m) => !writes.some((w) => samePath(m, w.path)),
   );
+  for (const m of unwritten) {
+    const name = baseName(m.replace(/\\/g, "/"));
+    const elsewhere = writes.find((w) => baseName(w.path) === name);
+    if (elsewhere)
+      return {
+        id,
+        withheld: `the verifier reports ${m} missing and the agent wrote ${elsewhere.path}: where it wrote, not a stop`,
+      };
+    if (namedInWrites(writes, name))
+      return {
+        id,
+        withheld: `the verifier reports ${m} missing and the agent's own written code names it: an input it reads or an output it never made, not a deliverable never written`,
+      };
+  }
   if (unwritten.length > 0)
     return {
       id: "artifact-never-written",
@@ -231,6 +263,29 @@ function stopReading(
         note: `${id} read as artifact-never-written: the verifier reports the submitted deliverable empty`,
       }
     : { id };
+}
+
+/**
+ * Whether the agent wrote what the run was to deliver. A file the verifier reports missing is
+ * a deliverable not written unless a file of its name was written elsewhere, or the agent's
+ * own written code names it (an input); without one, a write of a file the task names, or,
+ * when the task names none, any write.
+ */
+function deliverableWritten(attempt: Attempt): boolean {
+  const writes = allWrites(attempt);
+  if (writes.length === 0) return false;
+  const names = writes.map((w) => baseName(w.path));
+  const missing = verifierMissing(attempt).paths.map((p) => baseName(p.replace(/\\/g, "/")));
+  if (missing.some((m) => names.includes(m))) return true;
+  if (missing.some((m) => !namedInWrites(writes, m))) return false;
+  const named = new Set(namedFiles(attempt.taskText).map(baseName));
+  return named.size === 0 || names.some((w) => named.has(w));
+}
+
+/** Whether the text of a write (a file's content, a heredoc, a script) names the file `name`. */
+function namedInWrites(writes: ReturnType<typeof allWrites>, name: string): boolean {
+  const mention = new RegExp(`(?<![\\w.-])${escapeRe(name)}(?![\\w-]|\\.\\w)`);
+  return writes.some((w) => mention.test(callText(w.call)));
 }
 
 /**
@@ -313,7 +368,7 @@ function answerLabel(
   };
   const found = value.evidence.filter((e) => isFound(attempt, e, ctx));
   const shown = found.some((e) => e.claim === "mechanism" || e.claim === "state");
-  const read = inScope ? stopReading(attempt, value.mechanismId) : { id: value.mechanismId };
+  const read = inScope ? stopReading(attempt, value.mechanismId, hits) : { id: value.mechanismId };
   // the readings the heuristic labeller shares: a mechanism no evidence can name here
   const m = mechanismById(read.id ?? undefined);
   const held = inScope && !read.withheld && m ? heldBack(attempt, hits, m) : undefined;

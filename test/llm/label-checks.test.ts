@@ -383,6 +383,82 @@ describe("a named stop check is read against the trial's record", () => {
     expect(stop.mechanismId).toBe("stop-without-check");
   });
 
+  /** makeAttempt with one more write (whole-file, `content`) before its stop. */
+  const withWrite = (a: Attempt, path: string, content: string): Attempt =>
+    Attempt.parse({
+      ...a,
+      events: [
+        ...a.events.slice(0, -1),
+        {
+          index: 10,
+          kind: "tool_call",
+          tool: "Write",
+          input: JSON.stringify({ file_path: path, content }),
+          writes: [path],
+          callId: "w1",
+        },
+        { index: 11, kind: "stop" },
+      ],
+    });
+
+  it("a missing file the agent's own written code names is an input, not a deliverable never written", async () => {
+    const a = withWrite(
+      Attempt.parse({
+        ...makeAttempt("stop-10"),
+        verifierOutput:
+          "FAILED test_mean - FileNotFoundError: [Errno 2] No such file or directory: '/app/input.csv'",
+      }),
+      "/app/solution.py",
+      "import pandas as pd\nprint(pd.read_csv('/app/input.csv').x.mean())\n",
+    );
+    const label = await labelWith(a, stopAnswer, undefined, stopHitsFor(a));
+    expect(label.status).toBe("needs_review");
+    expect(label.mechanismId).toBeUndefined();
+    expect(label.rationale).toContain("own written code names it");
+  });
+
+  it("a missing file the agent wrote under another folder is a path, not a stop", async () => {
+    const a = withWrite(
+      Attempt.parse({
+        ...makeAttempt("stop-11"),
+        verifierOutput: "FAILED test_out - AssertionError: /app/result.txt does not exist",
+      }),
+      "/workspace/result.txt",
+      "42",
+    );
+    const label = await labelWith(a, stopAnswer, undefined, stopHitsFor(a));
+    expect(label.status).toBe("needs_review");
+    expect(label.mechanismId).toBeUndefined();
+    expect(label.rationale).toContain("the agent wrote /workspace/result.txt");
+  });
+
+  it("a timed-out run that wrote its deliverable is no deadline without one, unless the deadline detector reads it", async () => {
+    const a = withWrite(
+      Attempt.parse({
+        ...makeAttempt("stop-12"),
+        taskText: "Write /app/solution.py that prints the mean.",
+        outcome: "timeout",
+        verifierOutput: "FAILED test_mean - AssertionError: expected 3.5, got 3.0",
+      }),
+      "/app/solution.py",
+      "print(3.0)\n",
+    );
+    const label = await labelWith(a, stopAnswer, undefined, stopHitsFor(a));
+    expect(label.status).toBe("needs_review");
+    expect(label.mechanismId).toBeUndefined();
+    expect(label.rationale).toContain("after writing its deliverable");
+    // the deadline detector's own reading (a placeholder over fuller content) names it
+    const churn: DetectorHit = {
+      detectorId: "deadline.no-deliverable",
+      mechanism: "deadline-no-deliverable",
+      eventIndices: [11],
+      reason: "timed out while rewriting /app/solution.py",
+    };
+    const named = await labelWith(a, stopAnswer, undefined, [...stopHitsFor(a), churn]);
+    expect(named.status).toBe("named");
+    expect(named.mechanismId).toBe("deadline-no-deliverable");
+  });
+
   it("an agent offered no tool that runs code could not check: kept for review", async () => {
     const a = Attempt.parse({
       ...makeAttempt("stop-8"),
