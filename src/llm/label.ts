@@ -26,7 +26,7 @@ import {
 import { mechanismById } from "../core/mine/mechanisms.js";
 import { siblingEvidence } from "../core/mine/sibling-diff.js";
 import { candidates } from "../core/mine/strength.js";
-import type { Attempt } from "../core/model/attempt.js";
+import type { Attempt, Event } from "../core/model/attempt.js";
 import { redact } from "../core/redact.js";
 import { labelInBatch } from "./batch.js";
 import { createSession, type LlmSession, type RetryEvent } from "./client.js";
@@ -103,12 +103,20 @@ type LabelAnswerT = LlmLabelAnswer;
 export const LABEL_SCHEMA_VERSION = LLM_LABEL_VERSION;
 
 /**
- * Text as the "this quote is in the verifier's output" check compares it: white space folded,
- * control characters (a terminal's colour escapes) dropped, since a model cannot reproduce
- * what it was not shown as text.
+ * A terminal's escapes: CSI (colours, cursor), OSC (titles, links), charset and keypad modes,
+ * and a colour code whose ESC was lost (`[31m`), as a model reproduces what it was shown.
+ */
+const ANSI =
+  /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>]|\[[0-9;]{0,12}m/g;
+
+/**
+ * Text as the "this quote is there" checks compare it, the quote and the text it must be in
+ * alike: a terminal's escapes and other control characters dropped (a model cannot reproduce
+ * what it was not shown as text), white space folded.
  */
 const squash = (s: string): string =>
   s
+    .replace(ANSI, "")
     .replace(/[\x00-\x08\x0e-\x1f\x7f]/g, "")
     .replace(/\s+/g, " ")
     .trim();
@@ -128,7 +136,9 @@ function verifierText(attempt: Attempt): string {
 
 /**
  * The label spec for one attempt: the answer schema plus "every cited event exists", "every
- * quoted verifier line is in the verifier's output" and "in scope ⇔ a kind".
+ * quoted record line is in the run's record" and "in scope ⇔ a kind". A verifier quote that
+ * is not in the verifier's text does not reject the answer: that piece of evidence is dropped
+ * when the answer is read (answerLabel), and the name then rests on what else it cites.
  */
 export function labelSpec(
   attempt: Attempt,
@@ -136,7 +146,6 @@ export function labelSpec(
 ): StructuredSpec<LabelAnswerT> {
   const indices = new Set(attempt.events.map((e) => e.index));
   const last = attempt.events.length ? Math.max(...indices) : -1;
-  const verifier = verifierText(attempt);
   const record = squash(recordText);
   return {
     schema: LlmLabelAnswer,
@@ -159,11 +168,10 @@ export function labelSpec(
           problems.push("evidence from an event needs its eventIndex");
         if (e.from === "sibling" && !e.attemptId)
           problems.push("evidence from a sibling needs its attemptId");
-        const quote = squash(e.excerpt.replace(/…/g, " ")).slice(0, 120);
-        if (e.from === "verifier" && quote && !verifier.includes(quote))
-          problems.push(`verifier evidence must quote the verifier's output exactly: "${quote}"`);
-        if (e.from === "result" && quote && !record.includes(quote))
-          problems.push(`result evidence must quote the run's record exactly: "${quote}"`);
+        if (e.from === "result" && squash(e.excerpt) && !quoteIn(e.excerpt, record))
+          problems.push(
+            `result evidence must quote the run's record exactly: "${squash(e.excerpt).slice(0, 120)}"`,
+          );
       }
       if (a.exclusion === "none" && a.kind === null)
         problems.push("an in-scope failure (exclusion none) needs its kind");
@@ -295,20 +303,72 @@ function namedInWrites(writes: ReturnType<typeof allWrites>, name: string): bool
  */
 export const NAME_CONFIDENCE = 0.5;
 
-/** The parts of a quote worth looking for: split where the prompt cut or joined the text. */
+/** Quotation marks and backticks a model wraps a quote in. */
+const QUOTE_MARKS = /^["'`“”‘’«»]+|["'`“”‘’«»]+$/g;
+
+/**
+ * The parts of a quote worth looking for: split where the prompt cut or joined the text, or
+ * the model left a gap (`…`, `...`; a line whose own text holds one is found piece by piece
+ * too), each without the quotation marks or backticks around it.
+ */
 function quotePieces(excerpt: string): string[] {
   return excerpt
     .split(/…\[\d+ chars cut\]…|…|⏎|\.\.\./)
-    .map((p) => squash(p).replace(/^\$ /, ""))
+    .map((p) => squash(squash(p).replace(QUOTE_MARKS, "")).replace(/^\$ /, ""))
     .filter((p) => p.length >= 4);
 }
 
+/** The share of a quote's characters that must be found where it says. */
+const QUOTE_FOUND = 0.8;
+
 /**
- * Whether a cited piece of evidence is really there: an event quote found in that event as
- * the prompt renders it (in full), a verifier line in the verifier's text, a record line in
- * the run's record as the prompt shows it, a sibling that is the passing attempt the prompt
- * compared with. The answer checks only that an index exists;
- * a quote the event does not hold shows nothing.
+ * Whether a quote is in `text` (both squashed): its pieces (each up to 120 characters)
+ * holding at least QUOTE_FOUND of its characters are found there. One word of a misquote (a
+ * tool's name, a command) does not make it found.
+ */
+function quoteIn(excerpt: string, text: string): boolean {
+  let all = 0;
+  let hit = 0;
+  for (const p of quotePieces(excerpt)) {
+    const q = p.slice(0, 120);
+    all += q.length;
+    if (text.includes(q)) hit += q.length;
+  }
+  return all > 0 && hit >= QUOTE_FOUND * all;
+}
+
+/**
+ * An event as the prompt renders it (in full), split into the line's head (`[i] kind role
+ * tool`), which only says what the event is, and the rest, which is what it holds.
+ */
+function eventText(ev: Event): { head: string; body: string } {
+  const line = renderEvent(ev, Number.POSITIVE_INFINITY);
+  const bare: Event = {
+    index: ev.index,
+    kind: ev.kind,
+    ...(ev.role ? { role: ev.role } : {}),
+    ...(ev.tool ? { tool: ev.tool } : {}),
+    ...(ev.hook
+      ? {
+          hook: {
+            event: ev.hook.event,
+            ...(ev.hook.decision ? { decision: ev.hook.decision } : {}),
+          },
+        }
+      : {}),
+  };
+  const head = renderEvent(bare, Number.POSITIVE_INFINITY);
+  return line.startsWith(head)
+    ? { head: squash(head.replace(/^\[\d+\] /, "")), body: line.slice(head.length) }
+    : { head: "", body: line };
+}
+
+/**
+ * Whether a cited piece of evidence is really there: an event quote found in what that event
+ * holds as the prompt renders it (in full; its `[i] kind tool` head matches nothing), a
+ * verifier line in the verifier's text, a record line in the run's record as the prompt shows
+ * it, a sibling that is the passing attempt the prompt compared with. The answer checks only
+ * that an index exists; a quote the event does not hold shows nothing.
  */
 function isFound(
   attempt: Attempt,
@@ -316,19 +376,22 @@ function isFound(
   ctx: { verifier: string; record: string; siblingId: string | undefined },
 ): boolean {
   if (e.from === "sibling") return e.attemptId !== null && e.attemptId === ctx.siblingId;
-  const pieces = quotePieces(e.excerpt);
-  if (pieces.length === 0) return false;
-  if (e.from === "verifier") return pieces.some((p) => ctx.verifier.includes(p.slice(0, 120)));
-  if (e.from === "result") return pieces.some((p) => ctx.record.includes(p.slice(0, 120)));
+  if (e.from === "verifier") return quoteIn(e.excerpt, ctx.verifier);
+  if (e.from === "result") return quoteIn(e.excerpt, ctx.record);
   const ev = attempt.events.find((x) => x.index === e.eventIndex);
   if (!ev) return false;
-  const text = squash(renderEvent(ev, Number.POSITIVE_INFINITY).replace(/ ⏎ /g, " "));
-  return pieces.some((p) => text.includes(p.slice(0, 120)));
+  const { head, body } = eventText(ev);
+  // a quote of the whole line starts with its head: what follows it is the quote
+  let quote = squash(e.excerpt)
+    .replace(QUOTE_MARKS, "")
+    .replace(/^\[\d+\] ?/, "");
+  if (head && quote.startsWith(head)) quote = quote.slice(head.length).replace(/^:/, "");
+  return quoteIn(quote, squash(body.replace(/ ⏎ /g, " ")));
 }
 
 /** The model's cited evidence as stored label evidence (at most 12, excerpts capped). */
-function labelEvidence(a: LabelAnswerT): LabelEvidence[] {
-  return a.evidence.slice(0, 12).map((e) => ({
+function labelEvidence(cited: LabelAnswerT["evidence"]): LabelEvidence[] {
+  return cited.slice(0, 12).map((e) => ({
     claim: e.claim,
     from: e.from,
     ...(e.eventIndex !== null ? { eventIndex: e.eventIndex } : {}),
@@ -359,15 +422,32 @@ function answerLabel(
 ) {
   const { model, siblingId } = opts;
   const { mechanismId: _named, kind, status, evidence: _cited, secondReading, ...rest } = value;
-  const evidence = labelEvidence(value);
   const inScope = value.exclusion === "none";
-  const ctx = {
-    verifier: verifierText(attempt),
-    record: squash(opts.recordText ?? runRecordText(attempt)),
-    siblingId,
+  const recordText = opts.recordText ?? runRecordText(attempt);
+  const ctx = { verifier: verifierText(attempt), record: squash(recordText), siblingId };
+  const isIn = new Set(value.evidence.filter((e) => isFound(attempt, e, ctx)));
+  // a verifier line the verifier never printed is dropped, not stored as its evidence
+  const kept = value.evidence.filter((e) => e.from !== "verifier" || isIn.has(e));
+  const evidence = labelEvidence(kept);
+  const found = kept.filter((e) => isIn.has(e));
+  // the record's first line (attempt, task, outcome, reward, event count) is the prompt's
+  // header, true of every failed attempt: no evidence of a mechanism or a state
+  const body = {
+    ...ctx,
+    record: squash(
+      [
+        attempt.exception ? `exception ${attempt.exception.type}` : "",
+        ...recordText.split("\n").slice(1),
+      ].join("\n"),
+    ),
   };
-  const found = value.evidence.filter((e) => isFound(attempt, e, ctx));
-  const shown = found.some((e) => e.claim === "mechanism" || e.claim === "state");
+  // what shows the mechanism: a mechanism or state claim found where it says
+  const showing = found.filter(
+    (e) =>
+      (e.claim === "mechanism" || e.claim === "state") &&
+      (e.from !== "result" || isFound(attempt, e, body)),
+  );
+  const shown = showing.length > 0;
   const read = inScope ? stopReading(attempt, value.mechanismId, hits) : { id: value.mechanismId };
   // the readings the heuristic labeller shares: a mechanism no evidence can name here
   const m = mechanismById(read.id ?? undefined);
@@ -410,9 +490,7 @@ function answerLabel(
   // what a reviewer reads first: the mechanism the model suspected and how many kinds of
   // found evidence (event, verifier, record, sibling) back it
   const suspectedId = withheld ? known.mechanismId : undefined;
-  const kinds = new Set(
-    found.filter((e) => e.claim === "mechanism" || e.claim === "state").map((e) => e.from),
-  );
+  const kinds = new Set(showing.map((e) => e.from));
   const label: Label = {
     ...rest,
     mechanism: rest.mechanism ?? mechanismById(known.mechanismId)?.name ?? "none named",

@@ -130,7 +130,7 @@ describe("an LLM answer is named only with evidence found where it says", () => 
     expect(invented.evidence?.[0]?.eventIndex).toBe(CLEANUP);
 
     const cut = await labelWith(a, {
-      evidence: [cleanup("$ git clone https://deploy:…[52 chars cut]…&& rm -rf /app/dist")],
+      evidence: [cleanup("$ git clone https://…[52 chars cut]…&& rm -rf /app/dist")],
     });
     expect(cut.status).toBe("named");
     expect(cut.mechanismId).toBe("deployment-preservation");
@@ -155,11 +155,12 @@ describe("an LLM answer is named only with evidence found where it says", () => 
     const label = await labelWith(a, { evidence: [tally, cleanup("rm -rf /app/dist")] });
     expect(fake.chat.at(-1)?.messages[1]?.content).toContain("tests: 1 failed, 1 passed");
     expect(label.status).toBe("named");
-    // a tally the prompt never showed is still refused (the answer is invalid after repair)
-    const { reason } = await refusal(a, {
+    // a tally the prompt never showed is dropped: it shows nothing and is not stored
+    const never = await labelWith(a, {
       evidence: [{ ...tally, excerpt: "tests: 7 failed, 0 passed" }],
     });
-    expect(reason).toContain("must quote the verifier's output exactly");
+    expect(never.status).toBe("needs_review");
+    expect(never.evidence ?? []).toEqual([]);
   });
 
   it("a line of the run's record, as the prompt showed it, is quotable; one it never showed is refused", async () => {

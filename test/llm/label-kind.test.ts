@@ -110,22 +110,26 @@ describe("the LLM labeller's scope definitions and answer", () => {
     expect(label.evidenceEvents).toEqual([6]);
   });
 
-  it("rejects a verifier quote that is not in the verifier's output, then takes the repair", async () => {
+  it("drops a verifier quote that is not in the verifier's output, not the whole answer", async () => {
     const made = (excerpt: string): Partial<LlmLabelAnswer> => ({
       evidence: [
         { claim: "mechanism", from: "verifier", eventIndex: null, attemptId: null, excerpt },
+        { claim: "state", from: "event", eventIndex: 6, attemptId: null, excerpt: '{"ok":true}' },
       ],
     });
     const { label, report } = await labelWith(
       makeAttempt("vq-1"),
       made("AssertionError: expected 200 got 404"),
-      made("ConnectionRefusedError: [Errno 111]"),
     );
-    expect(report.repairs).toBe(1);
-    const repair = fake.chat[1].messages.at(-1).content as string;
-    expect(repair).toContain("must quote the verifier's output exactly");
+    expect(report.repairs).toBe(0);
     expect(label.unlabelledReason).toBeUndefined();
-    expect(label.evidence?.[0]?.excerpt).toBe("ConnectionRefusedError: [Errno 111]");
+    // the misquote is not stored as the verifier's; the name rests on the event it cites
+    expect(label.evidence?.map((e) => e.from)).toEqual(["event"]);
+    expect(label.status).toBe("named");
+    // a quote that is there is kept
+    await rm(cacheDir, { recursive: true, force: true });
+    const kept = await labelWith(makeAttempt("vq-2"), made("ConnectionRefusedError: [Errno 111]"));
+    expect(kept.label.evidence?.[0]?.excerpt).toBe("ConnectionRefusedError: [Errno 111]");
   });
 
   it("a verifier quote matches without the terminal's colour escapes it could not reproduce", async () => {
