@@ -402,17 +402,17 @@ function labelEvidence(cited: LabelAnswerT["evidence"]): LabelEvidence[] {
 
 /**
  * The stored label of a valid answer. Precision first, checked here and not left to the
- * model: a label is named only when (1) some mechanism or state claim cites evidence found
- * where it says (the event holds the quote, the verifier printed the line, the sibling is
- * the one compared with), (2) its confidence is above NAME_CONFIDENCE, (3) the trial's
- * record does not contradict a named stop (stopReading), and (4) a second reading agrees: a
- * detector reads the same mechanism in the trace, or the record read the model's stop as
- * its registry mechanism (unless `nameUncorroborated`; a free-text mechanism has no detector
- * to agree). The mechanism is the model's own
- * id, never a detector's family put in its place. Otherwise the label stays in scope for
- * review, with the mechanism the model suspected and why it was not named. A procedural
- * loss needs capability evidence (a cited capability event, or a capability claim found);
- * without it the failure is policy-addressable.
+ * model: a label is named only when (1) some mechanism, state or addressable claim cites
+ * evidence found where it says (the event holds the quote, the verifier printed the line, the
+ * sibling is the one compared with), (2) its confidence is above NAME_CONFIDENCE, (3) the
+ * trial's record does not contradict a named stop (stopReading), and (4) a second reading
+ * agrees: a detector reads the same mechanism in the trace, or the record read the model's
+ * stop as its registry mechanism (unless `nameUncorroborated`; a free-text mechanism has no
+ * detector to agree). The mechanism is the model's own id, never a detector's family put in
+ * its place. Otherwise the label stays in scope for review, with the mechanism the model
+ * suspected and why it was not named. A procedural loss needs capability evidence (a cited
+ * capability event, or a capability claim found); without it the failure is
+ * policy-addressable.
  */
 function answerLabel(
   attempt: Attempt,
@@ -441,10 +441,11 @@ function answerLabel(
       ].join("\n"),
     ),
   };
-  // what shows the mechanism: a mechanism or state claim found where it says
+  // what shows the mechanism: a mechanism, state or addressable claim (what a rule could act
+  // on) found where it says
   const showing = found.filter(
     (e) =>
-      (e.claim === "mechanism" || e.claim === "state") &&
+      (e.claim === "mechanism" || e.claim === "state" || e.claim === "addressable") &&
       (e.from !== "result" || isFound(attempt, e, body)),
   );
   const shown = showing.length > 0;

@@ -151,3 +151,16 @@ describe("the record's header is no evidence of a mechanism", () => {
     expect(label.status).toBe("needs_review");
   });
 });
+
+describe("which found claims show the mechanism", () => {
+  it("an addressable claim found where it says counts, as a mechanism claim does", () => {
+    const a = makeAttempt("ck-1");
+    const rm = a.events.length - 4;
+    const capability = event(6, '{"ok":true}', "capability");
+    const label = read(a, { evidence: [capability, event(rm, "rm -rf /app/dist", "addressable")] });
+    expect(label.status).toBe("named");
+    expect(label.mechanismId).toBe("deployment-preservation");
+    // a capability claim alone shows no mechanism
+    expect(read(a, { evidence: [capability] }).status).toBe("needs_review");
+  });
+});
