@@ -410,9 +410,10 @@ function labelEvidence(cited: LabelAnswerT["evidence"]): LabelEvidence[] {
  * stop as its registry mechanism (unless `nameUncorroborated`; a free-text mechanism has no
  * detector to agree). The mechanism is the model's own id, never a detector's family put in
  * its place. Otherwise the label stays in scope for review, with the mechanism the model
- * suspected and why it was not named. A procedural loss needs capability evidence (a cited
- * capability event, or a capability claim found); without it the failure is
- * policy-addressable.
+ * suspected and why it was not named. A procedural loss needs capability evidence: a found
+ * capability claim, or a cited capability event that is not the failure's own (an event a
+ * mechanism claim or the mechanism's detector cites) and whose capability quote, if any, is
+ * found; without it the failure is policy-addressable.
  */
 function answerLabel(
   attempt: Attempt,
@@ -482,8 +483,22 @@ function answerLabel(
       ? "named"
       : "needs_review"
     : undefined;
-  const capable =
-    value.capabilityEvidence.length > 0 || found.some((e) => e.claim === "capability");
+  // capability shown by an event or a found quote that is not the failure itself (an event a
+  // mechanism claim or the mechanism's detector cites), and whose cited quote, if any, is there
+  const failing = new Set([
+    ...found.flatMap((e) =>
+      e.claim === "mechanism" && e.eventIndex !== null ? [e.eventIndex] : [],
+    ),
+    ...(known.evidenceEvents ?? []),
+  ]);
+  const misquoted = (i: number): boolean =>
+    value.evidence.some(
+      (e) => e.claim === "capability" && e.from === "event" && e.eventIndex === i && !isIn.has(e),
+    );
+  const capable = [
+    ...found.flatMap((e) => (e.claim === "capability" ? [e.eventIndex] : [])),
+    ...value.capabilityEvidence.map((c) => c.eventIndex).filter((i) => !misquoted(i)),
+  ].some((i) => i === null || (attempt.events.some((x) => x.index === i) && !failing.has(i)));
   const finalKind = kind === "procedural_loss" && !capable ? "policy_addressable" : kind;
   const cited = [
     ...new Set(evidence.flatMap((e) => (e.eventIndex === undefined ? [] : [e.eventIndex]))),

@@ -164,3 +164,38 @@ describe("which found claims show the mechanism", () => {
     expect(read(a, { evidence: [capability] }).status).toBe("needs_review");
   });
 });
+
+describe("a procedural loss needs capability shown apart from the failure", () => {
+  const a = makeAttempt("cap-1");
+  const rm = a.events.length - 4;
+  const cleanup = event(rm, "rm -rf /app/dist");
+
+  it("a capability event that is the failing call itself, or whose quote is not there, shows none", () => {
+    const itself = read(a, {
+      capabilityEvidence: [{ eventIndex: rm, why: "the cleanup ran" }],
+      evidence: [cleanup],
+    });
+    expect(itself.status).toBe("named");
+    expect(itself.kind).toBe("policy_addressable");
+    expect(itself.isProceduralLoss).toBe(false);
+    const misquoted = read(a, {
+      capabilityEvidence: [{ eventIndex: 6, why: "health check answered" }],
+      evidence: [event(6, "HTTP/1.1 200 OK", "capability"), cleanup],
+    });
+    expect(misquoted.kind).toBe("policy_addressable");
+  });
+
+  it("an earlier event that showed the work working is capability evidence, quoted or not", () => {
+    const quoted = read(a, {
+      capabilityEvidence: [{ eventIndex: 6, why: "health check answered" }],
+      evidence: [event(6, '{"ok":true}', "capability"), cleanup],
+    });
+    expect(quoted.kind).toBe("procedural_loss");
+    expect(quoted.isProceduralLoss).toBe(true);
+    const cited = read(a, {
+      capabilityEvidence: [{ eventIndex: 6, why: "health check answered" }],
+      evidence: [cleanup],
+    });
+    expect(cited.kind).toBe("procedural_loss");
+  });
+});
