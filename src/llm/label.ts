@@ -365,10 +365,11 @@ function eventText(ev: Event): { head: string; body: string } {
 
 /**
  * Whether a cited piece of evidence is really there: an event quote found in what that event
- * holds as the prompt renders it (in full; its `[i] kind tool` head matches nothing), a
- * verifier line in the verifier's text, a record line in the run's record as the prompt shows
- * it, a sibling that is the passing attempt the prompt compared with. The answer checks only
- * that an index exists; a quote the event does not hold shows nothing.
+ * holds as the prompt renders it (in full, with its call's or result's line; its `[i] kind
+ * tool` head matches nothing), a verifier line in the verifier's text, a record line in the
+ * run's record as the prompt shows it, a sibling that is the passing attempt the prompt
+ * compared with. The answer checks only that an index exists; a quote the event does not hold
+ * shows nothing.
  */
 function isFound(
   attempt: Attempt,
@@ -386,7 +387,16 @@ function isFound(
     .replace(QUOTE_MARKS, "")
     .replace(/^\[\d+\] ?/, "");
   if (head && quote.startsWith(head)) quote = quote.slice(head.length).replace(/^:/, "");
-  return quoteIn(quote, squash(body.replace(/ ⏎ /g, " ")));
+  // a tool call and its result are one action: a quote of the command with what it returned
+  // (`pytest -v exit=0`) is read in the two lines as one, the call's first
+  const other =
+    ev.kind === "tool_call" ? "tool_result" : ev.kind === "tool_result" ? "tool_call" : "";
+  const partner = ev.callId
+    ? attempt.events.find((x) => x.kind === other && x.callId === ev.callId)
+    : undefined;
+  const pair = partner ? [ev, partner].sort((x, y) => x.index - y.index) : [ev];
+  const text = pair.map((x) => (x === ev ? body : eventText(x).body)).join(" ");
+  return quoteIn(quote, squash(text.replace(/ ⏎ /g, " ")));
 }
 
 /** The model's cited evidence as stored label evidence (at most 12, excerpts capped). */

@@ -127,6 +127,16 @@ describe("an event quote is found only when most of it is in what the event hold
     });
     expect(whole.status).toBe("named");
   });
+
+  it("a call and its result are one action: the command with its exit code is found in either", () => {
+    const c = withColouredRun();
+    const out = c.events.length - 3;
+    const quote = event(out, "pytest -q exit=1", "state");
+    expect(read(c, { evidence: [quote] }).status).toBe("named");
+    expect(read(c, { evidence: [{ ...quote, eventIndex: out - 1 }] }).status).toBe("named");
+    // another call's line is not its pair
+    expect(read(c, { evidence: [{ ...quote, eventIndex: 4 }] }).status).toBe("needs_review");
+  });
 });
 
 describe("the record's header is no evidence of a mechanism", () => {
