@@ -221,11 +221,8 @@ const VERIFIER_NAMED: Readonly<Record<string, (a: Attempt, h: DetectorHit) => Re
       // `x.py:12: in …`), or the import that failed naming it (`from 'm' (/…/x.py)`)
       return new RegExp(`(?<![\\w.-])${file}(?:", line \\d+|:\\d+: in )|\\([^()\\s]*/${file}\\)`);
     },
-    // the failing test a reading names (its subject is the test); the graded-subject
-    // reading takes its subject from that test's own name, so the verifier naming the test
-    // is the detector's source, not a second kind of evidence
+    // the failing test the graded-subject reading names (its subject is the test)
     "constraint-unchecked": (_a, h) => {
-      if (h.detectorId === "check.graded-subject-unchecked") return undefined;
       const leaf = h.subject?.split("::").at(-1);
       return leaf && leaf.length >= 6 ? new RegExp(escapeRe(leaf)) : undefined;
     },

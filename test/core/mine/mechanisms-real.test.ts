@@ -213,9 +213,12 @@ describe("open mechanisms on real trials, each with a near miss", () => {
     expect(subjectHits(a).map((h) => h.reason)).toEqual([
       "the verifier failed tests/test_report.py::test_region_totals_match_input on `region_totals`, which the task states; no check after the last write exercised it",
     ]);
-    // the subject is read from the failing test's own name, so the verifier naming that
-    // test is the pattern's source, not a second kind of evidence: trace only
-    expectTraceOnly(a, "constraint-unchecked");
+    // the trace pattern and the failing test the verifier names: strength 2, named
+    const l = labelOf(a);
+    expect(l.mechanismId).toBe("constraint-unchecked");
+    expect(
+      l.evidence?.some((e) => e.from === "verifier" && e.excerpt.includes("region_totals")),
+    ).toBe(true);
     // Near misses, one fact each:
     // a check after the last write that calls the function
     const called = withEvents(a, (evs) => [
@@ -230,30 +233,6 @@ describe("open mechanisms on real trials, each with a near miss", () => {
       ...evs.slice(-2),
     ]);
     expect(subjectHits(called)).toEqual([]);
-    // a test run, or a run of a program the agent wrote, after a write of the name: the
-    // suite or the program calls it, though the command does not show it
-    const writeAndRun = (command: string, content = "print(pipeline.region_totals())") =>
-      withEvents(a, (evs) => [
-        ...evs.slice(0, -2),
-        {
-          index: 0,
-          kind: "tool_call",
-          tool: "write",
-          writes: ["/workspace/demo.py"],
-          input: JSON.stringify({
-            path: "/workspace/demo.py",
-            content: `import pipeline\n${content}\n`,
-          }),
-        },
-        { index: 0, kind: "tool_result", tool: "write", output: "ok", exitCode: 0 },
-        { index: 0, kind: "tool_call", tool: "exec", command },
-        { index: 0, kind: "tool_result", tool: "exec", output: "ok", exitCode: 0 },
-        ...evs.slice(-2),
-      ]);
-    expect(subjectHits(writeAndRun("python3 demo.py"))).toEqual([]);
-    expect(subjectHits(writeAndRun("python -m pytest -q"))).toEqual([]);
-    // a program of its own that never names it does not: the hit stands
-    expect(subjectHits(writeAndRun("python3 demo.py", "print(pipeline.main())"))).toHaveLength(1);
     // a test name whose only words are prose (no compound name the task states)
     expect(
       subjectHits(graded([passing, { ...failing, name: "tests/test_report.py::test_totals" }])),

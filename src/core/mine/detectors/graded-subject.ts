@@ -11,7 +11,6 @@ import {
   runsInterpreter,
   runsWrittenProgram,
   segments,
-  TEST_RE,
   toolCalls,
   writtenPaths,
 } from "./shell.js";
@@ -111,19 +110,7 @@ export const gradedSubjectUnchecked: Detector = {
     const last = checks.at(-1);
     if (!last || !callSucceeded(attempt, last)) return [];
     const checkText = checks.map(callText).join("\n");
-    // a test run, or a run of a program the agent wrote, reaches code by what that code
-    // calls (its tests, a demo script importing the module), which the command never shows
-    const indirect = checks.filter(
-      (c) =>
-        segments(commandOf(c) ?? "").some((s) => TEST_RE.test(s)) || runsWrittenProgram(c, written),
-    );
-    const writeCalls = calls.filter(isWrite);
-    const writes = writeCalls.map(callText).join("\n").toLowerCase();
-    // such a run after a write of the subject (its code, or a caller of it) exercised it
-    const ranAfterWriting = (s: string): boolean => {
-      const at = writeCalls.filter((w) => names(callText(w).toLowerCase(), s)).at(-1)?.index;
-      return at !== undefined && indirect.some((c) => c.index > at);
-    };
+    const writes = calls.filter(isWrite).map(callText).join("\n").toLowerCase();
     const task = attempt.taskText.toLowerCase();
     // the outputs the agent read, joined once and only when the task text does not decide
     let seen: string | undefined;
@@ -134,9 +121,7 @@ export const gradedSubjectUnchecked: Detector = {
     for (const t of failing) {
       // stated by the task, or by a document the agent read and then wrote code for
       const stated = (s: string): boolean => names(task, s) || (writes.includes(s) && seenHas(s));
-      const subject = nameSubjects(t).find(
-        (s) => stated(s) && !exercises(checkText, s) && !ranAfterWriting(s),
-      );
+      const subject = nameSubjects(t).find((s) => stated(s) && !exercises(checkText, s));
       const literal = subject
         ? undefined
         : demandedLiterals(t).find(
