@@ -322,17 +322,20 @@ function quotePieces(excerpt: string): string[] {
 const QUOTE_FOUND = 0.8;
 
 /**
- * Whether a quote is in `text` (both squashed): its pieces (each up to 120 characters)
- * holding at least QUOTE_FOUND of its characters are found there. One word of a misquote (a
- * tool's name, a command) does not make it found.
+ * Whether a quote is in `text` (both squashed): its pieces, each read whole in windows of up
+ * to 120 characters, holding at least QUOTE_FOUND of its characters are found there. One word
+ * of a misquote (a tool's name, a command), or a true line with made-up words after it, does
+ * not make it found.
  */
 function quoteIn(excerpt: string, text: string): boolean {
   let all = 0;
   let hit = 0;
   for (const p of quotePieces(excerpt)) {
-    const q = p.slice(0, 120);
-    all += q.length;
-    if (text.includes(q)) hit += q.length;
+    for (let at = 0; at < p.length; at += 120) {
+      const q = p.slice(at, at + 120);
+      all += q.length;
+      if (text.includes(q)) hit += q.length;
+    }
   }
   return all > 0 && hit >= QUOTE_FOUND * all;
 }
@@ -453,11 +456,15 @@ function answerLabel(
     ),
   };
   // what shows the mechanism: a mechanism, state or addressable claim (what a rule could act
-  // on) found where it says
+  // on) found where it says; a quote of the task itself, true of every attempt at it, is none
   const showing = found.filter(
     (e) =>
       (e.claim === "mechanism" || e.claim === "state" || e.claim === "addressable") &&
-      (e.from !== "result" || isFound(attempt, e, body)),
+      (e.from !== "result" || isFound(attempt, e, body)) &&
+      !(
+        e.from === "event" &&
+        attempt.events.find((ev) => ev.index === e.eventIndex)?.kind === "prompt"
+      ),
   );
   const shown = showing.length > 0;
   const read = inScope ? stopReading(attempt, value.mechanismId, hits) : { id: value.mechanismId };

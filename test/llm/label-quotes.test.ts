@@ -172,6 +172,32 @@ describe("which found claims show the mechanism", () => {
     expect(label.mechanismId).toBe("deployment-preservation");
     // a capability claim alone shows no mechanism
     expect(read(a, { evidence: [capability] }).status).toBe("needs_review");
+    // a quote of the task itself, true of every attempt at it, shows none either
+    const task = a.events.find((e) => e.kind === "prompt");
+    const quote = "Deploy the app on port 8080.";
+    expect(read(a, { evidence: [event(task?.index ?? 0, quote, "addressable")] }).status).toBe(
+      "needs_review",
+    );
+  });
+
+  it("a true line with made-up words after it is not found", () => {
+    const a = makeAttempt("pad-1");
+    const n = a.events.length;
+    const line = `FAILED tests/test_api.py::test_health - ${"AssertionError: expected 200, got 503; ".repeat(3)}`;
+    const c = Attempt.parse({
+      ...a,
+      events: [
+        ...a.events.slice(0, n - 2),
+        { index: n - 2, kind: "tool_call", tool: "Bash", command: "pytest -q", callId: "t" },
+        { index: n - 1, kind: "tool_result", callId: "t", output: line, exitCode: 1 },
+        { index: n, kind: "message", role: "agent", input: "Done." },
+        { index: n + 1, kind: "stop" },
+      ],
+    });
+    expect(line.length).toBeGreaterThan(120);
+    expect(read(c, { evidence: [event(n - 1, line.trim(), "state")] }).status).toBe("named");
+    const padded = `${line.trim()} ${"because the agent deleted the whole build folder first ".repeat(2)}`;
+    expect(read(c, { evidence: [event(n - 1, padded, "state")] }).status).toBe("needs_review");
   });
 });
 
