@@ -182,7 +182,8 @@ export function answerCitingFirstShown(body: ChatBody): ChatReply {
 /** The first event a labelling prompt shows: its [index] and a quote of its line. */
 export function firstShown(body: ChatBody): { eventIndex: number; excerpt: string } {
   const user = body.messages.find((m: { role: string }) => m.role === "user").content as string;
-  const line = user.match(/^\[(\d+)\] (.*)$/m);
+  // the first shown event after the task (a quote of the task shows no mechanism)
+  const line = user.match(/^\[(\d+)\] (?!prompt\b)(.*)$/m) ?? user.match(/^\[(\d+)\] (.*)$/m);
   // a quote of the shown line itself (before any cut), so the evidence is found in the event
   const excerpt = (line?.[2] ?? "").split(/…| ⏎ /)[0]?.slice(0, 60) ?? "";
   return { eventIndex: Number(line?.[1] ?? 0), excerpt };
