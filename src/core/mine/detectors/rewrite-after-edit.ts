@@ -47,7 +47,6 @@ const BEHAVIOUR =
 const CONDITIONAL = /^\s*(?:[-*]\s+)?(?:if|when|whenever|unless|where|once)\b/i;
 
 /** Tests as a sentence names them: "the test files", "the tests", "the test suite". */
-const TESTS_NAMED = /\b(?:tests?|specs?)\b/i;
 /** A test file by its path: in a tests/ or spec/ folder, or named as one. */
 const TEST_PATH =
   /(?:^|\/)(?:tests?|specs?|__tests__)\/|(?:^|\/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$/i;
@@ -72,6 +71,16 @@ function within(named: string, path: string): boolean {
   return path.startsWith(dir) || path.includes(`/${dir}`);
 }
 
+/** A keeping sentence about all the rest of the work, not named files. */
+const EVERYTHING_ELSE =
+  /\b(?:everything|anything|all)\s+else\b|\bthe\s+rest\b|\ball\s+other\s+(?:files?|lines?|code|content)\b|\bevery\s+other\s+file\b/i;
+/**
+ * The tests as what is kept (the object of the keeping verb: "leave the test files untouched",
+ * "do not modify the tests"), not tests named for another reason ("so the tests still pass").
+ */
+const TESTS_KEPT =
+  /\b(?:leave|keep|preserve|do(?:\s+not|n't)\s+(?:modify|change|edit|touch|alter)|must\s+not\s+(?:modify|change|edit|touch|alter)|never\s+(?:modify|change|edit|touch|alter))\s+(?:any\s+of\s+|all\s+)?(?:the\s+)?(?:existing\s+|provided\s+|given\s+)?(?:unit\s+)?tests?(?:\s+(?:files?|suite|folder|directory))?\b|\btests?(?:\s+(?:files?|suite))?\s+(?:must|should)\s+(?:stay|remain|be\s+left)\b/i;
+
 /**
  * Which files the task keeps as they are, by the sentences that keep content (not behaviour):
  * a sentence that names files or folders ("Leave the test files untouched", "every other line
@@ -83,8 +92,10 @@ function protectedFiles(taskText: string): ((path: string) => boolean) | undefin
   for (const m of taskText.matchAll(PRESERVE_TASK_RE)) {
     const sentence = sentenceAround(taskText, m.index, m.index + m[0].length);
     if (BEHAVIOUR.test(sentence) || CONDITIONAL.test(sentence)) continue;
+    // "everything else" / "the rest" keeps every file, whatever else the sentence names
+    if (EVERYTHING_ELSE.test(sentence)) return () => true;
     const names = namedPaths(sentence);
-    const tests = TESTS_NAMED.test(sentence);
+    const tests = TESTS_KEPT.test(sentence);
     if (names.length === 0 && !tests) return () => true;
     scopes.push((p) => names.some((n) => within(n, p)) || (tests && TEST_PATH.test(p)));
   }
