@@ -3,7 +3,7 @@ import { namedFiles, namedPaths, samePath } from "./paths.js";
 import { codeOf, commandOf, segments, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
-const EVIDENCE_FILE = /[\w./-]+\.(?:db|sqlite3?|db3)\b/g;
+const EVIDENCE_FILE = /(?<![\w./-])[\w./-]{1,300}\.(?:db|sqlite3?|db3)\b/g;
 const EVIDENCE_PATH = /\.(?:db|sqlite3?|db3)$/;
 /**
  * Opens that can change the store. `git fsck` only reads (with `--lost-found` it adds copies
@@ -83,7 +83,7 @@ const inside = (inner: string, outer: string): boolean =>
 function folderCopy(
   seg: string,
   cwd: string | undefined,
-): { from: string[]; to: string } | undefined {
+): { from: string[]; to: string[] } | undefined {
   if (!FOLDER_COPY.test(seg)) return undefined;
   const args = seg
     .split(/\s+/)
@@ -104,7 +104,15 @@ function folderCopy(
     .map((a) => resolveIn(cwd, a.replace(/^file:\/\//, "")))
     .filter((a): a is string => a !== undefined);
   const to = dest ? resolveIn(cwd, dest) : undefined;
-  return to && sources.length > 0 ? { from: sources, to } : undefined;
+  if (!to || sources.length === 0) return undefined;
+  // into a folder (`.`, a trailing `/`, several sources): each copy is that folder's
+  // `<basename of its source>`, not the folder itself
+  const into = !clone && (dest === "." || dest?.endsWith("/") || sources.length > 1);
+  const base = (f: string) => f.replace(/\/+$/, "").split("/").pop() ?? f;
+  return {
+    from: sources,
+    to: into ? sources.map((f) => `${to.replace(/\/+$/, "")}/${base(f)}`) : [to],
+  };
 }
 
 /**
@@ -112,7 +120,7 @@ function folderCopy(
  * or the folder the command (or an earlier call) `cd`-ed into for a git command.
  */
 function mutatedStore(seg: string, cwd: string | undefined): string | undefined {
-  const file = seg.match(/(?:file:)?([\w./-]+\.(?:db|sqlite3?|db3))\b/);
+  const file = seg.match(/(?:file:)?(?<![\w./-])([\w./-]{1,300}\.(?:db|sqlite3?|db3))\b/);
   if (file?.[1]) return resolveIn(cwd, file[1]);
   const dashC = seg.match(/\bgit\s+-C\s+(\S+)/);
   if (dashC?.[1]) return resolveIn(cwd, unquote(dashC[1]));
@@ -186,7 +194,8 @@ export const evidenceMutated: Detector = {
         }
         const copy = commandOf(call) !== undefined ? folderCopy(seg, cwd) : undefined;
         if (copy) {
-          copies.push(copy.to);
+          // a copy's place is never the original nor a folder holding it
+          copies.push(...copy.to.filter((t) => !originals.some((o) => inside(o, t))));
           if (copy.from.some((f) => originals.some((o) => inside(o, f) || inside(f, o))))
             copied = true;
           continue;
