@@ -100,6 +100,12 @@ describe("a rewrite after an exact edit: the files a keeping sentence names", ()
     expect(fires(edited(named, "/app/src/range.py"), "exact.rewrite-after-edit")).toBe(true);
     const all = "Fix the off-by-one bug in /app/src/range.py and keep everything else unchanged.";
     expect(fires(edited(all, "/app/src/range.py"), "exact.rewrite-after-edit")).toBe(true);
+    // tests named for another reason, or a path cited as a reference, narrow nothing
+    for (const keep of [
+      "Fix the off-by-one bug. Keep everything else unchanged so the tests still pass.",
+      "Fix the off-by-one bug. Keep everything else unchanged, as described in /app/README.md.",
+    ])
+      expect(fires(edited(keep, "/app/src/range.py"), "exact.rewrite-after-edit"), keep).toBe(true);
   });
 });
 
@@ -132,11 +138,14 @@ describe("evidence mutated before a copy: the store the mutation acts on", () =>
       expect(fires(recovered("ls /app/repo", reset), "evidence.mutated-before-copy"), reset).toBe(
         true,
       );
-      // a copy of another folder keeps nothing of the repository
-      expect(
-        fires(recovered("cp -r /app/src /tmp/r", reset), "evidence.mutated-before-copy"),
-        reset,
-      ).toBe(true);
+      // a copy of another folder keeps nothing of the repository, nor does one copied into
+      // the repository's own folder or the folder above it
+      for (const other of [
+        "cp -r /app/src /tmp/r",
+        "cp -r /opt/tools /app/",
+        "cd /app/repo && cp -r /tmp/scripts .",
+      ])
+        expect(fires(recovered(other, reset), "evidence.mutated-before-copy"), other).toBe(true);
     }
   });
 
@@ -223,6 +232,19 @@ describe("a LaTeX build under a no-overfull contract: the searches after it", ()
       { cmd: "latexmk -pdf main.tex", out: "Latexmk: All targets (main.pdf) are up-to-date" },
     ])
       expect(fires(built(check), "latex.final-log-unchecked"), check.cmd).toBe(false);
+  });
+
+  it("a program that logs or writes a log of its own searched no TeX log", () => {
+    const hidden = "pdflatex -interaction=nonstopmode main.tex > /dev/null 2>&1";
+    for (const after of [
+      `node -e "console.log(require('fs').statSync('main.pdf').size)"`,
+      `python3 -c "import math; print(math.log(2))"`,
+      "python3 check_pdf.py > check.log",
+    ])
+      expect(
+        fires(built({ cmd: `${hidden}; ${after}`, out: "40123" }), "latex.final-log-unchecked"),
+        after,
+      ).toBe(true);
   });
 
   it("still fires on a hidden build never searched, or one whose output shows box warnings", () => {

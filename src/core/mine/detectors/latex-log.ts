@@ -14,13 +14,14 @@ const LATEX_BUILD = /\b(pdflatex|xelatex|lualatex|latexmk|tectonic)\b/;
 const LATEX_TASK = /\b(overfull|underfull|hbox|latex warnings?|no warnings)\b/i;
 /**
  * A search of the log, or for box warnings, with any reader: grep, rg, sed, awk, a pager, or a
- * program (`python3 -c "…open('main.log')…"`, whose code may hold `;`).
+ * program (`python3 -c "…open('main.log')…"`, whose code may hold `;`). A log file by its name,
+ * not a call (`console.log(`, `math.log(`) nor a redirect's target (`> check.log`).
  */
 const LOG_CHECK =
-  /\b(?:[ef]?grep|rg|ag|cat|tail|less|more|head|awk|sed(?![^|;&\n]*\s-[a-zA-Z]*i)|perl)\b[^|;&]*(?:\.log\b|overfull|underfull|hbox)|\b(?:python[\d.]*|node|ruby)\b[\s\S]{0,1000}?(?:\.log\b|overfull|underfull|hbox)/i;
+  /\b(?:[ef]?grep|rg|ag|cat|tail|less|more|head|awk|sed(?![^|;&\n]{0,300}\s-[a-zA-Z]*i)|perl)\b[^|;&]{0,500}(?:(?<!>\s{0,3}[\w./-]{0,200})[\w/-]\.log\b(?!\s*\()|overfull|underfull|hbox)|\b(?:python[\d.]*|node|ruby)\b[\s\S]{0,1000}?(?:(?<!>\s{0,3}[\w./-]{0,200})[\w/-]\.log\b(?!\s*\()|overfull|underfull|hbox)/i;
 /** A search of the build's own output for box warnings, piped into it (`pdflatex … | grep -i overfull`). */
 const OUTPUT_SEARCH =
-  /\b(?:[ef]?grep|rg|ag|awk|sed|perl)\b[^|;&]*(?:overfull|underfull|hbox|warning)/i;
+  /\b(?:[ef]?grep|rg|ag|awk|sed|perl)\b[^|;&]{0,500}(?:overfull|underfull|hbox|warning)/i;
 /** A box warning as TeX prints it, on the terminal as in the log. */
 const BOX_WARNING = /\b(?:Overfull|Underfull) \\[hv]box\b/;
 /**
