@@ -22,43 +22,7 @@ import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
 import { attemptFacts } from "../../../src/core/mine/sibling-facts.js";
 import { faultOf } from "../../../src/core/mine/triage.js";
 import { Attempt, type Event } from "../../../src/core/model/attempt.js";
-
-type Step = { cmd: string; out: string; exit?: number } | { say: string };
-
-/** A small Claude-Code-shaped attempt: prompt, Bash calls with results, agent messages, stop. */
-function attempt(taskText: string, steps: Step[], extra: Partial<Attempt> = {}): Attempt {
-  const events: Event[] = [{ index: 0, kind: "prompt", role: "user", input: taskText }];
-  steps.forEach((s, i) => {
-    if ("say" in s) {
-      events.push({ index: events.length, kind: "message", role: "agent", input: s.say });
-      return;
-    }
-    events.push({
-      index: events.length,
-      kind: "tool_call",
-      tool: "Bash",
-      command: s.cmd,
-      callId: `t${i}`,
-    });
-    events.push({
-      index: events.length,
-      kind: "tool_result",
-      callId: `t${i}`,
-      output: s.out,
-      exitCode: s.exit ?? 0,
-    });
-  });
-  events.push({ index: events.length, kind: "stop" });
-  return Attempt.parse({
-    id: "unit-1",
-    source: { format: "fire-jsonl", path: "unit.jsonl" },
-    taskId: "unit",
-    taskText,
-    outcome: "fail",
-    events,
-    ...extra,
-  });
-}
+import { attempt, type Step } from "./bash-attempt.js";
 
 const ids = (a: Attempt) =>
   runDetectors(a, { siblings: [] }).map((h) => `${h.detectorId}@${h.eventIndices.join(",")}`);
