@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isFamilyId } from "../core/families.js";
+import { TERMINAL_ESCAPES } from "../core/ingest/verifier-tests.js";
 import {
   allWrites,
   baseName,
@@ -103,11 +104,10 @@ type LabelAnswerT = LlmLabelAnswer;
 export const LABEL_SCHEMA_VERSION = LLM_LABEL_VERSION;
 
 /**
- * A terminal's escapes: CSI (colours, cursor), OSC (titles, links), charset and keypad modes,
- * and a colour code whose ESC was lost (`[31m`), as a model reproduces what it was shown.
+ * A terminal's escapes (the ingest's reading) and a colour code whose ESC was lost (`[31m`),
+ * as a model reproduces what it was shown.
  */
-const ANSI =
-  /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>]|\[[0-9;]{0,12}m/g;
+const ANSI = new RegExp(`${TERMINAL_ESCAPES.source}|\\[[0-9;]{0,12}m`, "g");
 
 /**
  * Text as the "this quote is there" checks compare it, the quote and the text it must be in

@@ -34,7 +34,7 @@ export function lineAt(text: string, at: number): number {
 }
 
 /** Escapes: CSI (colours, cursor), OSC (titles, links), charset selection and keypad modes. */
-const ANSI =
+export const TERMINAL_ESCAPES =
   /\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>]/g;
 
 /**
@@ -43,7 +43,7 @@ const ANSI =
  */
 export function plainText(text: string): string {
   return text
-    .replace(ANSI, "")
+    .replace(TERMINAL_ESCAPES, "")
     .split("\n")
     .map((l) => {
       // a pty's `\r\r\n` ends the line: only a return before more text redraws it
