@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { isFamilyId } from "../core/families.js";
-import { TERMINAL_ESCAPES } from "../core/ingest/verifier-tests.js";
 import {
   allWrites,
   baseName,
@@ -35,6 +34,7 @@ import type { LlmConfig, LlmConfigInput } from "./config.js";
 import { verifierFindings } from "./digest.js";
 import { buildLabelPrompt, renderEvent, runRecordText } from "./prompt.js";
 import { MECHANISM_IDS } from "./prompt-evidence.js";
+import { QUOTE_MARKS, quoteIn, squash } from "./quote-found.js";
 import type { RunReport } from "./report.js";
 import { type StructuredResult, type StructuredSpec, structuredCall } from "./structured.js";
 
@@ -102,24 +102,6 @@ type LabelAnswerT = LlmLabelAnswer;
 
 /** Bump when the prompt, digest or LabelAnswer meaning changes: old cache entries stop matching. */
 export const LABEL_SCHEMA_VERSION = LLM_LABEL_VERSION;
-
-/**
- * A terminal's escapes (the ingest's reading) and a colour code whose ESC was lost (`[31m`),
- * as a model reproduces what it was shown.
- */
-const ANSI = new RegExp(`${TERMINAL_ESCAPES.source}|\\[[0-9;]{0,12}m`, "g");
-
-/**
- * Text as the "this quote is there" checks compare it, the quote and the text it must be in
- * alike: a terminal's escapes and other control characters dropped (a model cannot reproduce
- * what it was not shown as text), white space folded.
- */
-const squash = (s: string): string =>
-  s
-    .replace(ANSI, "")
-    .replace(/[\x00-\x08\x0e-\x1f\x7f]/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
 
 /**
  * The verifier text a quoted line must come from: its output, its failing tests' messages and
@@ -302,43 +284,6 @@ function namedInWrites(writes: ReturnType<typeof allWrites>, name: string): bool
  * right, and precision comes first: such a label is kept for review, never named.
  */
 export const NAME_CONFIDENCE = 0.5;
-
-/** Quotation marks and backticks a model wraps a quote in. */
-const QUOTE_MARKS = /^["'`“”‘’«»]+|["'`“”‘’«»]+$/g;
-
-/**
- * The parts of a quote worth looking for: split where the prompt cut or joined the text, or
- * the model left a gap (`…`, `...`; a line whose own text holds one is found piece by piece
- * too), each without the quotation marks or backticks around it.
- */
-function quotePieces(excerpt: string): string[] {
-  return excerpt
-    .split(/…\[\d+ chars cut\]…|…|⏎|\.\.\./)
-    .map((p) => squash(squash(p).replace(QUOTE_MARKS, "")).replace(/^\$ /, ""))
-    .filter((p) => p.length >= 4);
-}
-
-/** The share of a quote's characters that must be found where it says. */
-const QUOTE_FOUND = 0.8;
-
-/**
- * Whether a quote is in `text` (both squashed): its pieces, each read whole in windows of up
- * to 120 characters, holding at least QUOTE_FOUND of its characters are found there. One word
- * of a misquote (a tool's name, a command), or a true line with made-up words after it, does
- * not make it found.
- */
-function quoteIn(excerpt: string, text: string): boolean {
-  let all = 0;
-  let hit = 0;
-  for (const p of quotePieces(excerpt)) {
-    for (let at = 0; at < p.length; at += 120) {
-      const q = p.slice(at, at + 120);
-      all += q.length;
-      if (text.includes(q)) hit += q.length;
-    }
-  }
-  return all > 0 && hit >= QUOTE_FOUND * all;
-}
 
 /**
  * An event as the prompt renders it (in full), split into the line's head (`[i] kind role
