@@ -5,7 +5,14 @@ import { neverRan } from "../../../src/core/mine/detectors/never-ran.js";
 import { REPLACE_TASK_RE } from "../../../src/core/mine/detectors/no-diff-after-replace.js";
 import { requiredOutputs } from "../../../src/core/mine/detectors/output-never-written.js";
 import { taskSaysExists } from "../../../src/core/mine/detectors/overwrote-existing.js";
-import { notFoundCalls, samePath, seenExisting } from "../../../src/core/mine/detectors/paths.js";
+import {
+  cdTarget,
+  dirOf,
+  notFoundCalls,
+  resolveIn,
+  samePath,
+  seenExisting,
+} from "../../../src/core/mine/detectors/paths.js";
 import {
   callFailed,
   cleanOutput,
@@ -2268,6 +2275,24 @@ describe("a project of the agent's own, started where a listing found nothing", 
         { cmd: "cd /app && npm init -y", out: "Wrote to /app/package.json" },
       ]),
     ).toBe(true);
+    // a `cd` into a subfolder joins the folder before it: the init ran under /app
+    expect(
+      own([
+        { cmd: "ls /app", out: "" },
+        { cmd: "cd /app && cd web && npm init -y", out: "Wrote to /app/web/package.json" },
+      ]),
+    ).toBe(true);
+  });
+
+  it("reads a command's `cd` as a move from the folder before it", () => {
+    expect(cdTarget("cd '/srv/my app'")).toBe("/srv/my app");
+    expect(cdTarget("cd /app && ls")).toBeUndefined();
+    expect(resolveIn("/app", "web/../api/./x.py")).toBe("/app/api/x.py");
+    expect(resolveIn("/app/web", "/tmp/r")).toBe("/tmp/r");
+    expect(resolveIn("src", "lib")).toBe("src/lib");
+    expect(resolveIn(undefined, "lib")).toBeUndefined();
+    expect(dirOf("/app/x.py")).toBe("/app");
+    expect(dirOf("x.py")).toBe(".");
   });
 
   it("an empty build folder, a manifest seen before, or an edit of it is no new project", () => {

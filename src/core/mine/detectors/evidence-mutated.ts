@@ -1,5 +1,5 @@
 import type { Event } from "../../model/attempt.js";
-import { namedFiles, namedPaths, samePath } from "./paths.js";
+import { cdTarget, namedFiles, namedPaths, resolveIn, samePath } from "./paths.js";
 import { codeOf, commandOf, segments, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
@@ -61,19 +61,6 @@ const CLEANUP_TASK_RE =
 const FOLDER_COPY = /^(?:cp\s+(?:-\S+\s+)*-[a-zA-Z]*[rRa]|rsync\b|git\s+clone\b)/;
 
 const unquote = (t: string): string => t.replace(/^['"]|['"]$/g, "");
-
-/** A path resolved against a working folder, without `.` or `..` steps. */
-function resolveIn(cwd: string | undefined, p: string): string | undefined {
-  const full = p.startsWith("/") ? p : cwd ? `${cwd}/${p}` : undefined;
-  if (!full) return undefined;
-  const out: string[] = [];
-  for (const part of full.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") out.pop();
-    else out.push(part);
-  }
-  return `/${out.join("/")}`;
-}
 
 /** Whether `inner` is `outer` or lies inside it. */
 const inside = (inner: string, outer: string): boolean =>
@@ -187,9 +174,9 @@ export const evidenceMutated: Detector = {
       let hit = false;
       let segOpen = false;
       for (const seg of commandOf(call) !== undefined ? segments(cmd) : [cmd]) {
-        const cd = commandOf(call) !== undefined ? seg.match(/^cd\s+(\S+)$/) : null;
-        if (cd?.[1]) {
-          cwd = resolveIn(cwd, unquote(cd[1]));
+        const cd = commandOf(call) !== undefined ? cdTarget(seg) : undefined;
+        if (cd) {
+          cwd = resolveIn(cwd, cd);
           continue;
         }
         const copy = commandOf(call) !== undefined ? folderCopy(seg, cwd) : undefined;

@@ -1,6 +1,13 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { EXISTING_CODE, EXISTING_CODE_ROLE } from "./existing-code.js";
-import { emptySearches, isPartialEdit, notFoundCalls, seenExisting } from "./paths.js";
+import {
+  cdTarget,
+  emptySearches,
+  isPartialEdit,
+  notFoundCalls,
+  resolveIn,
+  seenExisting,
+} from "./paths.js";
 import { callFailed, commandOf, segments, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
@@ -61,9 +68,9 @@ function fetchesIn(call: Event): Fetch[] {
   const out: Fetch[] = [];
   let cwd: string | undefined;
   for (const seg of segments(commandOf(call) ?? "")) {
-    const cd = /^cd\s+(\S+)\s*$/.exec(seg);
+    const cd = cdTarget(seg);
     if (cd) {
-      cwd = cd[1]?.replace(/^['"]|['"]$/g, "");
+      cwd = resolveIn(cwd, cd) ?? cd;
       continue;
     }
     const m = CLONE.exec(seg);
@@ -139,12 +146,10 @@ function changesExisting(a: Attempt, c: Event, path: string): boolean {
 function writesOf(c: Event): string[] {
   let cwd: string | undefined;
   for (const seg of segments(commandOf(c) ?? "")) {
-    const cd = /^cd\s+(\S+)\s*$/.exec(seg);
-    if (cd) cwd = cd[1]?.replace(/^['"]|['"]$/g, "").replace(/\/+$/, "");
+    const cd = cdTarget(seg);
+    if (cd) cwd = resolveIn(cwd, cd) ?? cd;
   }
-  return writtenPaths(c).map((p) =>
-    p.startsWith("/") || !cwd ? p : `${cwd}/${p.replace(/^\.\//, "")}`,
-  );
+  return writtenPaths(c).map((p) => resolveIn(cwd, p) ?? p);
 }
 
 /**

@@ -1,6 +1,15 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { EXISTING_CODE, EXISTING_CODE_ROLE } from "./existing-code.js";
-import { emptySearches, escapeRe, isListing, isWholeFileWrite, samePath } from "./paths.js";
+import {
+  cdTarget,
+  dirOf,
+  emptySearches,
+  escapeRe,
+  isListing,
+  isWholeFileWrite,
+  resolveIn,
+  samePath,
+} from "./paths.js";
 import { callFailed, commandOf, outputOf, segments, toolCalls, writtenPaths } from "./shell.js";
 import type { Detector } from "./types.js";
 
@@ -134,11 +143,6 @@ function shownBefore(a: Attempt, path: string, before: number): boolean {
   return false;
 }
 
-const dirOf = (p: string): string => {
-  const cut = p.lastIndexOf("/");
-  return cut < 0 ? "." : cut === 0 ? "/" : p.slice(0, cut);
-};
-
 /**
  * A manifest the call created from nothing: the whole file handed over (an editor's create,
  * a `>` redirect, `tee` without `-a`), never an edit of part of it, and no earlier call read
@@ -161,8 +165,8 @@ function createdManifest(a: Attempt, c: Event): { what: string; dir: string } | 
   if (cmd === undefined) return undefined;
   let cwd = ".";
   for (const seg of segments(cmd)) {
-    const cd = /^cd\s+(\S+)\s*$/.exec(seg);
-    if (cd) cwd = norm(cd[1] as string);
+    const cd = cdTarget(seg);
+    if (cd) cwd = norm(resolveIn(cwd, cd) ?? cd);
     const init = INIT.exec(seg);
     if (init) return { what: init[0], dir: cwd };
   }

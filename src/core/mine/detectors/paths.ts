@@ -211,6 +211,34 @@ export function seenExisting(
   return false;
 }
 
+/** The folder a shell segment changes into (`cd /app`, `cd "my dir"`), quotes off; else none. */
+export function cdTarget(seg: string): string | undefined {
+  const m = /^cd\s+(?:"([^"]*)"|'([^']*)'|(\S+))\s*$/.exec(seg.trim());
+  return m ? (m[1] ?? m[2] ?? m[3]?.replace(/^['"]|['"]$/g, "")) : undefined;
+}
+
+/**
+ * A path resolved against a working folder, `.` and `..` steps folded: absolute when either
+ * is; relative to that folder when both are; none for a relative path in an unknown folder.
+ */
+export function resolveIn(cwd: string | undefined, p: string): string | undefined {
+  const full = p.startsWith("/") ? p : cwd ? `${cwd}/${p}` : undefined;
+  if (full === undefined) return undefined;
+  const out: string[] = [];
+  for (const part of full.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") out.pop();
+    else out.push(part);
+  }
+  return full.startsWith("/") ? `/${out.join("/")}` : out.join("/") || ".";
+}
+
+/** The folder a path lies in: `.` for a bare name, `/` for a top-level one. */
+export function dirOf(p: string): string {
+  const cut = p.lastIndexOf("/");
+  return cut < 0 ? "." : cut === 0 ? "/" : p.slice(0, cut);
+}
+
 export function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
