@@ -22,7 +22,7 @@ import {
   reportCandidates,
   reportOf,
 } from "./mini-swe-paths.js";
-import { observation } from "./observation-template.js";
+import { observation, refusedAction } from "./observation-template.js";
 import { toolArguments } from "./shell.js";
 import {
   failingLines,
@@ -162,11 +162,11 @@ function patchNotApplied(
   return undefined;
 }
 
-/** The single bash block of an assistant message (mini-SWE-agent runs only exactly one). */
-export function bashAction(
-  text: string,
-): { command: string; start: number; end: number } | undefined {
-  const found: { command: string; start: number; end: number }[] = [];
+type BashBlock = { command: string; start: number; end: number };
+
+/** Every fenced bash block of an assistant message, in order. */
+function bashBlocks(text: string): BashBlock[] {
+  const found: BashBlock[] = [];
   for (let i = text.indexOf("```bash"); i !== -1; i = text.indexOf("```bash", i + 1)) {
     const nl = text.indexOf("\n", i);
     if (nl === -1 || text.slice(i + 7, nl).trim() !== "") continue;
@@ -175,7 +175,26 @@ export function bashAction(
     found.push({ command: text.slice(nl + 1, close), start: i, end: close + 4 });
     i = close;
   }
+  return found;
+}
+
+/** The single bash block of an assistant message (mini-SWE-agent runs only exactly one). */
+export function bashAction(text: string): BashBlock | undefined {
+  const found = bashBlocks(text);
   return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * The blocks of a reply the harness refused for holding more than one ("Please always provide
+ * EXACTLY ONE action …, found 2 actions."): each is a call the agent asked for that never ran,
+ * recorded with the refusal as its result (as Harbor's converter records such a reply's first
+ * block), so an edit the agent believed made is seen as one that was refused. None when the
+ * reply has fewer than two blocks or the next message is no refusal.
+ */
+function refusedBlocks(text: string, next: string | undefined): BashBlock[] {
+  if (next === undefined || !refusedAction(next)) return [];
+  const found = bashBlocks(text);
+  return found.length > 1 ? found : [];
 }
 
 /** The calls of a tool-calling assistant message: its `tool_calls`, else `extra.actions`. */
@@ -258,8 +277,11 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
   const usage: AttemptInput["tokens"][] = [];
   let taskText = "";
   let pending: string | undefined;
+  // the refusal answering a reply whose blocks were recorded as refused calls: their result
+  let skip = -1;
   let n = 0;
-  for (const m of t.messages) {
+  for (const [at, m] of t.messages.entries()) {
+    if (at === skip) continue;
     const text = partsText(m.content ?? "");
     if (m.role === "system") log.text("message", "system", text);
     else if (m.role === "assistant") {
@@ -288,7 +310,18 @@ async function* readMini(path: string, options: IngestOptions): AsyncGenerator<I
       if (action) {
         pending = `call-${n++}`;
         log.call({ tool: "bash", args: { command: action.command }, callId: pending });
-      } else pending = undefined;
+        continue;
+      }
+      pending = undefined;
+      const following = t.messages[at + 1];
+      const refusal = following?.role === "user" ? partsText(following.content ?? "") : undefined;
+      const refused = refusedBlocks(text, refusal);
+      for (const b of refused) {
+        const id = `call-${n++}`;
+        log.call({ tool: "bash", args: { command: b.command }, callId: id });
+        log.result({ output: observation(refusal ?? "").output, callId: id, isError: true });
+      }
+      if (refused.length) skip = at + 1;
     } else if (m.role === "tool" && m.tool_call_id) {
       const o = observation(text);
       log.result({

@@ -154,20 +154,56 @@ describe("mini-SWE-agent trajectory importer", () => {
     expect(calls(a).map((e) => e.command)).toEqual([
       "ls",
       "pytest tests/test_a.py",
+      "ls",
+      "pwd",
       "cat big.log",
       "sleep 999",
       SUBMIT,
     ]);
     const res = results(a);
-    expect(res.map((e) => e.exitCode)).toEqual([0, 1, 0, undefined, undefined]);
+    expect(res.map((e) => e.exitCode)).toEqual([
+      0,
+      1,
+      undefined,
+      undefined,
+      0,
+      undefined,
+      undefined,
+    ]);
     expect(res[1]?.output).toBe("FAILED tests/test_a.py::test_x");
-    expect(res[2]?.output).toBe("first lines\n[… 5000 characters elided …]\nlast lines");
-    expect(res[3]?.isError).toBe(true);
-    // the message with two blocks ran nothing: the harness's complaint is a system message
-    expect(a.events.some((e) => e.role === "system" && /EXACTLY ONE/.test(e.input ?? ""))).toBe(
-      true,
+    expect(res[4]?.output).toBe("first lines\n[… 5000 characters elided …]\nlast lines");
+    expect(res[5]?.isError).toBe(true);
+    // the reply with two blocks ran neither: each is a call whose result is the harness's
+    // refusal (as Harbor's converter records such a reply), and the refusal is no message too
+    for (const r of [res[2], res[3]]) {
+      expect(r?.isError).toBe(true);
+      expect(r?.output).toMatch(/^Please always provide EXACTLY ONE action/);
+    }
+    expect(a.events.some((e) => e.kind === "message" && /EXACTLY ONE/.test(e.input ?? ""))).toBe(
+      false,
     );
     expect(a.events.at(-1)?.kind).toBe("stop");
+  });
+
+  it("keeps a reply of several blocks that was not refused as a message, with no call", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "fire-mini-swe-many-"));
+    try {
+      const id = "proj__proj-9";
+      write(
+        join(dir, "trajs", id, `${id}.traj.json`),
+        traj(id, [
+          say("Two ways:\n```bash\nls\n```\nor\n```bash\npwd\n```"),
+          { role: "user", content: "Go on." },
+          say("Submit.", SUBMIT),
+          { role: "user", content: "" },
+        ]),
+      );
+      const one = await collect([dir]);
+      const b = one.attempts[0] ?? (undefined as never);
+      expect(calls(b).map((e) => e.command)).toEqual([SUBMIT]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("cuts the task out of the instance template, and keeps tokens, cost and model", () => {

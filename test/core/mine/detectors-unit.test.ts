@@ -1812,6 +1812,74 @@ describe("a submission the verifier saw empty (session 34)", () => {
     }
   });
 
+  it("edits the harness refused before they ran, never sent again, left it empty", () => {
+    const refusal =
+      "Please always provide EXACTLY ONE action in triple backticks, found 2 actions.";
+    const sed = "sed -i 's/except TypeError:/except (TypeError, ValueError):/' src/feature.py";
+    const submit = { cmd: "git add -A && git diff --cached", out: "" };
+    const refused = attempt(
+      task,
+      [{ cmd: sed, out: refusal }, { say: "The fix is applied." }, submit],
+      handedNothing,
+    );
+    const hit = runDetectors(refused, { siblings: [] }).find(
+      (h) => h.detectorId === "deliverable.submission-empty",
+    );
+    expect(hit).toBeDefined();
+    expect(hit?.signature).toBe("empty submission");
+    expect(hit?.eventIndices[0]).toBe(1);
+    expect(hit?.reason).toMatch(/refused the agent's 1 change/);
+    // near misses: no change asked for at all; a change that ran and failed; a refused change
+    // sent again alone, which ran (the agent's work then reached the file: the other reading)
+    expect(fires(attempt(task, [submit], handedNothing), "deliverable.submission-empty")).toBe(
+      false,
+    );
+    const failed = attempt(
+      task,
+      [{ cmd: sed, out: "sed: -e expression #1", exit: 1 }, submit],
+      handedNothing,
+    );
+    expect(fires(failed, "deliverable.submission-empty")).toBe(false);
+    const resent = attempt(
+      task,
+      [{ cmd: sed, out: refusal }, { cmd: sed, out: "" }, submit],
+      handedNothing,
+    );
+    const again = runDetectors(resent, { siblings: [] }).find(
+      (h) => h.detectorId === "deliverable.submission-empty",
+    );
+    expect(again?.reason).toMatch(/the agent changed 1 file/);
+    // the verifier graded something: no reading at all
+    expect(
+      fires(attempt(task, [{ cmd: sed, out: refusal }, submit]), "deliverable.submission-empty"),
+    ).toBe(false);
+  });
+
+  it("refusals the run got past are no loop; refusals it never got past are", () => {
+    const refusal =
+      "Please always provide EXACTLY ONE action in triple backticks, found 2 actions.";
+    const refused = (n: number) => ({ cmd: `sed -n '${n},${n + 5}p' src/a.py`, out: refusal });
+    const ran = (n: number) => ({ cmd: `sed -n '${n},${n + 5}p' src/a.py`, out: "x = 1" });
+    // as a reader records a refusal: an error with no exit code (nothing ran)
+    const asRead = (a: Attempt): Attempt =>
+      Attempt.parse({
+        ...a,
+        events: a.events.map((e) =>
+          e.kind === "tool_result" && e.output === refusal
+            ? { ...e, exitCode: undefined, isError: true }
+            : e,
+        ),
+      });
+    const loop = (a: Attempt) =>
+      runDetectors(a, { siblings: [] }).find((h) => h.detectorId === "loop.repeated-failure");
+    // three replies of two blocks refused in a row, then a reply that ran
+    const replies = [1, 10, 20].flatMap((n) => [{ say: "try" }, refused(n), refused(n + 1)]);
+    expect(loop(asRead(attempt(task, [...replies, { say: "one" }, ran(1)])))).toBeUndefined();
+    // never got past: the run ended on them, or the only call that ran came in a refused reply
+    expect(loop(asRead(attempt(task, replies)))?.eventIndices).toHaveLength(6);
+    expect(loop(asRead(attempt(task, [...replies, ran(1)])))?.eventIndices).toHaveLength(6);
+  });
+
   it("reads only the verifier's opening, not a test's title further on", () => {
     const titled = {
       verifierOutput:

@@ -1,6 +1,8 @@
+import type { Attempt, Event } from "../../model/attempt.js";
+import { harnessRefused } from "./never-ran.js";
 import { allWrites, emptySubmission } from "./paths.js";
 import { callFailed, callSucceeded, commandOf, segments, stopIndex, toolCalls } from "./shell.js";
-import type { Detector } from "./types.js";
+import type { Detector, DetectorHit } from "./types.js";
 
 /**
  * A step that hands the work over (records it in the repository, sends it, submits it): a git
@@ -11,6 +13,30 @@ import type { Detector } from "./types.js";
 const HAND_OVER =
   /^(?:\w+=\S*\s+)*(?:git\s+(?:-[cC]\s+[^-\s]\S*\s+|-(?![cC]\s)\S+\s+)*(?:commit|push)\b|submit\b)/;
 const handsOver = (cmd: string): boolean => segments(cmd).some((s) => HAND_OVER.test(s));
+
+/**
+ * An empty submission where no change of the agent's went through, but its harness refused
+ * changes it asked for (the reply they came in held more than one action, its preflight would
+ * not run them) and none was asked for again in a form that ran: the agent's work never reached
+ * the file, so not the grader either. No change asked for, or one that failed when it ran, is
+ * no such reading (the agent never tried, or its edit was wrong).
+ */
+function refusedChanges(
+  attempt: Attempt,
+  writes: readonly { call: Event }[],
+): Omit<DetectorHit, "detectorId" | "family">[] {
+  const refused = writes.filter((w) => harnessRefused(attempt, w.call));
+  const last = refused.at(-1)?.call.index;
+  if (last === undefined) return [];
+  const n = new Set(refused.map((w) => w.call.index)).size;
+  return [
+    {
+      eventIndices: [last, stopIndex(attempt)],
+      reason: `the harness refused the agent's ${n} change(s) before they ran (last at [${last}]: the reply held more than one action) and none ran later; the verifier graded an empty submission`,
+      signature: "empty submission",
+    },
+  ];
+}
 
 /**
  * The verifier graded an empty submission although the agent changed files: its work never
@@ -27,9 +53,12 @@ export const emptySubmissionAfterEdits: Detector = {
   mechanism: "artifact-never-written",
   detect(attempt) {
     if (attempt.outcome === "pass" || !emptySubmission(attempt)) return [];
-    const changed = allWrites(attempt).filter((w) => callSucceeded(attempt, w.call));
+    const writes = allWrites(attempt);
+    const changed = writes.filter(
+      (w) => callSucceeded(attempt, w.call) && !harnessRefused(attempt, w.call),
+    );
     const lastChange = changed.at(-1)?.call.index;
-    if (lastChange === undefined) return [];
+    if (lastChange === undefined) return refusedChanges(attempt, writes);
     const handOvers = toolCalls(attempt).filter(
       (c) => c.index > lastChange && handsOver(commandOf(c) ?? ""),
     );

@@ -30,11 +30,17 @@ const SHELL_SYNTAX =
  * is still missing, the reply still arrives in a form the shell or the harness cannot read).
  * One reading for the loop detector and the stop readings.
  */
+/** Whether the agent's harness refused the call, or the reply it came in, before it ran. */
+export function harnessRefused(a: Attempt, call: Event): boolean {
+  const out = outputOf(a, call);
+  return refusedAction(out) || HARNESS_REFUSED.test(out);
+}
+
 export function neverRan(a: Attempt, call: Event): boolean {
   if (typedTogether(a).has(call.index)) return true;
-  const out = outputOf(a, call);
-  if (refusedAction(out) || HARNESS_REFUSED.test(out)) return true;
+  if (harnessRefused(a, call)) return true;
   if (commandOf(call) === undefined) return false;
+  const out = outputOf(a, call);
   if (programNotFound(a, call) || SHELL_SYNTAX.test(out)) return true;
   // a test id not found fails the test run, not a write the same call made before it
   return NOTHING_TESTED.test(out) && !isWrite(call);

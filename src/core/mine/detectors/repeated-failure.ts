@@ -1,6 +1,6 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { normalizeEvidence } from "../mechanisms.js";
-import { neverRan } from "./never-ran.js";
+import { harnessRefused, neverRan } from "./never-ran.js";
 import { callText, errorText, samePath, toolFailed } from "./paths.js";
 import {
   callSucceeded,
@@ -88,6 +88,24 @@ export function loopGotPast(a: Attempt, calls: readonly Event[]): boolean {
 }
 
 /**
+ * Whether every call of a loop was refused by the agent's harness (the reply it came in held
+ * more than one action) and the run got past them: a later reply's call ran. The refusals cost
+ * turns, not the work: the agent went on to act, so they are no loop it was stuck in and no
+ * sign for the failure. A reply is the calls between two of the agent's messages (the other
+ * blocks of a refused reply are refused with it).
+ */
+function refusalsGotPast(a: Attempt, calls: readonly Event[]): boolean {
+  const last = calls.at(-1);
+  if (!last || !calls.every((c) => harnessRefused(a, c))) return false;
+  let newReply = false;
+  for (const e of a.events.slice(last.index + 1)) {
+    if (e.kind === "message" && e.role === "agent" && /\S/.test(e.input ?? "")) newReply = true;
+    if (newReply && e.kind === "tool_call" && !neverRan(a, e)) return true;
+  }
+  return false;
+}
+
+/**
  * The same tool failing with the same error again and again, whatever the tool (shell,
  * read/write/edit, browser, MCP or any function name): keyed by tool name and the
  * normalized error text, so a loop of identical non-shell failures is seen as that
@@ -134,7 +152,10 @@ export const repeatedFailure: Detector = {
         // Without a change of approach: mostly the same input again, not new attempts (or
         // calls that never ran, whatever their arguments)
         .filter(
-          (e) => e.idx.length >= LOOP_MIN && (e.neverRan || e.inputs.size <= e.idx.length / 2),
+          (e) =>
+            e.idx.length >= LOOP_MIN &&
+            (e.neverRan || e.inputs.size <= e.idx.length / 2) &&
+            !refusalsGotPast(attempt, e.calls),
         )
         .sort((x, y) => y.idx.length - x.idx.length || (x.tool < y.tool ? -1 : 1))
         .map((e) => {
