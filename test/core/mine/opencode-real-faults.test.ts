@@ -307,3 +307,42 @@ describe("the final turn's stop reason from OpenCode's own stream", () => {
     expect(a.agentEnd?.stopReason).toBeUndefined();
   });
 });
+
+describe("a run that ended on a tool call the serving stack left as text (Gemma's own markup)", () => {
+  it("is the provider's fault, quoting the call from the final turn", async () => {
+    const a = await collectOne(trial("dwconv3d-occupancy__SppsrPk"));
+    const f = faultOf(a);
+    expect(f).toMatchObject({ reason: "provider_fault", code: "unparsed-tool-call" });
+    const ev = f?.evidence[0];
+    expect(ev?.excerpt).toContain("<|tool_call>call:read");
+    expect(a.events.find((e) => e.index === ev?.eventIndex)?.kind).toBe("message");
+  });
+
+  it("is no fault when the call names a tool the run never had (the model's own slip)", async () => {
+    const dir = temp.copyOf(trial("dwconv3d-occupancy__SppsrPk"), "fire-oc-editor-");
+    for (const f of ["agent/trajectory.json", "agent/opencode.txt"]) {
+      const file = resolve(dir, f);
+      writeFileSync(
+        file,
+        readFileSync(file, "utf8").replaceAll("<|tool_call>call:read", "<|tool_call>call:editor"),
+      );
+    }
+    const b = await collectOne(dir);
+    expect(b.events.some((e) => e.input?.includes("<|tool_call>call:editor"))).toBe(true);
+    expect(faultOf(b)?.code).not.toBe("unparsed-tool-call");
+  });
+
+  it("is no fault when the same final text carries no call markup", async () => {
+    const dir = temp.copyOf(trial("dwconv3d-occupancy__SppsrPk"), "fire-oc-markup-");
+    for (const f of ["agent/trajectory.json", "agent/opencode.txt"]) {
+      const file = resolve(dir, f);
+      writeFileSync(
+        file,
+        readFileSync(file, "utf8").replaceAll("<|tool_call>", "").replaceAll("<tool_call|>", ""),
+      );
+    }
+    const b = await collectOne(dir);
+    expect(b.events.some((e) => e.input?.includes("<|tool_call>"))).toBe(false);
+    expect(faultOf(b)?.code).not.toBe("unparsed-tool-call");
+  });
+});

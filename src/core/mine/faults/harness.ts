@@ -263,6 +263,7 @@ export interface SecondReading {
 const ENDED_ON_THE_MODEL = new Set([
   "truncated-model-response",
   "corrupted-model-response",
+  "unparsed-tool-call",
   "model-never-answered",
   "provider-error-last-turn",
   "model-api-error",

@@ -18,7 +18,7 @@ import {
   truncatedFinalResponse,
 } from "./harness.js";
 import { demandedNames, hiddenDemand } from "./hidden-demand.js";
-import { corruptedFinalResponse } from "./model-end.js";
+import { corruptedFinalResponse, unparsedToolCall } from "./model-end.js";
 import { modelStoppedAnswering, waitedOnTheModel } from "./model-wait.js";
 import { exceptionFile, excerpt, type Fault, type FaultMarkers, resultFile } from "./types.js";
 import { verifierFault } from "./verifier.js";
@@ -218,7 +218,11 @@ export function faultOf(
   if (lost) return lost;
   // the run ended on the model (a corrupted response, one that never came): with or
   // without actions before it
-  const ended = corruptedFinalResponse(a) ?? waitedOnTheModel(a) ?? modelStoppedAnswering(a);
+  const ended =
+    corruptedFinalResponse(a) ??
+    unparsedToolCall(a) ??
+    waitedOnTheModel(a) ??
+    modelStoppedAnswering(a);
   if (ended && !decidedBeforeTheEnd(a)) return ended;
   if (!acted(a)) {
     const never = neverStarted(a, resultFile(a));

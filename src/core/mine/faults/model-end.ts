@@ -1,4 +1,5 @@
 import type { Attempt } from "../../model/attempt.js";
+import { isTimeout, stepLimitReached } from "../detectors/paths.js";
 import { excerpt, type Fault } from "./types.js";
 
 /*
@@ -107,6 +108,63 @@ function emptyAfterCorruption(a: Attempt): Fault | undefined {
         ...(a.agentEnd?.file ? { file: a.agentEnd.file } : {}),
         eventIndex: end.index,
         excerpt: excerpt(`final turn: blank text, no tool call, ${billed} output tokens`),
+      },
+    ],
+  };
+}
+
+/**
+ * A tool call written in a model's own markup, as its serving stack should have parsed it into
+ * a call: Hermes and Qwen (`<tool_call>`), Gemma (`<|tool_call>`), DeepSeek (`<｜tool▁call…`),
+ * Kimi (`<|tool_call_begin|>`), Mistral (`[TOOL_CALLS]`), Qwen3-Coder (`<function=name>`).
+ * Each alternative starts with a fixed token: linear.
+ */
+const NATIVE_CALL =
+  /<\|?tool_call(?:s_section_begin|_begin)?\|?>|<｜tool▁calls?▁begin｜>|\[TOOL_CALLS\]|<function=[\w.-]+>/;
+
+/**
+ * The tool a call in such markup names, right after the marker: Gemma's `call:NAME{`,
+ * Qwen3-Coder's `<function=NAME>`, Hermes' `{"name": "NAME"`, Kimi's `functions.NAME:`,
+ * DeepSeek's `<｜tool▁sep｜>NAME`, Mistral's `[TOOL_CALLS]NAME`. Read on at most 200
+ * characters after the marker.
+ */
+const CALLED_NAME =
+  /(?:call:|<function=|"name"\s{0,8}:\s{0,8}"|functions\.|tool▁sep｜>|\[TOOL_CALLS\]\s{0,8}(?:\[\s{0,8}\{\s{0,8}"name"\s{0,8}:\s{0,8}")?)([A-Za-z_][\w-]{0,63})/;
+
+/**
+ * The run ended on a tool call the model wrote in its own markup that reached the harness as
+ * text: the serving stack did not parse it into a call, and the harness took the text for the
+ * model's final answer (no call follows; the run had made calls before, so tools were offered
+ * and parsed until then), to a tool the run had called before. The provider's failure, not the
+ * agent's choice to stop; a call to a tool the run never had (an `editor` where the agent has
+ * `read`) is the model's own slip, whatever the stack did with it. A harness
+ * that reads actions from text (one command block per reply) answers such a reply with a
+ * format error and goes on, so a run that ended on it was not read that way; a run a time or
+ * step limit ended did not end on the response. Evidence: the final turn's text.
+ */
+export function unparsedToolCall(a: Attempt): Fault | undefined {
+  // a run a limit cut off did not end on the response: the limit ended it
+  if (a.outcome === "pass" || isTimeout(a) || stepLimitReached(a)) return undefined;
+  if (!a.events.some((e) => e.kind === "tool_call")) return undefined;
+  const hit = finalTurnTexts(a).find((t) => t.kind === "message" && NATIVE_CALL.test(t.text));
+  if (!hit) return undefined;
+  const at = NATIVE_CALL.exec(hit.text)?.index ?? 0;
+  // a tool the run had called before: a call to one it never had is the model's own slip
+  const name = CALLED_NAME.exec(hit.text.slice(at, at + 200))?.[1]?.toLowerCase();
+  const called = new Set(
+    a.events.filter((e) => e.kind === "tool_call").map((e) => (e.tool ?? "").toLowerCase()),
+  );
+  if (!name || !called.has(name)) return undefined;
+  return {
+    reason: "provider_fault",
+    code: "unparsed-tool-call",
+    detail:
+      "the run ended on a tool call the model wrote in its own markup, delivered as text: the serving stack did not parse it, and the harness took it for the final answer",
+    evidence: [
+      {
+        ...(a.agentEnd?.file ? { file: a.agentEnd.file } : {}),
+        eventIndex: hit.index,
+        excerpt: excerpt(`final turn: ${hit.text.slice(at, at + 160)}`),
       },
     ],
   };
