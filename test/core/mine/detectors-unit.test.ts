@@ -1855,6 +1855,49 @@ describe("a submission the verifier saw empty (session 34)", () => {
     ).toBe(false);
   });
 
+  it("a refused scratch script, or a change that ran later and failed, is no refused deliverable", () => {
+    const refusal =
+      "Please always provide EXACTLY ONE action in triple backticks, found 2 actions.";
+    const submit = { cmd: "git add -A && git diff --cached", out: "" };
+    const hit = (steps: Step[]) =>
+      fires(attempt(task, [...steps, submit], handedNothing), "deliverable.submission-empty");
+    // a reproduction script and a log of its own: no graded file asked for
+    expect(hit([{ cmd: "cat <<'EOF' > reproduce.py\nprint(1)\nEOF", out: refusal }])).toBe(false);
+    expect(hit([{ cmd: "pytest -q > /tmp/log.txt", out: refusal }])).toBe(false);
+    expect(hit([{ cmd: "pytest -q > log.txt", out: refusal }])).toBe(false);
+    // the edit sent again alone ran and failed: the edit was wrong, not refused
+    const sed = "sed -i 's/a/b/' src/feature.py";
+    expect(
+      hit([
+        { cmd: sed, out: refusal },
+        { cmd: "sed -i 's/a/b/' src/feture.py", out: "sed: can't read src/feture.py", exit: 2 },
+      ]),
+    ).toBe(false);
+    // a whole file the agent had read first is a graded file
+    expect(
+      hit([
+        { cmd: "cat src/feature.py", out: "a = 1" },
+        { cmd: "cat <<'EOF' > src/feature.py\nb = 1\nEOF", out: refusal },
+      ]),
+    ).toBe(true);
+  });
+
+  it("a preflight that refuses the command itself is not got past by another command", () => {
+    const refused =
+      '{"status": "error", "tool": "exec", "error": "exec preflight: complex interpreter invocation detected; refusing to run without script preflight validation"}';
+    const train = { cmd: "cd /app && python3 train.py --epochs 1", out: refused, exit: 1 };
+    const steps: Step[] = [1, 2, 3, 4, 5].flatMap(() => [{ say: "run it" }, train]);
+    const a = attempt("Train the model and write /app/model.pt", [
+      ...steps,
+      { say: "I cannot run training here." },
+      { cmd: "ls /app", out: "train.py" },
+    ]);
+    const loop = runDetectors(a, { siblings: [] }).find(
+      (h) => h.detectorId === "loop.repeated-failure",
+    );
+    expect(loop?.eventIndices).toHaveLength(5);
+  });
+
   it("refusals the run got past are no loop; refusals it never got past are", () => {
     const refusal =
       "Please always provide EXACTLY ONE action in triple backticks, found 2 actions.";

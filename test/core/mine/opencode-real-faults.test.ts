@@ -8,6 +8,7 @@ import { editJson } from "../../helpers/edit-json.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { tempDirs } from "../../helpers/temp-dirs.js";
 import { collectOne } from "../ingest/collect.js";
+import { attempt, type Step } from "./bash-attempt.js";
 
 /** Real OpenCode trials under Harbor, copied unmodified (README there). */
 const DIR = resolve(REPO_ROOT, "test/fixtures/harbor-opencode-real");
@@ -344,5 +345,39 @@ describe("a run that ended on a tool call the serving stack left as text (Gemma'
     const b = await collectOne(dir);
     expect(b.events.some((e) => e.input?.includes("<|tool_call>"))).toBe(false);
     expect(faultOf(b)?.code).not.toBe("unparsed-tool-call");
+  });
+});
+
+describe("a final message that only quotes call markup is no unparsed call", () => {
+  const task = "Fix the tool-call parser so an unclosed <tool_call> block is still parsed.";
+  const work: Step[] = [
+    { cmd: "sed -i 's/a/b/' parser.py", out: "" },
+    { cmd: "python -m pytest tests -q", out: "3 passed" },
+  ];
+  const code = (say: string) => faultOf(attempt(task, [...work, { say }]))?.code;
+  it("reads a message that is nothing but a call to a tool the run had", () => {
+    expect(
+      code('<tool_call>\n{"name": "bash", "arguments": {"command": "pytest"}}\n</tool_call>'),
+    ).toBe("unparsed-tool-call");
+    expect(
+      code(
+        "<tool_call>\n<function=bash>\n<parameter=command>ls</parameter>\n</function>\n</tool_call>",
+      ),
+    ).toBe("unparsed-tool-call");
+  });
+  it("not markup quoted in a summary, a code fence, or leaked reasoning", () => {
+    expect(
+      code('Done. The parser now handles `<tool_call>{"name": "bash", "arguments": {}}` unclosed.'),
+    ).toBeUndefined();
+    expect(
+      code(
+        "Converted. Example:\n```\n<tool_call>\n<function=bash>\n</function>\n</tool_call>\n```",
+      ),
+    ).toBeUndefined();
+    expect(
+      code(
+        '<think>maybe <tool_call>{"name": "bash", "arguments": {}}</tool_call> no.</think>\n\nThe fix is complete.',
+      ),
+    ).toBeUndefined();
   });
 });

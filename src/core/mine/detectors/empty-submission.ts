@@ -1,7 +1,25 @@
 import type { Attempt, Event } from "../../model/attempt.js";
+import { isScratch } from "./destructive-after-probe.js";
 import { harnessRefused } from "./never-ran.js";
-import { allWrites, emptySubmission } from "./paths.js";
-import { callFailed, callSucceeded, commandOf, segments, stopIndex, toolCalls } from "./shell.js";
+import {
+  allWrites,
+  emptySubmission,
+  foundInPlace,
+  namedPaths,
+  samePath,
+  verifierMissing,
+  writtenContent,
+} from "./paths.js";
+import {
+  callFailed,
+  callSucceeded,
+  commandOf,
+  isWrite,
+  outputOf,
+  segments,
+  stopIndex,
+  toolCalls,
+} from "./shell.js";
 import type { Detector, DetectorHit } from "./types.js";
 
 /**
@@ -15,24 +33,49 @@ const HAND_OVER =
 const handsOver = (cmd: string): boolean => segments(cmd).some((s) => HAND_OVER.test(s));
 
 /**
+ * Whether a change the agent asked for was to a file the work is graded on, not its scratch:
+ * outside scratch space, and to a file the task or the verifier names, one the agent found in
+ * place, or one edited in place (`sed -i`, an editor's old/new text: the file was there
+ * before). A new script of its own (`cat > reproduce.py`) or a log (`pytest > log.txt`) is none.
+ */
+function deliverableChange(a: Attempt, w: { path: string; call: Event }): boolean {
+  if (isScratch(w.path)) return false;
+  const named =
+    namedPaths(a.taskText).some((n) => samePath(n, w.path)) ||
+    verifierMissing(a).paths.some((n) => samePath(n, w.path)) ||
+    (a.verifierOutput ?? "").includes(w.path);
+  if (named || foundInPlace(a, w.path)) return true;
+  return writtenContent(w.call) === undefined && !(commandOf(w.call) ?? "").includes(">");
+}
+
+/**
  * An empty submission where no change of the agent's went through, but its harness refused
- * changes it asked for (the reply they came in held more than one action, its preflight would
- * not run them) and none was asked for again in a form that ran: the agent's work never reached
- * the file, so not the grader either. No change asked for, or one that failed when it ran, is
- * no such reading (the agent never tried, or its edit was wrong).
+ * changes to the graded files it asked for (the reply they came in held more than one action,
+ * its preflight would not run them) and no change ran after the first of them, succeeded or
+ * failed: the agent's work never reached the file, so not the grader either. No change asked
+ * for, a refused scratch script, or a change that ran and failed (or changed nothing) is no
+ * such reading: the agent never tried, or its edit was wrong.
  */
 function refusedChanges(
   attempt: Attempt,
-  writes: readonly { call: Event }[],
+  writes: readonly { path: string; call: Event }[],
 ): Omit<DetectorHit, "detectorId" | "family">[] {
-  const refused = writes.filter((w) => harnessRefused(attempt, w.call));
-  const last = refused.at(-1)?.call.index;
-  if (last === undefined) return [];
+  const refused = writes.filter(
+    (w) => harnessRefused(attempt, w.call) && deliverableChange(attempt, w),
+  );
+  const first = refused[0]?.call.index;
+  const last = refused.at(-1)?.call;
+  if (first === undefined || !last) return [];
+  const ranLater = toolCalls(attempt).some(
+    (c) => c.index > first && isWrite(c) && !harnessRefused(attempt, c),
+  );
+  if (ranLater) return [];
   const n = new Set(refused.map((w) => w.call.index)).size;
+  const said = outputOf(attempt, last).trim().split("\n")[0]?.slice(0, 80) ?? "";
   return [
     {
-      eventIndices: [last, stopIndex(attempt)],
-      reason: `the harness refused the agent's ${n} change(s) before they ran (last at [${last}]: the reply held more than one action) and none ran later; the verifier graded an empty submission`,
+      eventIndices: [last.index, stopIndex(attempt)],
+      reason: `the harness refused the agent's ${n} change(s) to ${refused[0]?.path} before they ran (last at [${last.index}]: "${said}") and no change ran after them; the verifier graded an empty submission`,
       signature: "empty submission",
     },
   ];

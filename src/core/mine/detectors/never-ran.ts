@@ -30,6 +30,14 @@ const SHELL_SYNTAX =
  * is still missing, the reply still arrives in a form the shell or the harness cannot read).
  * One reading for the loop detector and the stop readings.
  */
+/**
+ * Whether the harness refused the reply the call came in for its form (more than one action,
+ * a malformed reply), whatever the command was: the same command sent alone would have run.
+ */
+export function formatRefused(a: Attempt, call: Event): boolean {
+  return refusedAction(outputOf(a, call));
+}
+
 /** Whether the agent's harness refused the call, or the reply it came in, before it ran. */
 export function harnessRefused(a: Attempt, call: Event): boolean {
   const out = outputOf(a, call);

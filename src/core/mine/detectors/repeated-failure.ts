@@ -1,6 +1,6 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { normalizeEvidence } from "../mechanisms.js";
-import { harnessRefused, neverRan } from "./never-ran.js";
+import { formatRefused, neverRan } from "./never-ran.js";
 import { callText, errorText, samePath, toolFailed } from "./paths.js";
 import {
   callSucceeded,
@@ -88,15 +88,17 @@ export function loopGotPast(a: Attempt, calls: readonly Event[]): boolean {
 }
 
 /**
- * Whether every call of a loop was refused by the agent's harness (the reply it came in held
- * more than one action) and the run got past them: a later reply's call ran. The refusals cost
+ * Whether every call of a loop was refused by the agent's harness for its reply's form (more
+ * than one action, a malformed reply: `formatRefused`) and the run got past them: a later
+ * reply's call ran. A refusal of the command itself (a preflight that will not run it) is not
+ * got past by another command running. The refusals cost
  * turns, not the work: the agent went on to act, so they are no loop it was stuck in and no
  * sign for the failure. A reply is the calls between two of the agent's messages (the other
  * blocks of a refused reply are refused with it).
  */
 function refusalsGotPast(a: Attempt, calls: readonly Event[]): boolean {
   const last = calls.at(-1);
-  if (!last || !calls.every((c) => harnessRefused(a, c))) return false;
+  if (!last || !calls.every((c) => formatRefused(a, c))) return false;
   let newReply = false;
   for (const e of a.events.slice(last.index + 1)) {
     if (e.kind === "message" && e.role === "agent" && /\S/.test(e.input ?? "")) newReply = true;

@@ -123,17 +123,42 @@ const NATIVE_CALL =
   /<\|?tool_call(?:s_section_begin|_begin)?\|?>|<｜tool▁calls?▁begin｜>|\[TOOL_CALLS\]|<function=[\w.-]+>/;
 
 /**
- * The tool a call in such markup names, right after the marker: Gemma's `call:NAME{`,
- * Qwen3-Coder's `<function=NAME>`, Hermes' `{"name": "NAME"`, Kimi's `functions.NAME:`,
- * DeepSeek's `<｜tool▁sep｜>NAME`, Mistral's `[TOOL_CALLS]NAME`. Read on at most 200
- * characters after the marker.
+ * The tool a call in such markup names, right after its marker: Gemma's `call:NAME{`,
+ * Qwen3-Coder's `<function=NAME>`, Hermes' `{"name": "NAME"`, Kimi's
+ * `<|tool_call_begin|>functions.NAME:`, DeepSeek's `<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME`,
+ * Mistral's `[TOOL_CALLS]NAME` or `[TOOL_CALLS][{"name": "NAME"`. Anchored; bounded repeats.
  */
 const CALLED_NAME =
-  /(?:call:|<function=|"name"\s{0,8}:\s{0,8}"|functions\.|tool▁sep｜>|\[TOOL_CALLS\]\s{0,8}(?:\[\s{0,8}\{\s{0,8}"name"\s{0,8}:\s{0,8}")?)([A-Za-z_][\w-]{0,63})/;
+  /^\s{0,8}(?:<\|tool_call_begin\|>|<｜tool▁call▁begin｜>function)?\s{0,8}(?:call:|<function=|\{\s{0,8}"name"\s{0,8}:\s{0,8}"|functions\.|<｜tool▁sep｜>|\[\s{0,8}\{\s{0,8}"name"\s{0,8}:\s{0,8}")?([A-Za-z_][\w-]{0,63})/;
+
+/** A message's text without the reasoning a model leaked into it (`<think>…</think>`). */
+function withoutThinking(text: string): string {
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf("<think>", from);
+    if (open === -1) return out + text.slice(from);
+    out += text.slice(from, open);
+    const close = text.indexOf("</think>", open);
+    if (close === -1) return out;
+    from = close + "</think>".length;
+  }
+}
+
+/** The tool a message that is nothing but a call in a model's own markup calls. */
+function markupCall(text: string): { name: string; call: string } | undefined {
+  const t = withoutThinking(text).trim();
+  const m = NATIVE_CALL.exec(t);
+  if (m?.index !== 0) return undefined;
+  const fn = /^<function=([\w.-]+)>/.exec(m[0]);
+  const name = fn?.[1] ?? CALLED_NAME.exec(t.slice(m[0].length, m[0].length + 200))?.[1];
+  return name ? { name, call: t } : undefined;
+}
 
 /**
  * The run ended on a tool call the model wrote in its own markup that reached the harness as
- * text: the serving stack did not parse it into a call, and the harness took the text for the
+ * text — its last message is nothing but that call (leaked `<think>` reasoning aside; markup
+ * quoted in a summary or a code fence is no call): the serving stack did not parse it into a call, and the harness took the text for the
  * model's final answer (no call follows; the run had made calls before, so tools were offered
  * and parsed until then), to a tool the run had called before. The provider's failure, not the
  * agent's choice to stop; a call to a tool the run never had (an `editor` where the agent has
@@ -146,15 +171,14 @@ export function unparsedToolCall(a: Attempt): Fault | undefined {
   // a run a limit cut off did not end on the response: the limit ended it
   if (a.outcome === "pass" || isTimeout(a) || stepLimitReached(a)) return undefined;
   if (!a.events.some((e) => e.kind === "tool_call")) return undefined;
-  const hit = finalTurnTexts(a).find((t) => t.kind === "message" && NATIVE_CALL.test(t.text));
-  if (!hit) return undefined;
-  const at = NATIVE_CALL.exec(hit.text)?.index ?? 0;
+  const last = finalTurnTexts(a).findLast((t) => t.kind === "message" && t.text.trim() !== "");
+  const found = last ? markupCall(last.text) : undefined;
+  if (!last || !found) return undefined;
   // a tool the run had called before: a call to one it never had is the model's own slip
-  const name = CALLED_NAME.exec(hit.text.slice(at, at + 200))?.[1]?.toLowerCase();
   const called = new Set(
     a.events.filter((e) => e.kind === "tool_call").map((e) => (e.tool ?? "").toLowerCase()),
   );
-  if (!name || !called.has(name)) return undefined;
+  if (!called.has(found.name.toLowerCase())) return undefined;
   return {
     reason: "provider_fault",
     code: "unparsed-tool-call",
@@ -163,8 +187,8 @@ export function unparsedToolCall(a: Attempt): Fault | undefined {
     evidence: [
       {
         ...(a.agentEnd?.file ? { file: a.agentEnd.file } : {}),
-        eventIndex: hit.index,
-        excerpt: excerpt(`final turn: ${hit.text.slice(at, at + 160)}`),
+        eventIndex: last.index,
+        excerpt: excerpt(`final turn: ${found.call.slice(0, 160)}`),
       },
     ],
   };
