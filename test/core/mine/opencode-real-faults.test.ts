@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { opencodeLastStop } from "../../../src/core/ingest/opencode-printed.js";
 import { truncatedFinalResponse } from "../../../src/core/mine/faults/harness.js";
 import { faultOf } from "../../../src/core/mine/triage.js";
+import type { Attempt } from "../../../src/core/model/attempt.js";
 import { editJson } from "../../helpers/edit-json.js";
 import { REPO_ROOT } from "../../helpers/paths.js";
 import { tempDirs } from "../../helpers/temp-dirs.js";
@@ -309,6 +310,16 @@ describe("the final turn's stop reason from OpenCode's own stream", () => {
   });
 });
 
+/** The Gemma trial copied, its trajectory and OpenCode stream rewritten by `edit`, then read. */
+async function gemmaEdited(prefix: string, edit: (text: string) => string): Promise<Attempt> {
+  const dir = temp.copyOf(trial("dwconv3d-occupancy__SppsrPk"), prefix);
+  for (const f of ["agent/trajectory.json", "agent/opencode.txt"]) {
+    const file = resolve(dir, f);
+    writeFileSync(file, edit(readFileSync(file, "utf8")));
+  }
+  return collectOne(dir);
+}
+
 describe("a run that ended on a tool call the serving stack left as text (Gemma's own markup)", () => {
   it("is the provider's fault, quoting the call from the final turn", async () => {
     const a = await collectOne(trial("dwconv3d-occupancy__SppsrPk"));
@@ -320,29 +331,17 @@ describe("a run that ended on a tool call the serving stack left as text (Gemma'
   });
 
   it("is no fault when the call names a tool the run never had (the model's own slip)", async () => {
-    const dir = temp.copyOf(trial("dwconv3d-occupancy__SppsrPk"), "fire-oc-editor-");
-    for (const f of ["agent/trajectory.json", "agent/opencode.txt"]) {
-      const file = resolve(dir, f);
-      writeFileSync(
-        file,
-        readFileSync(file, "utf8").replaceAll("<|tool_call>call:read", "<|tool_call>call:editor"),
-      );
-    }
-    const b = await collectOne(dir);
+    const b = await gemmaEdited("fire-oc-editor-", (t) =>
+      t.replaceAll("<|tool_call>call:read", "<|tool_call>call:editor"),
+    );
     expect(b.events.some((e) => e.input?.includes("<|tool_call>call:editor"))).toBe(true);
     expect(faultOf(b)?.code).not.toBe("unparsed-tool-call");
   });
 
   it("is no fault when the same final text carries no call markup", async () => {
-    const dir = temp.copyOf(trial("dwconv3d-occupancy__SppsrPk"), "fire-oc-markup-");
-    for (const f of ["agent/trajectory.json", "agent/opencode.txt"]) {
-      const file = resolve(dir, f);
-      writeFileSync(
-        file,
-        readFileSync(file, "utf8").replaceAll("<|tool_call>", "").replaceAll("<tool_call|>", ""),
-      );
-    }
-    const b = await collectOne(dir);
+    const b = await gemmaEdited("fire-oc-markup-", (t) =>
+      t.replaceAll("<|tool_call>", "").replaceAll("<tool_call|>", ""),
+    );
     expect(b.events.some((e) => e.input?.includes("<|tool_call>"))).toBe(false);
     expect(faultOf(b)?.code).not.toBe("unparsed-tool-call");
   });
