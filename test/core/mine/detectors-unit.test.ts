@@ -1777,6 +1777,8 @@ describe("a submission the verifier saw empty (session 34)", () => {
     verifierSource: { file: "/v/test-stdout.txt", firstLine: 300, head: 1 },
   };
   const edit = { cmd: "cat > src/feature.ts <<'EOF'\nexport const f = 1;\nEOF", out: "" };
+  /** mini-SWE-agent's refusal of a reply holding two actions: nothing in it ran. */
+  const refusal = "Please always provide EXACTLY ONE action in triple backticks, found 2 actions.";
   it("a failed commit after the last change, never redone, is the decisive event", () => {
     const a = attempt(
       task,
@@ -1813,8 +1815,6 @@ describe("a submission the verifier saw empty (session 34)", () => {
   });
 
   it("edits the harness refused before they ran, never sent again, left it empty", () => {
-    const refusal =
-      "Please always provide EXACTLY ONE action in triple backticks, found 2 actions.";
     const sed = "sed -i 's/except TypeError:/except (TypeError, ValueError):/' src/feature.py";
     const submit = { cmd: "git add -A && git diff --cached", out: "" };
     const refused = attempt(
@@ -1856,8 +1856,6 @@ describe("a submission the verifier saw empty (session 34)", () => {
   });
 
   it("a refused scratch script, or a change that ran later and failed, is no refused deliverable", () => {
-    const refusal =
-      "Please always provide EXACTLY ONE action in triple backticks, found 2 actions.";
     const submit = { cmd: "git add -A && git diff --cached", out: "" };
     const hit = (steps: Step[]) =>
       fires(attempt(task, [...steps, submit], handedNothing), "deliverable.submission-empty");
@@ -1899,8 +1897,6 @@ describe("a submission the verifier saw empty (session 34)", () => {
   });
 
   it("refusals the run got past are no loop; refusals it never got past are", () => {
-    const refusal =
-      "Please always provide EXACTLY ONE action in triple backticks, found 2 actions.";
     const refused = (n: number) => ({ cmd: `sed -n '${n},${n + 5}p' src/a.py`, out: refusal });
     const ran = (n: number) => ({ cmd: `sed -n '${n},${n + 5}p' src/a.py`, out: "x = 1" });
     // as a reader records a refusal: an error with no exit code (nothing ran)

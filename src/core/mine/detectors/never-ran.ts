@@ -22,15 +22,6 @@ const SHELL_SYNTAX =
   /syntax error near unexpected token|unexpected EOF while looking for matching|syntax error: unexpected end of file/i;
 
 /**
- * Whether a call never ran: its program was not found, the shell could not parse it, or the
- * harness refused it or the reply it came in (more than one action, a malformed reply, a
- * command its preflight would not run), or the harness typed it onto one line with its
- * neighbours (typed-together.ts); a test run that found no test to run checked nothing. Such a call
- * checked nothing and wrote nothing, and changing its arguments changes nothing (the program
- * is still missing, the reply still arrives in a form the shell or the harness cannot read).
- * One reading for the loop detector and the stop readings.
- */
-/**
  * Whether the harness refused the reply the call came in for its form (more than one action,
  * a malformed reply), whatever the command was: the same command sent alone would have run.
  */
@@ -40,10 +31,18 @@ export function formatRefused(a: Attempt, call: Event): boolean {
 
 /** Whether the agent's harness refused the call, or the reply it came in, before it ran. */
 export function harnessRefused(a: Attempt, call: Event): boolean {
-  const out = outputOf(a, call);
-  return refusedAction(out) || HARNESS_REFUSED.test(out);
+  return formatRefused(a, call) || HARNESS_REFUSED.test(outputOf(a, call));
 }
 
+/**
+ * Whether a call never ran: its program was not found, the shell could not parse it, or the
+ * harness refused it or the reply it came in (more than one action, a malformed reply, a
+ * command its preflight would not run), or the harness typed it onto one line with its
+ * neighbours (typed-together.ts); a test run that found no test to run checked nothing. Such a call
+ * checked nothing and wrote nothing, and changing its arguments changes nothing (the program
+ * is still missing, the reply still arrives in a form the shell or the harness cannot read).
+ * One reading for the loop detector and the stop readings.
+ */
 export function neverRan(a: Attempt, call: Event): boolean {
   if (typedTogether(a).has(call.index)) return true;
   if (harnessRefused(a, call)) return true;

@@ -90,11 +90,11 @@ export function loopGotPast(a: Attempt, calls: readonly Event[]): boolean {
 /**
  * Whether every call of a loop was refused by the agent's harness for its reply's form (more
  * than one action, a malformed reply: `formatRefused`) and the run got past them: a later
- * reply's call ran. A refusal of the command itself (a preflight that will not run it) is not
- * got past by another command running. The refusals cost
- * turns, not the work: the agent went on to act, so they are no loop it was stuck in and no
- * sign for the failure. A reply is the calls between two of the agent's messages (the other
- * blocks of a refused reply are refused with it).
+ * reply's call ran. The refusals cost turns, not the work: the agent went on to act, so they
+ * are no loop it was stuck in and no sign for the failure. A refusal of the command itself (a
+ * preflight that will not run it) is not got past by another command running. A reply is the
+ * calls between two of the agent's messages (the other blocks of a refused reply are refused
+ * with it).
  */
 function refusalsGotPast(a: Attempt, calls: readonly Event[]): boolean {
   const last = calls.at(-1);
