@@ -13,7 +13,7 @@ const PATCH = /^(?:-p|-u|--patch)$/;
 /** A revision, not a path: `HEAD~1`, `main..feat`, `@{u}`, an abbreviated commit id. */
 const REVISION = /[~^@]|\.\.|^[0-9a-f]{7,40}$/;
 /** `git diff` as git is called (`git --no-pager diff`, `git -C dir diff`; not `git diff-index`). */
-const GIT_DIFF = /^git(?:\s+(?:-[cC]\s+[^-\s]\S*|--no-pager|-P))*\s+diff(?=\s|$)/;
+export const GIT_DIFF = /^git(?:\s+(?:-[cC]\s+[^-\s]\S*|--no-pager|-P))*\s+diff(?=\s|$)/;
 
 /**
  * Whether a `git diff` prints the work tree's (or the index's) changes against the last commit
@@ -22,7 +22,7 @@ const GIT_DIFF = /^git(?:\s+(?:-[cC]\s+[^-\s]\S*|--no-pager|-P))*\s+diff(?=\s|$)
  * `diff --git` line) unless the patch is asked for too. A path or a branch name is not read as
  * a revision; what follows a pipe or a redirection is another command's.
  */
-function ofWorkTree(cmd: string): boolean {
+export function ofWorkTree(cmd: string): boolean {
   const c = cmd.trim();
   const m = GIT_DIFF.exec(c);
   if (!m) return false;
@@ -39,7 +39,7 @@ function ofWorkTree(cmd: string): boolean {
 }
 
 /** The files a unified diff touches (`diff --git a/x b/x`). */
-function diffFiles(diff: string): string[] {
+export function diffFiles(diff: string): string[] {
   return [...diff.matchAll(/^diff --git a\/(\S+) b\/\S+/gm)].map((m) => m[1] as string);
 }
 

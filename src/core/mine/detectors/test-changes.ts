@@ -67,12 +67,12 @@ const RM = /^(?:sudo\s+)?(?:git\s+)?rm\s+([^;&|<>]+)/;
 const SED_CUT =
   /^sed\s+(?:-[^\s']+\s+)*(['"])(?:\/(?:[^/\\\n]|\\.)*\/|\d+(?:,\d+)?)d\1((?:\s+[^\s;&|<>]+)+)$/;
 /**
- * `sed -i 's/OLD/NEW/g' f…` (any delimiter): OLD and NEW as groups 3 and 4 (still escaped),
- * the files as group 5. Each alternative of a part starts with its own character (a backslash
+ * `sed -i '[N[,M]]s/OLD/NEW/g' f…` (any delimiter, an optional line address): OLD and NEW as
+ * groups 3 and 4 (still escaped), the files as group 5. Each alternative of a part starts with its own character (a backslash
  * or not), so the match is linear.
  */
 const SED_SUB =
-  /^sed\s+(?:-[^\s']+\s+)*(['"])s([^\w\s\\])((?:(?!\2)[^\\]|\\.)*)\2((?:(?!\2)[^\\]|\\.)*)\2\w*\1((?:\s+[^\s;&|<>]+)+)$/;
+  /^sed\s+(?:-[^\s']+\s+)*(['"])(?:\d+(?:,(?:\d+|\$))?|\$)?s([^\w\s\\])((?:(?!\2)[^\\]|\\.)*)\2((?:(?!\2)[^\\]|\\.)*)\2\w*\1((?:\s+[^\s;&|<>]+)+)$/;
 /** A sed pattern's literal text: escapes taken off (`Jan\$` → `Jan$`). */
 const literal = (pattern: string): string => pattern.replace(/\\n/g, "\n").replace(/\\(.)/g, "$1");
 const files = (words: string): string[] =>
@@ -80,6 +80,27 @@ const files = (words: string): string[] =>
     .trim()
     .split(/\s+/)
     .filter((w) => w && !w.startsWith("-") && !/^\d*>/.test(w));
+
+/** A `sed -i` substitution of one shell segment, per file it names: OLD and NEW as literal text. */
+export interface Substitution {
+  path: string;
+  from: string;
+  to: string;
+}
+
+/** The in-place `sed` substitutions of a command (`sed -i '183s/a/b/' f`), on any file. */
+export function substitutions(cmd: string): Substitution[] {
+  const out: Substitution[] = [];
+  for (const seg of segments(cmd)) {
+    const s = seg.trim();
+    if (!/\s-[a-zA-Z]*i/.test(s)) continue;
+    const sub = SED_SUB.exec(s);
+    if (sub)
+      for (const p of files(sub[5] ?? ""))
+        out.push({ path: p, from: literal(sub[3] ?? ""), to: literal(sub[4] ?? "") });
+  }
+  return out;
+}
 
 /** What a shell call did to test modules: deleted them, cut lines or substituted text. */
 function shellChanges(cmd: string): TestChange[] {
@@ -96,17 +117,10 @@ function shellChanges(cmd: string): TestChange[] {
     if (cut)
       for (const p of files(cut[2] ?? ""))
         if (isTestFile(p)) out.push({ path: p, removed: "", added: "", linesCut: true });
-    const sub = SED_SUB.exec(s);
-    if (sub)
-      for (const p of files(sub[5] ?? ""))
-        if (isTestFile(p))
-          out.push({
-            path: p,
-            removed: literal(sub[3] ?? ""),
-            added: literal(sub[4] ?? ""),
-            substituted: true,
-          });
   }
+  for (const sub of substitutions(cmd))
+    if (isTestFile(sub.path))
+      out.push({ path: sub.path, removed: sub.from, added: sub.to, substituted: true });
   return out;
 }
 

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { editMissingFromDiff } from "../../../src/core/mine/detectors/edit-not-delivered.js";
+import { runDetectors } from "../../../src/core/mine/detectors/index.js";
+import { substitutions } from "../../../src/core/mine/detectors/test-changes.js";
+import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
+import { attempt, type Step } from "./bash-attempt.js";
+
+const TASK = "Fix the bug: boolean literals in annotations become cross-references.";
+const read = {
+  cmd: "nl -ba pkg/domains/python.py | sed -n '180,184p'",
+  out: "181  for i, node in x:",
+};
+const sed = {
+  cmd: "sed -i '183s/if node.strip():/if node.strip() and node not in BOOLS:/' pkg/domains/python.py",
+  out: "",
+};
+const otherDiff =
+  "diff --git a/setup.py b/setup.py\nindex 1..2 100644\n--- a/setup.py\n+++ b/setup.py\n@@ -1 +1 @@\n-a\n+b\n";
+const submit = (out: string) => ({
+  cmd: "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached",
+  out,
+});
+const hits = (steps: Step[], extra = {}) =>
+  editMissingFromDiff.detect(attempt(TASK, steps, extra), {});
+
+describe("an in-place substitution missing from the submitted diff (deliverable.edit-missing-from-diff)", () => {
+  it("reads a line address and any delimiter as a substitution", () => {
+    expect(substitutions(sed.cmd)).toEqual([
+      {
+        path: "pkg/domains/python.py",
+        from: "if node.strip():",
+        to: "if node.strip() and node not in BOOLS:",
+      },
+    ]);
+    expect(substitutions("sed -i 's|a|b|g' x.py y.py").map((s) => s.path)).toEqual([
+      "x.py",
+      "y.py",
+    ]);
+    // no -i: sed prints, changes nothing
+    expect(substitutions("sed 's/a/b/' x.py")).toEqual([]);
+  });
+
+  it("fires when the diff the run's last call printed names other files, or none", () => {
+    const [hit] = hits([
+      read,
+      sed,
+      { cmd: "python -m pytest tests", out: "3 passed" },
+      submit(otherDiff),
+    ]);
+    expect(hit?.reason).toContain("pkg/domains/python.py is not in the diff");
+    expect(hit?.reason).toContain("names setup.py");
+    expect(hits([read, sed, submit("")])[0]?.reason).toContain("(empty)");
+  });
+
+  it("names artifact-never-written only for review: the diff is the run's own evidence", () => {
+    const a = attempt(TASK, [read, sed, submit(otherDiff)]);
+    const label = heuristicLabel(a, runDetectors(a, {}));
+    expect(label.status).toBe("needs_review");
+    expect(label.suspected?.map((s) => s.mechanismId)).toContain("artifact-never-written");
+  });
+
+  it("stays silent when the edit is in the diff, undone, redone or not the agent's to deliver", () => {
+    const inDiff = otherDiff.replaceAll("setup.py", "pkg/domains/python.py");
+    expect(hits([read, sed, submit(inDiff)])).toEqual([]);
+    // written again afterwards: the later write decides
+    const rewrite = { cmd: "cat > pkg/domains/python.py <<'EOF'\nx\nEOF", out: "" };
+    expect(hits([read, sed, rewrite, submit(otherDiff)])).toEqual([]);
+    // a checkout or a stash after it changes files it does not name
+    expect(hits([read, sed, { cmd: "git stash", out: "Saved" }, submit(otherDiff)])).toEqual([]);
+    // a committed change is not in a work-tree diff (diff-emptied-by-commit reads it)
+    const commit = { cmd: "git commit -am fix", out: "1 file changed" };
+    expect(hits([read, sed, commit, submit(otherDiff)])).toEqual([]);
+    // a file the run created may be untracked; one it never looked at may be ignored
+    const created = { cmd: "echo 'if node.strip():' > pkg/domains/python.py", out: "" };
+    expect(hits([created, sed, submit(otherDiff)])).toEqual([]);
+    expect(hits([sed, submit(otherDiff)])).toEqual([]);
+    // outside the work tree, in scratch space, or after a `cd`
+    const abs = { cmd: sed.cmd.replace("pkg/", "/usr/lib/python3/pkg/"), out: "" };
+    expect(
+      hits([
+        { cmd: "cat /usr/lib/python3/pkg/domains/python.py", out: "x" },
+        abs,
+        submit(otherDiff),
+      ]),
+    ).toEqual([]);
+    const cd = { cmd: `cd /elsewhere && ${sed.cmd}`, out: "" };
+    expect(hits([read, cd, submit(otherDiff)])).toEqual([]);
+    // a substitution that failed, or a run that passed
+    expect(hits([read, { ...sed, exit: 1 }, submit(otherDiff)])).toEqual([]);
+    expect(hits([read, sed, submit(otherDiff)], { outcome: "pass" })).toEqual([]);
+  });
+
+  it("reads no absence from a diff that was cut or scoped to some files", () => {
+    const cut = `<warning>The output of your last command was too long.</warning><output_head>\n${otherDiff}`;
+    expect(hits([read, sed, submit(cut)])).toEqual([]);
+    expect(hits([read, sed, { cmd: "git diff setup.py", out: otherDiff }])).toEqual([]);
+    expect(hits([read, sed, { cmd: "git diff HEAD -- setup.py", out: otherDiff }])).toEqual([]);
+    expect(hits([read, sed, { cmd: "git --no-pager diff HEAD", out: otherDiff }]).length).toBe(1);
+    expect(hits([read, sed, { cmd: "git diff --stat", out: " setup.py | 2 +-" }])).toEqual([]);
+    expect(hits([read, sed, { cmd: "git diff HEAD~1", out: otherDiff }])).toEqual([]);
+    // the diff is not the last call: later work may have changed what was delivered
+    expect(hits([read, sed, submit(otherDiff), { cmd: "ls", out: "a" }])).toEqual([]);
+  });
+});
