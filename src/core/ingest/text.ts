@@ -1,9 +1,23 @@
 import { createHash } from "node:crypto";
 
-/** Cap a text at `cap` characters; `bytes` is the full UTF-8 length. */
+/**
+ * Cap a text at `cap` characters, keeping its head and its tail with one line between that
+ * says how many were cut; `outputBytes` is the full UTF-8 length.
+ */
 export function capText(text: string, cap: number): { output: string; outputBytes: number } {
   const outputBytes = Buffer.byteLength(text, "utf8");
-  return { output: text.length > cap ? ownCopy(text.slice(0, cap)) : text, outputBytes };
+  if (text.length <= cap) return { output: text, outputBytes };
+  // a command's verdict is mostly at its end (a test runner's summary, the error a build died
+  // on): a quarter of the cap keeps the tail, the rest the head and one line between that
+  // says how much went (a cap too small for both keeps the head)
+  const tail = cap >= 400 ? Math.floor(cap / 4) : 0;
+  if (tail === 0) return { output: ownCopy(text.slice(0, cap)), outputBytes };
+  const mark = (head: number) => `\n[… ${text.length - head - tail} characters cut …]\n`;
+  const head = cap - tail - mark(0).length;
+  return {
+    output: ownCopy(`${text.slice(0, head)}${mark(head)}${text.slice(text.length - tail)}`),
+    outputBytes,
+  };
 }
 
 /**

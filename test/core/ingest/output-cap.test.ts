@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { capText } from "../../../src/core/ingest/text.js";
+
+describe("a long output is capped at its head and its tail", () => {
+  const summary = "==== 4 passed, 146 errors in 31.46s ====";
+  const long = `${"ERROR tests/test_a.py::test_x\n".repeat(400)}${summary}\n`;
+
+  it("keeps the runner's closing summary, says how much was cut and stays within the cap", () => {
+    const { output, outputBytes } = capText(long, 8000);
+    expect(output.length).toBeLessThanOrEqual(8000);
+    expect(output.startsWith("ERROR tests/test_a.py::test_x\n")).toBe(true);
+    expect(output.endsWith(`${summary}\n`)).toBe(true);
+    const cut = Number(/\[… (\d+) characters cut …\]/.exec(output)?.[1]);
+    expect(long.length - cut).toBe(output.replace(/\n\[… \d+ characters cut …\]\n/, "").length);
+    expect(outputBytes).toBe(Buffer.byteLength(long));
+  });
+
+  it("leaves a short output whole, and keeps only the head under a tiny cap", () => {
+    expect(capText(summary, 8000).output).toBe(summary);
+    expect(capText(long, 10).output).toBe(long.slice(0, 10));
+  });
+});
