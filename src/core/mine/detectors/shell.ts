@@ -193,17 +193,29 @@ const ends = (text: string): string =>
 
 /** A call that declares the task done (Terminus's `mark_task_complete`, a `submit` tool). */
 const COMPLETION_TOOL = /^(?:mark_)?task_?complete$|^(?:submit|finish|complete_task)$/i;
+/**
+ * A shell segment that declares the task done to a harness that reads its agent's commands:
+ * it echoes the harness's sentinel (`echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`, `echo
+ * MINI_SWE_AGENT_FINAL_OUTPUT`), on which the harness takes what follows for the submission
+ * and ends the run. An upper-case word only, naming a submission, a final output or a task done.
+ */
+const COMPLETION_ECHO =
+  /^echo\s+(['"]?)[A-Z][A-Z0-9_]{0,60}(?:SUBMIT|FINAL_OUTPUT|TASK_COMPLETE|TASK_DONE)[A-Z0-9_]{0,60}\1$/;
+const declaresDone = (ev: Event): boolean =>
+  segments(commandOf(ev) ?? "").some((s) => COMPLETION_ECHO.test(s.trim()));
 
 /**
  * Whether the agent saw a call's output before its run ended. Commands sent in the same turn
  * as the call that declares the task done (a harness that runs them and then ends the run),
- * with no agent turn after their output, were never read: they checked nothing. A trace that
+ * or in the declaring command itself (`echo <sentinel> && git diff --cached`), with no agent
+ * turn after their output, were never read: they checked nothing. A trace that
  * simply ends after a call's output, with no such declaration, is read as seen: a format
  * that does not record the final turn is no evidence that the agent looked away.
  */
 export function seenByAgent(a: Attempt, call: Event): boolean {
   const pos = a.events.indexOf(call);
-  let declared = false;
+  // a command that declares the task done itself: what it printed went to the harness
+  let declared = declaresDone(call);
   let output = call.output !== undefined || call.exitCode !== undefined;
   for (let i = pos + 1; i < a.events.length; i++) {
     const e = a.events[i];
