@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { editMissingFromDiff } from "../../../src/core/mine/detectors/edit-not-delivered.js";
+import {
+  editMissingFromDiff,
+  submissionWithoutFix,
+} from "../../../src/core/mine/detectors/edit-not-delivered.js";
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { substitutions } from "../../../src/core/mine/detectors/test-changes.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
@@ -100,5 +103,60 @@ describe("an in-place substitution missing from the submitted diff (deliverable.
     expect(hits([read, sed, { cmd: "git diff HEAD~1", out: otherDiff }])).toEqual([]);
     // the diff is not the last call: later work may have changed what was delivered
     expect(hits([read, sed, submit(otherDiff), { cmd: "ls", out: "a" }])).toEqual([]);
+  });
+});
+
+describe("a submitted diff of nothing but the agent's own new files (deliverable.submission-without-fix)", () => {
+  const created = (path: string) =>
+    `diff --git a/${path} b/${path}\nnew file mode 100644\nindex 0000000..8b13789\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+x\n`;
+  const changed = otherDiff.replaceAll("setup.py", "src/main/java/a/Version.java");
+  const run = (task: string, out: string, via: "echo" | "tool" = "echo", extra = {}) => {
+    const a =
+      via === "echo"
+        ? attempt(task, [read, submit(out)], extra)
+        : attempt(task, [read], {
+            ...extra,
+            events: [
+              { index: 0, kind: "prompt", role: "user", input: task },
+              { index: 1, kind: "tool_call", tool: "submit", input: "{}", callId: "s" },
+              {
+                index: 2,
+                kind: "tool_result",
+                callId: "s",
+                output: out,
+                exitCode: 0,
+              },
+              { index: 3, kind: "stop" },
+            ],
+          });
+    return submissionWithoutFix.detect(a, {});
+  };
+
+  it("fires on a test module, a top-level file or a reproduction script the agent made", () => {
+    expect(run(TASK, created("JacksonTest.java"), "tool")[0]?.reason).toContain(
+      "holds only 1 file(s) it created itself (JacksonTest.java)",
+    );
+    expect(run(TASK, created("reproduce_npe.py") + created("new_reproduce_npe.py")).length).toBe(1);
+    expect(run(TASK, created("src/test/java/a/VersionTest.java")).length).toBe(1);
+    expect(run(TASK, created("scripts/repro_issue.py")).length).toBe(1);
+  });
+
+  it("stays silent when the code was changed, a new module was made, or the task asks for it", () => {
+    expect(run(TASK, changed + created("reproduce.py"))).toEqual([]);
+    // a new file inside the code is a change of the code (a new module the fix needs)
+    expect(run(TASK, created("src/main/java/a/Sanitizer.java"))).toEqual([]);
+    expect(run("Add a regression test for the parser.", created("tests/test_parser.py"))).toEqual(
+      [],
+    );
+    expect(run("Create NOTES.md describing the fix.", created("NOTES.md"))).toEqual([]);
+    // an empty diff, a cut one, a diff the agent printed without handing over, a run that passed
+    expect(run(TASK, "")).toEqual([]);
+    expect(run(TASK, `<output_head>${created("reproduce.py")}`)).toEqual([]);
+    const shown = submissionWithoutFix.detect(
+      attempt(TASK, [read, { cmd: "git diff", out: created("reproduce.py") }]),
+      {},
+    );
+    expect(shown).toEqual([]);
+    expect(run(TASK, created("reproduce.py"), "echo", { outcome: "pass" })).toEqual([]);
   });
 });

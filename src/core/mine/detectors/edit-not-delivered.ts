@@ -1,17 +1,18 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { isScratch } from "./destructive-after-probe.js";
 import { diffFiles, GIT_DIFF, ofWorkTree } from "./diff-emptied.js";
-import { foundInPlace, samePath, writtenContent } from "./paths.js";
+import { baseName, foundInPlace, namedPaths, samePath, writtenContent } from "./paths.js";
 import {
   callSucceeded,
   commandOf,
+  handsOverDone,
   outputOf,
   resultOf,
   segments,
   toolCalls,
   writtenPaths,
 } from "./shell.js";
-import { type Substitution, substitutions } from "./test-changes.js";
+import { isTestFile, type Substitution, substitutions } from "./test-changes.js";
 import type { Detector } from "./types.js";
 
 /** Commands that change tracked files without naming them: a checkout, a stash, a patch applied. */
@@ -101,6 +102,65 @@ export const editMissingFromDiff: Detector = {
         eventIndices: [missed.call.index, last.index],
         reason: `the agent's in-place substitution at [${missed.call.index}] (\`${cmd}\`) exited 0, but ${missed.sub.path} is not in the diff its last call submitted at [${last.index}] (${delivered.length ? `names ${delivered.slice(0, 3).join(", ")}` : "empty"}): the substitution changed nothing`,
         signature: "edit missing from the submitted diff",
+      },
+    ];
+  },
+};
+
+/** The files of a unified diff, each with whether the diff creates it (`new file mode`). */
+function diffEntries(diff: string): { path: string; created: boolean }[] {
+  const out: { path: string; created: boolean }[] = [];
+  for (const line of diff.split("\n")) {
+    const head = /^diff --git a\/(\S+) b\/\S+/.exec(line);
+    if (head) out.push({ path: head[1] as string, created: false });
+    else if (/^new file mode \d+/.test(line) && out.length > 0)
+      (out.at(-1) as { created: boolean }).created = true;
+  }
+  return out;
+}
+
+/** A file of the agent's own making, by its name: a reproduction, a debug or scratch script. */
+const OWN_SCRIPT =
+  /^(?:re?pro(?:duce)?|debug|scratch|tmp|temp|check|try|verify|demo|example)[\w.-]*$/i;
+/** A task that asks for a test of its own (then a new test module is the deliverable). */
+const ASKS_FOR_TESTS =
+  /\b(?:add|write|create|include)\s+(?:an?\s+|new\s+|unit\s+|regression\s+)*tests?\b/i;
+
+/**
+ * The agent handed its work over (a completion tool such as `submit`, or the sentinel echo that
+ * ends the run), what the hand-over printed is the whole diff that was submitted, and that diff
+ * holds nothing but files the agent created itself outside the code: test modules, and new files
+ * at the top of the work tree or named as its own scripts (`reproduce.py`, `debug_x.py`), none of
+ * them named by the task. The change the task asks for, to the code that was there, never
+ * reached the submission (an agent that "cannot modify the library" and submits its test, one
+ * that fixed a simulation of the code instead). A task that asks for tests, a diff that was cut,
+ * or one that also changes a file that was there is none.
+ */
+export const submissionWithoutFix: Detector = {
+  id: "deliverable.submission-without-fix",
+  description: "the submitted diff holds only files the agent created, no change to the code",
+  mechanism: "artifact-never-written",
+  detect(attempt) {
+    if (attempt.outcome === "pass" || ASKS_FOR_TESTS.test(attempt.taskText)) return [];
+    const last = toolCalls(attempt).at(-1);
+    if (!last || !handsOverDone(last) || !whole(attempt, last)) return [];
+    const entries = diffEntries(outputOf(attempt, last));
+    if (entries.length === 0) return [];
+    const named = namedPaths(attempt.taskText);
+    const own = (p: string) =>
+      isTestFile(p) || !p.includes("/") || OWN_SCRIPT.test(baseName(p)) || isScratch(p);
+    const ownOnly = entries.every(
+      (e) => e.created && own(e.path) && !named.some((n) => samePath(n, e.path)),
+    );
+    if (!ownOnly) return [];
+    return [
+      {
+        eventIndices: [last.index],
+        reason: `the diff the agent submitted at [${last.index}] holds only ${entries.length} file(s) it created itself (${entries
+          .slice(0, 3)
+          .map((e) => e.path)
+          .join(", ")}): no change to the code the task is about`,
+        signature: "no change to the code submitted",
       },
     ];
   },

@@ -8,7 +8,7 @@ import { deadlineNoDeliverable } from "./deadline.js";
 import { destructiveAfterProbe } from "./destructive-after-probe.js";
 import { diffEmptiedByCommit } from "./diff-emptied.js";
 import { earlierSuccess } from "./earlier-success.js";
-import { editMissingFromDiff } from "./edit-not-delivered.js";
+import { editMissingFromDiff, submissionWithoutFix } from "./edit-not-delivered.js";
 import { editedTestToPass } from "./edited-test.js";
 import { emptySubmissionAfterEdits } from "./empty-submission.js";
 import { evidenceMutated } from "./evidence-mutated.js";
@@ -64,6 +64,7 @@ export const DETECTORS: readonly Detector[] = [
   outputNeverWritten,
   diffEmptiedByCommit,
   editMissingFromDiff,
+  submissionWithoutFix,
   emptySubmissionAfterEdits,
   strayArtifact,
   inputMissed,

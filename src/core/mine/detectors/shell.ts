@@ -204,6 +204,13 @@ const COMPLETION_ECHO =
 const declaresDone = (ev: Event): boolean =>
   segments(commandOf(ev) ?? "").some((s) => COMPLETION_ECHO.test(s.trim()));
 
+/** A call that hands the work over as done: a completion tool (`submit`), or a sentinel echo. */
+export function handsOverDone(ev: Event): boolean {
+  return (
+    ev.kind === "tool_call" && ((!!ev.tool && COMPLETION_TOOL.test(ev.tool)) || declaresDone(ev))
+  );
+}
+
 /**
  * Whether the agent saw a call's output before its run ended. Commands sent in the same turn
  * as the call that declares the task done (a harness that runs them and then ends the run),
