@@ -1,7 +1,7 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { isScratch } from "./destructive-after-probe.js";
 import { diffFiles, GIT_DIFF, ofWorkTree } from "./diff-emptied.js";
-import { baseName, foundInPlace, namedPaths, samePath, writtenContent } from "./paths.js";
+import { baseName, foundInPlace, namedPaths, samePath } from "./paths.js";
 import {
   callSucceeded,
   commandOf,
@@ -34,13 +34,26 @@ function namesNoPath(diffCmd: string): boolean {
     .every((w) => w.startsWith("-") || w === "HEAD");
 }
 
+/**
+ * A `git diff` whose output is the diff itself, with git's `a/` `b/` headers: nothing piped or
+ * redirected after it (`| head`, `> fix.patch`), no option that changes the headers or the paths.
+ */
+function printsWholeDiff(diffCmd: string): boolean {
+  const rest = diffCmd.trim().replace(GIT_DIFF, "");
+  return !/[|>]/.test(rest) && !/--(?:no-prefix|src-prefix|dst-prefix|relative)\b/.test(rest);
+}
+/** A diff of the index (`--cached`), or of the index and work tree against a commit (`HEAD`). */
+const SHOWS_STAGED = /(?:^|\s)(?:--cached|--staged|HEAD)(?:\s|$)/;
+
 /** Whether the call's output is the whole of what the command printed (not capped). */
 function whole(a: Attempt, call: Event): boolean {
   const r = resultOf(a, call);
   const out = r?.output ?? "";
   if (r?.outputBytes !== undefined && r.outputBytes > Buffer.byteLength(out)) return false;
-  // a harness that cut a long output says so in it
-  return !/<output_head>|<output_tail>|output of your last command was too long/i.test(out);
+  // a harness that cut a long output says so in it (fire's own cap marks the cut too)
+  return !/<output_head>|<output_tail>|output of your last command was too long|\n\[… \d+ characters cut …\]\n/i.test(
+    out,
+  );
 }
 
 /**
@@ -48,11 +61,13 @@ function whole(a: Attempt, call: Event): boolean {
  * and that diff does not name a file the agent had changed in place with a `sed -i`
  * substitution that exited 0: sed reports no match, so a pattern or a line address that missed
  * (`sed -i '183s/…/…/'` one line off) changed nothing, and the edit the agent believed made never
- * reached the submission. Only a file found in place (read or listed before; a file the run
- * created may be untracked), inside the work tree, whose last write is that substitution, with
- * no command after it that changes files it does not name (a checkout, a stash, a patch), no
+ * reached the submission. Only a file found in place (read or listed before) that no call had
+ * written before the substitution (a file the run created may be untracked; a second edit may
+ * undo the first), inside the work tree, whose last write is that substitution, with no
+ * command after it that changes files it does not name (a checkout, a stash, a patch), no
  * commit (deliverable.diff-emptied-by-commit reads those), and a diff of the whole work tree
- * (no path named) that was not capped.
+ * (no path named, nothing piped or redirected, git's own headers, the index's diff after a
+ * `git add`) that was not capped.
  */
 export const editMissingFromDiff: Detector = {
   id: "deliverable.edit-missing-from-diff",
@@ -66,34 +81,44 @@ export const editMissingFromDiff: Detector = {
       GIT_DIFF.test(s.trim()),
     );
     if (!last || diffCmd === undefined || !ofWorkTree(diffCmd) || !namesNoPath(diffCmd)) return [];
-    if (!whole(attempt, last)) return [];
-    const delivered = diffFiles(outputOf(attempt, last));
+    if (!printsWholeDiff(diffCmd) || !whole(attempt, last)) return [];
+    const output = outputOf(attempt, last);
+    const delivered = diffFiles(output);
+    // headers git did not write as `diff --git a/… b/…`: the files cannot be read
+    if (delivered.length === 0 && /^diff --git /m.test(output)) return [];
+    // a plain `git diff` shows nothing staged: after a `git add`, only the index's diff is whole
+    const staged = SHOWS_STAGED.test(diffCmd.trim().replace(GIT_DIFF, ""));
+    const adds = (c: Event) =>
+      segments(commandOf(c) ?? "").some((seg) => /^git\s+add\b/.test(seg.trim()));
+    if (!staged && calls.some(adds)) return [];
     const subs: { sub: Substitution; call: Event }[] = [];
+    // files a call had written before: an edit of them may undo or redo the agent's own
+    const writtenBefore: string[] = [];
     for (const c of calls) {
       if (c === last) break;
       const segs = segments(commandOf(c) ?? "");
       if (segs.some((s) => /^git\s+commit\b/.test(s.trim()))) return [];
-      const named = new Set(writtenPaths(c));
+      const named = writtenPaths(c);
       // a later write of the file, or a change that names no file, may have undone the edit
       for (let i = subs.length - 1; i >= 0; i--) {
         const s = subs[i];
-        if (s && [...named].some((p) => samePath(p, s.sub.path))) subs.splice(i, 1);
+        if (s && named.some((p) => samePath(p, s.sub.path))) subs.splice(i, 1);
       }
       if (segs.some((s) => UNNAMED_CHANGE.test(s.trim()))) subs.length = 0;
-      if (/^\s*cd\s/.test(commandOf(c) ?? "") || !callSucceeded(attempt, c)) continue;
-      for (const sub of substitutions(commandOf(c) ?? ""))
-        if (!ELSEWHERE.test(sub.path) && !isScratch(sub.path) && sub.from !== sub.to)
-          subs.push({ sub, call: c });
+      const ran = !/^\s*cd\s/.test(commandOf(c) ?? "") && callSucceeded(attempt, c);
+      if (ran)
+        for (const sub of substitutions(commandOf(c) ?? ""))
+          if (
+            !ELSEWHERE.test(sub.path) &&
+            !isScratch(sub.path) &&
+            sub.from !== sub.to &&
+            !writtenBefore.some((p) => samePath(p, sub.path))
+          )
+            subs.push({ sub, call: c });
+      writtenBefore.push(...named);
     }
-    const created = (path: string) =>
-      calls.some(
-        (c) => writtenContent(c) !== undefined && writtenPaths(c).some((p) => samePath(p, path)),
-      );
     const missed = subs.find(
-      ({ sub }) =>
-        !delivered.some((d) => samePath(d, sub.path)) &&
-        !created(sub.path) &&
-        foundInPlace(attempt, sub.path),
+      ({ sub }) => !delivered.some((d) => samePath(d, sub.path)) && foundInPlace(attempt, sub.path),
     );
     if (!missed) return [];
     const cmd = (commandOf(missed.call) ?? "").trim().split("\n")[0]?.slice(0, 80) ?? "";
@@ -119,9 +144,15 @@ function diffEntries(diff: string): { path: string; created: boolean }[] {
   return out;
 }
 
-/** A file of the agent's own making, by its name: a reproduction, a debug or scratch script. */
+/**
+ * A file of the agent's own making, by a word of its name: a reproduction, a debug or scratch
+ * script (`reproduce.py`, `new_reproduce_npe.py`, `debug-x.js`; not `checkpoint.go`,
+ * `debugger.py` or `examples.py`, whose words only start so).
+ */
 const OWN_SCRIPT =
-  /^(?:re?pro(?:duce)?|debug|scratch|tmp|temp|check|try|verify|demo|example)[\w.-]*$/i;
+  /(?:^|[_.-])(?:re?pro(?:duce)?|debug|scratch|tmp|temp|check|try|verify|demo|example)(?:[_.-]|$)/i;
+/** Notes and logs: a top-level one is the agent's, not code the task is about. */
+const NOTES = /\.(?:md|txt|log|rst)$/i;
 /** A task that asks for a test of its own (then a new test module is the deliverable). */
 const ASKS_FOR_TESTS =
   /\b(?:add|write|create|include)\s+(?:an?\s+|new\s+|unit\s+|regression\s+)*tests?\b/i;
@@ -129,8 +160,8 @@ const ASKS_FOR_TESTS =
 /**
  * The agent handed its work over (a completion tool such as `submit`, or the sentinel echo that
  * ends the run), what the hand-over printed is the whole diff that was submitted, and that diff
- * holds nothing but files the agent created itself outside the code: test modules, and new files
- * at the top of the work tree or named as its own scripts (`reproduce.py`, `debug_x.py`), none of
+ * holds nothing but files the agent created itself outside the code: test modules, files named
+ * as its own scripts (`reproduce.py`, `debug_x.py`), notes at the top of the work tree, none of
  * them named by the task. The change the task asks for, to the code that was there, never
  * reached the submission (an agent that "cannot modify the library" and submits its test, one
  * that fixed a simulation of the code instead). A task that asks for tests, a diff that was cut,
@@ -144,11 +175,18 @@ export const submissionWithoutFix: Detector = {
     if (attempt.outcome === "pass" || ASKS_FOR_TESTS.test(attempt.taskText)) return [];
     const last = toolCalls(attempt).at(-1);
     if (!last || !handsOverDone(last) || !whole(attempt, last)) return [];
+    const diffCmd = segments(commandOf(last) ?? "").find((seg) => GIT_DIFF.test(seg.trim()));
+    if (diffCmd !== undefined && !printsWholeDiff(diffCmd)) return [];
     const entries = diffEntries(outputOf(attempt, last));
     if (entries.length === 0) return [];
     const named = namedPaths(attempt.taskText);
+    // a new file at the top of the tree may be the fix (a Go package laid out at the root):
+    // only its tests, its notes and its own scripts are the agent's
     const own = (p: string) =>
-      isTestFile(p) || !p.includes("/") || OWN_SCRIPT.test(baseName(p)) || isScratch(p);
+      isTestFile(p) ||
+      OWN_SCRIPT.test(baseName(p).replace(/\.\w+$/, "")) ||
+      isScratch(p) ||
+      (!p.includes("/") && NOTES.test(p));
     const ownOnly = entries.every(
       (e) => e.created && own(e.path) && !named.some((n) => samePath(n, e.path)),
     );

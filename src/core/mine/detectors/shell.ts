@@ -200,7 +200,7 @@ const COMPLETION_TOOL = /^(?:mark_)?task_?complete$|^(?:submit|finish|complete_t
  * and ends the run. An upper-case word only, naming a submission, a final output or a task done.
  */
 const COMPLETION_ECHO =
-  /^echo\s+(['"]?)[A-Z][A-Z0-9_]{0,60}(?:SUBMIT|FINAL_OUTPUT|TASK_COMPLETE|TASK_DONE)[A-Z0-9_]{0,60}\1$/;
+  /^echo\s+(['"]?)(?=[A-Z])[A-Z0-9_]{0,60}(?:SUBMIT|FINAL_OUTPUT|TASK_COMPLETE|TASK_DONE)[A-Z0-9_]{0,60}\1$/;
 const declaresDone = (ev: Event): boolean =>
   segments(commandOf(ev) ?? "").some((s) => COMPLETION_ECHO.test(s.trim()));
 
@@ -230,7 +230,7 @@ export function seenByAgent(a: Attempt, call: Event): boolean {
     if (e.kind === "tool_result") output = true;
     else if (!output && e.kind === "tool_call") {
       // the same turn, before any output came back
-      if (e.tool && COMPLETION_TOOL.test(e.tool)) declared = true;
+      if (handsOverDone(e)) declared = true;
     } else if (
       output &&
       e.role !== "user" &&

@@ -22,14 +22,20 @@ const PYTEST_SUMMARY = /^=+ ([^=\n]*\bin [\d.]+s\b[^=\n]*) =+\s*$/gm;
  */
 const FRAMEWORK_RAISED =
   /^E\s+(?:pytest\.|_pytest\.[\w.]+\.)?Pytest(?:RemovedIn\d+|Deprecation|Config|UnknownMark|Collection)Warning\b/m;
+/** An exception pytest reports for a test (`E   TypeError: …`, `E   pytest.PytestRemovedIn8Warning: …`). */
+const RAISED = /^E\s+(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Warning|Exit)\b/;
+/** A run that shows the code under test failing to load: a collection error, a compile error. */
+const CODE_FAILED =
+  /\bERROR collecting\b|\b(?:SyntaxError|IndentationError|ImportError|ModuleNotFoundError|NameError)\b/;
 /** Test modules a command names (`tests/test_x.py`, `a/tests/test_b.py::T::t`). */
 const TEST_PATH = /[\w./-]*\btest_\w+\.py|[\w./-]+_test\.py/g;
 
 /**
  * The failing check errored only where pytest could not set its tests up for a reason of its
  * own: the run's summary counts errors and no failed test (its output cut before the summary:
- * `ERROR` lines and no `FAILED` one), and this run or an earlier one of
- * the same test module shows pytest raising its own warning about the suite as the error. The
+ * `ERROR` lines and no `FAILED` one), and every exception the run shows is pytest's own
+ * warning about the suite; where it shows none (cut before them), no load error either, and an
+ * earlier run of the same test module shows pytest raising such a warning as the error. The
  * check could not say anything of the agent's work (nor could a grader in the same image).
  */
 function frameworkErrorsOnly(a: Attempt, last: Event): boolean {
@@ -38,7 +44,12 @@ function frameworkErrorsOnly(a: Attempt, last: Event): boolean {
   if (summary !== undefined) {
     if (!/\b\d+ errors?\b/.test(summary) || /\bfailed\b/.test(summary)) return false;
   } else if (!/^ERROR \S+::/m.test(out) || /^FAILED \S|^=+ FAILURES =+$/m.test(out)) return false;
-  if (FRAMEWORK_RAISED.test(out)) return true;
+  // every error the run shows is pytest's own; one the code raised is the work's
+  const raised = out.split("\n").filter((l) => RAISED.test(l));
+  if (raised.length > 0) return raised.every((l) => FRAMEWORK_RAISED.test(l));
+  // none shown (cut before them): an earlier run of the module says what they were, unless
+  // this one shows the code failing to load
+  if (CODE_FAILED.test(out)) return false;
   const modules = [...(commandOf(last) ?? "").matchAll(TEST_PATH)].map((m) => m[0]);
   if (modules.length === 0) return false;
   return toolCalls(a).some((c) => {
