@@ -62,6 +62,17 @@ describe("an in-place substitution missing from the submitted diff (deliverable.
     expect(label.suspected?.map((s) => s.mechanismId)).toContain("artifact-never-written");
   });
 
+  it("a reply the harness refused with the same substitution wrote nothing before it", () => {
+    const refused = {
+      cmd: sed.cmd,
+      out: "Please always provide EXACTLY ONE action in triple backticks, found 2 actions.",
+      exit: 1,
+    };
+    expect(hits([read, refused, sed, submit(otherDiff)]).length).toBe(1);
+    // the same substitution that ran before it: the second one found nothing left to change
+    expect(hits([read, sed, sed, submit(otherDiff)])).toEqual([]);
+  });
+
   it("stays silent when the edit is in the diff, undone, redone or not the agent's to deliver", () => {
     const inDiff = otherDiff.replaceAll("setup.py", "pkg/domains/python.py");
     expect(hits([read, sed, submit(inDiff)])).toEqual([]);

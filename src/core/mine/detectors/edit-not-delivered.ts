@@ -1,6 +1,7 @@
 import type { Attempt, Event } from "../../model/attempt.js";
 import { isScratch } from "./destructive-after-probe.js";
 import { diffFiles, GIT_DIFF, ofWorkTree } from "./diff-emptied.js";
+import { neverRan } from "./never-ran.js";
 import { baseName, foundInPlace, namedPaths, samePath } from "./paths.js";
 import {
   callSucceeded,
@@ -115,7 +116,8 @@ export const editMissingFromDiff: Detector = {
             !writtenBefore.some((p) => samePath(p, sub.path))
           )
             subs.push({ sub, call: c });
-      writtenBefore.push(...named);
+      // a call the harness refused, or that never ran, wrote nothing
+      if (!neverRan(attempt, c)) writtenBefore.push(...named);
     }
     const missed = subs.find(
       ({ sub }) => !delivered.some((d) => samePath(d, sub.path)) && foundInPlace(attempt, sub.path),
