@@ -58,3 +58,49 @@ describe("a last check that only errored where pytest could not set its tests up
     ).toBe(true);
   });
 });
+
+describe("pytest framework errors on shapes a review found (session 49)", () => {
+  it("one nose-setup error plus a real fixture error caused by the agent's code in the same run", () => {
+    const fixtureError = [
+      "_____ ERROR at setup of test_roundtrip _____",
+      "    @pytest.fixture",
+      "    def header():",
+      ">       return Header.fromstring(CARDS)",
+      "E       TypeError: fromstring() missing 1 required positional argument: 'sep'",
+      `${module}:12: TypeError`,
+      "",
+    ].join("\n");
+    const out = `${setupError}${fixtureError}${"=".repeat(10)} short test summary info ${"=".repeat(10)}\nERROR ${module}::TestHeader::test_a - pytest.PytestRemovedIn8Warning\nERROR ${module}::test_roundtrip - TypeError: fromstring() missing 1 required...\n${"=".repeat(10)} 3 passed, 2 errors in 0.41s ${"=".repeat(10)}\n`;
+    expect(fires([fix, { cmd: `pytest ${module}`, out, exit: 1 }])).toBe(true);
+  });
+  it("earlier run showed the nose warning; the last run of the module dies collecting on a SyntaxError", () => {
+    const first = {
+      cmd: `pytest ${module}`,
+      out: `${setupError}${"=".repeat(10)} 4 passed, 1 error in 0.3s ${"=".repeat(10)}\n`,
+      exit: 1,
+    };
+    const broken = { cmd: "sed -i 's/return cls(cards)/return cls(cards/' pkg/header.py", out: "" };
+    const collect = [
+      `${"=".repeat(10)} ERRORS ${"=".repeat(10)}`,
+      `_____ ERROR collecting ${module} _____`,
+      `${module}:3: in <module>`,
+      "    from pkg.header import Header",
+      'E     File "pkg/header.py", line 88',
+      "E       return cls(cards",
+      "E                       ^",
+      "E   SyntaxError: '(' was never closed",
+      `${"=".repeat(10)} short test summary info ${"=".repeat(10)}`,
+      `ERROR ${module}`,
+      "!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!",
+      `${"=".repeat(10)} 1 error in 0.12s ${"=".repeat(10)}`,
+      "",
+    ].join("\n");
+    expect(fires([fix, first, broken, { cmd: `pytest ${module}`, out: collect, exit: 2 }])).toBe(
+      true,
+    );
+  });
+  it("held: xfailed in the summary is not 'failed'", () => {
+    const out = `${setupError}${"=".repeat(10)} 3 passed, 1 xfailed, 1 error, 2 warnings in 0.3s ${"=".repeat(10)}\n`;
+    expect(fires([fix, { cmd: `pytest ${module}`, out, exit: 1 }])).toBe(false);
+  });
+});
