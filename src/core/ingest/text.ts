@@ -1,5 +1,8 @@
 import { createHash } from "node:crypto";
 
+/** The line `capText` puts where it cut a text: any reader can tell a capped output by it. */
+export const CUT_MARK = /\n\[… \d+ characters cut …\]\n/;
+
 /**
  * Cap a text at `cap` characters, keeping its head and its tail with one line between that
  * says how many were cut; `outputBytes` is the full UTF-8 length.

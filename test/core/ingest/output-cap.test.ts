@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capText } from "../../../src/core/ingest/text.js";
+import { CUT_MARK, capText } from "../../../src/core/ingest/text.js";
 
 describe("a long output is capped at its head and its tail", () => {
   const summary = "==== 4 passed, 146 errors in 31.46s ====";
@@ -13,6 +13,9 @@ describe("a long output is capped at its head and its tail", () => {
     const cut = Number(/\[… (\d+) characters cut …\]/.exec(output)?.[1]);
     expect(long.length - cut).toBe(output.replace(/\n\[… \d+ characters cut …\]\n/, "").length);
     expect(outputBytes).toBe(Buffer.byteLength(long));
+    // readers tell a capped output by the mark, not by its length
+    expect(CUT_MARK.test(output)).toBe(true);
+    expect(CUT_MARK.test(capText(summary, 8000).output)).toBe(false);
   });
 
   it("leaves a short output whole, and keeps only the head under a tiny cap", () => {

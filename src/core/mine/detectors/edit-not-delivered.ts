@@ -1,3 +1,4 @@
+import { CUT_MARK } from "../../ingest/text.js";
 import type { Attempt, Event } from "../../model/attempt.js";
 import { isScratch } from "./destructive-after-probe.js";
 import { diffFiles, GIT_DIFF, ofWorkTree } from "./diff-emptied.js";
@@ -51,10 +52,9 @@ function whole(a: Attempt, call: Event): boolean {
   const r = resultOf(a, call);
   const out = r?.output ?? "";
   if (r?.outputBytes !== undefined && r.outputBytes > Buffer.byteLength(out)) return false;
-  // a harness that cut a long output says so in it (fire's own cap marks the cut too)
-  return !/<output_head>|<output_tail>|output of your last command was too long|\n\[… \d+ characters cut …\]\n/i.test(
-    out,
-  );
+  // a harness that cut a long output says so in it, and so does fire's own cap
+  if (CUT_MARK.test(out)) return false;
+  return !/<output_head>|<output_tail>|output of your last command was too long/i.test(out);
 }
 
 /**
