@@ -22,4 +22,16 @@ describe("a long output is capped at its head and its tail", () => {
     expect(capText(summary, 8000).output).toBe(summary);
     expect(capText(long, 10).output).toBe(long.slice(0, 10));
   });
+
+  it("a cut through a surrogate pair leaves well-formed text", () => {
+    const text = `${"😀".repeat(5000)}b`;
+    const { output } = capText(text, 8000);
+    expect((output as unknown as { isWellFormed(): boolean }).isWellFormed()).toBe(true);
+  });
+  it("a multi-byte text well over the cap keeps head, mark and tail within the cap", () => {
+    const text = "é".repeat(20000);
+    const { output, outputBytes } = capText(text, 8000);
+    expect(output.length).toBeLessThanOrEqual(8000);
+    expect(outputBytes).toBeGreaterThan(Buffer.byteLength(output));
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { capText } from "../../../src/core/ingest/text.js";
 import {
   editMissingFromDiff,
   submissionWithoutFix,
@@ -6,19 +7,20 @@ import {
 import { runDetectors } from "../../../src/core/mine/detectors/index.js";
 import { substitutions } from "../../../src/core/mine/detectors/test-changes.js";
 import { heuristicLabel } from "../../../src/core/mine/heuristic.js";
+import { Attempt } from "../../../src/core/model/attempt.js";
 import { attempt, type Step } from "./bash-attempt.js";
 
 const TASK = "Fix the bug: boolean literals in annotations become cross-references.";
-const read = {
-  cmd: "nl -ba pkg/domains/python.py | sed -n '180,184p'",
-  out: "181  for i, node in x:",
-};
+const F = "pkg/domains/python.py";
+const read = { cmd: `nl -ba ${F} | sed -n '180,184p'`, out: "181  for i, node in x:" };
 const sed = {
-  cmd: "sed -i '183s/if node.strip():/if node.strip() and node not in BOOLS:/' pkg/domains/python.py",
+  cmd: `sed -i '183s/if node.strip():/if node.strip() and node not in BOOLS:/' ${F}`,
   out: "",
 };
-const otherDiff =
-  "diff --git a/setup.py b/setup.py\nindex 1..2 100644\n--- a/setup.py\n+++ b/setup.py\n@@ -1 +1 @@\n-a\n+b\n";
+/** A diff changing `p` in one hunk of `n` changed lines. */
+const hunk = (p: string, n = 1) =>
+  `diff --git a/${p} b/${p}\nindex 1..2 100644\n--- a/${p}\n+++ b/${p}\n@@ -1 +1 @@\n${"-a\n+b\n".repeat(n)}`;
+const otherDiff = hunk("setup.py");
 const submit = (out: string) => ({
   cmd: "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached",
   out,
@@ -143,7 +145,7 @@ describe("a submitted diff of nothing but the agent's own new files (deliverable
     return submissionWithoutFix.detect(a, {});
   };
 
-  it("fires on a test module, a top-level file or a reproduction script the agent made", () => {
+  it("fires on a test module or a reproduction script the agent made", () => {
     expect(run(TASK, created("JacksonTest.java"), "tool")[0]?.reason).toContain(
       "holds only 1 file(s) it created itself (JacksonTest.java)",
     );
@@ -169,5 +171,143 @@ describe("a submitted diff of nothing but the agent's own new files (deliverable
     );
     expect(shown).toEqual([]);
     expect(run(TASK, created("reproduce.py"), "echo", { outcome: "pass" })).toEqual([]);
+  });
+});
+
+describe("edit-missing-from-diff on shapes a review found", () => {
+  it("debug print added then removed with sed: file deliberately not in diff", () => {
+    const add = sed;
+    const run = {
+      cmd: "python -m pytest tests/test_domain_py.py -q",
+      out: "1 failed, 40 passed in 2.1s",
+      exit: 1,
+    };
+    const del = {
+      cmd: `sed -i 's/if node.strip() and node not in BOOLS:/if node.strip():/' ${F}`,
+      out: "",
+    };
+    const fix = { cmd: "sed -i 's/x = 1/x = 2/' pkg/other.py", out: "" };
+    expect(
+      hits([
+        read,
+        { cmd: "cat pkg/other.py", out: "x = 1" },
+        add,
+        run,
+        del,
+        fix,
+        { cmd: "git diff", out: hunk("pkg/other.py") },
+      ]),
+    ).toEqual([]);
+  });
+  it("last call pipes the diff through head", () => {
+    const big = hunk("pkg/a.py") + "+x\n".repeat(60);
+    expect(
+      hits([
+        read,
+        sed,
+        { cmd: "git diff | head -50", out: big.split("\n").slice(0, 50).join("\n") },
+      ]),
+    ).toEqual([]);
+  });
+  it("last call writes the diff to a file", () => {
+    expect(hits([read, sed, { cmd: "git diff > /tmp/fix.patch", out: "" }])).toEqual([]);
+  });
+  it("file staged earlier, last call unstaged git diff", () => {
+    expect(
+      hits([read, { ...sed, cmd: `${sed.cmd} && git add ${F}` }, { cmd: "git diff", out: "" }]),
+    ).toEqual([]);
+  });
+  it("--no-prefix diff names the file", () => {
+    const np = `diff --git ${F} ${F}\nindex 1..2 100644\n--- ${F}\n+++ ${F}\n@@ -1 +1 @@\n-a\n+b\n`;
+    expect(hits([read, sed, { cmd: "git diff --no-prefix", out: np }])).toEqual([]);
+  });
+  it("file created by shell heredoc, read back, then sed'ed (untracked)", () => {
+    const mk = { cmd: `cat > pkg/domains/helpers.py <<'EOF'\nBOOLS = {'True'}\nEOF`, out: "" };
+    const rd = { cmd: "cat pkg/domains/helpers.py", out: "BOOLS = {'True'}" };
+    const s = { cmd: "sed -i \"s/{'True'}/{'True', 'False'}/\" pkg/domains/helpers.py", out: "" };
+    expect(hits([mk, rd, s, { cmd: "git diff", out: otherDiff }])).toEqual([]);
+  });
+  it("cp-created file then sed'ed (untracked)", () => {
+    const mk = { cmd: "cp pkg/conf.py pkg/conf_new.py", out: "" };
+    const rd = { cmd: "cat pkg/conf_new.py", out: "x = 1" };
+    const s = { cmd: "sed -i 's/x = 1/x = 2/' pkg/conf_new.py", out: "" };
+    expect(hits([mk, rd, s, { cmd: "git diff", out: otherDiff }])).toEqual([]);
+  });
+  it("cd in an earlier call (persistent shell), relative path, diff names full path: silent", () => {
+    const cd = { cmd: "cd pkg/domains", out: "" };
+    const r = { cmd: "cat python.py", out: "x" };
+    const s = { cmd: "sed -i 's/a/b/' python.py", out: "" };
+    expect(hits([cd, r, s, { cmd: "git diff", out: hunk(F) }])).toEqual([]);
+    expect(
+      hits([
+        read,
+        { ...sed, cmd: sed.cmd.replace(F, `./${F}`) },
+        { cmd: "git diff", out: hunk(F) },
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe("submission-without-fix on shapes a review found", () => {
+  const created = (path: string) =>
+    `diff --git a/${path} b/${path}\nnew file mode 100644\nindex 0000000..8b13789\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+x\n`;
+  const run = (task: string, out: string) =>
+    submissionWithoutFix.detect(
+      attempt(task, [{ cmd: "ls", out: "command.go\ncompletions.go\ngo.mod" }, submit(out)]),
+      {},
+    );
+  it("Go flat-layout package: the fix is a new file at the module root", () => {
+    // cobra, gin, logrus, chi, mux ...: the package lives at the repository root
+    const task =
+      "Cobra should generate shell completion scripts for fish, as it does for bash and zsh.";
+    expect(run(task, created("fish_completions.go"))).toEqual([]);
+    expect(run(task, created("fish_completions.go") + created("fish_completions_test.go"))).toEqual(
+      [],
+    );
+  });
+  it("a new module whose name merely starts with check/temp/example", () => {
+    const task =
+      "Support saving and restoring training state; the trainer should resume from the last state.";
+    expect(run(task, created("src/trainer/checkpoint.go"))).toEqual([]);
+  });
+});
+
+describe("a diff fire's own cap cut", () => {
+  it("a diff just over the cap, cut through a file header, is not read as whole", () => {
+    // place F's header right after the head kept by the cap
+    let pre = hunk("setup.py", 1);
+    const headLen = 8000 - 2000 - `\n[… ${8001 - 2000} characters cut …]\n`.length;
+    pre += `${"+".repeat(headLen - pre.length - 1)}\n`;
+    const body = hunk(F, 1);
+    let text = pre + body;
+    text += `${"+b\n".repeat(Math.ceil((8001 - text.length) / 3))}`;
+    text = text.slice(0, 8001);
+    const { output, outputBytes } = capText(text, 8000);
+    expect(output).not.toContain(`diff --git a/${F}`);
+    const events = [
+      { index: 0, kind: "prompt", role: "user", input: "Fix it." },
+      { index: 1, kind: "tool_call", tool: "Bash", command: `cat ${F}`, callId: "r" },
+      { index: 2, kind: "tool_result", callId: "r", output: "if node.strip():", exitCode: 0 },
+      {
+        index: 3,
+        kind: "tool_call",
+        tool: "Bash",
+        command: `sed -i 's/if node.strip():/if node:/' ${F}`,
+        callId: "s",
+      },
+      { index: 4, kind: "tool_result", callId: "s", output: "", exitCode: 0 },
+      { index: 5, kind: "tool_call", tool: "Bash", command: "git diff", callId: "d" },
+      { index: 6, kind: "tool_result", callId: "d", output, outputBytes, exitCode: 0 },
+      { index: 7, kind: "stop" },
+    ];
+    const a = Attempt.parse({
+      id: "u",
+      source: { format: "fire-jsonl", path: "u.jsonl" },
+      taskId: "u",
+      taskText: "Fix it.",
+      outcome: "fail",
+      events,
+    });
+    expect(editMissingFromDiff.detect(a, {})).toEqual([]);
   });
 });

@@ -38,9 +38,21 @@ export function ofWorkTree(cmd: string): boolean {
   return !summary || patch;
 }
 
+/** The files of a unified diff (`diff --git a/x b/x`), each with whether it creates it (`new file mode`). */
+export function diffEntries(diff: string): { path: string; created: boolean }[] {
+  const out: { path: string; created: boolean }[] = [];
+  for (const line of diff.split("\n")) {
+    const head = /^diff --git a\/(\S+) b\/\S+/.exec(line);
+    const current = out.at(-1);
+    if (head) out.push({ path: head[1] as string, created: false });
+    else if (current && /^new file mode \d+/.test(line)) current.created = true;
+  }
+  return out;
+}
+
 /** The files a unified diff touches (`diff --git a/x b/x`). */
 export function diffFiles(diff: string): string[] {
-  return [...diff.matchAll(/^diff --git a\/(\S+) b\/\S+/gm)].map((m) => m[1] as string);
+  return diffEntries(diff).map((e) => e.path);
 }
 
 /**

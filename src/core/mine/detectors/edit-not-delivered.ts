@@ -1,7 +1,7 @@
 import { CUT_MARK } from "../../ingest/text.js";
 import type { Attempt, Event } from "../../model/attempt.js";
 import { isScratch } from "./destructive-after-probe.js";
-import { diffFiles, GIT_DIFF, ofWorkTree } from "./diff-emptied.js";
+import { diffEntries, diffFiles, GIT_DIFF, ofWorkTree } from "./diff-emptied.js";
 import { neverRan } from "./never-ran.js";
 import { baseName, foundInPlace, namedPaths, samePath } from "./paths.js";
 import {
@@ -23,26 +23,20 @@ const UNNAMED_CHANGE =
 /** A leading `cd` or a path outside the work tree: the file may not be the diff's. */
 const ELSEWHERE = /^(?:\/|~|\.\.\/)/;
 
-/** A `git diff` that names no path (`git diff a.py` shows only a.py): every word an option or HEAD. */
-function namesNoPath(diffCmd: string): boolean {
-  const own =
-    diffCmd
-      .trim()
-      .replace(GIT_DIFF, "")
-      .split(/\||>|<|;|&&/)[0] ?? "";
-  return own
+/**
+ * A `git diff` that prints the whole work tree's (or index's) diff, with git's `a/` `b/`
+ * headers: against the last commit (ofWorkTree), naming no path (`git diff a.py` shows only
+ * a.py: every word an option or HEAD), nothing piped or redirected after it (`| head`,
+ * `> fix.patch`), no option that changes the headers or the paths (`--no-prefix`, `--relative`).
+ */
+function wholeTreeDiff(diffCmd: string): boolean {
+  const rest = diffCmd.trim().replace(GIT_DIFF, "");
+  if (!ofWorkTree(diffCmd) || /[|<>]/.test(rest)) return false;
+  if (/--(?:no-prefix|src-prefix|dst-prefix|relative)\b/.test(rest)) return false;
+  return rest
     .split(/\s+/)
     .filter(Boolean)
     .every((w) => w.startsWith("-") || w === "HEAD");
-}
-
-/**
- * A `git diff` whose output is the diff itself, with git's `a/` `b/` headers: nothing piped or
- * redirected after it (`| head`, `> fix.patch`), no option that changes the headers or the paths.
- */
-function printsWholeDiff(diffCmd: string): boolean {
-  const rest = diffCmd.trim().replace(GIT_DIFF, "");
-  return !/[|>]/.test(rest) && !/--(?:no-prefix|src-prefix|dst-prefix|relative)\b/.test(rest);
 }
 /** A diff of the index (`--cached`), or of the index and work tree against a commit (`HEAD`). */
 const SHOWS_STAGED = /(?:^|\s)(?:--cached|--staged|HEAD)(?:\s|$)/;
@@ -81,8 +75,8 @@ export const editMissingFromDiff: Detector = {
     const diffCmd = segments(last ? (commandOf(last) ?? "") : "").find((s) =>
       GIT_DIFF.test(s.trim()),
     );
-    if (!last || diffCmd === undefined || !ofWorkTree(diffCmd) || !namesNoPath(diffCmd)) return [];
-    if (!printsWholeDiff(diffCmd) || !whole(attempt, last)) return [];
+    if (!last || diffCmd === undefined || !wholeTreeDiff(diffCmd) || !whole(attempt, last))
+      return [];
     const output = outputOf(attempt, last);
     const delivered = diffFiles(output);
     // headers git did not write as `diff --git a/… b/…`: the files cannot be read
@@ -134,18 +128,6 @@ export const editMissingFromDiff: Detector = {
   },
 };
 
-/** The files of a unified diff, each with whether the diff creates it (`new file mode`). */
-function diffEntries(diff: string): { path: string; created: boolean }[] {
-  const out: { path: string; created: boolean }[] = [];
-  for (const line of diff.split("\n")) {
-    const head = /^diff --git a\/(\S+) b\/\S+/.exec(line);
-    if (head) out.push({ path: head[1] as string, created: false });
-    else if (/^new file mode \d+/.test(line) && out.length > 0)
-      (out.at(-1) as { created: boolean }).created = true;
-  }
-  return out;
-}
-
 /**
  * A file of the agent's own making, by a word of its name: a reproduction, a debug or scratch
  * script (`reproduce.py`, `new_reproduce_npe.py`, `debug-x.js`; not `checkpoint.go`,
@@ -178,7 +160,7 @@ export const submissionWithoutFix: Detector = {
     const last = toolCalls(attempt).at(-1);
     if (!last || !handsOverDone(last) || !whole(attempt, last)) return [];
     const diffCmd = segments(commandOf(last) ?? "").find((seg) => GIT_DIFF.test(seg.trim()));
-    if (diffCmd !== undefined && !printsWholeDiff(diffCmd)) return [];
+    if (diffCmd !== undefined && !wholeTreeDiff(diffCmd)) return [];
     const entries = diffEntries(outputOf(attempt, last));
     if (entries.length === 0) return [];
     const named = namedPaths(attempt.taskText);

@@ -68,8 +68,8 @@ const SED_CUT =
   /^sed\s+(?:-[^\s']+\s+)*(['"])(?:\/(?:[^/\\\n]|\\.)*\/|\d+(?:,\d+)?)d\1((?:\s+[^\s;&|<>]+)+)$/;
 /**
  * `sed -i '[N[,M]]s/OLD/NEW/g' f…` (any delimiter, an optional line address): OLD and NEW as
- * groups 3 and 4 (still escaped), the files as group 5. Each alternative of a part starts with its own character (a backslash
- * or not), so the match is linear.
+ * groups 3 and 4 (still escaped), the files as group 5. Each alternative of a part starts with
+ * its own character (a backslash or not), so the match is linear.
  */
 const SED_SUB =
   /^sed\s+(?:-[^\s']+\s+)*(['"])(?:\d+(?:,(?:\d+|\$))?|\$)?s([^\w\s\\])((?:(?!\2)[^\\]|\\.)*)\2((?:(?!\2)[^\\]|\\.)*)\2\w*\1((?:\s+[^\s;&|<>]+)+)$/;
